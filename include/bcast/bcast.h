@@ -1,0 +1,14 @@
+/* bcast/bcast.h - everything: include this one header. */
+#ifndef BCAST_BCAST_H
+#define BCAST_BCAST_H
+
+#include "bcast/status.h"
+#include "bcast/shape.h"
+#include "bcast/op.h"
+#include "bcast/mlir.h"
+#include "bcast/dtype.h"
+#include "bcast/tensor.h"
+#include "bcast/plan.h"
+#include "bcast/npy.h"
+
+#endif

@@ -1,0 +1,65 @@
+/* bcast/plan.h - the broadcast iteration engine.
+ *
+ * A plan is built once for an output shape and the byte strides of N
+ * operands (operand 0 is conventionally the output).  Building right-aligns
+ * ranks, gives broadcast dims stride 0, drops size-1 dims, coalesces
+ * adjacent dims that are contiguous for every operand, and orders dims for
+ * locality.  Running it calls a kernel on innermost runs:
+ *
+ *     kernel(n, ptrs, strides, params)
+ *
+ * where ptrs[k] points at operand k's first element of the run and
+ * strides[k] is its byte stride along the run (0 when broadcast).  The
+ * kernel never sees shapes.  plan->inner_class tells which common case the
+ * innermost run is in, so callers can pick a specialised kernel once.
+ * Running never allocates; large outputs are split across OpenMP threads.
+ */
+#ifndef BCAST_PLAN_H
+#define BCAST_PLAN_H
+
+#include "bcast/shape.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BCAST_PLAN_MAX_OPERANDS 8
+
+typedef void (*bcast_kernel_fn)(int64_t n, char *const *ptrs,
+                                const int64_t *strides, const void *params);
+
+/* Bit k of plan->broadcast_mask is set when operand k has stride 0 along the
+ * innermost run; contiguous_mask when its inner stride equals its element
+ * size. */
+typedef struct bcast_plan {
+  int32_t ndim;      /* dims after coalescing, >= 1 (a scalar is [1]) */
+  int32_t n_operands;
+  int64_t elem_count;
+  int64_t extent[BCAST_MAX_RANK]; /* outermost first */
+  int64_t stride_bytes[BCAST_PLAN_MAX_OPERANDS][BCAST_MAX_RANK];
+  int64_t elem_bytes[BCAST_PLAN_MAX_OPERANDS];
+  uint32_t broadcast_mask;
+  uint32_t contiguous_mask;
+} bcast_plan;
+
+/* out_shape has out_rank dims; operand k has rank[k] dims given by shape[k]
+ * and byte strides stride_bytes[k] (right-aligned against out_shape; each
+ * dim must equal the output's or be 1).  elem_bytes[k] is operand k's
+ * element size. */
+bcast_status bcast_plan_build(bcast_plan *plan, int32_t out_rank,
+                              const int64_t *out_shape, int32_t n_operands,
+                              const int32_t *rank, const int64_t *const *shape,
+                              const int64_t *const *stride_bytes,
+                              const int64_t *elem_bytes, bcast_diag *diag);
+
+/* Runs kernel over the plan with base pointers base[k] (element [0..0] of
+ * each operand).  threads <= 0 means the OpenMP default; outputs below an
+ * internal size threshold run single-threaded. */
+void bcast_plan_run(const bcast_plan *plan, char *const *base,
+                    bcast_kernel_fn kernel, const void *params, int threads);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BCAST_PLAN_H */

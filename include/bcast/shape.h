@@ -1,0 +1,120 @@
+/* bcast/shape.h - the shape algebra of MLIR's Broadcastable trait.
+ *
+ * A dimension is a static size >= 0 or dynamic.  Dynamic dimensions are
+ * negative: BCAST_DIM_DYNAMIC (-1) is MLIR's anonymous '?', and values
+ * <= -2 are named symbols (BCAST_DIM_SYMBOL(k)), which inference keeps when
+ * both sides name the same symbol.  A shape is ranked (0 <= rank <=
+ * BCAST_MAX_RANK) or unranked ('*', rank == BCAST_RANK_UNRANKED).  Dims are
+ * stored outermost first.
+ *
+ * Nothing here allocates: shapes are fixed-capacity values the caller owns.
+ */
+#ifndef BCAST_SHAPE_H
+#define BCAST_SHAPE_H
+
+#include "bcast/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BCAST_MAX_RANK 64
+#define BCAST_RANK_UNRANKED (-1)
+#define BCAST_DIM_DYNAMIC ((int64_t)-1)
+#define BCAST_DIM_SYMBOL(k) ((int64_t)-2 - (int64_t)(k))
+#define BCAST_DIM_SYMBOL_INDEX(d) ((int64_t)-2 - (d))
+#define BCAST_DIM_IS_DYNAMIC(d) ((d) < 0)
+
+typedef struct bcast_shape {
+  int32_t rank; /* BCAST_RANK_UNRANKED for '*' */
+  int64_t dims[BCAST_MAX_RANK];
+} bcast_shape;
+
+/* Which system's rules a call follows.  The systems really differ; see
+ * README "Profiles" for the exact differences. */
+#define BCAST_PROFILE_LIST(X)                                                 \
+  X(TRAIT, "trait") /* MLIR's Broadcastable document (default) */             \
+  X(MLIR, "mlir")   /* what MLIR 22's verifier really does */                 \
+  X(TOSA, "tosa")   /* TOSA dialect: equal ranks, dims >= 1 */                \
+  X(NUMPY, "numpy") /* NumPy / ONNX multidirectional broadcasting */          \
+  X(XLA, "xla")     /* XLA: equal ranks unless broadcast_dimensions given */
+
+typedef enum bcast_profile {
+#define BCAST_PROFILE_ENUM_(id, name) BCAST_PROFILE_##id,
+  BCAST_PROFILE_LIST(BCAST_PROFILE_ENUM_)
+#undef BCAST_PROFILE_ENUM_
+  BCAST_PROFILE_COUNT
+} bcast_profile;
+
+const char *bcast_profile_name(bcast_profile profile);
+/* Looks a profile up by its name; BCAST_INVALID_ARGUMENT if unknown. */
+bcast_status bcast_profile_parse(const char *name, bcast_profile *out);
+
+/* Sets *shape to the given ranked shape; BCAST_RANK_LIMIT beyond
+ * BCAST_MAX_RANK, BCAST_INVALID_ARGUMENT for a dim below BCAST_DIM_DYNAMIC
+ * that is not a symbol the caller meant (any negative value is accepted as
+ * dynamic). */
+bcast_status bcast_shape_set(bcast_shape *shape, int32_t rank,
+                             const int64_t *dims, bcast_diag *diag);
+void bcast_shape_set_unranked(bcast_shape *shape);
+
+/* InferDim of the trait document, extended to size 0 as MLIR and NumPy do:
+ * 0 with 1 gives 0, 0 with a static size > 1 is an error, 0 with '?' gives
+ * '?'.  Returns BCAST_INCOMPATIBLE for two different static sizes neither of
+ * which is 1. */
+bcast_status bcast_dim_infer(int64_t dim0, int64_t dim1, int64_t *out);
+
+/* InferResultShape over n operands: unranked operands are skipped, ranks are
+ * expanded on the left, dims combined with bcast_dim_infer.  With no ranked
+ * operand the result is unranked.  The profile matters only for TOSA (ranks
+ * must be equal) and XLA (ranks must be equal); the trait, mlir and numpy
+ * profiles infer identically.  On failure the diagnostic names the two
+ * operands, the aligned axis, each operand's own axis and both sizes. */
+bcast_status bcast_shape_infer(size_t n, const bcast_shape *operands,
+                               bcast_profile profile, bcast_shape *out,
+                               bcast_diag *diag);
+
+/* Verify of the trait document: infer from the operands, then check the
+ * declared result.  Profiles:
+ *   trait  result unranked or all operands unranked: OK; ranks must match;
+ *          a static result dim must equal the inferred dim (so an inferred
+ *          '?' against a static result dim is an error).
+ *   mlir   as MLIR 22: only the trailing dims of the result are compared,
+ *          and an inferred '?' matches any result dim.
+ *   tosa   as MLIR 22's TOSA dialect: the mlir checks, then equal ranks for
+ *          all ranked operands and the result; no dim may be 0.
+ *   numpy  as trait.
+ *   xla    as trait, with equal operand ranks.
+ * On failure diag->mlir_message holds MLIR's wording for the same failure. */
+bcast_status bcast_shape_verify(size_t n, const bcast_shape *operands,
+                                const bcast_shape *result,
+                                bcast_profile profile, bcast_diag *diag);
+
+/* Shape text.  BCAST_SHAPE_STYLE_LIST prints "[2,?,3]", "[]" and "*";
+ * BCAST_SHAPE_STYLE_MLIR prints "2x?x3", "" and "*" as MLIR's diagnostics do.
+ * Symbols print as '?' unless a name table is given to the symbol-aware
+ * formatter.  Writes at most size bytes including the terminating NUL and
+ * returns the length the full text needs (like snprintf). */
+typedef enum bcast_shape_style {
+  BCAST_SHAPE_STYLE_LIST,
+  BCAST_SHAPE_STYLE_MLIR
+} bcast_shape_style;
+size_t bcast_shape_format(const bcast_shape *shape, bcast_shape_style style,
+                          char *buf, size_t size);
+
+/* Parses "[2,?,1]", "[]", "*", "2x?x1" or an MLIR shaped type
+ * ("tensor<2x?x1xf32>", "vector<4xf16>", "tensor<*xi32>").  Named dims
+ * ("[n,1]") need a symbol table: see bcast/symbol.h.  The whole text must be
+ * consumed. */
+bcast_status bcast_shape_parse(const char *text, size_t len, bcast_shape *out,
+                               bcast_diag *diag);
+
+/* Number of elements of a ranked, fully static shape, overflow-checked. */
+bcast_status bcast_shape_elem_count(const bcast_shape *shape, int64_t *out,
+                                    bcast_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BCAST_SHAPE_H */

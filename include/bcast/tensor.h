@@ -1,0 +1,102 @@
+/* bcast/tensor.h - tensors, zero-copy broadcast views and materialization.
+ *
+ * Ownership.  A bcast_tensor is a small value (dtype, shape, byte strides,
+ * data pointer) plus an optional counted reference to the bcast_buffer that
+ * holds its memory:
+ *   - owner == NULL: a borrowed view.  The caller keeps the memory (and, for
+ *     strings, the string bytes) alive for as long as the view is used.
+ *   - owner != NULL: the tensor holds one reference to owner.  Copying a
+ *     tensor with bcast_tensor_view() takes another reference;
+ *     bcast_tensor_release() drops one.  The buffer is freed with its last
+ *     reference.
+ * A buffer may keep another buffer alive (buffer->keep), which is how a
+ * materialized string tensor shares the string bytes of its source without
+ * copying them.
+ *
+ * Strides are in bytes and may be 0 (broadcast) or negative.  data points at
+ * element [0, ..., 0].  A rank-0 tensor has one element.
+ */
+#ifndef BCAST_TENSOR_H
+#define BCAST_TENSOR_H
+
+#include "bcast/dtype.h"
+#include "bcast/shape.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct bcast_buffer bcast_buffer;
+
+typedef struct bcast_tensor {
+  bcast_dtype dtype;
+  int32_t rank;
+  int64_t shape[BCAST_MAX_RANK];
+  int64_t stride_bytes[BCAST_MAX_RANK];
+  void *data;
+  bcast_buffer *owner;
+} bcast_tensor;
+
+/* Default byte budget for materialization (1 GiB); callers pass their own. */
+#define BCAST_DEFAULT_MAX_BYTES ((int64_t)1 << 30)
+
+/* A borrowed view of caller memory.  stride_bytes == NULL means C order. */
+bcast_status bcast_tensor_wrap(bcast_tensor *t, bcast_dtype dtype,
+                               int32_t rank, const int64_t *shape,
+                               const int64_t *stride_bytes, void *data,
+                               bcast_diag *diag);
+
+/* A new owned, C-contiguous tensor; contents zeroed (strings empty).
+ * The byte count is overflow-checked and refused beyond max_bytes
+ * (BCAST_BUDGET, the message states the bytes needed). */
+bcast_status bcast_tensor_alloc(bcast_tensor *t, bcast_dtype dtype,
+                                int32_t rank, const int64_t *shape,
+                                int64_t max_bytes, bcast_diag *diag);
+
+/* dst becomes another view of src (sharing and retaining src's buffer). */
+void bcast_tensor_view(bcast_tensor *dst, const bcast_tensor *src);
+/* Drops the tensor's reference, if any, and clears it. */
+void bcast_tensor_release(bcast_tensor *t);
+
+/* Element count (overflow-checked) and C-contiguity. */
+bcast_status bcast_tensor_elem_count(const bcast_tensor *t, int64_t *out,
+                                     bcast_diag *diag);
+int bcast_tensor_is_contiguous(const bcast_tensor *t);
+
+/* Unidirectional broadcast (numpy.broadcast_to): dst is a stride-0 view of
+ * src with the given shape.  O(rank), no element copied. */
+bcast_status bcast_broadcast_to(bcast_tensor *dst, const bcast_tensor *src,
+                                int32_t rank, const int64_t *shape,
+                                bcast_diag *diag);
+
+/* Multidirectional broadcast of n tensors (numpy.broadcast_arrays, ONNX):
+ * dst[i] are views of src[i], all of the common shape. */
+bcast_status bcast_broadcast_views(size_t n, bcast_tensor *dst,
+                                   const bcast_tensor *src, bcast_diag *diag);
+
+/* A new C-contiguous owned copy of src (any strides), within max_bytes.
+ * String tensors share their bytes with src (the new buffer keeps src's
+ * buffer alive). */
+bcast_status bcast_materialize(bcast_tensor *dst, const bcast_tensor *src,
+                               int64_t max_bytes, int threads,
+                               bcast_diag *diag);
+
+/* ONNX Broadcast: Z0..ZL = Broadcast(X0..XL), each Zi materialized.
+ * The total byte count of all outputs is checked against max_bytes. */
+bcast_status bcast_broadcast_materialize(size_t n, bcast_tensor *z,
+                                         const bcast_tensor *x,
+                                         int64_t max_bytes, int threads,
+                                         bcast_diag *diag);
+
+/* Binds concrete tensors to a declared shape that may contain '?' or named
+ * dims: checks ranks, static sizes, equal sizes for the same symbol, and the
+ * broadcast rule for dims the trait calls undefined behaviour (two runtime
+ * sizes > 1 that differ).  Errors name the operand and the dim. */
+bcast_status bcast_bind_check(size_t n, const bcast_shape *declared,
+                              const bcast_tensor *tensors, bcast_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BCAST_TENSOR_H */

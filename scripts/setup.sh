@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what bcast needs on a Debian 12 machine, skipping what is there.
+#   scripts/setup.sh build   compiler, CMake, OpenMP runtime
+#   scripts/setup.sh test    also python3-numpy and mlir-22-tools (the oracles)
+set -euo pipefail
+what=${1:-build}
+need=()
+have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+for p in gcc make cmake libgomp1; do have "$p" || need+=("$p"); done
+if [ "$what" = test ] || [ "$what" = bench ]; then
+  for p in python3 python3-numpy; do have "$p" || need+=("$p"); done
+fi
+if [ "$what" = test ]; then
+  have mlir-22-tools || need+=(mlir-22-tools)
+fi
+[ ${#need[@]} -eq 0 ] && exit 0
+echo "setup: installing ${need[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup: missing Debian packages: ${need[*]}; run as root or install them" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${need[@]}"

@@ -1,0 +1,85 @@
+/* Status names and the diagnostic helpers. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/diag.h"
+
+static const char *const status_names[] = {
+#define NAME_(id, text) "BCAST_" #id,
+    BCAST_STATUS_LIST(NAME_)
+#undef NAME_
+};
+
+static const char *const status_texts[] = {
+#define TEXT_(id, text) text,
+    BCAST_STATUS_LIST(TEXT_)
+#undef TEXT_
+};
+
+const char *bcast_status_name(bcast_status status) {
+  if ((unsigned)status >= BCAST_STATUS_COUNT) return "BCAST_UNKNOWN";
+  return status_names[status];
+}
+
+const char *bcast_status_text(bcast_status status) {
+  if ((unsigned)status >= BCAST_STATUS_COUNT) return "unknown status";
+  return status_texts[status];
+}
+
+void bcast_diag_clear(bcast_diag *diag) {
+  if (!diag) return;
+  diag->status = BCAST_OK;
+  diag->operand[0] = diag->operand[1] = BCAST_DIAG_NONE;
+  diag->axis = BCAST_DIAG_NONE;
+  diag->operand_axis[0] = diag->operand_axis[1] = BCAST_DIAG_NONE;
+  diag->size[0] = diag->size[1] = 0;
+  diag->mlir_op_prefix = 0;
+  diag->message[0] = '\0';
+  diag->mlir_message[0] = '\0';
+}
+
+bcast_status bcast__fail(bcast_diag *diag, bcast_status status,
+                         const char *fmt, ...) {
+  if (!diag) return status;
+  bcast_diag_clear(diag);
+  diag->status = status;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+void bcast__mlir_message(bcast_diag *diag, int op_prefix, const char *fmt,
+                         ...) {
+  if (!diag) return;
+  diag->mlir_op_prefix = op_prefix;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(diag->mlir_message, sizeof diag->mlir_message, fmt, ap);
+  va_end(ap);
+}
+
+void bcast__locate(bcast_diag *diag, int operand0, int axis0, int64_t size0,
+                   int operand1, int axis1, int64_t size1, int axis) {
+  if (!diag) return;
+  diag->operand[0] = operand0;
+  diag->operand[1] = operand1;
+  diag->operand_axis[0] = axis0;
+  diag->operand_axis[1] = axis1;
+  diag->size[0] = size0;
+  diag->size[1] = size1;
+  diag->axis = axis;
+}
+
+void bcast__append(char *buf, size_t cap, size_t *len, const char *fmt, ...) {
+  if (*len + 1 >= cap) return;
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf + *len, cap - *len, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  *len += (size_t)n;
+  if (*len >= cap) *len = cap - 1;
+}

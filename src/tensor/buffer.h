@@ -1,0 +1,26 @@
+/* Internal: the counted memory block behind owned tensors.
+ *
+ * A buffer holds `bytes` bytes of 64-byte-aligned memory and a reference
+ * count.  It may keep one or more other buffers alive (string bytes shared
+ * between a source and its materialized copy).  All functions are
+ * thread-compatible, not thread-safe: a buffer shared across threads is
+ * retained and released by one owner. */
+#ifndef BCAST_TENSOR_BUFFER_H
+#define BCAST_TENSOR_BUFFER_H
+
+#include "bcast/tensor.h"
+
+/* A new buffer with one reference, contents zeroed. */
+bcast_status bcast__buffer_alloc(size_t bytes, bcast_buffer **out,
+                                 bcast_diag *diag);
+void *bcast__buffer_data(bcast_buffer *buffer);
+size_t bcast__buffer_size(const bcast_buffer *buffer);
+void bcast__buffer_retain(bcast_buffer *buffer);
+/* Drops one reference; frees the buffer (and releases what it keeps) with
+ * the last one.  NULL is ignored. */
+void bcast__buffer_release(bcast_buffer *buffer);
+/* buffer takes a reference to other and drops it when freed. */
+bcast_status bcast__buffer_keep(bcast_buffer *buffer, bcast_buffer *other,
+                                bcast_diag *diag);
+
+#endif

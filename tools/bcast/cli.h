@@ -1,0 +1,35 @@
+/* The bcast command line: one function per command, listed once. */
+#ifndef BCAST_CLI_H
+#define BCAST_CLI_H
+
+#include <stdio.h>
+
+#include "bcast/bcast.h"
+
+/* Exit codes of every command. */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+/* X(name, function, one-line summary) */
+#define CLI_COMMAND_LIST(X)                                                   \
+  X("verify", cmd_verify, "check ops in .mlir files against the broadcast rules") \
+  X("infer", cmd_infer, "infer the broadcast shape of shapes or MLIR types")   \
+  X("broadcast", cmd_broadcast, "ONNX Broadcast: write z0.npy..zL.npy of N inputs") \
+  X("broadcast-to", cmd_broadcast_to, "broadcast one .npy file to a shape")   \
+  X("info", cmd_info, "print dtype, shape, order and first elements of .npy files")
+
+#define CLI_DECLARE_(name, fn, summary) int fn(int argc, char **argv);
+CLI_COMMAND_LIST(CLI_DECLARE_)
+#undef CLI_DECLARE_
+
+/* Prints "bcast: " + message to stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints a library diagnostic: "bcast: <what>: <message>". */
+void cli_diag(const char *what, const bcast_diag *diag);
+/* Reads a whole file (or stdin for "-") into a NUL-terminated buffer. */
+char *cli_read_file(const char *path, size_t *len);
+/* Parses a shape option value: "4x3", "[4,3]", "[]". */
+int cli_parse_shape(const char *text, bcast_shape *out);
+/* Parses a byte count with optional K/M/G/T suffix (binary). */
+int cli_parse_bytes(const char *text, int64_t *out);
+
+#endif
