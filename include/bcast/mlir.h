@@ -1,0 +1,99 @@
+/* bcast/mlir.h - MLIR types and operation lines.
+ *
+ * The parser reads just enough MLIR to check broadcasting: builtin shaped
+ * types (tensor<...>, vector<...>) and operations in generic
+ * (`%r = "tosa.add"(%a, %b) : (T0, T1) -> R`) or custom
+ * (`%r = tosa.add %a, %b : (T0, T1) -> R`) form, anywhere in a .mlir file.
+ * Element types are kept as text.  Nothing allocates: parsed types point
+ * into the caller's text, which must outlive them.
+ */
+#ifndef BCAST_MLIR_H
+#define BCAST_MLIR_H
+
+#include "bcast/op.h"
+#include "bcast/shape.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum bcast_container {
+  BCAST_CONTAINER_NONE,   /* not a shaped type (i32, !foo.bar, ...) */
+  BCAST_CONTAINER_TENSOR,
+  BCAST_CONTAINER_VECTOR
+} bcast_container;
+
+typedef struct bcast_mlir_type {
+  bcast_container container;
+  bcast_shape shape;
+  const char *text;      /* the whole type as written */
+  size_t text_len;
+  const char *elem;      /* element type text ("f32", "complex<f32>") */
+  size_t elem_len;
+} bcast_mlir_type;
+
+/* Parses one type at the start of text[0..len); *consumed gets its length.
+ * Malformed shaped types (truncated, negative or overflowing dims, ranks
+ * over BCAST_MAX_RANK) give BCAST_PARSE / BCAST_RANK_LIMIT naming the
+ * culprit. */
+bcast_status bcast_mlir_type_parse(const char *text, size_t len,
+                                   bcast_mlir_type *out, size_t *consumed,
+                                   bcast_diag *diag);
+
+/* Prints a type as MLIR does ("tensor<2x?xf32>") into buf (snprintf-like). */
+size_t bcast_mlir_type_format(const bcast_mlir_type *type, char *buf,
+                              size_t size);
+
+#define BCAST_MLIR_MAX_OPERANDS 64
+
+typedef struct bcast_mlir_op {
+  const char *name;      /* "tosa.add" */
+  size_t name_len;
+  uint32_t line, col;    /* 1-based position of the op name */
+  int generic;           /* written in generic form */
+  size_t n_operands;
+  bcast_mlir_type operands[BCAST_MLIR_MAX_OPERANDS];
+  bcast_mlir_type result;
+} bcast_mlir_op;
+
+/* Which ops a scan returns: a callback the caller supplies. */
+typedef int (*bcast_mlir_op_filter)(const char *name, size_t len, void *ctx);
+
+typedef struct bcast_mlir_scanner {
+  const char *text;
+  size_t len;
+  size_t pos;
+  uint32_t line;
+  size_t line_start;
+  bcast_mlir_op_filter filter;
+  void *filter_ctx;
+} bcast_mlir_scanner;
+
+void bcast_mlir_scanner_init(bcast_mlir_scanner *s, const char *text,
+                             size_t len, bcast_mlir_op_filter filter,
+                             void *filter_ctx);
+
+/* Finds the next op the filter accepts and parses its signature.  Returns
+ * BCAST_OK with *found = 1 and op filled, BCAST_OK with *found = 0 at the
+ * end of the text, or an error (op->line/col locate it) after which scanning
+ * may continue with the next call. */
+bcast_status bcast_mlir_scan_next(bcast_mlir_scanner *s, bcast_mlir_op *op,
+                                  int *found, bcast_diag *diag);
+
+/* The profile an op is judged by when the caller gives none: tosa.* ops by
+ * BCAST_PROFILE_TOSA, everything else by BCAST_PROFILE_TRAIT. */
+bcast_profile bcast_mlir_default_profile(const char *name, size_t len);
+
+/* Verifies a parsed op's broadcasting under a profile.  For known TOSA ops
+ * only the broadcast operands take part (tosa.mul's shift and
+ * tosa.negate's zero points do not), and the tosa profile follows MLIR 22's
+ * TOSA verifiers, message for message.  Other ops treat every operand as a
+ * broadcast operand. */
+bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
+                                  bcast_profile profile, bcast_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BCAST_MLIR_H */

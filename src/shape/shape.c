@@ -1,0 +1,452 @@
+/* The shape algebra of MLIR's Broadcastable trait: InferDim, InferShape,
+ * InferResultShape and Verify, with the profiles of bcast/shape.h.
+ *
+ * Everything works on caller-owned fixed-capacity shapes and a few arrays
+ * on the stack; nothing allocates.  Messages are formatted only on failure
+ * and only when the caller passed a diagnostic. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/diag.h"
+#include "shape/shape_internal.h"
+
+static const char *const profile_names[] = {
+#define NAME_(id, name) name,
+    BCAST_PROFILE_LIST(NAME_)
+#undef NAME_
+};
+
+const char *bcast_profile_name(bcast_profile profile) {
+  if ((unsigned)profile >= BCAST_PROFILE_COUNT) return "unknown";
+  return profile_names[profile];
+}
+
+bcast_status bcast_profile_parse(const char *name, bcast_profile *out) {
+  for (int p = 0; p < BCAST_PROFILE_COUNT; p++) {
+    if (strcmp(name, profile_names[p]) == 0) {
+      *out = (bcast_profile)p;
+      return BCAST_OK;
+    }
+  }
+  return BCAST_INVALID_ARGUMENT;
+}
+
+bcast_status bcast_shape_set(bcast_shape *shape, int32_t rank,
+                             const int64_t *dims, bcast_diag *diag) {
+  if (rank < 0 || rank > BCAST_MAX_RANK)
+    return bcast__fail(diag, BCAST_RANK_LIMIT,
+                       "rank %d is outside the supported range 0..%d",
+                       (int)rank, BCAST_MAX_RANK);
+  shape->rank = rank;
+  if (rank > 0) memcpy(shape->dims, dims, (size_t)rank * sizeof dims[0]);
+  return BCAST_OK;
+}
+
+void bcast_shape_set_unranked(bcast_shape *shape) {
+  shape->rank = BCAST_RANK_UNRANKED;
+}
+
+/* MLIR's getBroadcastedShape rule for one dimension, which is the trait
+ * document's InferDim table extended to size 0 and to named symbols:
+ * a dynamic dim yields to a static size > 1, a 1 yields to anything, and two
+ * dynamic dims stay dynamic (the same symbol stays that symbol). */
+bcast_status bcast_dim_infer(int64_t dim0, int64_t dim1, int64_t *out) {
+  if (BCAST_DIM_IS_DYNAMIC(dim0) || BCAST_DIM_IS_DYNAMIC(dim1)) {
+    if (dim0 > 1) *out = dim0;
+    else if (dim1 > 1) *out = dim1;
+    else if (dim0 == 1) *out = dim1;
+    else if (dim1 == 1) *out = dim0;
+    else if (dim0 == dim1) *out = dim0;
+    else *out = BCAST_DIM_DYNAMIC;
+    return BCAST_OK;
+  }
+  if (dim0 == dim1 || dim1 == 1) {
+    *out = dim0;
+    return BCAST_OK;
+  }
+  if (dim0 == 1) {
+    *out = dim1;
+    return BCAST_OK;
+  }
+  return BCAST_INCOMPATIBLE;
+}
+
+/* Appends one dim as text: a size, or '?' for dynamic. */
+static void append_dim(char *buf, size_t cap, size_t *len, int64_t dim) {
+  if (BCAST_DIM_IS_DYNAMIC(dim)) bcast__append(buf, cap, len, "?");
+  else bcast__append(buf, cap, len, "%lld", (long long)dim);
+}
+
+size_t bcast_shape_format(const bcast_shape *shape, bcast_shape_style style,
+                          char *buf, size_t size) {
+  /* Measure into a local buffer large enough for any shape, then copy, so
+   * the return value is the full length even when buf is short. */
+  char text[BCAST_MAX_RANK * 21 + 4];
+  size_t len = 0;
+  text[0] = '\0';
+  if (shape->rank == BCAST_RANK_UNRANKED) {
+    bcast__append(text, sizeof text, &len, "*");
+  } else if (style == BCAST_SHAPE_STYLE_LIST) {
+    bcast__append(text, sizeof text, &len, "[");
+    for (int32_t i = 0; i < shape->rank; i++) {
+      if (i) bcast__append(text, sizeof text, &len, ",");
+      append_dim(text, sizeof text, &len, shape->dims[i]);
+    }
+    bcast__append(text, sizeof text, &len, "]");
+  } else {
+    for (int32_t i = 0; i < shape->rank; i++) {
+      if (i) bcast__append(text, sizeof text, &len, "x");
+      append_dim(text, sizeof text, &len, shape->dims[i]);
+    }
+  }
+  if (size > 0) {
+    size_t n = len < size - 1 ? len : size - 1;
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+  }
+  return len;
+}
+
+bcast_status bcast_shape_elem_count(const bcast_shape *shape, int64_t *out,
+                                    bcast_diag *diag) {
+  if (shape->rank == BCAST_RANK_UNRANKED)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "an unranked shape has no element count");
+  int64_t count = 1;
+  for (int32_t i = 0; i < shape->rank; i++) {
+    int64_t d = shape->dims[i];
+    if (BCAST_DIM_IS_DYNAMIC(d))
+      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                         "dim %d is dynamic; the element count is unknown",
+                         (int)i);
+    if (__builtin_mul_overflow(count, d, &count))
+      return bcast__fail(diag, BCAST_OVERFLOW,
+                         "the element count overflows 64 bits at dim %d",
+                         (int)i);
+  }
+  *out = count;
+  return BCAST_OK;
+}
+
+/* Text of a size for messages: "3", "?". */
+static const char *dim_text(int64_t dim, char *buf, size_t cap) {
+  if (BCAST_DIM_IS_DYNAMIC(dim)) snprintf(buf, cap, "?");
+  else snprintf(buf, cap, "%lld", (long long)dim);
+  return buf;
+}
+
+/* Core of InferResultShape.
+ *
+ * Invariant: after processing operands 0..k, out holds the broadcast of
+ * every ranked operand among them, right-aligned to the final rank, and
+ * source[a] is the operand whose dim set out->dims[a] last to a value other
+ * than 1 (or -1 if every operand so far had 1 there), so that a conflict can
+ * name both sides.  The final rank is computed first so that axes in
+ * messages are in the result's numbering from the start. */
+static bcast_status infer_shape(bcast__shapes ops,
+                                bcast_shape *out, bcast_diag *diag) {
+  int32_t rank = BCAST_RANK_UNRANKED;
+  for (size_t k = 0; k < ops.n; k++) {
+    int32_t r = bcast__shape_at(ops, k)->rank;
+    if (r == BCAST_RANK_UNRANKED) continue;
+    if (r < 0 || r > BCAST_MAX_RANK)
+      return bcast__fail(diag, BCAST_RANK_LIMIT,
+                         "operand #%zu has rank %d, outside 0..%d", k, (int)r,
+                         BCAST_MAX_RANK);
+    if (r > rank) rank = r;
+  }
+  out->rank = rank;
+  if (rank == BCAST_RANK_UNRANKED) return BCAST_OK;
+
+  int source[BCAST_MAX_RANK];
+  for (int32_t a = 0; a < rank; a++) {
+    out->dims[a] = 1;
+    source[a] = -1;
+  }
+  for (size_t k = 0; k < ops.n; k++) {
+    const bcast_shape *s = bcast__shape_at(ops, k);
+    if (s->rank == BCAST_RANK_UNRANKED) continue;
+    int32_t offset = rank - s->rank;
+    for (int32_t i = 0; i < s->rank; i++) {
+      int32_t a = offset + i;
+      int64_t d = s->dims[i];
+      int64_t merged;
+      if (bcast_dim_infer(out->dims[a], d, &merged) != BCAST_OK) {
+        if (!diag) return BCAST_INCOMPATIBLE;
+        int j = source[a];
+        int32_t j_axis = a - (rank - bcast__shape_at(ops, (size_t)j)->rank);
+        char s0[24], s1[24];
+        bcast__fail(diag, BCAST_INCOMPATIBLE,
+                    "at broadcast dim %d: operand #%d dim %d (size %s) is "
+                    "incompatible with operand #%zu dim %d (size %s)",
+                    (int)a, j, (int)j_axis,
+                    dim_text(bcast__shape_at(ops, (size_t)j)->dims[j_axis], s0, sizeof s0), k,
+                    (int)i, dim_text(d, s1, sizeof s1));
+        bcast__locate(diag, j, j_axis, bcast__shape_at(ops, (size_t)j)->dims[j_axis], (int)k, i, d,
+                      a);
+        bcast__mlir_message(diag, 1,
+                            "operands don't have broadcast-compatible shapes");
+        return BCAST_INCOMPATIBLE;
+      }
+      if (d != 1 && merged == d) source[a] = (int)k;
+      out->dims[a] = merged;
+    }
+  }
+  return BCAST_OK;
+}
+
+/* TOSA and XLA: every ranked operand must have the rank of the first. */
+static bcast_status check_equal_ranks(bcast__shapes ops,
+                                      bcast_profile profile,
+                                      bcast_diag *diag) {
+  size_t first = ops.n;
+  for (size_t k = 0; k < ops.n; k++) {
+    if (bcast__shape_at(ops, k)->rank == BCAST_RANK_UNRANKED) continue;
+    if (first == ops.n) {
+      first = k;
+      continue;
+    }
+    if (bcast__shape_at(ops, k)->rank != bcast__shape_at(ops, first)->rank) {
+      if (!diag) return BCAST_RANK_MISMATCH;
+      bcast__fail(diag, BCAST_RANK_MISMATCH,
+                  "operand #%zu has rank %d but operand #%zu has rank %d; the "
+                  "%s profile does not expand ranks (reshape the lower-rank "
+                  "operand to add leading 1s%s)",
+                  first, (int)bcast__shape_at(ops, first)->rank, k, (int)bcast__shape_at(ops, k)->rank,
+                  bcast_profile_name(profile),
+                  profile == BCAST_PROFILE_XLA
+                      ? ", or give broadcast_dimensions"
+                      : "");
+      bcast__locate(diag, (int)first, BCAST_DIAG_NONE, bcast__shape_at(ops, first)->rank,
+                    (int)k, BCAST_DIAG_NONE, bcast__shape_at(ops, k)->rank, BCAST_DIAG_NONE);
+      bcast__mlir_message(diag, 1, "operands don't have matching ranks");
+      return BCAST_RANK_MISMATCH;
+    }
+  }
+  return BCAST_OK;
+}
+
+bcast_status bcast__shape_infer(bcast__shapes ops,
+                               bcast_profile profile, bcast_shape *out,
+                               bcast_diag *diag) {
+  bcast_status st = infer_shape(ops, out, diag);
+  if (st != BCAST_OK) return st;
+  if (profile == BCAST_PROFILE_TOSA || profile == BCAST_PROFILE_XLA)
+    return check_equal_ranks(ops, profile, diag);
+  return BCAST_OK;
+}
+
+/* The MLIR message for a result that does not fit the inferred shape. */
+static void result_mlir_message(bcast_diag *diag, const bcast_shape *result,
+                                const bcast_shape *inferred) {
+  if (!diag) return;
+  char r[BCAST_MAX_RANK * 21 + 4], i[BCAST_MAX_RANK * 21 + 4];
+  bcast_shape_format(result, BCAST_SHAPE_STYLE_MLIR, r, sizeof r);
+  bcast_shape_format(inferred, BCAST_SHAPE_STYLE_MLIR, i, sizeof i);
+  bcast__mlir_message(diag, 1,
+                      "result type '%s' not broadcast compatible with "
+                      "broadcasted operands's shapes '%s'",
+                      r, i);
+}
+
+/* Which operand set inferred dim a: the last one whose dim there is not 1
+ * (or the first ranked operand that reaches it), for messages only. */
+static void dim_origin(bcast__shapes ops, int32_t rank,
+                       int32_t a, int *operand, int32_t *axis) {
+  *operand = -1;
+  *axis = -1;
+  for (size_t k = 0; k < ops.n; k++) {
+    const bcast_shape *s = bcast__shape_at(ops, k);
+    if (s->rank == BCAST_RANK_UNRANKED) continue;
+    int32_t i = a - (rank - s->rank);
+    if (i < 0) continue;
+    if (*operand < 0 || s->dims[i] != 1) {
+      *operand = (int)k;
+      *axis = i;
+    }
+  }
+}
+
+static bcast_status result_dim_error(bcast__shapes ops,
+                                     const bcast_shape *result,
+                                     const bcast_shape *inferred,
+                                     int32_t result_axis, int32_t axis,
+                                     bcast_diag *diag) {
+  if (!diag) return BCAST_RESULT_MISMATCH;
+  int64_t want = inferred->dims[axis], got = result->dims[result_axis];
+  int origin;
+  int32_t origin_axis;
+  dim_origin(ops, inferred->rank, axis, &origin, &origin_axis);
+  char s0[24], s1[24];
+  if (BCAST_DIM_IS_DYNAMIC(want)) {
+    bcast__fail(diag, BCAST_RESULT_MISMATCH,
+                "result dim %d is static (size %s) but the operands only "
+                "determine it at run time (inferred '?', from operand #%d dim "
+                "%d); the trait's Verify requires a static result dim to equal "
+                "the inferred dim (use '?' in the result, or the mlir profile)",
+                (int)result_axis, dim_text(got, s0, sizeof s0), origin,
+                (int)origin_axis);
+  } else {
+    bcast__fail(diag, BCAST_RESULT_MISMATCH,
+                "result dim %d (size %s) does not match broadcast dim %d "
+                "(size %s, from operand #%d dim %d); results are never "
+                "broadcast",
+                (int)result_axis, dim_text(got, s0, sizeof s0), (int)axis,
+                dim_text(want, s1, sizeof s1), origin, (int)origin_axis);
+  }
+  bcast__locate(diag, BCAST_DIAG_RESULT, result_axis, got, origin,
+                origin_axis, want, axis);
+  result_mlir_message(diag, result, inferred);
+  return BCAST_RESULT_MISMATCH;
+}
+
+/* The trait document's Verify: equal ranks, and every static result dim
+ * equal to the inferred dim. */
+static bcast_status verify_result_trait(bcast__shapes ops,
+                                        const bcast_shape *result,
+                                        const bcast_shape *inferred,
+                                        bcast_diag *diag) {
+  if (result->rank != inferred->rank) {
+    if (!diag) return BCAST_RESULT_MISMATCH;
+    bcast__fail(diag, BCAST_RESULT_MISMATCH,
+                "result has rank %d but the operands broadcast to rank %d; "
+                "results are never broadcast",
+                (int)result->rank, (int)inferred->rank);
+    bcast__locate(diag, BCAST_DIAG_RESULT, BCAST_DIAG_NONE, result->rank,
+                  BCAST_DIAG_NONE, BCAST_DIAG_NONE, inferred->rank,
+                  BCAST_DIAG_NONE);
+    result_mlir_message(diag, result, inferred);
+    return BCAST_RESULT_MISMATCH;
+  }
+  for (int32_t a = 0; a < result->rank; a++) {
+    int64_t got = result->dims[a];
+    if (!BCAST_DIM_IS_DYNAMIC(got) && got != inferred->dims[a])
+      return result_dim_error(ops, result, inferred, a, a, diag);
+  }
+  return BCAST_OK;
+}
+
+/* MLIR 22: the result's trailing dims are compared with the inferred shape,
+ * and a dim passes when either side is dynamic or both are equal. */
+static bcast_status verify_result_mlir(bcast__shapes ops,
+                                       const bcast_shape *result,
+                                       const bcast_shape *inferred,
+                                       bcast_diag *diag) {
+  if (result->rank < inferred->rank) {
+    if (!diag) return BCAST_RESULT_MISMATCH;
+    bcast__fail(diag, BCAST_RESULT_MISMATCH,
+                "result has rank %d but the operands broadcast to rank %d; "
+                "results are never broadcast",
+                (int)result->rank, (int)inferred->rank);
+    bcast__locate(diag, BCAST_DIAG_RESULT, BCAST_DIAG_NONE, result->rank,
+                  BCAST_DIAG_NONE, BCAST_DIAG_NONE, inferred->rank,
+                  BCAST_DIAG_NONE);
+    result_mlir_message(diag, result, inferred);
+    return BCAST_RESULT_MISMATCH;
+  }
+  int32_t offset = result->rank - inferred->rank;
+  for (int32_t a = 0; a < inferred->rank; a++) {
+    int64_t got = result->dims[offset + a], want = inferred->dims[a];
+    if (BCAST_DIM_IS_DYNAMIC(got) || BCAST_DIM_IS_DYNAMIC(want)) continue;
+    if (got != want)
+      return result_dim_error(ops, result, inferred, offset + a, a,
+                              diag);
+  }
+  return BCAST_OK;
+}
+
+/* SameOperandsAndResultRank as MLIR 22 checks it (after the broadcast
+ * trait): the ranked operands share one rank, and a ranked result has it. */
+static bcast_status verify_ranks_tosa(bcast__shapes ops,
+                                      const bcast_shape *result,
+                                      bcast_diag *diag) {
+  bcast_status st = check_equal_ranks(ops, BCAST_PROFILE_TOSA, diag);
+  if (st != BCAST_OK) return st;
+  for (size_t k = 0; k < ops.n; k++) {
+    if (bcast__shape_at(ops, k)->rank == BCAST_RANK_UNRANKED) continue;
+    if (result->rank == BCAST_RANK_UNRANKED || result->rank == bcast__shape_at(ops, k)->rank)
+      return BCAST_OK;
+    if (!diag) return BCAST_RANK_MISMATCH;
+    bcast__fail(diag, BCAST_RANK_MISMATCH,
+                "result has rank %d but operand #%zu has rank %d; TOSA "
+                "requires the result to have the operands' rank",
+                (int)result->rank, k, (int)bcast__shape_at(ops, k)->rank);
+    bcast__locate(diag, BCAST_DIAG_RESULT, BCAST_DIAG_NONE, result->rank,
+                  (int)k, BCAST_DIAG_NONE, bcast__shape_at(ops, k)->rank, BCAST_DIAG_NONE);
+    bcast__mlir_message(diag, 1, "result type has different rank than operands");
+    return BCAST_RANK_MISMATCH;
+  }
+  return BCAST_OK;
+}
+
+/* TOSA forbids size-0 dims in operands and results. */
+static bcast_status check_no_zero_dims(const bcast_shape *s, int operand,
+                                       bcast_diag *diag) {
+  if (s->rank == BCAST_RANK_UNRANKED) return BCAST_OK;
+  for (int32_t i = 0; i < s->rank; i++) {
+    if (s->dims[i] != 0) continue;
+    if (!diag) return BCAST_INVALID_ARGUMENT;
+    if (operand == BCAST_DIAG_RESULT)
+      bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                  "result dim %d has size 0; TOSA requires every dim to be at "
+                  "least 1",
+                  (int)i);
+    else
+      bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                  "operand #%d dim %d has size 0; TOSA requires every dim to "
+                  "be at least 1",
+                  operand, (int)i);
+    bcast__locate(diag, operand, i, 0, BCAST_DIAG_NONE, BCAST_DIAG_NONE, 0, i);
+    if (operand == BCAST_DIAG_RESULT)
+      bcast__mlir_message(diag, 1, "result #0 must be tosa-conformant tensor");
+    else
+      bcast__mlir_message(diag, 1, "operand #%d must be tosa-conformant tensor",
+                          operand);
+    return BCAST_INVALID_ARGUMENT;
+  }
+  return BCAST_OK;
+}
+
+bcast_status bcast__shape_verify(bcast__shapes ops,
+                                const bcast_shape *result,
+                                bcast_profile profile, bcast_diag *diag) {
+  bcast_status st;
+  if (profile == BCAST_PROFILE_TOSA) {
+    for (size_t k = 0; k < ops.n; k++)
+      if ((st = check_no_zero_dims(bcast__shape_at(ops, k), (int)k, diag)) != BCAST_OK)
+        return st;
+    if ((st = check_no_zero_dims(result, BCAST_DIAG_RESULT, diag)) != BCAST_OK)
+      return st;
+  }
+  if (profile == BCAST_PROFILE_XLA &&
+      (st = check_equal_ranks(ops, profile, diag)) != BCAST_OK)
+    return st;
+
+  bcast_shape inferred;
+  if ((st = infer_shape(ops, &inferred, diag)) != BCAST_OK) return st;
+
+  if (result->rank != BCAST_RANK_UNRANKED &&
+      inferred.rank != BCAST_RANK_UNRANKED) {
+    if (profile == BCAST_PROFILE_MLIR || profile == BCAST_PROFILE_TOSA)
+      st = verify_result_mlir(ops, result, &inferred, diag);
+    else
+      st = verify_result_trait(ops, result, &inferred, diag);
+    if (st != BCAST_OK) return st;
+  }
+  if (profile == BCAST_PROFILE_TOSA)
+    return verify_ranks_tosa(ops, result, diag);
+  return BCAST_OK;
+}
+
+bcast_status bcast_shape_infer(size_t n, const bcast_shape *operands,
+                               bcast_profile profile, bcast_shape *out,
+                               bcast_diag *diag) {
+  return bcast__shape_infer(bcast__shapes_of(operands, n), profile, out, diag);
+}
+
+bcast_status bcast_shape_verify(size_t n, const bcast_shape *operands,
+                                const bcast_shape *result,
+                                bcast_profile profile, bcast_diag *diag) {
+  return bcast__shape_verify(bcast__shapes_of(operands, n), result, profile,
+                             diag);
+}

@@ -1,0 +1,215 @@
+/* MLIR builtin shaped types: tensor<...> and vector<...>.
+ *
+ * Grammar accepted (a superset of what bcast needs to read, a subset of
+ * MLIR's):
+ *   shaped  := ("tensor" | "vector") "<" dims elem ("," encoding)? ">"
+ *   dims    := "*" "x" | (dim "x")*
+ *   dim     := decimal | "?" | "[" decimal "]"      (scalable vector dim)
+ *   elem    := any balanced text up to "," or ">" at depth 0
+ * Any other type is read as one balanced token and reported as not shaped.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/diag.h"
+#include "type/text.h"
+#include "bcast/mlir.h"
+
+/* Skips one balanced group or token of a type: identifiers, '!' dialect
+ * types, and nested <...>, (...), [...], {...} with strings inside.  Stops
+ * at ',' ')' '>' '}' ']' at depth 0.  "->" never closes a '<'. */
+size_t bcast__skip_balanced(const char *t, size_t len, size_t i,
+                            int stop_at_space) {
+  int depth = 0;
+  while (i < len) {
+    char c = t[i];
+    if (c == '"') {
+      i = bcast__skip_string(t, len, i);
+      continue;
+    }
+    if (c == '-' && i + 1 < len && t[i + 1] == '>') {
+      if (depth == 0) return i;
+      i += 2;
+      continue;
+    }
+    if (c == '<' || c == '(' || c == '[' || c == '{') {
+      depth++;
+    } else if (c == '>' || c == ')' || c == ']' || c == '}') {
+      if (depth == 0) return i;
+      depth--;
+    } else if (depth == 0 && (c == ',' || (stop_at_space && bcast__is_space(c)))) {
+      return i;
+    }
+    i++;
+  }
+  return i;
+}
+
+size_t bcast__skip_string(const char *t, size_t len, size_t i) {
+  i++; /* opening quote */
+  while (i < len && t[i] != '"' && t[i] != '\n') {
+    if (t[i] == '\\' && i + 1 < len) i++;
+    i++;
+  }
+  return i < len && t[i] == '"' ? i + 1 : i;
+}
+
+static bcast_status type_error(bcast_diag *diag, bcast_status st,
+                               const char *t, size_t len, const char *what) {
+  /* Quote at most one line of the offending type. */
+  size_t n = 0;
+  while (n < len && n < 200 && t[n] != '\n') n++;
+  return bcast__fail(diag, st, "malformed type '%.*s': %s", (int)n, t, what);
+}
+
+bcast_status bcast_mlir_type_parse(const char *t, size_t len,
+                                   bcast_mlir_type *out, size_t *consumed,
+                                   bcast_diag *diag) {
+  size_t i = 0;
+  out->text = t;
+  out->shape.rank = 0;
+  out->elem = NULL;
+  out->elem_len = 0;
+  if (len >= 7 && memcmp(t, "tensor<", 7) == 0) {
+    out->container = BCAST_CONTAINER_TENSOR;
+    i = 7;
+  } else if (len >= 7 && memcmp(t, "vector<", 7) == 0) {
+    out->container = BCAST_CONTAINER_VECTOR;
+    i = 7;
+  } else {
+    /* Not a shaped type: read it whole so the caller can name it. */
+    out->container = BCAST_CONTAINER_NONE;
+    size_t end = bcast__skip_balanced(t, len, 0, 1);
+    if (end == 0) return type_error(diag, BCAST_PARSE, t, len, "expected a type");
+    out->text_len = end;
+    out->shape.rank = BCAST_RANK_UNRANKED;
+    *consumed = end;
+    return BCAST_OK;
+  }
+
+  i = bcast__skip_spaces(t, len, i);
+  if (i < len && t[i] == '*') {
+    if (out->container == BCAST_CONTAINER_VECTOR)
+      return type_error(diag, BCAST_PARSE, t, len, "vectors cannot be unranked");
+    i = bcast__skip_spaces(t, len, i + 1);
+    if (i >= len || t[i] != 'x')
+      return type_error(diag, BCAST_PARSE, t, len, "expected 'x' after '*'");
+    i = bcast__skip_spaces(t, len, i + 1);
+    out->shape.rank = BCAST_RANK_UNRANKED;
+  } else {
+    for (;;) {
+      int64_t dim;
+      size_t start = i;
+      int scalable = i < len && t[i] == '[';
+      if (scalable) i++;
+      if (i < len && t[i] == '?' && !scalable) {
+        dim = BCAST_DIM_DYNAMIC;
+        i++;
+      } else if (i < len && bcast__is_digit(t[i])) {
+        size_t end;
+        bcast_status st = bcast__parse_size(t, len, i, &dim, &end);
+        if (st != BCAST_OK) {
+          char what[160];
+          snprintf(what, sizeof what,
+                   "dimension '%.*s' is larger than the largest size, %lld",
+                   (int)(end - i > 40 ? 40 : end - i), t + i,
+                   (long long)INT64_MAX);
+          return type_error(diag, BCAST_OVERFLOW, t, len, what);
+        }
+        i = end;
+        if (scalable) {
+          if (i >= len || t[i] != ']')
+            return type_error(diag, BCAST_PARSE, t, len,
+                              "expected ']' after a scalable dimension");
+          i++;
+        }
+      } else if (i < len && t[i] == '-' && i + 1 < len &&
+                 bcast__is_digit(t[i + 1])) {
+        size_t end = i + 1;
+        while (end < len && bcast__is_digit(t[end])) end++;
+        char what[96];
+        snprintf(what, sizeof what, "negative dimension '%.*s'",
+                 (int)(end - i > 40 ? 40 : end - i), t + i);
+        return type_error(diag, BCAST_PARSE, t, len, what);
+      } else {
+        if (scalable)
+          return type_error(diag, BCAST_PARSE, t, len,
+                            "expected a size inside '[...]'");
+        i = start;
+        break; /* the element type starts here */
+      }
+      size_t after = bcast__skip_spaces(t, len, i);
+      if (after >= len || t[after] != 'x') {
+        if (after >= len)
+          return type_error(diag, BCAST_PARSE, t, len, "truncated: missing '>'");
+        return type_error(diag, BCAST_PARSE, t, len,
+                          "expected 'x' after a dimension");
+      }
+      if (out->shape.rank == BCAST_MAX_RANK) {
+        char what[96];
+        snprintf(what, sizeof what, "rank exceeds the limit of %d dimensions",
+                 BCAST_MAX_RANK);
+        return type_error(diag, BCAST_RANK_LIMIT, t, len, what);
+      }
+      out->shape.dims[out->shape.rank++] = dim;
+      i = bcast__skip_spaces(t, len, after + 1);
+    }
+  }
+
+  size_t elem_end = bcast__skip_balanced(t, len, i, 0);
+  size_t trimmed = elem_end;
+  while (trimmed > i && bcast__is_space(t[trimmed - 1])) trimmed--;
+  if (trimmed == i) {
+    if (elem_end >= len)
+      return type_error(diag, BCAST_PARSE, t, len, "truncated: missing '>'");
+    return type_error(diag, BCAST_PARSE, t, len, "missing element type");
+  }
+  out->elem = t + i;
+  out->elem_len = trimmed - i;
+  i = elem_end;
+  if (i < len && t[i] == ',') {
+    if (out->container == BCAST_CONTAINER_VECTOR)
+      return type_error(diag, BCAST_PARSE, t, len,
+                        "vectors take no encoding attribute");
+    i = bcast__skip_balanced(t, len, i + 1, 0);
+  }
+  if (i >= len || t[i] != '>')
+    return type_error(diag, BCAST_PARSE, t, len,
+                      i >= len ? "truncated: missing '>'" : "expected '>'");
+  i++;
+  out->text_len = i;
+  *consumed = i;
+  return BCAST_OK;
+}
+
+size_t bcast_mlir_type_format(const bcast_mlir_type *type, char *buf,
+                              size_t size) {
+  char text[BCAST_MAX_RANK * 21 + 512];
+  size_t len = 0;
+  text[0] = '\0';
+  if (type->container == BCAST_CONTAINER_NONE) {
+    bcast__append(text, sizeof text, &len, "%.*s", (int)type->text_len,
+                  type->text);
+  } else {
+    bcast__append(text, sizeof text, &len, "%s<",
+                  type->container == BCAST_CONTAINER_TENSOR ? "tensor"
+                                                            : "vector");
+    if (type->shape.rank == BCAST_RANK_UNRANKED) {
+      bcast__append(text, sizeof text, &len, "*x");
+    } else {
+      for (int32_t d = 0; d < type->shape.rank; d++) {
+        int64_t v = type->shape.dims[d];
+        if (BCAST_DIM_IS_DYNAMIC(v)) bcast__append(text, sizeof text, &len, "?x");
+        else bcast__append(text, sizeof text, &len, "%lldx", (long long)v);
+      }
+    }
+    bcast__append(text, sizeof text, &len, "%.*s>", (int)type->elem_len,
+                  type->elem);
+  }
+  if (size > 0) {
+    size_t n = len < size - 1 ? len : size - 1;
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+  }
+  return len;
+}

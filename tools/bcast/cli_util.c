@@ -1,0 +1,98 @@
+/* Helpers shared by the commands: messages, files, option values. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cli_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("bcast: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+void cli_diag(const char *what, const bcast_diag *diag) {
+  if (what && *what)
+    fprintf(stderr, "bcast: %s: %s\n", what, diag->message);
+  else
+    fprintf(stderr, "bcast: %s\n", diag->message);
+}
+
+char *cli_read_file(const char *path, size_t *len) {
+  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!f) {
+    cli_error("%s: %s", path, strerror(errno));
+    return NULL;
+  }
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    if (n + 1 >= cap) {
+      char *bigger = cap > ((size_t)-1) / 2 ? NULL : realloc(buf, cap * 2);
+      if (!bigger) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = bigger;
+      cap *= 2;
+    }
+    size_t got = fread(buf + n, 1, cap - 1 - n, f);
+    n += got;
+    if (got == 0) break;
+  }
+  int failed = ferror(f);
+  if (f != stdin) fclose(f);
+  if (!buf) {
+    cli_error("%s: out of memory reading the file", path);
+    return NULL;
+  }
+  if (failed) {
+    cli_error("%s: read error", path);
+    free(buf);
+    return NULL;
+  }
+  buf[n] = '\0';
+  *len = n;
+  return buf;
+}
+
+int cli_parse_shape(const char *text, bcast_shape *out) {
+  bcast_diag diag;
+  if (bcast_shape_parse(text, strlen(text), out, &diag) != BCAST_OK) {
+    cli_diag(NULL, &diag);
+    return 0;
+  }
+  return 1;
+}
+
+int cli_parse_bytes(const char *text, int64_t *out) {
+  char *end;
+  errno = 0;
+  if (*text == '-' || *text == '\0') goto bad;
+  unsigned long long v = strtoull(text, &end, 10);
+  if (errno || end == text) goto bad;
+  int shift = 0;
+  switch (*end) {
+  case 'K': case 'k': shift = 10; end++; break;
+  case 'M': case 'm': shift = 20; end++; break;
+  case 'G': case 'g': shift = 30; end++; break;
+  case 'T': case 't': shift = 40; end++; break;
+  default: break;
+  }
+  if (*end == 'i' && shift) end++;
+  if (*end == 'B' || *end == 'b') end++;
+  if (*end != '\0') goto bad;
+  if (v > (unsigned long long)(INT64_MAX >> shift)) goto bad;
+  *out = (int64_t)(v << shift);
+  return 1;
+bad:
+  cli_error("invalid byte count '%s' (expected a number with an optional "
+            "K, M, G or T suffix)",
+            text);
+  return 0;
+}

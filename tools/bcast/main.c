@@ -1,0 +1,54 @@
+/* bcast: the command line over the library.  Each command lives in its own
+ * file; this one dispatches and prints the overview. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct {
+  const char *name;
+  int (*fn)(int, char **);
+  const char *summary;
+} commands[] = {
+#define ROW_(name, fn, summary) {name, fn, summary},
+    CLI_COMMAND_LIST(ROW_)
+#undef ROW_
+};
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: bcast COMMAND [OPTIONS] [ARGS]\n"
+          "\n"
+          "Tensor broadcasting: shape algebra (MLIR's Broadcastable trait),\n"
+          "zero-copy broadcasts of NumPy .npy files, and their checks.\n"
+          "\n"
+          "commands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(out, "  %-14s %s\n", commands[i].name, commands[i].summary);
+  fprintf(out,
+          "\n"
+          "'bcast COMMAND --help' describes a command's options.\n"
+          "Exit status: 0 success, 1 a check or broadcast failed, 2 usage or\n"
+          "I/O error.\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return CLI_USAGE;
+  }
+  if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+      !strcmp(argv[1], "help")) {
+    usage(stdout);
+    return CLI_OK;
+  }
+  if (!strcmp(argv[1], "--version")) {
+    printf("bcast 0.1.0\n");
+    return CLI_OK;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (!strcmp(argv[1], commands[i].name))
+      return commands[i].fn(argc - 1, argv + 1);
+  cli_error("unknown command '%s' (see 'bcast --help')", argv[1]);
+  return CLI_USAGE;
+}
