@@ -31,6 +31,7 @@ test:
 bench:
 	@scripts/setup.sh bench
 	$(MAKE) build
+	$(BUILD)/bcast_bench_shape $(BUILD)/bcast
 	$(BUILD)/bcast_bench
 
 install: build
