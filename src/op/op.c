@@ -279,6 +279,12 @@ bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
                        "a broadcasting op needs at least one operand");
   bcast_status st = check_containers(op, n, diag);
   if (st != BCAST_OK) return st;
+  /* MLIR 22's trait counts only ranked *tensor* operands, so an op on
+   * vectors passes whatever its shapes.  The document treats vectors as
+   * ranked shapes, as the other profiles do. */
+  if (profile == BCAST_PROFILE_MLIR &&
+      op->result.container == BCAST_CONTAINER_VECTOR)
+    return BCAST_OK;
 
   if (profile == BCAST_PROFILE_TOSA && info) {
     if ((st = tosa_type_constraints(op, info, diag)) != BCAST_OK) return st;
