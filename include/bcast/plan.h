@@ -58,6 +58,15 @@ bcast_status bcast_plan_build(bcast_plan *plan, int32_t out_rank,
 void bcast_plan_run(const bcast_plan *plan, char *const *base,
                     bcast_kernel_fn kernel, const void *params, int threads);
 
+/* Copy kernels for a plan whose operand 0 is the destination and operand 1
+ * the source, both of elem_bytes bytes (1, 2, 4, 8 or 16).  Returns the
+ * kernel for the plan's innermost run: a block copy when both are
+ * contiguous, a fill when the source is broadcast (stride 0), a strided loop
+ * otherwise; outputs larger than the last-level cache get non-temporal
+ * stores where the CPU has them.  NULL for any other element size.  The
+ * kernels take params == NULL. */
+bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -74,6 +74,14 @@ bcast_status bcast_broadcast_to(bcast_tensor *dst, const bcast_tensor *src,
 bcast_status bcast_broadcast_views(size_t n, bcast_tensor *dst,
                                    const bcast_tensor *src, bcast_diag *diag);
 
+/* Copies src, broadcast unidirectionally to dst's shape, into dst's memory
+ * (any strides on both sides; dst must not overlap src).  Same dtype
+ * required (BCAST_TYPE).  For strings the references are copied; when both
+ * tensors are owned, dst's buffer keeps src's alive. */
+bcast_status bcast_tensor_copy(const bcast_tensor *dst,
+                               const bcast_tensor *src, int threads,
+                               bcast_diag *diag);
+
 /* A new C-contiguous owned copy of src (any strides), within max_bytes.
  * String tensors share their bytes with src (the new buffer keeps src's
  * buffer alive). */

@@ -13,6 +13,9 @@
 /* A new buffer with one reference, contents zeroed. */
 bcast_status bcast__buffer_alloc(size_t bytes, bcast_buffer **out,
                                  bcast_diag *diag);
+/* The same without zeroing, for a buffer the caller overwrites at once. */
+bcast_status bcast__buffer_alloc_uninit(size_t bytes, bcast_buffer **out,
+                                        bcast_diag *diag);
 void *bcast__buffer_data(bcast_buffer *buffer);
 size_t bcast__buffer_size(const bcast_buffer *buffer);
 void bcast__buffer_retain(bcast_buffer *buffer);

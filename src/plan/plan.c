@@ -1,0 +1,267 @@
+/* The broadcast iteration engine: build a plan once, run kernels over it.
+ *
+ * Building turns N operands of any rank and byte strides into one loop nest
+ * that every operand walks in lockstep.  The steps, in order:
+ *   1. Right-align each operand against the output; a missing dim or a size-1
+ *      dim facing a larger output dim gets byte stride 0 (broadcast).
+ *   2. Drop output dims of extent 1: they move no pointer.
+ *   3. Order dims for locality: outermost the largest |stride| of operand 0
+ *      (the output), ties broken by the next operands, a stable sort so
+ *      dims that tie everywhere keep their order (numpy's nditer does the
+ *      same).
+ *   4. Coalesce adjacent dims when, for every operand, the outer stride is
+ *      the inner stride times the inner extent: the pair is then one dim.
+ * Running walks the outer dims with an index counter (an odometer) and calls
+ * the kernel once per innermost run; pointers move by additions only. */
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "bcast/plan.h"
+#include "core/diag.h"
+
+/* Outputs smaller than this run on one thread: below it, waking a second
+ * thread costs more than it saves (measured with bench/bcast_bench). */
+#define PLAN_PARALLEL_MIN_BYTES ((int64_t)256 << 10)
+
+static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
+
+/* Does dim a belong outside dim b?  Compares |stride| operand by operand. */
+static int dim_outer_of(const bcast_plan *plan, int a, int b) {
+  for (int k = 0; k < plan->n_operands; k++) {
+    int64_t sa = abs64(plan->stride_bytes[k][a]);
+    int64_t sb = abs64(plan->stride_bytes[k][b]);
+    if (sa != sb) return sa > sb;
+  }
+  return 0;
+}
+
+static void dim_swap(bcast_plan *plan, int a, int b) {
+  int64_t e = plan->extent[a];
+  plan->extent[a] = plan->extent[b];
+  plan->extent[b] = e;
+  for (int k = 0; k < plan->n_operands; k++) {
+    int64_t s = plan->stride_bytes[k][a];
+    plan->stride_bytes[k][a] = plan->stride_bytes[k][b];
+    plan->stride_bytes[k][b] = s;
+  }
+}
+
+/* Can outer dim a and the inner dim b next to it be walked as one dim? */
+static int dims_coalesce(const bcast_plan *plan, int a, int b) {
+  for (int k = 0; k < plan->n_operands; k++) {
+    int64_t span;
+    if (__builtin_mul_overflow(plan->stride_bytes[k][b], plan->extent[b],
+                               &span))
+      return 0;
+    if (plan->stride_bytes[k][a] != span) return 0;
+  }
+  return 1;
+}
+
+static bcast_status plan_check(int32_t out_rank, const int64_t *out_shape,
+                               int32_t n_operands, const int32_t *rank,
+                               const int64_t *const *shape, bcast_diag *diag) {
+  if (out_rank < 0 || out_rank > BCAST_MAX_RANK)
+    return bcast__fail(diag, BCAST_RANK_LIMIT,
+                       "output rank %d is outside 0..%d", (int)out_rank,
+                       BCAST_MAX_RANK);
+  if (n_operands < 1 || n_operands > BCAST_PLAN_MAX_OPERANDS)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "a plan takes 1..%d operands, not %d",
+                       BCAST_PLAN_MAX_OPERANDS, (int)n_operands);
+  for (int32_t i = 0; i < out_rank; i++)
+    if (out_shape[i] < 0)
+      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                         "output dim %d has size %lld; a plan needs static "
+                         "sizes >= 0",
+                         (int)i, (long long)out_shape[i]);
+  for (int32_t k = 0; k < n_operands; k++) {
+    if (rank[k] < 0 || rank[k] > out_rank)
+      return bcast__fail(diag, BCAST_RANK_MISMATCH,
+                         "operand #%d has rank %d; it must be 0..%d, the "
+                         "output's rank",
+                         (int)k, (int)rank[k], (int)out_rank);
+    int32_t lead = out_rank - rank[k];
+    for (int32_t j = 0; j < rank[k]; j++) {
+      int64_t size = shape[k][j], out = out_shape[lead + j];
+      if (size == out || size == 1) continue;
+      bcast__fail(diag, BCAST_INCOMPATIBLE,
+                  "operand #%d dim %d (size %lld) cannot broadcast to output "
+                  "dim %d (size %lld)",
+                  (int)k, (int)j, (long long)size, (int)(lead + j),
+                  (long long)out);
+      bcast__locate(diag, (int)k, (int)j, size, BCAST_DIAG_RESULT,
+                    (int)(lead + j), out, (int)(lead + j));
+      return BCAST_INCOMPATIBLE;
+    }
+  }
+  return BCAST_OK;
+}
+
+bcast_status bcast_plan_build(bcast_plan *plan, int32_t out_rank,
+                              const int64_t *out_shape, int32_t n_operands,
+                              const int32_t *rank, const int64_t *const *shape,
+                              const int64_t *const *stride_bytes,
+                              const int64_t *elem_bytes, bcast_diag *diag) {
+  bcast_status status =
+      plan_check(out_rank, out_shape, n_operands, rank, shape, diag);
+  if (status != BCAST_OK) return status;
+
+  memset(plan, 0, sizeof *plan);
+  plan->n_operands = n_operands;
+  for (int32_t k = 0; k < n_operands; k++) plan->elem_bytes[k] = elem_bytes[k];
+
+  int64_t count = 1;
+  for (int32_t i = 0; i < out_rank; i++)
+    if (__builtin_mul_overflow(count, out_shape[i], &count))
+      return bcast__fail(diag, BCAST_OVERFLOW,
+                         "the output's element count overflows 64 bits");
+  plan->elem_count = count;
+  if (count == 0) {
+    plan->ndim = 1;
+    return BCAST_OK;
+  }
+
+  /* Steps 1 and 2: right-align, stride 0 for broadcast dims, drop 1s. */
+  int ndim = 0;
+  for (int32_t i = 0; i < out_rank; i++) {
+    if (out_shape[i] == 1) continue;
+    plan->extent[ndim] = out_shape[i];
+    for (int32_t k = 0; k < n_operands; k++) {
+      int32_t j = i - (out_rank - rank[k]);
+      int64_t stride = 0;
+      if (j >= 0 && shape[k][j] != 1) stride = stride_bytes[k][j];
+      plan->stride_bytes[k][ndim] = stride;
+    }
+    ndim++;
+  }
+  if (ndim == 0) {
+    plan->ndim = 1;
+    plan->extent[0] = 1;
+  } else {
+    /* Step 3: stable insertion sort, outermost first. */
+    for (int i = 1; i < ndim; i++)
+      for (int j = i; j > 0 && dim_outer_of(plan, j, j - 1); j--)
+        dim_swap(plan, j, j - 1);
+
+    /* Step 4: coalesce.  kept-1 is the innermost dim kept so far. */
+    int kept = 1;
+    for (int i = 1; i < ndim; i++) {
+      if (dims_coalesce(plan, kept - 1, i)) {
+        plan->extent[kept - 1] *= plan->extent[i];
+        for (int32_t k = 0; k < n_operands; k++)
+          plan->stride_bytes[k][kept - 1] = plan->stride_bytes[k][i];
+      } else {
+        if (kept != i) {
+          plan->extent[kept] = plan->extent[i];
+          for (int32_t k = 0; k < n_operands; k++)
+            plan->stride_bytes[k][kept] = plan->stride_bytes[k][i];
+        }
+        kept++;
+      }
+    }
+    for (int i = kept; i < ndim; i++) {
+      plan->extent[i] = 0;
+      for (int32_t k = 0; k < n_operands; k++) plan->stride_bytes[k][i] = 0;
+    }
+    plan->ndim = kept;
+  }
+
+  int inner = plan->ndim - 1;
+  for (int32_t k = 0; k < n_operands; k++) {
+    int64_t s = plan->stride_bytes[k][inner];
+    if (s == 0) plan->broadcast_mask |= 1u << k;
+    if (s == elem_bytes[k]) plan->contiguous_mask |= 1u << k;
+  }
+  return BCAST_OK;
+}
+
+/* Runs the elements [begin, end) of the plan's iteration order.
+ *
+ * Invariant: row[k] points at operand k's element (idx[0..ndim-2], 0), the
+ * start of the current innermost run; left counts the elements still to
+ * visit.  Only the first run may start inside a row and only the last may
+ * end inside one. */
+static void plan_run_range(const bcast_plan *plan, char *const *base,
+                           bcast_kernel_fn kernel, const void *params,
+                           int64_t begin, int64_t end) {
+  const int nops = plan->n_operands;
+  const int outer = plan->ndim - 1;
+  const int64_t n0 = plan->extent[outer];
+  int64_t idx[BCAST_MAX_RANK];
+  int64_t rewind[BCAST_PLAN_MAX_OPERANDS][BCAST_MAX_RANK];
+  int64_t inner_stride[BCAST_PLAN_MAX_OPERANDS];
+  char *row[BCAST_PLAN_MAX_OPERANDS];
+  char *first[BCAST_PLAN_MAX_OPERANDS];
+
+  /* Decompose begin into the odometer position, innermost outer dim last. */
+  int64_t rest = begin / n0, offset = begin % n0;
+  for (int d = outer - 1; d >= 0; d--) {
+    idx[d] = rest % plan->extent[d];
+    rest /= plan->extent[d];
+  }
+  for (int k = 0; k < nops; k++) {
+    inner_stride[k] = plan->stride_bytes[k][outer];
+    row[k] = base[k];
+    for (int d = 0; d < outer; d++) {
+      row[k] += idx[d] * plan->stride_bytes[k][d];
+      rewind[k][d] = (plan->extent[d] - 1) * plan->stride_bytes[k][d];
+    }
+    first[k] = row[k] + offset * inner_stride[k];
+  }
+
+  int64_t left = end - begin;
+  int64_t len = n0 - offset < left ? n0 - offset : left;
+  kernel(len, first, inner_stride, params);
+  left -= len;
+
+  while (left > 0) {
+    /* Advance the odometer by one row; left > 0 guarantees a next row. */
+    int d = outer - 1;
+    while (++idx[d] == plan->extent[d]) {
+      idx[d] = 0;
+      for (int k = 0; k < nops; k++) row[k] -= rewind[k][d];
+      d--;
+    }
+    for (int k = 0; k < nops; k++) row[k] += plan->stride_bytes[k][d];
+    len = n0 < left ? n0 : left;
+    kernel(len, row, inner_stride, params);
+    left -= len;
+  }
+}
+
+void bcast_plan_run(const bcast_plan *plan, char *const *base,
+                    bcast_kernel_fn kernel, const void *params, int threads) {
+  const int64_t count = plan->elem_count;
+  if (count == 0) return;
+#ifdef _OPENMP
+  if (threads <= 0) threads = omp_get_max_threads();
+  int64_t out_bytes;
+  if (__builtin_mul_overflow(count, plan->elem_bytes[0], &out_bytes))
+    out_bytes = INT64_MAX;
+  if (threads > 1 && out_bytes >= PLAN_PARALLEL_MIN_BYTES) {
+    /* Chunks end on row boundaries when there are rows enough to share,
+     * else on 64-element boundaries inside the one long run. */
+    const int64_t n0 = plan->extent[plan->ndim - 1];
+    const int64_t grain = count / n0 >= 4 * (int64_t)threads ? n0 : 64;
+#pragma omp parallel num_threads(threads)
+    {
+      int64_t nt = omp_get_num_threads(), tid = omp_get_thread_num();
+      int64_t chunk = (count + nt - 1) / nt;
+      chunk = (chunk + grain - 1) / grain * grain;
+      int64_t begin = tid * chunk;
+      int64_t end = begin + chunk < count ? begin + chunk : count;
+      if (begin < end)
+        plan_run_range(plan, base, kernel, params, begin, end);
+    }
+    return;
+  }
+#else
+  (void)threads;
+#endif
+  plan_run_range(plan, base, kernel, params, 0, count);
+}

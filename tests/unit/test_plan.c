@@ -1,0 +1,219 @@
+/* The plan engine: alignment, stride 0, dropping size-1 dims, ordering,
+ * coalescing, masks, and a run that visits every element exactly once. */
+#include <stdlib.h>
+
+#include "bcast/plan.h"
+#include "test.h"
+
+/* Builds a plan for an output and one source, both described by shape and
+ * byte strides; the output is operand 0. */
+static bcast_status build2(bcast_plan *plan, int32_t out_rank,
+                           const int64_t *out_shape, const int64_t *out_strides,
+                           int32_t src_rank, const int64_t *src_shape,
+                           const int64_t *src_strides, int64_t elem,
+                           bcast_diag *diag) {
+  const int32_t rank[2] = {out_rank, src_rank};
+  const int64_t *const shape[2] = {out_shape, src_shape};
+  const int64_t *const strides[2] = {out_strides, src_strides};
+  const int64_t elem_bytes[2] = {elem, elem};
+  return bcast_plan_build(plan, out_rank, out_shape, 2, rank, shape, strides,
+                          elem_bytes, diag);
+}
+
+TEST(plan_coalesces_contiguous_operands) {
+  bcast_plan plan;
+  const int64_t shape[3] = {2, 3, 4}, strides[3] = {48, 16, 4};
+  CHECK_INT(build2(&plan, 3, shape, strides, 3, shape, strides, 4, NULL),
+            BCAST_OK);
+  CHECK_INT(plan.ndim, 1);
+  CHECK_INT(plan.extent[0], 24);
+  CHECK_INT(plan.elem_count, 24);
+  CHECK_INT(plan.stride_bytes[0][0], 4);
+  CHECK_INT(plan.stride_bytes[1][0], 4);
+  CHECK_INT(plan.contiguous_mask, 3);
+  CHECK_INT(plan.broadcast_mask, 0);
+}
+
+TEST(plan_column_broadcast_is_an_inner_fill) {
+  bcast_plan plan;
+  const int64_t out[2] = {4096, 4096}, out_s[2] = {16384, 4};
+  const int64_t src[2] = {4096, 1}, src_s[2] = {4, 4};
+  CHECK_INT(build2(&plan, 2, out, out_s, 2, src, src_s, 4, NULL), BCAST_OK);
+  CHECK_INT(plan.ndim, 2);
+  CHECK_INT(plan.extent[0], 4096);
+  CHECK_INT(plan.extent[1], 4096);
+  CHECK_INT(plan.stride_bytes[1][0], 4);
+  CHECK_INT(plan.stride_bytes[1][1], 0);
+  CHECK_INT(plan.broadcast_mask, 2);
+  CHECK_INT(plan.contiguous_mask, 1);
+}
+
+TEST(plan_row_broadcast_is_an_inner_copy) {
+  bcast_plan plan;
+  const int64_t out[2] = {4096, 4096}, out_s[2] = {16384, 4};
+  const int64_t src[1] = {4096}, src_s[1] = {4};
+  CHECK_INT(build2(&plan, 2, out, out_s, 1, src, src_s, 4, NULL), BCAST_OK);
+  CHECK_INT(plan.ndim, 2);
+  CHECK_INT(plan.stride_bytes[1][0], 0);
+  CHECK_INT(plan.stride_bytes[1][1], 4);
+  CHECK_INT(plan.broadcast_mask, 0);
+  CHECK_INT(plan.contiguous_mask, 3);
+}
+
+TEST(plan_keeps_dims_that_do_not_coalesce) {
+  bcast_plan plan;
+  const int64_t out[4] = {64, 32, 256, 64};
+  const int64_t out_s[4] = {32 * 256 * 64 * 4, 256 * 64 * 4, 64 * 4, 4};
+  const int64_t src[4] = {64, 1, 256, 1}, src_s[4] = {1024, 1024, 4, 4};
+  CHECK_INT(build2(&plan, 4, out, out_s, 4, src, src_s, 4, NULL), BCAST_OK);
+  CHECK_INT(plan.ndim, 4);
+  const int64_t want_src[4] = {1024, 0, 4, 0};
+  for (int d = 0; d < 4; d++) {
+    CHECK_INT(plan.extent[d], out[d]);
+    CHECK_INT(plan.stride_bytes[0][d], out_s[d]);
+    CHECK_INT(plan.stride_bytes[1][d], want_src[d]);
+  }
+  CHECK_INT(plan.broadcast_mask, 2);
+  CHECK_INT(plan.contiguous_mask, 1);
+}
+
+TEST(plan_coalesces_broadcast_dims_together) {
+  /* (1,1,4) -> (2,3,4): the two broadcast dims merge into one of 6. */
+  bcast_plan plan;
+  const int64_t out[3] = {2, 3, 4}, out_s[3] = {48, 16, 4};
+  const int64_t src[3] = {1, 1, 4}, src_s[3] = {16, 16, 4};
+  CHECK_INT(build2(&plan, 3, out, out_s, 3, src, src_s, 4, NULL), BCAST_OK);
+  CHECK_INT(plan.ndim, 2);
+  CHECK_INT(plan.extent[0], 6);
+  CHECK_INT(plan.extent[1], 4);
+  CHECK_INT(plan.stride_bytes[0][0], 16);
+  CHECK_INT(plan.stride_bytes[1][0], 0);
+}
+
+TEST(plan_orders_dims_by_output_strides) {
+  /* A Fortran-order output: its dim 1 has the larger stride and goes out. */
+  bcast_plan plan;
+  const int64_t out[2] = {3, 4}, out_s[2] = {4, 12};
+  const int64_t src_s[2] = {16, 4};
+  CHECK_INT(build2(&plan, 2, out, out_s, 2, out, src_s, 4, NULL), BCAST_OK);
+  CHECK_INT(plan.ndim, 2);
+  CHECK_INT(plan.extent[0], 4);
+  CHECK_INT(plan.extent[1], 3);
+  CHECK_INT(plan.stride_bytes[0][0], 12);
+  CHECK_INT(plan.stride_bytes[0][1], 4);
+  CHECK_INT(plan.stride_bytes[1][0], 4);
+  CHECK_INT(plan.stride_bytes[1][1], 16);
+  CHECK_INT(plan.contiguous_mask, 1);
+}
+
+TEST(plan_ties_broken_by_later_operands) {
+  /* Output stride 0 everywhere (a reduction target): the source decides. */
+  bcast_plan plan;
+  const int64_t out[2] = {5, 7}, out_s[2] = {0, 0};
+  const int64_t src_s[2] = {4, 24}; /* padded: no coalescing */
+  CHECK_INT(build2(&plan, 2, out, out_s, 2, out, src_s, 4, NULL), BCAST_OK);
+  CHECK_INT(plan.ndim, 2);
+  CHECK_INT(plan.extent[0], 7);
+  CHECK_INT(plan.extent[1], 5);
+  CHECK_INT(plan.broadcast_mask, 1);
+  CHECK_INT(plan.contiguous_mask, 2);
+}
+
+TEST(plan_negative_strides_stay_negative) {
+  bcast_plan plan;
+  const int64_t out[1] = {5}, out_s[1] = {2}, src_s[1] = {-2};
+  CHECK_INT(build2(&plan, 1, out, out_s, 1, out, src_s, 2, NULL), BCAST_OK);
+  CHECK_INT(plan.ndim, 1);
+  CHECK_INT(plan.stride_bytes[1][0], -2);
+  CHECK_INT(plan.contiguous_mask, 1);
+}
+
+TEST(plan_scalar_and_all_ones_are_one_element) {
+  bcast_plan plan;
+  CHECK_INT(build2(&plan, 0, NULL, NULL, 0, NULL, NULL, 8, NULL), BCAST_OK);
+  CHECK_INT(plan.ndim, 1);
+  CHECK_INT(plan.extent[0], 1);
+  CHECK_INT(plan.elem_count, 1);
+  CHECK_INT(plan.broadcast_mask, 3);
+  const int64_t ones[3] = {1, 1, 1}, s[3] = {8, 8, 8};
+  CHECK_INT(build2(&plan, 3, ones, s, 2, ones, s, 8, NULL), BCAST_OK);
+  CHECK_INT(plan.ndim, 1);
+  CHECK_INT(plan.extent[0], 1);
+}
+
+static void count_kernel(int64_t n, char *const *ptrs, const int64_t *strides,
+                         const void *params) {
+  int64_t *calls = (int64_t *)params;
+  (void)ptrs;
+  (void)strides;
+  calls[0]++;
+  calls[1] += n;
+}
+
+TEST(plan_size_zero_runs_nothing) {
+  bcast_plan plan;
+  const int64_t out[3] = {4, 0, 3}, s[3] = {0, 12, 4};
+  CHECK_INT(build2(&plan, 3, out, s, 3, out, s, 4, NULL), BCAST_OK);
+  CHECK_INT(plan.elem_count, 0);
+  int64_t calls[2] = {0, 0};
+  char *base[2] = {NULL, NULL};
+  bcast_plan_run(&plan, base, count_kernel, calls, 2);
+  CHECK_INT(calls[0], 0);
+}
+
+TEST(plan_errors_name_operand_and_dims) {
+  bcast_plan plan;
+  bcast_diag diag;
+  const int64_t out[2] = {3, 4}, s[2] = {16, 4};
+  const int64_t src[2] = {3, 2};
+  CHECK_INT(build2(&plan, 2, out, s, 2, src, s, 4, &diag), BCAST_INCOMPATIBLE);
+  CHECK_STR(diag.message,
+            "operand #1 dim 1 (size 2) cannot broadcast to output dim 1 "
+            "(size 4)");
+  CHECK_INT(diag.operand[0], 1);
+  CHECK_INT(diag.axis, 1);
+  const int64_t big[3] = {INT64_C(1) << 32, INT64_C(1) << 32, 2};
+  const int64_t bs[3] = {0, 0, 0};
+  CHECK_INT(build2(&plan, 3, big, bs, 3, big, bs, 1, &diag), BCAST_OVERFLOW);
+  CHECK_INT(build2(&plan, 65, big, bs, 0, big, bs, 1, &diag), BCAST_RANK_LIMIT);
+  CHECK_INT(build2(&plan, 1, big, bs, 2, big, bs, 1, &diag),
+            BCAST_RANK_MISMATCH);
+}
+
+/* Marks each visited byte of a 1-byte output; a second visit shows as 2. */
+static void mark_kernel(int64_t n, char *const *ptrs, const int64_t *strides,
+                        const void *params) {
+  (void)params;
+  char *p = ptrs[0];
+  for (int64_t i = 0; i < n; i++, p += strides[0]) (*p)++;
+}
+
+TEST(plan_run_visits_every_element_once) {
+  /* Permuted, padded output strides; sizes chosen so thread chunks split
+   * rows (few rows) and whole rows (many rows). */
+  static const int64_t cases[][3] = {
+      {3, 5, 700000}, {1000, 3, 97}, {7, 1, 1}, {2, 300, 1001}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    const int64_t *shape = cases[c];
+    const int64_t strides[3] = {2, shape[0] * 2, shape[0] * 2 * shape[1]};
+    const int64_t bytes = shape[0] * 2 * shape[1] * shape[2];
+    for (int threads = 1; threads <= 2; threads++) {
+      char *mem = calloc((size_t)bytes, 1);
+      const int32_t rank[1] = {3};
+      const int64_t *const shapes[1] = {shape};
+      const int64_t *const ss[1] = {strides};
+      const int64_t elem[1] = {1};
+      bcast_plan plan;
+      CHECK_INT(bcast_plan_build(&plan, 3, shape, 1, rank, shapes, ss, elem,
+                                 NULL),
+                BCAST_OK);
+      char *base[1] = {mem};
+      bcast_plan_run(&plan, base, mark_kernel, NULL, threads);
+      int64_t bad = 0;
+      for (int64_t i = 0; i < bytes; i++)
+        bad += mem[i] != ((i % 2) == 0 ? 1 : 0);
+      CHECK_INT(bad, 0);
+      free(mem);
+    }
+  }
+}
