@@ -4,6 +4,7 @@
 
 #include "bcast/status.h"
 #include "bcast/shape.h"
+#include "bcast/explicit.h"
 #include "bcast/op.h"
 #include "bcast/mlir.h"
 #include "bcast/dtype.h"

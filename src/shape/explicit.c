@@ -1,0 +1,205 @@
+/* Explicit broadcasting: BroadcastInDim, XLA binary composition and the
+ * partial form.  All three share one check of a broadcast_dimensions map. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/diag.h"
+#include "bcast/explicit.h"
+
+static const char *dim_text(int64_t d, char *buf, size_t cap) {
+  if (BCAST_DIM_IS_DYNAMIC(d)) snprintf(buf, cap, "?");
+  else snprintf(buf, cap, "%lld", (long long)d);
+  return buf;
+}
+
+/* The map itself: one entry per operand dim, each in [0, out_rank), no
+ * repeats, and strictly increasing under XLA's rule. */
+static bcast_status check_map(int32_t operand_rank, int32_t out_rank,
+                              const int64_t *dims, size_t n_dims,
+                              bcast_dims_order order, bcast_diag *diag) {
+  if ((int64_t)n_dims != operand_rank)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "broadcast_dimensions has %zu entries but the operand "
+                       "has rank %d; give one output dim per operand dim",
+                       n_dims, (int)operand_rank);
+  uint64_t seen[(BCAST_MAX_RANK + 63) / 64] = {0};
+  for (size_t i = 0; i < n_dims; i++) {
+    if (dims[i] < 0 || dims[i] >= out_rank)
+      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                         "broadcast_dimensions[%zu] = %lld is out of range "
+                         "for an output of rank %d",
+                         i, (long long)dims[i], (int)out_rank);
+    if (seen[dims[i] / 64] & (1ull << (dims[i] % 64))) {
+      size_t first = 0;
+      while (dims[first] != dims[i]) first++;
+      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                         "broadcast_dimensions[%zu] and [%zu] both map to "
+                         "output dim %lld",
+                         first, i, (long long)dims[i]);
+    }
+    seen[dims[i] / 64] |= 1ull << (dims[i] % 64);
+    if (order == BCAST_DIMS_INCREASING && i > 0 && dims[i] <= dims[i - 1])
+      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                         "broadcast_dimensions must be strictly increasing "
+                         "(XLA's rule): [%zu] = %lld follows [%zu] = %lld "
+                         "(allow any order to fold in a transpose)",
+                         i, (long long)dims[i], i - 1, (long long)dims[i - 1]);
+  }
+  return BCAST_OK;
+}
+
+bcast_status bcast_broadcast_in_dim_check(const bcast_shape *operand,
+                                          const bcast_shape *out,
+                                          const int64_t *dims, size_t n_dims,
+                                          bcast_dims_order order,
+                                          bcast_diag *diag) {
+  if (operand->rank == BCAST_RANK_UNRANKED || out->rank == BCAST_RANK_UNRANKED)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "broadcast_in_dim needs ranked operand and output shapes");
+  bcast_status st = check_map(operand->rank, out->rank, dims, n_dims, order, diag);
+  if (st != BCAST_OK) return st;
+  for (size_t i = 0; i < n_dims; i++) {
+    int64_t in = operand->dims[i], o = out->dims[dims[i]];
+    if (in == 1 || in == o || BCAST_DIM_IS_DYNAMIC(in) || BCAST_DIM_IS_DYNAMIC(o))
+      continue;
+    if (!diag) return BCAST_INCOMPATIBLE;
+    char s0[24], s1[24];
+    bcast__fail(diag, BCAST_INCOMPATIBLE,
+                "operand dim %zu (size %s) maps to output dim %lld (size %s); "
+                "it must be 1 or %s",
+                i, dim_text(in, s0, sizeof s0), (long long)dims[i],
+                dim_text(o, s1, sizeof s1), s1);
+    bcast__locate(diag, 0, (int)i, in, BCAST_DIAG_RESULT, (int)dims[i], o,
+                  (int)dims[i]);
+    return BCAST_INCOMPATIBLE;
+  }
+  return BCAST_OK;
+}
+
+bcast_status bcast_xla_binary_shape(const bcast_shape *lhs,
+                                    const bcast_shape *rhs,
+                                    const int64_t *dims, size_t n_dims,
+                                    bcast_shape *out, bcast_diag *diag) {
+  if (lhs->rank == BCAST_RANK_UNRANKED || rhs->rank == BCAST_RANK_UNRANKED)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "XLA shapes are ranked; '*' is not accepted");
+  /* Place the lower-rank operand in the higher rank. */
+  int low_is_lhs = lhs->rank < rhs->rank;
+  const bcast_shape *low = low_is_lhs ? lhs : rhs, *high = low_is_lhs ? rhs : lhs;
+  bcast_shape placed;
+  if (low->rank != high->rank && low->rank != 0) {
+    if (n_dims == 0)
+      return bcast__fail(diag, BCAST_RANK_MISMATCH,
+                         "operands of rank %d and %d need broadcast_dimensions "
+                         "in the xla profile (XLA does not add leading 1s)",
+                         (int)lhs->rank, (int)rhs->rank);
+    bcast_status st = check_map(low->rank, high->rank, dims, n_dims,
+                                BCAST_DIMS_INCREASING, diag);
+    if (st != BCAST_OK) return st;
+    placed.rank = high->rank;
+    for (int32_t d = 0; d < high->rank; d++) placed.dims[d] = 1;
+    for (size_t i = 0; i < n_dims; i++) placed.dims[dims[i]] = low->dims[i];
+    low = &placed;
+  } else if (n_dims != 0 && low->rank == high->rank) {
+    /* Equal ranks: XLA allows only the identity map. */
+    for (size_t i = 0; i < n_dims; i++)
+      if (n_dims != (size_t)low->rank || dims[i] != (int64_t)i)
+        return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                           "operands of equal rank %d take no "
+                           "broadcast_dimensions other than the identity",
+                           (int)low->rank);
+  }
+  if (low->rank == 0) {
+    *out = *high;
+    return BCAST_OK;
+  }
+  /* Degenerate (size-1) dims broadcast both ways. */
+  out->rank = high->rank;
+  for (int32_t d = 0; d < high->rank; d++) {
+    if (bcast_dim_infer(high->dims[d], low->dims[d], &out->dims[d]) == BCAST_OK)
+      continue;
+    if (!diag) return BCAST_INCOMPATIBLE;
+    int hi_op = low_is_lhs ? 1 : 0;
+    char s0[24], s1[24];
+    bcast__fail(diag, BCAST_INCOMPATIBLE,
+                "at broadcast dim %d: operand #%d (size %s) is incompatible "
+                "with operand #%d (size %s)",
+                (int)d, 1 - hi_op, dim_text(low->dims[d], s0, sizeof s0),
+                hi_op, dim_text(high->dims[d], s1, sizeof s1));
+    bcast__locate(diag, 1 - hi_op, (int)d, low->dims[d], hi_op, (int)d,
+                  high->dims[d], (int)d);
+    return BCAST_INCOMPATIBLE;
+  }
+  return BCAST_OK;
+}
+
+bcast_status bcast_broadcast_in_dim_partial(const bcast_shape *operand,
+                                            const int64_t *dims, size_t n_dims,
+                                            const bcast_dim_size *sizes,
+                                            size_t n_sizes, bcast_shape *out,
+                                            int32_t *source, bcast_diag *diag) {
+  if (operand->rank == BCAST_RANK_UNRANKED)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "broadcast_in_dim needs a ranked operand");
+  /* The output rank: every output dim is mapped or sized, exactly once. */
+  int64_t new_dims = 0;
+  for (size_t s = 0; s < n_sizes; s++) {
+    int mapped = 0;
+    for (size_t i = 0; i < n_dims; i++) mapped |= dims[i] == sizes[s].dim;
+    new_dims += !mapped;
+    if (sizes[s].size < 0 && !BCAST_DIM_IS_DYNAMIC(sizes[s].size))
+      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                         "output dim %d has a negative size", (int)sizes[s].dim);
+  }
+  int64_t rank = (int64_t)n_dims + new_dims;
+  if (rank > BCAST_MAX_RANK)
+    return bcast__fail(diag, BCAST_RANK_LIMIT,
+                       "the output would have rank %lld, over the limit of %d",
+                       (long long)rank, BCAST_MAX_RANK);
+  bcast_status st = check_map(operand->rank, (int32_t)rank, dims, n_dims,
+                              BCAST_DIMS_ANY_ORDER, diag);
+  if (st != BCAST_OK) return st;
+  out->rank = (int32_t)rank;
+  int32_t from[BCAST_MAX_RANK];
+  for (int32_t o = 0; o < out->rank; o++) from[o] = -1;
+  for (size_t i = 0; i < n_dims; i++) {
+    from[dims[i]] = (int32_t)i;
+    out->dims[dims[i]] = operand->dims[i];
+  }
+  int64_t given[BCAST_MAX_RANK];
+  uint64_t has_size[(BCAST_MAX_RANK + 63) / 64] = {0};
+  for (size_t s = 0; s < n_sizes; s++) {
+    int32_t o = sizes[s].dim;
+    if (o < 0 || o >= out->rank)
+      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                         "a size is given for output dim %d, but the output "
+                         "has rank %d",
+                         (int)o, (int)out->rank);
+    if (has_size[o / 64] & (1ull << (o % 64)))
+      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                         "output dim %d is given a size twice", (int)o);
+    has_size[o / 64] |= 1ull << (o % 64);
+    given[o] = sizes[s].size;
+  }
+  for (int32_t o = 0; o < out->rank; o++) {
+    int sized = (has_size[o / 64] >> (o % 64)) & 1;
+    if (from[o] < 0) {
+      /* Every unmapped dim is sized: the rank was counted that way. */
+      out->dims[o] = given[o];
+    } else if (sized) {
+      int64_t in = operand->dims[from[o]];
+      if (in != 1 && !BCAST_DIM_IS_DYNAMIC(in) && in != given[o]) {
+        char s0[24], s1[24];
+        return bcast__fail(diag, BCAST_INCOMPATIBLE,
+                           "output dim %d is given size %s, but operand dim "
+                           "%d (size %s) maps to it and can only expand from 1",
+                           (int)o, dim_text(given[o], s1, sizeof s1),
+                           (int)from[o], dim_text(in, s0, sizeof s0));
+      }
+      out->dims[o] = given[o];
+      if (in == 1) from[o] = -1; /* expanded: no longer equals the input */
+    }
+    if (source) source[o] = from[o];
+  }
+  return BCAST_OK;
+}
