@@ -13,6 +13,8 @@
  * kernel never sees shapes.  plan->inner_class tells which common case the
  * innermost run is in, so callers can pick a specialised kernel once.
  * Running never allocates; large outputs are split across OpenMP threads.
+ * Kernels may use non-temporal stores without fencing them: each thread
+ * issues one store fence after its last run.
  */
 #ifndef BCAST_PLAN_H
 #define BCAST_PLAN_H
@@ -62,10 +64,18 @@ void bcast_plan_run(const bcast_plan *plan, char *const *base,
  * the source, both of elem_bytes bytes (1, 2, 4, 8 or 16).  Returns the
  * kernel for the plan's innermost run: a block copy when both are
  * contiguous, a fill when the source is broadcast (stride 0), a strided loop
- * otherwise; outputs larger than the last-level cache get non-temporal
- * stores where the CPU has them.  NULL for any other element size.  The
- * kernels take params == NULL. */
-bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes);
+ * otherwise.  With BCAST_COPY_STREAM_LARGE, outputs larger than the
+ * last-level cache get non-temporal stores where the CPU has them: right
+ * for a destination that was written before, wrong for freshly allocated
+ * memory, whose pages the OS has just zeroed through the cache (use
+ * BCAST_COPY_CACHED there).  NULL for any other element size.  The kernels
+ * take params == NULL. */
+typedef enum bcast_copy_stores {
+  BCAST_COPY_CACHED,
+  BCAST_COPY_STREAM_LARGE
+} bcast_copy_stores;
+bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
+                                  bcast_copy_stores stores);
 
 #ifdef __cplusplus
 }

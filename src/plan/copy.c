@@ -9,7 +9,10 @@
  *   anything else      a strided loop, with a contiguous-destination variant.
  * Streaming (non-temporal) stores bypass the cache: for an output bigger
  * than the cache they save the read-for-ownership of every destination line
- * and roughly halve the memory traffic of a write. */
+ * and roughly halve the memory traffic of a write.  The kernels do not
+ * fence their streaming stores (an sfence waits for them to reach memory,
+ * which on short runs costs more than the stores): the plan engine fences
+ * once per thread after its last run. */
 #include <stdint.h>
 #include <string.h>
 
@@ -94,9 +97,21 @@ COPY_KERNELS_(8, u64a)
 COPY_KERNELS_(16, u128a)
 
 #if COPY_HAVE_STREAM
-/* Streams bytes [0, bytes) of a 16-byte pattern repeated from dst on, where
- * dst is 16-byte aligned.  Four stores per iteration keep a whole 64-byte
- * line in flight. */
+/* Stores bytes [0, bytes) of a 16-byte pattern repeated from dst on, where
+ * dst is 16-byte aligned and bytes a multiple of 16.  Four stores per
+ * iteration cover a whole 64-byte line. */
+static void store_pattern(char *dst, int64_t bytes, __m128i pattern) {
+  int64_t i = 0;
+  for (; i + 64 <= bytes; i += 64) {
+    _mm_store_si128((__m128i *)(dst + i), pattern);
+    _mm_store_si128((__m128i *)(dst + i + 16), pattern);
+    _mm_store_si128((__m128i *)(dst + i + 32), pattern);
+    _mm_store_si128((__m128i *)(dst + i + 48), pattern);
+  }
+  for (; i < bytes; i += 16) _mm_store_si128((__m128i *)(dst + i), pattern);
+}
+
+/* The same with non-temporal stores. */
 static void stream_pattern(char *dst, int64_t bytes, __m128i pattern) {
   int64_t i = 0;
   for (; i + 64 <= bytes; i += 64) {
@@ -105,7 +120,7 @@ static void stream_pattern(char *dst, int64_t bytes, __m128i pattern) {
     _mm_stream_si128((__m128i *)(dst + i + 32), pattern);
     _mm_stream_si128((__m128i *)(dst + i + 48), pattern);
   }
-  for (; i + 16 <= bytes; i += 16) _mm_stream_si128((__m128i *)(dst + i), pattern);
+  for (; i < bytes; i += 16) _mm_stream_si128((__m128i *)(dst + i), pattern);
 }
 
 static size_t misalign16(const void *p) {
@@ -138,17 +153,17 @@ static void copy_block_stream(int64_t n, char *const *ptrs,
     _mm_stream_si128((__m128i *)(dst + i + 48), d);
   }
   memcpy(dst + i, src + i, (size_t)(bytes - i));
-  _mm_sfence();
 }
 
-/* Fill with streaming stores.  The head is filled element by element up to
- * 16-byte alignment; since 16 is a multiple of the element size, the
- * pattern is then in phase.  A destination that is not aligned to its own
- * element size never reaches that alignment and is filled plainly. */
-#define COPY_FILL_STREAM_(E, T)                                               \
-  static void copy_fill_stream_##E(int64_t n, char *const *ptrs,              \
-                                   const int64_t *strides,                    \
-                                   const void *params) {                      \
+/* Fills with 16-byte vector stores, cached (WAY = store) or streaming
+ * (WAY = stream).  The head is filled element by element up to 16-byte
+ * alignment; since 16 is a multiple of the element size, the pattern is
+ * then in phase.  A destination not aligned to its own element size never
+ * reaches that alignment and is filled by the scalar loop. */
+#define COPY_FILL_VECTOR_(E, T, WAY)                                          \
+  static void copy_fill_##WAY##_##E(int64_t n, char *const *ptrs,             \
+                                    const int64_t *strides,                   \
+                                    const void *params) {                     \
     char *dst = ptrs[0];                                                      \
     size_t head = misalign16(dst);                                            \
     if (head % E != 0 || n * E < (int64_t)head + 64) {                        \
@@ -162,16 +177,19 @@ static void copy_block_stream(int64_t n, char *const *ptrs,
     for (int j = 0; j < 16; j += E) memcpy(lanes + j, ptrs[1], E);            \
     __m128i pattern = _mm_loadu_si128((const __m128i *)lanes);                \
     int64_t body = (n - head_n) * E / 16 * 16;                                \
-    stream_pattern(dst + head, body, pattern);                                \
+    WAY##_pattern(dst + head, body, pattern);                                 \
     for (int64_t i = head_n + body / E; i < n; i++) ((T *)dst)[i] = value;    \
-    _mm_sfence();                                                             \
   }
 
-COPY_FILL_STREAM_(1, u8a)
-COPY_FILL_STREAM_(2, u16a)
-COPY_FILL_STREAM_(4, u32a)
-COPY_FILL_STREAM_(8, u64a)
-COPY_FILL_STREAM_(16, u128a)
+#define COPY_FILL_BOTH_(E, T)                                                 \
+  COPY_FILL_VECTOR_(E, T, store)                                              \
+  COPY_FILL_VECTOR_(E, T, stream)
+
+COPY_FILL_BOTH_(1, u8a)
+COPY_FILL_BOTH_(2, u16a)
+COPY_FILL_BOTH_(4, u32a)
+COPY_FILL_BOTH_(8, u64a)
+COPY_FILL_BOTH_(16, u128a)
 #endif
 
 typedef struct copy_kernel_row {
@@ -180,12 +198,14 @@ typedef struct copy_kernel_row {
 
 #if COPY_HAVE_STREAM
 #define COPY_ROW_(E)                                                          \
-  { copy_fill_##E, copy_fill_stream_##E, copy_strided_##E, copy_gather_##E }
+  { copy_fill_store_##E, copy_fill_stream_##E, copy_strided_##E,             \
+    copy_gather_##E }
 #else
 #define COPY_ROW_(E) {copy_fill_##E, copy_fill_##E, copy_strided_##E, copy_gather_##E}
 #endif
 
-bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes) {
+bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
+                                  bcast_copy_stores stores) {
   static const copy_kernel_row rows[5] = {COPY_ROW_(1), COPY_ROW_(2),
                                           COPY_ROW_(4), COPY_ROW_(8),
                                           COPY_ROW_(16)};
@@ -200,7 +220,7 @@ bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes) {
   }
   const copy_kernel_row *row = &rows[which];
   int64_t out_bytes;
-  int stream = COPY_HAVE_STREAM &&
+  int stream = COPY_HAVE_STREAM && stores == BCAST_COPY_STREAM_LARGE &&
                (__builtin_mul_overflow(plan->elem_count, elem_bytes,
                                        &out_bytes) ||
                 out_bytes >= COPY_STREAM_MIN_BYTES);

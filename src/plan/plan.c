@@ -19,6 +19,9 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "bcast/plan.h"
 #include "core/diag.h"
@@ -180,6 +183,14 @@ bcast_status bcast_plan_build(bcast_plan *plan, int32_t out_rank,
   return BCAST_OK;
 }
 
+/* Kernels may leave non-temporal stores unfenced; each thread fences once
+ * when its share is done, so the caller sees every store. */
+static void plan_store_fence(void) {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+
 /* Runs the elements [begin, end) of the plan's iteration order.
  *
  * Invariant: row[k] points at operand k's element (idx[0..ndim-2], 0), the
@@ -232,6 +243,7 @@ static void plan_run_range(const bcast_plan *plan, char *const *base,
     kernel(len, row, inner_stride, params);
     left -= len;
   }
+  plan_store_fence();
 }
 
 void bcast_plan_run(const bcast_plan *plan, char *const *base,

