@@ -1,0 +1,369 @@
+/* bcast_bench: memory bandwidth, materialize speed, and NumPy in the same
+ * run.
+ *
+ * Usage: bcast_bench [--reps N] [--source-dir DIR] [--no-numpy]
+ *
+ * Units.  GB/s is 10^9 bytes per second.  A materialize case counts the
+ * bytes of the output it writes; the broadcast source is small, stays in
+ * cache and is not counted.  The bandwidth section's "copy" counts bytes
+ * read plus bytes written, as STREAM does; "fill" counts bytes written.
+ * Every figure is the best of --reps runs.
+ *
+ * "materialize" times bcast_materialize (allocation, first-touch page
+ * faults and the copy), the same work as NumPy's
+ * np.broadcast_to(x, shape).copy().  "into" times bcast_tensor_copy into an
+ * output allocated and touched beforehand: the engine alone, the figure to
+ * hold against the machine's write bandwidth.
+ *
+ * NumPy runs as a child process (bench/numpy_bench.py, found under
+ * --source-dir, $BCAST_SOURCE_DIR, the working directory or next to the
+ * executable's parent) with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed
+ * from its environment. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "bcast/tensor.h"
+
+/* The materialize cases.  Add a row to add a case: it is timed with 1 and
+ * 2 threads, into a warm buffer, and by NumPy. */
+typedef struct bench_case {
+  const char *name;
+  bcast_dtype dtype;
+  const char *numpy_dtype;
+  int32_t src_rank;
+  int64_t src[4];
+  int32_t out_rank;
+  int64_t out[4];
+} bench_case;
+
+static const bench_case cases[] = {
+    {"f32 (4096,1)->(4096,4096)", BCAST_FLOAT32, "float32", 2, {4096, 1}, 2,
+     {4096, 4096}},
+    {"f32 (1,4096)->(4096,4096)", BCAST_FLOAT32, "float32", 2, {1, 4096}, 2,
+     {4096, 4096}},
+    {"f32 (64,1,256,1)->(64,32,256,64)", BCAST_FLOAT32, "float32", 4,
+     {64, 1, 256, 1}, 4, {64, 32, 256, 64}},
+    {"u8 (8192,1)->(8192,8192)", BCAST_UINT8, "uint8", 2, {8192, 1}, 2,
+     {8192, 8192}},
+    {"f16 (1,8192)->(4096,8192)", BCAST_FLOAT16, "float16", 2, {1, 8192}, 2,
+     {4096, 8192}},
+    {"f32 (256,1)->(256,1024) in cache", BCAST_FLOAT32, "float32", 2,
+     {256, 1}, 2, {256, 1024}},
+};
+enum { CASE_COUNT = sizeof cases / sizeof cases[0] };
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double gbps(double bytes, double seconds) {
+  return seconds > 0 ? bytes / seconds / 1e9 : 0.0;
+}
+
+/* ---- (a) Memory bandwidth ------------------------------------------- */
+
+enum { BW_COPY, BW_FILL };
+
+/* One thread's share [begin, end) of a 64-byte-aligned block loop. */
+static void bw_kernel(int what, int stream, char *dst, const char *src,
+                      size_t begin, size_t end) {
+#if defined(__SSE2__)
+  __m128i v = _mm_set1_epi32(0x3f800000);
+  for (size_t i = begin; i < end; i += 64) {
+    __m128i *d = (__m128i *)(dst + i);
+    __m128i a = v, b = v, c = v, e = v;
+    if (what == BW_COPY) {
+      const __m128i *s = (const __m128i *)(src + i);
+      a = _mm_load_si128(s);
+      b = _mm_load_si128(s + 1);
+      c = _mm_load_si128(s + 2);
+      e = _mm_load_si128(s + 3);
+    }
+    if (stream) {
+      _mm_stream_si128(d, a);
+      _mm_stream_si128(d + 1, b);
+      _mm_stream_si128(d + 2, c);
+      _mm_stream_si128(d + 3, e);
+    } else {
+      _mm_store_si128(d, a);
+      _mm_store_si128(d + 1, b);
+      _mm_store_si128(d + 2, c);
+      _mm_store_si128(d + 3, e);
+    }
+  }
+  if (stream) _mm_sfence();
+#else
+  (void)stream;
+  if (what == BW_COPY)
+    memcpy(dst + begin, src + begin, end - begin);
+  else
+    memset(dst + begin, 0x3f, end - begin);
+#endif
+}
+
+static double bw_run(int what, int stream, int threads, char *dst,
+                     const char *src, size_t bytes, int reps) {
+  double best = 1e30;
+  for (int r = 0; r < reps; r++) {
+    double t0 = now_seconds();
+#ifdef _OPENMP
+#pragma omp parallel num_threads(threads)
+    {
+      size_t nt = (size_t)omp_get_num_threads(), id = (size_t)omp_get_thread_num();
+      size_t chunk = (bytes / nt + 63) / 64 * 64;
+      size_t begin = id * chunk, end = begin + chunk < bytes ? begin + chunk : bytes;
+      if (begin < end) bw_kernel(what, stream, dst, src, begin, end);
+    }
+#else
+    (void)threads;
+    bw_kernel(what, stream, dst, src, 0, bytes);
+#endif
+    double t = now_seconds() - t0;
+    if (t < best) best = t;
+  }
+  return gbps((double)(what == BW_COPY ? 2 * bytes : bytes), best);
+}
+
+/* Returns the best write (fill) bandwidth measured. */
+static double bench_bandwidth(int reps) {
+  const size_t bytes = (size_t)256 << 20;
+  char *a = aligned_alloc(64, bytes), *b = aligned_alloc(64, bytes);
+  if (!a || !b) {
+    fprintf(stderr, "bcast_bench: out of memory\n");
+    exit(1);
+  }
+  memset(a, 1, bytes);
+  memset(b, 2, bytes);
+  printf("Memory bandwidth, %zu MiB blocks, GB/s (copy: read + write; "
+         "fill: write)\n",
+         bytes >> 20);
+  printf("  %-28s %10s %10s\n", "loop", "1 thread", "2 threads");
+  static const struct {
+    const char *name;
+    int what, stream;
+  } loops[] = {{"copy, ordinary stores", BW_COPY, 0},
+               {"copy, non-temporal stores", BW_COPY, 1},
+               {"fill, ordinary stores", BW_FILL, 0},
+               {"fill, non-temporal stores", BW_FILL, 1}};
+  double best_write = 0;
+  for (size_t l = 0; l < sizeof loops / sizeof loops[0]; l++) {
+    double g1 = bw_run(loops[l].what, loops[l].stream, 1, b, a, bytes, reps);
+    double g2 = bw_run(loops[l].what, loops[l].stream, 2, b, a, bytes, reps);
+    printf("  %-28s %10.2f %10.2f\n", loops[l].name, g1, g2);
+    if (loops[l].what == BW_FILL) {
+      if (g1 > best_write) best_write = g1;
+      if (g2 > best_write) best_write = g2;
+    }
+  }
+  printf("  best write bandwidth: %.2f GB/s\n\n", best_write);
+  free(a);
+  free(b);
+  return best_write;
+}
+
+/* ---- (b) Materialize ------------------------------------------------ */
+
+typedef struct case_result {
+  int64_t bytes;
+  double materialize[2]; /* GB/s with 1 and 2 threads */
+  double into[2];
+  double numpy;
+} case_result;
+
+static void fail(const char *what, bcast_status status, const bcast_diag *d) {
+  fprintf(stderr, "bcast_bench: %s: %s: %s\n", what, bcast_status_name(status),
+          d->message);
+  exit(1);
+}
+
+static void bench_case_run(const bench_case *c, int reps, case_result *res) {
+  bcast_diag diag;
+  bcast_tensor src, view, out;
+  bcast_status st = bcast_tensor_alloc(&src, c->dtype, c->src_rank, c->src,
+                                       BCAST_DEFAULT_MAX_BYTES, &diag);
+  if (st != BCAST_OK) fail("source", st, &diag);
+  int64_t src_count;
+  bcast_tensor_elem_count(&src, &src_count, NULL);
+  size_t src_bytes = (size_t)(src_count) * (size_t)src.stride_bytes[c->src_rank - 1];
+  for (size_t i = 0; i < src_bytes; i++) ((unsigned char *)src.data)[i] = (unsigned char)(i % 251);
+  st = bcast_broadcast_to(&view, &src, c->out_rank, c->out, &diag);
+  if (st != BCAST_OK) fail("broadcast_to", st, &diag);
+
+  const int64_t budget = INT64_C(1) << 34;
+  for (int t = 0; t < 2; t++) {
+    double best = 1e30;
+    for (int r = 0; r < reps; r++) {
+      double t0 = now_seconds();
+      st = bcast_materialize(&out, &view, budget, t + 1, &diag);
+      double dt = now_seconds() - t0;
+      if (st != BCAST_OK) fail("materialize", st, &diag);
+      res->bytes = (int64_t)bcast_tensor_elem_count(&out, &src_count, NULL);
+      bcast_tensor_elem_count(&out, &res->bytes, NULL);
+      res->bytes *= out.stride_bytes[c->out_rank - 1];
+      bcast_tensor_release(&out);
+      if (dt < best) best = dt;
+    }
+    res->materialize[t] = gbps((double)res->bytes, best);
+  }
+
+  /* Into a warm output: allocated (zeroed, so every page is touched) once. */
+  st = bcast_tensor_alloc(&out, c->dtype, c->out_rank, c->out, budget, &diag);
+  if (st != BCAST_OK) fail("alloc", st, &diag);
+  for (int t = 0; t < 2; t++) {
+    double best = 1e30;
+    for (int r = 0; r < reps; r++) {
+      double t0 = now_seconds();
+      st = bcast_tensor_copy(&out, &view, t + 1, &diag);
+      double dt = now_seconds() - t0;
+      if (st != BCAST_OK) fail("copy", st, &diag);
+      if (dt < best) best = dt;
+    }
+    res->into[t] = gbps((double)res->bytes, best);
+  }
+  bcast_tensor_release(&out);
+  bcast_tensor_release(&view);
+  bcast_tensor_release(&src);
+}
+
+/* ---- (c) NumPy ------------------------------------------------------ */
+
+static void append_shape(char *buf, size_t cap, int32_t rank,
+                         const int64_t *dims) {
+  size_t len = strlen(buf);
+  for (int32_t i = 0; i < rank && len < cap; i++)
+    len += (size_t)snprintf(buf + len, cap - len, "%s%" PRId64, i ? "," : "",
+                            dims[i]);
+}
+
+static int file_exists(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (f) fclose(f);
+  return f != NULL;
+}
+
+/* Finds numpy_bench.py; returns 0 when it is nowhere. */
+static int find_script(const char *source_dir, const char *argv0, char *path,
+                       size_t cap) {
+  const char *env = getenv("BCAST_SOURCE_DIR");
+  if (source_dir) {
+    snprintf(path, cap, "%s/bench/numpy_bench.py", source_dir);
+    return file_exists(path);
+  }
+  if (env) {
+    snprintf(path, cap, "%s/bench/numpy_bench.py", env);
+    if (file_exists(path)) return 1;
+  }
+  snprintf(path, cap, "bench/numpy_bench.py");
+  if (file_exists(path)) return 1;
+  /* build/bcast_bench -> build/../bench/numpy_bench.py */
+  const char *slash = strrchr(argv0, '/');
+  if (slash) {
+    snprintf(path, cap, "%.*s/../bench/numpy_bench.py", (int)(slash - argv0),
+             argv0);
+    if (file_exists(path)) return 1;
+  }
+  return 0;
+}
+
+static int bench_numpy(const char *script, int reps, case_result *res) {
+  static char cmd[8192];
+  snprintf(cmd, sizeof cmd, "/usr/bin/python3 '%s' %d", script, reps);
+  for (int i = 0; i < CASE_COUNT; i++) {
+    size_t len = strlen(cmd);
+    snprintf(cmd + len, sizeof cmd - len, " %s:", cases[i].numpy_dtype);
+    append_shape(cmd, sizeof cmd, cases[i].src_rank, cases[i].src);
+    len = strlen(cmd);
+    snprintf(cmd + len, sizeof cmd - len, ":");
+    append_shape(cmd, sizeof cmd, cases[i].out_rank, cases[i].out);
+  }
+  /* OpenBLAS tuning variables set for other work here would skew NumPy. */
+  unsetenv("OPENBLAS_CORETYPE");
+  unsetenv("OPENBLAS_L2_SIZE");
+  FILE *child = popen(cmd, "r");
+  if (!child) return 0;
+  char line[256];
+  int got = 0;
+  while (fgets(line, sizeof line, child)) {
+    int index;
+    double seconds;
+    long long bytes;
+    if (sscanf(line, "numpy %d %lf %lld", &index, &seconds, &bytes) == 3 &&
+        index >= 0 && index < CASE_COUNT) {
+      res[index].numpy = gbps((double)bytes, seconds);
+      got++;
+    } else if (strncmp(line, "numpy-version", 13) == 0) {
+      printf("NumPy: %s", line + 14);
+    }
+  }
+  return pclose(child) == 0 && got == CASE_COUNT;
+}
+
+int main(int argc, char **argv) {
+  int reps = 5, numpy = 1;
+  const char *source_dir = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+      reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--source-dir") && i + 1 < argc)
+      source_dir = argv[++i];
+    else if (!strcmp(argv[i], "--no-numpy"))
+      numpy = 0;
+    else {
+      fprintf(stderr,
+              "usage: bcast_bench [--reps N] [--source-dir DIR] [--no-numpy]\n");
+      return 2;
+    }
+  }
+  if (reps < 1) reps = 1;
+  printf("bcast_bench: best of %d runs; GB/s = 10^9 bytes/s of output "
+         "written\n\n",
+         reps);
+  double best_write = bench_bandwidth(reps);
+
+  static case_result res[CASE_COUNT];
+  for (int i = 0; i < CASE_COUNT; i++) bench_case_run(&cases[i], reps, &res[i]);
+
+  char script[4096];
+  int have_numpy = 0;
+  if (numpy) {
+    if (find_script(source_dir, argv[0], script, sizeof script))
+      have_numpy = bench_numpy(script, reps, res);
+    if (!have_numpy)
+      printf("NumPy: not measured (bench/numpy_bench.py or /usr/bin/python3 "
+             "missing or failed; pass --source-dir)\n");
+  }
+
+  printf("\nMaterialize, GB/s of output (materialize includes allocation "
+         "and page faults, like NumPy's .copy(); into = copy into a warm "
+         "output)\n");
+  printf("  %-34s %6s %8s %8s %8s %8s %8s %8s %8s\n", "case", "MiB",
+         "1T", "2T", "numpy", "1T/np", "into 1T", "into 2T", "best/BW");
+  for (int i = 0; i < CASE_COUNT; i++) {
+    const case_result *r = &res[i];
+    double best = r->into[0] > r->into[1] ? r->into[0] : r->into[1];
+    char np[16] = "-", ratio[16] = "-";
+    if (have_numpy && r->numpy > 0) {
+      snprintf(np, sizeof np, "%.2f", r->numpy);
+      snprintf(ratio, sizeof ratio, "%.2f", r->materialize[0] / r->numpy);
+    }
+    printf("  %-34s %6.1f %8.2f %8.2f %8s %8s %8.2f %8.2f %7.0f%%\n",
+           cases[i].name, (double)r->bytes / (1 << 20), r->materialize[0],
+           r->materialize[1], np, ratio, r->into[0], r->into[1],
+           100.0 * best / best_write);
+  }
+  printf("  (1T/np: bcast materialize with 1 thread over NumPy; best/BW: the "
+         "better 'into' figure over the best write bandwidth above)\n");
+  return 0;
+}
