@@ -63,11 +63,19 @@ static size_t read_result(const char *t, size_t len, size_t i) {
 }
 
 /* Reads a result list and '=' starting at t[i] == '%'; returns the position
- * of the op name or 0 when this is not a result list (a use of a value). */
-static size_t read_result_list(const char *t, size_t len, size_t i) {
+ * of the op name, or 0 when this is not a result list (a use of a value).
+ * On failure *stop is where reading stopped: no '%' before it can start a
+ * result list either, since it would lead along the same comma chain to the
+ * same end, so the caller resumes there and a long list of uses is read
+ * once, not once per value. */
+static size_t read_result_list(const char *t, size_t len, size_t i,
+                               size_t *stop) {
   for (;;) {
     size_t j = read_result(t, len, i);
-    if (!j) return 0;
+    if (!j) {
+      *stop = i + 1;
+      return 0;
+    }
     j = skip_trivia(t, len, j);
     if (j < len && t[j] == ',') {
       i = skip_trivia(t, len, j + 1);
@@ -75,6 +83,7 @@ static size_t read_result_list(const char *t, size_t len, size_t i) {
     }
     if (j < len && t[j] == '=' && !(j + 1 < len && t[j + 1] == '='))
       return skip_trivia(t, len, j + 1);
+    *stop = j > i ? j : i + 1;
     return 0;
   }
 }
@@ -210,9 +219,10 @@ bcast_status bcast_mlir_scan_next(bcast_mlir_scanner *s, bcast_mlir_op *op,
       i++;
       continue;
     }
-    size_t name_at = read_result_list(t, len, i);
+    size_t stop;
+    size_t name_at = read_result_list(t, len, i, &stop);
     if (!name_at) {
-      i++;
+      i = stop;
       continue;
     }
     /* The op name, generic or custom. */

@@ -56,10 +56,41 @@ size_t bcast__skip_string(const char *t, size_t len, size_t i) {
 
 static bcast_status type_error(bcast_diag *diag, bcast_status st,
                                const char *t, size_t len, const char *what) {
-  /* Quote at most one line of the offending type. */
+  /* Quote the type up to its closing '>' (or the end of the line), at most
+   * 200 bytes, so the message shows the culprit and not the rest of the op. */
   size_t n = 0;
-  while (n < len && n < 200 && t[n] != '\n') n++;
+  int depth = 0;
+  while (n < len && n < 200 && t[n] != '\n') {
+    char c = t[n++];
+    if (c == '<') depth++;
+    else if (c == '>' && !(n >= 2 && t[n - 2] == '-') && --depth <= 0) break;
+    else if (depth <= 0 && (c == ',' || c == ')')) {
+      n--;
+      break;
+    }
+  }
   return bcast__fail(diag, st, "malformed type '%.*s': %s", (int)n, t, what);
+}
+
+/* An element type is one identifier ("f32", "i1", "index", "!quant.any")
+ * optionally followed by one <...> group ("complex<f32>").  Text that
+ * starts like a dimension ("x3xf32" from "2xx3xf32", "*xf32", "-?xf32") is
+ * not one. */
+static int valid_elem_type(const char *e, size_t n) {
+  size_t i = 0;
+  if (i < n && e[i] == '!') i++;
+  if (i >= n || !((e[i] >= 'a' && e[i] <= 'z') || (e[i] >= 'A' && e[i] <= 'Z') ||
+                  e[i] == '_'))
+    return 0;
+  if (e[i] == 'x' && i == 0) return 0;
+  while (i < n && (bcast__is_ident(e[i]) && e[i] != '-')) i++;
+  if (i < n && e[i] == '<') {
+    size_t end = bcast__skip_balanced(e, n, i + 1, 0);
+    while (end < n && e[end] == ',') end = bcast__skip_balanced(e, n, end + 1, 0);
+    if (end >= n || e[end] != '>') return 0;
+    i = end + 1;
+  }
+  return i == n;
 }
 
 bcast_status bcast_mlir_type_parse(const char *t, size_t len,
@@ -164,6 +195,10 @@ bcast_status bcast_mlir_type_parse(const char *t, size_t len,
       return type_error(diag, BCAST_PARSE, t, len, "truncated: missing '>'");
     return type_error(diag, BCAST_PARSE, t, len, "missing element type");
   }
+  if (!valid_elem_type(t + i, trimmed - i))
+    return type_error(diag, BCAST_PARSE, t, len,
+                      "expected a dimension ('4', '?') followed by 'x', or "
+                      "an element type");
   out->elem = t + i;
   out->elem_len = trimmed - i;
   i = elem_end;
@@ -188,8 +223,20 @@ size_t bcast_mlir_type_format(const bcast_mlir_type *type, char *buf,
   size_t len = 0;
   text[0] = '\0';
   if (type->container == BCAST_CONTAINER_NONE) {
-    bcast__append(text, sizeof text, &len, "%.*s", (int)type->text_len,
-                  type->text);
+    /* Written over several lines, it prints on one: runs of white space
+     * become one space, so a message stays one line. */
+    int space = 0;
+    for (size_t i = 0; i < type->text_len && len + 2 < sizeof text; i++) {
+      char c = type->text[i];
+      if (bcast__is_space(c)) {
+        space = 1;
+        continue;
+      }
+      if (space) text[len++] = ' ';
+      space = 0;
+      text[len++] = c;
+    }
+    text[len] = '\0';
   } else {
     bcast__append(text, sizeof text, &len, "%s<",
                   type->container == BCAST_CONTAINER_TENSOR ? "tensor"
