@@ -1,0 +1,502 @@
+/* .npy reading and writing: exact bytes against numpy's, every dtype and
+ * byte order, Fortran order, strings, malformed files, and a fuzz loop that
+ * mutates valid files and must never crash (run it under ASan). */
+#include <dirent.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "bcast/npy.h"
+#include "npy/npy_common.h"
+#include "tensor/buffer.h"
+#include "test.h"
+
+/* Builds a .npy file in memory: prefix, header dict as given (padded the
+ * way numpy pads), then data.  Returns the size; out must hold 4096 + n. */
+static size_t make_npy(unsigned char *out, int major, const char *dict,
+                       const void *data, size_t data_len) {
+  size_t prefix = major == 1 ? 10 : 12;
+  size_t len = strlen(dict);
+  size_t hlen = len + 1;
+  size_t pad = 64 - (prefix + hlen) % 64;
+  size_t total = hlen + pad;
+  memcpy(out, "\x93NUMPY", 6);
+  out[6] = (unsigned char)major;
+  out[7] = 0;
+  for (size_t i = 0; i < prefix - 8; i++) out[8 + i] = (unsigned char)(total >> (8 * i));
+  memcpy(out + prefix, dict, len);
+  memset(out + prefix + len, ' ', pad);
+  out[prefix + len + pad] = '\n';
+  if (data_len) memcpy(out + prefix + total, data, data_len);
+  return prefix + total + data_len;
+}
+
+static char tmp_dir[64];
+
+static const char *tmp_path(const char *name) {
+  static char buf[256];
+  if (!tmp_dir[0]) {
+    strcpy(tmp_dir, "/tmp/bcast-npy-test-XXXXXX");
+    if (!mkdtemp(tmp_dir)) return NULL;
+  }
+  snprintf(buf, sizeof buf, "%s/%s", tmp_dir, name);
+  return buf;
+}
+
+static unsigned char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  unsigned char *buf = malloc(1 << 20);
+  *len = fread(buf, 1, 1 << 20, f);
+  fclose(f);
+  return buf;
+}
+
+/* Counts directory entries other than . and .. (to spot leftover temps). */
+static int dir_entries(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return -1;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)))
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+  closedir(d);
+  return n;
+}
+
+TEST(npy_shape_text) {
+  char buf[64];
+  int64_t dims[3] = {3, 4, 0};
+  bcast__npy_format_shape(0, dims, buf, sizeof buf);
+  CHECK_STR(buf, "()");
+  bcast__npy_format_shape(1, dims, buf, sizeof buf);
+  CHECK_STR(buf, "(3,)");
+  bcast__npy_format_shape(3, dims, buf, sizeof buf);
+  CHECK_STR(buf, "(3, 4, 0)");
+}
+
+/* numpy.save(np.arange(12, dtype='<f4').reshape(3, 4)) header, verbatim. */
+TEST(npy_write_matches_numpy_header) {
+  float data[12];
+  for (int i = 0; i < 12; i++) data[i] = (float)i;
+  bcast_tensor x;
+  int64_t shape[2] = {3, 4};
+  bcast_diag diag;
+  CHECK_INT(bcast_tensor_wrap(&x, BCAST_FLOAT32, 2, shape, NULL, data, &diag), BCAST_OK);
+  const char *path = tmp_path("a.npy");
+  CHECK_INT(bcast_npy_write(path, &x, NULL, &diag), BCAST_OK);
+  size_t len;
+  unsigned char *bytes = slurp(path, &len);
+  CHECK(bytes != NULL);
+  if (!bytes) return;
+  CHECK_INT(len, 128 + 48);
+  const char *want =
+      "\x93NUMPY\x01\x00v\x00{'descr': '<f4', 'fortran_order': False, "
+      "'shape': (3, 4), }";
+  size_t want_len = 10 + strlen(want + 10); /* the prefix holds a NUL */
+  CHECK(memcmp(bytes, want, want_len) == 0);
+  for (size_t i = want_len; i < 127; i++) CHECK_INT(bytes[i], ' ');
+  CHECK_INT(bytes[127], '\n');
+  CHECK(memcmp(bytes + 128, data, 48) == 0);
+
+  /* Read back. */
+  bcast_tensor r;
+  bcast_npy_info info;
+  CHECK_INT(bcast_npy_read(path, &r, &info, BCAST_DEFAULT_MAX_BYTES, &diag), BCAST_OK);
+  CHECK_INT(r.dtype, BCAST_FLOAT32);
+  CHECK_INT(r.rank, 2);
+  CHECK_INT(r.shape[0], 3);
+  CHECK_INT(r.shape[1], 4);
+  CHECK_INT(r.stride_bytes[0], 16);
+  CHECK_INT(info.version_major, 1);
+  CHECK_STR(info.descr, "<f4");
+  CHECK(memcmp(r.data, data, 48) == 0);
+  bcast_tensor_release(&r);
+
+  /* Fortran order: numpy writes the transpose's bytes and True. */
+  bcast_npy_write_opts opts = {0, 0, 1};
+  CHECK_INT(bcast_npy_write(path, &x, &opts, &diag), BCAST_OK);
+  free(bytes);
+  bytes = slurp(path, &len);
+  const char *want_f = "{'descr': '<f4', 'fortran_order': True, 'shape': (3, 4), }";
+  CHECK(memcmp(bytes + 10, want_f, strlen(want_f)) == 0);
+  CHECK_INT(((float *)(void *)(bytes + 128))[1], 4);
+  CHECK_INT(bcast_npy_read(path, &r, &info, BCAST_DEFAULT_MAX_BYTES, &diag), BCAST_OK);
+  CHECK_INT(info.fortran_order, 1);
+  CHECK_INT(r.stride_bytes[0], 4);
+  CHECK_INT(r.stride_bytes[1], 12);
+  CHECK(((float *)r.data)[2 + 3 * 1] == 9.0f); /* element [2][1] */
+  bcast_tensor_release(&r);
+  free(bytes);
+  unlink(path);
+}
+
+TEST(npy_read_every_dtype_and_byte_order) {
+  static const struct {
+    const char *descr;
+    bcast_dtype dtype;
+    size_t size;
+  } cases[] = {
+      {"|b1", BCAST_BOOL, 1},    {"?", BCAST_BOOL, 1},      {"|i1", BCAST_INT8, 1},
+      {"<i2", BCAST_INT16, 2},   {">i2", BCAST_INT16, 2},   {"<i4", BCAST_INT32, 4},
+      {">i4", BCAST_INT32, 4},   {"=i8", BCAST_INT64, 8},   {">i8", BCAST_INT64, 8},
+      {"|u1", BCAST_UINT8, 1},   {">u2", BCAST_UINT16, 2},  {"<u4", BCAST_UINT32, 4},
+      {">u8", BCAST_UINT64, 8},  {"<f2", BCAST_FLOAT16, 2}, {">f2", BCAST_FLOAT16, 2},
+      {">f4", BCAST_FLOAT32, 4}, {"f8", BCAST_FLOAT64, 8},  {">f8", BCAST_FLOAT64, 8},
+  };
+  unsigned char file[8192];
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    unsigned char data[3 * 8];
+    for (size_t i = 0; i < sizeof data; i++) data[i] = (unsigned char)(i + 1);
+    char dict[128];
+    snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (3,), }",
+             cases[c].descr);
+    for (int major = 1; major <= 3; major++) {
+      size_t n = make_npy(file, major, dict, data, 3 * cases[c].size);
+      bcast_tensor x;
+      bcast_npy_info info;
+      bcast_diag diag;
+      bcast_status st = bcast_npy_read_mem(file, n, "x.npy", &x, &info, 1 << 20, &diag);
+      if (st) {
+        test_fail(t, __FILE__, __LINE__, "%s: %s", cases[c].descr, diag.message);
+        continue;
+      }
+      CHECK_INT(x.dtype, cases[c].dtype);
+      CHECK_INT(info.version_major, major);
+      int big = cases[c].descr[0] == '>';
+      CHECK_INT(info.big_endian, big);
+      const unsigned char *got = x.data;
+      for (size_t e = 0; e < 3; e++)
+        for (size_t b = 0; b < cases[c].size; b++) {
+          size_t src = big ? cases[c].size - 1 - b : b;
+          CHECK_INT(got[e * cases[c].size + b], data[e * cases[c].size + src]);
+        }
+      bcast_tensor_release(&x);
+    }
+  }
+}
+
+static bcast_status read_dict(const char *dict, const void *data, size_t data_len,
+                              bcast_tensor *x, bcast_npy_info *info,
+                              bcast_diag *diag) {
+  static unsigned char file[1 << 16];
+  size_t n = make_npy(file, 1, dict, data, data_len);
+  return bcast_npy_read_mem(file, n, "x.npy", x, info, 1 << 20, diag);
+}
+
+TEST(npy_read_strings) {
+  bcast_tensor x;
+  bcast_npy_info info;
+  bcast_diag diag;
+  /* |S3: trailing NULs dropped, embedded ones kept. */
+  const char sdata[] = "ab\0a\0b\0\0\0xyz";
+  CHECK_INT(read_dict("{'descr': '|S3', 'fortran_order': False, 'shape': (4,), }",
+                      sdata, 12, &x, &info, &diag), BCAST_OK);
+  CHECK_INT(x.dtype, BCAST_STRING);
+  CHECK_INT(info.string_kind, 'S');
+  CHECK_INT(info.string_width, 3);
+  const bcast_string *s = x.data;
+  CHECK_INT(s[0].len, 2);
+  CHECK(memcmp(s[0].ptr, "ab", 2) == 0);
+  CHECK_INT(s[1].len, 3);
+  CHECK(memcmp(s[1].ptr, "a\0b", 3) == 0);
+  CHECK_INT(s[2].len, 0);
+  CHECK_INT(s[3].len, 3);
+  bcast_tensor_release(&x);
+
+  /* <U2 and >U2: UCS4 to UTF-8. */
+  uint32_t le[4] = {0x41, 0xe9, 0x1f600, 0};
+  CHECK_INT(read_dict("{'descr': '<U2', 'fortran_order': False, 'shape': (2,), }",
+                      le, 16, &x, &info, &diag), BCAST_OK);
+  s = x.data;
+  CHECK_INT(s[0].len, 3);
+  CHECK(memcmp(s[0].ptr, "A\xc3\xa9", 3) == 0);
+  CHECK_INT(s[1].len, 4);
+  CHECK(memcmp(s[1].ptr, "\xf0\x9f\x98\x80", 4) == 0);
+  bcast_tensor_release(&x);
+  unsigned char be[8] = {0, 0, 0, 0x41, 0, 0, 0, 0};
+  CHECK_INT(read_dict("{'descr': '>U2', 'fortran_order': False, 'shape': (1,), }",
+                      be, 8, &x, &info, &diag), BCAST_OK);
+  s = x.data;
+  CHECK_INT(s[0].len, 1);
+  CHECK_INT(s[0].ptr[0], 'A');
+  bcast_tensor_release(&x);
+
+  /* Invalid code points. */
+  uint32_t bad[2] = {0x110000, 0xd800};
+  CHECK_INT(read_dict("{'descr': '<U1', 'fortran_order': False, 'shape': (2,), }",
+                      bad, 8, &x, &info, &diag), BCAST_PARSE);
+  CHECK_CONTAINS(diag.message, "x.npy: element 0 holds code point 0x110000");
+  CHECK_INT(read_dict("{'descr': '<U1', 'fortran_order': False, 'shape': (1,), }",
+                      bad + 1, 4, &x, &info, &diag), BCAST_PARSE);
+
+  /* Width 0 and size 0. */
+  CHECK_INT(read_dict("{'descr': '|S0', 'fortran_order': False, 'shape': (5,), }",
+                      NULL, 0, &x, &info, &diag), BCAST_OK);
+  CHECK_INT(((const bcast_string *)x.data)[4].len, 0);
+  bcast_tensor_release(&x);
+  CHECK_INT(read_dict("{'descr': '<U7', 'fortran_order': True, 'shape': (0, 3), }",
+                      NULL, 0, &x, &info, &diag), BCAST_OK);
+  CHECK_INT(x.shape[0], 0);
+  bcast_tensor_release(&x);
+  /* A huge count of zero-width strings is refused by the budget. */
+  CHECK_INT(read_dict("{'descr': '|S0', 'fortran_order': False, 'shape': (1000000000000,), }",
+                      NULL, 0, &x, &info, &diag), BCAST_BUDGET);
+}
+
+TEST(npy_write_strings) {
+  bcast_string elems[3] = {{"ab", 2}, {"\xc3\xa9", 2}, {"", 0}};
+  bcast_tensor x;
+  int64_t shape[1] = {3};
+  bcast_diag diag;
+  CHECK_INT(bcast_tensor_wrap(&x, BCAST_STRING, 1, shape, NULL, elems, &diag), BCAST_OK);
+  const char *path = tmp_path("s.npy");
+  CHECK_INT(bcast_npy_write(path, &x, NULL, &diag), BCAST_OK);
+  size_t len;
+  unsigned char *bytes = slurp(path, &len);
+  CHECK(memcmp(bytes + 10, "{'descr': '<U2',", 16) == 0);
+  CHECK_INT(len, 128 + 3 * 8);
+  CHECK_INT(bytes[128 + 8], 0xe9);
+  free(bytes);
+  bcast_npy_write_opts opts = {'S', 0, 0};
+  CHECK_INT(bcast_npy_write(path, &x, &opts, &diag), BCAST_OK);
+  bytes = slurp(path, &len);
+  CHECK(memcmp(bytes + 10, "{'descr': '|S2',", 16) == 0);
+  CHECK_INT(len, 128 + 6);
+  free(bytes);
+  opts.string_width = 1;
+  CHECK_INT(bcast_npy_write(path, &x, &opts, &diag), BCAST_INVALID_ARGUMENT);
+  /* All empty: numpy writes width 1, never 0. */
+  int64_t one[1] = {1};
+  CHECK_INT(bcast_tensor_wrap(&x, BCAST_STRING, 1, one, NULL, elems + 2, &diag), BCAST_OK);
+  CHECK_INT(bcast_npy_write(path, &x, NULL, &diag), BCAST_OK);
+  bytes = slurp(path, &len);
+  CHECK(memcmp(bytes + 10, "{'descr': '<U1',", 16) == 0);
+  free(bytes);
+  /* Invalid UTF-8 cannot become U, and the old file stays as it was. */
+  bcast_string bad[1] = {{"\xff", 1}};
+  CHECK_INT(bcast_tensor_wrap(&x, BCAST_STRING, 1, one, NULL, bad, &diag), BCAST_OK);
+  CHECK_INT(bcast_npy_write(path, &x, NULL, &diag), BCAST_INVALID_ARGUMENT);
+  CHECK_CONTAINS(diag.message, "not valid UTF-8");
+  bytes = slurp(path, &len);
+  CHECK(memcmp(bytes + 10, "{'descr': '<U1',", 16) == 0);
+  free(bytes);
+  CHECK_INT(dir_entries(tmp_dir), 1);
+  unlink(path);
+}
+
+TEST(npy_write_errors_leave_nothing) {
+  float v = 1;
+  bcast_tensor x;
+  bcast_diag diag;
+  tmp_path("unused");
+  CHECK_INT(bcast_tensor_wrap(&x, BCAST_FLOAT32, 0, NULL, NULL, &v, &diag), BCAST_OK);
+  CHECK_INT(bcast_npy_write("/nonexistent-dir/x.npy", &x, NULL, &diag), BCAST_IO);
+  CHECK_CONTAINS(diag.message, "/nonexistent-dir/x.npy");
+  /* A directory as the target: rename fails, the temp is removed. */
+  CHECK_INT(bcast_npy_write(tmp_dir, &x, NULL, &diag), BCAST_IO);
+  CHECK_INT(dir_entries(tmp_dir), 0);
+  uint16_t b = 0;
+  CHECK_INT(bcast_tensor_wrap(&x, BCAST_BFLOAT16, 0, NULL, NULL, &b, &diag), BCAST_OK);
+  CHECK_INT(bcast_npy_write(tmp_path("b.npy"), &x, NULL, &diag), BCAST_UNSUPPORTED);
+  CHECK_INT(dir_entries(tmp_dir), 0);
+}
+
+TEST(npy_write_rank0_and_growth_padding) {
+  /* Expected headers from numpy.save, checked byte for byte. */
+  static const struct {
+    int32_t rank;
+    int64_t shape[3];
+    int fortran;
+    const char *dict;
+  } cases[] = {
+      {0, {0}, 0, "{'descr': '<f8', 'fortran_order': False, 'shape': (), }"},
+      {1, {7}, 0, "{'descr': '<f8', 'fortran_order': False, 'shape': (7,), }                    "},
+      {2, {123456, 0}, 0, "{'descr': '<f8', 'fortran_order': False, 'shape': (123456, 0), }               "},
+      {2, {2, 12345}, 1, "{'descr': '<f8', 'fortran_order': True, 'shape': (2, 12345), }                "},
+  };
+  double zero = 0;
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    bcast_tensor x;
+    bcast_diag diag;
+    int64_t strides[3] = {0, 0, 0}; /* a broadcast view of one value */
+    CHECK_INT(bcast_tensor_wrap(&x, BCAST_FLOAT64, cases[c].rank, cases[c].shape, strides,
+                                &zero, &diag), BCAST_OK);
+    bcast_npy_write_opts opts = {0, 0, cases[c].fortran};
+    const char *path = tmp_path("g.npy");
+    CHECK_INT(bcast_npy_write(path, &x, &opts, &diag), BCAST_OK);
+    size_t len;
+    unsigned char *bytes = slurp(path, &len);
+    size_t dl = strlen(cases[c].dict);
+    CHECK(memcmp(bytes + 10, cases[c].dict, dl) == 0);
+    size_t header = bytes[8] | (size_t)bytes[9] << 8;
+    CHECK_INT((10 + header) % 64, 0);
+    CHECK_INT(header - dl, 64 - (10 + dl + 1) % 64 + 1);
+    CHECK_INT(bytes[10 + header - 1], '\n');
+    free(bytes);
+    unlink(path);
+  }
+}
+
+TEST(npy_malformed_files) {
+  static const struct {
+    const char *dict;
+    bcast_status status;
+    const char *message;
+  } cases[] = {
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }", BCAST_PARSE,
+       "x.npy: header says shape (3, 4) of <f4 = 48 bytes but the file has 40 data bytes"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (10), }", BCAST_PARSE, "not a tuple"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", BCAST_PARSE, "negative"},
+      {"{'descr': '<f4', 'fortran_order': 0, 'shape': (10,), }", BCAST_PARSE, "True or False"},
+      {"{'descr': '<f4', 'shape': (10,), }", BCAST_PARSE, "missing key 'fortran_order'"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (10,), 'x': 1}", BCAST_PARSE,
+       "unexpected key 'x'"},
+      {"{'descr': '<c8', 'fortran_order': False, 'shape': (5,), }", BCAST_UNSUPPORTED,
+       "unsupported dtype '<c8'"},
+      {"{'descr': '|O', 'fortran_order': False, 'shape': (10,), }", BCAST_UNSUPPORTED,
+       "unsupported dtype"},
+      {"{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (10,), }",
+       BCAST_UNSUPPORTED, "structured"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (10,), } x", BCAST_PARSE,
+       "after the header"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999, 99999999999, 99999999999), }",
+       BCAST_OVERFLOW, "2^63"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (10,)", BCAST_PARSE, "ends"},
+      {"{'descr': '<f4, 'fortran_order': False, 'shape': (10,), }", BCAST_PARSE, "expected"},
+  };
+  unsigned char data[40] = {0};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    bcast_tensor x;
+    bcast_npy_info info;
+    bcast_diag diag;
+    bcast_status st = read_dict(cases[c].dict, data, 40, &x, &info, &diag);
+    CHECK_INT(st, cases[c].status);
+    if (st == cases[c].status) CHECK_CONTAINS(diag.message, cases[c].message);
+    CHECK_CONTAINS(diag.message, "x.npy");
+    if (st == BCAST_OK) bcast_tensor_release(&x);
+  }
+  /* Prefix problems. */
+  unsigned char file[256];
+  size_t n = make_npy(file, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (10,), }",
+                      data, 40);
+  bcast_tensor x;
+  bcast_diag diag;
+  CHECK_INT(bcast_npy_read_mem("PK\3\4", 4, "x.npy", &x, NULL, 1 << 20, &diag), BCAST_PARSE);
+  CHECK_CONTAINS(diag.message, "x.npy: not a .npy file");
+  CHECK_INT(bcast_npy_read_mem(file, 0, "x.npy", &x, NULL, 1 << 20, &diag), BCAST_PARSE);
+  for (size_t cut = 1; cut < n; cut++) {
+    bcast_status st = bcast_npy_read_mem(file, cut, "x.npy", &x, NULL, 1 << 20, &diag);
+    CHECK(st != BCAST_OK);
+    CHECK_CONTAINS(diag.message, "x.npy");
+  }
+  file[6] = 4;
+  CHECK_INT(bcast_npy_read_mem(file, n, "x.npy", &x, NULL, 1 << 20, &diag), BCAST_UNSUPPORTED);
+  CHECK_CONTAINS(diag.message, "version 4.0");
+  file[6] = 1;
+  CHECK_INT(bcast_npy_read_mem(file, n, "x.npy", &x, NULL, 39, &diag), BCAST_BUDGET);
+  CHECK_INT(bcast_npy_read_mem(file, n, "x.npy", &x, NULL, 40, &diag), BCAST_OK);
+  bcast_tensor_release(&x);
+  /* Files: missing, a directory, truncated on disk. */
+  CHECK_INT(bcast_npy_read(tmp_path("missing.npy"), &x, NULL, 1 << 20, &diag), BCAST_IO);
+  CHECK_CONTAINS(diag.message, "missing.npy: cannot open");
+  CHECK_INT(bcast_npy_read(tmp_dir, &x, NULL, 1 << 20, &diag), BCAST_IO);
+  const char *path = tmp_path("trunc.npy");
+  for (size_t cut = 0; cut <= n; cut += 7) {
+    FILE *f = fopen(path, "wb");
+    fwrite(file, 1, cut, f);
+    fclose(f);
+    bcast_status st = bcast_npy_read(path, &x, NULL, 1 << 20, &diag);
+    if (cut == n) {
+      CHECK_INT(st, BCAST_OK);
+      bcast_tensor_release(&x);
+    } else {
+      CHECK(st != BCAST_OK);
+      CHECK_CONTAINS(diag.message, "trunc.npy");
+    }
+  }
+  FILE *f = fopen(path, "wb");
+  fwrite(file, 1, n, f);
+  fwrite("xx", 1, 2, f);
+  fclose(f);
+  CHECK_INT(bcast_npy_read(path, &x, NULL, 1 << 20, &diag), BCAST_PARSE);
+  CHECK_CONTAINS(diag.message, "the file has 42 data bytes");
+  unlink(path);
+}
+
+TEST(npy_header_variants) {
+  /* Spacing, key order, double quotes, 'L' suffixes and version 2/3 are all
+   * what Python's literal parser accepts. */
+  static const char *const dicts[] = {
+      "{\"shape\":(2,3),\"fortran_order\":False,\"descr\":\"<i2\"}",
+      "{ 'descr' : '<i2' ,\n 'fortran_order' : False , 'shape' : ( 2 , 3 , ) }",
+      "{'descr': '<i2', 'fortran_order': False, 'shape': (2L, 3L), }",
+  };
+  int16_t data[6] = {1, 2, 3, 4, 5, 6};
+  for (size_t c = 0; c < 3; c++) {
+    bcast_tensor x;
+    bcast_diag diag;
+    bcast_status st = read_dict(dicts[c], data, 12, &x, NULL, &diag);
+    CHECK_INT(st, BCAST_OK);
+    if (st) {
+      test_fail(t, __FILE__, __LINE__, "%s", diag.message);
+      continue;
+    }
+    CHECK_INT(x.rank, 2);
+    CHECK_INT(x.shape[1], 3);
+    CHECK_INT(((int16_t *)x.data)[5], 6);
+    bcast_tensor_release(&x);
+  }
+}
+
+/* Random mutations of valid files: every outcome is fine except a crash, a
+ * leak or a success that disagrees with the file size. */
+TEST(npy_fuzz_headers) {
+  static const char *const seeds[] = {
+      "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }",
+      "{'descr': '>U3', 'fortran_order': True, 'shape': (2, 2), }",
+      "{'descr': '|S2', 'fortran_order': False, 'shape': (), }",
+      "{'descr': '<f2', 'fortran_order': False, 'shape': (0, 5), }",
+  };
+  static const size_t data_len[] = {48, 48, 2, 0};
+  static const char alphabet[] = "{}()[],:' \"\n0123456789-LTrueFalsdcp<>|=?SUfiub\\\x93\xff";
+  uint64_t state = test_seed() ^ 0xf022u;
+  unsigned char file[4096], mutant[4096];
+  unsigned char data[64];
+  for (size_t i = 0; i < sizeof data; i++) data[i] = (unsigned char)(0x41 + i % 26);
+  int ok = 0;
+  for (int iter = 0; iter < 200000; iter++) {
+    size_t s = (size_t)test_rand_range(&state, 0, 3);
+    int major = (int)test_rand_range(&state, 1, 3);
+    size_t n = make_npy(file, major, seeds[s], data, data_len[s]);
+    memcpy(mutant, file, n);
+    int edits = (int)test_rand_range(&state, 1, 4);
+    for (int e = 0; e < edits; e++) {
+      size_t pos = (size_t)test_rand_range(&state, 0, (int64_t)n - 1);
+      switch (test_rand_range(&state, 0, 4)) {
+      case 0: mutant[pos] = (unsigned char)test_rand(&state); break;
+      case 1: mutant[pos] = (unsigned char)alphabet[test_rand(&state) % (sizeof alphabet - 1)]; break;
+      case 2: mutant[pos] ^= (unsigned char)(1u << (test_rand(&state) % 8)); break;
+      case 3: /* delete a byte */
+        memmove(mutant + pos, mutant + pos + 1, n - pos - 1);
+        n--;
+        break;
+      default: n = pos; break; /* truncate */
+      }
+      if (n == 0) break;
+    }
+    bcast_tensor x;
+    bcast_npy_info info;
+    bcast_diag diag;
+    bcast_status st = bcast_npy_read_mem(mutant, n, "fuzz.npy", &x, &info, 1 << 16, &diag);
+    if (st == BCAST_OK) {
+      ok++;
+      int64_t count = 0;
+      CHECK_INT(bcast_tensor_elem_count(&x, &count, NULL), BCAST_OK);
+      CHECK(count >= 0);
+      bcast_tensor_release(&x);
+    } else {
+      CHECK_CONTAINS(diag.message, "fuzz.npy");
+    }
+  }
+  CHECK(ok > 0);
+}
