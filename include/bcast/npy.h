@@ -5,7 +5,8 @@
  * Fortran order (Fortran data is read as a strided view of the owned
  * buffer), fixed-width strings |S<n> and <U<n> / >U<n> (converted to UTF-8
  * string elements), rank 0 and size-0 arrays.  Writes exactly the bytes
- * numpy.save writes for the same array, so round trips are byte-identical.
+ * numpy.save writes for the same array (little-endian unless asked for
+ * big-endian), so round trips are byte-identical.
  * Writing goes to a temporary file in the target's directory which is
  * renamed over the target only when complete.
  */
@@ -43,6 +44,8 @@ typedef struct bcast_npy_write_opts {
   char string_kind;     /* 'S' or 'U' for string tensors; 0 means 'U' */
   int64_t string_width; /* 0: the smallest width that holds every element */
   int fortran_order;    /* write Fortran order (data transposed) */
+  int big_endian;       /* write '>' data, as numpy saves a big-endian array;
+                           multi-byte numbers and 'U' strings only */
 } bcast_npy_write_opts;
 
 /* Writes t (any strides) to path; opts may be NULL. */

@@ -159,7 +159,7 @@ static bcast_status measure_strings(const bcast_tensor *t, int64_t count,
 }
 
 static void put_string(out_stream *o, const bcast_string *s, char kind,
-                       size_t width) {
+                       size_t width, int big_endian) {
   if (kind == 'S') {
     out_put(o, s->ptr, s->len);
     out_zeros(o, width - s->len);
@@ -170,26 +170,28 @@ static void put_string(out_stream *o, const bcast_string *s, char kind,
   for (size_t i = 0; i < s->len; units++) {
     uint32_t cp = 0;
     i += bcast__utf8_decode(p + i, s->len - i, &cp); /* validated before */
-    unsigned char le[4] = {(unsigned char)cp, (unsigned char)(cp >> 8),
-                           (unsigned char)(cp >> 16), (unsigned char)(cp >> 24)};
-    out_put(o, le, 4);
+    unsigned char unit[4] = {(unsigned char)cp, (unsigned char)(cp >> 8),
+                             (unsigned char)(cp >> 16), (unsigned char)(cp >> 24)};
+    if (big_endian) bcast__swap_items(unit, 1, 4);
+    out_put(o, unit, 4);
   }
   out_zeros(o, 4 * (width - units));
 }
 
-/* Writes every element in file order: numbers little-endian, strings
- * NUL-padded to the width. */
+/* Writes every element in file order: numbers in the requested byte
+ * order, strings NUL-padded to the width. */
 static void put_data(out_stream *o, const bcast_tensor *t, int64_t count,
-                     int fortran, char kind, size_t width) {
+                     int fortran, char kind, size_t width, int big_endian) {
   row_iter it;
   row_iter_init(&it, t, fortran, count);
   size_t item = bcast_dtype_size(t->dtype);
-  int swap = item > 1 && t->dtype != BCAST_STRING && bcast__host_big_endian();
+  int swap = item > 1 && t->dtype != BCAST_STRING &&
+             big_endian != bcast__host_big_endian();
   for (; !it.done && !o->failed; row_iter_next(&it)) {
     if (t->dtype == BCAST_STRING) {
       for (int64_t i = 0; i < it.row_len; i++)
         put_string(o, (const bcast_string *)(it.row + i * it.row_stride), kind,
-                   width);
+                   width, big_endian);
     } else if (!swap && it.row_stride == (int64_t)item) {
       out_put(o, it.row, (size_t)it.row_len * item);
     } else {
@@ -314,6 +316,8 @@ bcast_status bcast_npy_write(const char *path, const bcast_tensor *t,
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT, "%s: tensor has no data",
                        path);
   int fortran = opts ? opts->fortran_order != 0 : 0;
+  int big_endian = opts ? opts->big_endian != 0 : 0;
+  char order = big_endian ? '>' : '<';
 
   char descr[32];
   char kind = 0;
@@ -341,7 +345,7 @@ bcast_status bcast_npy_write(const char *path, const bcast_tensor *t,
     if (width > (size_t)INT64_MAX / 4)
       return bcast__fail(diag, BCAST_OVERFLOW, "%s: string width too large",
                          path);
-    snprintf(descr, sizeof descr, "%c%c%zu", kind == 'S' ? '|' : '<', kind,
+    snprintf(descr, sizeof descr, "%c%c%zu", kind == 'S' ? '|' : order, kind,
              width);
   } else {
     char npy_kind = 0;
@@ -360,7 +364,7 @@ bcast_status bcast_npy_write(const char *path, const bcast_tensor *t,
                          "%s: %s cannot be stored in a .npy file", path,
                          bcast_dtype_name(t->dtype));
     size_t size = bcast_dtype_size(t->dtype);
-    snprintf(descr, sizeof descr, "%c%c%zu", size == 1 ? '|' : '<', npy_kind,
+    snprintf(descr, sizeof descr, "%c%c%zu", size == 1 ? '|' : order, npy_kind,
              size);
   }
 
@@ -379,7 +383,7 @@ bcast_status bcast_npy_write(const char *path, const bcast_tensor *t,
     o.error = ENOMEM;
   }
   out_put(&o, header, header_len);
-  put_data(&o, t, count, fortran, kind, width);
+  put_data(&o, t, count, fortran, kind, width, big_endian);
   out_flush(&o);
   free(o.buf);
   if (fflush(f) != 0 && !o.failed) {

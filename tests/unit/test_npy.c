@@ -113,7 +113,7 @@ TEST(npy_write_matches_numpy_header) {
   bcast_tensor_release(&r);
 
   /* Fortran order: numpy writes the transpose's bytes and True. */
-  bcast_npy_write_opts opts = {0, 0, 1};
+  bcast_npy_write_opts opts = {0, 0, 1, 0};
   CHECK_INT(bcast_npy_write(path, &x, &opts, &diag), BCAST_OK);
   free(bytes);
   bytes = slurp(path, &len);
@@ -257,7 +257,7 @@ TEST(npy_write_strings) {
   CHECK_INT(len, 128 + 3 * 8);
   CHECK_INT(bytes[128 + 8], 0xe9);
   free(bytes);
-  bcast_npy_write_opts opts = {'S', 0, 0};
+  bcast_npy_write_opts opts = {'S', 0, 0, 0};
   CHECK_INT(bcast_npy_write(path, &x, &opts, &diag), BCAST_OK);
   bytes = slurp(path, &len);
   CHECK(memcmp(bytes + 10, "{'descr': '|S2',", 16) == 0);
@@ -321,7 +321,7 @@ TEST(npy_write_rank0_and_growth_padding) {
     int64_t strides[3] = {0, 0, 0}; /* a broadcast view of one value */
     CHECK_INT(bcast_tensor_wrap(&x, BCAST_FLOAT64, cases[c].rank, cases[c].shape, strides,
                                 &zero, &diag), BCAST_OK);
-    bcast_npy_write_opts opts = {0, 0, cases[c].fortran};
+    bcast_npy_write_opts opts = {0, 0, cases[c].fortran, 0};
     const char *path = tmp_path("g.npy");
     CHECK_INT(bcast_npy_write(path, &x, &opts, &diag), BCAST_OK);
     size_t len;

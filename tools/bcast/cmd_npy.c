@@ -1,0 +1,499 @@
+/* The .npy commands: broadcast (ONNX Broadcast of N files), broadcast-to
+ * (numpy.broadcast_to of one file) and info.
+ *
+ * Every input is read whole before any output is written, and outputs are
+ * written to a temporary file and renamed, so an output path may name an
+ * input. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+/* Options shared by the commands; each command uses its own subset. */
+typedef struct npy_opts {
+  const char *output;
+  int print;
+  int64_t max_bytes;
+  int threads;
+  int64_t count; /* info: elements shown */
+  const char *shape_text;
+  int help;
+  int nfiles;
+  char **files;
+} npy_opts;
+
+enum { OPT_OUTPUT = 1, OPT_PRINT = 2, OPT_BUDGET = 4, OPT_SHAPE = 8, OPT_COUNT = 16 };
+
+/* Value of "--name VALUE" or "--name=VALUE"; advances *i. */
+static const char *option_value(int argc, char **argv, int *i, const char *name,
+                                const char *arg) {
+  size_t n = strlen(name);
+  if (arg[n] == '=') return arg + n + 1;
+  if (*i + 1 >= argc) {
+    cli_error("%s needs a value", name);
+    return NULL;
+  }
+  return argv[++*i];
+}
+
+static int matches(const char *arg, const char *name) {
+  size_t n = strlen(name);
+  return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+/* Parses argv[1..]; returns 0 on a usage error (already reported). */
+static int parse_opts(int argc, char **argv, unsigned allowed, npy_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->max_bytes = BCAST_DEFAULT_MAX_BYTES;
+  o->count = 10;
+  o->files = calloc((size_t)argc, sizeof *o->files);
+  if (!o->files) {
+    cli_error("out of memory");
+    return 0;
+  }
+  int only_files = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    const char *value;
+    if (only_files || arg[0] != '-' || strcmp(arg, "-") == 0) {
+      o->files[o->nfiles++] = argv[i];
+    } else if (strcmp(arg, "--") == 0) {
+      only_files = 1;
+    } else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+      o->help = 1;
+    } else if ((allowed & OPT_OUTPUT) && (!strcmp(arg, "-o") || matches(arg, "--output"))) {
+      if (!(value = option_value(argc, argv, &i, arg[1] == 'o' ? "-o" : "--output", arg)))
+        return 0;
+      o->output = value;
+    } else if ((allowed & OPT_PRINT) && !strcmp(arg, "--print")) {
+      o->print = 1;
+    } else if ((allowed & OPT_BUDGET) && matches(arg, "--max-bytes")) {
+      if (!(value = option_value(argc, argv, &i, "--max-bytes", arg))) return 0;
+      if (!cli_parse_bytes(value, &o->max_bytes)) return 0;
+    } else if (matches(arg, "--threads")) {
+      if (!(value = option_value(argc, argv, &i, "--threads", arg))) return 0;
+      char *end;
+      errno = 0;
+      long n = strtol(value, &end, 10);
+      if (errno || *end || end == value || n < 0 || n > 4096) {
+        cli_error("invalid thread count '%s' (expected 0..4096; 0 = automatic)", value);
+        return 0;
+      }
+      o->threads = (int)n;
+    } else if ((allowed & OPT_SHAPE) && matches(arg, "--shape")) {
+      if (!(value = option_value(argc, argv, &i, "--shape", arg))) return 0;
+      o->shape_text = value;
+    } else if ((allowed & OPT_COUNT) && matches(arg, "--count")) {
+      if (!(value = option_value(argc, argv, &i, "--count", arg))) return 0;
+      char *end;
+      errno = 0;
+      long long n = strtoll(value, &end, 10);
+      if (errno || *end || end == value || n < 0) {
+        cli_error("invalid element count '%s'", value);
+        return 0;
+      }
+      o->count = n;
+    } else {
+      cli_error("%s: unknown option '%s' (see 'bcast %s --help')", argv[0], arg, argv[0]);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Printing elements. */
+
+static void format_shape(const bcast_tensor *t, char *buf, size_t cap) {
+  size_t len = 0;
+  len += (size_t)snprintf(buf, cap, "(");
+  for (int32_t i = 0; i < t->rank && len < cap; i++)
+    len += (size_t)snprintf(buf + len, cap - len, i ? ", %" PRId64 : "%" PRId64,
+                            t->shape[i]);
+  if (len < cap) snprintf(buf + len, cap - len, t->rank == 1 ? ",)" : ")");
+}
+
+static void print_string(FILE *out, const bcast_string *s) {
+  fputc('\'', out);
+  for (size_t i = 0; i < s->len; i++) {
+    unsigned char ch = (unsigned char)s->ptr[i];
+    if (ch == '\'' || ch == '\\') fprintf(out, "\\%c", ch);
+    else if (ch == '\n') fputs("\\n", out);
+    else if (ch < 0x20 || ch == 0x7f) fprintf(out, "\\x%02x", ch);
+    else fputc(ch, out);
+  }
+  fputc('\'', out);
+}
+
+static void print_elem(FILE *out, bcast_dtype dtype, const char *p) {
+  switch (dtype) {
+  case BCAST_BOOL: fputs(*(const uint8_t *)p ? "True" : "False", out); break;
+  case BCAST_INT8: fprintf(out, "%d", *(const int8_t *)p); break;
+  case BCAST_INT16: { int16_t v; memcpy(&v, p, 2); fprintf(out, "%d", v); break; }
+  case BCAST_INT32: { int32_t v; memcpy(&v, p, 4); fprintf(out, "%" PRId32, v); break; }
+  case BCAST_INT64: { int64_t v; memcpy(&v, p, 8); fprintf(out, "%" PRId64, v); break; }
+  case BCAST_UINT8: fprintf(out, "%u", *(const uint8_t *)p); break;
+  case BCAST_UINT16: { uint16_t v; memcpy(&v, p, 2); fprintf(out, "%u", v); break; }
+  case BCAST_UINT32: { uint32_t v; memcpy(&v, p, 4); fprintf(out, "%" PRIu32, v); break; }
+  case BCAST_UINT64: { uint64_t v; memcpy(&v, p, 8); fprintf(out, "%" PRIu64, v); break; }
+  case BCAST_FLOAT16: { uint16_t v; memcpy(&v, p, 2); fprintf(out, "%.5g", (double)bcast_half_to_float(v)); break; }
+  case BCAST_BFLOAT16: { uint16_t v; memcpy(&v, p, 2); fprintf(out, "%.4g", (double)bcast_bf16_to_float(v)); break; }
+  case BCAST_FLOAT32: { float v; memcpy(&v, p, 4); fprintf(out, "%.9g", (double)v); break; }
+  case BCAST_FLOAT64: { double v; memcpy(&v, p, 8); fprintf(out, "%.17g", v); break; }
+  case BCAST_STRING: print_string(out, (const bcast_string *)(const void *)p); break;
+  default: fputs("?", out); break;
+  }
+}
+
+/* Address of the flat (C order) element k. */
+static const char *elem_at(const bcast_tensor *t, int64_t k) {
+  const char *p = t->data;
+  for (int32_t i = t->rank - 1; i >= 0; i--) {
+    p += (k % t->shape[i]) * t->stride_bytes[i];
+    k /= t->shape[i];
+  }
+  return p;
+}
+
+/* The first `limit` elements in C order, flat: "[1, 2, 3, ...]". */
+static void print_first(FILE *out, const bcast_tensor *t, int64_t count, int64_t limit) {
+  fputc('[', out);
+  int64_t n = count < limit ? count : limit;
+  for (int64_t k = 0; k < n; k++) {
+    if (k) fputs(", ", out);
+    print_elem(out, t->dtype, elem_at(t, k));
+  }
+  if (count > n) fputs(n ? ", ..." : "...", out);
+  fputc(']', out);
+}
+
+/* A small array nested like numpy's repr: "[[1, 2], [3, 4]]". */
+static void print_nested(FILE *out, const bcast_tensor *t, int32_t axis, const char *p) {
+  if (axis == t->rank) {
+    print_elem(out, t->dtype, p);
+    return;
+  }
+  fputc('[', out);
+  for (int64_t i = 0; i < t->shape[axis]; i++) {
+    if (i) fputs(", ", out);
+    print_nested(out, t, axis + 1, p + i * t->stride_bytes[axis]);
+  }
+  fputc(']', out);
+}
+
+static int64_t elem_count(const bcast_tensor *t) {
+  int64_t n = 0;
+  if (bcast_tensor_elem_count(t, &n, NULL) != BCAST_OK) return INT64_MAX;
+  return n;
+}
+
+static void print_tensor(FILE *out, const char *label, const bcast_tensor *t) {
+  char shape[BCAST_MAX_RANK * 24];
+  format_shape(t, shape, sizeof shape);
+  fprintf(out, "%s: %s %s\n  ", label, bcast_dtype_name(t->dtype), shape);
+  int64_t count = elem_count(t);
+  if (count <= 64) print_nested(out, t, 0, t->data);
+  else print_first(out, t, count, 16);
+  fputc('\n', out);
+}
+
+/* ------------------------------------------------------------------------ */
+
+/* Exit status for a failed library call: a broadcast or budget refusal is
+ * a failed check (1); anything about files or arguments is 2. */
+static int status_exit(bcast_status st) {
+  switch (st) {
+  case BCAST_INCOMPATIBLE:
+  case BCAST_RANK_MISMATCH:
+  case BCAST_RESULT_MISMATCH:
+  case BCAST_BUDGET:
+  case BCAST_OVERFLOW:
+    return CLI_FAIL;
+  default:
+    return CLI_USAGE;
+  }
+}
+
+static int read_inputs(const npy_opts *o, bcast_tensor *x, bcast_npy_info *info) {
+  for (int i = 0; i < o->nfiles; i++) {
+    bcast_diag diag;
+    bcast_status st = bcast_npy_read(o->files[i], &x[i], &info[i], o->max_bytes, &diag);
+    if (st) {
+      cli_diag(NULL, &diag);
+      for (int k = 0; k < i; k++) bcast_tensor_release(&x[k]);
+      return st == BCAST_BUDGET ? CLI_FAIL : CLI_USAGE;
+    }
+  }
+  return CLI_OK;
+}
+
+static bcast_npy_write_opts write_opts_for(const bcast_npy_info *info) {
+  bcast_npy_write_opts w = {0, 0, 0, 0};
+  w.string_kind = info->string_kind;
+  w.string_width = info->string_width;
+  w.big_endian = info->big_endian; /* numpy keeps '>' through a copy */
+  return w;
+}
+
+static void broadcast_help(FILE *out) {
+  fputs("usage: bcast broadcast IN.npy... (-o OUTDIR | --print) [options]\n"
+        "\n"
+        "ONNX Broadcast: Z0..ZL = Broadcast(X0..XL).  Every input is broadcast\n"
+        "to the common shape (NumPy rules: align on the right, sizes equal or\n"
+        "1) and written, C-contiguous, to OUTDIR/z0.npy .. OUTDIR/zL.npy,\n"
+        "byte-identical to numpy.save(np.broadcast_arrays(...)[i].copy()).\n"
+        "Outputs keep their input's byte order, and strings its kind and width.\n"
+        "\n"
+        "options:\n"
+        "  -o, --output DIR   directory for z0.npy..zL.npy (created if missing)\n"
+        "  --print            print the shapes and (small) arrays instead\n"
+        "  --max-bytes N      memory budget for inputs and outputs, with an\n"
+        "                     optional K/M/G/T suffix (default 1G)\n"
+        "  --threads N        threads for copying (0 = automatic, default)\n"
+        "  -h, --help         this text\n"
+        "\n"
+        "exit status: 0 ok; 1 the shapes do not broadcast or the budget is\n"
+        "exceeded; 2 usage, unreadable or malformed files, write errors.\n",
+        out);
+}
+
+int cmd_broadcast(int argc, char **argv) {
+  npy_opts o;
+  if (!parse_opts(argc, argv, OPT_OUTPUT | OPT_PRINT | OPT_BUDGET, &o)) {
+    free(o.files);
+    return CLI_USAGE;
+  }
+  if (o.help) {
+    broadcast_help(stdout);
+    free(o.files);
+    return CLI_OK;
+  }
+  if (o.nfiles == 0 || (!o.output && !o.print)) {
+    cli_error(o.nfiles == 0 ? "broadcast: no input files"
+                            : "broadcast: give -o OUTDIR or --print");
+    broadcast_help(stderr);
+    free(o.files);
+    return CLI_USAGE;
+  }
+  size_t n = (size_t)o.nfiles;
+  bcast_tensor *x = calloc(n, sizeof *x), *z = calloc(n, sizeof *z);
+  bcast_npy_info *info = calloc(n, sizeof *info);
+  int rc = CLI_USAGE;
+  if (!x || !z || !info) {
+    cli_error("out of memory");
+    goto done;
+  }
+  rc = read_inputs(&o, x, info);
+  if (rc) goto done;
+
+  bcast_diag diag;
+  bcast_status st = bcast_broadcast_materialize(n, z, x, o.max_bytes, o.threads, &diag);
+  if (st) {
+    cli_diag("broadcast", &diag);
+    /* Name the files behind the operand numbers of the message. */
+    for (int k = 0; k < 2; k++) {
+      int op = diag.operand[k];
+      if (op < 0 || op >= o.nfiles) continue;
+      char shape[BCAST_MAX_RANK * 24];
+      format_shape(&x[op], shape, sizeof shape);
+      fprintf(stderr, "bcast: operand #%d is %s with shape %s\n", op, o.files[op], shape);
+    }
+    rc = status_exit(st);
+    goto release_inputs;
+  }
+  rc = CLI_OK;
+  if (o.print) {
+    for (size_t i = 0; i < n; i++) {
+      char label[32];
+      snprintf(label, sizeof label, "z%zu", i);
+      print_tensor(stdout, label, &z[i]);
+    }
+  } else {
+    if (mkdir(o.output, 0777) != 0 && errno != EEXIST) {
+      cli_error("%s: cannot create the directory: %s", o.output, strerror(errno));
+      rc = CLI_USAGE;
+    }
+    size_t cap = strlen(o.output) + 32;
+    char *path = malloc(cap);
+    for (size_t i = 0; i < n && rc == CLI_OK; i++) {
+      if (!path) {
+        cli_error("out of memory");
+        rc = CLI_USAGE;
+        break;
+      }
+      snprintf(path, cap, "%s/z%zu.npy", o.output, i);
+      bcast_npy_write_opts w = write_opts_for(&info[i]);
+      st = bcast_npy_write(path, &z[i], &w, &diag);
+      if (st) {
+        cli_diag(NULL, &diag);
+        rc = CLI_USAGE;
+      }
+    }
+    free(path);
+  }
+  for (size_t i = 0; i < n; i++) bcast_tensor_release(&z[i]);
+release_inputs:
+  for (size_t i = 0; i < n; i++) bcast_tensor_release(&x[i]);
+done:
+  free(x);
+  free(z);
+  free(info);
+  free(o.files);
+  return rc;
+}
+
+static void broadcast_to_help(FILE *out) {
+  fputs("usage: bcast broadcast-to IN.npy --shape SHAPE (-o OUT.npy | --print) [options]\n"
+        "\n"
+        "numpy.broadcast_to(x, SHAPE).copy(): the input broadcast to SHAPE\n"
+        "(aligned on the right; each input size equal to the target's or 1)\n"
+        "and written C-contiguous, byte-identical to numpy.save of the same.\n"
+        "OUT.npy may be IN.npy: the input is read whole before the output is\n"
+        "written to a temporary file and renamed.\n"
+        "\n"
+        "options:\n"
+        "  --shape SHAPE      target shape: 4x3, [4,3] or [] (rank 0)\n"
+        "  -o, --output FILE  the output .npy file\n"
+        "  --print            print the result instead of writing it\n"
+        "  --max-bytes N      memory budget for input and output, with an\n"
+        "                     optional K/M/G/T suffix (default 1G)\n"
+        "  --threads N        threads for copying (0 = automatic, default)\n"
+        "  -h, --help         this text\n"
+        "\n"
+        "exit status: 0 ok; 1 the input does not broadcast to SHAPE or the\n"
+        "budget is exceeded; 2 usage, unreadable or malformed files, write\n"
+        "errors.\n",
+        out);
+}
+
+int cmd_broadcast_to(int argc, char **argv) {
+  npy_opts o;
+  if (!parse_opts(argc, argv, OPT_OUTPUT | OPT_PRINT | OPT_BUDGET | OPT_SHAPE, &o)) {
+    free(o.files);
+    return CLI_USAGE;
+  }
+  if (o.help) {
+    broadcast_to_help(stdout);
+    free(o.files);
+    return CLI_OK;
+  }
+  if (o.nfiles != 1 || !o.shape_text || (!o.output && !o.print)) {
+    cli_error(o.nfiles != 1 ? "broadcast-to: give exactly one input file"
+              : !o.shape_text ? "broadcast-to: --shape is required"
+                              : "broadcast-to: give -o OUT.npy or --print");
+    broadcast_to_help(stderr);
+    free(o.files);
+    return CLI_USAGE;
+  }
+  bcast_shape shape;
+  if (!cli_parse_shape(o.shape_text, &shape)) {
+    free(o.files);
+    return CLI_USAGE;
+  }
+  if (shape.rank < 0) {
+    cli_error("broadcast-to: --shape must be ranked, not '%s'", o.shape_text);
+    free(o.files);
+    return CLI_USAGE;
+  }
+  for (int32_t i = 0; i < shape.rank; i++) {
+    if (shape.dims[i] < 0) {
+      cli_error("broadcast-to: --shape must be static: dim %d of '%s' is dynamic",
+                (int)i, o.shape_text);
+      free(o.files);
+      return CLI_USAGE;
+    }
+  }
+  bcast_tensor x, view, z;
+  bcast_npy_info info;
+  int rc = read_inputs(&o, &x, &info);
+  if (rc) {
+    free(o.files);
+    return rc;
+  }
+  bcast_diag diag;
+  bcast_status st = bcast_broadcast_to(&view, &x, shape.rank, shape.dims, &diag);
+  if (st == BCAST_OK) {
+    st = bcast_materialize(&z, &view, o.max_bytes, o.threads, &diag);
+    bcast_tensor_release(&view);
+  }
+  if (st) {
+    cli_diag(o.files[0], &diag);
+    rc = status_exit(st);
+  } else {
+    if (o.print) {
+      print_tensor(stdout, "result", &z);
+    } else {
+      bcast_npy_write_opts w = write_opts_for(&info);
+      st = bcast_npy_write(o.output, &z, &w, &diag);
+      if (st) {
+        cli_diag(NULL, &diag);
+        rc = CLI_USAGE;
+      }
+    }
+    bcast_tensor_release(&z);
+  }
+  bcast_tensor_release(&x);
+  free(o.files);
+  return rc;
+}
+
+static void info_help(FILE *out) {
+  fputs("usage: bcast info FILE.npy... [options]\n"
+        "\n"
+        "Prints, for each file, its dtype and descr, shape, memory order,\n"
+        "format version and first elements (float16 shown as values).\n"
+        "\n"
+        "options:\n"
+        "  --count N          elements to show (default 10)\n"
+        "  --max-bytes N      refuse files larger than N bytes (default 1G)\n"
+        "  -h, --help         this text\n"
+        "\n"
+        "exit status: 0 ok; 2 usage or any file unreadable or malformed\n"
+        "(the other files are still shown).\n",
+        out);
+}
+
+int cmd_info(int argc, char **argv) {
+  npy_opts o;
+  if (!parse_opts(argc, argv, OPT_BUDGET | OPT_COUNT, &o)) {
+    free(o.files);
+    return CLI_USAGE;
+  }
+  if (o.help) {
+    info_help(stdout);
+    free(o.files);
+    return CLI_OK;
+  }
+  if (o.nfiles == 0) {
+    cli_error("info: no input files");
+    info_help(stderr);
+    free(o.files);
+    return CLI_USAGE;
+  }
+  int rc = CLI_OK;
+  for (int i = 0; i < o.nfiles; i++) {
+    bcast_tensor x;
+    bcast_npy_info info;
+    bcast_diag diag;
+    if (bcast_npy_read(o.files[i], &x, &info, o.max_bytes, &diag) != BCAST_OK) {
+      cli_diag(NULL, &diag);
+      rc = CLI_USAGE;
+      continue;
+    }
+    char shape[BCAST_MAX_RANK * 24];
+    format_shape(&x, shape, sizeof shape);
+    printf("%s: dtype %s (%s), shape %s, %s order, version %d.%d\n", o.files[i],
+           bcast_dtype_name(x.dtype), info.descr, shape,
+           info.fortran_order ? "Fortran" : "C", info.version_major,
+           info.version_minor);
+    printf("  ");
+    print_first(stdout, &x, elem_count(&x), o.count);
+    printf("\n");
+    bcast_tensor_release(&x);
+  }
+  free(o.files);
+  return rc;
+}
