@@ -42,10 +42,16 @@ static const char *tmp_path(const char *name) {
   return buf;
 }
 
+/* The file's bytes in a zeroed 1 MiB buffer (length 0 if unreadable), so
+ * a missing file fails checks instead of crashing the runner. */
 static unsigned char *slurp(const char *path, size_t *len) {
+  unsigned char *buf = calloc(1, 1 << 20);
+  *len = 0;
   FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  unsigned char *buf = malloc(1 << 20);
+  if (!f || !buf) {
+    if (f) fclose(f);
+    return buf;
+  }
   *len = fread(buf, 1, 1 << 20, f);
   fclose(f);
   return buf;
@@ -84,7 +90,7 @@ TEST(npy_write_matches_numpy_header) {
   CHECK_INT(bcast_tensor_wrap(&x, BCAST_FLOAT32, 2, shape, NULL, data, &diag), BCAST_OK);
   const char *path = tmp_path("a.npy");
   CHECK_INT(bcast_npy_write(path, &x, NULL, &diag), BCAST_OK);
-  size_t len;
+  size_t len = 0;
   unsigned char *bytes = slurp(path, &len);
   CHECK(bytes != NULL);
   if (!bytes) return;
@@ -251,7 +257,7 @@ TEST(npy_write_strings) {
   CHECK_INT(bcast_tensor_wrap(&x, BCAST_STRING, 1, shape, NULL, elems, &diag), BCAST_OK);
   const char *path = tmp_path("s.npy");
   CHECK_INT(bcast_npy_write(path, &x, NULL, &diag), BCAST_OK);
-  size_t len;
+  size_t len = 0;
   unsigned char *bytes = slurp(path, &len);
   CHECK(memcmp(bytes + 10, "{'descr': '<U2',", 16) == 0);
   CHECK_INT(len, 128 + 3 * 8);
@@ -324,7 +330,7 @@ TEST(npy_write_rank0_and_growth_padding) {
     bcast_npy_write_opts opts = {0, 0, cases[c].fortran, 0};
     const char *path = tmp_path("g.npy");
     CHECK_INT(bcast_npy_write(path, &x, &opts, &diag), BCAST_OK);
-    size_t len;
+    size_t len = 0;
     unsigned char *bytes = slurp(path, &len);
     size_t dl = strlen(cases[c].dict);
     CHECK(memcmp(bytes + 10, cases[c].dict, dl) == 0);
@@ -499,4 +505,37 @@ TEST(npy_fuzz_headers) {
     }
   }
   CHECK(ok > 0);
+}
+
+TEST(npy_write_big_endian) {
+  /* numpy saves a '>' array as '>' data; the writer can do the same. */
+  uint32_t v[2] = {0x01020304u, 0x0a0b0c0du};
+  bcast_tensor x;
+  int64_t shape[1] = {2};
+  bcast_diag diag;
+  CHECK_INT(bcast_tensor_wrap(&x, BCAST_UINT32, 1, shape, NULL, v, &diag), BCAST_OK);
+  bcast_npy_write_opts opts = {0, 0, 0, 1};
+  const char *path = tmp_path("be.npy");
+  CHECK_INT(bcast_npy_write(path, &x, &opts, &diag), BCAST_OK);
+  size_t len = 0;
+  unsigned char *bytes = slurp(path, &len);
+  CHECK(memcmp(bytes + 10, "{'descr': '>u4',", 16) == 0);
+  CHECK_INT(bytes[128], 0x01);
+  CHECK_INT(bytes[131], 0x04);
+  free(bytes);
+  bcast_tensor r;
+  bcast_npy_info info;
+  CHECK_INT(bcast_npy_read(path, &r, &info, 1 << 20, &diag), BCAST_OK);
+  CHECK_INT(info.big_endian, 1);
+  CHECK_INT(((uint32_t *)r.data)[1], 0x0a0b0c0du);
+  bcast_tensor_release(&r);
+  /* One-byte types stay '|' whatever the order asked for. */
+  uint8_t b[1] = {7};
+  CHECK_INT(bcast_tensor_wrap(&x, BCAST_UINT8, 1, shape, NULL, b, &diag), BCAST_OK);
+  x.shape[0] = 1;
+  CHECK_INT(bcast_npy_write(path, &x, &opts, &diag), BCAST_OK);
+  bytes = slurp(path, &len);
+  CHECK(memcmp(bytes + 10, "{'descr': '|u1',", 16) == 0);
+  free(bytes);
+  unlink(path);
 }
