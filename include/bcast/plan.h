@@ -77,6 +77,15 @@ typedef enum bcast_copy_stores {
 bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
                                   bcast_copy_stores stores);
 
+/* Runs a copy over such a plan (bases: destination, source) with the
+ * kernel above.  When the innermost run is short (a few elements, as in
+ * (N,1) -> (N,3)), it instead hands the kernel whole rows of the next dim,
+ * so one call moves many short runs.  Returns BCAST_UNSUPPORTED for an
+ * element size without kernels. */
+bcast_status bcast_copy_run(const bcast_plan *plan, char *const *base,
+                            int64_t elem_bytes, bcast_copy_stores stores,
+                            int threads, bcast_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif

@@ -24,6 +24,7 @@
 #endif
 
 #include "bcast/plan.h"
+#include "core/diag.h"
 
 /* Outputs at least this large use streaming stores (L3 here is 32 MiB;
  * below ~8 MiB the output can still be in cache when the caller reads it,
@@ -90,11 +91,66 @@ static void copy_block(int64_t n, char *const *ptrs, const int64_t *strides,
     }                                                                         \
   }
 
-COPY_KERNELS_(1, u8a)
-COPY_KERNELS_(2, u16a)
-COPY_KERNELS_(4, u32a)
-COPY_KERNELS_(8, u64a)
-COPY_KERNELS_(16, u128a)
+/* Short rows: the kernel's n counts rows of the next dim out, and params
+ * describes the run inside each row.  Three variants, as for runs: a fill
+ * (source broadcast along the row), a contiguous copy, anything else. */
+typedef struct copy_rows_params {
+  int64_t n;
+  int64_t dst_step, src_step;
+} copy_rows_params;
+
+#define COPY_ROWS_(E, T)                                                      \
+  static void copy_rows_fill_##E(int64_t rows, char *const *ptrs,             \
+                                 const int64_t *strides, const void *params) { \
+    const int64_t n = ((const copy_rows_params *)params)->n;                  \
+    char *dst = ptrs[0];                                                      \
+    const char *src = ptrs[1];                                                \
+    for (int64_t r = 0; r < rows; r++) {                                      \
+      const T value = *(const T *)src;                                        \
+      for (int64_t i = 0; i < n; i++) ((T *)dst)[i] = value;                  \
+      dst += strides[0];                                                      \
+      src += strides[1];                                                      \
+    }                                                                         \
+  }                                                                           \
+  static void copy_rows_copy_##E(int64_t rows, char *const *ptrs,             \
+                                 const int64_t *strides, const void *params) { \
+    const int64_t n = ((const copy_rows_params *)params)->n;                  \
+    char *dst = ptrs[0];                                                      \
+    const char *src = ptrs[1];                                                \
+    for (int64_t r = 0; r < rows; r++) {                                      \
+      for (int64_t i = 0; i < n; i++) ((T *)dst)[i] = ((const T *)src)[i];    \
+      dst += strides[0];                                                      \
+      src += strides[1];                                                      \
+    }                                                                         \
+  }                                                                           \
+  static void copy_rows_strided_##E(int64_t rows, char *const *ptrs,          \
+                                    const int64_t *strides,                   \
+                                    const void *params) {                     \
+    const copy_rows_params *p = params;                                       \
+    char *dst = ptrs[0];                                                      \
+    const char *src = ptrs[1];                                                \
+    for (int64_t r = 0; r < rows; r++) {                                      \
+      char *d = dst;                                                          \
+      const char *s = src;                                                    \
+      for (int64_t i = 0; i < p->n; i++) {                                    \
+        *(T *)d = *(const T *)s;                                              \
+        d += p->dst_step;                                                     \
+        s += p->src_step;                                                     \
+      }                                                                       \
+      dst += strides[0];                                                      \
+      src += strides[1];                                                      \
+    }                                                                         \
+  }
+
+#define COPY_ALL_(E, T)                                                       \
+  COPY_KERNELS_(E, T)                                                         \
+  COPY_ROWS_(E, T)
+
+COPY_ALL_(1, u8a)
+COPY_ALL_(2, u16a)
+COPY_ALL_(4, u32a)
+COPY_ALL_(8, u64a)
+COPY_ALL_(16, u128a)
 
 #if COPY_HAVE_STREAM
 /* Stores bytes [0, bytes) of a 16-byte pattern repeated from dst on, where
@@ -194,31 +250,40 @@ COPY_FILL_BOTH_(16, u128a)
 
 typedef struct copy_kernel_row {
   bcast_kernel_fn fill, fill_stream, strided, gather;
+  bcast_kernel_fn rows_fill, rows_copy, rows_strided;
 } copy_kernel_row;
 
 #if COPY_HAVE_STREAM
 #define COPY_ROW_(E)                                                          \
-  { copy_fill_store_##E, copy_fill_stream_##E, copy_strided_##E,             \
-    copy_gather_##E }
+  {copy_fill_store_##E, copy_fill_stream_##E, copy_strided_##E,              \
+   copy_gather_##E,     copy_rows_fill_##E,   copy_rows_copy_##E,            \
+   copy_rows_strided_##E}
 #else
-#define COPY_ROW_(E) {copy_fill_##E, copy_fill_##E, copy_strided_##E, copy_gather_##E}
+#define COPY_ROW_(E)                                                          \
+  {copy_fill_##E,       copy_fill_##E,      copy_strided_##E,                \
+   copy_gather_##E,     copy_rows_fill_##E, copy_rows_copy_##E,              \
+   copy_rows_strided_##E}
 #endif
+
+static const copy_kernel_row copy_rows[5] = {COPY_ROW_(1), COPY_ROW_(2),
+                                             COPY_ROW_(4), COPY_ROW_(8),
+                                             COPY_ROW_(16)};
+
+static const copy_kernel_row *copy_row_for(int64_t elem_bytes) {
+  switch (elem_bytes) {
+    case 1: return &copy_rows[0];
+    case 2: return &copy_rows[1];
+    case 4: return &copy_rows[2];
+    case 8: return &copy_rows[3];
+    case 16: return &copy_rows[4];
+    default: return NULL;
+  }
+}
 
 bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
                                   bcast_copy_stores stores) {
-  static const copy_kernel_row rows[5] = {COPY_ROW_(1), COPY_ROW_(2),
-                                          COPY_ROW_(4), COPY_ROW_(8),
-                                          COPY_ROW_(16)};
-  int which;
-  switch (elem_bytes) {
-    case 1: which = 0; break;
-    case 2: which = 1; break;
-    case 4: which = 2; break;
-    case 8: which = 3; break;
-    case 16: which = 4; break;
-    default: return NULL;
-  }
-  const copy_kernel_row *row = &rows[which];
+  const copy_kernel_row *row = copy_row_for(elem_bytes);
+  if (!row) return NULL;
   int64_t out_bytes;
   int stream = COPY_HAVE_STREAM && stores == BCAST_COPY_STREAM_LARGE &&
                (__builtin_mul_overflow(plan->elem_count, elem_bytes,
@@ -234,4 +299,39 @@ bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
     return copy_block;
   }
   return row->gather;
+}
+
+/* Innermost runs shorter than this many elements are moved a row at a time
+ * (measured on (N,1)->(N,3) and (1,7)->(N,7) float32). */
+#define COPY_SHORT_RUN 16
+
+bcast_status bcast_copy_run(const bcast_plan *plan, char *const *base,
+                            int64_t elem_bytes, bcast_copy_stores stores,
+                            int threads, bcast_diag *diag) {
+  const copy_kernel_row *row = copy_row_for(elem_bytes);
+  if (!row)
+    return bcast__fail(diag, BCAST_UNSUPPORTED,
+                       "no copy kernel for %lld-byte elements",
+                       (long long)elem_bytes);
+  const int inner = plan->ndim - 1;
+  if (inner == 0 || plan->extent[inner] >= COPY_SHORT_RUN) {
+    bcast_plan_run(plan, base, bcast_copy_kernel(plan, elem_bytes, stores),
+                   NULL, threads);
+    return BCAST_OK;
+  }
+  /* The same loop nest one dim shorter, whose "elements" are whole short
+   * runs: the engine walks rows, the kernel walks each row. */
+  copy_rows_params params = {plan->extent[inner], plan->stride_bytes[0][inner],
+                             plan->stride_bytes[1][inner]};
+  bcast_plan rows = *plan;
+  rows.ndim = inner;
+  rows.elem_count = plan->elem_count / plan->extent[inner];
+  rows.elem_bytes[0] = plan->elem_bytes[0] * plan->extent[inner];
+  bcast_kernel_fn kernel = row->rows_strided;
+  if (params.dst_step == elem_bytes && params.src_step == 0)
+    kernel = row->rows_fill;
+  else if (params.dst_step == elem_bytes && params.src_step == elem_bytes)
+    kernel = row->rows_copy;
+  bcast_plan_run(&rows, base, kernel, &params, threads);
+  return BCAST_OK;
 }

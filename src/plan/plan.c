@@ -28,7 +28,9 @@
 
 /* Outputs smaller than this run on one thread: below it, waking a second
  * thread costs more than it saves (measured with bench/bcast_bench). */
-#define PLAN_PARALLEL_MIN_BYTES ((int64_t)256 << 10)
+#ifndef PLAN_PARALLEL_MIN_BYTES
+#define PLAN_PARALLEL_MIN_BYTES ((int64_t)512 << 10)
+#endif
 
 static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 

@@ -379,19 +379,14 @@ static bcast_status tensor_copy(const bcast_tensor *dst,
   status = bcast_plan_build(&plan, dst->rank, dst->shape, 2, rank, shape,
                             strides, elem, diag);
   if (status != BCAST_OK) return status;
-  bcast_kernel_fn kernel = bcast_copy_kernel(
-      &plan, elem_bytes, fresh ? BCAST_COPY_CACHED : BCAST_COPY_STREAM_LARGE);
-  if (!kernel)
-    return bcast__fail(diag, BCAST_UNSUPPORTED,
-                       "no copy kernel for %" PRId64 "-byte elements",
-                       elem_bytes);
   if (dst->dtype == BCAST_STRING && dst->owner && src->owner) {
     status = bcast__buffer_keep(dst->owner, src->owner, diag);
     if (status != BCAST_OK) return status;
   }
   char *const base[2] = {(char *)dst->data, (char *)src->data};
-  bcast_plan_run(&plan, base, kernel, NULL, threads);
-  return BCAST_OK;
+  return bcast_copy_run(&plan, base, elem_bytes,
+                        fresh ? BCAST_COPY_CACHED : BCAST_COPY_STREAM_LARGE,
+                        threads, diag);
 }
 
 bcast_status bcast_tensor_copy(const bcast_tensor *dst,

@@ -18,7 +18,7 @@ static bcast_dtype dtype_of_size(int64_t bytes) {
   }
 }
 
-/* Compares a C-contiguous dst against src, element by element, computing
+/* Compares dst (any strides) against src, element by element, computing
  * each source offset from the full multi-index.  Returns mismatches. */
 static int64_t compare_naive(const bcast_tensor *dst, const bcast_tensor *src,
                              int64_t elem) {
@@ -27,30 +27,32 @@ static int64_t compare_naive(const bcast_tensor *dst, const bcast_tensor *src,
   int64_t bad = 0;
   const int32_t lead = dst->rank - src->rank;
   for (int64_t l = 0; l < count; l++) {
-    int64_t rest = l, offset = 0;
+    int64_t rest = l, offset = 0, dst_offset = 0;
     for (int32_t i = dst->rank - 1; i >= 0; i--) {
       int64_t idx = rest % dst->shape[i];
       rest /= dst->shape[i];
+      dst_offset += idx * dst->stride_bytes[i];
       if (i >= lead && src->shape[i - lead] != 1)
         offset += idx * src->stride_bytes[i - lead];
     }
-    bad += memcmp((const char *)dst->data + l * elem,
+    bad += memcmp((const char *)dst->data + dst_offset,
                   (const char *)src->data + offset, (size_t)elem) != 0;
   }
   return bad;
 }
 
-/* A random source: shape compatible with out (each dim equal or 1, some
- * leading dims dropped), laid out in a random dim order with padding and
+/* A random operand: shape compatible with out (each dim equal or 1, some
+ * leading dims dropped) unless full_shape asks for out's shape, laid out in a random dim order with padding and
  * random sign, over random bytes.  *mem receives the backing block. */
-static void random_source(test_ctx *t, uint64_t *rng, int32_t out_rank,
+static void random_layout(test_ctx *t, uint64_t *rng, int32_t out_rank,
                           const int64_t *out_shape, int64_t elem,
-                          bcast_tensor *src, char **mem) {
-  int32_t rank = (int32_t)test_rand_range(rng, 0, out_rank);
+                          int full_shape, bcast_tensor *src, char **mem) {
+  int32_t rank =
+      full_shape ? out_rank : (int32_t)test_rand_range(rng, 0, out_rank);
   int64_t shape[BCAST_MAX_RANK], strides[BCAST_MAX_RANK];
   for (int32_t j = 0; j < rank; j++) {
     int64_t o = out_shape[out_rank - rank + j];
-    shape[j] = test_rand_range(rng, 0, 2) == 0 ? 1 : o;
+    shape[j] = !full_shape && test_rand_range(rng, 0, 2) == 0 ? 1 : o;
   }
   int32_t order[BCAST_MAX_RANK];
   for (int32_t j = 0; j < rank; j++) order[j] = j;
@@ -98,7 +100,7 @@ static void check_random_materialize(test_ctx *t, uint64_t *rng,
   }
   bcast_tensor src, view, out;
   char *mem;
-  random_source(t, rng, rank, shape, elem, &src, &mem);
+  random_layout(t, rng, rank, shape, elem, 0, &src, &mem);
   CHECK_INT(bcast_broadcast_to(&view, &src, rank, shape, NULL), BCAST_OK);
   for (int threads = 1; threads <= 2; threads++) {
     bcast_diag diag;
@@ -131,6 +133,31 @@ TEST(tensor_materialize_random_matches_naive) {
   for (int i = 0; i < 600; i++) check_random_materialize(t, &rng, 8, 5);
 }
 
+TEST(tensor_copy_into_random_layouts) {
+  /* Destinations with permuted, padded and negative strides. */
+  uint64_t rng = test_seed() ^ 0xc0b1;
+  static const int64_t sizes[5] = {1, 2, 4, 8, 16};
+  for (int c = 0; c < 400; c++) {
+    int64_t elem = sizes[test_rand_range(&rng, 0, 4)];
+    int32_t rank = (int32_t)test_rand_range(&rng, 0, 6);
+    int64_t shape[BCAST_MAX_RANK];
+    for (int32_t i = 0; i < rank; i++) {
+      int64_t r = test_rand_range(&rng, 0, 9);
+      shape[i] = r == 0 ? 1 : test_rand_range(&rng, 1, c % 4 == 0 ? 40 : 6);
+    }
+    bcast_tensor src, dst;
+    char *src_mem, *dst_mem;
+    random_layout(t, &rng, rank, shape, elem, 0, &src, &src_mem);
+    random_layout(t, &rng, rank, shape, elem, 1, &dst, &dst_mem);
+    for (int threads = 1; threads <= 2; threads++) {
+      CHECK_INT(bcast_tensor_copy(&dst, &src, threads, NULL), BCAST_OK);
+      CHECK_INT(compare_naive(&dst, &src, elem), 0);
+    }
+    free(src_mem);
+    free(dst_mem);
+  }
+}
+
 TEST(tensor_materialize_random_large_threaded) {
   /* Outputs past the thread threshold (256 KiB) and some past the
    * streaming one (8 MiB). */
@@ -152,6 +179,8 @@ TEST(tensor_materialize_big_fixed_cases) {
       {1, 2, {9001, 1001}, {9001, 1}},     {2, 2, {5001, 1001}, {1, 1001}},
       {4, 2, {2500, 1001}, {2500, 1}},     {8, 2, {1300, 1001}, {1300, 1}},
       {2, 2, {5001, 1001}, {5001, 1}},     {4, 2, {2500, 1001}, {1, 1001}},
+      {4, 2, {300001, 3}, {300001, 1}},    {2, 2, {200003, 7}, {1, 7}},
+      {16, 3, {5, 40001, 3}, {5, 1, 3}},
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     int64_t elem = cases[c].elem, n = 1;
