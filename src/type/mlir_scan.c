@@ -219,7 +219,7 @@ bcast_status bcast_mlir_scan_next(bcast_mlir_scanner *s, bcast_mlir_op *op,
       i++;
       continue;
     }
-    size_t stop;
+    size_t stop = i + 1;
     size_t name_at = read_result_list(t, len, i, &stop);
     if (!name_at) {
       i = stop;
