@@ -355,7 +355,7 @@ static bcast_status parse_prefix(const unsigned char *p, size_t n,
                                  const char *name, npy_header *h,
                                  size_t *header_len, bcast_diag *diag) {
   size_t magic_avail = n < NPY_MAGIC_LEN ? n : NPY_MAGIC_LEN;
-  if (memcmp(p, NPY_MAGIC, magic_avail) != 0 || n == 0)
+  if (n == 0 || memcmp(p, NPY_MAGIC, magic_avail) != 0)
     return bcast__fail(diag, BCAST_PARSE,
                        "%s: not a .npy file (it does not start with "
                        "\\x93NUMPY)",
