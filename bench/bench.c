@@ -57,6 +57,10 @@ static const bench_case cases[] = {
      {8192, 8192}},
     {"f16 (1,8192)->(4096,8192)", BCAST_FLOAT16, "float16", 2, {1, 8192}, 2,
      {4096, 8192}},
+    {"f32 (N,1)->(N,3) short rows", BCAST_FLOAT32, "float32", 2,
+     {4194304, 1}, 2, {4194304, 3}},
+    {"f32 (1,7)->(N,7) short rows", BCAST_FLOAT32, "float32", 2, {1, 7}, 2,
+     {2000000, 7}},
     {"f32 (256,1)->(256,1024) in cache", BCAST_FLOAT32, "float32", 2,
      {256, 1}, 2, {256, 1024}},
 };
@@ -209,7 +213,6 @@ static void bench_case_run(const bench_case *c, int reps, case_result *res) {
       st = bcast_materialize(&out, &view, budget, t + 1, &diag);
       double dt = now_seconds() - t0;
       if (st != BCAST_OK) fail("materialize", st, &diag);
-      res->bytes = (int64_t)bcast_tensor_elem_count(&out, &src_count, NULL);
       bcast_tensor_elem_count(&out, &res->bytes, NULL);
       res->bytes *= out.stride_bytes[c->out_rank - 1];
       bcast_tensor_release(&out);

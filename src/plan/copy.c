@@ -97,6 +97,7 @@ static void copy_block(int64_t n, char *const *ptrs, const int64_t *strides,
 typedef struct copy_rows_params {
   int64_t n;
   int64_t dst_step, src_step;
+  bcast_kernel_fn first_row; /* for copy_rows_repeat */
 } copy_rows_params;
 
 #define COPY_ROWS_(E, T)                                                      \
@@ -301,6 +302,33 @@ bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
   return row->gather;
 }
 
+/* Rows that are all the same (source stride 0 across rows) written back to
+ * back: the first row is written once, then doubled by copying the output
+ * onto itself up to a block of COPY_REPEAT_BLOCK bytes, which stays in L1
+ * and is copied forward until the end.  A (1,7) -> (N,7) broadcast becomes
+ * a stream of 4 KiB memcpy calls instead of N calls of 7 elements. */
+#define COPY_REPEAT_BLOCK 4096
+
+static void copy_rows_repeat(int64_t rows, char *const *ptrs,
+                             const int64_t *strides, const void *params) {
+  const copy_rows_params *p = params;
+  const int64_t row_bytes = strides[0];
+  char *dst = ptrs[0];
+  p->first_row(1, ptrs, strides, params);
+  int64_t done = 1;
+  while (done < rows && done * row_bytes < COPY_REPEAT_BLOCK) {
+    int64_t k = done < rows - done ? done : rows - done;
+    memcpy(dst + done * row_bytes, dst, (size_t)(k * row_bytes));
+    done += k;
+  }
+  const int64_t block = done;
+  while (done < rows) {
+    int64_t k = block < rows - done ? block : rows - done;
+    memcpy(dst + done * row_bytes, dst, (size_t)(k * row_bytes));
+    done += k;
+  }
+}
+
 /* Innermost runs shorter than this many elements are moved a row at a time
  * (measured on (N,1)->(N,3) and (1,7)->(N,7) float32). */
 #define COPY_SHORT_RUN 16
@@ -322,7 +350,7 @@ bcast_status bcast_copy_run(const bcast_plan *plan, char *const *base,
   /* The same loop nest one dim shorter, whose "elements" are whole short
    * runs: the engine walks rows, the kernel walks each row. */
   copy_rows_params params = {plan->extent[inner], plan->stride_bytes[0][inner],
-                             plan->stride_bytes[1][inner]};
+                             plan->stride_bytes[1][inner], NULL};
   bcast_plan rows = *plan;
   rows.ndim = inner;
   rows.elem_count = plan->elem_count / plan->extent[inner];
@@ -332,6 +360,12 @@ bcast_status bcast_copy_run(const bcast_plan *plan, char *const *base,
     kernel = row->rows_fill;
   else if (params.dst_step == elem_bytes && params.src_step == elem_bytes)
     kernel = row->rows_copy;
+  const int outer = inner - 1;
+  if (rows.stride_bytes[1][outer] == 0 && params.dst_step == elem_bytes &&
+      rows.stride_bytes[0][outer] == elem_bytes * params.n) {
+    params.first_row = kernel;
+    kernel = copy_rows_repeat;
+  }
   bcast_plan_run(&rows, base, kernel, &params, threads);
   return BCAST_OK;
 }
