@@ -7,6 +7,9 @@
  *   contiguous source  a block copy (memcpy, or streaming stores);
  *   broadcast source   a fill with one value (stride 0);
  *   anything else      a strided loop, with a contiguous-destination variant.
+ * Runs shorter than COPY_SHORT_RUN elements cost more in calls than in
+ * stores, so bcast_copy_run hands those kernels whole rows of the next dim
+ * instead, and writes rows that are all alike once and copies them forward.
  * Streaming (non-temporal) stores bypass the cache: for an output bigger
  * than the cache they save the read-for-ownership of every destination line
  * and roughly halve the memory traffic of a write.  The kernels do not
