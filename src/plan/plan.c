@@ -265,10 +265,12 @@ void bcast_plan_run(const bcast_plan *plan, char *const *base,
 #pragma omp parallel num_threads(threads)
     {
       int64_t nt = omp_get_num_threads(), tid = omp_get_thread_num();
-      int64_t chunk = (count + nt - 1) / nt;
-      chunk = (chunk + grain - 1) / grain * grain;
-      int64_t begin = tid * chunk;
-      int64_t end = begin + chunk < count ? begin + chunk : count;
+      /* Written so no step overflows, even for a count near INT64_MAX. */
+      int64_t chunk = count / nt + (count % nt != 0);
+      if (chunk % grain != 0 && chunk <= INT64_MAX - grain)
+        chunk += grain - chunk % grain;
+      int64_t begin = tid > 0 && chunk > count / tid ? count : tid * chunk;
+      int64_t end = count - begin <= chunk ? count : begin + chunk;
       if (begin < end)
         plan_run_range(plan, base, kernel, params, begin, end);
     }

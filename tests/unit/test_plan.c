@@ -217,3 +217,30 @@ TEST(plan_run_visits_every_element_once) {
     }
   }
 }
+
+static void atomic_count_kernel(int64_t n, char *const *ptrs,
+                                const int64_t *strides, const void *params) {
+  int64_t *calls = (int64_t *)params;
+  (void)ptrs;
+  (void)strides;
+  __atomic_fetch_add(&calls[0], 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&calls[1], n, __ATOMIC_RELAXED);
+}
+
+TEST(plan_huge_stride_zero_output_splits_without_overflow) {
+  /* 2^62 elements that all alias one byte: the counts must add up. */
+  bcast_plan plan;
+  const int64_t out[2] = {INT64_C(1) << 31, INT64_C(1) << 31};
+  const int64_t zero[2] = {0, 0};
+  CHECK_INT(build2(&plan, 2, out, zero, 2, out, zero, 1, NULL), BCAST_OK);
+  CHECK_INT(plan.ndim, 1);
+  CHECK_INT(plan.extent[0], INT64_C(1) << 62);
+  for (int threads = 1; threads <= 2; threads++) {
+    int64_t calls[2] = {0, 0};
+    char byte = 0;
+    char *base[2] = {&byte, &byte};
+    bcast_plan_run(&plan, base, atomic_count_kernel, calls, threads);
+    CHECK_INT(calls[1], INT64_C(1) << 62);
+    CHECK(calls[0] >= 1 && calls[0] <= threads);
+  }
+}
