@@ -300,24 +300,30 @@ static bcast_status result_dim_error(bcast__shapes ops,
   return BCAST_RESULT_MISMATCH;
 }
 
+/* A result whose rank the inferred shape cannot match. */
+static bcast_status result_rank_error(const bcast_shape *result,
+                                      const bcast_shape *inferred,
+                                      bcast_diag *diag) {
+  if (!diag) return BCAST_RESULT_MISMATCH;
+  bcast__fail(diag, BCAST_RESULT_MISMATCH,
+              "result has rank %d but the operands broadcast to rank %d; "
+              "results are never broadcast",
+              (int)result->rank, (int)inferred->rank);
+  bcast__locate(diag, BCAST_DIAG_RESULT, BCAST_DIAG_NONE, result->rank,
+                BCAST_DIAG_NONE, BCAST_DIAG_NONE, inferred->rank,
+                BCAST_DIAG_NONE);
+  result_mlir_message(diag, result, inferred);
+  return BCAST_RESULT_MISMATCH;
+}
+
 /* The trait document's Verify: equal ranks, and every static result dim
  * equal to the inferred dim. */
 static bcast_status verify_result_trait(bcast__shapes ops,
                                         const bcast_shape *result,
                                         const bcast_shape *inferred,
                                         bcast_diag *diag) {
-  if (result->rank != inferred->rank) {
-    if (!diag) return BCAST_RESULT_MISMATCH;
-    bcast__fail(diag, BCAST_RESULT_MISMATCH,
-                "result has rank %d but the operands broadcast to rank %d; "
-                "results are never broadcast",
-                (int)result->rank, (int)inferred->rank);
-    bcast__locate(diag, BCAST_DIAG_RESULT, BCAST_DIAG_NONE, result->rank,
-                  BCAST_DIAG_NONE, BCAST_DIAG_NONE, inferred->rank,
-                  BCAST_DIAG_NONE);
-    result_mlir_message(diag, result, inferred);
-    return BCAST_RESULT_MISMATCH;
-  }
+  if (result->rank != inferred->rank)
+    return result_rank_error(result, inferred, diag);
   for (int32_t a = 0; a < result->rank; a++) {
     int64_t got = result->dims[a];
     if (!BCAST_DIM_IS_DYNAMIC(got) && got != inferred->dims[a])
@@ -332,18 +338,8 @@ static bcast_status verify_result_mlir(bcast__shapes ops,
                                        const bcast_shape *result,
                                        const bcast_shape *inferred,
                                        bcast_diag *diag) {
-  if (result->rank < inferred->rank) {
-    if (!diag) return BCAST_RESULT_MISMATCH;
-    bcast__fail(diag, BCAST_RESULT_MISMATCH,
-                "result has rank %d but the operands broadcast to rank %d; "
-                "results are never broadcast",
-                (int)result->rank, (int)inferred->rank);
-    bcast__locate(diag, BCAST_DIAG_RESULT, BCAST_DIAG_NONE, result->rank,
-                  BCAST_DIAG_NONE, BCAST_DIAG_NONE, inferred->rank,
-                  BCAST_DIAG_NONE);
-    result_mlir_message(diag, result, inferred);
-    return BCAST_RESULT_MISMATCH;
-  }
+  if (result->rank < inferred->rank)
+    return result_rank_error(result, inferred, diag);
   int32_t offset = result->rank - inferred->rank;
   for (int32_t a = 0; a < inferred->rank; a++) {
     int64_t got = result->dims[offset + a], want = inferred->dims[a];
