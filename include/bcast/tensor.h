@@ -84,7 +84,8 @@ bcast_status bcast_tensor_copy(const bcast_tensor *dst,
 
 /* A new C-contiguous owned copy of src (any strides), within max_bytes.
  * String tensors share their bytes with src (the new buffer keeps src's
- * buffer alive). */
+ * buffer alive).  threads: OpenMP threads for outputs large enough to
+ * split (<= 0: the OpenMP default); small outputs run on one. */
 bcast_status bcast_materialize(bcast_tensor *dst, const bcast_tensor *src,
                                int64_t max_bytes, int threads,
                                bcast_diag *diag);
