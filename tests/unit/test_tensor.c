@@ -18,25 +18,32 @@ static bcast_dtype dtype_of_size(int64_t bytes) {
   }
 }
 
-/* Compares dst (any strides) against src, element by element, computing
- * each source offset from the full multi-index.  Returns mismatches. */
+/* Compares dst (any strides) against src, element by element in C order
+ * of dst's shape, with a plain multi-index counter: no coalescing, no
+ * reordering, nothing shared with the engine.  Returns mismatches. */
 static int64_t compare_naive(const bcast_tensor *dst, const bcast_tensor *src,
                              int64_t elem) {
-  int64_t count = 1;
-  for (int32_t i = 0; i < dst->rank; i++) count *= dst->shape[i];
-  int64_t bad = 0;
-  const int32_t lead = dst->rank - src->rank;
+  const int32_t rank = dst->rank, lead = dst->rank - src->rank;
+  int64_t count = 1, idx[BCAST_MAX_RANK], src_step[BCAST_MAX_RANK];
+  for (int32_t i = 0; i < rank; i++) {
+    count *= dst->shape[i];
+    idx[i] = 0;
+    src_step[i] = i >= lead && src->shape[i - lead] != 1
+                      ? src->stride_bytes[i - lead]
+                      : 0;
+  }
+  int64_t d = 0, s = 0, bad = 0; /* byte offsets from each data pointer */
   for (int64_t l = 0; l < count; l++) {
-    int64_t rest = l, offset = 0, dst_offset = 0;
-    for (int32_t i = dst->rank - 1; i >= 0; i--) {
-      int64_t idx = rest % dst->shape[i];
-      rest /= dst->shape[i];
-      dst_offset += idx * dst->stride_bytes[i];
-      if (i >= lead && src->shape[i - lead] != 1)
-        offset += idx * src->stride_bytes[i - lead];
+    bad += memcmp((const char *)dst->data + d, (const char *)src->data + s,
+                  (size_t)elem) != 0;
+    for (int32_t i = rank - 1; i >= 0; i--) {
+      d += dst->stride_bytes[i];
+      s += src_step[i];
+      if (++idx[i] < dst->shape[i]) break;
+      d -= dst->stride_bytes[i] * dst->shape[i];
+      s -= src_step[i] * dst->shape[i];
+      idx[i] = 0;
     }
-    bad += memcmp((const char *)dst->data + dst_offset,
-                  (const char *)src->data + offset, (size_t)elem) != 0;
   }
   return bad;
 }
