@@ -252,6 +252,44 @@ COPY_FILL_BOTH_(8, u64a)
 COPY_FILL_BOTH_(16, u128a)
 #endif
 
+#if COPY_HAVE_STREAM
+/* Short rows of one value each, rows back to back (as (N,1) -> (N,3)): a
+ * row is written with whole 16-byte splats that may spill into the rows
+ * after it, which their own splats then overwrite (rows go in order, so
+ * each row's last writer is itself).  The final rows, whose splats would
+ * spill past the call's last row, are filled exactly.  Needs rows of at
+ * most 64 bytes. */
+#define COPY_ROWS_SPLAT_(E, T, SPLAT)                                         \
+  static void copy_rows_splat_##E(int64_t rows, char *const *ptrs,            \
+                                  const int64_t *strides,                     \
+                                  const void *params) {                       \
+    const int64_t row_bytes = strides[0];                                     \
+    const int64_t wide = (row_bytes + 15) / 16 * 16;                          \
+    const int64_t spill_rows = (wide + row_bytes - 1) / row_bytes;            \
+    const int64_t splat_rows = rows > spill_rows ? rows - spill_rows : 0;     \
+    char *dst = ptrs[0];                                                      \
+    const char *src = ptrs[1];                                                \
+    for (int64_t r = 0; r < splat_rows; r++) {                                \
+      const __m128i v = SPLAT(*(const T *)src);                               \
+      for (int64_t j = 0; j < wide; j += 16)                                  \
+        _mm_storeu_si128((__m128i *)(dst + j), v);                            \
+      dst += row_bytes;                                                       \
+      src += strides[1];                                                      \
+    }                                                                         \
+    char *const rest[2] = {dst, (char *)src};                                 \
+    copy_rows_fill_##E(rows - splat_rows, rest, strides, params);             \
+  }
+
+#define SPLAT_8_(v) _mm_set1_epi8((char)(v))
+#define SPLAT_16_(v) _mm_set1_epi16((short)(v))
+#define SPLAT_32_(v) _mm_set1_epi32((int)(v))
+#define SPLAT_64_(v) _mm_set1_epi64x((long long)(v))
+COPY_ROWS_SPLAT_(1, u8a, SPLAT_8_)
+COPY_ROWS_SPLAT_(2, u16a, SPLAT_16_)
+COPY_ROWS_SPLAT_(4, u32a, SPLAT_32_)
+COPY_ROWS_SPLAT_(8, u64a, SPLAT_64_)
+#endif
+
 typedef struct copy_kernel_row {
   bcast_kernel_fn fill, fill_stream, strided, gather;
   bcast_kernel_fn rows_fill, rows_copy, rows_strided;
@@ -364,11 +402,24 @@ bcast_status bcast_copy_run(const bcast_plan *plan, char *const *base,
   else if (params.dst_step == elem_bytes && params.src_step == elem_bytes)
     kernel = row->rows_copy;
   const int outer = inner - 1;
-  if (rows.stride_bytes[1][outer] == 0 && params.dst_step == elem_bytes &&
-      rows.stride_bytes[0][outer] == elem_bytes * params.n) {
+  const int rows_packed = params.dst_step == elem_bytes &&
+                          rows.stride_bytes[0][outer] == elem_bytes * params.n;
+  if (rows_packed && rows.stride_bytes[1][outer] == 0) {
     params.first_row = kernel;
     kernel = copy_rows_repeat;
   }
+#if COPY_HAVE_STREAM
+  else if (rows_packed && params.src_step == 0 &&
+           elem_bytes * params.n <= 64) {
+    switch (elem_bytes) {
+      case 1: kernel = copy_rows_splat_1; break;
+      case 2: kernel = copy_rows_splat_2; break;
+      case 4: kernel = copy_rows_splat_4; break;
+      case 8: kernel = copy_rows_splat_8; break;
+      default: break;
+    }
+  }
+#endif
   bcast_plan_run(&rows, base, kernel, &params, threads);
   return BCAST_OK;
 }
