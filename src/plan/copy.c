@@ -220,7 +220,14 @@ static void copy_block_stream(int64_t n, char *const *ptrs,
  * alignment; since 16 is a multiple of the element size, the pattern is
  * then in phase.  A destination not aligned to its own element size never
  * reaches that alignment and is filled by the scalar loop. */
-#define COPY_FILL_VECTOR_(E, T, WAY)                                          \
+/* A 16-byte register holding copies of one element. */
+#define SPLAT_8_(v) _mm_set1_epi8((char)(v))
+#define SPLAT_16_(v) _mm_set1_epi16((short)(v))
+#define SPLAT_32_(v) _mm_set1_epi32((int)(v))
+#define SPLAT_64_(v) _mm_set1_epi64x((long long)(v))
+#define SPLAT_128_(v) _mm_loadu_si128((const __m128i *)&(v))
+
+#define COPY_FILL_VECTOR_(E, T, SPLAT, WAY)                                   \
   static void copy_fill_##WAY##_##E(int64_t n, char *const *ptrs,             \
                                     const int64_t *strides,                   \
                                     const void *params) {                     \
@@ -233,23 +240,21 @@ static void copy_block_stream(int64_t n, char *const *ptrs,
     const T value = *(const T *)ptrs[1];                                      \
     int64_t head_n = (int64_t)(head / E);                                     \
     for (int64_t i = 0; i < head_n; i++) ((T *)dst)[i] = value;               \
-    unsigned char lanes[16];                                                  \
-    for (int j = 0; j < 16; j += E) memcpy(lanes + j, ptrs[1], E);            \
-    __m128i pattern = _mm_loadu_si128((const __m128i *)lanes);                \
+    const __m128i pattern = SPLAT(value);                                     \
     int64_t body = (n - head_n) * E / 16 * 16;                                \
     WAY##_pattern(dst + head, body, pattern);                                 \
     for (int64_t i = head_n + body / E; i < n; i++) ((T *)dst)[i] = value;    \
   }
 
-#define COPY_FILL_BOTH_(E, T)                                                 \
-  COPY_FILL_VECTOR_(E, T, store)                                              \
-  COPY_FILL_VECTOR_(E, T, stream)
+#define COPY_FILL_BOTH_(E, T, SPLAT)                                          \
+  COPY_FILL_VECTOR_(E, T, SPLAT, store)                                       \
+  COPY_FILL_VECTOR_(E, T, SPLAT, stream)
 
-COPY_FILL_BOTH_(1, u8a)
-COPY_FILL_BOTH_(2, u16a)
-COPY_FILL_BOTH_(4, u32a)
-COPY_FILL_BOTH_(8, u64a)
-COPY_FILL_BOTH_(16, u128a)
+COPY_FILL_BOTH_(1, u8a, SPLAT_8_)
+COPY_FILL_BOTH_(2, u16a, SPLAT_16_)
+COPY_FILL_BOTH_(4, u32a, SPLAT_32_)
+COPY_FILL_BOTH_(8, u64a, SPLAT_64_)
+COPY_FILL_BOTH_(16, u128a, SPLAT_128_)
 #endif
 
 #if COPY_HAVE_STREAM
@@ -280,10 +285,6 @@ COPY_FILL_BOTH_(16, u128a)
     copy_rows_fill_##E(rows - splat_rows, rest, strides, params);             \
   }
 
-#define SPLAT_8_(v) _mm_set1_epi8((char)(v))
-#define SPLAT_16_(v) _mm_set1_epi16((short)(v))
-#define SPLAT_32_(v) _mm_set1_epi32((int)(v))
-#define SPLAT_64_(v) _mm_set1_epi64x((long long)(v))
 COPY_ROWS_SPLAT_(1, u8a, SPLAT_8_)
 COPY_ROWS_SPLAT_(2, u16a, SPLAT_16_)
 COPY_ROWS_SPLAT_(4, u32a, SPLAT_32_)
@@ -372,7 +373,9 @@ static void copy_rows_repeat(int64_t rows, char *const *ptrs,
 
 /* Innermost runs shorter than this many elements are moved a row at a time
  * (measured on (N,1)->(N,3) and (1,7)->(N,7) float32). */
+#ifndef COPY_SHORT_RUN
 #define COPY_SHORT_RUN 16
+#endif
 
 bcast_status bcast_copy_run(const bcast_plan *plan, char *const *base,
                             int64_t elem_bytes, bcast_copy_stores stores,
