@@ -77,11 +77,12 @@ typedef enum bcast_copy_stores {
 bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
                                   bcast_copy_stores stores);
 
-/* Runs a copy over such a plan (bases: destination, source) with the
- * kernel above.  When the innermost run is short (a few elements, as in
- * (N,1) -> (N,3)), it instead hands the kernel whole rows of the next dim,
- * so one call moves many short runs.  Returns BCAST_UNSUPPORTED for an
- * element size without kernels. */
+/* Runs a copy over such a plan (bases: destination, source), picking the
+ * kernel itself: the one above for ordinary runs; for short innermost runs
+ * (under 16 elements, as in (N,1) -> (N,3)) a row kernel that takes a
+ * whole dim of short runs per call, and for identical rows written back to
+ * back ((1,7) -> (N,7)) one row written once and copied forward in 4 KiB
+ * blocks.  Returns BCAST_UNSUPPORTED for an element size without kernels. */
 bcast_status bcast_copy_run(const bcast_plan *plan, char *const *base,
                             int64_t elem_bytes, bcast_copy_stores stores,
                             int threads, bcast_diag *diag);
