@@ -56,6 +56,26 @@ bcast_status bcast_broadcast_in_dim_partial(const bcast_shape *operand,
                                             size_t n_sizes, bcast_shape *out,
                                             int32_t *source, bcast_diag *diag);
 
+/* What implicit (NumPy / ONNX / trait) broadcasting does to one operand,
+ * spelled out as BroadcastInDim into the result.  Bit i of a mask is about
+ * operand dim i. */
+typedef struct bcast_explained {
+  int32_t rank;             /* BCAST_RANK_UNRANKED: the operand was skipped */
+  int64_t broadcast_dimensions[BCAST_MAX_RANK]; /* operand dim i -> result dim */
+  uint64_t expanded;        /* dim is 1, result dim static and not 1 */
+  uint64_t maybe_expanded;  /* dim is 1, result dim dynamic */
+  uint64_t runtime_check;   /* dim is dynamic and must be checked when bound */
+} bcast_explained;
+
+/* Infers the result (as bcast_shape_infer) and fills explained[k] for each
+ * operand: its broadcast_dimensions into the result (the right-aligned
+ * identity map), the dims expanded from 1, and the dims that need a run-time
+ * check.  broadcast_in_dim(operand k, out, explained[k].broadcast_dimensions)
+ * equals the implicit broadcast. */
+bcast_status bcast_explain(size_t n, const bcast_shape *operands,
+                           bcast_profile profile, bcast_shape *out,
+                           bcast_explained *explained, bcast_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif

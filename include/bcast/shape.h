@@ -104,14 +104,69 @@ size_t bcast_shape_format(const bcast_shape *shape, bcast_shape_style style,
 
 /* Parses "[2,?,1]", "[]", "*", "2x?x1" or an MLIR shaped type
  * ("tensor<2x?x1xf32>", "vector<4xf16>", "tensor<*xi32>").  Named dims
- * ("[n,1]") need a symbol table: see bcast/symbol.h.  The whole text must be
- * consumed. */
+ * ("[n,1]") need a symbol table: bcast_shape_parse_symbolic below.  The
+ * whole text must be consumed. */
 bcast_status bcast_shape_parse(const char *text, size_t len, bcast_shape *out,
                                bcast_diag *diag);
 
 /* Number of elements of a ranked, fully static shape, overflow-checked. */
 bcast_status bcast_shape_elem_count(const bcast_shape *shape, int64_t *out,
                                     bcast_diag *diag);
+
+/* Named dynamic dims.  A symbol table maps names ("n", "batch") to symbol
+ * indices; BCAST_DIM_SYMBOL(k) is the dim value of symbol k.  Fixed
+ * capacity, caller-owned, nothing allocates. */
+#define BCAST_MAX_SYMBOLS 64
+#define BCAST_SYMBOL_NAME_MAX 32
+typedef struct bcast_symbols {
+  int32_t count;
+  char names[BCAST_MAX_SYMBOLS][BCAST_SYMBOL_NAME_MAX];
+} bcast_symbols;
+
+void bcast_symbols_init(bcast_symbols *symbols);
+
+/* bcast_shape_parse that also accepts names ([n,1], [batch,?,3]): each
+ * new name is added to symbols (BCAST_LIMIT-style errors name the culprit
+ * when the table is full or a name too long). */
+bcast_status bcast_shape_parse_symbolic(const char *text, size_t len,
+                                        bcast_symbols *symbols,
+                                        bcast_shape *out, bcast_diag *diag);
+
+/* bcast_shape_format that prints symbols by name ("[n,?,3]"). */
+size_t bcast_shape_format_symbolic(const bcast_shape *shape,
+                                   bcast_shape_style style,
+                                   const bcast_symbols *symbols, char *buf,
+                                   size_t size);
+
+/* A run-time condition that inference could not decide: at aligned dim
+ * axis, operand[0]'s dim (size[0]) and operand[1]'s dim (size[1]) must be
+ * equal or one of them 1.  At least one of the two is dynamic. */
+typedef struct bcast_constraint {
+  int32_t axis;
+  int operand[2];
+  int32_t operand_axis[2];
+  int64_t size[2];
+} bcast_constraint;
+
+/* bcast_shape_infer that also records every run-time check the result
+ * depends on: a dynamic dim met by a static size > 1 (it must be 1 or that
+ * size) or by another dynamic dim that is not the same symbol.  A dynamic
+ * dim met by 1, or the same symbol twice, needs no check.  Up to
+ * max_constraints are stored; *n_constraints receives how many there are
+ * in all. */
+bcast_status bcast_shape_infer_constrained(size_t n, const bcast_shape *operands,
+                                           bcast_profile profile,
+                                           bcast_shape *out,
+                                           bcast_constraint *constraints,
+                                           size_t max_constraints,
+                                           size_t *n_constraints,
+                                           bcast_diag *diag);
+
+/* Text of a constraint: "n == m or n == 1 or m == 1", with dims that have
+ * no name written as "operand #0 dim 1" and static sizes as numbers. */
+size_t bcast_constraint_format(const bcast_constraint *c,
+                               const bcast_symbols *symbols, char *buf,
+                               size_t size);
 
 #ifdef __cplusplus
 }

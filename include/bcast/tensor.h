@@ -20,6 +20,7 @@
 #define BCAST_TENSOR_H
 
 #include "bcast/dtype.h"
+#include "bcast/explicit.h"
 #include "bcast/shape.h"
 
 #ifdef __cplusplus
@@ -68,6 +69,17 @@ int bcast_tensor_is_contiguous(const bcast_tensor *t);
 bcast_status bcast_broadcast_to(bcast_tensor *dst, const bcast_tensor *src,
                                 int32_t rank, const int64_t *shape,
                                 bcast_diag *diag);
+
+/* XLA's BroadcastInDim on a tensor: dst is a zero-copy view of src with the
+ * given shape, where src dim i lands on output dim dims[i] (checked as
+ * bcast_broadcast_in_dim_check: count, range, repeats, order rule, sizes 1
+ * or equal).  Unmapped output dims and expanded size-1 dims get stride 0;
+ * with BCAST_DIMS_ANY_ORDER the strides are permuted, folding a transpose
+ * into the view.  O(rank), no element copied. */
+bcast_status bcast_broadcast_in_dim(bcast_tensor *dst, const bcast_tensor *src,
+                                    int32_t rank, const int64_t *shape,
+                                    const int64_t *dims, size_t n_dims,
+                                    bcast_dims_order order, bcast_diag *diag);
 
 /* Multidirectional broadcast of n tensors (numpy.broadcast_arrays, ONNX):
  * dst[i] are views of src[i], all of the common shape. */

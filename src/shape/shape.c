@@ -71,17 +71,28 @@ bcast_status bcast_dim_infer(int64_t dim0, int64_t dim1, int64_t *out) {
   return BCAST_INCOMPATIBLE;
 }
 
-/* Appends one dim as text: a size, or '?' for dynamic. */
-static void append_dim(char *buf, size_t cap, size_t *len, int64_t dim) {
-  if (BCAST_DIM_IS_DYNAMIC(dim)) bcast__append(buf, cap, len, "?");
+/* Appends one dim as text: a size, a symbol's name, or '?'. */
+static void append_dim(char *buf, size_t cap, size_t *len, int64_t dim,
+                       const bcast_symbols *symbols) {
+  if (dim <= -2 && symbols && BCAST_DIM_SYMBOL_INDEX(dim) < symbols->count)
+    bcast__append(buf, cap, len, "%s",
+                  symbols->names[BCAST_DIM_SYMBOL_INDEX(dim)]);
+  else if (BCAST_DIM_IS_DYNAMIC(dim)) bcast__append(buf, cap, len, "?");
   else bcast__append(buf, cap, len, "%lld", (long long)dim);
 }
 
 size_t bcast_shape_format(const bcast_shape *shape, bcast_shape_style style,
                           char *buf, size_t size) {
+  return bcast_shape_format_symbolic(shape, style, NULL, buf, size);
+}
+
+size_t bcast_shape_format_symbolic(const bcast_shape *shape,
+                                   bcast_shape_style style,
+                                   const bcast_symbols *symbols, char *buf,
+                                   size_t size) {
   /* Measure into a local buffer large enough for any shape, then copy, so
    * the return value is the full length even when buf is short. */
-  char text[BCAST_MAX_RANK * 21 + 4];
+  char text[BCAST_MAX_RANK * (BCAST_SYMBOL_NAME_MAX + 1) + 4];
   size_t len = 0;
   text[0] = '\0';
   if (shape->rank == BCAST_RANK_UNRANKED) {
@@ -90,13 +101,13 @@ size_t bcast_shape_format(const bcast_shape *shape, bcast_shape_style style,
     bcast__append(text, sizeof text, &len, "[");
     for (int32_t i = 0; i < shape->rank; i++) {
       if (i) bcast__append(text, sizeof text, &len, ",");
-      append_dim(text, sizeof text, &len, shape->dims[i]);
+      append_dim(text, sizeof text, &len, shape->dims[i], symbols);
     }
     bcast__append(text, sizeof text, &len, "]");
   } else {
     for (int32_t i = 0; i < shape->rank; i++) {
       if (i) bcast__append(text, sizeof text, &len, "x");
-      append_dim(text, sizeof text, &len, shape->dims[i]);
+      append_dim(text, sizeof text, &len, shape->dims[i], symbols);
     }
   }
   if (size > 0) {
@@ -202,6 +213,9 @@ static bcast_status check_equal_ranks(bcast__shapes ops,
   size_t first = ops.n;
   for (size_t k = 0; k < ops.n; k++) {
     if (bcast__shape_at(ops, k)->rank == BCAST_RANK_UNRANKED) continue;
+    /* XLA broadcasts scalars over anything without being asked. */
+    if (profile == BCAST_PROFILE_XLA && bcast__shape_at(ops, k)->rank == 0)
+      continue;
     if (first == ops.n) {
       first = k;
       continue;

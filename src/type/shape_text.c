@@ -13,9 +13,58 @@ static bcast_status shape_error(bcast_diag *diag, bcast_status st,
                      (int)(len > 200 ? 200 : len), text, what);
 }
 
-/* One dim at t[*i]: a size or '?'. */
+void bcast_symbols_init(bcast_symbols *symbols) { symbols->count = 0; }
+
+static int is_name_start(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/* A name at t[*i]: looked up in symbols, added when new. */
+static bcast_status parse_name(const char *t, size_t len, size_t *i,
+                               bcast_symbols *symbols, int64_t *dim,
+                               bcast_diag *diag) {
+  size_t start = *i, end = start;
+  while (end < len && (is_name_start(t[end]) || bcast__is_digit(t[end]))) end++;
+  size_t n = end - start;
+  *i = end;
+  if (!symbols) {
+    char what[96];
+    snprintf(what, sizeof what,
+             "named dim '%.*s' is not accepted here (only sizes and '?')",
+             (int)(n > 40 ? 40 : n), t + start);
+    return shape_error(diag, BCAST_PARSE, t, len, what);
+  }
+  if (n >= BCAST_SYMBOL_NAME_MAX) {
+    char what[96];
+    snprintf(what, sizeof what, "a dim name is longer than %d characters",
+             BCAST_SYMBOL_NAME_MAX - 1);
+    return shape_error(diag, BCAST_PARSE, t, len, what);
+  }
+  for (int32_t k = 0; k < symbols->count; k++) {
+    if (strlen(symbols->names[k]) == n && memcmp(symbols->names[k], t + start, n) == 0) {
+      *dim = BCAST_DIM_SYMBOL(k);
+      return BCAST_OK;
+    }
+  }
+  if (symbols->count == BCAST_MAX_SYMBOLS) {
+    char what[96];
+    snprintf(what, sizeof what, "more than %d distinct dim names",
+             BCAST_MAX_SYMBOLS);
+    return shape_error(diag, BCAST_PARSE, t, len, what);
+  }
+  memcpy(symbols->names[symbols->count], t + start, n);
+  symbols->names[symbols->count][n] = '\0';
+  *dim = BCAST_DIM_SYMBOL(symbols->count);
+  symbols->count++;
+  return BCAST_OK;
+}
+
+/* One dim at t[*i]: a size, '?', or (in brackets) a name. */
 static bcast_status parse_dim(const char *t, size_t len, size_t *i,
-                              int64_t *dim, bcast_diag *diag) {
+                              int64_t *dim, int names_allowed,
+                              bcast_symbols *symbols, bcast_diag *diag) {
+  if (names_allowed && *i < len && is_name_start(t[*i]))
+    return parse_name(t, len, i, symbols, dim, diag);
   if (*i < len && t[*i] == '?') {
     *dim = BCAST_DIM_DYNAMIC;
     (*i)++;
@@ -34,8 +83,9 @@ static bcast_status parse_dim(const char *t, size_t len, size_t *i,
   return BCAST_OK;
 }
 
-bcast_status bcast_shape_parse(const char *t, size_t len, bcast_shape *out,
-                               bcast_diag *diag) {
+static bcast_status parse_shape(const char *t, size_t len,
+                                 bcast_symbols *symbols, bcast_shape *out,
+                                 bcast_diag *diag) {
   size_t i = bcast__skip_spaces(t, len, 0);
   while (len > i && bcast__is_space(t[len - 1])) len--;
   if (i >= len) return shape_error(diag, BCAST_PARSE, t, len, "empty");
@@ -68,7 +118,7 @@ bcast_status bcast_shape_parse(const char *t, size_t len, bcast_shape *out,
   }
   for (;;) {
     int64_t dim = 0;
-    bcast_status st = parse_dim(t, len, &i, &dim, diag);
+    bcast_status st = parse_dim(t, len, &i, &dim, bracketed, symbols, diag);
     if (st != BCAST_OK) return st;
     if (out->rank == BCAST_MAX_RANK) {
       char what[64];
@@ -93,4 +143,15 @@ bcast_status bcast_shape_parse(const char *t, size_t len, bcast_shape *out,
     if (i == len) return BCAST_OK;
     return shape_error(diag, BCAST_PARSE, t, len, "expected 'x' between sizes");
   }
+}
+
+bcast_status bcast_shape_parse(const char *t, size_t len, bcast_shape *out,
+                               bcast_diag *diag) {
+  return parse_shape(t, len, NULL, out, diag);
+}
+
+bcast_status bcast_shape_parse_symbolic(const char *t, size_t len,
+                                        bcast_symbols *symbols,
+                                        bcast_shape *out, bcast_diag *diag) {
+  return parse_shape(t, len, symbols, out, diag);
 }

@@ -356,7 +356,7 @@ TEST(shape_parse_errors) {
   } rows[] = {
       {"[2,", BCAST_PARSE, "expected a size"},
       {"[-1]", BCAST_PARSE, "negative"},
-      {"[a]", BCAST_PARSE, "expected a size"},
+      {"[a]", BCAST_PARSE, "named dim 'a' is not accepted here"},
       {"[99999999999999999999]", BCAST_OVERFLOW, "larger than"},
       {"", BCAST_PARSE, "empty"},
       {"[2,3", BCAST_PARSE, "missing closing bracket"},

@@ -15,7 +15,9 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
   X("infer", cmd_infer, "infer the broadcast shape of shapes or MLIR types")   \
   X("broadcast", cmd_broadcast, "ONNX Broadcast: write z0.npy..zL.npy of N inputs") \
   X("broadcast-to", cmd_broadcast_to, "broadcast one .npy file to a shape")   \
-  X("info", cmd_info, "print dtype, shape, order and first elements of .npy files")
+  X("info", cmd_info, "print dtype, shape, order and first elements of .npy files") \
+  X("broadcast-in-dim", cmd_broadcast_in_dim, "XLA BroadcastInDim of a .npy file or a shape") \
+  X("explain", cmd_explain, "spell implicit broadcasting out as broadcast_dimensions")
 
 #define CLI_DECLARE_(name, fn, summary) int fn(int argc, char **argv);
 CLI_COMMAND_LIST(CLI_DECLARE_)
@@ -29,6 +31,14 @@ void cli_diag(const char *what, const bcast_diag *diag);
 char *cli_read_file(const char *path, size_t *len);
 /* Parses a shape option value: "4x3", "[4,3]", "[]". */
 int cli_parse_shape(const char *text, bcast_shape *out);
+/* Parses a comma-separated list of dim indices ("0,2"; "" is none). */
+int cli_parse_dims(const char *text, int64_t *dims, size_t *n);
+/* Exit status for a failed library call: a broadcast, shape or budget
+ * refusal is a failed check (1); anything about files or arguments is 2. */
+int cli_status_exit(bcast_status st);
+/* Write options that keep what numpy keeps through a copy (string kind and
+ * width, byte order). */
+bcast_npy_write_opts cli_npy_write_opts(const bcast_npy_info *info);
 /* Parses a byte count with optional K/M/G/T suffix (binary). */
 int cli_parse_bytes(const char *text, int64_t *out);
 

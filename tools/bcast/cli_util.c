@@ -96,3 +96,38 @@ bad:
             text);
   return 0;
 }
+
+/* Parses "1,2" (or "" for none) into dims. */
+int cli_parse_dims(const char *text, int64_t *dims, size_t *n) {
+  *n = 0;
+  const char *p = text;
+  while (*p) {
+    char *end;
+    if (*n == BCAST_MAX_RANK) {
+      cli_error("more than %d dims in '%s'", BCAST_MAX_RANK, text);
+      return 0;
+    }
+    if (!(*p >= '0' && *p <= '9')) {
+      cli_error("invalid dims '%s' (expected indices like 0,2)", text);
+      return 0;
+    }
+    long long v = strtoll(p, &end, 10);
+    if (v > INT32_MAX) {
+      cli_error("dim index %lld in '%s' is too large", v, text);
+      return 0;
+    }
+    dims[(*n)++] = v;
+    p = end;
+    if (*p == ',') {
+      p++;
+      if (!*p) {
+        cli_error("invalid dims '%s' (trailing comma)", text);
+        return 0;
+      }
+    } else if (*p) {
+      cli_error("invalid dims '%s' (expected indices like 0,2)", text);
+      return 0;
+    }
+  }
+  return 1;
+}

@@ -204,7 +204,7 @@ static void print_tensor(FILE *out, const char *label, const bcast_tensor *t) {
 
 /* Exit status for a failed library call: a broadcast or budget refusal is
  * a failed check (1); anything about files or arguments is 2. */
-static int status_exit(bcast_status st) {
+int cli_status_exit(bcast_status st) {
   switch (st) {
   case BCAST_INCOMPATIBLE:
   case BCAST_RANK_MISMATCH:
@@ -230,7 +230,7 @@ static int read_inputs(const npy_opts *o, bcast_tensor *x, bcast_npy_info *info)
   return CLI_OK;
 }
 
-static bcast_npy_write_opts write_opts_for(const bcast_npy_info *info) {
+bcast_npy_write_opts cli_npy_write_opts(const bcast_npy_info *info) {
   bcast_npy_write_opts w = {0, 0, 0, 0};
   w.string_kind = info->string_kind;
   w.string_width = info->string_width;
@@ -301,7 +301,7 @@ int cmd_broadcast(int argc, char **argv) {
       format_shape(&x[op], shape, sizeof shape);
       fprintf(stderr, "bcast: operand #%d is %s with shape %s\n", op, o.files[op], shape);
     }
-    rc = status_exit(st);
+    rc = cli_status_exit(st);
     goto release_inputs;
   }
   rc = CLI_OK;
@@ -325,7 +325,7 @@ int cmd_broadcast(int argc, char **argv) {
         break;
       }
       snprintf(path, cap, "%s/z%zu.npy", o.output, i);
-      bcast_npy_write_opts w = write_opts_for(&info[i]);
+      bcast_npy_write_opts w = cli_npy_write_opts(&info[i]);
       st = bcast_npy_write(path, &z[i], &w, &diag);
       if (st) {
         cli_diag(NULL, &diag);
@@ -422,12 +422,12 @@ int cmd_broadcast_to(int argc, char **argv) {
   }
   if (st) {
     cli_diag(o.files[0], &diag);
-    rc = status_exit(st);
+    rc = cli_status_exit(st);
   } else {
     if (o.print) {
       print_tensor(stdout, "result", &z);
     } else {
-      bcast_npy_write_opts w = write_opts_for(&info);
+      bcast_npy_write_opts w = cli_npy_write_opts(&info);
       st = bcast_npy_write(o.output, &z, &w, &diag);
       if (st) {
         cli_diag(NULL, &diag);

@@ -1,0 +1,96 @@
+/* Run-time constraints: what inference leaves to be checked when sizes are
+ * known.  The walk is the same left fold as inference; wherever a dynamic
+ * dim meets a dim that is neither 1 nor the same symbol, the pair is
+ * recorded, named by the operand that set the running dim and the operand
+ * being folded in. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/diag.h"
+#include "shape/shape_internal.h"
+
+bcast_status bcast_shape_infer_constrained(size_t n, const bcast_shape *operands,
+                                           bcast_profile profile,
+                                           bcast_shape *out,
+                                           bcast_constraint *constraints,
+                                           size_t max_constraints,
+                                           size_t *n_constraints,
+                                           bcast_diag *diag) {
+  *n_constraints = 0;
+  bcast_status st = bcast_shape_infer(n, operands, profile, out, diag);
+  if (st != BCAST_OK || out->rank == BCAST_RANK_UNRANKED) return st;
+  int32_t rank = out->rank;
+  for (int32_t a = 0; a < rank; a++) {
+    int64_t acc = 1;
+    int source = -1;
+    for (size_t k = 0; k < n; k++) {
+      const bcast_shape *s = &operands[k];
+      if (s->rank == BCAST_RANK_UNRANKED) continue;
+      int32_t i = a - (rank - s->rank);
+      if (i < 0) continue;
+      int64_t d = s->dims[i];
+      int needs = (BCAST_DIM_IS_DYNAMIC(d) || BCAST_DIM_IS_DYNAMIC(acc)) &&
+                  d != 1 && acc != 1 && !(d == acc && d != BCAST_DIM_DYNAMIC);
+      if (needs) {
+        if (*n_constraints < max_constraints) {
+          bcast_constraint *c = &constraints[*n_constraints];
+          const bcast_shape *src = &operands[source];
+          c->axis = a;
+          c->operand[0] = source;
+          c->operand_axis[0] = a - (rank - src->rank);
+          c->size[0] = src->dims[c->operand_axis[0]];
+          c->operand[1] = (int)k;
+          c->operand_axis[1] = i;
+          c->size[1] = d;
+        }
+        (*n_constraints)++;
+      }
+      int64_t merged;
+      bcast_dim_infer(acc, d, &merged); /* cannot fail: inference passed */
+      /* The running dim keeps the operand that gave it its value. */
+      if (d != 1 && merged == d && (source < 0 || acc != d)) source = (int)k;
+      acc = merged;
+    }
+  }
+  return BCAST_OK;
+}
+
+/* A dim of a constraint as text: a size, a name, or where it comes from. */
+static void constraint_side(char *buf, size_t cap, size_t *len, int operand,
+                            int32_t axis, int64_t dim,
+                            const bcast_symbols *symbols) {
+  if (dim <= -2 && symbols && BCAST_DIM_SYMBOL_INDEX(dim) < symbols->count)
+    bcast__append(buf, cap, len, "%s", symbols->names[BCAST_DIM_SYMBOL_INDEX(dim)]);
+  else if (BCAST_DIM_IS_DYNAMIC(dim))
+    bcast__append(buf, cap, len, "operand #%d dim %d", operand, (int)axis);
+  else
+    bcast__append(buf, cap, len, "%lld", (long long)dim);
+}
+
+size_t bcast_constraint_format(const bcast_constraint *c,
+                               const bcast_symbols *symbols, char *buf,
+                               size_t size) {
+  char a[64], b[64], text[256];
+  size_t la = 0, lb = 0, len = 0;
+  a[0] = b[0] = text[0] = '\0';
+  constraint_side(a, sizeof a, &la, c->operand[0], c->operand_axis[0],
+                  c->size[0], symbols);
+  constraint_side(b, sizeof b, &lb, c->operand[1], c->operand_axis[1],
+                  c->size[1], symbols);
+  /* A static side is never 1 here, so only the dynamic sides may be 1. */
+  int dyn_a = BCAST_DIM_IS_DYNAMIC(c->size[0]);
+  int dyn_b = BCAST_DIM_IS_DYNAMIC(c->size[1]);
+  if (dyn_a && dyn_b)
+    bcast__append(text, sizeof text, &len, "%s == %s or %s == 1 or %s == 1",
+                  a, b, a, b);
+  else if (dyn_a)
+    bcast__append(text, sizeof text, &len, "%s == %s or %s == 1", a, b, a);
+  else
+    bcast__append(text, sizeof text, &len, "%s == %s or %s == 1", b, a, b);
+  if (size > 0) {
+    size_t n = len < size - 1 ? len : size - 1;
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+  }
+  return len;
+}

@@ -1,0 +1,338 @@
+/* Explicit broadcasting on the command line: broadcast-in-dim (on a .npy
+ * file, or on shapes alone) and explain. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void broadcast_in_dim_help(FILE *out) {
+  fprintf(out,
+          "usage: bcast broadcast-in-dim IN.npy --dims D,... (--shape S | --new-dims O:N,...)\n"
+          "                              (-o OUT.npy | --print) [--any-order]\n"
+          "                              [--max-bytes N] [--threads N]\n"
+          "       bcast broadcast-in-dim --operand SHAPE --dims D,... (--shape S | --new-dims O:N,...)\n"
+          "\n"
+          "XLA's BroadcastInDim: operand dim i lands on output dim D[i]; the other\n"
+          "output dims are new, and operand dims of size 1 may expand.  With a\n"
+          "file, writes the result (a zero-copy view, materialized on output);\n"
+          "with --operand, prints the result shape.\n"
+          "\n"
+          "  bcast broadcast-in-dim --operand [2,3] --shape [4,2,3] --dims 1,2  ->  [4,2,3]\n"
+          "  bcast broadcast-in-dim --operand [5,7] --dims 0,2 --new-dims 1:4   ->  [5,4,7]\n"
+          "\n"
+          "options:\n"
+          "  --dims D,...      broadcast_dimensions, one output dim per operand dim\n"
+          "                    ('' for a scalar operand)\n"
+          "  --shape S         the full output shape (4x3x2 or [4,3,2])\n"
+          "  --new-dims O:N,...  PyTensor's partial form instead of --shape: sizes\n"
+          "                    of only the new output dims (and of operand dims of\n"
+          "                    size 1 to expand); the rest come from the operand\n"
+          "  --any-order       StableHLO's rule: dims unique in any order (a\n"
+          "                    transpose); the default is XLA's strictly increasing\n"
+          "  --operand SHAPE   shape-only mode: no file, print the result shape\n"
+          "  -o OUT.npy        write the result;  --print  show it instead\n"
+          "  --max-bytes N     refuse to materialize more (K/M/G/T suffixes;\n"
+          "                    default 1G)\n"
+          "  --threads N       threads for materializing (default: OpenMP's)\n"
+          "  -h, --help        this text\n"
+          "\n"
+          "exit status: 0 ok, 1 the map or sizes are invalid or over budget,\n"
+          "2 usage or I/O error.\n");
+}
+
+/* "1:5,3:7" into (dim, size) pairs. */
+static int parse_new_dims(const char *text, bcast_dim_size *sizes, size_t *n) {
+  *n = 0;
+  const char *p = text;
+  while (*p) {
+    char *end;
+    if (*n == BCAST_MAX_RANK) {
+      cli_error("more than %d entries in --new-dims '%s'", BCAST_MAX_RANK, text);
+      return 0;
+    }
+    if (!(*p >= '0' && *p <= '9')) goto bad;
+    long long dim = strtoll(p, &end, 10);
+    if (*end != ':' || dim >= BCAST_MAX_RANK) goto bad;
+    p = end + 1;
+    if (!(*p >= '0' && *p <= '9')) goto bad;
+    errno = 0;
+    long long size = strtoll(p, &end, 10);
+    if (errno || size < 0) goto bad;
+    sizes[*n].dim = (int32_t)dim;
+    sizes[*n].size = size;
+    (*n)++;
+    p = end;
+    if (*p == ',') p++;
+    else if (*p) goto bad;
+  }
+  return 1;
+bad:
+  cli_error("invalid --new-dims '%s' (expected OUTPUT_DIM:SIZE,... like 1:5)",
+            text);
+  return 0;
+}
+
+int cmd_broadcast_in_dim(int argc, char **argv) {
+  const char *file = NULL, *output = NULL, *operand_text = NULL,
+             *shape_text = NULL, *dims_text = NULL, *new_dims_text = NULL;
+  int print = 0, threads = 0;
+  int64_t max_bytes = BCAST_DEFAULT_MAX_BYTES;
+  bcast_dims_order order = BCAST_DIMS_INCREASING;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char **slot = NULL;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      broadcast_in_dim_help(stdout);
+      return CLI_OK;
+    } else if (!strcmp(a, "-o")) slot = &output;
+    else if (!strcmp(a, "--operand")) slot = &operand_text;
+    else if (!strcmp(a, "--shape")) slot = &shape_text;
+    else if (!strcmp(a, "--dims")) slot = &dims_text;
+    else if (!strcmp(a, "--new-dims")) slot = &new_dims_text;
+    else if (!strcmp(a, "--print")) print = 1;
+    else if (!strcmp(a, "--any-order")) order = BCAST_DIMS_ANY_ORDER;
+    else if (!strcmp(a, "--max-bytes")) {
+      if (i + 1 >= argc || !cli_parse_bytes(argv[++i], &max_bytes)) return CLI_USAGE;
+    } else if (!strcmp(a, "--threads")) {
+      if (i + 1 >= argc || atoi(argv[i + 1]) < 0) {
+        cli_error("broadcast-in-dim: --threads takes a count >= 0");
+        return CLI_USAGE;
+      }
+      threads = atoi(argv[++i]);
+    } else if (a[0] == '-' && a[1] != '\0') {
+      cli_error("broadcast-in-dim: unknown option '%s' (see 'bcast "
+                "broadcast-in-dim --help')",
+                a);
+      return CLI_USAGE;
+    } else if (!file) {
+      file = a;
+    } else {
+      cli_error("broadcast-in-dim: one input file only ('%s' is a second)", a);
+      return CLI_USAGE;
+    }
+    if (slot) {
+      if (i + 1 >= argc) {
+        cli_error("broadcast-in-dim: %s needs a value", a);
+        return CLI_USAGE;
+      }
+      *slot = argv[++i];
+    }
+  }
+  if (!dims_text || (!shape_text == !new_dims_text) || (!file == !operand_text) ||
+      (file && !output && !print)) {
+    cli_error("broadcast-in-dim: give --dims, exactly one of --shape and "
+              "--new-dims, and either IN.npy with -o/--print or --operand");
+    return CLI_USAGE;
+  }
+  int64_t dims[BCAST_MAX_RANK];
+  size_t n_dims;
+  if (!cli_parse_dims(dims_text, dims, &n_dims)) return CLI_USAGE;
+  bcast_dim_size sizes[BCAST_MAX_RANK];
+  size_t n_sizes = 0;
+  if (new_dims_text && !parse_new_dims(new_dims_text, sizes, &n_sizes))
+    return CLI_USAGE;
+  bcast_shape out;
+  if (shape_text && !cli_parse_shape(shape_text, &out)) return CLI_USAGE;
+
+  /* The operand: a shape given, or the file's. */
+  bcast_tensor x;
+  bcast_npy_info info;
+  bcast_shape operand;
+  bcast_diag diag;
+  if (operand_text) {
+    if (!cli_parse_shape(operand_text, &operand)) return CLI_USAGE;
+  } else {
+    bcast_status st = bcast_npy_read(file, &x, &info, max_bytes, &diag);
+    if (st != BCAST_OK) {
+      cli_diag(NULL, &diag);
+      return st == BCAST_BUDGET ? CLI_FAIL : CLI_USAGE;
+    }
+    bcast_shape_set(&operand, x.rank, x.shape, NULL);
+  }
+
+  int32_t source[BCAST_MAX_RANK];
+  bcast_status st;
+  if (new_dims_text) {
+    st = bcast_broadcast_in_dim_partial(&operand, dims, n_dims, sizes, n_sizes,
+                                        &out, source, &diag);
+    order = BCAST_DIMS_ANY_ORDER; /* the partial form takes any order */
+  } else {
+    st = bcast_broadcast_in_dim_check(&operand, &out, dims, n_dims, order, &diag);
+  }
+  if (st != BCAST_OK) {
+    cli_diag("broadcast-in-dim", &diag);
+    if (!operand_text) bcast_tensor_release(&x);
+    return CLI_FAIL; /* an invalid map or size is a failed check */
+  }
+
+  char text[BCAST_MAX_RANK * 24];
+  if (operand_text) {
+    bcast_shape_format(&out, BCAST_SHAPE_STYLE_LIST, text, sizeof text);
+    printf("%s\n", text);
+    if (new_dims_text) {
+      for (int32_t o = 0; o < out.rank; o++) {
+        if (source[o] >= 0)
+          printf("  output dim %d = operand dim %d\n", (int)o, (int)source[o]);
+        else
+          printf("  output dim %d: size %lld (%s)\n", (int)o,
+                 (long long)out.dims[o],
+                 BCAST_DIM_IS_DYNAMIC(out.dims[o]) ? "dynamic" : "given");
+      }
+    }
+    return CLI_OK;
+  }
+
+  for (int32_t d = 0; d < out.rank; d++) {
+    if (BCAST_DIM_IS_DYNAMIC(out.dims[d])) {
+      cli_error("broadcast-in-dim: output dim %d is dynamic; a file needs "
+                "static sizes",
+                (int)d);
+      bcast_tensor_release(&x);
+      return CLI_USAGE;
+    }
+  }
+  bcast_tensor view, z;
+  int rc = CLI_OK;
+  st = bcast_broadcast_in_dim(&view, &x, out.rank, out.dims, dims, n_dims,
+                              order, &diag);
+  if (st == BCAST_OK) {
+    st = bcast_materialize(&z, &view, max_bytes, threads, &diag);
+    bcast_tensor_release(&view);
+  }
+  if (st != BCAST_OK) {
+    cli_diag(file, &diag);
+    rc = cli_status_exit(st);
+  } else {
+    if (print) {
+      bcast_shape_format(&out, BCAST_SHAPE_STYLE_LIST, text, sizeof text);
+      printf("result: %s %s\n", bcast_dtype_name(z.dtype), text);
+    } else {
+      bcast_npy_write_opts w = cli_npy_write_opts(&info);
+      st = bcast_npy_write(output, &z, &w, &diag);
+      if (st != BCAST_OK) {
+        cli_diag(NULL, &diag);
+        rc = CLI_USAGE;
+      }
+    }
+    bcast_tensor_release(&z);
+  }
+  bcast_tensor_release(&x);
+  return rc;
+}
+
+static void explain_help(FILE *out) {
+  fprintf(out,
+          "usage: bcast explain [--profile P] SHAPE...\n"
+          "\n"
+          "Spells implicit (NumPy / ONNX / trait) broadcasting out explicitly:\n"
+          "for each operand, the broadcast_dimensions that place it in the\n"
+          "result (as XLA's BroadcastInDim takes them), the dims expanded from\n"
+          "1, and the dims that need a run-time check.  Shapes as for 'bcast\n"
+          "infer' (names allowed: [n,1]).\n"
+          "\n"
+          "options:\n"
+          "  --profile P   trait (default) | mlir | numpy | tosa | xla\n"
+          "  -h, --help    this text\n"
+          "\n"
+          "exit status: 0 explained, 1 the shapes do not broadcast, 2 usage error.\n");
+}
+
+/* Prints the dims whose bit is set in mask, as "1, 3". */
+static void print_mask(uint64_t mask, int32_t rank) {
+  int first = 1;
+  for (int32_t i = 0; i < rank; i++) {
+    if (!((mask >> i) & 1)) continue;
+    printf("%s%d", first ? "" : ", ", (int)i);
+    first = 0;
+  }
+}
+
+int cmd_explain(int argc, char **argv) {
+  bcast_profile profile = BCAST_PROFILE_TRAIT;
+  bcast_shape *shapes = calloc((size_t)argc, sizeof *shapes);
+  bcast_explained *ex = calloc((size_t)argc, sizeof *ex);
+  bcast_symbols *symbols = malloc(sizeof *symbols);
+  int rc = CLI_OK;
+  size_t n = 0;
+  bcast_diag diag;
+  if (!shapes || !ex || !symbols) {
+    cli_error("out of memory");
+    rc = CLI_USAGE;
+  } else {
+    bcast_symbols_init(symbols);
+  }
+  for (int i = 1; i < argc && rc == CLI_OK; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      explain_help(stdout);
+      free(shapes);
+      free(ex);
+      free(symbols);
+      return CLI_OK;
+    } else if (!strcmp(a, "--profile")) {
+      if (i + 1 >= argc || bcast_profile_parse(argv[++i], &profile) != BCAST_OK) {
+        cli_error("explain: --profile takes trait, mlir, tosa, numpy or xla");
+        rc = CLI_USAGE;
+      }
+    } else if (a[0] == '-' && a[1] == '-') {
+      cli_error("explain: unknown option '%s' (see 'bcast explain --help')", a);
+      rc = CLI_USAGE;
+    } else if (bcast_shape_parse_symbolic(a, strlen(a), symbols, &shapes[n++],
+                                          &diag) != BCAST_OK) {
+      cli_diag(NULL, &diag);
+      rc = CLI_USAGE;
+    }
+  }
+  if (rc == CLI_OK && n == 0) {
+    cli_error("explain: give at least one SHAPE (see 'bcast explain --help')");
+    rc = CLI_USAGE;
+  }
+  bcast_shape out;
+  if (rc == CLI_OK &&
+      bcast_explain(n, shapes, profile, &out, ex, &diag) != BCAST_OK) {
+    cli_diag("explain", &diag);
+    rc = CLI_FAIL;
+  }
+  if (rc == CLI_OK) {
+    char text[BCAST_MAX_RANK * (BCAST_SYMBOL_NAME_MAX + 1) + 4];
+    bcast_shape_format_symbolic(&out, BCAST_SHAPE_STYLE_LIST, symbols, text,
+                                sizeof text);
+    printf("result %s\n", text);
+    for (size_t k = 0; k < n; k++) {
+      bcast_shape_format_symbolic(&shapes[k], BCAST_SHAPE_STYLE_LIST, symbols,
+                                  text, sizeof text);
+      printf("operand #%zu %s:", k, text);
+      if (ex[k].rank == BCAST_RANK_UNRANKED) {
+        printf(" unranked, skipped (its rank is known only at run time)\n");
+        continue;
+      }
+      printf(" broadcast_dimensions=[");
+      for (int32_t i = 0; i < ex[k].rank; i++)
+        printf("%s%lld", i ? "," : "", (long long)ex[k].broadcast_dimensions[i]);
+      printf("]");
+      if (ex[k].expanded) {
+        printf("; expands dim ");
+        print_mask(ex[k].expanded, ex[k].rank);
+        printf(" from 1");
+      }
+      if (ex[k].maybe_expanded) {
+        printf("; dim ");
+        print_mask(ex[k].maybe_expanded, ex[k].rank);
+        printf(" (size 1) expands if the result's size is not 1");
+      }
+      if (ex[k].runtime_check) {
+        printf("; run-time check on dim ");
+        print_mask(ex[k].runtime_check, ex[k].rank);
+      }
+      int new_dims = out.rank - ex[k].rank;
+      if (new_dims > 0)
+        printf("; adds %d leading dim%s", new_dims, new_dims > 1 ? "s" : "");
+      printf("\n");
+    }
+  }
+  free(shapes);
+  free(ex);
+  free(symbols);
+  return rc;
+}
