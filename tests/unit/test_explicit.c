@@ -122,3 +122,157 @@ TEST(explicit_partial_form) {
   int64_t gap[] = {0, 2};
   CHECK_INT(bcast_broadcast_in_dim_partial(&in, gap, 2, NULL, 0, &out, source, &d), BCAST_INVALID_ARGUMENT);
 }
+
+/* Element (i, j, ...) of a tensor of int32, through its strides. */
+static int32_t at(const bcast_tensor *x, const int64_t *index) {
+  const char *p = x->data;
+  for (int32_t d = 0; d < x->rank; d++) p += index[d] * x->stride_bytes[d];
+  return *(const int32_t *)(const void *)p;
+}
+
+/* The XLA document's examples with their values: the operands are placed
+ * by broadcast_in_dim views and added element by element. */
+TEST(explicit_xla_document_values) {
+  int32_t m[6] = {1, 2, 3, 4, 5, 6}, v[3] = {7, 8, 9};
+  bcast_tensor tm, tv, view;
+  int64_t s23[2] = {2, 3}, s3[1] = {3}, s33[2] = {3, 3};
+  CHECK_INT(bcast_tensor_wrap(&tm, BCAST_INT32, 2, s23, NULL, m, NULL), BCAST_OK);
+  CHECK_INT(bcast_tensor_wrap(&tv, BCAST_INT32, 1, s3, NULL, v, NULL), BCAST_OK);
+  /* |1 2 3| + |7 8 9| under (1) = |8 10 12; 11 13 15|. */
+  int64_t d1[1] = {1}, d0[1] = {0};
+  CHECK_INT(bcast_broadcast_in_dim(&view, &tv, 2, s23, d1, 1, BCAST_DIMS_INCREASING, NULL), BCAST_OK);
+  static const int32_t sum[6] = {8, 10, 12, 11, 13, 15};
+  for (int64_t i = 0; i < 2; i++)
+    for (int64_t j = 0; j < 3; j++) {
+      int64_t idx[2] = {i, j};
+      CHECK_INT(at(&tm, idx) + at(&view, idx), sum[i * 3 + j]);
+    }
+  bcast_tensor_release(&view);
+  /* 3-vector into 3x3 under (1): rows 7 8 9; under (0): columns. */
+  CHECK_INT(bcast_broadcast_in_dim(&view, &tv, 2, s33, d1, 1, BCAST_DIMS_INCREASING, NULL), BCAST_OK);
+  for (int64_t i = 0; i < 3; i++)
+    for (int64_t j = 0; j < 3; j++) {
+      int64_t idx[2] = {i, j};
+      CHECK_INT(at(&view, idx), v[j]);
+    }
+  CHECK_INT(bcast_broadcast_in_dim(&view, &tv, 2, s33, d0, 1, BCAST_DIMS_INCREASING, NULL), BCAST_OK);
+  for (int64_t i = 0; i < 3; i++)
+    for (int64_t j = 0; j < 3; j++) {
+      int64_t idx[2] = {i, j};
+      CHECK_INT(at(&view, idx), v[i]);
+    }
+  /* Composition: |1 2 3 4| + [5 6] under (0) = |6 7; 7 8; 8 9; 9 10|. */
+  int32_t a4[4] = {1, 2, 3, 4}, b12[2] = {5, 6};
+  int64_t s4[1] = {4}, s12[2] = {1, 2}, s42[2] = {4, 2};
+  bcast_tensor ta, tb, va, vb;
+  bcast_tensor_wrap(&ta, BCAST_INT32, 1, s4, NULL, a4, NULL);
+  bcast_tensor_wrap(&tb, BCAST_INT32, 2, s12, NULL, b12, NULL);
+  bcast_shape sa = {1, {4}}, sb = {2, {1, 2}}, out;
+  CHECK_INT(bcast_xla_binary_shape(&sa, &sb, d0, 1, &out, NULL), BCAST_OK);
+  CHECK_INT(out.rank, 2);
+  CHECK_INT(bcast_broadcast_in_dim(&va, &ta, 2, s42, d0, 1, BCAST_DIMS_INCREASING, NULL), BCAST_OK);
+  int64_t id2[2] = {0, 1};
+  CHECK_INT(bcast_broadcast_in_dim(&vb, &tb, 2, s42, id2, 2, BCAST_DIMS_INCREASING, NULL), BCAST_OK);
+  static const int32_t comp[8] = {6, 7, 7, 8, 8, 9, 9, 10};
+  for (int64_t i = 0; i < 4; i++)
+    for (int64_t j = 0; j < 2; j++) {
+      int64_t idx[2] = {i, j};
+      CHECK_INT(at(&va, idx) + at(&vb, idx), comp[i * 2 + j]);
+    }
+  /* A transpose folded in (StableHLO order): [2,3] -> [3,2] under (1,0). */
+  int64_t s32[2] = {3, 2}, tr[2] = {1, 0};
+  CHECK_INT(bcast_broadcast_in_dim(&view, &tm, 2, s32, tr, 2, BCAST_DIMS_ANY_ORDER, NULL), BCAST_OK);
+  for (int64_t i = 0; i < 3; i++)
+    for (int64_t j = 0; j < 2; j++) {
+      int64_t idx[2] = {i, j}, src[2] = {j, i};
+      CHECK_INT(at(&view, idx), at(&tm, src));
+    }
+}
+
+/* explain's map, given to broadcast_in_dim, reproduces implicit
+ * broadcasting exactly: same shape and same strides as broadcast_to. */
+TEST(explicit_explain_equals_implicit_random) {
+  uint64_t rng = test_seed() ^ 0xe4;
+  static char memory[8];
+  for (int iter = 0; iter < 5000; iter++) {
+    size_t n = (size_t)test_rand_range(&rng, 1, 4);
+    bcast_shape ops[4], out;
+    int32_t max_rank = (int32_t)test_rand_range(&rng, 0, 5);
+    int64_t target[5];
+    for (int32_t d = 0; d < max_rank; d++) target[d] = test_rand_range(&rng, 0, 4);
+    for (size_t k = 0; k < n; k++) {
+      ops[k].rank = (int32_t)test_rand_range(&rng, 0, max_rank);
+      for (int32_t i = 0; i < ops[k].rank; i++) {
+        int64_t full = target[max_rank - ops[k].rank + i];
+        ops[k].dims[i] = test_rand(&rng) % 3 == 0 ? 1 : full;
+      }
+    }
+    bcast_explained ex[4];
+    if (bcast_explain(n, ops, BCAST_PROFILE_NUMPY, &out, ex, NULL) != BCAST_OK) {
+      test_fail(t, __FILE__, __LINE__, "iteration %d: explain failed", iter);
+      continue;
+    }
+    for (size_t k = 0; k < n; k++) {
+      CHECK_INT(bcast_broadcast_in_dim_check(&ops[k], &out, ex[k].broadcast_dimensions,
+                                             (size_t)ops[k].rank,
+                                             BCAST_DIMS_INCREASING, NULL),
+                BCAST_OK);
+      bcast_tensor src, implicit, explicit_view;
+      CHECK_INT(bcast_tensor_wrap(&src, BCAST_INT8, ops[k].rank, ops[k].dims, NULL, memory, NULL), BCAST_OK);
+      CHECK_INT(bcast_broadcast_to(&implicit, &src, out.rank, out.dims, NULL), BCAST_OK);
+      CHECK_INT(bcast_broadcast_in_dim(&explicit_view, &src, out.rank, out.dims,
+                                       ex[k].broadcast_dimensions, (size_t)ops[k].rank,
+                                       BCAST_DIMS_INCREASING, NULL),
+                BCAST_OK);
+      for (int32_t d = 0; d < out.rank; d++) {
+        CHECK_INT(explicit_view.shape[d], implicit.shape[d]);
+        if (out.dims[d] > 1) CHECK_INT(explicit_view.stride_bytes[d], implicit.stride_bytes[d]);
+      }
+      /* The expanded mask is exactly the dims that are 1 against a larger
+       * (or empty) result dim. */
+      for (int32_t i = 0; i < ops[k].rank; i++) {
+        int64_t r = out.dims[ex[k].broadcast_dimensions[i]];
+        CHECK_INT((ex[k].expanded >> i) & 1, ops[k].dims[i] == 1 && r != 1);
+      }
+    }
+  }
+}
+
+TEST(explicit_symbols_and_constraints) {
+  bcast_symbols syms;
+  bcast_symbols_init(&syms);
+  bcast_shape ops[2], out;
+  CHECK_INT(bcast_shape_parse_symbolic("[n,1]", 5, &syms, &ops[0], NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_parse_symbolic("[1,m]", 5, &syms, &ops[1], NULL), BCAST_OK);
+  CHECK_INT(syms.count, 2);
+  bcast_constraint c[8];
+  size_t nc;
+  CHECK_INT(bcast_shape_infer_constrained(2, ops, BCAST_PROFILE_TRAIT, &out, c, 8, &nc, NULL), BCAST_OK);
+  char text[256];
+  bcast_shape_format_symbolic(&out, BCAST_SHAPE_STYLE_LIST, &syms, text, sizeof text);
+  CHECK_STR(text, "[n,m]");
+  CHECK_INT(nc, 0);
+  /* [n] with [n]: no check; [n] with [m]: '?' and one check. */
+  CHECK_INT(bcast_shape_parse_symbolic("[n]", 3, &syms, &ops[0], NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_parse_symbolic("[n]", 3, &syms, &ops[1], NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_infer_constrained(2, ops, BCAST_PROFILE_TRAIT, &out, c, 8, &nc, NULL), BCAST_OK);
+  CHECK_INT(nc, 0);
+  bcast_shape_format_symbolic(&out, BCAST_SHAPE_STYLE_LIST, &syms, text, sizeof text);
+  CHECK_STR(text, "[n]");
+  CHECK_INT(bcast_shape_parse_symbolic("[m]", 3, &syms, &ops[1], NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_infer_constrained(2, ops, BCAST_PROFILE_TRAIT, &out, c, 8, &nc, NULL), BCAST_OK);
+  CHECK_INT(nc, 1);
+  CHECK_INT(out.dims[0], Q);
+  bcast_constraint_format(&c[0], &syms, text, sizeof text);
+  CHECK_STR(text, "n == m or n == 1 or m == 1");
+  /* A dynamic dim against a static size > 1 must be 1 or that size. */
+  bcast_shape q[2] = {SHAPE(Q, 3), SHAPE(5, 1)};
+  CHECK_INT(bcast_shape_infer_constrained(2, q, BCAST_PROFILE_TRAIT, &out, c, 8, &nc, NULL), BCAST_OK);
+  CHECK_INT(nc, 1);
+  bcast_constraint_format(&c[0], NULL, text, sizeof text);
+  CHECK_STR(text, "operand #0 dim 0 == 5 or operand #0 dim 0 == 1");
+  /* Names are kept apart from '?' and reused across shapes. */
+  CHECK_INT(bcast_shape_parse_symbolic("[batch,?,n]", 11, &syms, &ops[0], NULL), BCAST_OK);
+  CHECK_INT(ops[0].dims[2], BCAST_DIM_SYMBOL(0));
+  CHECK_INT(ops[0].dims[1], Q);
+}
