@@ -39,6 +39,9 @@ int cli_status_exit(bcast_status st);
 /* Write options that keep what numpy keeps through a copy (string kind and
  * width, byte order). */
 bcast_npy_write_opts cli_npy_write_opts(const bcast_npy_info *info);
+/* Prints "label: dtype [shape]" and the values (all up to 64, else the
+ * first 16). */
+void cli_print_tensor(FILE *out, const char *label, const bcast_tensor *t);
 /* Parses a byte count with optional K/M/G/T suffix (binary). */
 int cli_parse_bytes(const char *text, int64_t *out);
 

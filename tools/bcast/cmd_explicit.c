@@ -205,8 +205,7 @@ int cmd_broadcast_in_dim(int argc, char **argv) {
     rc = cli_status_exit(st);
   } else {
     if (print) {
-      bcast_shape_format(&out, BCAST_SHAPE_STYLE_LIST, text, sizeof text);
-      printf("result: %s %s\n", bcast_dtype_name(z.dtype), text);
+      cli_print_tensor(stdout, "result", &z);
     } else {
       bcast_npy_write_opts w = cli_npy_write_opts(&info);
       st = bcast_npy_write(output, &z, &w, &diag);

@@ -190,7 +190,7 @@ static int64_t elem_count(const bcast_tensor *t) {
   return n;
 }
 
-static void print_tensor(FILE *out, const char *label, const bcast_tensor *t) {
+void cli_print_tensor(FILE *out, const char *label, const bcast_tensor *t) {
   char shape[BCAST_MAX_RANK * 24];
   format_shape(t, shape, sizeof shape);
   fprintf(out, "%s: %s %s\n  ", label, bcast_dtype_name(t->dtype), shape);
@@ -309,7 +309,7 @@ int cmd_broadcast(int argc, char **argv) {
     for (size_t i = 0; i < n; i++) {
       char label[32];
       snprintf(label, sizeof label, "z%zu", i);
-      print_tensor(stdout, label, &z[i]);
+      cli_print_tensor(stdout, label, &z[i]);
     }
   } else {
     if (mkdir(o.output, 0777) != 0 && errno != EEXIST) {
@@ -425,7 +425,7 @@ int cmd_broadcast_to(int argc, char **argv) {
     rc = cli_status_exit(st);
   } else {
     if (o.print) {
-      print_tensor(stdout, "result", &z);
+      cli_print_tensor(stdout, "result", &z);
     } else {
       bcast_npy_write_opts w = cli_npy_write_opts(&info);
       st = bcast_npy_write(o.output, &z, &w, &diag);
