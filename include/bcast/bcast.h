@@ -11,5 +11,6 @@
 #include "bcast/tensor.h"
 #include "bcast/plan.h"
 #include "bcast/npy.h"
+#include "bcast/elementwise.h"
 
 #endif

@@ -1,0 +1,207 @@
+/* bcast/elementwise.h - the 36 element-wise ops, executed on the engine.
+ *
+ * One entry-point family serves every op and element type: the op is a
+ * bcast_op (bcast/op.h), the types are the operands' bcast_dtype.  A plan
+ * is prepared once for the operands' shapes, strides and types and the op's
+ * attributes, then executed any number of times on new buffers of the same
+ * layout; bcast_ew_compute / bcast_ew_compute_into do both in one call.
+ * Operands broadcast through stride-0 views; nothing is materialized.
+ *
+ * Profiles (bcast_ew_options.profile):
+ *   BCAST_PROFILE_TOSA   (default) TOSA 1.0.2's element types, attributes and
+ *                        numerics; operand ranks must be equal.
+ *   BCAST_PROFILE_TRAIT  the same types and numerics, ranks expanded with
+ *                        leading 1s as the TOSA-to-Linalg RFC's lowering
+ *                        accepted.
+ *   BCAST_PROFILE_NUMPY  every numeric type (bool, int8..uint64, float16,
+ *                        bfloat16, float32, float64) where the op means
+ *                        something, with NumPy's results for inputs of one
+ *                        type: wrapping integers, IEEE floats.  Inputs of
+ *                        different types are an error (no promotion).
+ * Other profiles are refused (BCAST_INVALID_ARGUMENT).
+ *
+ * Where TOSA calls a result unpredictable, bcast computes one documented
+ * value (see "Unpredictable results" below); with options.checked it
+ * instead returns BCAST_CHECKED, before writing anything, naming the op,
+ * the first offending output index (C order) and the operand values.
+ *
+ * Unpredictable results (same rule in every profile):
+ *   add/sub/abs on integers out of range     wraps (two's complement)
+ *   negate out of range (incl. -INT32_MIN)   tosa profile: saturates, as the
+ *                                            i8/i16 formula does; numpy: wraps
+ *   intdiv by 0                              0
+ *   intdiv INT_MIN / -1                      INT_MIN (wraps)
+ *   shift count outside [0, bits-1]          logical_left_shift and
+ *                                            logical_right_shift: 0;
+ *                                            arithmetic_right_shift: the
+ *                                            sign fill (-1 or 0), no rounding
+ *   mul i32 with shift > 0, result out of
+ *     i32 range                              the low 32 bits (wraps)
+ *   pow outside its domain (a < 0, a == 0
+ *     with b <= 0, NaN or inf operands)      C's pow (IEEE: NaN, inf, ...)
+ *   cast float -> int of NaN (tosa)          0 (others saturate: defined)
+ *   cast float -> int (numpy) of NaN, inf or
+ *     out of range                           x86-64's conversion: the
+ *                                            integer minimum of the 32- or
+ *                                            64-bit conversion, wrapped
+ *   integer pow with a negative exponent     trunc(a^b): 1 for a == 1,
+ *     (numpy profile)                        +-1 for a == -1, else 0
+ * In checked mode exactly these cases are reported (integer add, sub and
+ * abs are checked for every integer type; mul with shift == 0 wraps by
+ * TOSA's definition and is never reported).
+ */
+#ifndef BCAST_ELEMENTWISE_H
+#define BCAST_ELEMENTWISE_H
+
+#include "bcast/op.h"
+#include "bcast/tensor.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* NaN handling of CLAMP, MAXIMUM and MINIMUM. */
+typedef enum bcast_nan_mode {
+  BCAST_NAN_PROPAGATE, /* a NaN operand gives NaN (TOSA's default) */
+  BCAST_NAN_IGNORE     /* the non-NaN operand wins; CLAMP(NaN) = min_val */
+} bcast_nan_mode;
+
+/* The attributes of every op in one struct; an op reads only its own.
+ * bcast_op_attrs_init sets the defaults given here. */
+typedef struct bcast_op_attrs {
+  /* MUL: right shift of the product, 0..63, with rounding half up
+   * ((a*b + 2^(shift-1)) >> shift computed in 64 bits).  Nonzero only for
+   * int32 inputs.  Default 0. */
+  int32_t shift;
+  /* ARITHMETIC_RIGHT_SHIFT: nonzero adds 1 when the last bit shifted out is
+   * 1 (rounding half toward +inf).  Default 0. */
+  int round;
+  /* CLAMP bounds for floating-point inputs (rounded to the input type;
+   * neither may be NaN, min_fp <= max_fp).  Default -inf, +inf. */
+  double min_fp, max_fp;
+  /* CLAMP bounds for integer inputs; bounds beyond the type's range act as
+   * the type's limits (min_int <= max_int).  Default INT64_MIN, INT64_MAX. */
+  int64_t min_int, max_int;
+  /* CLAMP, MAXIMUM, MINIMUM.  Default BCAST_NAN_PROPAGATE. */
+  bcast_nan_mode nan_mode;
+  /* NEGATE zero points: result = clip(-(x - input_zp) + output_zp).  Tosa:
+   * nonzero only for int8 (then within -128..127); numpy: must be 0.
+   * Default 0. */
+  int64_t input_zp, output_zp;
+  /* CAST: the result type.  Default BCAST_DTYPE_COUNT, meaning "not set"
+   * (CAST then fails with BCAST_INVALID_ARGUMENT). */
+  bcast_dtype cast_to;
+} bcast_op_attrs;
+
+void bcast_op_attrs_init(bcast_op_attrs *attrs);
+
+/* Number of data inputs of op (1, 2 or 3: the op table's broadcast
+ * operands).  MUL's shift and NEGATE's zero points are attributes here. */
+int bcast_ew_arity(bcast_op op);
+
+/* Whether op supports these input types under the profile (tosa, trait or
+ * numpy), with these attributes; on success *out is the result type.
+ * attrs may be NULL (defaults), except for CAST, which needs cast_to.
+ * Checks the input count, that the inputs share one type (SELECT: its
+ * condition is bool and the two values share one type), the profile's type
+ * list and the attributes the op reads.  Errors: BCAST_TYPE for an
+ * unsupported or mismatched type, BCAST_INVALID_ARGUMENT for a bad count,
+ * profile or attribute. */
+bcast_status bcast_ew_result_dtype(bcast_op op, bcast_profile profile,
+                                   size_t n_inputs, const bcast_dtype *inputs,
+                                   const bcast_op_attrs *attrs,
+                                   bcast_dtype *out, bcast_diag *diag);
+
+/* Enumerates the supported signatures of op under a profile.  index counts
+ * from 0; for each index below the count, fills inputs[0..arity-1] and *out
+ * and returns BCAST_OK; at index == count returns BCAST_UNSUPPORTED (end).
+ * CAST enumerates its (input, result) pairs.  inputs needs room for 3. */
+bcast_status bcast_ew_supported(bcast_op op, bcast_profile profile,
+                                size_t index, bcast_dtype *inputs,
+                                bcast_dtype *out);
+
+/* ------------------------------------------------------------------------ */
+/* Execution. */
+
+typedef struct bcast_ew_options {
+  bcast_profile profile; /* BCAST_PROFILE_TOSA (default), TRAIT or NUMPY */
+  int checked;           /* nonzero: report unpredictable results */
+  int threads;           /* OpenMP threads; <= 0: the OpenMP default.
+                            Small outputs run on one thread. */
+  /* Optional declared signature, e.g. from an MLIR op: declared[k] is the
+   * shape of input k, possibly with '?' or named dims; the bound tensors
+   * are checked against it with bcast_bind_check (BCAST_RUNTIME_SHAPE on a
+   * mismatch).  declared_result likewise checks the broadcast shape. */
+  const bcast_shape *declared;
+  const bcast_shape *declared_result;
+  int64_t max_bytes; /* budget for a new output; default
+                        BCAST_DEFAULT_MAX_BYTES */
+} bcast_ew_options;
+
+void bcast_ew_options_init(bcast_ew_options *options);
+
+typedef struct bcast_ew_plan bcast_ew_plan;
+
+/* Prepares op over inputs[0..n_inputs-1] (their dtype, rank, shape and
+ * stride_bytes; data is not read).  out describes the output's layout:
+ * NULL means a new C-contiguous tensor (bcast_ew_plan_alloc_output makes
+ * one); otherwise out must have exactly the broadcast shape and the result
+ * type, any strides.  options may be NULL (defaults).  Shape errors are
+ * the shape algebra's (BCAST_INCOMPATIBLE, BCAST_RANK_MISMATCH with
+ * "operands don't have matching ranks" in the tosa profile); size-0 dims
+ * are refused in the tosa and trait profiles.  *plan is NULL on failure. */
+bcast_status bcast_ew_plan_create(bcast_ew_plan **plan, bcast_op op,
+                                  const bcast_op_attrs *attrs, size_t n_inputs,
+                                  const bcast_tensor *inputs,
+                                  const bcast_tensor *out,
+                                  const bcast_ew_options *options,
+                                  bcast_diag *diag);
+
+void bcast_ew_plan_destroy(bcast_ew_plan *plan);
+
+/* The output layout the plan writes (data == NULL, owner == NULL). */
+const bcast_tensor *bcast_ew_plan_output(const bcast_ew_plan *plan);
+
+/* A new owned C-contiguous tensor for the plan's output; fails with
+ * BCAST_UNSUPPORTED when the plan was built for a caller's strided out,
+ * and BCAST_BUDGET beyond options.max_bytes. */
+bcast_status bcast_ew_plan_alloc_output(const bcast_ew_plan *plan,
+                                        bcast_tensor *out, bcast_diag *diag);
+
+/* Executes the plan: out_data and in_data[k] point at element [0..0] of
+ * buffers laid out exactly as planned.  The output may be an input's
+ * buffer when that input has the output's shape and strides (in place);
+ * any other overlap is undefined.  Never allocates.  BCAST_CHECKED (checked
+ * plans only) leaves the output untouched. */
+bcast_status bcast_ew_plan_execute(const bcast_ew_plan *plan, void *out_data,
+                                   const void *const *in_data,
+                                   bcast_diag *diag);
+
+/* As execute, with tensors: checks that each has the planned dtype, shape
+ * and strides, and that out does not partly overlap an input. */
+bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
+                               const bcast_tensor *inputs,
+                               const bcast_tensor *out, bcast_diag *diag);
+
+/* One call: plan, allocate a new C-contiguous *result, execute.  On
+ * failure *result is released (empty). */
+bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
+                              size_t n_inputs, const bcast_tensor *inputs,
+                              bcast_tensor *result,
+                              const bcast_ew_options *options,
+                              bcast_diag *diag);
+
+/* One call into a caller's tensor (out=): exactly the broadcast shape and
+ * result type, any strides; may be an input with the same shape and
+ * strides (in place). */
+bcast_status bcast_ew_compute_into(bcast_op op, const bcast_op_attrs *attrs,
+                                   size_t n_inputs, const bcast_tensor *inputs,
+                                   const bcast_tensor *out,
+                                   const bcast_ew_options *options,
+                                   bcast_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BCAST_ELEMENTWISE_H */
