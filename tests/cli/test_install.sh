@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs the build into a temporary prefix and builds a program against
+# the installed headers and libraries through pkg-config, static and shared.
+# Usage: test_install.sh PATH/TO/BUILD/bcast
+set -u
+build=$(cd "$(dirname "$1")" && pwd)
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+pass=0 fail=0
+check() { if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $*"; fi; }
+
+cmake --install "$build" --prefix "$prefix" >/dev/null
+for f in include/bcast/bcast.h include/bcast/shape.h bin/bcast; do
+  check test -e "$prefix/$f"
+done
+libdir=$(dirname "$(find "$prefix" -name libbcast.a | head -1)")
+check test -e "$libdir/libbcast.a"
+check test -e "$libdir/libbcast.so"
+check test -e "$libdir/pkgconfig/bcast.pc"
+
+cat > "$prefix/use.c" <<'C'
+#include <stdio.h>
+#include <bcast/bcast.h>
+int main(void) {
+  bcast_shape ops[2] = {{2, {4, 1}}, {1, {5}}}, out;
+  if (bcast_shape_infer(2, ops, BCAST_PROFILE_TRAIT, &out, NULL) != BCAST_OK) return 1;
+  char text[64];
+  bcast_shape_format(&out, BCAST_SHAPE_STYLE_LIST, text, sizeof text);
+  puts(text);
+  return 0;
+}
+C
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+if command -v pkg-config >/dev/null; then
+  flags=$(pkg-config --cflags --libs bcast)
+else
+  flags="-I$prefix/include -L$libdir -lbcast"
+fi
+# Shared: the installed .so, found at run time through the rpath.
+check cc -std=c11 -Wall -Werror "$prefix/use.c" -o "$prefix/use_shared" $flags -Wl,-rpath,"$libdir" -fopenmp -lm
+check test "$("$prefix/use_shared")" = "[4,5]"
+# Static.
+check cc -std=c11 -Wall -Werror "$prefix/use.c" -o "$prefix/use_static" -I"$prefix/include" "$libdir/libbcast.a" -fopenmp -lm
+check test "$("$prefix/use_static")" = "[4,5]"
+check test "$("$prefix/bin/bcast" infer '[4,1]' '[5]')" = "[4,5]"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
