@@ -30,6 +30,9 @@ int main(void) {
   return 0;
 }
 C
+# A sanitized build's libraries need the sanitizer runtimes at link time.
+san=""
+grep -q '^BCAST_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null && san="-fsanitize=address,undefined"
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 if command -v pkg-config >/dev/null; then
   flags=$(pkg-config --cflags --libs bcast)
@@ -37,10 +40,10 @@ else
   flags="-I$prefix/include -L$libdir -lbcast"
 fi
 # Shared: the installed .so, found at run time through the rpath.
-check cc -std=c11 -Wall -Werror "$prefix/use.c" -o "$prefix/use_shared" $flags -Wl,-rpath,"$libdir" -fopenmp -lm
+check cc -std=c11 -Wall -Werror "$prefix/use.c" -o "$prefix/use_shared" $flags -Wl,-rpath,"$libdir" -fopenmp -lm $san
 check test "$("$prefix/use_shared")" = "[4,5]"
 # Static.
-check cc -std=c11 -Wall -Werror "$prefix/use.c" -o "$prefix/use_static" -I"$prefix/include" "$libdir/libbcast.a" -fopenmp -lm
+check cc -std=c11 -Wall -Werror "$prefix/use.c" -o "$prefix/use_static" -I"$prefix/include" "$libdir/libbcast.a" -fopenmp -lm $san
 check test "$("$prefix/use_static")" = "[4,5]"
 check test "$("$prefix/bin/bcast" infer '[4,1]' '[5]')" = "[4,5]"
 echo "$pass passed, $fail failed"
