@@ -1,0 +1,85 @@
+/* bcast/emit.h - lowering TOSA element-wise ops to linalg.generic.
+ *
+ * The emitter reads an MLIR module as text and writes it back with every
+ * TOSA element-wise op (the 36 ops of bcast/op.h, generic or custom form)
+ * replaced by the IR the TOSA-to-Linalg RFC specifies: tensor.empty sized
+ * from the inferred broadcast shape (tensor.dim for dynamic dims), one
+ * linalg.generic whose indexing maps use a constant 0 result for each
+ * statically broadcast dim, arith.maxui / arith.cmpi / scf.if with a
+ * broadcasting copy for each dynamic dim that may be 1 at run time,
+ * tensor.expand_shape for rank expansion (profiles that allow it),
+ * tensor.cast when the declared result type differs from the inferred one.
+ * Everything else in the text is copied through byte for byte.
+ *
+ * Output goes through a caller-supplied sink; the library opens no files.
+ * Output is deterministic: SSA names are "%<prefix><op number>_<role>",
+ * where the prefix is the first of "bc", "bc_", "bc__", ... that the input
+ * never uses after a '%', and affine maps are aliases "#bcast_map<N>"
+ * (likewise made unique) numbered in order of first use and written at the
+ * top of the output.
+ */
+#ifndef BCAST_EMIT_H
+#define BCAST_EMIT_H
+
+#include "bcast/op.h"
+#include "bcast/shape.h"
+#include "bcast/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Receives output text.  Returns BCAST_OK, or an error that stops the
+ * emitter and is returned to the caller (BCAST_IO for a failed write). */
+typedef bcast_status (*bcast_emit_write_fn)(void *ctx, const char *data,
+                                            size_t len);
+
+typedef struct bcast_emit_options {
+  /* Shape rules.  With profile_given == 0 every op follows
+   * bcast_mlir_default_profile (tosa for tosa.* ops: equal ranks).  The
+   * trait, mlir and numpy profiles allow operands of lower rank, which are
+   * expanded with tensor.expand_shape. */
+  int profile_given;
+  bcast_profile profile;
+  /* Lower only these ops (NULL / 0: all 36). */
+  const bcast_op *only;
+  size_t n_only;
+  /* Emit cf.assert checks that every dynamic dim that takes part in a
+   * broadcast is 1 or the broadcast size at run time (the RFC leaves two
+   * different sizes > 1 undefined). */
+  int assert_broadcast;
+  /* Name used in assertion messages ("model.mlir"); NULL: "<input>". */
+  const char *source_name;
+} bcast_emit_options;
+
+/* Defaults: per-op profile, all ops, no assertions. */
+void bcast_emit_options_init(bcast_emit_options *opts);
+
+typedef struct bcast_emit_stats {
+  size_t ops_lowered;   /* op statements replaced */
+  size_t maps;          /* distinct affine maps written */
+  size_t copies;        /* scf.if broadcasting copies emitted */
+  size_t asserts;       /* cf.assert checks emitted */
+} bcast_emit_stats;
+
+/* Lowers the module text[0..len) and writes the result through write.
+ * Nothing is written unless every selected op lowers: on failure the
+ * diagnostic names the op by line and column ("3:10: 'tosa.add' op ...").
+ * Errors: BCAST_PARSE (an op statement bcast cannot read), the shape
+ * statuses of bcast_shape_verify (an op that does not verify under its
+ * profile), BCAST_TYPE (element types the op does not support in the tosa
+ * profile, or a declared result element type that is not the op's),
+ * BCAST_UNSUPPORTED (unranked or vector operands, a result of another rank
+ * than the inferred one), BCAST_NO_MEMORY, BCAST_OVERFLOW, and whatever the
+ * sink returns.  stats may be NULL. */
+bcast_status bcast_emit_lower_module(const char *text, size_t len,
+                                     const bcast_emit_options *opts,
+                                     bcast_emit_write_fn write, void *ctx,
+                                     bcast_emit_stats *stats,
+                                     bcast_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BCAST_EMIT_H */

@@ -1,0 +1,424 @@
+/* The IR structure around one op's scalar body, driven by the shape
+ * algebra.
+ *
+ * Invariant: after the expansion and materialization stages every operand
+ * value has the inferred rank, and at every axis its runtime size is either
+ * the broadcast size or a static 1 that the main linalg.generic reads
+ * through a constant-0 map result.  Stages, in output order:
+ *   1. index constants;
+ *   2. tensor.expand_shape of lower-rank operands (leading 1s);
+ *   3. tensor.dim of every dynamic operand dim, and per dynamic result dim
+ *      its size (that dim, or the arith.maxui of several);
+ *   4. optional cf.assert: each dynamic dim that takes part in a broadcast
+ *      is 1 or the broadcast size;
+ *   5. per operand and axis whose dynamic size may be 1 while the result's
+ *      is not: arith.cmpi + scf.if yielding a broadcasting copy (the RFC's
+ *      dynamic-to-static and fully dynamic cases);
+ *   6. scalars read from tosa.mul's shift and tosa.negate's zero points;
+ *   7. tensor.empty of the inferred shape and the main linalg.generic;
+ *   8. tensor.cast to the declared result type when it differs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit/emit_internal.h"
+
+#define TYPE_MAX 1600
+#define MAP_MAX 2048
+#define NM 128
+
+typedef struct lower_state {
+  char cur[3][NM];           /* current SSA value of each operand */
+  bcast_shape shape[3];      /* its shape (inferred rank after stage 2) */
+  char type[3][TYPE_MAX];    /* its type text */
+  char dim[3][BCAST_MAX_RANK][NM]; /* stage 3 tensor.dim values ("" if none) */
+  char size[BCAST_MAX_RANK][NM];   /* dynamic result dims' sizes */
+  char static_size[BCAST_MAX_RANK][NM]; /* index constants of static sizes */
+  bcast_shape inferred;
+} lower_state;
+
+/* affine_map<(d0, d1) -> (0, d1)>: identity, except constant 0 where
+ * zero[a] is set. */
+static void map_text(int32_t rank, const int *zero, char *buf, size_t size) {
+  size_t len = 0;
+  bcast__append(buf, size, &len, "affine_map<(");
+  for (int32_t a = 0; a < rank; a++)
+    bcast__append(buf, size, &len, "%sd%d", a ? ", " : "", (int)a);
+  bcast__append(buf, size, &len, ") -> (");
+  for (int32_t a = 0; a < rank; a++) {
+    if (zero && zero[a]) bcast__append(buf, size, &len, "%s0", a ? ", " : "");
+    else bcast__append(buf, size, &len, "%sd%d", a ? ", " : "", (int)a);
+  }
+  bcast__append(buf, size, &len, ")>");
+}
+
+static void iterators(int32_t rank, char *buf, size_t size) {
+  size_t len = 0;
+  bcast__append(buf, size, &len, "[");
+  for (int32_t a = 0; a < rank; a++)
+    bcast__append(buf, size, &len, "%s\"parallel\"", a ? ", " : "");
+  bcast__append(buf, size, &len, "]");
+}
+
+/* "%bc3" for op number 3: every name of the op starts with it. */
+static void op_prefix(const emit_ctx *c, char *buf, size_t size) {
+  snprintf(buf, size, "%%%s%zu", c->prefix, c->op_number);
+}
+
+static int shapes_equal(const bcast_shape *a, const bcast_shape *b) {
+  if (a->rank != b->rank) return 0;
+  for (int32_t d = 0; d < a->rank; d++) {
+    int da = BCAST_DIM_IS_DYNAMIC(a->dims[d]), db = BCAST_DIM_IS_DYNAMIC(b->dims[d]);
+    if (da != db || (!da && a->dims[d] != b->dims[d])) return 0;
+  }
+  return 1;
+}
+
+/* Escapes text for an MLIR string literal. */
+static void mlir_string(const char *s, char *buf, size_t size) {
+  size_t len = 0;
+  for (; *s && len + 4 < size; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\') bcast__append(buf, size, &len, "\\%c", ch);
+    else if (ch < 0x20) bcast__append(buf, size, &len, "\\%02X", ch);
+    else bcast__append(buf, size, &len, "%c", ch);
+  }
+  buf[len < size ? len : size - 1] = '\0';
+}
+
+static bcast_status unsupported(const emit_op *op, bcast_diag *diag,
+                                const char *what) {
+  return bcast__fail(diag, BCAST_UNSUPPORTED, "%u:%u: '%.*s' op %s", op->line,
+                     op->col, (int)op->op_name_len, op->op_name, what);
+}
+
+/* Stage 5: one broadcasting copy of operand k along axis a. */
+static void materialize(emit_ctx *c, lower_state *s, const emit_op *op,
+                        const char *p, size_t k, int32_t a) {
+  int32_t rank = s->inferred.rank;
+  bcast_dtype dt = op->in[k].dtype;
+  const char *et = bcast_dtype_mlir_name(dt);
+  char cond[NM], res[NM], tmp[NM], copy_type[TYPE_MAX], map_in[MAP_MAX],
+      map_id[MAP_MAX], alias_in[48], alias_id[48], iters[MAP_MAX];
+  int zero[BCAST_MAX_RANK] = {0};
+  snprintf(cond, sizeof cond, "%s_is1_%zu_%d", p, k, (int)a);
+  snprintf(res, sizeof res, "%s_b%zu_%d", p, k, (int)a);
+  emit_line(c, 0, "%s = arith.cmpi eq, %s, %s_c1 : index", cond, s->dim[k][a], p);
+  emit_line(c, 0, "%s = scf.if %s -> (%s) {", res, cond, s->type[k]);
+
+  bcast_shape cs = s->shape[k];
+  cs.dims[a] = s->inferred.dims[a];
+  emit_tensor_type(&cs, dt, copy_type, sizeof copy_type);
+  emit_buf sizes = {0};
+  for (int32_t b = 0; b < rank; b++) {
+    if (!BCAST_DIM_IS_DYNAMIC(cs.dims[b])) continue;
+    if (b == a) {
+      emit_buf_printf(&sizes, "%s%s", sizes.len ? ", " : "", s->size[a]);
+      continue;
+    }
+    snprintf(tmp, sizeof tmp, "%s_bd%zu_%d_%d", p, k, (int)a, (int)b);
+    emit_line(c, 1, "%s = tensor.dim %s, %s_c%d : %s", tmp, s->cur[k], p, (int)b,
+              s->type[k]);
+    emit_buf_printf(&sizes, "%s%s", sizes.len ? ", " : "", tmp);
+  }
+  emit_line(c, 1, "%s_be%zu_%d = tensor.empty(%s) : %s", p, k, (int)a,
+            sizes.data ? sizes.data : "", copy_type);
+  if (sizes.err != BCAST_OK && c->out.err == BCAST_OK) c->out.err = sizes.err;
+  emit_buf_free(&sizes);
+
+  zero[a] = 1;
+  map_text(rank, zero, map_in, sizeof map_in);
+  map_text(rank, NULL, map_id, sizeof map_id);
+  emit_map(c, map_in, alias_in, sizeof alias_in);
+  emit_map(c, map_id, alias_id, sizeof alias_id);
+  iterators(rank, iters, sizeof iters);
+  emit_line(c, 1,
+            "%s_bg%zu_%d = linalg.generic {indexing_maps = [%s, %s], "
+            "iterator_types = %s} ins(%s : %s) outs(%s_be%zu_%d : %s) {",
+            p, k, (int)a, alias_in, alias_id, iters, s->cur[k], s->type[k], p,
+            k, (int)a, copy_type);
+  emit_line(c, 1, "^bb0(%s_bi%zu_%d: %s, %s_bo%zu_%d: %s):", p, k, (int)a, et, p,
+            k, (int)a, et);
+  emit_line(c, 2, "linalg.yield %s_bi%zu_%d : %s", p, k, (int)a, et);
+  emit_line(c, 1, "} -> %s", copy_type);
+  if (strcmp(copy_type, s->type[k]) != 0) {
+    emit_line(c, 1, "%s_bc%zu_%d = tensor.cast %s_bg%zu_%d : %s to %s", p, k,
+              (int)a, p, k, (int)a, copy_type, s->type[k]);
+    emit_line(c, 1, "scf.yield %s_bc%zu_%d : %s", p, k, (int)a, s->type[k]);
+  } else {
+    emit_line(c, 1, "scf.yield %s_bg%zu_%d : %s", p, k, (int)a, s->type[k]);
+  }
+  emit_line(c, 0, "} else {");
+  emit_line(c, 1, "scf.yield %s : %s", s->cur[k], s->type[k]);
+  emit_line(c, 0, "}");
+  snprintf(s->cur[k], NM, "%s", res);
+  c->stats.copies++;
+}
+
+/* Stage 4: cf.assert that operand k's size at axis a is 1 or the
+ * broadcast size. */
+static void assert_dim(emit_ctx *c, lower_state *s, const emit_op *op,
+                       const char *p, size_t k, int32_t a) {
+  char msg[1024], esc[2048], want[NM];
+  const char *bsize = BCAST_DIM_IS_DYNAMIC(s->inferred.dims[a]) ? s->size[a]
+                                                               : s->static_size[a];
+  if (BCAST_DIM_IS_DYNAMIC(s->inferred.dims[a]))
+    snprintf(want, sizeof want, "the broadcast size");
+  else
+    snprintf(want, sizeof want, "%lld", (long long)s->inferred.dims[a]);
+  snprintf(msg, sizeof msg,
+           "%s:%u:%u: '%.*s' op operand #%zu dim %d: runtime size is neither 1 "
+           "nor %s (incompatible broadcast)",
+           c->opts->source_name ? c->opts->source_name : "<input>", op->line,
+           op->col, (int)op->op_name_len, op->op_name, k, (int)a, want);
+  mlir_string(msg, esc, sizeof esc);
+  emit_line(c, 0, "%s_ao%zu_%d = arith.cmpi eq, %s, %s_c1 : index", p, k, (int)a,
+            s->dim[k][a], p);
+  emit_line(c, 0, "%s_ae%zu_%d = arith.cmpi eq, %s, %s : index", p, k, (int)a,
+            s->dim[k][a], bsize);
+  emit_line(c, 0, "%s_ok%zu_%d = arith.ori %s_ao%zu_%d, %s_ae%zu_%d : i1", p, k,
+            (int)a, p, k, (int)a, p, k, (int)a);
+  emit_line(c, 0, "cf.assert %s_ok%zu_%d, \"%s\"", p, k, (int)a, esc);
+  c->stats.asserts++;
+}
+
+bcast_status emit_lower_op(emit_ctx *c, const emit_op *op, bcast_diag *diag) {
+  lower_state *s = calloc(1, sizeof *s);
+  if (!s) return bcast__fail(diag, BCAST_NO_MEMORY, "out of memory");
+  bcast_status st = BCAST_OK;
+  char p[48];
+  op_prefix(c, p, sizeof p);
+  c->tmp = 0;
+
+  /* Shapes and the inferred result. */
+  for (size_t k = 0; k < op->n_in; k++) {
+    const bcast_mlir_type *ty = &op->in[k].type;
+    if (ty->container != BCAST_CONTAINER_TENSOR || ty->shape.rank < 0) {
+      st = unsupported(op, diag, "lowers ranked tensors only");
+      goto done;
+    }
+    s->shape[k] = ty->shape;
+  }
+  if (op->result.container != BCAST_CONTAINER_TENSOR) {
+    st = unsupported(op, diag, "lowers ranked tensors only");
+    goto done;
+  }
+  if ((st = bcast_shape_infer(op->n_in, s->shape, op->profile, &s->inferred,
+                              diag)) != BCAST_OK)
+    goto done;
+  int32_t rank = s->inferred.rank;
+  if (op->result.shape.rank >= 0 && op->result.shape.rank != rank) {
+    st = unsupported(op, diag,
+                     "result rank differs from the inferred rank (bcast does "
+                     "not broadcast results)");
+    goto done;
+  }
+
+  /* Which (operand, axis) pairs need a runtime broadcast. */
+  int dyn_count[BCAST_MAX_RANK] = {0};
+  int need_c[BCAST_MAX_RANK + 2] = {0};
+  int any_runtime = 0;
+  for (int32_t a = 0; a < rank; a++)
+    for (size_t k = 0; k < op->n_in; k++) {
+      int32_t off = rank - s->shape[k].rank;
+      if (a >= off && BCAST_DIM_IS_DYNAMIC(s->shape[k].dims[a - off])) {
+        dyn_count[a]++;
+        need_c[a] = 1;
+        need_c[a - off] = 1; /* for tensor.expand_shape's output_shape */
+      }
+    }
+  for (int32_t a = 0; a < rank; a++)
+    if (dyn_count[a] &&
+        (!BCAST_DIM_IS_DYNAMIC(s->inferred.dims[a]) || dyn_count[a] >= 2))
+      any_runtime = 1;
+  if (any_runtime) need_c[1] = 1;
+  size_t n_extra_used = 0;
+  if ((op->op == BCAST_OP_MUL && op->n_extra >= 1 && op->in[0].dtype == BCAST_INT32) ||
+      (op->op == BCAST_OP_NEGATE && op->n_extra == 2 &&
+       bcast_dtype_kind_of(op->in[0].dtype) == BCAST_KIND_SIGNED))
+    n_extra_used = op->n_extra;
+  if (n_extra_used) need_c[0] = 1;
+  for (size_t j = 0; j < n_extra_used; j++)
+    if (op->extra[j].type.container != BCAST_CONTAINER_TENSOR ||
+        op->extra[j].type.shape.rank < 0) {
+      st = unsupported(op, diag, "needs a ranked tensor shift / zero point");
+      goto done;
+    }
+
+  /* 1. Index constants. */
+  for (int v = 0; v < BCAST_MAX_RANK + 2; v++)
+    if (need_c[v]) emit_line(c, 0, "%s_c%d = arith.constant %d : index", p, v, v);
+
+  /* 2. Rank expansion. */
+  for (size_t k = 0; k < op->n_in; k++) {
+    bcast_dtype dt = op->in[k].dtype;
+    bcast_shape src = s->shape[k];
+    char src_type[TYPE_MAX];
+    emit_tensor_type(&src, dt, src_type, sizeof src_type);
+    snprintf(s->cur[k], NM, "%.*s", (int)op->in[k].name_len, op->in[k].name);
+    if (src.rank == rank) {
+      snprintf(s->type[k], TYPE_MAX, "%s", src_type);
+      continue;
+    }
+    int32_t off = rank - src.rank;
+    bcast_shape ex;
+    ex.rank = rank;
+    emit_buf assoc = {0}, outs = {0};
+    emit_buf_put(&assoc, "[", 1);
+    for (int32_t j = 0; j < src.rank; j++) {
+      emit_buf_printf(&assoc, "%s[", j ? ", " : "");
+      int32_t from = j == 0 ? 0 : off + j, to = off + j;
+      for (int32_t d = from; d <= to; d++)
+        emit_buf_printf(&assoc, "%s%d", d > from ? ", " : "", (int)d);
+      emit_buf_put(&assoc, "]", 1);
+    }
+    emit_buf_put(&assoc, "]", 1);
+    for (int32_t a = 0; a < rank; a++) {
+      int64_t d = a < off ? 1 : src.dims[a - off];
+      ex.dims[a] = d;
+      if (!BCAST_DIM_IS_DYNAMIC(d)) {
+        emit_buf_printf(&outs, "%s%lld", a ? ", " : "", (long long)d);
+        continue;
+      }
+      emit_line(c, 0, "%s_xd%zu_%d = tensor.dim %s, %s_c%d : %s", p, k,
+                (int)(a - off), s->cur[k], p, (int)(a - off), src_type);
+      emit_buf_printf(&outs, "%s%s_xd%zu_%d", a ? ", " : "", p, k, (int)(a - off));
+    }
+    emit_tensor_type(&ex, dt, s->type[k], TYPE_MAX);
+    emit_line(c, 0, "%s_x%zu = tensor.expand_shape %s %s output_shape [%s] : %s into %s",
+              p, k, s->cur[k], assoc.data ? assoc.data : "[]",
+              outs.data ? outs.data : "", src_type, s->type[k]);
+    if (assoc.err != BCAST_OK || outs.err != BCAST_OK)
+      c->out.err = assoc.err != BCAST_OK ? assoc.err : outs.err;
+    emit_buf_free(&assoc);
+    emit_buf_free(&outs);
+    snprintf(s->cur[k], NM, "%s_x%zu", p, k);
+    s->shape[k] = ex;
+  }
+
+  /* 3. Dynamic dims and result sizes. */
+  for (int32_t a = 0; a < rank; a++) {
+    int n = 0;
+    for (size_t k = 0; k < op->n_in; k++) {
+      s->dim[k][a][0] = '\0';
+      if (!BCAST_DIM_IS_DYNAMIC(s->shape[k].dims[a])) continue;
+      snprintf(s->dim[k][a], NM, "%s_d%zu_%d", p, k, (int)a);
+      emit_line(c, 0, "%s = tensor.dim %s, %s_c%d : %s", s->dim[k][a], s->cur[k],
+                p, (int)a, s->type[k]);
+      if (n++ == 0) {
+        snprintf(s->size[a], NM, "%s", s->dim[k][a]);
+      } else if (BCAST_DIM_IS_DYNAMIC(s->inferred.dims[a])) {
+        char m[NM];
+        snprintf(m, sizeof m, "%s_m%d_%d", p, (int)a, n - 1);
+        emit_line(c, 0, "%s = arith.maxui %s, %s : index", m, s->size[a],
+                  s->dim[k][a]);
+        snprintf(s->size[a], NM, "%s", m);
+      }
+    }
+    if (n && !BCAST_DIM_IS_DYNAMIC(s->inferred.dims[a]) && c->opts->assert_broadcast) {
+      snprintf(s->static_size[a], NM, "%s_n%d", p, (int)a);
+      emit_line(c, 0, "%s = arith.constant %lld : index", s->static_size[a],
+                (long long)s->inferred.dims[a]);
+    }
+  }
+
+  /* 4 and 5. Checks and broadcasting copies, operand by operand. */
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass == 0 && !c->opts->assert_broadcast) continue;
+    for (size_t k = 0; k < op->n_in; k++)
+      for (int32_t a = 0; a < rank; a++) {
+        if (!BCAST_DIM_IS_DYNAMIC(s->shape[k].dims[a])) continue;
+        if (BCAST_DIM_IS_DYNAMIC(s->inferred.dims[a]) && dyn_count[a] < 2) continue;
+        if (pass == 0) assert_dim(c, s, op, p, k, a);
+        else materialize(c, s, op, p, k, a);
+      }
+  }
+
+  /* 6. Scalars of the extra operands. */
+  char extra_name[2][NM];
+  const char *extra[2] = {NULL, NULL};
+  for (size_t j = 0; j < n_extra_used; j++) {
+    char t[TYPE_MAX];
+    emit_tensor_type(&op->extra[j].type.shape, op->extra[j].dtype, t, sizeof t);
+    emit_buf idx = {0};
+    for (int32_t d = 0; d < op->extra[j].type.shape.rank; d++)
+      emit_buf_printf(&idx, "%s%s_c0", d ? ", " : "", p);
+    snprintf(extra_name[j], NM, "%s_e%zu", p, j);
+    emit_line(c, 0, "%s = tensor.extract %.*s[%s] : %s", extra_name[j],
+              (int)op->extra[j].name_len, op->extra[j].name,
+              idx.data ? idx.data : "", t);
+    emit_buf_free(&idx);
+    extra[j] = extra_name[j];
+  }
+
+  /* 7. The output tensor and the main linalg.generic. */
+  {
+    char out_type[TYPE_MAX], iters[MAP_MAX], alias[48], map[MAP_MAX];
+    bcast_shape out_shape = s->inferred;
+    emit_tensor_type(&out_shape, op->result_dtype, out_type, sizeof out_type);
+    emit_buf sizes = {0}, maps = {0}, ins = {0}, ins_t = {0};
+    for (int32_t a = 0; a < rank; a++)
+      if (BCAST_DIM_IS_DYNAMIC(out_shape.dims[a]))
+        emit_buf_printf(&sizes, "%s%s", sizes.len ? ", " : "", s->size[a]);
+    emit_line(c, 0, "%s_empty = tensor.empty(%s) : %s", p,
+              sizes.data ? sizes.data : "", out_type);
+    for (size_t k = 0; k < op->n_in; k++) {
+      int zero[BCAST_MAX_RANK] = {0};
+      for (int32_t a = 0; a < rank; a++)
+        zero[a] = s->shape[k].dims[a] == 1 && out_shape.dims[a] != 1;
+      map_text(rank, zero, map, sizeof map);
+      emit_map(c, map, alias, sizeof alias);
+      emit_buf_printf(&maps, "%s, ", alias);
+      emit_buf_printf(&ins, "%s%s", k ? ", " : "", s->cur[k]);
+      emit_buf_printf(&ins_t, "%s%s", k ? ", " : "", s->type[k]);
+    }
+    map_text(rank, NULL, map, sizeof map);
+    emit_map(c, map, alias, sizeof alias);
+    emit_buf_printf(&maps, "%s", alias);
+    iterators(rank, iters, sizeof iters);
+    int cast = op->result.shape.rank < 0 || !shapes_equal(&op->result.shape, &out_shape);
+    char gen[NM];
+    if (cast) snprintf(gen, sizeof gen, "%s_r", p);
+    else snprintf(gen, sizeof gen, "%.*s", (int)op->result_name_len, op->result_name);
+    emit_line(c, 0,
+              "%s = linalg.generic {indexing_maps = [%s], iterator_types = %s} "
+              "ins(%s : %s) outs(%s_empty : %s) {",
+              gen, maps.data ? maps.data : "", iters, ins.data ? ins.data : "",
+              ins_t.data ? ins_t.data : "", p, out_type);
+    bcast_status berr = sizes.err != BCAST_OK ? sizes.err
+                        : maps.err != BCAST_OK ? maps.err
+                        : ins.err != BCAST_OK ? ins.err : ins_t.err;
+    if (berr != BCAST_OK && c->out.err == BCAST_OK) c->out.err = berr;
+    emit_buf_free(&sizes);
+    emit_buf_free(&maps);
+    emit_buf_free(&ins);
+    emit_buf_free(&ins_t);
+
+    char args[3][NM], bb[512], yielded[NM];
+    const char *argp[3];
+    size_t bl = 0;
+    bb[0] = '\0';
+    for (size_t k = 0; k < op->n_in; k++) {
+      snprintf(args[k], NM, "%s_a%zu", p, k);
+      argp[k] = args[k];
+      bcast__append(bb, sizeof bb, &bl, "%s: %s, ", args[k],
+                    bcast_dtype_mlir_name(op->in[k].dtype));
+    }
+    emit_line(c, 0, "^bb0(%s%s_o: %s):", bb, p, bcast_dtype_mlir_name(op->result_dtype));
+    emit_body(c, 1, op, argp, extra, yielded, sizeof yielded);
+    emit_line(c, 1, "linalg.yield %s : %s", yielded,
+              bcast_dtype_mlir_name(op->result_dtype));
+    emit_line(c, 0, "} -> %s", out_type);
+
+    /* 8. The declared result type. */
+    if (cast)
+      emit_line(c, 0, "%.*s = tensor.cast %s : %s to %.*s",
+                (int)op->result_name_len, op->result_name, gen, out_type,
+                (int)op->result.text_len, op->result.text);
+  }
+  if (c->out.err != BCAST_OK)
+    st = bcast__fail(diag, c->out.err, "%s", bcast_status_text(c->out.err));
+done:
+  free(s);
+  return st;
+}

@@ -1,0 +1,351 @@
+/* Rewriting a module's text: find each selected TOSA op with the MLIR
+ * scanner, read its statement (result name, operand names, attributes),
+ * and replace exactly the bytes of that statement with its lowering.
+ *
+ * The scanner reports an op by the line and column of its name and stops
+ * right after its type signature; the statement starts at the '%' of its
+ * result, found by walking back over "= " from the name. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit/emit_internal.h"
+#include "type/text.h"
+
+void bcast_emit_options_init(bcast_emit_options *opts) {
+  memset(opts, 0, sizeof *opts);
+  opts->profile = BCAST_PROFILE_TOSA;
+}
+
+typedef struct filter_ctx {
+  const bcast_emit_options *opts;
+} filter_ctx;
+
+static int want_op(const char *name, size_t len, void *ctx) {
+  const filter_ctx *f = ctx;
+  bcast_op op;
+  if (len <= 5 || memcmp(name, "tosa.", 5) != 0) return 0;
+  if (bcast_op_lookup(name, len, &op) != BCAST_OK) return 0;
+  if (!f->opts->only || f->opts->n_only == 0) return 1;
+  for (size_t i = 0; i < f->opts->n_only; i++)
+    if (f->opts->only[i] == op) return 1;
+  return 0;
+}
+
+/* Does "<sigil><prefix>" occur in the text? */
+static int text_uses(const char *t, size_t len, char sigil, const char *prefix) {
+  size_t n = strlen(prefix);
+  for (size_t i = 0; i + n < len; i++)
+    if (t[i] == sigil && memcmp(t + i + 1, prefix, n) == 0) return 1;
+  return 0;
+}
+
+/* The first of base, base_, base__, ... that the text never uses. */
+static void pick_prefix(const char *t, size_t len, char sigil, const char *base,
+                        char *out, size_t size) {
+  snprintf(out, size, "%s", base);
+  while (text_uses(t, len, sigil, out) && strlen(out) + 2 < size)
+    strcat(out, "_");
+}
+
+static bcast_status stmt_error(const bcast_mlir_op *m, bcast_diag *diag,
+                               const char *what) {
+  return bcast__fail(diag, BCAST_PARSE, "%u:%u: '%.*s' op %s", m->line, m->col,
+                     (int)m->name_len, m->name, what);
+}
+
+/* Reads "%name" (with "#N" or ":N" suffixes) at t[i]; returns its end or i. */
+static size_t read_value(const char *t, size_t len, size_t i) {
+  if (i >= len || t[i] != '%') return i;
+  size_t j = i + 1;
+  while (j < len && (bcast__is_ident(t[j]) || t[j] == '#')) j++;
+  return j > i + 1 ? j : i;
+}
+
+static size_t skip_ws(const char *t, size_t len, size_t i) {
+  for (;;) {
+    i = bcast__skip_spaces(t, len, i);
+    if (i + 1 < len && t[i] == '/' && t[i + 1] == '/') {
+      while (i < len && t[i] != '\n') i++;
+      continue;
+    }
+    return i;
+  }
+}
+
+/* Reads the entries of an attribute dictionary t[i] == '{' and records the
+ * ones the lowering uses; returns the position after the closing brace. */
+static size_t read_attrs(const char *t, size_t len, size_t i, emit_op *op) {
+  i++;
+  for (;;) {
+    i = skip_ws(t, len, i);
+    if (i >= len || t[i] == '}') return i < len ? i + 1 : len;
+    size_t key = i;
+    while (i < len && (bcast__is_ident(t[i]) || t[i] == '"')) i++;
+    size_t key_len = i - key;
+    i = skip_ws(t, len, i);
+    size_t val = i, val_end = i;
+    if (i < len && t[i] == '=') {
+      val = skip_ws(t, len, i + 1);
+      i = val;
+      /* The value runs to ',' or '}' at depth 0; bcast__skip_balanced also
+       * stops at "->", which attribute values here do not contain. */
+      for (;;) {
+        i = bcast__skip_balanced(t, len, i, 0);
+        if (i + 1 < len && t[i] == '-' && t[i + 1] == '>') {
+          i += 2;
+          continue;
+        }
+        break;
+      }
+      val_end = i;
+    }
+    /* Value text without a trailing ": type". */
+    size_t v_end = val_end;
+    for (size_t k = val; k < val_end; k++)
+      if (t[k] == ':') {
+        v_end = k;
+        break;
+      }
+    while (v_end > val && bcast__is_space(t[v_end - 1])) v_end--;
+#define KEY_(s) (key_len == sizeof(s) - 1 && memcmp(t + key, s, key_len) == 0)
+    if (KEY_("min_val")) {
+      op->min_val = t + val;
+      op->min_val_len = v_end - val;
+    } else if (KEY_("max_val")) {
+      op->max_val = t + val;
+      op->max_val_len = v_end - val;
+    } else if (KEY_("nan_mode")) {
+      for (size_t k = val; k + 6 <= val_end; k++)
+        if (memcmp(t + k, "IGNORE", 6) == 0) op->nan_ignore = 1;
+    } else if (KEY_("round")) {
+      op->round = v_end - val == 4 && memcmp(t + val, "true", 4) == 0;
+    }
+#undef KEY_
+    if (i < len && t[i] == ',') i++;
+    else if (i < len && t[i] == '}') return i + 1;
+    else if (i >= len) return len;
+    else if (i == key) i++; /* no progress: skip a stray character */
+  }
+}
+
+/* Reads the operand names and attributes between the op name and the
+ * signature's ':' of a statement. */
+static bcast_status read_statement(const char *t, size_t len, size_t after_name,
+                                   const bcast_mlir_op *m, emit_op *op,
+                                   emit_value *vals, size_t *n_vals,
+                                   bcast_diag *diag) {
+  size_t i = skip_ws(t, len, after_name);
+  *n_vals = 0;
+  int generic = m->generic;
+  if (generic) {
+    if (i >= len || t[i] != '(') return stmt_error(m, diag, "expected '(' after the op name");
+    i = skip_ws(t, len, i + 1);
+  }
+  for (;;) {
+    size_t e = read_value(t, len, i);
+    if (e == i) break;
+    if (*n_vals == 5) return stmt_error(m, diag, "has more operands than bcast lowers");
+    vals[*n_vals].name = t + i;
+    vals[*n_vals].name_len = e - i;
+    (*n_vals)++;
+    i = skip_ws(t, len, e);
+    if (i < len && t[i] == ',') i = skip_ws(t, len, i + 1);
+    else break;
+  }
+  if (generic) {
+    if (i >= len || t[i] != ')') return stmt_error(m, diag, "expected ')' after the operands");
+    i = skip_ws(t, len, i + 1);
+    if (i + 1 < len && t[i] == '<' && t[i + 1] == '{') {
+      i = read_attrs(t, len, i + 1, op);
+      i = skip_ws(t, len, i);
+      if (i < len && t[i] == '>') i = skip_ws(t, len, i + 1);
+    }
+  }
+  if (i < len && t[i] == '{') i = skip_ws(t, len, read_attrs(t, len, i, op));
+  if (i >= len || t[i] != ':') return stmt_error(m, diag, "expected ':' after the operands and attributes");
+  return BCAST_OK;
+}
+
+/* Fills an emit_op from a scanned op and its statement text. */
+static bcast_status describe_op(emit_ctx *c, const char *t, size_t len,
+                                size_t name_at, size_t stmt_start,
+                                const bcast_mlir_op *m, emit_op *op,
+                                bcast_diag *diag) {
+  memset(op, 0, sizeof *op);
+  if (bcast_op_lookup(m->name, m->name_len, &op->op) != BCAST_OK)
+    return stmt_error(m, diag, "is not an element-wise op");
+  const bcast_op_info *info = bcast_op_get(op->op);
+  op->op_name = m->name;
+  op->op_name_len = m->name_len;
+  op->line = m->line;
+  op->col = m->col;
+  op->profile = c->opts->profile_given
+                    ? c->opts->profile
+                    : bcast_mlir_default_profile(m->name, m->name_len);
+  op->result_name = t + stmt_start;
+  op->result_name_len = read_value(t, len, stmt_start) - stmt_start;
+  op->result = m->result;
+  size_t after_name = name_at + m->name_len + (m->generic ? 2 : 0);
+  emit_value vals[5];
+  size_t n_vals;
+  bcast_status st = read_statement(t, len, after_name, m, op, vals, &n_vals, diag);
+  if (st != BCAST_OK) return st;
+  size_t nb = (size_t)info->broadcast_operands;
+  if (n_vals != m->n_operands || n_vals < nb || n_vals > nb + (size_t)info->extra_operands)
+    return stmt_error(m, diag, "operand names and types do not match the op");
+  op->n_in = nb;
+  op->n_extra = n_vals - nb;
+  for (size_t k = 0; k < n_vals; k++) {
+    vals[k].type = m->operands[k];
+    if (vals[k].type.elem == NULL ||
+        bcast_dtype_parse(vals[k].type.elem, vals[k].type.elem_len, &vals[k].dtype) != BCAST_OK)
+      return bcast__fail(diag, BCAST_TYPE, "%u:%u: '%.*s' op operand #%zu: unsupported element type",
+                         m->line, m->col, (int)m->name_len, m->name, k);
+    if (k < nb) op->in[k] = vals[k];
+    else op->extra[k - nb] = vals[k];
+  }
+  if (op->result.elem == NULL ||
+      bcast_dtype_parse(op->result.elem, op->result.elem_len, &op->result_dtype) != BCAST_OK)
+    return bcast__fail(diag, BCAST_TYPE, "%u:%u: '%.*s' op result: unsupported element type",
+                       m->line, m->col, (int)m->name_len, m->name);
+  if (op->op == BCAST_OP_CLAMP && (!op->min_val || !op->max_val))
+    return stmt_error(m, diag, "needs min_val and max_val attributes");
+  return emit_result_dtype(op, &op->result_dtype, diag);
+}
+
+/* Byte offset of 1-based (line, col), counting forward from a known
+ * (line, offset) cursor. */
+static size_t offset_of(const char *t, size_t len, uint32_t *cur_line,
+                        size_t *cur_start, uint32_t line, uint32_t col) {
+  size_t i = *cur_start;
+  while (*cur_line < line && i < len) {
+    if (t[i++] == '\n') {
+      (*cur_line)++;
+      *cur_start = i;
+    }
+  }
+  return *cur_start + col - 1;
+}
+
+bcast_status bcast_emit_lower_module(const char *text, size_t len,
+                                     const bcast_emit_options *opts,
+                                     bcast_emit_write_fn write, void *wctx,
+                                     bcast_emit_stats *stats,
+                                     bcast_diag *diag) {
+  if (!text || !opts || !write)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT, "bcast_emit_lower_module: NULL argument");
+  emit_ctx *c = calloc(1, sizeof *c);
+  bcast_mlir_op *m = malloc(sizeof *m);
+  emit_op *op = malloc(sizeof *op);
+  bcast_diag *vdiag = malloc(sizeof *vdiag);
+  bcast_status st = BCAST_OK;
+  if (!c || !m || !op || !vdiag) {
+    st = bcast__fail(diag, BCAST_NO_MEMORY, "out of memory");
+    goto done;
+  }
+  c->opts = opts;
+  pick_prefix(text, len, '%', "bc", c->prefix, sizeof c->prefix);
+  pick_prefix(text, len, '#', "bcast_map", c->map_prefix, sizeof c->map_prefix);
+
+  filter_ctx fc = {opts};
+  bcast_mlir_scanner sc;
+  bcast_mlir_scanner_init(&sc, text, len, want_op, &fc);
+  size_t copied = 0, line_start = 0;
+  uint32_t line = 1;
+  for (;;) {
+    int found = 0;
+    st = bcast_mlir_scan_next(&sc, m, &found, diag);
+    if (!found) break;
+    if (st != BCAST_OK) {
+      /* Prefix the scanner's message with the position. */
+      if (diag) {
+        char msg[BCAST_DIAG_TEXT_MAX];
+        snprintf(msg, sizeof msg, "%s", diag->message);
+        bcast__fail(diag, st, "%u:%u: %s", m->line, m->col, msg);
+      }
+      goto done;
+    }
+    size_t stmt_end = sc.pos;
+    size_t name_at = offset_of(text, len, &line, &line_start, m->line, m->col);
+    /* Walk back from the name over "= " to the result's '%'. */
+    size_t i = name_at;
+    while (i > 0 && bcast__is_space(text[i - 1])) i--;
+    if (i == 0 || text[i - 1] != '=') {
+      st = stmt_error(m, diag, "expected '%result =' before the op");
+      goto done;
+    }
+    i--;
+    while (i > 0 && bcast__is_space(text[i - 1])) i--;
+    size_t id_end = i;
+    while (i > 0 && (bcast__is_ident(text[i - 1]) || text[i - 1] == '#')) i--;
+    if (i == 0 || text[i - 1] != '%' || i == id_end) {
+      st = stmt_error(m, diag, "bcast lowers ops with one named result");
+      goto done;
+    }
+    size_t stmt_start = i - 1;
+    if (stmt_start > 0 && (text[stmt_start - 1] == ',' || bcast__is_ident(text[stmt_start - 1]))) {
+      st = stmt_error(m, diag, "bcast lowers ops with one result");
+      goto done;
+    }
+
+    /* Verify, then describe and lower. */
+    bcast_profile profile = opts->profile_given ? opts->profile
+                                                : bcast_mlir_default_profile(m->name, m->name_len);
+    if (bcast_mlir_verify_op(m, profile, vdiag) != BCAST_OK) {
+      st = bcast__fail(diag, vdiag->status, "%u:%u: '%.*s' op %s [%s profile]", m->line,
+                       m->col, (int)m->name_len, m->name,
+                       vdiag->mlir_message[0] ? vdiag->mlir_message : vdiag->message,
+                       bcast_profile_name(profile));
+      goto done;
+    }
+    if ((st = describe_op(c, text, len, name_at, stmt_start, m, op, diag)) != BCAST_OK)
+      goto done;
+
+    emit_buf_put(&c->out, text + copied, stmt_start - copied);
+    /* The statement's indentation: the white space that starts its line. */
+    size_t ls = stmt_start;
+    while (ls > 0 && text[ls - 1] != '\n') ls--;
+    size_t ie = ls;
+    while (ie < stmt_start && (text[ie] == ' ' || text[ie] == '\t')) ie++;
+    c->indent = text + ls;
+    c->indent_len = ie - ls;
+    c->first_line = 1;
+    c->op_number = c->stats.ops_lowered;
+    if ((st = emit_lower_op(c, op, diag)) != BCAST_OK) goto done;
+    c->stats.ops_lowered++;
+    copied = stmt_end;
+  }
+  emit_buf_put(&c->out, text + copied, len - copied);
+  if (c->out.err != BCAST_OK) {
+    st = bcast__fail(diag, c->out.err, "%s", bcast_status_text(c->out.err));
+    goto done;
+  }
+
+  /* The map aliases, then the module. */
+  c->stats.maps = c->n_maps;
+  {
+    emit_buf head = {0};
+    for (size_t k = 0; k < c->n_maps; k++)
+      emit_buf_printf(&head, "#%s%zu = %s\n", c->map_prefix, k, c->maps[k]);
+    if (head.err != BCAST_OK) {
+      st = bcast__fail(diag, head.err, "%s", bcast_status_text(head.err));
+    } else {
+      if (head.len) st = write(wctx, head.data, head.len);
+      if (st == BCAST_OK && c->out.len) st = write(wctx, c->out.data, c->out.len);
+      if (st != BCAST_OK) st = bcast__fail(diag, st, "writing the output failed");
+    }
+    emit_buf_free(&head);
+  }
+  if (st == BCAST_OK && stats) *stats = c->stats;
+done:
+  if (c) {
+    for (size_t k = 0; k < c->n_maps; k++) free(c->maps[k]);
+    emit_buf_free(&c->out);
+  }
+  free(c);
+  free(m);
+  free(op);
+  free(vdiag);
+  return st;
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/python3
+"""Golden tests of `bcast lower`.
+
+Every tests/data/lower/NAME.mlir (the TOSA-to-Linalg RFC's example inputs
+and a few more) is lowered from stdin with the flags of its
+"// bcast-lower-flags:" line; the output must equal NAME.golden, and the
+golden must parse and verify with mlir-opt 22 (skipped, and said so, when
+mlir-opt is missing).  --update rewrites the goldens.
+
+Also checks that lowering is deterministic and that the CLI reports an op
+it cannot lower with a position and exit status 1."""
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, "..", "data", "lower")
+MLIR_OPT = "/usr/lib/llvm-22/bin/mlir-opt"
+
+
+def flags_of(text):
+    for line in text.splitlines():
+        if line.startswith("// bcast-lower-flags:"):
+            return line.split(":", 1)[1].split()
+    return []
+
+
+def lower(bcast, text, flags):
+    return subprocess.run([bcast, "lower", "-"] + flags, input=text,
+                          capture_output=True, text=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bcast", required=True)
+    ap.add_argument("--update", action="store_true")
+    args = ap.parse_args()
+    passed = failed = 0
+    have_opt = os.access(MLIR_OPT, os.X_OK)
+    if not have_opt:
+        print(f"note: {MLIR_OPT} missing: goldens are not verified")
+
+    def check(ok, what, detail=""):
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+            print(f"FAIL {what}\n{detail}")
+
+    names = sorted(f[:-5] for f in os.listdir(DATA) if f.endswith(".mlir"))
+    for name in names:
+        with open(os.path.join(DATA, name + ".mlir")) as f:
+            text = f.read()
+        r = lower(args.bcast, text, flags_of(text))
+        golden_path = os.path.join(DATA, name + ".golden")
+        if r.returncode != 0:
+            check(False, f"{name}: bcast lower exited {r.returncode}", r.stderr)
+            continue
+        if args.update:
+            with open(golden_path, "w") as f:
+                f.write(r.stdout)
+        with open(golden_path) as f:
+            golden = f.read()
+        check(r.stdout == golden, f"{name}: output differs from {name}.golden",
+              r.stdout)
+        again = lower(args.bcast, text, flags_of(text))
+        check(again.stdout == r.stdout, f"{name}: output is not deterministic")
+        if have_opt:
+            v = subprocess.run([MLIR_OPT, golden_path], capture_output=True,
+                               text=True)
+            check(v.returncode == 0, f"{name}.golden: mlir-opt rejects it",
+                  v.stderr)
+            lowered_ops = [l for l in golden.splitlines()
+                           if ("tosa." in l and "tosa.const" not in l and "cf.assert" not in l
+                               and not l.lstrip().startswith("//"))]
+            only = "--only" in flags_of(text)
+            check(only or not lowered_ops,
+                  f"{name}.golden: TOSA element-wise ops left", "\n".join(lowered_ops))
+
+    # Errors: position, message, exit status 1, nothing on stdout.
+    bad = ("func.func @f(%a: tensor<2xf32>, %b: tensor<3xf32>) -> tensor<3xf32> {\n"
+           "  %0 = tosa.add %a, %b : (tensor<2xf32>, tensor<3xf32>) -> tensor<3xf32>\n"
+           "  return %0 : tensor<3xf32>\n}\n")
+    r = lower(args.bcast, bad, [])
+    check(r.returncode == 1 and r.stdout == "" and
+          "<stdin>:2:8: error: 'tosa.add' op operands don't have broadcast-compatible shapes"
+          in r.stderr, "incompatible shapes are reported", r.stderr)
+    bad_type = ("func.func @f(%a: tensor<2xi8>) -> tensor<2xi8> {\n"
+                "  %0 = tosa.exp %a : (tensor<2xi8>) -> tensor<2xi8>\n"
+                "  return %0 : tensor<2xi8>\n}\n")
+    r = lower(args.bcast, bad_type, [])
+    check(r.returncode == 1 and "does not support element type i8" in r.stderr,
+          "unsupported element type is reported", r.stderr)
+    ranks = ("func.func @f(%a: tensor<3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {\n"
+             "  %0 = tosa.add %a, %b : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>\n"
+             "  return %0 : tensor<2x3xf32>\n}\n")
+    r = lower(args.bcast, ranks, [])
+    check(r.returncode == 1 and "matching ranks" in r.stderr,
+          "tosa profile rejects rank expansion", r.stderr)
+    r = lower(args.bcast, ranks, ["--profile", "trait"])
+    check(r.returncode == 0 and "tensor.expand_shape" in r.stdout,
+          "trait profile expands ranks", r.stderr)
+    r = subprocess.run([args.bcast, "lower", "--only", "tosa.nope", "-"],
+                       input="", capture_output=True, text=True)
+    check(r.returncode == 2, "unknown --only op is a usage error", r.stderr)
+    # A module without TOSA ops comes back byte for byte.
+    plain = "func.func @g(%x: i32) -> i32 {\n  return %x : i32\n}\n"
+    r = lower(args.bcast, plain, [])
+    check(r.returncode == 0 and r.stdout == plain, "text without ops is unchanged")
+
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
