@@ -10,7 +10,10 @@
  * shift computes (a * b + 2^(shift-1)) >> shift in i64 (round half up) and
  * keeps the low 32 bits, which for shift 0 is the wrapping product. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "bcast/elementwise.h"
 
 #include "emit/emit_internal.h"
 
@@ -29,104 +32,43 @@ static unsigned bits_of(bcast_dtype t) {
   return t == BCAST_BOOL ? 1u : (unsigned)(bcast_dtype_size(t) * 8);
 }
 
-/* Type sets of the tosa profile (spec v1.0.2 with EXT-INT16 and EXT-BF16). */
-#define T_(d) (1u << BCAST_##d)
-#define SET_FP (T_(FLOAT16) | T_(BFLOAT16) | T_(FLOAT32))
-#define SET_INT (T_(INT8) | T_(INT16) | T_(INT32))
-
-/* The input element types each op accepts (all broadcast operands share it,
- * except select's condition). */
-static unsigned op_input_set(bcast_op op) {
-  switch (op) {
-  case BCAST_OP_ABS: case BCAST_OP_ADD: case BCAST_OP_SUB:
-  case BCAST_OP_MAXIMUM: case BCAST_OP_MINIMUM: case BCAST_OP_EQUAL:
-  case BCAST_OP_GREATER: case BCAST_OP_GREATER_EQUAL:
-    return T_(INT32) | SET_FP;
-  case BCAST_OP_BITWISE_NOT: case BCAST_OP_BITWISE_AND:
-  case BCAST_OP_BITWISE_OR: case BCAST_OP_BITWISE_XOR:
-  case BCAST_OP_ARITHMETIC_RIGHT_SHIFT: case BCAST_OP_LOGICAL_LEFT_SHIFT:
-  case BCAST_OP_LOGICAL_RIGHT_SHIFT:
-    return SET_INT;
-  case BCAST_OP_CAST:
-    return T_(BOOL) | SET_INT | SET_FP;
-  case BCAST_OP_CLAMP:
-    return T_(INT8) | T_(INT16) | SET_FP;
-  case BCAST_OP_CLZ: case BCAST_OP_INTDIV:
-    return T_(INT32);
-  case BCAST_OP_LOGICAL_NOT: case BCAST_OP_LOGICAL_AND:
-  case BCAST_OP_LOGICAL_OR: case BCAST_OP_LOGICAL_XOR:
-    return T_(BOOL);
-  case BCAST_OP_NEGATE: case BCAST_OP_MUL:
-    return SET_INT | SET_FP;
-  case BCAST_OP_SELECT:
-    return T_(BOOL) | SET_INT | SET_FP;
-  default: /* ceil floor erf exp log reciprocal rsqrt sigmoid tanh pow */
-    return SET_FP;
-  }
-}
-
-/* CAST modes of spec v1.0.2: bool <-> int, int <-> int, int <-> fp,
- * fp16 <-> fp32, fp32 -> bf16, bf16 -> fp32. */
-static int cast_supported(bcast_dtype from, bcast_dtype to) {
-  type_class f = class_of(from), t = class_of(to);
-  if (from == to) return 0;
-  if (f == TC_BOOL) return t == TC_INT;
-  if (f == TC_INT) return t != TC_OTHER;
-  if (f == TC_FLOAT && t == TC_INT) return 1;
-  if (f == TC_FLOAT && t == TC_FLOAT)
-    return (from == BCAST_FLOAT16 && to == BCAST_FLOAT32) ||
-           (from == BCAST_FLOAT32 && to == BCAST_FLOAT16) ||
-           (from == BCAST_FLOAT32 && to == BCAST_BFLOAT16) ||
-           (from == BCAST_BFLOAT16 && to == BCAST_FLOAT32);
-  return 0;
-}
-
 static bcast_status type_error(const emit_op *op, bcast_diag *diag,
                                const char *what) {
   return bcast__fail(diag, BCAST_TYPE, "%u:%u: '%.*s' op %s", op->line,
                      op->col, (int)op->op_name_len, op->op_name, what);
 }
 
+/* The tosa profile's type list is the engine's (bcast/elementwise.h), so
+ * the compiler path and the interpreter accept exactly the same
+ * signatures. */
 bcast_status emit_result_dtype(const emit_op *op, bcast_dtype *out,
                                bcast_diag *diag) {
-  char msg[256];
-  size_t first = op->op == BCAST_OP_SELECT ? 1 : 0;
-  bcast_dtype in = op->in[first].dtype;
-  if (op->op == BCAST_OP_SELECT && op->in[0].dtype != BCAST_BOOL)
-    return type_error(op, diag, "condition must be i1");
-  for (size_t k = first + 1; k < op->n_in; k++)
-    if (op->in[k].dtype != in)
-      return type_error(op, diag, "operands must have the same element type");
-  if (!(op_input_set(op->op) & (1u << in))) {
-    snprintf(msg, sizeof msg, "does not support element type %s in the tosa profile",
-             bcast_dtype_mlir_name(in));
-    return type_error(op, diag, msg);
-  }
-  bcast_dtype want = in;
-  switch (op->op) {
-  case BCAST_OP_EQUAL: case BCAST_OP_GREATER: case BCAST_OP_GREATER_EQUAL:
-    want = BCAST_BOOL;
-    break;
-  case BCAST_OP_MUL:
-    if (in == BCAST_INT8 || in == BCAST_INT16) want = BCAST_INT32;
-    break;
-  case BCAST_OP_CAST:
-    want = *out;
-    if (!cast_supported(in, want)) {
-      snprintf(msg, sizeof msg, "does not support a cast from %s to %s in the tosa profile",
-               bcast_dtype_mlir_name(in), bcast_dtype_mlir_name(want));
-      return type_error(op, diag, msg);
+  char msg[BCAST_DIAG_TEXT_MAX + 64];
+  bcast_dtype inputs[3], want;
+  for (size_t k = 0; k < op->n_in; k++) inputs[k] = op->in[k].dtype;
+  bcast_op_attrs attrs;
+  bcast_op_attrs_init(&attrs);
+  attrs.cast_to = *out;
+  bcast_diag *tdiag = diag ? malloc(sizeof *tdiag) : NULL;
+  bcast_status st = bcast_ew_result_dtype(op->op, BCAST_PROFILE_TOSA, op->n_in,
+                                          inputs, &attrs, &want, tdiag);
+  if (st != BCAST_OK) {
+    int have_msg = tdiag != NULL;
+    if (tdiag) {
+      size_t n = 0;
+      msg[0] = '\0';
+      bcast__append(msg, sizeof msg, &n, "does not support these element types in the tosa profile: %s",
+                    tdiag->message);
+      free(tdiag);
     }
-    break;
-  default:
-    break;
+    return type_error(op, diag, have_msg ? msg : "unsupported element types");
   }
-  if (op->op != BCAST_OP_CAST && *out != want) {
+  free(tdiag);
+  if (*out != want) {
     snprintf(msg, sizeof msg, "result element type must be %s, not %s",
              bcast_dtype_mlir_name(want), bcast_dtype_mlir_name(*out));
     return type_error(op, diag, msg);
   }
-  *out = want;
   return BCAST_OK;
 }
 
@@ -157,6 +99,8 @@ static const char *inst(emit_ctx *c, int level, char *r, const char *fmt, ...) {
 
 static const char *cst(emit_ctx *c, int level, char *r, const char *value,
                        const char *type) {
+  /* An i1 literal is written "true" / "false", without a type. */
+  if (strcmp(type, "i1") == 0) return inst(c, level, r, "arith.constant %s", value);
   return inst(c, level, r, "arith.constant %s : %s", value, type);
 }
 
