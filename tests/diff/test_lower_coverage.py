@@ -1,0 +1,145 @@
+#!/usr/bin/python3
+"""Every op with every element type it supports in the tosa profile.
+
+For each of the 36 ops and each candidate signature over i1, i8, i16, i32,
+f16, bf16 and f32 (CAST: every pair), `bcast lower` is asked to lower a
+function using it.  The signatures it accepts must be exactly the TOSA
+1.0.2 lists below (spec tables, as ../shared/research/tosa-op-semantics.md
+gives them), and all accepted functions together must verify with mlir-opt
+22 and compile through the e2e pipeline to the LLVM dialect (so every body
+op has a lowering for every type)."""
+import argparse
+import os
+import subprocess
+import sys
+
+MLIR_OPT = "/usr/lib/llvm-22/bin/mlir-opt"
+PIPELINE = ("builtin.module(func.func(tosa-to-arith{include-apply-rescale=true}),"
+            "one-shot-bufferize{bufferize-function-boundaries},"
+            "func.func(convert-linalg-to-loops),convert-scf-to-cf,"
+            "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
+            "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,"
+            "convert-index-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
+            "reconcile-unrealized-casts)")
+TYPES = ["i1", "i8", "i16", "i32", "f16", "bf16", "f32"]
+FP = {"f16", "bf16", "f32"}
+INT = {"i8", "i16", "i32"}
+UNARY = ["abs", "bitwise_not", "cast", "ceil", "clamp", "clz", "erf", "exp",
+         "floor", "log", "logical_not", "negate", "reciprocal", "rsqrt",
+         "sigmoid", "tanh"]
+BINARY = ["add", "arithmetic_right_shift", "bitwise_and", "bitwise_or",
+          "bitwise_xor", "intdiv", "equal", "greater", "greater_equal",
+          "logical_and", "logical_left_shift", "logical_or",
+          "logical_right_shift", "logical_xor", "maximum", "minimum", "mul",
+          "pow", "sub"]
+# TOSA 1.0.2 (with EXT-INT16, EXT-BF16): input element types per op.
+EXPECTED = {
+    "abs": {"i32"} | FP, "bitwise_not": INT, "ceil": FP, "clamp": {"i8", "i16"} | FP,
+    "clz": {"i32"}, "erf": FP, "exp": FP, "floor": FP, "log": FP,
+    "logical_not": {"i1"}, "negate": INT | FP, "reciprocal": FP, "rsqrt": FP,
+    "sigmoid": FP, "tanh": FP, "add": {"i32"} | FP,
+    "arithmetic_right_shift": INT, "bitwise_and": INT, "bitwise_or": INT,
+    "bitwise_xor": INT, "intdiv": {"i32"}, "equal": {"i32"} | FP,
+    "greater": {"i32"} | FP, "greater_equal": {"i32"} | FP,
+    "logical_and": {"i1"}, "logical_left_shift": INT, "logical_or": {"i1"},
+    "logical_right_shift": INT, "logical_xor": {"i1"}, "maximum": {"i32"} | FP,
+    "minimum": {"i32"} | FP, "mul": INT | FP, "pow": FP, "sub": {"i32"} | FP,
+    "select": {"i1"} | INT | FP,
+}
+CASTS = ({("i1", t) for t in INT} | {(t, "i1") for t in INT} |
+         {(a, b) for a in INT for b in INT if a != b} |
+         {(a, b) for a in INT for b in FP} | {(a, b) for a in FP for b in INT} |
+         {("f16", "f32"), ("f32", "f16"), ("f32", "bf16"), ("bf16", "f32")})
+
+
+def result_type(op, t):
+    if op in ("equal", "greater", "greater_equal"):
+        return "i1"
+    if op == "mul" and t in ("i8", "i16"):
+        return "i32"
+    return t
+
+
+def func(name, op, t, out=None):
+    T = lambda e: f"tensor<2x?x{e}>"
+    if op in UNARY:
+        ins = [T(t)]
+    elif op == "select":
+        ins = [T("i1"), T(t), T(t)]
+    else:
+        ins = [T(t), T(t)]
+    names = [f"%a{k}" for k in range(len(ins))]
+    extra_args = ""
+    attrs = ""
+    if op == "mul":
+        names.append("%s")
+        ins.append("tensor<1xi8>")
+        extra_args = ", %s: tensor<1xi8>"
+    if op == "negate":
+        names += ["%z", "%z"]
+        ins += [f"tensor<1x{t}>"] * 2
+        extra_args = f", %z: tensor<1x{t}>"
+    if op == "clamp":
+        lo, hi = ("-1.0", "1.0") if t in FP else ("-1", "1")
+        attrs = f" {{min_val = {lo} : {t}, max_val = {hi} : {t}}}"
+    r = T(out or result_type(op, t))
+    args = ", ".join(f"%a{k}: {ty}" for k, ty in enumerate(ins[:3 if op == 'select' else (1 if op in UNARY else 2)]))
+    return (f"func.func @{name}({args}{extra_args}) -> {r} {{\n"
+            f"  %0 = tosa.{op} {', '.join(names)}{attrs} : ({', '.join(ins)}) -> {r}\n"
+            f"  return %0 : {r}\n}}\n")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bcast", required=True)
+    args = ap.parse_args()
+    passed = failed = 0
+
+    def check(ok, what, detail=""):
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+            print(f"FAIL {what}\n{detail}"[:3000])
+
+    candidates = []
+    for op in UNARY + BINARY + ["select"]:
+        if op == "cast":
+            for a in TYPES:
+                for b in TYPES:
+                    if a != b:
+                        candidates.append((f"cast_{a}_{b}", op, a, b, (a, b) in CASTS))
+            continue
+        for t in TYPES:
+            candidates.append((f"{op}_{t}", op, t, None, t in EXPECTED[op]))
+    # One bcast lower call: the module of all candidates would stop at the
+    # first rejected one, so ask per function, in one process each.
+    accepted = []
+    for name, op, t, out, want in candidates:
+        text = func(name, op, t, out)
+        r = subprocess.run([args.bcast, "lower", "-"], input=text, capture_output=True, text=True)
+        ok = r.returncode == 0
+        check(ok == want, f"{name}: bcast lower {'accepts' if ok else 'rejects'} it, "
+              f"TOSA says {'supported' if want else 'unsupported'}", r.stderr)
+        if not ok:
+            check(r.returncode == 1 and "error:" in r.stderr, f"{name}: rejection is an error message",
+                  r.stderr)
+        else:
+            accepted.append(text)
+    module = "".join(accepted)
+    r = subprocess.run([args.bcast, "lower", "-"], input=module, capture_output=True, text=True)
+    check(r.returncode == 0, "lowering all supported signatures at once", r.stderr)
+    if os.access(MLIR_OPT, os.X_OK) and r.returncode == 0:
+        v = subprocess.run([MLIR_OPT, "-"], input=r.stdout, capture_output=True, text=True)
+        check(v.returncode == 0, "mlir-opt verifies every supported signature's lowering", v.stderr)
+        c = subprocess.run([MLIR_OPT, "--pass-pipeline=" + PIPELINE, "-"], input=r.stdout,
+                           capture_output=True, text=True)
+        check(c.returncode == 0, "every supported signature compiles to the LLVM dialect", c.stderr)
+    print(f"{len(accepted)} supported signatures lowered")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
