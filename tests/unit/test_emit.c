@@ -1,0 +1,127 @@
+/* The emitter's library contract: output only through the sink, nothing
+ * written on failure, deterministic names that avoid the input's, sink
+ * errors returned. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bcast/emit.h"
+#include "test.h"
+
+typedef struct mem_sink {
+  char buf[1 << 16];
+  size_t len;
+  int fail_after; /* fail the write after this many calls; < 0: never */
+  int calls;
+} mem_sink;
+
+static bcast_status mem_write(void *ctx, const char *data, size_t len) {
+  mem_sink *s = ctx;
+  if (s->fail_after >= 0 && s->calls++ >= s->fail_after) return BCAST_IO;
+  if (s->len + len >= sizeof s->buf) return BCAST_IO;
+  memcpy(s->buf + s->len, data, len);
+  s->len += len;
+  s->buf[s->len] = '\0';
+  return BCAST_OK;
+}
+
+static const char *ADD =
+    "func.func @f(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {\n"
+    "  %0 = tosa.add %a, %b : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>\n"
+    "  return %0 : tensor<?xf32>\n}\n";
+
+static bcast_status lower(const char *text, const bcast_emit_options *o,
+                          mem_sink *s, bcast_emit_stats *stats, bcast_diag *d) {
+  s->len = 0;
+  s->buf[0] = '\0';
+  s->calls = 0;
+  return bcast_emit_lower_module(text, strlen(text), o, mem_write, s, stats, d);
+}
+
+TEST(emit_lowers_dynamic_add) {
+  bcast_emit_options o;
+  bcast_emit_options_init(&o);
+  mem_sink *s = calloc(1, sizeof *s);
+  bcast_diag d;
+  bcast_emit_stats st;
+  s->fail_after = -1;
+  CHECK_INT(lower(ADD, &o, s, &st, &d), BCAST_OK);
+  CHECK_CONTAINS(s->buf, "#bcast_map0 = affine_map<(d0) -> (0)>");
+  CHECK_CONTAINS(s->buf, "arith.maxui");
+  CHECK_CONTAINS(s->buf, "scf.if");
+  CHECK_CONTAINS(s->buf, "%0 = linalg.generic");
+  CHECK_CONTAINS(s->buf, "arith.addf %bc0_a0, %bc0_a1 : f32");
+  CHECK(strstr(s->buf, "tosa.add") == NULL);
+  CHECK_INT(st.ops_lowered, 1);
+  CHECK_INT(st.copies, 2);
+  CHECK_INT(st.asserts, 0);
+  /* Deterministic. */
+  char *first = malloc(s->len + 1);
+  memcpy(first, s->buf, s->len + 1);
+  CHECK_INT(lower(ADD, &o, s, &st, &d), BCAST_OK);
+  CHECK_STR(s->buf, first);
+  free(first);
+  /* Assertions on request. */
+  o.assert_broadcast = 1;
+  o.source_name = "m.mlir";
+  CHECK_INT(lower(ADD, &o, s, &st, &d), BCAST_OK);
+  CHECK_INT(st.asserts, 2);
+  CHECK_CONTAINS(s->buf, "cf.assert %bc0_ok0_0, \"m.mlir:2:8: 'tosa.add' op operand #0 dim 0");
+  free(s);
+}
+
+TEST(emit_names_avoid_the_input) {
+  const char *text =
+      "#bcast_map0 = affine_map<(d0) -> (d0)>\n"
+      "func.func @f(%bc0: tensor<3xi32>) -> tensor<3xi32> {\n"
+      "  %bc_1 = tosa.abs %bc0 : (tensor<3xi32>) -> tensor<3xi32>\n"
+      "  return %bc_1 : tensor<3xi32>\n}\n";
+  bcast_emit_options o;
+  bcast_emit_options_init(&o);
+  mem_sink *s = calloc(1, sizeof *s);
+  s->fail_after = -1;
+  CHECK_INT(lower(text, &o, s, NULL, NULL), BCAST_OK);
+  CHECK_CONTAINS(s->buf, "#bcast_map_0 = affine_map<(d0) -> (d0)>");
+  CHECK_CONTAINS(s->buf, "%bc__0_empty = tensor.empty()");
+  CHECK_CONTAINS(s->buf, "%bc_1 = linalg.generic");
+  free(s);
+}
+
+TEST(emit_failures_write_nothing) {
+  const char *bad =
+      "func.func @f(%a: tensor<2xf32>, %b: tensor<3xf32>) -> tensor<3xf32> {\n"
+      "  %0 = tosa.add %a, %b : (tensor<2xf32>, tensor<3xf32>) -> tensor<3xf32>\n"
+      "  return %0 : tensor<3xf32>\n}\n";
+  bcast_emit_options o;
+  bcast_emit_options_init(&o);
+  mem_sink *s = calloc(1, sizeof *s);
+  bcast_diag d;
+  s->fail_after = -1;
+  CHECK_INT(lower(bad, &o, s, NULL, &d), BCAST_INCOMPATIBLE);
+  CHECK_INT(s->len, 0);
+  CHECK_CONTAINS(d.message, "2:8: 'tosa.add' op operands don't have broadcast-compatible shapes");
+  /* A failing sink's status comes back. */
+  s->fail_after = 0;
+  CHECK_INT(lower(ADD, &o, s, NULL, &d), BCAST_IO);
+  CHECK_INT(bcast_emit_lower_module(NULL, 0, &o, mem_write, s, NULL, NULL),
+            BCAST_INVALID_ARGUMENT);
+  free(s);
+}
+
+TEST(emit_only_selected_ops) {
+  const char *text =
+      "func.func @f(%a: tensor<3xf32>) -> tensor<3xf32> {\n"
+      "  %0 = tosa.exp %a : (tensor<3xf32>) -> tensor<3xf32>\n"
+      "  %1 = \"tosa.floor\"(%0) : (tensor<3xf32>) -> tensor<3xf32>\n"
+      "  return %1 : tensor<3xf32>\n}\n";
+  bcast_emit_options o;
+  bcast_emit_options_init(&o);
+  bcast_op only = BCAST_OP_FLOOR;
+  o.only = &only;
+  o.n_only = 1;
+  mem_sink *s = calloc(1, sizeof *s);
+  s->fail_after = -1;
+  CHECK_INT(lower(text, &o, s, NULL, NULL), BCAST_OK);
+  CHECK_CONTAINS(s->buf, "%0 = tosa.exp %a : (tensor<3xf32>) -> tensor<3xf32>\n");
+  CHECK_CONTAINS(s->buf, "math.floor %bc0_a0 : f32");
+  free(s);
+}
