@@ -17,6 +17,32 @@
  * never uses after a '%', and affine maps are aliases "#bcast_map<N>"
  * (likewise made unique) numbered in order of first use and written at the
  * top of the output.
+ *
+ * Design notes.
+ *   Numerics: the scalar bodies follow TOSA 1.0.2 and, where MLIR 22's own
+ *   tosa-to-linalg makes a choice, the same one (src/emit/body.c says which).
+ *   tosa.mul of i32 with a shift does not use tosa.apply_scale: it computes
+ *   (a*b + 2^(shift-1)) >> shift in i64 and keeps the low 32 bits, so the
+ *   output needs no TOSA pass.  The shift and negate's zero points are read
+ *   once with tensor.extract and captured by the body.
+ *   Runtime sizes: a dynamic dim that may be 1 is materialized as in the RFC
+ *   (scf.if + broadcasting copy).  There is no --no-materialize: a generic
+ *   whose maps depend on a runtime test needs one linalg.generic per
+ *   combination of outcomes (2^k for k dims in question) and was not worth
+ *   its code size here; the copy is only taken when a size really is 1.
+ *   Size-0 runtime dims are outside TOSA (the RFC's arith.maxui treats 0
+ *   with 1 as 1); --assert-broadcast reports them.
+ *   Running the output: tests/diff/test_lower_e2e.py compiles it with
+ *   mlir-opt 22's pipeline
+ *     func.func(tosa-to-arith{include-apply-rescale=true}),
+ *     one-shot-bufferize{bufferize-function-boundaries},
+ *     func.func(convert-linalg-to-loops), convert-scf-to-cf,
+ *     expand-strided-metadata, lower-affine, finalize-memref-to-llvm,
+ *     convert-math-to-llvm, convert-math-to-libm, convert-arith-to-llvm,
+ *     convert-index-to-llvm, convert-cf-to-llvm, convert-func-to-llvm,
+ *     reconcile-unrealized-casts
+ *   (math-to-llvm must come before math-to-libm, which otherwise rejects
+ *   math.ctlz) and runs it with mlir-runner.
  */
 #ifndef BCAST_EMIT_H
 #define BCAST_EMIT_H
