@@ -1,0 +1,43 @@
+/* Kernels of the binary ops.  As in ew_k_unary.c, one list of instances is
+ * expanded into the kernels and into their table. */
+#include "ew/ew_kernel.h"
+
+#define EW_B_SAME_(X, OP, op, ID, S, ST, VT, VS, LD, SD)                      \
+  X(ewk_##op##_##S, OP, ANY, ID, ID, ST, LD, VT, ST, SD, ew_##op##_##VS,      \
+    ew_unpred_##op##_##VS)
+#define EW_B_BOOL_(X, OP, op, ID, S, ST, VT, VS, LD, SD)                      \
+  X(ewk_##op##_##S, OP, ANY, ID, BOOL, ST, LD, VT, uint8_t, ew_st_same,       \
+    ew_##op##_##VS, ew_unpred_##op##_##VS)
+/* TOSA's MUL of int8 / int16 into int32. */
+#define EW_B_MULWIDE_(X, ID, S, T)                                            \
+  X(ewk_mulwide_##S, MUL, ANY, ID, INT32, T, ew_ld_same, T, int32_t,          \
+    ew_st_same, ew_mul_wide_##S, ew_unpred_mul_wide_##S)
+
+#define EW_BINARY_LIST(X)                                                     \
+  EW_FOR_NUM(EW_B_SAME_, X, ADD, add)                                         \
+  EW_FOR_INT(EW_B_SAME_, X, ARITHMETIC_RIGHT_SHIFT, arithmetic_right_shift)   \
+  EW_FOR_INT_BOOL(EW_B_SAME_, X, BITWISE_AND, bitwise_and)                    \
+  EW_FOR_INT_BOOL(EW_B_SAME_, X, BITWISE_OR, bitwise_or)                      \
+  EW_FOR_INT_BOOL(EW_B_SAME_, X, BITWISE_XOR, bitwise_xor)                    \
+  EW_FOR_INT(EW_B_SAME_, X, INTDIV, intdiv)                                   \
+  EW_FOR_ALL(EW_B_BOOL_, X, EQUAL, equal)                                     \
+  EW_FOR_ALL(EW_B_BOOL_, X, GREATER, greater)                                 \
+  EW_FOR_ALL(EW_B_BOOL_, X, GREATER_EQUAL, greater_equal)                     \
+  EW_FOR_ALL(EW_B_BOOL_, X, LOGICAL_AND, logical_and)                         \
+  EW_FOR_INT(EW_B_SAME_, X, LOGICAL_LEFT_SHIFT, logical_left_shift)           \
+  EW_FOR_ALL(EW_B_BOOL_, X, LOGICAL_OR, logical_or)                           \
+  EW_FOR_INT(EW_B_SAME_, X, LOGICAL_RIGHT_SHIFT, logical_right_shift)         \
+  EW_FOR_ALL(EW_B_BOOL_, X, LOGICAL_XOR, logical_xor)                         \
+  EW_FOR_NUM(EW_B_SAME_, X, MAXIMUM, maximum)                                 \
+  EW_FOR_NUM(EW_B_SAME_, X, MINIMUM, minimum)                                 \
+  EW_FOR_NUM(EW_B_SAME_, X, MUL, mul)                                         \
+  EW_B_MULWIDE_(X, INT8, i8, int8_t)                                          \
+  EW_B_MULWIDE_(X, INT16, i16, int16_t)                                       \
+  EW_FOR_NUM(EW_B_SAME_, X, POW, pow)                                         \
+  EW_FOR_NUM(EW_B_SAME_, X, SUB, sub)
+
+#define EW_DEFINE_(NAME, OP, FL, IN, OUT, TA, LA, VA, TR, SR, FN, UN)         \
+  EW_BINARY_(NAME, TA, LA, VA, TR, SR, FN, UN)
+EW_BINARY_LIST(EW_DEFINE_)
+
+EW_TABLE_(binary, EW_BINARY_LIST)

@@ -1,0 +1,732 @@
+/* Element-wise plans: types and attributes checked once, the broadcast
+ * shape inferred, an engine plan built (output = operand 0, inputs after
+ * it, broadcast dims with stride 0), and the kernel variant picked from the
+ * plan's innermost run.  Executing binds buffers and runs the engine.
+ *
+ * Checked mode walks the output in C order before anything is written and
+ * stops at the first element whose result TOSA leaves unpredictable. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/diag.h"
+#include "ew/ew_ops.h"
+#include "ew/ew_plan.h"
+#include "tensor/buffer.h"
+
+#define EW_MAX_INPUTS 3
+
+struct bcast_ew_plan {
+  bcast_op op;
+  int arity;
+  int variant;
+  int checked;
+  int threads;
+  int out_c_order; /* the output layout is C-contiguous */
+  int64_t max_bytes;
+  const ew_row *row;
+  bcast_kernel_fn kernel;
+  ew_params params;
+  bcast_tensor out;                 /* layout only: data NULL */
+  bcast_tensor in[EW_MAX_INPUTS];   /* layout only */
+  bcast_plan engine;
+};
+
+/* ------------------------------------------------------------------------ */
+/* The kernel tables of the four kernel files. */
+
+const ew_row *bcast__ew_find(bcast_op op, int flavour, bcast_dtype in,
+                             bcast_dtype out) {
+  if ((unsigned)op >= BCAST_OP_COUNT || (unsigned)in >= BCAST_DTYPE_COUNT ||
+      (unsigned)out >= BCAST_DTYPE_COUNT)
+    return NULL;
+  if (op == BCAST_OP_CAST) return bcast__ew_find_cast(op, flavour, in, out);
+  if (op == BCAST_OP_SELECT) return bcast__ew_find_select(op, flavour, in, out);
+  if (bcast_ew_arity(op) == 1)
+    return bcast__ew_find_unary(op, flavour, in, out);
+  return bcast__ew_find_binary(op, flavour, in, out);
+}
+
+size_t bcast__ew_row_count(void) {
+  return bcast__ew_count_unary() + bcast__ew_count_cast() +
+         bcast__ew_count_binary() + bcast__ew_count_select();
+}
+
+const ew_row *bcast__ew_row_at(size_t i) {
+  if (i < bcast__ew_count_unary()) return bcast__ew_at_unary(i);
+  i -= bcast__ew_count_unary();
+  if (i < bcast__ew_count_cast()) return bcast__ew_at_cast(i);
+  i -= bcast__ew_count_cast();
+  if (i < bcast__ew_count_binary()) return bcast__ew_at_binary(i);
+  i -= bcast__ew_count_binary();
+  if (i < bcast__ew_count_select()) return bcast__ew_at_select(i);
+  return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Options and parameters. */
+
+void bcast_ew_options_init(bcast_ew_options *options) {
+  memset(options, 0, sizeof *options);
+  options->profile = BCAST_PROFILE_TOSA;
+  options->max_bytes = BCAST_DEFAULT_MAX_BYTES;
+}
+
+/* A bound rounded to the floating type it clamps. */
+static double round_to_type(double v, bcast_dtype dtype) {
+  switch (dtype) {
+  case BCAST_FLOAT16:
+    return ew_f16_load(ew_f16_store(ew_f64_to_f32_odd(v)));
+  case BCAST_BFLOAT16:
+    return ew_bf16_load(ew_bf16_store(ew_f64_to_f32_odd(v)));
+  case BCAST_FLOAT32:
+    return (float)v;
+  default:
+    return v;
+  }
+}
+
+/* The signed / unsigned range of an integer type. */
+static void int_range(bcast_dtype dtype, int64_t *lo, uint64_t *hi) {
+  const int bits = (int)bcast_dtype_size(dtype) * 8;
+  if (bcast_dtype_kind_of(dtype) == BCAST_KIND_UNSIGNED) {
+    *lo = 0;
+    *hi = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+  } else {
+    *hi = bits == 64 ? (uint64_t)INT64_MAX : ((uint64_t)1 << (bits - 1)) - 1;
+    *lo = -(int64_t)*hi - 1;
+  }
+}
+
+static int64_t clip_i(int64_t v, int64_t lo, int64_t hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+static void params_from_attrs(ew_params *p, const bcast_op_attrs *a,
+                              bcast_dtype data) {
+  memset(p, 0, sizeof *p);
+  p->shift = a->shift;
+  p->round = a->round != 0;
+  p->nan_ignore = a->nan_mode == BCAST_NAN_IGNORE;
+  p->in_zp = (int32_t)a->input_zp;
+  p->out_zp = (int32_t)a->output_zp;
+  const bcast_dtype_kind kind = bcast_dtype_kind_of(data);
+  if (kind == BCAST_KIND_FLOAT) {
+    p->lo_f = round_to_type(a->min_fp, data);
+    p->hi_f = round_to_type(a->max_fp, data);
+  } else if (kind == BCAST_KIND_SIGNED || kind == BCAST_KIND_UNSIGNED) {
+    int64_t lo;
+    uint64_t hi;
+    int_range(data, &lo, &hi);
+    if (kind == BCAST_KIND_SIGNED) {
+      p->lo_i = clip_i(a->min_int, lo, (int64_t)hi);
+      p->hi_i = clip_i(a->max_int, lo, (int64_t)hi);
+    } else {
+      p->lo_u = a->min_int < 0 ? 0 : (uint64_t)a->min_int;
+      p->hi_u = a->max_int < 0 ? 0 : (uint64_t)a->max_int;
+      if (p->lo_u > hi) p->lo_u = hi;
+      if (p->hi_u > hi) p->hi_u = hi;
+    }
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Building. */
+
+static void copy_layout(bcast_tensor *dst, const bcast_tensor *src) {
+  dst->dtype = src->dtype;
+  dst->rank = src->rank;
+  for (int32_t i = 0; i < src->rank; i++) {
+    dst->shape[i] = src->shape[i];
+    dst->stride_bytes[i] = src->stride_bytes[i];
+  }
+  dst->data = NULL;
+  dst->owner = NULL;
+}
+
+static void format_dims(char *buf, size_t cap, int32_t rank,
+                        const int64_t *dims) {
+  size_t len = 0;
+  buf[0] = '\0';
+  bcast__append(buf, cap, &len, "[");
+  for (int32_t i = 0; i < rank; i++)
+    bcast__append(buf, cap, &len, i ? ",%" PRId64 : "%" PRId64, dims[i]);
+  bcast__append(buf, cap, &len, "]");
+}
+
+/* Puts "<a><b>: " before a diagnostic's message (truncating its end). */
+static void prefix_message(bcast_diag *diag, const char *a, const char *b) {
+  char msg[BCAST_DIAG_TEXT_MAX];
+  size_t len = 0;
+  msg[0] = '\0';
+  bcast__append(msg, sizeof msg, &len, "%s%s: %s", a, b, diag->message);
+  memcpy(diag->message, msg, sizeof msg);
+}
+
+/* The broadcast shape of the inputs under the profile. */
+static bcast_status infer_shape(const char *name, bcast_profile profile,
+                                size_t n, const bcast_tensor *inputs,
+                                bcast_shape *out, bcast_diag *diag) {
+  bcast_shape shapes[EW_MAX_INPUTS];
+  for (size_t k = 0; k < n; k++) {
+    if (inputs[k].rank < 0 || inputs[k].rank > BCAST_MAX_RANK)
+      return bcast__fail(diag, BCAST_RANK_LIMIT,
+                         "tosa.%s: operand #%zu has rank %d, outside 0..%d",
+                         name, k, (int)inputs[k].rank, BCAST_MAX_RANK);
+    shapes[k].rank = inputs[k].rank;
+    for (int32_t i = 0; i < inputs[k].rank; i++) {
+      const int64_t d = inputs[k].shape[i];
+      if (d < 0)
+        return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                           "tosa.%s: operand #%zu dim %d has size %" PRId64,
+                           name, k, (int)i, d);
+      if (d == 0 && profile != BCAST_PROFILE_NUMPY) {
+        bcast__fail(diag, BCAST_INCOMPATIBLE,
+                    "tosa.%s: operand #%zu dim %d has size 0; TOSA tensors "
+                    "have no empty dims (the numpy profile allows them)",
+                    name, k, (int)i);
+        bcast__locate(diag, (int)k, (int)i, 0, BCAST_DIAG_NONE,
+                      BCAST_DIAG_NONE, 0, BCAST_DIAG_NONE);
+        return BCAST_INCOMPATIBLE;
+      }
+      shapes[k].dims[i] = d;
+    }
+  }
+  if (profile == BCAST_PROFILE_TOSA)
+    for (size_t k = 1; k < n; k++)
+      if (shapes[k].rank != shapes[0].rank) {
+        bcast__fail(diag, BCAST_RANK_MISMATCH,
+                    "tosa.%s: operands don't have matching ranks (operand #0 "
+                    "has rank %d, operand #%zu rank %d); the trait and numpy "
+                    "profiles expand ranks",
+                    name, (int)shapes[0].rank, k, (int)shapes[k].rank);
+        bcast__locate(diag, 0, BCAST_DIAG_NONE, shapes[0].rank, (int)k,
+                      BCAST_DIAG_NONE, shapes[k].rank, BCAST_DIAG_NONE);
+        bcast__mlir_message(diag, 1, "operands don't have matching ranks");
+        return BCAST_RANK_MISMATCH;
+      }
+  const bcast_profile infer = profile == BCAST_PROFILE_NUMPY
+                                  ? BCAST_PROFILE_NUMPY
+                                  : BCAST_PROFILE_TRAIT;
+  bcast_status status = bcast_shape_infer(n, shapes, infer, out, diag);
+  if (status != BCAST_OK && diag) {
+    prefix_message(diag, "tosa.", name);
+  }
+  return status;
+}
+
+/* The declared signature, if any, against the bound layouts. */
+static bcast_status check_declared(const bcast_ew_options *o, size_t n,
+                                   const bcast_tensor *inputs,
+                                   const bcast_tensor *out, bcast_diag *diag) {
+  bcast_shape declared[EW_MAX_INPUTS + 1];
+  bcast_tensor bound[EW_MAX_INPUTS + 1];
+  size_t m = 0;
+  if (o->declared)
+    for (size_t k = 0; k < n; k++, m++) {
+      declared[m] = o->declared[k];
+      copy_layout(&bound[m], &inputs[k]);
+    }
+  if (o->declared_result) {
+    declared[m] = *o->declared_result;
+    copy_layout(&bound[m], out);
+    m++;
+  }
+  if (m == 0) return BCAST_OK;
+  bcast_status status = bcast_bind_check(m, declared, bound, diag);
+  /* bind_check numbers the result after the inputs when both are given;
+   * name it when only the result is. */
+  if (status != BCAST_OK && diag && !o->declared) {
+    prefix_message(diag, "the result", "");
+  }
+  return status;
+}
+
+/* Picks the kernel variant from the engine plan's innermost run. */
+static int pick_variant(const bcast_plan *engine, int arity) {
+  if (!(engine->contiguous_mask & 1u)) return 0;
+  int mask = 0;
+  for (int k = 1; k <= arity; k++) {
+    const uint32_t bit = 1u << k;
+    if (engine->contiguous_mask & bit)
+      mask |= 1 << (k - 1);
+    else if (!(engine->broadcast_mask & bit))
+      return 0;
+  }
+  return 1 + mask;
+}
+
+/* Fills *plan (caller storage).  out == NULL plans a new C-contiguous
+ * output. */
+static bcast_status plan_init(struct bcast_ew_plan *plan, bcast_op op,
+                              const bcast_op_attrs *attrs, size_t n_inputs,
+                              const bcast_tensor *inputs,
+                              const bcast_tensor *out,
+                              const bcast_ew_options *options,
+                              bcast_diag *diag) {
+  bcast_ew_options defaults;
+  if (!options) {
+    bcast_ew_options_init(&defaults);
+    options = &defaults;
+  }
+  bcast_op_attrs attr_defaults;
+  if (!attrs) {
+    bcast_op_attrs_init(&attr_defaults);
+    attrs = &attr_defaults;
+  }
+  if ((unsigned)op >= BCAST_OP_COUNT)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT, "unknown op %d", (int)op);
+  if (!inputs && n_inputs)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT, "inputs is NULL");
+  const char *name = bcast_op_get(op)->name;
+  const bcast_profile profile = options->profile;
+
+  /* Types and attributes. */
+  bcast_dtype in_types[EW_MAX_INPUTS] = {BCAST_BOOL, BCAST_BOOL, BCAST_BOOL};
+  for (size_t k = 0; k < n_inputs && k < EW_MAX_INPUTS; k++)
+    in_types[k] = inputs[k].dtype;
+  bcast_dtype result;
+  bcast_status status =
+      bcast_ew_result_dtype(op, profile, n_inputs, in_types, attrs, &result,
+                            diag);
+  if (status != BCAST_OK) return status;
+  const int arity = (int)n_inputs;
+  const bcast_dtype data = in_types[op == BCAST_OP_SELECT ? 1 : 0];
+  const ew_row *row =
+      bcast__ew_find(op,
+                     profile == BCAST_PROFILE_NUMPY ? EW_FLAVOUR_ANY
+                                                    : EW_FLAVOUR_TOSA,
+                     data, result);
+  if (!row)
+    return bcast__fail(diag, BCAST_UNSUPPORTED,
+                       "tosa.%s: no kernel for %s -> %s", name,
+                       bcast_dtype_name(data), bcast_dtype_name(result));
+
+  /* Shapes. */
+  bcast_shape shape;
+  status = infer_shape(name, profile, n_inputs, inputs, &shape, diag);
+  if (status != BCAST_OK) return status;
+
+  plan->op = op;
+  plan->arity = arity;
+  plan->checked = options->checked != 0;
+  plan->threads = options->threads;
+  plan->max_bytes = options->max_bytes;
+  plan->row = row;
+  params_from_attrs(&plan->params, attrs, data);
+  for (int k = 0; k < arity; k++) copy_layout(&plan->in[k], &inputs[k]);
+
+  const int64_t elem = (int64_t)bcast_dtype_size(result);
+  if (out) {
+    int same = out->rank == shape.rank;
+    for (int32_t i = 0; same && i < shape.rank; i++)
+      same = out->shape[i] == shape.dims[i];
+    if (!same) {
+      char want[1024], have[1024];
+      format_dims(want, sizeof want, shape.rank, shape.dims);
+      format_dims(have, sizeof have, out->rank < 0 ? 0 : out->rank,
+                  out->shape);
+      return bcast__fail(diag, BCAST_RESULT_MISMATCH,
+                         "tosa.%s: the output has shape %s; it must be the "
+                         "broadcast shape %s exactly",
+                         name, have, want);
+    }
+    if (out->dtype != result)
+      return bcast__fail(diag, BCAST_TYPE,
+                         "tosa.%s: the output is %s; the result type is %s",
+                         name, bcast_dtype_name(out->dtype),
+                         bcast_dtype_name(result));
+    copy_layout(&plan->out, out);
+  } else {
+    plan->out.dtype = result;
+    plan->out.rank = shape.rank;
+    plan->out.data = NULL;
+    plan->out.owner = NULL;
+    int64_t step = elem;
+    for (int32_t i = shape.rank - 1; i >= 0; i--) {
+      plan->out.shape[i] = shape.dims[i];
+      plan->out.stride_bytes[i] = step;
+      if (shape.dims[i] > 1 && __builtin_mul_overflow(step, shape.dims[i], &step))
+        return bcast__fail(diag, BCAST_OVERFLOW,
+                           "tosa.%s: the output's size overflows 64 bits",
+                           name);
+    }
+  }
+  plan->out_c_order = bcast_tensor_is_contiguous(&plan->out);
+
+  status = check_declared(options, n_inputs, inputs, &plan->out, diag);
+  if (status != BCAST_OK) return status;
+
+  /* The engine plan: output first. */
+  int32_t ranks[EW_MAX_INPUTS + 1];
+  const int64_t *shapes[EW_MAX_INPUTS + 1], *strides[EW_MAX_INPUTS + 1];
+  int64_t elem_bytes[EW_MAX_INPUTS + 1];
+  ranks[0] = plan->out.rank;
+  shapes[0] = plan->out.shape;
+  strides[0] = plan->out.stride_bytes;
+  elem_bytes[0] = elem;
+  for (int k = 0; k < arity; k++) {
+    ranks[k + 1] = plan->in[k].rank;
+    shapes[k + 1] = plan->in[k].shape;
+    strides[k + 1] = plan->in[k].stride_bytes;
+    elem_bytes[k + 1] = (int64_t)bcast_dtype_size(plan->in[k].dtype);
+  }
+  status = bcast_plan_build(&plan->engine, plan->out.rank, plan->out.shape,
+                            arity + 1, ranks, shapes, strides, elem_bytes,
+                            diag);
+  if (status != BCAST_OK) return status;
+  plan->variant = pick_variant(&plan->engine, arity);
+  plan->kernel = row->kernels[plan->variant];
+  return BCAST_OK;
+}
+
+bcast_status bcast_ew_plan_create(bcast_ew_plan **plan, bcast_op op,
+                                  const bcast_op_attrs *attrs, size_t n_inputs,
+                                  const bcast_tensor *inputs,
+                                  const bcast_tensor *out,
+                                  const bcast_ew_options *options,
+                                  bcast_diag *diag) {
+  *plan = NULL;
+  struct bcast_ew_plan *p = malloc(sizeof *p);
+  if (!p)
+    return bcast__fail(diag, BCAST_NO_MEMORY, "out of memory for a plan");
+  bcast_status status =
+      plan_init(p, op, attrs, n_inputs, inputs, out, options, diag);
+  if (status != BCAST_OK) {
+    free(p);
+    return status;
+  }
+  *plan = p;
+  return BCAST_OK;
+}
+
+void bcast_ew_plan_destroy(bcast_ew_plan *plan) { free(plan); }
+
+const bcast_tensor *bcast_ew_plan_output(const bcast_ew_plan *plan) {
+  return &plan->out;
+}
+
+int bcast__ew_plan_variant(const bcast_ew_plan *plan) { return plan->variant; }
+const ew_row *bcast__ew_plan_row(const bcast_ew_plan *plan) {
+  return plan->row;
+}
+void bcast__ew_plan_force_strided(bcast_ew_plan *plan) {
+  plan->variant = 0;
+  plan->kernel = plan->row->kernels[0];
+}
+
+bcast_status bcast_ew_plan_alloc_output(const bcast_ew_plan *plan,
+                                        bcast_tensor *out, bcast_diag *diag) {
+  memset(out, 0, sizeof *out);
+  if (!plan->out_c_order)
+    return bcast__fail(diag, BCAST_UNSUPPORTED,
+                       "the plan writes a strided output; allocate it as "
+                       "planned");
+  int64_t count, bytes;
+  bcast_status status = bcast_tensor_elem_count(&plan->out, &count, diag);
+  if (status != BCAST_OK) return status;
+  if (__builtin_mul_overflow(count, (int64_t)bcast_dtype_size(plan->out.dtype),
+                             &bytes))
+    return bcast__fail(diag, BCAST_OVERFLOW,
+                       "the output's size overflows 64 bits");
+  if (bytes > plan->max_bytes)
+    return bcast__fail(diag, BCAST_BUDGET,
+                       "the %s output needs %" PRId64
+                       " bytes, over the budget of %" PRId64,
+                       bcast_dtype_name(plan->out.dtype), bytes,
+                       plan->max_bytes);
+  bcast_buffer *buffer;
+  status = bcast__buffer_alloc_uninit((size_t)bytes, &buffer, diag);
+  if (status != BCAST_OK) return status;
+  copy_layout(out, &plan->out);
+  out->owner = buffer;
+  out->data = bcast__buffer_data(buffer);
+  return BCAST_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Running. */
+
+/* Walks the output in C order with an odometer, keeping a pointer into
+ * each input (broadcast dims, size 1 facing a larger output dim or missing,
+ * do not move it).  visit returns nonzero to stop; the walk then returns
+ * the flat index reached, else -1. */
+typedef int (*walk_fn)(const struct bcast_ew_plan *plan, char *out,
+                       char *const *in, void *ctx);
+
+static int64_t walk_c_order(const struct bcast_ew_plan *plan, char *out_data,
+                            const void *const *in_data, walk_fn visit,
+                            void *ctx, int64_t *idx) {
+  const int32_t rank = plan->out.rank;
+  int64_t count = plan->engine.elem_count;
+  if (count == 0) return -1;
+  int64_t step[EW_MAX_INPUTS + 1][BCAST_MAX_RANK];
+  char *ptr[EW_MAX_INPUTS + 1];
+  ptr[0] = out_data;
+  for (int32_t d = 0; d < rank; d++) {
+    idx[d] = 0;
+    step[0][d] = plan->out.stride_bytes[d];
+  }
+  for (int k = 0; k < plan->arity; k++) {
+    const bcast_tensor *t = &plan->in[k];
+    ptr[k + 1] = (char *)(uintptr_t)in_data[k];
+    const int32_t lead = rank - t->rank;
+    for (int32_t d = 0; d < rank; d++) {
+      const int32_t j = d - lead;
+      step[k + 1][d] =
+          (j >= 0 && t->shape[j] == plan->out.shape[d]) ? t->stride_bytes[j]
+                                                        : 0;
+    }
+  }
+  for (int64_t flat = 0; flat < count; flat++) {
+    if (visit(plan, ptr[0], ptr + 1, ctx)) return flat;
+    /* Advance the odometer, innermost dim first. */
+    for (int32_t d = rank - 1; d >= 0; d--) {
+      for (int k = 0; k <= plan->arity; k++) ptr[k] += step[k][d];
+      if (++idx[d] < plan->out.shape[d]) break;
+      for (int k = 0; k <= plan->arity; k++)
+        ptr[k] -= step[k][d] * plan->out.shape[d];
+      idx[d] = 0;
+    }
+  }
+  return -1;
+}
+
+static int visit_elem(const struct bcast_ew_plan *plan, char *out,
+                      char *const *in, void *ctx) {
+  (void)ctx;
+  plan->row->elem(out, in, &plan->params);
+  return 0;
+}
+
+static int visit_unpred(const struct bcast_ew_plan *plan, char *out,
+                        char *const *in, void *ctx) {
+  (void)out;
+  char **found = ctx;
+  if (!plan->row->unpred(in, &plan->params)) return 0;
+  for (int k = 0; k < plan->arity; k++) found[k] = in[k];
+  return 1;
+}
+
+void bcast__ew_plan_reference(const bcast_ew_plan *plan, void *out_data,
+                              const void *const *in_data) {
+  int64_t idx[BCAST_MAX_RANK];
+  walk_c_order(plan, out_data, in_data, visit_elem, NULL, idx);
+}
+
+/* One element as text, as NumPy prints it (float16/bfloat16 as values). */
+static void format_value(char *buf, size_t cap, bcast_dtype dtype,
+                         const char *p) {
+  size_t len = 0;
+  switch (dtype) {
+#define EW_FMT_INT_(ID, T, FMT)                                               \
+  case BCAST_##ID: {                                                          \
+    T v;                                                                      \
+    memcpy(&v, p, sizeof v);                                                  \
+    bcast__append(buf, cap, &len, "%" FMT, v);                                \
+    return;                                                                   \
+  }
+    EW_FMT_INT_(INT8, int8_t, PRId8)
+    EW_FMT_INT_(INT16, int16_t, PRId16)
+    EW_FMT_INT_(INT32, int32_t, PRId32)
+    EW_FMT_INT_(INT64, int64_t, PRId64)
+    EW_FMT_INT_(UINT8, uint8_t, PRIu8)
+    EW_FMT_INT_(UINT16, uint16_t, PRIu16)
+    EW_FMT_INT_(UINT32, uint32_t, PRIu32)
+    EW_FMT_INT_(UINT64, uint64_t, PRIu64)
+#undef EW_FMT_INT_
+  case BCAST_BOOL:
+    bcast__append(buf, cap, &len, "%s", *(const uint8_t *)p ? "True" : "False");
+    return;
+  case BCAST_FLOAT16: {
+    uint16_t h;
+    memcpy(&h, p, 2);
+    bcast__append(buf, cap, &len, "%.5g", (double)ew_f16_load(h));
+    return;
+  }
+  case BCAST_BFLOAT16: {
+    uint16_t h;
+    memcpy(&h, p, 2);
+    bcast__append(buf, cap, &len, "%.4g", (double)ew_bf16_load(h));
+    return;
+  }
+  case BCAST_FLOAT32: {
+    float f;
+    memcpy(&f, p, 4);
+    bcast__append(buf, cap, &len, "%.9g", (double)f);
+    return;
+  }
+  case BCAST_FLOAT64: {
+    double f;
+    memcpy(&f, p, 8);
+    bcast__append(buf, cap, &len, "%.17g", f);
+    return;
+  }
+  default:
+    bcast__append(buf, cap, &len, "?");
+    return;
+  }
+}
+
+/* Why TOSA leaves an op's result unpredictable, for the message. */
+static const char *unpred_reason(bcast_op op) {
+  switch (op) {
+  case BCAST_OP_ADD: return "the sum overflows the type";
+  case BCAST_OP_SUB: return "the difference overflows the type";
+  case BCAST_OP_ABS: return "|x| overflows the type";
+  case BCAST_OP_NEGATE: return "-x overflows the type";
+  case BCAST_OP_INTDIV: return "division by zero or overflow";
+  case BCAST_OP_MUL: return "the shifted product is outside int32";
+  case BCAST_OP_ARITHMETIC_RIGHT_SHIFT:
+  case BCAST_OP_LOGICAL_LEFT_SHIFT:
+  case BCAST_OP_LOGICAL_RIGHT_SHIFT:
+    return "the shift count is outside [0, bits-1]";
+  case BCAST_OP_POW:
+    return "outside the domain (a >= 0, a > 0 or b > 0, finite operands)";
+  case BCAST_OP_CAST: return "NaN or out of range for the integer type";
+  default: return "unpredictable";
+  }
+}
+
+static bcast_status check_pass(const struct bcast_ew_plan *plan,
+                               void *out_data, const void *const *in_data,
+                               bcast_diag *diag) {
+  int64_t idx[BCAST_MAX_RANK];
+  char *found[EW_MAX_INPUTS];
+  if (walk_c_order(plan, out_data, in_data, visit_unpred, found, idx) < 0)
+    return BCAST_OK;
+  if (!diag) return BCAST_CHECKED;
+  char text[BCAST_DIAG_TEXT_MAX];
+  size_t len = 0;
+  text[0] = '\0';
+  bcast__append(text, sizeof text, &len,
+                "tosa.%s: unpredictable result (%s) at output index [",
+                bcast_op_get(plan->op)->name, unpred_reason(plan->op));
+  for (int32_t d = 0; d < plan->out.rank; d++)
+    bcast__append(text, sizeof text, &len, d ? ",%" PRId64 : "%" PRId64,
+                  idx[d]);
+  bcast__append(text, sizeof text, &len, "]:");
+  for (int k = 0; k < plan->arity; k++) {
+    char value[64];
+    format_value(value, sizeof value, plan->in[k].dtype, found[k]);
+    bcast__append(text, sizeof text, &len, " operand #%d = %s%s", k, value,
+                  k + 1 < plan->arity ? "," : "");
+  }
+  /* What an unchecked run writes there. */
+  char result[16], value[64];
+  plan->row->elem(result, found, &plan->params);
+  format_value(value, sizeof value, plan->out.dtype, result);
+  bcast__append(text, sizeof text, &len, "; unchecked, bcast gives %s",
+                value);
+  bcast__fail(diag, BCAST_CHECKED, "%s", text);
+  return BCAST_CHECKED;
+}
+
+bcast_status bcast_ew_plan_execute(const bcast_ew_plan *plan, void *out_data,
+                                   const void *const *in_data,
+                                   bcast_diag *diag) {
+  if (plan->checked) {
+    bcast_status status = check_pass(plan, out_data, in_data, diag);
+    if (status != BCAST_OK) return status;
+  }
+  char *base[EW_MAX_INPUTS + 1];
+  base[0] = out_data;
+  for (int k = 0; k < plan->arity; k++)
+    base[k + 1] = (char *)(uintptr_t)in_data[k];
+  bcast_plan_run(&plan->engine, base, plan->kernel, &plan->params,
+                 plan->threads);
+  return BCAST_OK;
+}
+
+static int same_layout(const bcast_tensor *a, const bcast_tensor *b) {
+  if (a->dtype != b->dtype || a->rank != b->rank) return 0;
+  for (int32_t i = 0; i < a->rank; i++)
+    if (a->shape[i] != b->shape[i] ||
+        (a->shape[i] > 1 && a->stride_bytes[i] != b->stride_bytes[i]))
+      return 0;
+  return 1;
+}
+
+/* The bytes [lo, hi) a tensor's elements occupy. */
+static void byte_span(const bcast_tensor *t, uintptr_t *lo, uintptr_t *hi) {
+  intptr_t low = 0, high = 0;
+  for (int32_t i = 0; i < t->rank; i++) {
+    if (t->shape[i] == 0) {
+      *lo = *hi = (uintptr_t)t->data;
+      return;
+    }
+    const intptr_t reach = (intptr_t)((t->shape[i] - 1) * t->stride_bytes[i]);
+    if (reach < 0) low += reach;
+    else high += reach;
+  }
+  *lo = (uintptr_t)t->data + (uintptr_t)low;
+  *hi = (uintptr_t)t->data + (uintptr_t)high +
+        (uintptr_t)bcast_dtype_size(t->dtype);
+}
+
+bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
+                               const bcast_tensor *inputs,
+                               const bcast_tensor *out, bcast_diag *diag) {
+  const char *name = bcast_op_get(plan->op)->name;
+  if (!same_layout(out, &plan->out))
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "tosa.%s: the output's type, shape or strides differ "
+                       "from the plan's",
+                       name);
+  const void *in_data[EW_MAX_INPUTS];
+  uintptr_t out_lo, out_hi;
+  byte_span(out, &out_lo, &out_hi);
+  for (int k = 0; k < plan->arity; k++) {
+    if (!same_layout(&inputs[k], &plan->in[k]))
+      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                         "tosa.%s: operand #%d's type, shape or strides "
+                         "differ from the plan's",
+                         name, k);
+    uintptr_t lo, hi;
+    byte_span(&inputs[k], &lo, &hi);
+    const int overlap = lo < out_hi && out_lo < hi;
+    const int in_place = inputs[k].data == out->data &&
+                         inputs[k].dtype == out->dtype &&
+                         same_layout(&inputs[k], out);
+    if (overlap && !in_place)
+      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                         "tosa.%s: the output overlaps operand #%d without "
+                         "being it; in place needs the output's shape, "
+                         "strides and type",
+                         name, k);
+    in_data[k] = inputs[k].data;
+  }
+  return bcast_ew_plan_execute(plan, out->data, in_data, diag);
+}
+
+bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
+                              size_t n_inputs, const bcast_tensor *inputs,
+                              bcast_tensor *result,
+                              const bcast_ew_options *options,
+                              bcast_diag *diag) {
+  struct bcast_ew_plan plan;
+  memset(result, 0, sizeof *result);
+  bcast_status status =
+      plan_init(&plan, op, attrs, n_inputs, inputs, NULL, options, diag);
+  if (status == BCAST_OK) status = bcast_ew_plan_alloc_output(&plan, result, diag);
+  if (status != BCAST_OK) return status;
+  const void *in_data[EW_MAX_INPUTS];
+  for (size_t k = 0; k < n_inputs; k++) in_data[k] = inputs[k].data;
+  status = bcast_ew_plan_execute(&plan, result->data, in_data, diag);
+  if (status != BCAST_OK) bcast_tensor_release(result);
+  return status;
+}
+
+bcast_status bcast_ew_compute_into(bcast_op op, const bcast_op_attrs *attrs,
+                                   size_t n_inputs, const bcast_tensor *inputs,
+                                   const bcast_tensor *out,
+                                   const bcast_ew_options *options,
+                                   bcast_diag *diag) {
+  struct bcast_ew_plan plan;
+  bcast_status status =
+      plan_init(&plan, op, attrs, n_inputs, inputs, out, options, diag);
+  if (status != BCAST_OK) return status;
+  return bcast_ew_plan_run(&plan, inputs, out, diag);
+}

@@ -1,0 +1,661 @@
+/* The numerics of the element-wise ops, one element at a time.
+ *
+ * Every op is a small static inline function of values: ew_<op>_<S>(a, b,
+ * p) with S the value type's suffix (b bool, i8..i64, u8..u64, f32 float,
+ * f64 double).  float16 and bfloat16 are loaded into float, computed as
+ * float32 and rounded back (to nearest even) when stored; for + - * / that
+ * double rounding is exact (float32 has more than 2p+2 bits for p = 11 and
+ * p = 8).  Beside each op, ew_unpred_<op>_<S>(a, b, p) says whether TOSA
+ * calls the result unpredictable; bcast computes the result the functions
+ * below give anyway, and checked mode reports the element instead.
+ *
+ * The functions are written once per kind of type (signed, unsigned,
+ * floating, bool) as templates and instantiated per C type below.  The
+ * kernels (ew_kernel.h) wrap loops around them; the reference path of the
+ * tests calls them one element at a time. */
+#ifndef BCAST_EW_SCALAR_H
+#define BCAST_EW_SCALAR_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The attributes as the kernels read them, prepared once per plan. */
+typedef struct ew_params {
+  int32_t shift;          /* MUL, int32 */
+  int32_t round;          /* ARITHMETIC_RIGHT_SHIFT */
+  int32_t nan_ignore;     /* CLAMP, MAXIMUM, MINIMUM */
+  int32_t in_zp, out_zp;  /* NEGATE, tosa profile */
+  int64_t lo_i, hi_i;     /* CLAMP, signed types: within the type's range */
+  uint64_t lo_u, hi_u;    /* CLAMP, unsigned types */
+  double lo_f, hi_f;      /* CLAMP, floating types: rounded to the type */
+} ew_params;
+
+/* ------------------------------------------------------------------------ */
+/* float16 and bfloat16 bit patterns <-> float, branch-free so that loops
+ * over them vectorize. */
+
+static inline uint32_t ew_bits_of(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+static inline float ew_float_of(uint32_t u) {
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+/* Exact.  The exponent and mantissa bits are placed where float keeps them
+ * and the value rescaled by 2^112 (the difference of the exponent biases),
+ * which also normalises subnormals; inf and NaN keep their payload. */
+static inline float ew_f16_load(uint16_t h) {
+  const uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+  const uint32_t em = h & 0x7fffu;
+  const uint32_t finite = ew_bits_of(ew_float_of(em << 13) * 0x1p112f);
+  const uint32_t special = (em << 13) | 0x7f800000u;
+  return ew_float_of((em >= 0x7c00u ? special : finite) | sign);
+}
+
+/* Round to nearest even; beyond the float16 range to inf; NaN stays a
+ * (quiet) NaN with its sign and top payload bits.  Below 2^-14 the value is
+ * added to 0.5f, which rounds it at the float16 subnormal step. */
+static inline uint16_t ew_f16_store(float f) {
+  const uint32_t all = ew_bits_of(f);
+  const uint32_t sign = (all >> 16) & 0x8000u;
+  const uint32_t u = all & 0x7fffffffu;
+  const uint32_t nan = 0x7e00u | ((u >> 13) & 0x3ffu);
+  const uint32_t inf_nan = u > 0x7f800000u ? nan : 0x7c00u;
+  const uint32_t sub = ew_bits_of(ew_float_of(u) + 0.5f) - 0x3f000000u;
+  const uint32_t normal = (u + 0xc8000fffu + ((u >> 13) & 1u)) >> 13;
+  const uint32_t o =
+      u >= 0x47800000u ? inf_nan : (u < 0x38800000u ? sub : normal);
+  return (uint16_t)(o | sign);
+}
+
+static inline float ew_bf16_load(uint16_t b) {
+  return ew_float_of((uint32_t)b << 16);
+}
+
+/* Round to nearest even; NaN stays a quiet NaN. */
+static inline uint16_t ew_bf16_store(float f) {
+  const uint32_t u = ew_bits_of(f);
+  const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+  const uint32_t nan = (u >> 16) | 0x40u;
+  return (uint16_t)((u & 0x7fffffffu) > 0x7f800000u ? nan : rounded);
+}
+
+/* Loads and stores of the other types. */
+#define ew_ld_same(x) (x)
+#define ew_st_same(x) (x)
+static inline uint8_t ew_ld_bool(uint8_t x) { return (uint8_t)(x != 0); }
+
+/* double -> float rounded to odd: truncated, with the last bit set when
+ * inexact.  Rounding that to a narrower type (float16, bfloat16) to
+ * nearest even gives the correctly rounded result, which rounding the
+ * double twice to nearest would not. */
+static inline float ew_f64_to_f32_odd(double x) {
+  float f = (float)x;
+  if (isnan(x) || (double)f == x) return f;
+  uint32_t u = ew_bits_of(f);
+  if (fabs((double)f) > fabs(x)) u -= 1; /* step toward zero */
+  return ew_float_of(u | 1u);
+}
+
+/* An integer rounded to nearest even at 8 significant bits (bfloat16's
+ * precision), returned as a float that holds it exactly. */
+static inline float ew_u64_to_bf16_value(uint64_t m) {
+  if (m < ((uint64_t)1 << 24)) return (float)m;
+  const int top = 63 - __builtin_clzll(m);
+  const int shift = top - 7;
+  uint64_t q = m >> shift;
+  const uint64_t rest = m & (((uint64_t)1 << shift) - 1);
+  const uint64_t half = (uint64_t)1 << (shift - 1);
+  if (rest > half || (rest == half && (q & 1))) q++;
+  return ldexpf((float)q, shift);
+}
+
+static inline float ew_i64_to_bf16_value(int64_t v) {
+  const uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+  const float f = ew_u64_to_bf16_value(m);
+  return v < 0 ? -f : f;
+}
+
+/* Count leading zeros of a 64-bit pattern, 64 for 0. */
+static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
+
+/* ------------------------------------------------------------------------ */
+/* Templates.  Each op's unpredictability test comes right after it;
+ * EW_NEVER_ defines one that is always false. */
+
+#define EW_NEVER1_(op, S, T)                                                  \
+  static inline int ew_unpred_##op##_##S(T a, const ew_params *p) {           \
+    (void)a;                                                                  \
+    (void)p;                                                                  \
+    return 0;                                                                 \
+  }
+#define EW_NEVER2_(op, S, T)                                                  \
+  static inline int ew_unpred_##op##_##S(T a, T b, const ew_params *p) {      \
+    (void)a;                                                                  \
+    (void)b;                                                                  \
+    (void)p;                                                                  \
+    return 0;                                                                 \
+  }
+
+/* Comparisons, logical ops and select: every type.  Bool values arrive as
+ * 0 or 1 (ew_ld_bool). */
+#define EW_COMMON_SCALARS_(S, T)                                              \
+  static inline uint8_t ew_equal_##S(T a, T b, const ew_params *p) {          \
+    (void)p;                                                                  \
+    return a == b;                                                            \
+  }                                                                           \
+  static inline uint8_t ew_greater_##S(T a, T b, const ew_params *p) {        \
+    (void)p;                                                                  \
+    return a > b;                                                             \
+  }                                                                           \
+  static inline uint8_t ew_greater_equal_##S(T a, T b, const ew_params *p) {  \
+    (void)p;                                                                  \
+    return a >= b;                                                            \
+  }                                                                           \
+  static inline uint8_t ew_logical_and_##S(T a, T b, const ew_params *p) {    \
+    (void)p;                                                                  \
+    return (uint8_t)((a != 0) & (b != 0));                                    \
+  }                                                                           \
+  static inline uint8_t ew_logical_or_##S(T a, T b, const ew_params *p) {     \
+    (void)p;                                                                  \
+    return (uint8_t)((a != 0) | (b != 0));                                    \
+  }                                                                           \
+  static inline uint8_t ew_logical_xor_##S(T a, T b, const ew_params *p) {    \
+    (void)p;                                                                  \
+    return (uint8_t)((a != 0) ^ (b != 0));                                    \
+  }                                                                           \
+  static inline uint8_t ew_logical_not_##S(T a, const ew_params *p) {         \
+    (void)p;                                                                  \
+    return a == 0;                                                            \
+  }                                                                           \
+  static inline T ew_select_##S(uint8_t c, T a, T b) { return c ? a : b; }    \
+  EW_NEVER2_(equal, S, T)                                                     \
+  EW_NEVER2_(greater, S, T)                                                   \
+  EW_NEVER2_(greater_equal, S, T)                                             \
+  EW_NEVER2_(logical_and, S, T)                                               \
+  EW_NEVER2_(logical_or, S, T)                                                \
+  EW_NEVER2_(logical_xor, S, T)                                               \
+  EW_NEVER1_(logical_not, S, T)
+
+/* Integer ops that read the same for signed and unsigned types.  U is the
+ * unsigned type of the same width, UW the unsigned type arithmetic is done
+ * in (no promotion to a signed int can overflow). */
+#define EW_INT_SCALARS_(S, T, U, UW, BITS)                                    \
+  EW_COMMON_SCALARS_(S, T)                                                    \
+  static inline T ew_bitwise_not_##S(T a, const ew_params *p) {               \
+    (void)p;                                                                  \
+    return (T)~a;                                                             \
+  }                                                                           \
+  static inline T ew_bitwise_and_##S(T a, T b, const ew_params *p) {          \
+    (void)p;                                                                  \
+    return (T)(a & b);                                                        \
+  }                                                                           \
+  static inline T ew_bitwise_or_##S(T a, T b, const ew_params *p) {           \
+    (void)p;                                                                  \
+    return (T)(a | b);                                                        \
+  }                                                                           \
+  static inline T ew_bitwise_xor_##S(T a, T b, const ew_params *p) {          \
+    (void)p;                                                                  \
+    return (T)(a ^ b);                                                        \
+  }                                                                           \
+  /* Wrapping add and sub; unpredictable when the exact sum does not fit. */  \
+  static inline T ew_add_##S(T a, T b, const ew_params *p) {                  \
+    (void)p;                                                                  \
+    return (T)(U)((UW)(U)a + (UW)(U)b);                                       \
+  }                                                                           \
+  static inline int ew_unpred_add_##S(T a, T b, const ew_params *p) {         \
+    T r;                                                                      \
+    (void)p;                                                                  \
+    return __builtin_add_overflow(a, b, &r);                                  \
+  }                                                                           \
+  static inline T ew_sub_##S(T a, T b, const ew_params *p) {                  \
+    (void)p;                                                                  \
+    return (T)(U)((UW)(U)a - (UW)(U)b);                                       \
+  }                                                                           \
+  static inline int ew_unpred_sub_##S(T a, T b, const ew_params *p) {         \
+    T r;                                                                      \
+    (void)p;                                                                  \
+    return __builtin_sub_overflow(a, b, &r);                                  \
+  }                                                                           \
+  /* Wrapping product (TOSA's MUL keeps the low bits: never unpredictable). */ \
+  static inline T ew_mul_wrap_##S(T a, T b, const ew_params *p) {             \
+    (void)p;                                                                  \
+    return (T)(U)((UW)(U)a * (UW)(U)b);                                       \
+  }                                                                           \
+  static inline T ew_maximum_##S(T a, T b, const ew_params *p) {              \
+    (void)p;                                                                  \
+    return a > b ? a : b;                                                     \
+  }                                                                           \
+  static inline T ew_minimum_##S(T a, T b, const ew_params *p) {              \
+    (void)p;                                                                  \
+    return a < b ? a : b;                                                     \
+  }                                                                           \
+  /* Leading zeros of the BITS-bit pattern: clz(0) = BITS, negative -> 0. */  \
+  static inline T ew_clz_##S(T a, const ew_params *p) {                       \
+    (void)p;                                                                  \
+    return (T)(ew_clz64((uint64_t)(U)a) - (64 - (BITS)));                     \
+  }                                                                           \
+  /* Logical shifts by counts in [0, BITS-1] through the unsigned pattern;    \
+   * other counts give 0 (unpredictable in TOSA). */                          \
+  static inline T ew_logical_left_shift_##S(T a, T b, const ew_params *p) {   \
+    (void)p;                                                                  \
+    return ew_count_ok_##S(b) ? (T)(U)((UW)(U)a << b) : (T)0;                 \
+  }                                                                           \
+  static inline T ew_logical_right_shift_##S(T a, T b, const ew_params *p) {  \
+    (void)p;                                                                  \
+    return ew_count_ok_##S(b) ? (T)((UW)(U)a >> b) : (T)0;                    \
+  }                                                                           \
+  static inline int ew_unpred_logical_left_shift_##S(T a, T b,                \
+                                                     const ew_params *p) {    \
+    (void)a;                                                                  \
+    (void)p;                                                                  \
+    return !ew_count_ok_##S(b);                                               \
+  }                                                                           \
+  static inline int ew_unpred_logical_right_shift_##S(T a, T b,               \
+                                                      const ew_params *p) {   \
+    (void)a;                                                                  \
+    (void)p;                                                                  \
+    return !ew_count_ok_##S(b);                                               \
+  }                                                                           \
+  static inline int ew_unpred_arithmetic_right_shift_##S(T a, T b,            \
+                                                         const ew_params *p) { \
+    (void)a;                                                                  \
+    (void)p;                                                                  \
+    return !ew_count_ok_##S(b);                                               \
+  }                                                                           \
+  /* Integer power by squaring, wrapping; b < 0 is handled per signedness. */ \
+  static inline T ew_pow_bits_##S(T a, U e) {                                 \
+    UW r = 1, x = (U)a;                                                       \
+    while (e) {                                                               \
+      if (e & 1u) r = (U)(r * x);                                             \
+      x = (U)(x * x);                                                         \
+      e = (U)(e >> 1);                                                        \
+    }                                                                         \
+    return (T)(U)r;                                                           \
+  }                                                                           \
+  /* CLAMP bounds arrive clipped to the type (ew_params). */                  \
+  EW_NEVER1_(clamp, S, T)                                                     \
+  EW_NEVER1_(bitwise_not, S, T)                                               \
+  EW_NEVER1_(clz, S, T)                                                       \
+  EW_NEVER2_(bitwise_and, S, T)                                               \
+  EW_NEVER2_(bitwise_or, S, T)                                                \
+  EW_NEVER2_(bitwise_xor, S, T)                                               \
+  EW_NEVER2_(mul_wrap, S, T)                                                  \
+  EW_NEVER2_(maximum, S, T)                                                   \
+  EW_NEVER2_(minimum, S, T)
+
+#define EW_SINT_SCALARS_(S, T, U, UW, BITS, MIN, MAX)                         \
+  static inline int ew_count_ok_##S(T b) { return b >= 0 && b < (BITS); }     \
+  EW_INT_SCALARS_(S, T, U, UW, BITS)                                          \
+  /* |a|, wrapping: abs(MIN) = MIN (unpredictable). */                        \
+  static inline T ew_abs_##S(T a, const ew_params *p) {                       \
+    (void)p;                                                                  \
+    return a < 0 ? (T)(U)(0 - (UW)(U)a) : a;                                  \
+  }                                                                           \
+  static inline int ew_unpred_abs_##S(T a, const ew_params *p) {              \
+    (void)p;                                                                  \
+    return a == (MIN);                                                        \
+  }                                                                           \
+  /* Negate, wrapping (numpy profile): -MIN = MIN (unpredictable). */         \
+  static inline T ew_negate_##S(T a, const ew_params *p) {                    \
+    (void)p;                                                                  \
+    return (T)(U)(0 - (UW)(U)a);                                              \
+  }                                                                           \
+  static inline int ew_unpred_negate_##S(T a, const ew_params *p) {           \
+    (void)p;                                                                  \
+    return a == (MIN);                                                        \
+  }                                                                           \
+  /* TOSA's NEGATE: clip(-(a - in_zp) + out_zp) computed in 64 bits;          \
+   * saturation is TOSA's rule for int8/int16, bcast's choice for int32,      \
+   * where TOSA calls an out-of-range result unpredictable. */                \
+  static inline int64_t ew_negate_exact_##S(T a, const ew_params *p) {        \
+    return -((int64_t)a - p->in_zp) + p->out_zp;                              \
+  }                                                                           \
+  static inline T ew_negate_sat_##S(T a, const ew_params *p) {                \
+    const int64_t v = ew_negate_exact_##S(a, p);                              \
+    return (T)(v < (MIN) ? (MIN) : v > (MAX) ? (MAX) : v);                    \
+  }                                                                           \
+  static inline int ew_unpred_negate_sat_##S(T a, const ew_params *p) {       \
+    const int64_t v = ew_negate_exact_##S(a, p);                              \
+    return (BITS) >= 32 && (v < (MIN) || v > (MAX));                          \
+  }                                                                           \
+  static inline T ew_clamp_##S(T a, const ew_params *p) {                     \
+    const T lo = (T)p->lo_i, hi = (T)p->hi_i;                                 \
+    const T v = a < lo ? lo : a;                                              \
+    return v > hi ? hi : v;                                                   \
+  }                                                                           \
+  /* Truncating division; a / 0 = 0 and MIN / -1 = MIN (unpredictable). */   \
+  static inline T ew_intdiv_##S(T a, T b, const ew_params *p) {               \
+    (void)p;                                                                  \
+    if (b == 0) return 0;                                                     \
+    if (b == -1) return (T)(U)(0 - (UW)(U)a);                                 \
+    return (T)(a / b);                                                        \
+  }                                                                           \
+  static inline int ew_unpred_intdiv_##S(T a, T b, const ew_params *p) {      \
+    (void)p;                                                                  \
+    return b == 0 || (a == (MIN) && b == -1);                                 \
+  }                                                                           \
+  /* Sign-filling shift; with round, +1 when the last bit shifted out is 1.   \
+   * Counts outside [0, BITS-1]: the sign fill, unrounded. */                 \
+  static inline T ew_arithmetic_right_shift_##S(T a, T b, const ew_params *p) { \
+    if (!ew_count_ok_##S(b)) return (T)(a < 0 ? -1 : 0);                      \
+    const int64_t v = (int64_t)a;                                             \
+    const int64_t up = (p->round && b > 0) ? ((v >> (b - 1)) & 1) : 0;        \
+    return (T)((v >> b) + up);                                                \
+  }                                                                           \
+  static inline T ew_pow_##S(T a, T b, const ew_params *p) {                  \
+    (void)p;                                                                  \
+    if (b < 0) return (T)(a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0);     \
+    return ew_pow_bits_##S(a, (U)b);                                          \
+  }                                                                           \
+  static inline int ew_unpred_pow_##S(T a, T b, const ew_params *p) {         \
+    (void)a;                                                                  \
+    (void)p;                                                                  \
+    return b < 0;                                                             \
+  }
+
+#define EW_UINT_SCALARS_(S, T, UW, BITS)                                      \
+  static inline int ew_count_ok_##S(T b) { return b < (BITS); }               \
+  EW_INT_SCALARS_(S, T, T, UW, BITS)                                          \
+  static inline T ew_abs_##S(T a, const ew_params *p) {                       \
+    (void)p;                                                                  \
+    return a;                                                                 \
+  }                                                                           \
+  /* Negate wraps (numpy): -a mod 2^BITS; unpredictable unless a == 0. */     \
+  static inline T ew_negate_##S(T a, const ew_params *p) {                    \
+    (void)p;                                                                  \
+    return (T)(0 - (UW)a);                                                    \
+  }                                                                           \
+  static inline int ew_unpred_negate_##S(T a, const ew_params *p) {           \
+    (void)p;                                                                  \
+    return a != 0;                                                            \
+  }                                                                           \
+  static inline T ew_clamp_##S(T a, const ew_params *p) {                     \
+    const T lo = (T)p->lo_u, hi = (T)p->hi_u;                                 \
+    const T v = a < lo ? lo : a;                                              \
+    return v > hi ? hi : v;                                                   \
+  }                                                                           \
+  static inline T ew_intdiv_##S(T a, T b, const ew_params *p) {               \
+    (void)p;                                                                  \
+    return b == 0 ? (T)0 : (T)(a / b);                                        \
+  }                                                                           \
+  static inline int ew_unpred_intdiv_##S(T a, T b, const ew_params *p) {      \
+    (void)a;                                                                  \
+    (void)p;                                                                  \
+    return b == 0;                                                            \
+  }                                                                           \
+  /* An unsigned value has no sign: the shift is logical (numpy). */          \
+  static inline T ew_arithmetic_right_shift_##S(T a, T b, const ew_params *p) { \
+    if (!ew_count_ok_##S(b)) return 0;                                        \
+    const UW up = (p->round && b > 0) ? (((UW)a >> (b - 1)) & 1u) : 0;        \
+    return (T)(((UW)a >> b) + up);                                            \
+  }                                                                           \
+  static inline T ew_pow_##S(T a, T b, const ew_params *p) {                  \
+    (void)p;                                                                  \
+    return ew_pow_bits_##S(a, b);                                             \
+  }                                                                           \
+  EW_NEVER1_(abs, S, T)                                                       \
+  EW_NEVER2_(pow, S, T)
+
+/* Floating point: F is float or double, M the <math.h> suffix (f or
+ * nothing). */
+#define EW_FLOAT_SCALARS_(S, F, M)                                            \
+  EW_COMMON_SCALARS_(S, F)                                                    \
+  static inline F ew_abs_##S(F a, const ew_params *p) {                       \
+    (void)p;                                                                  \
+    return fabs##M(a);                                                        \
+  }                                                                           \
+  static inline F ew_ceil_##S(F a, const ew_params *p) {                      \
+    (void)p;                                                                  \
+    return ceil##M(a);                                                        \
+  }                                                                           \
+  static inline F ew_floor_##S(F a, const ew_params *p) {                     \
+    (void)p;                                                                  \
+    return floor##M(a);                                                       \
+  }                                                                           \
+  static inline F ew_erf_##S(F a, const ew_params *p) {                       \
+    (void)p;                                                                  \
+    return erf##M(a);                                                         \
+  }                                                                           \
+  static inline F ew_exp_##S(F a, const ew_params *p) {                       \
+    (void)p;                                                                  \
+    return exp##M(a);                                                         \
+  }                                                                           \
+  /* log(x < 0) = NaN, log(0) = -inf. */                                      \
+  static inline F ew_log_##S(F a, const ew_params *p) {                       \
+    (void)p;                                                                  \
+    return log##M(a);                                                         \
+  }                                                                           \
+  static inline F ew_negate_##S(F a, const ew_params *p) {                    \
+    (void)p;                                                                  \
+    return -a;                                                                \
+  }                                                                           \
+  static inline F ew_reciprocal_##S(F a, const ew_params *p) {                \
+    (void)p;                                                                  \
+    return (F)1 / a;                                                          \
+  }                                                                           \
+  /* rsqrt(-0) = -inf, rsqrt(x < 0) = NaN. */                                 \
+  static inline F ew_rsqrt_##S(F a, const ew_params *p) {                     \
+    (void)p;                                                                  \
+    return (F)1 / sqrt##M(a);                                                 \
+  }                                                                           \
+  static inline F ew_sigmoid_##S(F a, const ew_params *p) {                   \
+    (void)p;                                                                  \
+    return (F)1 / ((F)1 + exp##M(-a));                                        \
+  }                                                                           \
+  static inline F ew_tanh_##S(F a, const ew_params *p) {                      \
+    (void)p;                                                                  \
+    return tanh##M(a);                                                        \
+  }                                                                           \
+  /* max(a, lo) first, then min(., hi).  A NaN fails both comparisons and     \
+   * passes through (PROPAGATE); IGNORE maps it to lo. */                     \
+  static inline F ew_clamp_##S(F a, const ew_params *p) {                     \
+    const F lo = (F)p->lo_f, hi = (F)p->hi_f;                                 \
+    const F v = p->nan_ignore ? (a >= lo ? a : lo) : (a < lo ? lo : a);       \
+    return v > hi ? hi : v;                                                   \
+  }                                                                           \
+  static inline F ew_add_##S(F a, F b, const ew_params *p) {                  \
+    (void)p;                                                                  \
+    return a + b;                                                             \
+  }                                                                           \
+  static inline F ew_sub_##S(F a, F b, const ew_params *p) {                  \
+    (void)p;                                                                  \
+    return a - b;                                                             \
+  }                                                                           \
+  static inline F ew_mul_##S(F a, F b, const ew_params *p) {                  \
+    (void)p;                                                                  \
+    return a * b;                                                             \
+  }                                                                           \
+  /* PROPAGATE: a NaN operand wins.  IGNORE: the other operand wins (NaN      \
+   * only when both are).  Either zero may come out of max(-0, +0). */        \
+  static inline F ew_maximum_##S(F a, F b, const ew_params *p) {              \
+    const F m = a > b ? a : b;                                                \
+    return p->nan_ignore ? (b != b ? a : m) : (a != a ? a : m);               \
+  }                                                                           \
+  static inline F ew_minimum_##S(F a, F b, const ew_params *p) {              \
+    const F m = a < b ? a : b;                                                \
+    return p->nan_ignore ? (b != b ? a : m) : (a != a ? a : m);               \
+  }                                                                           \
+  static inline F ew_pow_##S(F a, F b, const ew_params *p) {                  \
+    (void)p;                                                                  \
+    return pow##M(a, b);                                                      \
+  }                                                                           \
+  /* TOSA's domain: a >= 0, a > 0 or b > 0, no NaN or inf operand. */         \
+  static inline int ew_unpred_pow_##S(F a, F b, const ew_params *p) {         \
+    (void)p;                                                                  \
+    return !(a >= 0) || (a == 0 && !(b > 0)) || isnan(b) || isinf(a) ||       \
+           isinf(b);                                                          \
+  }                                                                           \
+  EW_NEVER1_(abs, S, F)                                                       \
+  EW_NEVER1_(ceil, S, F)                                                      \
+  EW_NEVER1_(floor, S, F)                                                     \
+  EW_NEVER1_(erf, S, F)                                                       \
+  EW_NEVER1_(exp, S, F)                                                       \
+  EW_NEVER1_(log, S, F)                                                       \
+  EW_NEVER1_(negate, S, F)                                                    \
+  EW_NEVER1_(reciprocal, S, F)                                                \
+  EW_NEVER1_(rsqrt, S, F)                                                     \
+  EW_NEVER1_(sigmoid, S, F)                                                   \
+  EW_NEVER1_(tanh, S, F)                                                      \
+  EW_NEVER1_(clamp, S, F)                                                     \
+  EW_NEVER2_(add, S, F)                                                       \
+  EW_NEVER2_(sub, S, F)                                                       \
+  EW_NEVER2_(mul, S, F)                                                       \
+  EW_NEVER2_(maximum, S, F)                                                   \
+  EW_NEVER2_(minimum, S, F)
+
+EW_SINT_SCALARS_(i8, int8_t, uint8_t, unsigned, 8, INT8_MIN, INT8_MAX)
+EW_SINT_SCALARS_(i16, int16_t, uint16_t, unsigned, 16, INT16_MIN, INT16_MAX)
+EW_SINT_SCALARS_(i32, int32_t, uint32_t, uint32_t, 32, INT32_MIN, INT32_MAX)
+EW_SINT_SCALARS_(i64, int64_t, uint64_t, uint64_t, 64, INT64_MIN, INT64_MAX)
+EW_UINT_SCALARS_(u8, uint8_t, unsigned, 8)
+EW_UINT_SCALARS_(u16, uint16_t, unsigned, 16)
+EW_UINT_SCALARS_(u32, uint32_t, uint32_t, 32)
+EW_UINT_SCALARS_(u64, uint64_t, uint64_t, 64)
+EW_FLOAT_SCALARS_(f32, float, f)
+EW_FLOAT_SCALARS_(f64, double, )
+EW_COMMON_SCALARS_(b, uint8_t)
+
+/* Bool's bitwise ops are its logical ops (numpy: invert(True) = False). */
+static inline uint8_t ew_bitwise_not_b(uint8_t a, const ew_params *p) {
+  (void)p;
+  return (uint8_t)!a;
+}
+static inline uint8_t ew_bitwise_and_b(uint8_t a, uint8_t b,
+                                       const ew_params *p) {
+  (void)p;
+  return (uint8_t)(a & b);
+}
+static inline uint8_t ew_bitwise_or_b(uint8_t a, uint8_t b,
+                                      const ew_params *p) {
+  (void)p;
+  return (uint8_t)(a | b);
+}
+static inline uint8_t ew_bitwise_xor_b(uint8_t a, uint8_t b,
+                                       const ew_params *p) {
+  (void)p;
+  return (uint8_t)(a ^ b);
+}
+EW_NEVER1_(bitwise_not, b, uint8_t)
+EW_NEVER2_(bitwise_and, b, uint8_t)
+EW_NEVER2_(bitwise_or, b, uint8_t)
+EW_NEVER2_(bitwise_xor, b, uint8_t)
+
+/* TOSA's MUL of int32: the 64-bit product, shifted right by `shift` with
+ * rounding half up.  (p + 2^(s-1)) >> s equals (p >> s) + bit s-1 of p,
+ * which cannot overflow even for INT32_MIN^2 and s = 63.  The result keeps
+ * the low 32 bits; out of the int32 range (shift > 0 only) it is
+ * unpredictable. */
+static inline int64_t ew_mul_shift_exact(int32_t a, int32_t b, int32_t s) {
+  const int64_t prod = (int64_t)a * b;
+  return s > 0 ? (prod >> s) + ((prod >> (s - 1)) & 1) : prod;
+}
+static inline int32_t ew_mul_shift_i32(int32_t a, int32_t b,
+                                       const ew_params *p) {
+  return (int32_t)(uint32_t)(uint64_t)ew_mul_shift_exact(a, b, p->shift);
+}
+static inline int ew_unpred_mul_shift_i32(int32_t a, int32_t b,
+                                          const ew_params *p) {
+  const int64_t v = ew_mul_shift_exact(a, b, p->shift);
+  return p->shift > 0 && (v < INT32_MIN || v > INT32_MAX);
+}
+
+/* MUL of every integer type but int32 wraps. */
+#define ew_mul_i8 ew_mul_wrap_i8
+#define ew_mul_i16 ew_mul_wrap_i16
+#define ew_mul_i64 ew_mul_wrap_i64
+#define ew_mul_u8 ew_mul_wrap_u8
+#define ew_mul_u16 ew_mul_wrap_u16
+#define ew_mul_u32 ew_mul_wrap_u32
+#define ew_mul_u64 ew_mul_wrap_u64
+#define ew_unpred_mul_i8 ew_unpred_mul_wrap_i8
+#define ew_unpred_mul_i16 ew_unpred_mul_wrap_i16
+#define ew_unpred_mul_i64 ew_unpred_mul_wrap_i64
+#define ew_unpred_mul_u8 ew_unpred_mul_wrap_u8
+#define ew_unpred_mul_u16 ew_unpred_mul_wrap_u16
+#define ew_unpred_mul_u32 ew_unpred_mul_wrap_u32
+#define ew_unpred_mul_u64 ew_unpred_mul_wrap_u64
+#define ew_mul_i32 ew_mul_shift_i32
+#define ew_unpred_mul_i32 ew_unpred_mul_shift_i32
+
+/* TOSA's MUL of int8 and int16: the exact int32 product. */
+static inline int32_t ew_mul_wide_i8(int8_t a, int8_t b, const ew_params *p) {
+  (void)p;
+  return (int32_t)a * b;
+}
+static inline int32_t ew_mul_wide_i16(int16_t a, int16_t b,
+                                      const ew_params *p) {
+  (void)p;
+  return (int32_t)a * b;
+}
+EW_NEVER2_(mul_wide, i8, int8_t)
+EW_NEVER2_(mul_wide, i16, int16_t)
+
+/* ------------------------------------------------------------------------ */
+/* CAST: value conversions.  Integer -> narrower integer keeps the low bits
+ * (two's complement); -> bool is x != 0; bool -> 0 or 1; integer -> float
+ * rounds to nearest even; float -> float rounds to nearest even, to inf
+ * beyond the range. */
+
+/* float -> integer, TOSA: round half to even, saturate; NaN gives 0 (TOSA:
+ * unpredictable). */
+#define EW_TOSA_F2I_(S, T, MIN, MAX)                                          \
+  static inline T ew_tosa_f2i_##S(double x) {                                 \
+    const double r = nearbyint(x);                                            \
+    if (isnan(r)) return 0;                                                   \
+    if (r <= (double)(MIN)) return (MIN);                                     \
+    if (r >= (double)(MAX)) return (MAX);                                     \
+    return (T)r;                                                              \
+  }                                                                           \
+  static inline int ew_unpred_tosa_f2i_##S(double x) { return isnan(x); }
+EW_TOSA_F2I_(i8, int8_t, INT8_MIN, INT8_MAX)
+EW_TOSA_F2I_(i16, int16_t, INT16_MIN, INT16_MAX)
+EW_TOSA_F2I_(i32, int32_t, INT32_MIN, INT32_MAX)
+
+/* float -> integer, numpy: truncation toward zero, as C's cast; where C
+ * leaves it undefined (NaN, inf, out of range) x86-64's conversion
+ * instructions give the integer minimum of the 32-bit conversion (targets
+ * up to 16 bits and int32) or of the 64-bit one (uint32, int64, uint64
+ * below 2^63), then the low bits are kept. */
+static inline int32_t ew_x86_f2i32(double x) {
+  return (x > -2147483649.0 && x < 2147483648.0) ? (int32_t)x : INT32_MIN;
+}
+static inline int64_t ew_x86_f2i64(double x) {
+  return (x >= -9223372036854775808.0 && x < 9223372036854775808.0)
+             ? (int64_t)x
+             : INT64_MIN;
+}
+#define EW_NUMPY_F2I_(S, T, U, WIDE, LO, HI)                                  \
+  static inline T ew_numpy_f2i_##S(double x) {                                \
+    return (T)(U)ew_x86_f2i##WIDE(x);                                         \
+  }                                                                           \
+  static inline int ew_unpred_numpy_f2i_##S(double x) {                       \
+    return !(x > (LO) - 1.0 && x < (HI) + 1.0);                               \
+  }
+EW_NUMPY_F2I_(i8, int8_t, uint8_t, 32, -128.0, 127.0)
+EW_NUMPY_F2I_(i16, int16_t, uint16_t, 32, -32768.0, 32767.0)
+EW_NUMPY_F2I_(i32, int32_t, uint32_t, 32, -2147483648.0, 2147483647.0)
+EW_NUMPY_F2I_(u8, uint8_t, uint8_t, 32, 0.0, 255.0)
+EW_NUMPY_F2I_(u16, uint16_t, uint16_t, 32, 0.0, 65535.0)
+EW_NUMPY_F2I_(u32, uint32_t, uint32_t, 64, 0.0, 4294967295.0)
+/* int64: the bounds are not doubles; x must lie in [-2^63, 2^63). */
+static inline int64_t ew_numpy_f2i_i64(double x) { return ew_x86_f2i64(x); }
+static inline int ew_unpred_numpy_f2i_i64(double x) {
+  return !(x >= -9223372036854775808.0 && x < 9223372036854775808.0);
+}
+static inline uint64_t ew_numpy_f2i_u64(double x) {
+  if (x >= 9223372036854775808.0 && x < 18446744073709551616.0)
+    return (uint64_t)x;
+  return (uint64_t)ew_x86_f2i64(x);
+}
+static inline int ew_unpred_numpy_f2i_u64(double x) {
+  return !(x > -1.0 && x < 18446744073709551616.0);
+}
+
+#endif

@@ -1,0 +1,360 @@
+/* Element-wise kernels against the reference path.
+ *
+ * Every signature each profile declares supported (bcast_ew_supported) is
+ * planned over several layouts that select each kernel variant (all inputs
+ * contiguous, one input a stride-0 scalar, a column broadcast, a transposed
+ * and a negative-stride input, rank 0), executed, and compared element by
+ * element with the reference path (one scalar-function call per element,
+ * C order) and with the plan forced to its strided variant.  The test also
+ * proves that every kernel row is reached by some supported signature and
+ * that every supported signature finds a row. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "bcast/elementwise.h"
+#include "ew/ew_plan.h"
+#include "test.h"
+
+#define ROWS 7
+#define COLS 33
+
+static const bcast_profile profiles[3] = {
+    BCAST_PROFILE_TOSA, BCAST_PROFILE_TRAIT, BCAST_PROFILE_NUMPY};
+
+/* Random contents: specials and small values for floats, 0/1 for bool,
+ * any bits for integers. */
+static void fill_random(uint64_t *rng, bcast_dtype dtype, void *data,
+                        int64_t count) {
+  static const double specials[] = {0.0,      -0.0,     1.0,  -1.0, 0.5,
+                                    2.5,      -2.5,     1e-40, 65504.0,
+                                    INFINITY, -INFINITY, NAN, 127.5, 3e9};
+  const size_t n_specials = sizeof specials / sizeof specials[0];
+  for (int64_t i = 0; i < count; i++) {
+    const uint64_t r = test_rand(rng);
+    double v = (double)((int64_t)(r % 2001) - 1000) / 64.0;
+    if (r % 7 == 0) v = specials[(r >> 8) % n_specials];
+    switch (dtype) {
+    case BCAST_BOOL: ((uint8_t *)data)[i] = (uint8_t)(r & 1); break;
+    case BCAST_FLOAT16: ((uint16_t *)data)[i] = ew_f16_store((float)v); break;
+    case BCAST_BFLOAT16: ((uint16_t *)data)[i] = ew_bf16_store((float)v); break;
+    case BCAST_FLOAT32: ((float *)data)[i] = (float)v; break;
+    case BCAST_FLOAT64: ((double *)data)[i] = v; break;
+    default: {
+      const size_t size = bcast_dtype_size(dtype);
+      /* Small values half the time so shifts and divisions see real cases. */
+      uint64_t bits = (r >> 3) & 1 ? (uint64_t)(int64_t)((int64_t)(r % 19) - 9)
+                                   : test_rand(rng);
+      memcpy((char *)data + (size_t)i * size, &bits, size);
+      break;
+    }
+    }
+  }
+}
+
+/* Two elements agree: identical bytes, or both NaN. */
+static int elems_agree(bcast_dtype dtype, const char *x, const char *y) {
+  const size_t size = bcast_dtype_size(dtype);
+  if (memcmp(x, y, size) == 0) return 1;
+  double a, b;
+  switch (dtype) {
+  case BCAST_FLOAT16: {
+    uint16_t h, k;
+    memcpy(&h, x, 2);
+    memcpy(&k, y, 2);
+    a = ew_f16_load(h);
+    b = ew_f16_load(k);
+    break;
+  }
+  case BCAST_BFLOAT16: {
+    uint16_t h, k;
+    memcpy(&h, x, 2);
+    memcpy(&k, y, 2);
+    a = ew_bf16_load(h);
+    b = ew_bf16_load(k);
+    break;
+  }
+  case BCAST_FLOAT32: {
+    float f, g;
+    memcpy(&f, x, 4);
+    memcpy(&g, y, 4);
+    a = f;
+    b = g;
+    break;
+  }
+  case BCAST_FLOAT64:
+    memcpy(&a, x, 8);
+    memcpy(&b, y, 8);
+    break;
+  default:
+    return 0;
+  }
+  return isnan(a) && isnan(b);
+}
+
+/* One input of a layout case: its shape (rank 2 or 0) and how its memory
+ * is laid out. */
+typedef enum { MEM_C, MEM_TRANSPOSED, MEM_REVERSED, MEM_BROADCAST } mem_kind;
+
+typedef struct input_case {
+  int32_t rank;
+  int64_t shape[2];
+  mem_kind mem;
+} input_case;
+
+/* Allocates memory for an input case and a view of it. */
+static void *make_input(uint64_t *rng, bcast_dtype dtype, const input_case *c,
+                        bcast_tensor *t) {
+  const int64_t size = (int64_t)bcast_dtype_size(dtype);
+  const int64_t count =
+      c->rank == 0 || c->mem == MEM_BROADCAST ? 1 : c->shape[0] * c->shape[1];
+  char *mem = malloc((size_t)(count * size));
+  fill_random(rng, dtype, mem, count);
+  int64_t strides[2] = {0, 0};
+  char *data = mem;
+  if (c->rank == 2) {
+    switch (c->mem) {
+    case MEM_C:
+      strides[0] = c->shape[1] * size;
+      strides[1] = size;
+      break;
+    case MEM_TRANSPOSED: /* column-major */
+      strides[0] = size;
+      strides[1] = c->shape[0] * size;
+      break;
+    case MEM_REVERSED: /* C order read backwards along both dims */
+      strides[0] = -c->shape[1] * size;
+      strides[1] = -size;
+      data = mem + (count - 1) * size;
+      break;
+    case MEM_BROADCAST: /* one element seen everywhere (stride 0) */
+      break;
+    }
+  }
+  bcast_tensor_wrap(t, dtype, c->rank, c->shape, strides, data, NULL);
+  return mem;
+}
+
+/* Plans one layout case, runs it (threads 1 and 2, and strided), compares
+ * with the reference.  Returns the variant the plan picked, or -1. */
+static int run_case(test_ctx *t, uint64_t *rng, bcast_op op,
+                    const bcast_op_attrs *attrs, bcast_profile profile,
+                    const bcast_dtype *types, const input_case *cases,
+                    const ew_row **row_out) {
+  const int arity = bcast_ew_arity(op);
+  bcast_tensor in[3];
+  void *mem[3];
+  const void *in_data[3];
+  for (int k = 0; k < arity; k++) {
+    mem[k] = make_input(rng, types[k], &cases[k], &in[k]);
+    in_data[k] = in[k].data;
+  }
+  bcast_ew_options options;
+  bcast_ew_options_init(&options);
+  options.profile = profile;
+  options.threads = 1;
+  bcast_ew_plan *plan = NULL;
+  bcast_diag diag;
+  int variant = -1;
+  bcast_status status = bcast_ew_plan_create(&plan, op, attrs, (size_t)arity,
+                                             in, NULL, &options, &diag);
+  if (status != BCAST_OK) {
+    test_fail(t, __FILE__, __LINE__, "%s %s: plan: %s",
+              bcast_op_get(op)->name, bcast_dtype_name(types[arity - 1]),
+              diag.message);
+    goto done;
+  }
+  variant = bcast__ew_plan_variant(plan);
+  *row_out = bcast__ew_plan_row(plan);
+  const bcast_tensor *out = bcast_ew_plan_output(plan);
+  int64_t count = 1;
+  for (int32_t i = 0; i < out->rank; i++) count *= out->shape[i];
+  const size_t bytes = (size_t)count * bcast_dtype_size(out->dtype) + 1;
+  char *got = malloc(bytes), *want = malloc(bytes), *strided = malloc(bytes);
+  memset(got, 0xa5, bytes);
+  memset(want, 0x5a, bytes);
+  memset(strided, 0x3c, bytes);
+  CHECK_INT(bcast_ew_plan_execute(plan, got, in_data, &diag), BCAST_OK);
+  bcast__ew_plan_reference(plan, want, in_data);
+  bcast__ew_plan_force_strided(plan);
+  CHECK_INT(bcast_ew_plan_execute(plan, strided, in_data, &diag), BCAST_OK);
+  const size_t size = bcast_dtype_size(out->dtype);
+  for (int64_t i = 0; i < count; i++) {
+    const char *g = got + (size_t)i * size, *w = want + (size_t)i * size,
+               *s = strided + (size_t)i * size;
+    if (!elems_agree(out->dtype, g, w) || !elems_agree(out->dtype, s, w)) {
+      test_fail(t, __FILE__, __LINE__,
+                "%s %s -> %s (%s profile, variant %d): element %lld differs "
+                "from the reference",
+                bcast_op_get(op)->name, bcast_dtype_name(types[arity - 1]),
+                bcast_dtype_name(out->dtype), bcast_profile_name(profile),
+                variant, (long long)i);
+      break;
+    }
+  }
+  free(got);
+  free(want);
+  free(strided);
+  bcast_ew_plan_destroy(plan);
+done:
+  for (int k = 0; k < arity; k++) free(mem[k]);
+  return variant;
+}
+
+TEST(ew_every_supported_signature_has_a_kernel_and_matches_the_reference) {
+  uint64_t rng = test_seed() ^ 0xe1e3u;
+  const size_t n_rows = bcast__ew_row_count();
+  char *hit = calloc(n_rows, 1);
+  int signatures = 0, runs = 0;
+  for (int pi = 0; pi < 3; pi++) {
+    const bcast_profile profile = profiles[pi];
+    for (int op = 0; op < BCAST_OP_COUNT; op++) {
+      const int arity = bcast_ew_arity((bcast_op)op);
+      bcast_dtype types[3], result;
+      for (size_t idx = 0;
+           bcast_ew_supported((bcast_op)op, profile, idx, types, &result) ==
+           BCAST_OK;
+           idx++) {
+        signatures++;
+        bcast_op_attrs attrs;
+        bcast_op_attrs_init(&attrs);
+        attrs.cast_to = result;
+        if (op == BCAST_OP_CLAMP) {
+          attrs.min_int = -3;
+          attrs.max_int = 100;
+          attrs.min_fp = -1.5;
+          attrs.max_fp = 6.0;
+        }
+        if (op == BCAST_OP_MUL && types[0] == BCAST_INT32) attrs.shift = 3;
+        if (op == BCAST_OP_NEGATE && types[0] == BCAST_INT8 &&
+            profile != BCAST_PROFILE_NUMPY) {
+          attrs.input_zp = 3;
+          attrs.output_zp = -7;
+        }
+        bcast_dtype check;
+        CHECK_INT(bcast_ew_result_dtype((bcast_op)op, profile, (size_t)arity,
+                                        types, &attrs, &check, NULL),
+                  BCAST_OK);
+        CHECK_INT(check, result);
+
+        /* Layouts.  Case 0: all contiguous; 1..arity: input k-1 a scalar
+         * ([1,1]); then a column, a transposed and a reversed input 0,
+         * and rank 0. */
+        const input_case full = {2, {ROWS, COLS}, MEM_C};
+        for (int layout = 0; layout < arity + 4; layout++) {
+          input_case cases[3] = {full, full, full};
+          int expect = -1;
+          if (layout == 0) {
+            expect = (1 << arity); /* 1 + all bits */
+          } else if (layout <= arity) {
+            /* A unary op's output has its input's shape: broadcast the
+             * input by strides instead. */
+            if (arity == 1)
+              cases[0].mem = MEM_BROADCAST;
+            else
+              cases[layout - 1].shape[0] = cases[layout - 1].shape[1] = 1;
+            expect = (1 << arity) - (1 << (layout - 1));
+          } else if (layout == arity + 1) {
+            cases[0].shape[1] = 1;
+            expect = arity == 1 ? 2 : (1 << arity) - 1;
+          } else if (layout == arity + 2) {
+            cases[0].mem = MEM_TRANSPOSED;
+            expect = 0;
+          } else if (layout == arity + 3) {
+            cases[0].mem = MEM_REVERSED;
+            expect = 0;
+            if (arity > 1) cases[1].mem = MEM_REVERSED;
+          }
+          const ew_row *row = NULL;
+          const int variant =
+              run_case(t, &rng, (bcast_op)op, &attrs, profile, types, cases,
+                       &row);
+          runs++;
+          if (variant >= 0 && expect >= 0 && variant != expect)
+            test_fail(t, __FILE__, __LINE__,
+                      "%s layout %d: variant %d, expected %d",
+                      bcast_op_get((bcast_op)op)->name, layout, variant,
+                      expect);
+          for (size_t r = 0; row && r < n_rows; r++)
+            if (bcast__ew_row_at(r) == row) hit[r] = 1;
+        }
+        /* Rank 0. */
+        input_case scalars[3] = {{0, {1, 1}, MEM_C}, {0, {1, 1}, MEM_C},
+                                 {0, {1, 1}, MEM_C}};
+        const ew_row *row = NULL;
+        run_case(t, &rng, (bcast_op)op, &attrs, profile, types, scalars, &row);
+        runs++;
+      }
+    }
+  }
+  /* Every kernel row serves some supported signature. */
+  for (size_t r = 0; r < n_rows; r++)
+    if (!hit[r]) {
+      const ew_row *row = bcast__ew_row_at(r);
+      test_fail(t, __FILE__, __LINE__,
+                "kernel row %s %s -> %s (flavour %d) is never used",
+                bcast_op_get(row->op)->name, bcast_dtype_name(row->in),
+                bcast_dtype_name(row->out), row->flavour);
+    }
+  free(hit);
+  CHECK(signatures > 600);
+  printf("  %d signatures, %d kernel rows, %d layout runs\n", signatures,
+         (int)n_rows, runs);
+}
+
+/* Outputs big enough for the engine to split them across threads. */
+TEST(ew_two_threads_match_one) {
+  uint64_t rng = test_seed() ^ 0x2727u;
+  static const struct {
+    bcast_op op;
+    bcast_dtype type;
+    bcast_dtype cast_to;
+  } cases[] = {
+      {BCAST_OP_ADD, BCAST_FLOAT32, BCAST_FLOAT32},
+      {BCAST_OP_MUL, BCAST_INT8, BCAST_INT32},
+      {BCAST_OP_MAXIMUM, BCAST_FLOAT16, BCAST_FLOAT16},
+      {BCAST_OP_SELECT, BCAST_INT32, BCAST_INT32},
+      {BCAST_OP_CAST, BCAST_FLOAT32, BCAST_INT8},
+      {BCAST_OP_GREATER, BCAST_INT32, BCAST_BOOL},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    const bcast_op op = cases[c].op;
+    const int arity = bcast_ew_arity(op);
+    bcast_dtype types[3] = {cases[c].type, cases[c].type, cases[c].type};
+    if (op == BCAST_OP_SELECT) types[0] = BCAST_BOOL;
+    bcast_op_attrs attrs;
+    bcast_op_attrs_init(&attrs);
+    attrs.cast_to = cases[c].cast_to;
+    /* [300, 1000] against a row [1, 1000] (and a column for ternary). */
+    const int64_t shapes[3][2] = {{300, 1000}, {1, 1000}, {300, 1}};
+    bcast_tensor in[3];
+    void *mem[3];
+    const void *in_data[3];
+    for (int k = 0; k < arity; k++) {
+      const int64_t count = shapes[k][0] * shapes[k][1];
+      mem[k] = malloc((size_t)count * bcast_dtype_size(types[k]));
+      fill_random(&rng, types[k], mem[k], count);
+      bcast_tensor_wrap(&in[k], types[k], 2, shapes[k], NULL, mem[k], NULL);
+      in_data[k] = mem[k];
+    }
+    char *out[2];
+    size_t bytes = 0;
+    for (int threads = 1; threads <= 2; threads++) {
+      bcast_ew_options options;
+      bcast_ew_options_init(&options);
+      options.threads = threads;
+      bcast_ew_plan *plan;
+      CHECK_INT(bcast_ew_plan_create(&plan, op, &attrs, (size_t)arity, in,
+                                     NULL, &options, NULL),
+                BCAST_OK);
+      bytes = 300 * 1000 * bcast_dtype_size(bcast_ew_plan_output(plan)->dtype);
+      out[threads - 1] = malloc(bytes);
+      CHECK_INT(bcast_ew_plan_execute(plan, out[threads - 1], in_data, NULL),
+                BCAST_OK);
+      bcast_ew_plan_destroy(plan);
+    }
+    CHECK(memcmp(out[0], out[1], bytes) == 0);
+    free(out[0]);
+    free(out[1]);
+    for (int k = 0; k < arity; k++) free(mem[k]);
+  }
+}
