@@ -217,31 +217,40 @@ static bcast_status infer_shape(const char *name, bcast_profile profile,
   return status;
 }
 
-/* The declared signature, if any, against the bound layouts. */
-static bcast_status check_declared(const bcast_ew_options *o, size_t n,
-                                   const bcast_tensor *inputs,
+/* The declared signature, if any, against the bound layouts: the inputs
+ * through bcast_bind_check ('?', named dims, the broadcast rule on run-time
+ * sizes), the result's rank and static sizes against the broadcast
+ * shape. */
+static bcast_status check_declared(const bcast_ew_options *o, const char *name,
+                                   size_t n, const bcast_tensor *inputs,
                                    const bcast_tensor *out, bcast_diag *diag) {
-  bcast_shape declared[EW_MAX_INPUTS + 1];
-  bcast_tensor bound[EW_MAX_INPUTS + 1];
-  size_t m = 0;
-  if (o->declared)
-    for (size_t k = 0; k < n; k++, m++) {
-      declared[m] = o->declared[k];
-      copy_layout(&bound[m], &inputs[k]);
+  if (o->declared) {
+    bcast_tensor bound[EW_MAX_INPUTS];
+    for (size_t k = 0; k < n; k++) copy_layout(&bound[k], &inputs[k]);
+    bcast_status status = bcast_bind_check(n, o->declared, bound, diag);
+    if (status != BCAST_OK) {
+      if (diag) prefix_message(diag, "tosa.", name);
+      return status;
     }
-  if (o->declared_result) {
-    declared[m] = *o->declared_result;
-    copy_layout(&bound[m], out);
-    m++;
   }
-  if (m == 0) return BCAST_OK;
-  bcast_status status = bcast_bind_check(m, declared, bound, diag);
-  /* bind_check numbers the result after the inputs when both are given;
-   * name it when only the result is. */
-  if (status != BCAST_OK && diag && !o->declared) {
-    prefix_message(diag, "the result", "");
-  }
-  return status;
+  const bcast_shape *r = o->declared_result;
+  if (!r || r->rank == BCAST_RANK_UNRANKED) return BCAST_OK;
+  if (r->rank != out->rank)
+    return bcast__fail(diag, BCAST_RUNTIME_SHAPE,
+                       "tosa.%s: the result is declared with rank %d but the "
+                       "broadcast shape has rank %d",
+                       name, (int)r->rank, (int)out->rank);
+  for (int32_t i = 0; i < r->rank; i++)
+    if (r->dims[i] >= 0 && r->dims[i] != out->shape[i]) {
+      bcast__fail(diag, BCAST_RUNTIME_SHAPE,
+                  "tosa.%s: result dim %d is declared as %" PRId64
+                  " but the inputs broadcast to %" PRId64 " there",
+                  name, (int)i, r->dims[i], out->shape[i]);
+      bcast__locate(diag, BCAST_DIAG_RESULT, (int)i, r->dims[i],
+                    BCAST_DIAG_NONE, BCAST_DIAG_NONE, out->shape[i], (int)i);
+      return BCAST_RUNTIME_SHAPE;
+    }
+  return BCAST_OK;
 }
 
 /* Picks the kernel variant from the engine plan's innermost run. */
@@ -356,7 +365,7 @@ static bcast_status plan_init(struct bcast_ew_plan *plan, bcast_op op,
   }
   plan->out_c_order = bcast_tensor_is_contiguous(&plan->out);
 
-  status = check_declared(options, n_inputs, inputs, &plan->out, diag);
+  status = check_declared(options, name, n_inputs, inputs, &plan->out, diag);
   if (status != BCAST_OK) return status;
 
   /* The engine plan: output first. */

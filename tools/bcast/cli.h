@@ -17,6 +17,7 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
   X("broadcast-to", cmd_broadcast_to, "broadcast one .npy file to a shape")   \
   X("lower", cmd_lower, "lower TOSA element-wise ops in .mlir to linalg.generic") \
   X("info", cmd_info, "print dtype, shape, order and first elements of .npy files") \
+  X("run", cmd_run, "run a TOSA element-wise op over .npy files (broadcast, no copies)") \
   X("broadcast-in-dim", cmd_broadcast_in_dim, "XLA BroadcastInDim of a .npy file or a shape") \
   X("explain", cmd_explain, "spell implicit broadcasting out as broadcast_dimensions")
 
