@@ -170,8 +170,11 @@ const ew_row *bcast__ew_row_at(size_t index);
     const T *b = (const T *)ptrs[3];                                          \
     const uint8_t c0 = c[0];                                                  \
     const T a0 = a[0], b0 = b[0];                                             \
-    for (int64_t i = 0; i < n; i++)                                           \
-      r[i] = ((SC) ? c[i] : c0) ? ((SA) ? a[i] : a0) : ((SB) ? b[i] : b0);    \
+    for (int64_t i = 0; i < n; i++) {                                         \
+      /* Both values are loaded: a select, not a branch, so it vectorizes. */ \
+      const T av = (SA) ? a[i] : a0, bv = (SB) ? b[i] : b0;                   \
+      r[i] = ((SC) ? c[i] : c0) ? av : bv;                                    \
+    }                                                                         \
   }
 
 #define EW_SELECT_(NAME, T)                                                   \

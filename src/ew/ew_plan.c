@@ -5,9 +5,11 @@
  *
  * Checked mode walks the output in C order before anything is written and
  * stops at the first element whose result TOSA leaves unpredictable. */
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -426,6 +428,22 @@ void bcast__ew_plan_force_strided(bcast_ew_plan *plan) {
   plan->kernel = plan->row->kernels[0];
 }
 
+/* A large new output is written once, front to back: transparent huge
+ * pages turn its 4 KiB page faults into a few 2 MiB ones (NumPy asks for
+ * them too).  A hint only; failure changes nothing. */
+static void advise_huge_pages(void *data, int64_t bytes) {
+#if defined(MADV_HUGEPAGE)
+  const uintptr_t huge = (uintptr_t)2 << 20;
+  if (bytes < 4 * (int64_t)huge) return;
+  const uintptr_t begin = ((uintptr_t)data + huge - 1) & ~(huge - 1);
+  const uintptr_t end = ((uintptr_t)data + (uintptr_t)bytes) & ~(huge - 1);
+  if (end > begin) madvise((void *)begin, end - begin, MADV_HUGEPAGE);
+#else
+  (void)data;
+  (void)bytes;
+#endif
+}
+
 bcast_status bcast_ew_plan_alloc_output(const bcast_ew_plan *plan,
                                         bcast_tensor *out, bcast_diag *diag) {
   memset(out, 0, sizeof *out);
@@ -452,6 +470,7 @@ bcast_status bcast_ew_plan_alloc_output(const bcast_ew_plan *plan,
   copy_layout(out, &plan->out);
   out->owner = buffer;
   out->data = bcast__buffer_data(buffer);
+  advise_huge_pages(out->data, bytes);
   return BCAST_OK;
 }
 

@@ -55,7 +55,8 @@ static inline float ew_f16_load(uint16_t h) {
   const uint32_t em = h & 0x7fffu;
   const uint32_t finite = ew_bits_of(ew_float_of(em << 13) * 0x1p112f);
   const uint32_t special = (em << 13) | 0x7f800000u;
-  return ew_float_of((em >= 0x7c00u ? special : finite) | sign);
+  const uint32_t is_special = 0u - (uint32_t)(em >= 0x7c00u);
+  return ew_float_of((special & is_special) | (finite & ~is_special) | sign);
 }
 
 /* Round to nearest even; beyond the float16 range to inf; NaN stays a
@@ -66,11 +67,15 @@ static inline uint16_t ew_f16_store(float f) {
   const uint32_t sign = (all >> 16) & 0x8000u;
   const uint32_t u = all & 0x7fffffffu;
   const uint32_t nan = 0x7e00u | ((u >> 13) & 0x3ffu);
-  const uint32_t inf_nan = u > 0x7f800000u ? nan : 0x7c00u;
+  const uint32_t is_nan = 0u - (uint32_t)(u > 0x7f800000u);
+  const uint32_t inf_nan = (nan & is_nan) | (0x7c00u & ~is_nan);
   const uint32_t sub = ew_bits_of(ew_float_of(u) + 0.5f) - 0x3f000000u;
   const uint32_t normal = (u + 0xc8000fffu + ((u >> 13) & 1u)) >> 13;
-  const uint32_t o =
-      u >= 0x47800000u ? inf_nan : (u < 0x38800000u ? sub : normal);
+  /* Selected with masks: the loop stays free of branches. */
+  const uint32_t big = 0u - (uint32_t)(u >= 0x47800000u);
+  const uint32_t small = 0u - (uint32_t)(u < 0x38800000u);
+  const uint32_t finite = (sub & small) | (normal & ~small);
+  const uint32_t o = (inf_nan & big) | (finite & ~big);
   return (uint16_t)(o | sign);
 }
 
@@ -83,7 +88,8 @@ static inline uint16_t ew_bf16_store(float f) {
   const uint32_t u = ew_bits_of(f);
   const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
   const uint32_t nan = (u >> 16) | 0x40u;
-  return (uint16_t)((u & 0x7fffffffu) > 0x7f800000u ? nan : rounded);
+  const uint32_t is_nan = 0u - (uint32_t)((u & 0x7fffffffu) > 0x7f800000u);
+  return (uint16_t)((nan & is_nan) | (rounded & ~is_nan));
 }
 
 /* Loads and stores of the other types. */
