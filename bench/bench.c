@@ -2,7 +2,10 @@
  * run.
  *
  * Usage: bcast_bench [--reps N] [--source-dir DIR] [--no-numpy]
- *                    [--keep-omp-env]
+ *                    [--keep-omp-env] [--only materialize|ew]
+ *
+ * Sections: memory bandwidth, materialize, and the element-wise ops
+ * (bench_ew.c: add, mul, select, maximum over the issue-5 cases).
  *
  * Units.  GB/s is 10^9 bytes per second.  A materialize case counts the
  * bytes of the output it writes; the broadcast source is small, stays in
@@ -41,6 +44,7 @@
 #endif
 
 #include "bcast/tensor.h"
+#include "bench_ew.h"
 
 /* The materialize cases.  Add a row to add a case: it is timed with 1 and
  * 2 threads, into a warm buffer, and by NumPy. */
@@ -148,8 +152,9 @@ static double bw_run(int what, int stream, int threads, char *dst,
   return gbps((double)(what == BW_COPY ? 2 * bytes : bytes), best);
 }
 
-/* Returns the best write (fill) bandwidth measured. */
-static double bench_bandwidth(int reps) {
+/* Returns the best write (fill) bandwidth measured; *bw gets the best copy
+ * and fill bandwidth per thread count. */
+static double bench_bandwidth(int reps, bench_bw *bw) {
   const size_t bytes = (size_t)256 << 20;
   char *a = aligned_alloc(64, bytes), *b = aligned_alloc(64, bytes);
   if (!a || !b) {
@@ -170,10 +175,14 @@ static double bench_bandwidth(int reps) {
                {"fill, ordinary stores", BW_FILL, 0},
                {"fill, non-temporal stores", BW_FILL, 1}};
   double best_write = 0;
+  memset(bw, 0, sizeof *bw);
   for (size_t l = 0; l < sizeof loops / sizeof loops[0]; l++) {
     double g1 = bw_run(loops[l].what, loops[l].stream, 1, b, a, bytes, reps);
     double g2 = bw_run(loops[l].what, loops[l].stream, 2, b, a, bytes, reps);
     printf("  %-28s %10.2f %10.2f\n", loops[l].name, g1, g2);
+    double *per_threads = loops[l].what == BW_FILL ? bw->fill : bw->copy;
+    if (g1 > per_threads[0]) per_threads[0] = g1;
+    if (g2 > per_threads[1]) per_threads[1] = g2;
     if (loops[l].what == BW_FILL) {
       if (g1 > best_write) best_write = g1;
       if (g2 > best_write) best_write = g2;
@@ -323,7 +332,7 @@ static int bench_numpy(const char *script, int reps, case_result *res) {
 
 int main(int argc, char **argv) {
   int reps = 5, numpy = 1, keep_omp_env = 0;
-  const char *source_dir = NULL;
+  const char *source_dir = NULL, *only = NULL;
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "--keep-omp-env")) keep_omp_env = 1;
   if (!keep_omp_env && !getenv("OMP_WAIT_POLICY")) {
@@ -341,10 +350,13 @@ int main(int argc, char **argv) {
       source_dir = argv[++i];
     else if (!strcmp(argv[i], "--no-numpy"))
       numpy = 0;
+    else if (!strcmp(argv[i], "--only") && i + 1 < argc &&
+             (!strcmp(argv[i + 1], "materialize") || !strcmp(argv[i + 1], "ew")))
+      only = argv[++i];
     else {
       fprintf(stderr,
               "usage: bcast_bench [--reps N] [--source-dir DIR] [--no-numpy] "
-              "[--keep-omp-env]\n");
+              "[--keep-omp-env] [--only materialize|ew]\n");
       return 2;
     }
   }
@@ -353,15 +365,23 @@ int main(int argc, char **argv) {
   printf("bcast_bench: best of %d runs; GB/s = 10^9 bytes/s of output "
          "written; OMP_WAIT_POLICY=%s\n\n",
          reps, policy ? policy : "(libgomp default)");
-  double best_write = bench_bandwidth(reps);
+  bench_bw bw;
+  double best_write = bench_bandwidth(reps, &bw);
+
+  char script[4096];
+  const int have_script =
+      numpy && find_script(source_dir, argv[0], script, sizeof script);
+  if (only && !strcmp(only, "ew")) {
+    bench_elementwise(reps, have_script ? script : NULL, &bw);
+    return 0;
+  }
 
   static case_result res[CASE_COUNT];
   for (int i = 0; i < CASE_COUNT; i++) bench_case_run(&cases[i], reps, &res[i]);
 
-  char script[4096];
   int have_numpy = 0;
   if (numpy) {
-    if (find_script(source_dir, argv[0], script, sizeof script))
+    if (have_script)
       have_numpy = bench_numpy(script, reps, res);
     if (!have_numpy)
       printf("NumPy: not measured (bench/numpy_bench.py or /usr/bin/python3 "
@@ -388,5 +408,7 @@ int main(int argc, char **argv) {
   }
   printf("  (1T/np: bcast materialize with 1 thread over NumPy; best/BW: the "
          "better 'into' figure over the best write bandwidth above)\n");
+  if (!only)
+    bench_elementwise(reps, have_script ? script : NULL, &bw);
   return 0;
 }

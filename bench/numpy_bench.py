@@ -5,6 +5,14 @@ Usage: numpy_bench.py REPS CASE...   where CASE is DTYPE:SRC:OUT, shapes as
 comma-separated sizes ("float32:4096,1:4096,4096").  For each case prints
 one line "numpy INDEX BEST_SECONDS OUTPUT_BYTES", the best of REPS runs,
 including the allocation of the copy (as bcast_materialize includes it).
+
+Element-wise cases (bench_ew.c) are ew:OP:DTYPE:SHAPE_A:SHAPE_B:BATCH with
+OP a NumPy function (add, multiply, maximum, where; where's condition has
+SHAPE_A).  Each prints "numpy-ew INDEX NEW_SECONDS INTO_SECONDS": the best
+of REPS batches of BATCH calls, per call, for np.OP(a, b) (a new output)
+and np.OP(a, b, out=o).  np.where has no out=; its "into" writes the same
+result with np.copyto(o, b) then np.copyto(o, a, where=c).
+Index numbering restarts at 0 for the ew cases.
 """
 import sys
 import time
@@ -16,10 +24,48 @@ def parse_shape(text):
     return tuple(int(d) for d in text.split(",")) if text else ()
 
 
+def ew_input(shape, dtype):
+    count = int(np.prod(shape, dtype=np.int64))
+    return (np.arange(count) % 251).astype(dtype).reshape(shape)
+
+
+def ew_case(index, spec, reps):
+    _, op, dtype, sa, sb, batch = spec.split(":")
+    a = ew_input(parse_shape(sa), dtype)
+    b = ew_input(parse_shape(sb), dtype)
+    batch = int(batch)
+    if op == "where":
+        c = (np.arange(a.size) % 3 == 0).reshape(a.shape)
+        fresh = lambda: np.where(c, a, b)
+        o = np.where(c, a, b)
+
+        def into():
+            np.copyto(o, b)
+            np.copyto(o, a, where=c)
+    else:
+        fn = getattr(np, op)
+        fresh = lambda: fn(a, b)
+        o = fn(a, b)
+        into = lambda: fn(a, b, out=o)
+    best = []
+    for call in (fresh, into):
+        t_best = float("inf")
+        for _ in range(reps):
+            start = time.perf_counter()
+            for _ in range(batch):
+                call()
+            t_best = min(t_best, (time.perf_counter() - start) / batch)
+        best.append(t_best)
+    print("numpy-ew %d %.9f %.9f" % (index, best[0], best[1]), flush=True)
+
+
 def main(argv):
     reps = int(argv[1])
     print("numpy-version %s" % np.__version__, flush=True)
-    for index, spec in enumerate(argv[2:]):
+    ew_specs = [s for s in argv[2:] if s.startswith("ew:")]
+    for index, spec in enumerate(ew_specs):
+        ew_case(index, spec, reps)
+    for index, spec in enumerate(s for s in argv[2:] if not s.startswith("ew:")):
         dtype, src, out = spec.split(":")
         src_shape, out_shape = parse_shape(src), parse_shape(out)
         count = int(np.prod(src_shape, dtype=np.int64))

@@ -1,0 +1,288 @@
+/* bcast_bench, element-wise section: add, mul, select and maximum over
+ * same-shape, row, column, scalar, outer and 4-D broadcasts of 4096x4096
+ * float32, the same-shape case in int8, float16 and float64, and a small
+ * 64x64 + 64 latency case; NumPy on the same cases in the same run.
+ *
+ * Units.  GB/s counts the bytes of every operand as stored (a broadcast
+ * operand once, at its own size) plus the output: the memory traffic a
+ * perfect implementation needs.  "new" allocates the output each call
+ * (bcast_ew_compute; NumPy's np.add(a, b)), "into" writes a warm output
+ * (a prepared plan's bcast_ew_plan_execute; np.add(a, b, out=o)).  The
+ * ratios to bandwidth hold "into" against the bandwidth measured above
+ * with the same thread count: the copy bandwidth (read + write) when the
+ * inputs are at least a tenth of the traffic, else the fill bandwidth
+ * (outer and 4-D cases write far more than they read).  The latency case
+ * reports microseconds per call instead. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bcast/elementwise.h"
+#include "bench_ew.h"
+
+typedef struct ew_case {
+  const char *name;
+  bcast_op op;
+  bcast_dtype dtype;
+  const char *numpy_dtype;
+  int32_t rank[2];
+  int64_t shape[2][4];
+  int latency; /* report microseconds per call */
+} ew_case;
+
+#define F32 BCAST_FLOAT32, "float32"
+#define SAME {2, 2}, {{4096, 4096}, {4096, 4096}}
+#define ROW {2, 1}, {{4096, 4096}, {4096}}
+#define COLUMN {2, 2}, {{4096, 4096}, {4096, 1}}
+#define SCALAR {2, 0}, {{4096, 4096}, {0}}
+#define OUTER {2, 2}, {{4096, 1}, {1, 4096}}
+#define MIXED4D {4, 4}, {{64, 1, 256, 64}, {1, 32, 256, 1}}
+#define SMALL {2, 1}, {{64, 64}, {64}}
+
+/* SELECT's condition has the first value's shape. */
+#define EW_OP_CASES(OPNAME, OP)                                               \
+  {OPNAME " f32 same 4096x4096", OP, F32, SAME, 0},                           \
+      {OPNAME " f32 row +4096", OP, F32, ROW, 0},                             \
+      {OPNAME " f32 column +4096x1", OP, F32, COLUMN, 0},                     \
+      {OPNAME " f32 scalar", OP, F32, SCALAR, 0},                             \
+      {OPNAME " f32 outer 4096x1+1x4096", OP, F32, OUTER, 0},                 \
+      {OPNAME " f32 4-D mixed", OP, F32, MIXED4D, 0},                         \
+      {OPNAME " i8 same", OP, BCAST_INT8, "int8", SAME, 0},                   \
+      {OPNAME " f16 same", OP, BCAST_FLOAT16, "float16", SAME, 0},            \
+      {OPNAME " f64 same", OP, BCAST_FLOAT64, "float64", SAME, 0},            \
+      {OPNAME " f32 64x64+64 (us)", OP, F32, SMALL, 1},
+
+static const ew_case cases[] = {
+    EW_OP_CASES("add", BCAST_OP_ADD) EW_OP_CASES("mul", BCAST_OP_MUL)
+        EW_OP_CASES("select", BCAST_OP_SELECT)
+            EW_OP_CASES("maximum", BCAST_OP_MAXIMUM)};
+enum { EW_CASE_COUNT = sizeof cases / sizeof cases[0] };
+
+typedef struct ew_result {
+  double bytes, read_bytes;
+  double fresh[2]; /* GB/s (or us per call), new output, 1 and 2 threads */
+  double into[2];
+  double oneshot_into; /* latency case: bcast_ew_compute_into, us */
+  double np_fresh, np_into;
+} ew_result;
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void die(const char *what, const bcast_diag *d) {
+  fprintf(stderr, "bcast_bench: %s: %s\n", what, d->message);
+  exit(1);
+}
+
+static int64_t count_of(int32_t rank, const int64_t *shape) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < rank; i++) n *= shape[i];
+  return n;
+}
+
+/* Inputs as NumPy's side builds them: arange % 251 (condition: % 3 == 0). */
+static void make_input(bcast_tensor *t, bcast_dtype dtype, int32_t rank,
+                       const int64_t *shape, int cond) {
+  bcast_diag d;
+  if (bcast_tensor_alloc(t, dtype, rank, shape, INT64_C(1) << 34, &d))
+    die("alloc", &d);
+  const int64_t n = count_of(rank, shape);
+  for (int64_t i = 0; i < n; i++) {
+    const int v = (int)(i % 251);
+    switch (dtype) {
+    case BCAST_BOOL: ((uint8_t *)t->data)[i] = (uint8_t)(i % 3 == 0); break;
+    case BCAST_INT8: ((int8_t *)t->data)[i] = (int8_t)v; break;
+    case BCAST_FLOAT16:
+      ((uint16_t *)t->data)[i] = bcast_float_to_half((float)v);
+      break;
+    case BCAST_FLOAT32: ((float *)t->data)[i] = (float)v; break;
+    case BCAST_FLOAT64: ((double *)t->data)[i] = v; break;
+    default: break;
+    }
+  }
+  (void)cond;
+}
+
+static void run_case(const ew_case *c, int reps, ew_result *res) {
+  const int arity = bcast_ew_arity(c->op);
+  bcast_tensor in[3];
+  int k = 0;
+  if (arity == 3) make_input(&in[k++], BCAST_BOOL, c->rank[0], c->shape[0], 1);
+  make_input(&in[k++], c->dtype, c->rank[0], c->shape[0], 0);
+  make_input(&in[k++], c->dtype, c->rank[1], c->shape[1], 0);
+  const void *data[3];
+  res->bytes = 0;
+  for (int j = 0; j < arity; j++) {
+    data[j] = in[j].data;
+    res->bytes += (double)count_of(in[j].rank, in[j].shape) *
+                  (double)bcast_dtype_size(in[j].dtype);
+  }
+  res->read_bytes = res->bytes;
+  bcast_ew_options o;
+  bcast_ew_options_init(&o);
+  o.profile = BCAST_PROFILE_NUMPY;
+  o.max_bytes = INT64_C(1) << 34;
+  bcast_diag d;
+  bcast_ew_plan *plan;
+  if (bcast_ew_plan_create(&plan, c->op, NULL, (size_t)arity, in, NULL, &o, &d))
+    die(c->name, &d);
+  const bcast_tensor *layout = bcast_ew_plan_output(plan);
+  res->bytes += (double)count_of(layout->rank, layout->shape) *
+                (double)bcast_dtype_size(layout->dtype);
+  bcast_tensor out;
+  if (bcast_ew_plan_alloc_output(plan, &out, &d)) die(c->name, &d);
+  memset(out.data, 0, (size_t)(count_of(out.rank, out.shape) *
+                               (int64_t)bcast_dtype_size(out.dtype)));
+  bcast_ew_plan_destroy(plan);
+
+  /* Latency cases repeat the call in batches and report us per call. */
+  const int batch = c->latency ? 20000 : 1;
+  for (int t = 0; t < 2; t++) {
+    o.threads = t + 1;
+    double best_fresh = 1e30, best_into = 1e30, best_oneshot = 1e30;
+    if (bcast_ew_plan_create(&plan, c->op, NULL, (size_t)arity, in, NULL, &o,
+                             &d))
+      die(c->name, &d);
+    for (int r = 0; r < reps; r++) {
+      double t0 = now();
+      for (int b = 0; b < batch; b++) {
+        bcast_tensor fresh;
+        if (bcast_ew_compute(c->op, NULL, (size_t)arity, in, &fresh, &o, &d))
+          die(c->name, &d);
+        bcast_tensor_release(&fresh);
+      }
+      double dt = (now() - t0) / batch;
+      if (dt < best_fresh) best_fresh = dt;
+      t0 = now();
+      for (int b = 0; b < batch; b++)
+        bcast_ew_plan_execute(plan, out.data, data, NULL);
+      dt = (now() - t0) / batch;
+      if (dt < best_into) best_into = dt;
+      if (c->latency) {
+        t0 = now();
+        for (int b = 0; b < batch; b++)
+          bcast_ew_compute_into(c->op, NULL, (size_t)arity, in, &out, &o,
+                                NULL);
+        dt = (now() - t0) / batch;
+        if (dt < best_oneshot) best_oneshot = dt;
+      }
+    }
+    bcast_ew_plan_destroy(plan);
+    if (c->latency) {
+      res->fresh[t] = best_fresh * 1e6;
+      res->into[t] = best_into * 1e6;
+      if (t == 0) res->oneshot_into = best_oneshot * 1e6;
+    } else {
+      res->fresh[t] = res->bytes / best_fresh / 1e9;
+      res->into[t] = res->bytes / best_into / 1e9;
+    }
+  }
+  bcast_tensor_release(&out);
+  for (int j = 0; j < arity; j++) bcast_tensor_release(&in[j]);
+}
+
+static const char *numpy_op(bcast_op op) {
+  switch (op) {
+  case BCAST_OP_ADD: return "add";
+  case BCAST_OP_MUL: return "multiply";
+  case BCAST_OP_SELECT: return "where";
+  default: return "maximum";
+  }
+}
+
+static void append_shape(char *buf, size_t cap, int32_t rank,
+                         const int64_t *dims) {
+  size_t len = strlen(buf);
+  for (int32_t i = 0; i < rank && len < cap; i++)
+    len += (size_t)snprintf(buf + len, cap - len, "%s%" PRId64, i ? "," : "",
+                            dims[i]);
+}
+
+/* numpy_bench.py's ew cases: ew:OP:DTYPE:SHAPE_A:SHAPE_B:BATCH. */
+static int run_numpy(const char *script, int reps, ew_result *res) {
+  static char cmd[16384];
+  snprintf(cmd, sizeof cmd, "/usr/bin/python3 '%s' %d", script, reps);
+  for (int i = 0; i < EW_CASE_COUNT; i++) {
+    size_t len = strlen(cmd);
+    snprintf(cmd + len, sizeof cmd - len, " ew:%s:%s:", numpy_op(cases[i].op),
+             cases[i].numpy_dtype);
+    append_shape(cmd, sizeof cmd, cases[i].rank[0], cases[i].shape[0]);
+    len = strlen(cmd);
+    snprintf(cmd + len, sizeof cmd - len, ":");
+    append_shape(cmd, sizeof cmd, cases[i].rank[1], cases[i].shape[1]);
+    len = strlen(cmd);
+    snprintf(cmd + len, sizeof cmd - len, ":%d", cases[i].latency ? 20000 : 1);
+  }
+  FILE *child = popen(cmd, "r");
+  if (!child) return 0;
+  char line[256];
+  int got = 0;
+  while (fgets(line, sizeof line, child)) {
+    int index;
+    double fresh, into;
+    if (sscanf(line, "numpy-ew %d %lf %lf", &index, &fresh, &into) == 3 &&
+        index >= 0 && index < EW_CASE_COUNT) {
+      if (cases[index].latency) {
+        res[index].np_fresh = fresh * 1e6;
+        res[index].np_into = into * 1e6;
+      } else {
+        res[index].np_fresh = res[index].bytes / fresh / 1e9;
+        res[index].np_into = res[index].bytes / into / 1e9;
+      }
+      got++;
+    }
+  }
+  return pclose(child) == 0 && got == EW_CASE_COUNT;
+}
+
+void bench_elementwise(int reps, const char *script, const bench_bw *bw) {
+  static ew_result res[EW_CASE_COUNT];
+  for (int i = 0; i < EW_CASE_COUNT; i++) run_case(&cases[i], reps, &res[i]);
+  const int have_numpy = script && run_numpy(script, reps, res);
+  printf("\nElement-wise ops (numpy profile), GB/s of operands read + output "
+         "written; new = fresh output each call, into = warm output\n");
+  printf("  %-30s %7s %7s %7s %7s %7s %7s %7s %7s %6s %6s\n", "case",
+         "new 1T", "new 2T", "np new", "1T/np", "into 1T", "into 2T",
+         "np into", "1T/np", "1T/BW", "2T/BW");
+  for (int i = 0; i < EW_CASE_COUNT; i++) {
+    const ew_result *r = &res[i];
+    char np_new[16] = "-", np_into[16] = "-", q_new[16] = "-", q_into[16] = "-";
+    if (have_numpy) {
+      snprintf(np_new, sizeof np_new, "%.2f", r->np_fresh);
+      snprintf(np_into, sizeof np_into, "%.2f", r->np_into);
+      /* Above 1 means bcast is faster, for both units. */
+      double a = cases[i].latency ? r->np_fresh / r->fresh[0]
+                                  : r->fresh[0] / r->np_fresh;
+      double b = cases[i].latency ? r->np_into / r->into[0]
+                                  : r->into[0] / r->np_into;
+      snprintf(q_new, sizeof q_new, "%.2f", a);
+      snprintf(q_into, sizeof q_into, "%.2f", b);
+    }
+    char bw1[16] = "-", bw2[16] = "-";
+    if (!cases[i].latency) {
+      const int reads = r->read_bytes >= 0.1 * r->bytes;
+      const double *ref = reads ? bw->copy : bw->fill;
+      snprintf(bw1, sizeof bw1, "%.0f%%", 100.0 * r->into[0] / ref[0]);
+      snprintf(bw2, sizeof bw2, "%.0f%%", 100.0 * r->into[1] / ref[1]);
+    }
+    printf("  %-30s %7.2f %7.2f %7s %7s %7.2f %7.2f %7s %7s %6s %6s\n",
+           cases[i].name, r->fresh[0], r->fresh[1], np_new, q_new, r->into[0],
+           r->into[1], np_into, q_into, bw1, bw2);
+    if (cases[i].latency)
+      printf("  %-30s one-shot bcast_ew_compute_into: %.3f us\n", "",
+             r->oneshot_into);
+  }
+  printf("  (64x64+64 rows are microseconds per call, lower is better; their "
+         "1T/np is NumPy's time over bcast's.  nT/BW: 'into' with n threads "
+         "over the n-thread copy bandwidth (%.2f, %.2f GB/s), or the fill "
+         "bandwidth (%.2f, %.2f GB/s) where the inputs are under a tenth of "
+         "the traffic)\n",
+         bw->copy[0], bw->copy[1], bw->fill[0], bw->fill[1]);
+  if (script && !have_numpy)
+    printf("  NumPy: not measured for the element-wise cases\n");
+}
