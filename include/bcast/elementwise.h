@@ -91,6 +91,10 @@ typedef struct bcast_op_attrs {
   /* CAST: the result type.  Default BCAST_DTYPE_COUNT, meaning "not set"
    * (CAST then fails with BCAST_INVALID_ARGUMENT). */
   bcast_dtype cast_to;
+  /* CLAMP bounds for unsigned inputs beyond INT64_MAX: the tighter of
+   * these and min_int/max_int applies (for unsigned inputs max_int ==
+   * INT64_MAX means no bound).  Default 0, UINT64_MAX. */
+  uint64_t min_uint, max_uint;
 } bcast_op_attrs;
 
 void bcast_op_attrs_init(bcast_op_attrs *attrs);

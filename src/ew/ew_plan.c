@@ -127,7 +127,11 @@ static void params_from_attrs(ew_params *p, const bcast_op_attrs *a,
       p->hi_i = clip_i(a->max_int, lo, (int64_t)hi);
     } else {
       p->lo_u = a->min_int < 0 ? 0 : (uint64_t)a->min_int;
-      p->hi_u = a->max_int < 0 ? 0 : (uint64_t)a->max_int;
+      p->hi_u = a->max_int == INT64_MAX ? UINT64_MAX
+                : a->max_int < 0      ? 0
+                                      : (uint64_t)a->max_int;
+      if (a->min_uint > p->lo_u) p->lo_u = a->min_uint;
+      if (a->max_uint < p->hi_u) p->hi_u = a->max_uint;
       if (p->lo_u > hi) p->lo_u = hi;
       if (p->hi_u > hi) p->hi_u = hi;
     }

@@ -57,6 +57,8 @@ void bcast_op_attrs_init(bcast_op_attrs *attrs) {
   attrs->max_int = INT64_MAX;
   attrs->nan_mode = BCAST_NAN_PROPAGATE;
   attrs->cast_to = BCAST_DTYPE_COUNT;
+  attrs->min_uint = 0;
+  attrs->max_uint = UINT64_MAX;
 }
 
 int bcast_ew_arity(bcast_op op) {
@@ -100,6 +102,18 @@ static bcast_status check_attrs(bcast_op op, bcast_profile profile,
         return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                            "tosa.clamp: min_val %g is greater than max_val %g",
                            a->min_fp, a->max_fp);
+    } else if (bcast_dtype_kind_of(in) == BCAST_KIND_UNSIGNED) {
+      const uint64_t lo_i = a->min_int < 0 ? 0 : (uint64_t)a->min_int;
+      const uint64_t hi_i = a->max_int == INT64_MAX ? UINT64_MAX
+                            : a->max_int < 0      ? 0
+                                                  : (uint64_t)a->max_int;
+      const uint64_t lo = lo_i > a->min_uint ? lo_i : a->min_uint;
+      const uint64_t hi = hi_i < a->max_uint ? hi_i : a->max_uint;
+      if (lo > hi)
+        return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                           "tosa.clamp: min_val %llu is greater than max_val "
+                           "%llu",
+                           (unsigned long long)lo, (unsigned long long)hi);
     } else if (a->min_int > a->max_int) {
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                          "tosa.clamp: min_val %lld is greater than max_val "

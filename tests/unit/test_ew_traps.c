@@ -393,6 +393,18 @@ TEST(ew_trap_clamp_and_max_min_nan_modes) {
                     &out, &diag),
             BCAST_INVALID_ARGUMENT);
   CHECK_CONTAINS(diag.message, "greater than max_val");
+  /* uint64 bounds beyond INT64_MAX (numpy profile). */
+  const uint64_t u[3] = {1, UINT64_MAX, (uint64_t)1 << 63};
+  at = attrs_default();
+  at.min_uint = ((uint64_t)1 << 63) + 5;
+  at.max_uint = UINT64_MAX - 1;
+  CHECK_INT(run_vec(BCAST_OP_CLAMP, &at, NUMPY, 0, BCAST_UINT64, 3, u, NULL,
+                    NULL, &out, NULL),
+            BCAST_OK);
+  CHECK(((uint64_t *)out.data)[0] == ((uint64_t)1 << 63) + 5);
+  CHECK(((uint64_t *)out.data)[1] == UINT64_MAX - 1);
+  CHECK(((uint64_t *)out.data)[2] == ((uint64_t)1 << 63) + 5);
+  bcast_tensor_release(&out);
   /* CLAMP has no int32 in TOSA. */
   const int32_t w[1] = {1};
   CHECK_INT(run_vec(BCAST_OP_CLAMP, NULL, TOSA, 0, BCAST_INT32, 1, w, NULL,

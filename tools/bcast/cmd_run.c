@@ -205,16 +205,30 @@ static int attr_applies(const char *name, bcast_op op) {
   return -1;
 }
 
-/* A clamp bound: a float for float data, an exact integer otherwise. */
+/* A clamp bound: a float for float data (NaN is parsed and refused by the
+ * op), an exact integer otherwise; unsigned values beyond INT64_MAX go to
+ * *uinteger. */
 static int parse_bound(const char *name, const char *value, bcast_dtype data,
-                       double *fp, int64_t *integer) {
+                       double *fp, int64_t *integer, uint64_t *uinteger) {
   if (bcast_dtype_kind_of(data) == BCAST_KIND_FLOAT) {
-    if (parse_double(value, fp) && !isnan(*fp)) return 1;
-    cli_error("run: --attr %s=%s: expected a number (not NaN)", name, value);
+    if (parse_double(value, fp)) return 1;
+    cli_error("run: --attr %s=%s: expected a number", name, value);
     return 0;
   }
   double d;
   if (parse_int(value, integer)) return 1;
+  if (bcast_dtype_kind_of(data) == BCAST_KIND_UNSIGNED && value[0] != '-') {
+    char *end;
+    errno = 0;
+    unsigned long long u = strtoull(value, &end, 10);
+    if (!errno && end != value && !*end) {
+      /* min_int = max_int = INT64_MAX leave the unsigned bound to decide
+       * (bcast_op_attrs: INT64_MAX is "no bound" above for unsigned). */
+      *uinteger = u;
+      *integer = INT64_MAX;
+      return 1;
+    }
+  }
   if (parse_double(value, &d) && d == floor(d) && fabs(d) < 9.2e18) {
     *integer = (int64_t)d;
     return 1;
@@ -266,10 +280,12 @@ static int parse_attrs(const run_opts *o, bcast_op op, bcast_dtype data,
         return 0;
       }
     } else if (!strcmp(name, "min_val")) {
-      if (!parse_bound(name, value, data, &attrs->min_fp, &attrs->min_int))
+      if (!parse_bound(name, value, data, &attrs->min_fp, &attrs->min_int,
+                       &attrs->min_uint))
         return 0;
     } else if (!strcmp(name, "max_val")) {
-      if (!parse_bound(name, value, data, &attrs->max_fp, &attrs->max_int))
+      if (!parse_bound(name, value, data, &attrs->max_fp, &attrs->max_int,
+                       &attrs->max_uint))
         return 0;
     } else if (!strcmp(name, "nan_mode")) {
       if (!strcmp(value, "PROPAGATE") || !strcmp(value, "propagate")) {
