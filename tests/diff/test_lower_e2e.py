@@ -620,7 +620,7 @@ def compare_bcast_run(bcast, runs, got, wd, check):
         out = os.path.join(wd, f"r{i}_out.npy")
         cmd = [bcast, "run", case.op] + paths + ["-o", out]
         if case.op == "cast":
-            cmd += ["--attr", f"cast_to={case.out[1]}"]
+            cmd += ["--attr", f"to={case.out[1]}"]
         if case.op == "mul" and ex:
             cmd += ["--attr", f"shift={ex[0]}"]
         if case.op == "negate" and case.ins[0][1] != "f32":
