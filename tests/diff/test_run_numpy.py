@@ -28,6 +28,7 @@ INTS = [np.dtype(c) for c in ('i1', 'i2', 'i4', 'i8', 'u1', 'u2', 'u4', 'u8')]
 FLOATS = [np.dtype(c) for c in ('f2', 'f4', 'f8')]
 NUM = INTS + FLOATS
 BOOL = np.dtype('?')
+ALL_T = NUM + [BOOL]
 
 TYPES = {
     'abs': NUM, 'negate': NUM, 'clamp': NUM, 'add': NUM, 'sub': NUM, 'mul': NUM,
@@ -37,7 +38,8 @@ TYPES = {
     'clz': INTS, 'arithmetic_right_shift': INTS, 'logical_left_shift': INTS,
     'logical_right_shift': INTS, 'intdiv': INTS,
     'equal': NUM + [BOOL], 'greater': NUM + [BOOL], 'greater_equal': NUM + [BOOL],
-    'logical_not': [BOOL], 'logical_and': [BOOL], 'logical_or': [BOOL], 'logical_xor': [BOOL],
+    # NumPy's logical ops take any numeric type (x != 0) and return bool
+    'logical_not': ALL_T, 'logical_and': ALL_T, 'logical_or': ALL_T, 'logical_xor': ALL_T,
     'pow': NUM,
     'select': NUM + [BOOL],
 }
@@ -116,8 +118,10 @@ def _expect(op, ins, at):
         return Exact(np.abs(ins[0]))
     if op == 'negate':
         return Exact(np.negative(ins[0]))
-    if op in ('bitwise_not', 'logical_not'):
+    if op == 'bitwise_not':
         return Exact(np.invert(ins[0]))
+    if op == 'logical_not':
+        return Exact(np.logical_not(ins[0]))
     if op == 'clz':
         x = ins[0].view(unsigned_of(d)).astype(np.uint64)
         n = np.zeros(x.shape, np.int64)
@@ -305,6 +309,47 @@ def boundary_inputs(op, d, nin):
     return [a, b]
 
 
+def add_probes(h, rng):
+    """Conversions NumPy does in one rounding (a detour through float32 or
+    float64 rounds twice), and shift counts outside [0, bits-1], which NumPy
+    defines (left: 0; right: 0 or -1 by sign)."""
+    # float64 -> float16 just above/below a float16 tie
+    v = ro.random_values(rng, np.float16, (400,), p_boundary=0, kind='small').astype(np.float64)
+    v = v[np.isfinite(v)]
+    w = np.nextafter(v.astype(np.float16), np.float16(np.inf)).astype(np.float64)
+    mid = (v + w) / 2
+    eps = np.abs(mid) * 2.0 ** -40
+    x = np.concatenate([mid + eps, mid - eps, mid])
+    h.add(Case('cast', [x], Exact(x.astype(np.float16)), ['to=float16'], 'numpy',
+               label='probe cast float64->float16 single rounding'))
+    # int64 / uint64 -> float32 just above a float32 tie
+    e = rng.integers(30, 62, 300)
+    base = (np.int64(1) << e.astype(np.int64))
+    sp = base >> 24                                  # float32 spacing at 2^e is 2^(e-23)
+    xi = base + sp + 1                               # tie + 1 -> rounds up (once)
+    xi = np.concatenate([xi, -xi, base + sp - 1, base + 3 * sp])
+    h.add(Case('cast', [xi], Exact(xi.astype(np.float32)), ['to=float32'], 'numpy',
+               label='probe cast int64->float32 single rounding'))
+    xu = xi[xi > 0].astype(np.uint64) * np.uint64(2)
+    h.add(Case('cast', [xu], Exact(xu.astype(np.float32)), ['to=float32'], 'numpy',
+               label='probe cast uint64->float32 single rounding'))
+    with np.errstate(over='ignore'):
+        xi16 = xi.astype(np.float16)
+    h.add(Case('cast', [xi], Exact(xi16), ['to=float16'], 'numpy',
+               label='probe cast int64->float16'))
+    for d in INTS:
+        b = bits(d)
+        counts = [b, b + 1, 2 * b - 1, int(np.iinfo(d).max)]
+        if d.kind == 'i':
+            counts += [-1, -b, int(np.iinfo(d).min)]
+        a = ro.boundaries(d).reshape(-1, 1)
+        c = np.array(counts, d)
+        for op, fn in (('logical_left_shift', np.left_shift), ('arithmetic_right_shift', np.right_shift)):
+            with np.errstate(all='ignore'):
+                h.add(Case(op, [a, c], Exact(fn(a, c)), [], 'numpy',
+                           label='probe %s %s counts outside [0, bits-1]' % (op, ro.name_of(d))))
+
+
 def add_errors(h, rng):
     pairs = [('add', 'i4', 'f4'), ('add', 'i4', 'i8'), ('mul', 'u1', 'i1'), ('maximum', 'f2', 'f4'),
              ('equal', 'i2', 'u2'), ('bitwise_and', 'i4', 'u4'), ('sub', 'f8', 'f4'),
@@ -320,6 +365,12 @@ def add_errors(h, rng):
                label='mismatched dtypes select'))
     h.add(Case('add', [np.ones((2, 3), 'f4'), np.ones((4,), 'f4')], None, [], 'numpy', rc=1,
                label='incompatible shapes'))
+    # ops NumPy does not define for a type are refused
+    for op, t in (('bitwise_and', 'f4'), ('bitwise_not', 'f8'), ('clz', 'f2'),
+                  ('logical_left_shift', 'f4'), ('ceil', 'i4'), ('exp', 'i8'), ('rsqrt', 'u1')):
+        ins = [np.ones((3,), t)] * (1 if op in UNARY else 2)
+        h.add(Case(op, ins, None, [], 'numpy', rc=(1, 2), err_any=[['type', t, ro.name_of(t)]],
+                   label='numpy profile refuses %s %s' % (op, t)))
     # numpy profile allows rank differences and size-0 dims (exact expected)
     a = np.arange(6, dtype='i4').reshape(2, 3)
     b = np.array([10, 20, 30], 'i4')
@@ -336,6 +387,7 @@ def main():
     rng = np.random.default_rng(args.seed)
     h = ro.Harness(args.bcast, args.seed, os.path.abspath(__file__), args.jobs, args.keep, args.case)
     add_errors(h, rng)
+    add_probes(h, rng)
     add_random(h, rng, args.reps or 3)
     elapsed = h.run_all()
     return ro.finish(h, elapsed)
