@@ -236,6 +236,68 @@ def part_infer(tally, bcast):
     tally.check(rc == 1 and "strictly increasing" in se, "xla decreasing dims", se)
 
 
+def part_run(tally, bcast, rng, tmp, cases):
+    """bcast run with --broadcast-dimensions: the XLA document's examples
+    with their values, then random maps against NumPy."""
+    def save(name, a):
+        path = os.path.join(tmp, name)
+        np.save(path, a)
+        return path
+    out = os.path.join(tmp, "run_out.npy")
+    m = np.array([[1, 2, 3], [4, 5, 6]], dtype=np.int32)
+    v = np.array([7, 8, 9], dtype=np.int32)
+    examples = [
+        ("matrix + vector under (1)", m, v, "1", [[8, 10, 12], [11, 13, 15]]),
+        ("matrix + scalar", m, np.array(7, dtype=np.int32), "",
+         [[8, 9, 10], [11, 12, 13]]),
+        ("3x3 + vector under (0)", np.zeros((3, 3), np.int32), v, "0",
+         [[7, 7, 7], [8, 8, 8], [9, 9, 9]]),
+        ("3x3 + vector under (1)", np.zeros((3, 3), np.int32), v, "1",
+         [[7, 8, 9], [7, 8, 9], [7, 8, 9]]),
+        ("(4) + (1x2) under (0)", np.array([1, 2, 3, 4], np.int32),
+         np.array([[5, 6]], np.int32), "0", [[6, 7], [7, 8], [8, 9], [9, 10]]),
+    ]
+    for label, a, b, dims, want in examples:
+        args = ["run", "add", save("ra.npy", a), save("rb.npy", b), "-o", out]
+        args += ["--broadcast-dimensions", dims]
+        rc, so, se = run(bcast, args)
+        ok = rc == 0 and np.load(out).tolist() == want
+        tally.check(ok, "run add %s" % label, se)
+    # 1x2 with 4x3x1 under (1,2) gives 4x3x2.
+    a = np.array([[10, 20]], np.int32)
+    b = np.arange(12, dtype=np.int32).reshape(4, 3, 1)
+    rc, so, se = run(bcast, ["run", "add", save("ra.npy", a), save("rb.npy", b),
+                             "--broadcast-dimensions", "1,2", "-o", out])
+    tally.check(rc == 0 and np.array_equal(np.load(out), a.reshape(1, 1, 2) + b),
+                "run add 1x2 + 4x3x1 under (1,2)", se)
+    # Random maps: the lower-rank operand placed by dims, as NumPy spells it.
+    for c in range(cases):
+        high_rank = rng.randint(1, 4)
+        high = [rng.randint(1, 3) for _ in range(high_rank)]
+        low_rank = rng.randint(1, high_rank)
+        dims = sorted(rng.sample(range(high_rank), low_rank))
+        low = [1 if rng.random() < 0.3 else high[d] for d in dims]
+        high = [1 if rng.random() < 0.2 else d for d in high]
+        a = random_array(rng, "float32", low)
+        b = random_array(rng, "float32", high)
+        placed = [1] * high_rank
+        for i, d in enumerate(dims):
+            placed[d] = low[i]
+        try:
+            want = np.maximum(a.reshape(placed), b)
+        except ValueError:
+            want = None
+        rc, so, se = run(bcast, ["run", "maximum", save("ra.npy", a),
+                                 save("rb.npy", b), "--broadcast-dimensions",
+                                 dims_arg(dims), "-o", out])
+        if want is None:
+            tally.check(rc == 1 and "incompatible" in se,
+                        "run maximum %s %s dims %s should fail" % (low, high, dims), se)
+        else:
+            tally.check(rc == 0 and np.array_equal(np.load(out), want),
+                        "run maximum %s %s dims %s" % (low, high, dims), se)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bcast", required=True)
@@ -252,6 +314,7 @@ def main():
         part_shapes_and_errors(tally, a.bcast)
         part_explain(tally, a.bcast, rng, tmp, a.cases // 3)
         part_infer(tally, a.bcast)
+        part_run(tally, a.bcast, rng, tmp, a.cases // 3)
     print("%d passed, %d failed" % (tally.passed, tally.failed))
     return 1 if tally.failed else 0
 

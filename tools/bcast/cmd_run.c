@@ -22,6 +22,7 @@ typedef struct run_opts {
   const char *output;
   const char *mlir;
   const char *profile;
+  const char *broadcast_dims;
   int checked;
   int threads;
   int help;
@@ -60,6 +61,11 @@ static void run_help(FILE *out) {
       "                        (integer overflow, division by 0, shift counts\n"
       "                        out of range, pow outside its domain, NaN cast\n"
       "                        to an integer), naming the element and values\n"
+      "  --broadcast-dimensions D,...\n"
+      "                        XLA's binary form: the output dims the\n"
+      "                        lower-rank operand's dims map to (strictly\n"
+      "                        increasing); its other dims become 1, then\n"
+      "                        size-1 dims broadcast both ways\n"
       "  --threads N           threads (0 = automatic, default)\n"
       "  --mlir 'OP-LINE'      a TOSA op in MLIR form, e.g.\n"
       "                        '%r = tosa.add %a, %b : (tensor<2x?xf32>,\n"
@@ -127,6 +133,10 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     } else if (matches(arg, "--profile")) {
       if (!(value = option_value(argc, argv, &i, "--profile", arg))) return 0;
       o->profile = value;
+    } else if (matches(arg, "--broadcast-dimensions")) {
+      if (!(value = option_value(argc, argv, &i, "--broadcast-dimensions", arg)))
+        return 0;
+      o->broadcast_dims = value;
     } else if (!strcmp(arg, "--checked")) {
       o->checked = 1;
     } else if (matches(arg, "--mlir")) {
@@ -388,6 +398,44 @@ static void name_operands(const bcast_diag *diag, const run_opts *o,
   (void)o;
 }
 
+/* --broadcast-dimensions: checks the map with XLA's rules and replaces the
+ * lower-rank input by a view of rank equal to the other's, its dims at the
+ * mapped positions and 1 elsewhere.  Returns 0 after reporting a failure. */
+static int place_in_dims(const run_opts *o, int arity, char **files,
+                         bcast_tensor *x) {
+  int64_t dims[BCAST_MAX_RANK];
+  size_t n_dims;
+  if (arity != 2) {
+    cli_error("run: --broadcast-dimensions applies to binary ops");
+    return 0;
+  }
+  if (!cli_parse_dims(o->broadcast_dims, dims, &n_dims)) return 0;
+  bcast_shape s[2], out;
+  bcast_diag diag;
+  for (int k = 0; k < 2; k++) bcast_shape_set(&s[k], x[k].rank, x[k].shape, NULL);
+  if (bcast_xla_binary_shape(&s[0], &s[1], dims, n_dims, &out, &diag) !=
+      BCAST_OK) {
+    cli_diag("run", &diag);
+    return 0;
+  }
+  int low = x[0].rank < x[1].rank ? 0 : 1;
+  if (x[low].rank == x[1 - low].rank) return 1;
+  /* A scalar (empty map) becomes all-1s of the other's rank. */
+  int64_t placed[BCAST_MAX_RANK];
+  int32_t rank = x[1 - low].rank;
+  for (int32_t d = 0; d < rank; d++) placed[d] = 1;
+  for (size_t i = 0; i < n_dims; i++) placed[dims[i]] = x[low].shape[i];
+  bcast_tensor view;
+  if (bcast_broadcast_in_dim(&view, &x[low], rank, placed, dims, n_dims,
+                             BCAST_DIMS_INCREASING, &diag) != BCAST_OK) {
+    cli_diag(files[low], &diag);
+    return 0;
+  }
+  bcast_tensor_release(&x[low]);
+  x[low] = view;
+  return 1;
+}
+
 int cmd_run(int argc, char **argv) {
   run_opts o;
   int rc = CLI_USAGE;
@@ -478,6 +526,13 @@ int cmd_run(int argc, char **argv) {
       goto release;
     }
     n_read++;
+  }
+
+  /* XLA's InDim form: place the lower-rank operand in the higher rank
+   * through the map (a view), then the op broadcasts size-1 dims. */
+  if (o.broadcast_dims && !place_in_dims(&o, arity, files, x)) {
+    rc = CLI_FAIL;
+    goto release;
   }
 
   bcast_op_attrs attrs;
