@@ -44,6 +44,12 @@ bcast_npy_write_opts cli_npy_write_opts(const bcast_npy_info *info);
 /* Prints "label: dtype [shape]" and the values (all up to 64, else the
  * first 16). */
 void cli_print_tensor(FILE *out, const char *label, const bcast_tensor *t);
+/* Whether arg is the option name, alone or as "name=VALUE". */
+int cli_option_is(const char *arg, const char *name);
+/* The value of option name at argv[*i] ("--name VALUE" or "--name=VALUE"),
+ * advancing *i past it; NULL (reported) when it is missing. */
+const char *cli_option_value(int argc, char **argv, int *i, const char *name,
+                             const char *arg);
 /* Parses a byte count with optional K/M/G/T suffix (binary). */
 int cli_parse_bytes(const char *text, int64_t *out);
 

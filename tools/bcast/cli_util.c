@@ -131,3 +131,19 @@ int cli_parse_dims(const char *text, int64_t *dims, size_t *n) {
   }
   return 1;
 }
+
+int cli_option_is(const char *arg, const char *name) {
+  size_t n = strlen(name);
+  return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+const char *cli_option_value(int argc, char **argv, int *i, const char *name,
+                             const char *arg) {
+  size_t n = strlen(name);
+  if (arg[n] == '=') return arg + n + 1;
+  if (*i + 1 >= argc) {
+    cli_error("%s needs a value", name);
+    return NULL;
+  }
+  return argv[++*i];
+}

@@ -27,23 +27,6 @@ typedef struct npy_opts {
 
 enum { OPT_OUTPUT = 1, OPT_PRINT = 2, OPT_BUDGET = 4, OPT_SHAPE = 8, OPT_COUNT = 16 };
 
-/* Value of "--name VALUE" or "--name=VALUE"; advances *i. */
-static const char *option_value(int argc, char **argv, int *i, const char *name,
-                                const char *arg) {
-  size_t n = strlen(name);
-  if (arg[n] == '=') return arg + n + 1;
-  if (*i + 1 >= argc) {
-    cli_error("%s needs a value", name);
-    return NULL;
-  }
-  return argv[++*i];
-}
-
-static int matches(const char *arg, const char *name) {
-  size_t n = strlen(name);
-  return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
-}
-
 /* Parses argv[1..]; returns 0 on a usage error (already reported). */
 static int parse_opts(int argc, char **argv, unsigned allowed, npy_opts *o) {
   memset(o, 0, sizeof *o);
@@ -64,17 +47,17 @@ static int parse_opts(int argc, char **argv, unsigned allowed, npy_opts *o) {
       only_files = 1;
     } else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
       o->help = 1;
-    } else if ((allowed & OPT_OUTPUT) && (!strcmp(arg, "-o") || matches(arg, "--output"))) {
-      if (!(value = option_value(argc, argv, &i, arg[1] == 'o' ? "-o" : "--output", arg)))
+    } else if ((allowed & OPT_OUTPUT) && (!strcmp(arg, "-o") || cli_option_is(arg, "--output"))) {
+      if (!(value = cli_option_value(argc, argv, &i, arg[1] == 'o' ? "-o" : "--output", arg)))
         return 0;
       o->output = value;
     } else if ((allowed & OPT_PRINT) && !strcmp(arg, "--print")) {
       o->print = 1;
-    } else if ((allowed & OPT_BUDGET) && matches(arg, "--max-bytes")) {
-      if (!(value = option_value(argc, argv, &i, "--max-bytes", arg))) return 0;
+    } else if ((allowed & OPT_BUDGET) && cli_option_is(arg, "--max-bytes")) {
+      if (!(value = cli_option_value(argc, argv, &i, "--max-bytes", arg))) return 0;
       if (!cli_parse_bytes(value, &o->max_bytes)) return 0;
-    } else if (matches(arg, "--threads")) {
-      if (!(value = option_value(argc, argv, &i, "--threads", arg))) return 0;
+    } else if (cli_option_is(arg, "--threads")) {
+      if (!(value = cli_option_value(argc, argv, &i, "--threads", arg))) return 0;
       char *end;
       errno = 0;
       long n = strtol(value, &end, 10);
@@ -83,11 +66,11 @@ static int parse_opts(int argc, char **argv, unsigned allowed, npy_opts *o) {
         return 0;
       }
       o->threads = (int)n;
-    } else if ((allowed & OPT_SHAPE) && matches(arg, "--shape")) {
-      if (!(value = option_value(argc, argv, &i, "--shape", arg))) return 0;
+    } else if ((allowed & OPT_SHAPE) && cli_option_is(arg, "--shape")) {
+      if (!(value = cli_option_value(argc, argv, &i, "--shape", arg))) return 0;
       o->shape_text = value;
-    } else if ((allowed & OPT_COUNT) && matches(arg, "--count")) {
-      if (!(value = option_value(argc, argv, &i, "--count", arg))) return 0;
+    } else if ((allowed & OPT_COUNT) && cli_option_is(arg, "--count")) {
+      if (!(value = cli_option_value(argc, argv, &i, "--count", arg))) return 0;
       char *end;
       errno = 0;
       long long n = strtoll(value, &end, 10);

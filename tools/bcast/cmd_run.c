@@ -83,23 +83,6 @@ static void run_help(FILE *out) {
       out);
 }
 
-/* Value of "--name VALUE" or "--name=VALUE"; advances *i. */
-static const char *option_value(int argc, char **argv, int *i,
-                                const char *name, const char *arg) {
-  size_t n = strlen(name);
-  if (arg[n] == '=') return arg + n + 1;
-  if (*i + 1 >= argc) {
-    cli_error("run: %s needs a value", name);
-    return NULL;
-  }
-  return argv[++*i];
-}
-
-static int matches(const char *arg, const char *name) {
-  size_t n = strlen(name);
-  return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
-}
-
 /* Returns 0 on a usage error (already reported). */
 static int parse_opts(int argc, char **argv, run_opts *o) {
   memset(o, 0, sizeof *o);
@@ -118,32 +101,32 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       only_files = 1;
     } else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
       o->help = 1;
-    } else if (!strcmp(arg, "-o") || matches(arg, "--output")) {
-      if (!(value = option_value(argc, argv, &i,
+    } else if (!strcmp(arg, "-o") || cli_option_is(arg, "--output")) {
+      if (!(value = cli_option_value(argc, argv, &i,
                                  arg[1] == 'o' ? "-o" : "--output", arg)))
         return 0;
       o->output = value;
-    } else if (matches(arg, "--attr")) {
-      if (!(value = option_value(argc, argv, &i, "--attr", arg))) return 0;
+    } else if (cli_option_is(arg, "--attr")) {
+      if (!(value = cli_option_value(argc, argv, &i, "--attr", arg))) return 0;
       if (o->n_attrs == RUN_MAX_ATTRS) {
         cli_error("run: more than %d --attr options", RUN_MAX_ATTRS);
         return 0;
       }
       o->attrs[o->n_attrs++] = value;
-    } else if (matches(arg, "--profile")) {
-      if (!(value = option_value(argc, argv, &i, "--profile", arg))) return 0;
+    } else if (cli_option_is(arg, "--profile")) {
+      if (!(value = cli_option_value(argc, argv, &i, "--profile", arg))) return 0;
       o->profile = value;
-    } else if (matches(arg, "--broadcast-dimensions")) {
-      if (!(value = option_value(argc, argv, &i, "--broadcast-dimensions", arg)))
+    } else if (cli_option_is(arg, "--broadcast-dimensions")) {
+      if (!(value = cli_option_value(argc, argv, &i, "--broadcast-dimensions", arg)))
         return 0;
       o->broadcast_dims = value;
     } else if (!strcmp(arg, "--checked")) {
       o->checked = 1;
-    } else if (matches(arg, "--mlir")) {
-      if (!(value = option_value(argc, argv, &i, "--mlir", arg))) return 0;
+    } else if (cli_option_is(arg, "--mlir")) {
+      if (!(value = cli_option_value(argc, argv, &i, "--mlir", arg))) return 0;
       o->mlir = value;
-    } else if (matches(arg, "--threads")) {
-      if (!(value = option_value(argc, argv, &i, "--threads", arg))) return 0;
+    } else if (cli_option_is(arg, "--threads")) {
+      if (!(value = cli_option_value(argc, argv, &i, "--threads", arg))) return 0;
       char *end;
       errno = 0;
       long n = strtol(value, &end, 10);
@@ -154,8 +137,8 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
         return 0;
       }
       o->threads = (int)n;
-    } else if (matches(arg, "--max-bytes")) {
-      if (!(value = option_value(argc, argv, &i, "--max-bytes", arg)))
+    } else if (cli_option_is(arg, "--max-bytes")) {
+      if (!(value = cli_option_value(argc, argv, &i, "--max-bytes", arg)))
         return 0;
       if (!cli_parse_bytes(value, &o->max_bytes)) return 0;
     } else {
