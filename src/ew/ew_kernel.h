@@ -1,8 +1,9 @@
 /* Loops around the scalar functions of ew_scalar.h, generated once per
  * arity and variant, and the table that finds them.
  *
- * A kernel sees what every engine kernel sees: (n, ptrs, strides, params),
- * operand 0 the output.  For an op of arity N there are 1 + 2^N variants:
+ * A kernel is the engine's two-dimensional kind (bcast_kernel2_fn: rows
+ * runs of n elements, operand 0 the output); the variant is chosen by the
+ * strides along the run, the row strides are free.  For an op of arity N there are 1 + 2^N variants:
  *   0          strided: any byte strides;
  *   1 + mask   the output contiguous and each input either contiguous (its
  *              bit in mask set) or broadcast along the run (stride 0, its
@@ -35,7 +36,8 @@ typedef struct ew_row {
   bcast_op op;
   int flavour;
   bcast_dtype in, out;          /* SELECT: in is the values' type */
-  const bcast_kernel_fn *kernels; /* 1 + 2^arity variants */
+  const bcast_kernel2_fn *kernels; /* 1 + 2^arity variants */
+  const bcast_kernel2_fn *kernels_avx2; /* the same compiled for AVX2 */
   ew_elem_fn elem;
   ew_unpred_fn unpred;
 } ew_row;
@@ -87,31 +89,64 @@ const ew_row *bcast__ew_row_at(size_t index);
 
 #define EW_PARAMS_ const ew_params P = *(const ew_params *)params
 
-/* Unary, constant step SA (0: the input is broadcast). */
-#define EW_UNARY_STEP_(NAME, SA, TA, LA, VA, TR, SR, FN)                      \
-  static void NAME(int64_t n, char *const *ptrs, const int64_t *strides,      \
-                   const void *params) {                                      \
+/* Each loop is compiled twice: for the baseline (SSE2 on x86-64) and, on
+ * x86 with GCC or Clang, for AVX2 through a target attribute; plans take
+ * the AVX2 set when the CPU has it (ew_plan.c).  Elsewhere the second set
+ * is a plain copy of the first. */
+#define EW_PORTABLE_
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#define EW_HAVE_AVX2 1
+#define EW_AVX2_ __attribute__((target("avx2")))
+#else
+#define EW_HAVE_AVX2 0
+#define EW_AVX2_
+#endif
+
+/* Every kernel is two-dimensional (bcast_kernel2_fn): rows runs of n
+ * elements, run j of operand k at ptrs[k] + j * row_strides[k].  The row
+ * loop is the same in every kernel: pointers P0.. step by the row strides,
+ * copied to locals first (the output's stores could alias them). */
+#define EW_KERNEL_HEAD_(NAME, ATTR)                                           \
+  ATTR static void NAME(int64_t rows, int64_t n, char *const *ptrs,           \
+                        const int64_t *strides, const int64_t *row_strides,   \
+                        const void *params)
+
+/* Unary, constant step SA (0: the input is broadcast along the run). */
+#define EW_UNARY_STEP_(ATTR, NAME, SA, TA, LA, VA, TR, SR, FN)                      \
+  EW_KERNEL_HEAD_(NAME, ATTR) {                                                     \
     EW_PARAMS_;                                                               \
     (void)strides;                                                            \
-    TR *r = (TR *)ptrs[0];                                                    \
-    const TA *a = (const TA *)ptrs[1];                                        \
-    const VA a0 = LA(a[0]);                                                   \
-    for (int64_t i = 0; i < n; i++) r[i] = SR(FN((SA) ? LA(a[i]) : a0, &P));  \
+    const int64_t rr = row_strides[0], ra = row_strides[1];                   \
+    char *rp = ptrs[0];                                                       \
+    const char *ap = ptrs[1];                                                 \
+    for (int64_t j = 0; j < rows; j++, rp += rr, ap += ra) {                  \
+      TR *r = (TR *)rp;                                                       \
+      const TA *a = (const TA *)ap;                                           \
+      const VA a0 = LA(a[0]);                                                 \
+      for (int64_t i = 0; i < n; i++)                                         \
+        r[i] = SR(FN((SA) ? LA(a[i]) : a0, &P));                              \
+    }                                                                         \
   }
 
-#define EW_UNARY_(NAME, TA, LA, VA, TR, SR, FN, UN)                           \
-  static void NAME##_s(int64_t n, char *const *ptrs, const int64_t *strides,  \
-                       const void *params) {                                  \
+#define EW_UNARY_SET_(ATTR, NAME, TA, LA, VA, TR, SR, FN)                     \
+  EW_KERNEL_HEAD_(NAME##_s, ATTR) {                                                 \
     EW_PARAMS_;                                                               \
-    char *r = ptrs[0];                                                        \
-    const char *a = ptrs[1];                                                  \
     const int64_t sr = strides[0], sa = strides[1];                           \
-    for (int64_t i = 0; i < n; i++, r += sr, a += sa)                         \
-      *(TR *)r = SR(FN(LA(*(const TA *)a), &P));                              \
+    const int64_t rr = row_strides[0], ra = row_strides[1];                   \
+    for (int64_t j = 0; j < rows; j++) {                                      \
+      char *r = ptrs[0] + j * rr;                                             \
+      const char *a = ptrs[1] + j * ra;                                       \
+      for (int64_t i = 0; i < n; i++, r += sr, a += sa)                       \
+        *(TR *)r = SR(FN(LA(*(const TA *)a), &P));                            \
+    }                                                                         \
   }                                                                           \
-  EW_UNARY_STEP_(NAME##_0, 0, TA, LA, VA, TR, SR, FN)                         \
-  EW_UNARY_STEP_(NAME##_1, 1, TA, LA, VA, TR, SR, FN)                         \
-  static const bcast_kernel_fn NAME##_k[3] = {NAME##_s, NAME##_0, NAME##_1};  \
+  EW_UNARY_STEP_(ATTR, NAME##_0, 0, TA, LA, VA, TR, SR, FN)                   \
+  EW_UNARY_STEP_(ATTR, NAME##_1, 1, TA, LA, VA, TR, SR, FN)                   \
+  static const bcast_kernel2_fn NAME##_k[3] = {NAME##_s, NAME##_0, NAME##_1};
+
+#define EW_UNARY_(NAME, TA, LA, VA, TR, SR, FN, UN)                           \
+  EW_UNARY_SET_(EW_PORTABLE_, NAME, TA, LA, VA, TR, SR, FN)                   \
+  EW_UNARY_SET_(EW_AVX2_, NAME##_v, TA, LA, VA, TR, SR, FN)                   \
   static void NAME##_e(char *r, char *const *in, const ew_params *p) {        \
     *(TR *)r = SR(FN(LA(*(const TA *)in[0]), p));                             \
   }                                                                           \
@@ -120,35 +155,47 @@ const ew_row *bcast__ew_row_at(size_t index);
   }
 
 /* Binary, constant steps SA, SB. */
-#define EW_BINARY_STEP_(NAME, SA, SB, TA, LA, VA, TR, SR, FN)                 \
-  static void NAME(int64_t n, char *const *ptrs, const int64_t *strides,      \
-                   const void *params) {                                      \
+#define EW_BINARY_STEP_(ATTR, NAME, SA, SB, TA, LA, VA, TR, SR, FN)                 \
+  EW_KERNEL_HEAD_(NAME, ATTR) {                                                     \
     EW_PARAMS_;                                                               \
     (void)strides;                                                            \
-    TR *r = (TR *)ptrs[0];                                                    \
-    const TA *a = (const TA *)ptrs[1];                                        \
-    const TA *b = (const TA *)ptrs[2];                                        \
-    const VA a0 = LA(a[0]), b0 = LA(b[0]);                                    \
-    for (int64_t i = 0; i < n; i++)                                           \
-      r[i] = SR(FN((SA) ? LA(a[i]) : a0, (SB) ? LA(b[i]) : b0, &P));          \
+    const int64_t rr = row_strides[0], ra = row_strides[1],                   \
+                  rb = row_strides[2];                                        \
+    char *rp = ptrs[0];                                                       \
+    const char *ap = ptrs[1], *bp = ptrs[2];                                  \
+    for (int64_t j = 0; j < rows; j++, rp += rr, ap += ra, bp += rb) {        \
+      TR *r = (TR *)rp;                                                       \
+      const TA *a = (const TA *)ap;                                           \
+      const TA *b = (const TA *)bp;                                           \
+      const VA a0 = LA(a[0]), b0 = LA(b[0]);                                  \
+      for (int64_t i = 0; i < n; i++)                                         \
+        r[i] = SR(FN((SA) ? LA(a[i]) : a0, (SB) ? LA(b[i]) : b0, &P));        \
+    }                                                                         \
   }
 
-#define EW_BINARY_(NAME, TA, LA, VA, TR, SR, FN, UN)                          \
-  static void NAME##_s(int64_t n, char *const *ptrs, const int64_t *strides,  \
-                       const void *params) {                                  \
+#define EW_BINARY_SET_(ATTR, NAME, TA, LA, VA, TR, SR, FN)                    \
+  EW_KERNEL_HEAD_(NAME##_s, ATTR) {                                                 \
     EW_PARAMS_;                                                               \
-    char *r = ptrs[0];                                                        \
-    const char *a = ptrs[1], *b = ptrs[2];                                    \
     const int64_t sr = strides[0], sa = strides[1], sb = strides[2];          \
-    for (int64_t i = 0; i < n; i++, r += sr, a += sa, b += sb)                \
-      *(TR *)r = SR(FN(LA(*(const TA *)a), LA(*(const TA *)b), &P));          \
+    const int64_t rr = row_strides[0], ra = row_strides[1],                   \
+                  rb = row_strides[2];                                        \
+    for (int64_t j = 0; j < rows; j++) {                                      \
+      char *r = ptrs[0] + j * rr;                                             \
+      const char *a = ptrs[1] + j * ra, *b = ptrs[2] + j * rb;                \
+      for (int64_t i = 0; i < n; i++, r += sr, a += sa, b += sb)              \
+        *(TR *)r = SR(FN(LA(*(const TA *)a), LA(*(const TA *)b), &P));        \
+    }                                                                         \
   }                                                                           \
-  EW_BINARY_STEP_(NAME##_00, 0, 0, TA, LA, VA, TR, SR, FN)                    \
-  EW_BINARY_STEP_(NAME##_10, 1, 0, TA, LA, VA, TR, SR, FN)                    \
-  EW_BINARY_STEP_(NAME##_01, 0, 1, TA, LA, VA, TR, SR, FN)                    \
-  EW_BINARY_STEP_(NAME##_11, 1, 1, TA, LA, VA, TR, SR, FN)                    \
-  static const bcast_kernel_fn NAME##_k[5] = {NAME##_s, NAME##_00, NAME##_10, \
-                                              NAME##_01, NAME##_11};          \
+  EW_BINARY_STEP_(ATTR, NAME##_00, 0, 0, TA, LA, VA, TR, SR, FN)              \
+  EW_BINARY_STEP_(ATTR, NAME##_10, 1, 0, TA, LA, VA, TR, SR, FN)              \
+  EW_BINARY_STEP_(ATTR, NAME##_01, 0, 1, TA, LA, VA, TR, SR, FN)              \
+  EW_BINARY_STEP_(ATTR, NAME##_11, 1, 1, TA, LA, VA, TR, SR, FN)              \
+  static const bcast_kernel2_fn NAME##_k[5] = {                               \
+      NAME##_s, NAME##_00, NAME##_10, NAME##_01, NAME##_11};
+
+#define EW_BINARY_(NAME, TA, LA, VA, TR, SR, FN, UN)                          \
+  EW_BINARY_SET_(EW_PORTABLE_, NAME, TA, LA, VA, TR, SR, FN)                  \
+  EW_BINARY_SET_(EW_AVX2_, NAME##_v, TA, LA, VA, TR, SR, FN)                  \
   static void NAME##_e(char *r, char *const *in, const ew_params *p) {        \
     *(TR *)r = SR(FN(LA(*(const TA *)in[0]), LA(*(const TA *)in[1]), p));     \
   }                                                                           \
@@ -159,46 +206,60 @@ const ew_row *bcast__ew_row_at(size_t index);
 /* SELECT: condition (bool storage, nonzero is true), then two values of
  * type T.  The value is copied as stored: no conversion, NaN payloads
  * kept. */
-#define EW_SELECT_STEP_(NAME, SC, SA, SB, T)                                  \
-  static void NAME(int64_t n, char *const *ptrs, const int64_t *strides,      \
-                   const void *params) {                                      \
+#define EW_SELECT_STEP_(ATTR, NAME, SC, SA, SB, T)                                  \
+  EW_KERNEL_HEAD_(NAME, ATTR) {                                                     \
     (void)strides;                                                            \
     (void)params;                                                             \
-    T *r = (T *)ptrs[0];                                                      \
-    const uint8_t *c = (const uint8_t *)ptrs[1];                              \
-    const T *a = (const T *)ptrs[2];                                          \
-    const T *b = (const T *)ptrs[3];                                          \
-    const uint8_t c0 = c[0];                                                  \
-    const T a0 = a[0], b0 = b[0];                                             \
-    for (int64_t i = 0; i < n; i++) {                                         \
-      /* Both values are loaded: a select, not a branch, so it vectorizes. */ \
-      const T av = (SA) ? a[i] : a0, bv = (SB) ? b[i] : b0;                   \
-      r[i] = ((SC) ? c[i] : c0) ? av : bv;                                    \
+    const int64_t rr = row_strides[0], rc = row_strides[1],                   \
+                  ra = row_strides[2], rb = row_strides[3];                   \
+    char *rp = ptrs[0];                                                       \
+    const char *cp = ptrs[1], *ap = ptrs[2], *bp = ptrs[3];                   \
+    for (int64_t j = 0; j < rows;                                             \
+         j++, rp += rr, cp += rc, ap += ra, bp += rb) {                       \
+      T *r = (T *)rp;                                                         \
+      const uint8_t *c = (const uint8_t *)cp;                                 \
+      const T *a = (const T *)ap;                                             \
+      const T *b = (const T *)bp;                                             \
+      const uint8_t c0 = c[0];                                                \
+      const T a0 = a[0], b0 = b[0];                                           \
+      for (int64_t i = 0; i < n; i++) {                                       \
+        /* Both values are loaded: a select, not a branch, so it            \
+         * vectorizes. */                                                     \
+        const T av = (SA) ? a[i] : a0, bv = (SB) ? b[i] : b0;                 \
+        r[i] = ((SC) ? c[i] : c0) ? av : bv;                                  \
+      }                                                                       \
     }                                                                         \
   }
 
-#define EW_SELECT_(NAME, T)                                                   \
-  static void NAME##_s(int64_t n, char *const *ptrs, const int64_t *strides,  \
-                       const void *params) {                                  \
+#define EW_SELECT_SET_(ATTR, NAME, T)                                         \
+  EW_KERNEL_HEAD_(NAME##_s, ATTR) {                                                 \
     (void)params;                                                             \
-    char *r = ptrs[0];                                                        \
-    const char *c = ptrs[1], *a = ptrs[2], *b = ptrs[3];                      \
     const int64_t sr = strides[0], sc = strides[1], sa = strides[2],          \
                   sb = strides[3];                                            \
-    for (int64_t i = 0; i < n; i++, r += sr, c += sc, a += sa, b += sb)       \
-      *(T *)r = *(const uint8_t *)c ? *(const T *)a : *(const T *)b;          \
+    for (int64_t j = 0; j < rows; j++) {                                      \
+      char *r = ptrs[0] + j * row_strides[0];                                 \
+      const char *c = ptrs[1] + j * row_strides[1],                           \
+                 *a = ptrs[2] + j * row_strides[2],                           \
+                 *b = ptrs[3] + j * row_strides[3];                           \
+      for (int64_t i = 0; i < n; i++, r += sr, c += sc, a += sa, b += sb)     \
+        *(T *)r = *(const uint8_t *)c ? *(const T *)a : *(const T *)b;        \
+    }                                                                         \
   }                                                                           \
-  EW_SELECT_STEP_(NAME##_000, 0, 0, 0, T)                                     \
-  EW_SELECT_STEP_(NAME##_100, 1, 0, 0, T)                                     \
-  EW_SELECT_STEP_(NAME##_010, 0, 1, 0, T)                                     \
-  EW_SELECT_STEP_(NAME##_110, 1, 1, 0, T)                                     \
-  EW_SELECT_STEP_(NAME##_001, 0, 0, 1, T)                                     \
-  EW_SELECT_STEP_(NAME##_101, 1, 0, 1, T)                                     \
-  EW_SELECT_STEP_(NAME##_011, 0, 1, 1, T)                                     \
-  EW_SELECT_STEP_(NAME##_111, 1, 1, 1, T)                                     \
-  static const bcast_kernel_fn NAME##_k[9] = {                                \
+  EW_SELECT_STEP_(ATTR, NAME##_000, 0, 0, 0, T)                           \
+  EW_SELECT_STEP_(ATTR, NAME##_100, 1, 0, 0, T)                           \
+  EW_SELECT_STEP_(ATTR, NAME##_010, 0, 1, 0, T)                           \
+  EW_SELECT_STEP_(ATTR, NAME##_110, 1, 1, 0, T)                           \
+  EW_SELECT_STEP_(ATTR, NAME##_001, 0, 0, 1, T)                           \
+  EW_SELECT_STEP_(ATTR, NAME##_101, 1, 0, 1, T)                           \
+  EW_SELECT_STEP_(ATTR, NAME##_011, 0, 1, 1, T)                           \
+  EW_SELECT_STEP_(ATTR, NAME##_111, 1, 1, 1, T)                           \
+  static const bcast_kernel2_fn NAME##_k[9] = {                               \
       NAME##_s,   NAME##_000, NAME##_100, NAME##_010, NAME##_110,             \
-      NAME##_001, NAME##_101, NAME##_011, NAME##_111};                        \
+      NAME##_001, NAME##_101, NAME##_011, NAME##_111};
+
+#define EW_SELECT_(NAME, T)                                                   \
+  EW_SELECT_SET_(EW_PORTABLE_, NAME, T)                                       \
+  EW_SELECT_SET_(EW_AVX2_, NAME##_v, T)                                       \
   static void NAME##_e(char *r, char *const *in, const ew_params *p) {        \
     (void)p;                                                                  \
     *(T *)r = *(const uint8_t *)in[0] ? *(const T *)in[1] : *(const T *)in[2]; \
@@ -218,7 +279,7 @@ const ew_row *bcast__ew_row_at(size_t index);
 #define EW_ROW_ID_(NAME, OP, FL, IN, OUT, ...) EW_ROWID_##NAME,
 #define EW_ROW_(NAME, OP, FL, IN, OUT, ...)                                   \
   {BCAST_OP_##OP, EW_FLAVOUR_##FL, BCAST_##IN, BCAST_##OUT, NAME##_k,         \
-   NAME##_e, NAME##_u},
+   NAME##_v_k, NAME##_e, NAME##_u},
 #define EW_INDEX_ANY_(NAME, OP, FL, IN, OUT, ...)                             \
   [BCAST_OP_##OP][BCAST_##IN][BCAST_##OUT] = EW_ROWID_##NAME + 1,
 #define EW_INDEX_TOSA_(NAME, OP, FL, IN, OUT, ...)

@@ -14,6 +14,17 @@ const ew_row *bcast__ew_plan_row(const bcast_ew_plan *plan);
  * (tests compare it with the specialised ones). */
 void bcast__ew_plan_force_strided(bcast_ew_plan *plan);
 
+/* Makes the plan run its variant's baseline (non-AVX2) kernel, and tells
+ * whether it runs an AVX2 one (tests compare both with the reference). */
+void bcast__ew_plan_force_portable(bcast_ew_plan *plan);
+int bcast__ew_plan_uses_avx2(const bcast_ew_plan *plan);
+
+/* Makes a plan with a contiguous-output variant write through the
+ * streaming-store wrapper whatever the output's size (tests compare it with
+ * the reference), and tells whether a plan streams. */
+void bcast__ew_plan_force_stream(bcast_ew_plan *plan);
+int bcast__ew_plan_streams(const bcast_ew_plan *plan);
+
 /* The reference path: every output element in C order, one call of the
  * row's element function each, on one thread.  Same buffers as
  * bcast_ew_plan_execute. */

@@ -248,36 +248,148 @@ static void plan_run_range(const bcast_plan *plan, char *const *base,
   plan_store_fence();
 }
 
+/* Whether the plan runs on several threads, and how many. */
+static int plan_threads(const bcast_plan *plan, int threads) {
+#ifdef _OPENMP
+  if (threads == 1) return 1;
+  int64_t out_bytes;
+  if (__builtin_mul_overflow(plan->elem_count, plan->elem_bytes[0],
+                             &out_bytes))
+    out_bytes = INT64_MAX;
+  if (out_bytes < PLAN_PARALLEL_MIN_BYTES) return 1;
+  if (threads <= 0) threads = omp_get_max_threads();
+  return threads;
+#else
+  (void)plan;
+  (void)threads;
+  return 1;
+#endif
+}
+
+/* Thread tid's share [*begin, *end) of the plan's elements among nt.
+ * Chunks end on row boundaries when there are rows enough to share, else
+ * on 64-element boundaries inside the one long run.  Written so no step
+ * overflows, even for a count near INT64_MAX. */
+static void plan_share(const bcast_plan *plan, int64_t nt, int64_t tid,
+                       int64_t *begin, int64_t *end) {
+  const int64_t count = plan->elem_count;
+  const int64_t n0 = plan->extent[plan->ndim - 1];
+  const int64_t grain = count / n0 >= 4 * nt ? n0 : 64;
+  int64_t chunk = count / nt + (count % nt != 0);
+  if (chunk % grain != 0 && chunk <= INT64_MAX - grain)
+    chunk += grain - chunk % grain;
+  *begin = tid > 0 && chunk > count / tid ? count : tid * chunk;
+  *end = count - *begin <= chunk ? count : *begin + chunk;
+}
+
 void bcast_plan_run(const bcast_plan *plan, char *const *base,
                     bcast_kernel_fn kernel, const void *params, int threads) {
   const int64_t count = plan->elem_count;
   if (count == 0) return;
+  threads = plan_threads(plan, threads);
 #ifdef _OPENMP
-  if (threads <= 0) threads = omp_get_max_threads();
-  int64_t out_bytes;
-  if (__builtin_mul_overflow(count, plan->elem_bytes[0], &out_bytes))
-    out_bytes = INT64_MAX;
-  if (threads > 1 && out_bytes >= PLAN_PARALLEL_MIN_BYTES) {
-    /* Chunks end on row boundaries when there are rows enough to share,
-     * else on 64-element boundaries inside the one long run. */
-    const int64_t n0 = plan->extent[plan->ndim - 1];
-    const int64_t grain = count / n0 >= 4 * (int64_t)threads ? n0 : 64;
+  if (threads > 1) {
 #pragma omp parallel num_threads(threads)
     {
-      int64_t nt = omp_get_num_threads(), tid = omp_get_thread_num();
-      /* Written so no step overflows, even for a count near INT64_MAX. */
-      int64_t chunk = count / nt + (count % nt != 0);
-      if (chunk % grain != 0 && chunk <= INT64_MAX - grain)
-        chunk += grain - chunk % grain;
-      int64_t begin = tid > 0 && chunk > count / tid ? count : tid * chunk;
-      int64_t end = count - begin <= chunk ? count : begin + chunk;
+      int64_t begin, end;
+      plan_share(plan, omp_get_num_threads(), omp_get_thread_num(), &begin,
+                 &end);
       if (begin < end)
         plan_run_range(plan, base, kernel, params, begin, end);
     }
     return;
   }
-#else
-  (void)threads;
 #endif
   plan_run_range(plan, base, kernel, params, 0, count);
+}
+
+/* Runs the elements [begin, end) with a two-dimensional kernel.  The dim
+ * next to the innermost (if any) is the kernel's row dim; the dims outside
+ * it are walked with an odometer, one plane (all rows of one position of
+ * those dims) at a time.  plane[k] points at operand k's element
+ * (idx[0..ndim-3], 0, 0); r is the current row inside the plane. */
+static void plan_run2_range(const bcast_plan *plan, char *const *base,
+                            bcast_kernel2_fn kernel, const void *params,
+                            int64_t begin, int64_t end) {
+  const int nops = plan->n_operands;
+  const int inner = plan->ndim - 1;
+  const int has_rows = inner >= 1;
+  const int outer = has_rows ? inner - 1 : 0; /* odometer dims 0..outer-1 */
+  const int64_t n0 = plan->extent[inner];
+  const int64_t n1 = has_rows ? plan->extent[inner - 1] : 1;
+  int64_t idx[BCAST_MAX_RANK];
+  int64_t rewind[BCAST_PLAN_MAX_OPERANDS][BCAST_MAX_RANK];
+  int64_t strides[BCAST_PLAN_MAX_OPERANDS], row_strides[BCAST_PLAN_MAX_OPERANDS];
+  char *plane[BCAST_PLAN_MAX_OPERANDS], *ptrs[BCAST_PLAN_MAX_OPERANDS];
+
+  const int64_t row = begin / n0, offset = begin % n0;
+  int64_t r = row % n1, rest = row / n1;
+  for (int d = outer - 1; d >= 0; d--) {
+    idx[d] = rest % plan->extent[d];
+    rest /= plan->extent[d];
+  }
+  for (int k = 0; k < nops; k++) {
+    strides[k] = plan->stride_bytes[k][inner];
+    row_strides[k] = has_rows ? plan->stride_bytes[k][inner - 1] : 0;
+    plane[k] = base[k];
+    for (int d = 0; d < outer; d++) {
+      plane[k] += idx[d] * plan->stride_bytes[k][d];
+      rewind[k][d] = (plan->extent[d] - 1) * plan->stride_bytes[k][d];
+    }
+  }
+
+  int64_t left = end - begin;
+  if (offset != 0) {
+    const int64_t len = n0 - offset < left ? n0 - offset : left;
+    for (int k = 0; k < nops; k++)
+      ptrs[k] = plane[k] + r * row_strides[k] + offset * strides[k];
+    kernel(1, len, ptrs, strides, row_strides, params);
+    left -= len;
+    r++;
+  }
+  while (left > 0) {
+    if (r == n1) {
+      /* Next plane; left > 0 guarantees there is one. */
+      r = 0;
+      int d = outer - 1;
+      while (++idx[d] == plan->extent[d]) {
+        idx[d] = 0;
+        for (int k = 0; k < nops; k++) plane[k] -= rewind[k][d];
+        d--;
+      }
+      for (int k = 0; k < nops; k++) plane[k] += plan->stride_bytes[k][d];
+    }
+    for (int k = 0; k < nops; k++) ptrs[k] = plane[k] + r * row_strides[k];
+    if (left < n0) {
+      kernel(1, left, ptrs, strides, row_strides, params);
+      break;
+    }
+    const int64_t rows = n1 - r < left / n0 ? n1 - r : left / n0;
+    kernel(rows, n0, ptrs, strides, row_strides, params);
+    left -= rows * n0;
+    r += rows;
+  }
+  plan_store_fence();
+}
+
+void bcast_plan_run2(const bcast_plan *plan, char *const *base,
+                     bcast_kernel2_fn kernel, const void *params,
+                     int threads) {
+  const int64_t count = plan->elem_count;
+  if (count == 0) return;
+  threads = plan_threads(plan, threads);
+#ifdef _OPENMP
+  if (threads > 1) {
+#pragma omp parallel num_threads(threads)
+    {
+      int64_t begin, end;
+      plan_share(plan, omp_get_num_threads(), omp_get_thread_num(), &begin,
+                 &end);
+      if (begin < end)
+        plan_run2_range(plan, base, kernel, params, begin, end);
+    }
+    return;
+  }
+#endif
+  plan_run2_range(plan, base, kernel, params, 0, count);
 }

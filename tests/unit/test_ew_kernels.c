@@ -175,13 +175,25 @@ static int run_case(test_ctx *t, uint64_t *rng, bcast_op op,
   memset(strided, 0x3c, bytes);
   CHECK_INT(bcast_ew_plan_execute(plan, got, in_data, &diag), BCAST_OK);
   bcast__ew_plan_reference(plan, want, in_data);
+  /* The same variant through the streaming-store wrapper, and its
+   * baseline (non-AVX2) build. */
+  char *streamed = malloc(bytes), *portable = malloc(bytes);
+  memset(streamed, 0x69, bytes);
+  memset(portable, 0x96, bytes);
+  bcast__ew_plan_force_stream(plan);
+  CHECK_INT(bcast_ew_plan_execute(plan, streamed, in_data, &diag), BCAST_OK);
+  bcast__ew_plan_force_portable(plan);
+  CHECK_INT(bcast_ew_plan_execute(plan, portable, in_data, &diag), BCAST_OK);
   bcast__ew_plan_force_strided(plan);
   CHECK_INT(bcast_ew_plan_execute(plan, strided, in_data, &diag), BCAST_OK);
   const size_t size = bcast_dtype_size(out->dtype);
   for (int64_t i = 0; i < count; i++) {
     const char *g = got + (size_t)i * size, *w = want + (size_t)i * size,
-               *s = strided + (size_t)i * size;
-    if (!elems_agree(out->dtype, g, w) || !elems_agree(out->dtype, s, w)) {
+               *s = strided + (size_t)i * size,
+               *n = streamed + (size_t)i * size,
+               *o = portable + (size_t)i * size;
+    if (!elems_agree(out->dtype, g, w) || !elems_agree(out->dtype, s, w) ||
+        !elems_agree(out->dtype, n, w) || !elems_agree(out->dtype, o, w)) {
       test_fail(t, __FILE__, __LINE__,
                 "%s %s -> %s (%s profile, variant %d): element %lld differs "
                 "from the reference",
@@ -194,6 +206,8 @@ static int run_case(test_ctx *t, uint64_t *rng, bcast_op op,
   free(got);
   free(want);
   free(strided);
+  free(streamed);
+  free(portable);
   bcast_ew_plan_destroy(plan);
 done:
   for (int k = 0; k < arity; k++) free(mem[k]);
@@ -301,7 +315,9 @@ TEST(ew_every_supported_signature_has_a_kernel_and_matches_the_reference) {
          (int)n_rows, runs);
 }
 
-/* Outputs big enough for the engine to split them across threads. */
+/* Outputs big enough for the engine to split them across threads, with
+ * and without streaming stores: rows short enough to pack several to a
+ * streamed block and rows cut into several blocks. */
 TEST(ew_two_threads_match_one) {
   uint64_t rng = test_seed() ^ 0x2727u;
   static const struct {
@@ -316,45 +332,58 @@ TEST(ew_two_threads_match_one) {
       {BCAST_OP_CAST, BCAST_FLOAT32, BCAST_INT8},
       {BCAST_OP_GREATER, BCAST_INT32, BCAST_BOOL},
   };
-  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-    const bcast_op op = cases[c].op;
-    const int arity = bcast_ew_arity(op);
-    bcast_dtype types[3] = {cases[c].type, cases[c].type, cases[c].type};
-    if (op == BCAST_OP_SELECT) types[0] = BCAST_BOOL;
-    bcast_op_attrs attrs;
-    bcast_op_attrs_init(&attrs);
-    attrs.cast_to = cases[c].cast_to;
-    /* [300, 1000] against a row [1, 1000] (and a column for ternary). */
-    const int64_t shapes[3][2] = {{300, 1000}, {1, 1000}, {300, 1}};
-    bcast_tensor in[3];
-    void *mem[3];
-    const void *in_data[3];
-    for (int k = 0; k < arity; k++) {
-      const int64_t count = shapes[k][0] * shapes[k][1];
-      mem[k] = malloc((size_t)count * bcast_dtype_size(types[k]));
-      fill_random(&rng, types[k], mem[k], count);
-      bcast_tensor_wrap(&in[k], types[k], 2, shapes[k], NULL, mem[k], NULL);
-      in_data[k] = mem[k];
+  static const int64_t widths[2][2] = {{300, 1000}, {61, 5003}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (int w = 0; w < 2; w++) {
+      const bcast_op op = cases[c].op;
+      const int arity = bcast_ew_arity(op);
+      bcast_dtype types[3] = {cases[c].type, cases[c].type, cases[c].type};
+      if (op == BCAST_OP_SELECT) types[0] = BCAST_BOOL;
+      bcast_op_attrs attrs;
+      bcast_op_attrs_init(&attrs);
+      attrs.cast_to = cases[c].cast_to;
+      /* [R, C] against a row [1, C] (and a column for ternary). */
+      const int64_t R = widths[w][0], C = widths[w][1];
+      const int64_t shapes[3][2] = {{R, C}, {1, C}, {R, 1}};
+      bcast_tensor in[3];
+      void *mem[3];
+      const void *in_data[3];
+      for (int k = 0; k < arity; k++) {
+        const int64_t count = shapes[k][0] * shapes[k][1];
+        mem[k] = malloc((size_t)count * bcast_dtype_size(types[k]));
+        fill_random(&rng, types[k], mem[k], count);
+        bcast_tensor_wrap(&in[k], types[k], 2, shapes[k], NULL, mem[k], NULL);
+        in_data[k] = mem[k];
+      }
+      char *out[4];
+      size_t bytes = 0;
+      for (int run = 0; run < 4; run++) {
+        bcast_ew_options options;
+        bcast_ew_options_init(&options);
+        options.threads = 1 + run % 2;
+        bcast_ew_plan *plan;
+        CHECK_INT(bcast_ew_plan_create(&plan, op, &attrs, (size_t)arity, in,
+                                       NULL, &options, NULL),
+                  BCAST_OK);
+#if defined(__x86_64__) && defined(__GNUC__)
+        if (__builtin_cpu_supports("avx2")) CHECK(bcast__ew_plan_uses_avx2(plan));
+#endif
+        if (run >= 2) {
+          bcast__ew_plan_force_stream(plan);
+          CHECK(bcast__ew_plan_streams(plan));
+        }
+        const size_t size = bcast_dtype_size(bcast_ew_plan_output(plan)->dtype);
+        bytes = (size_t)(R * C) * size;
+        out[run] = malloc(bytes + size);
+        /* One element in: the streamed blocks start off 16-byte alignment. */
+        char *dst = out[run] + (run == 3 ? size : 0);
+        CHECK_INT(bcast_ew_plan_execute(plan, dst, in_data, NULL), BCAST_OK);
+        if (run == 3) memmove(out[run], dst, bytes);
+        bcast_ew_plan_destroy(plan);
+      }
+      for (int run = 1; run < 4; run++)
+        CHECK(memcmp(out[0], out[run], bytes) == 0);
+      for (int run = 0; run < 4; run++) free(out[run]);
+      for (int k = 0; k < arity; k++) free(mem[k]);
     }
-    char *out[2];
-    size_t bytes = 0;
-    for (int threads = 1; threads <= 2; threads++) {
-      bcast_ew_options options;
-      bcast_ew_options_init(&options);
-      options.threads = threads;
-      bcast_ew_plan *plan;
-      CHECK_INT(bcast_ew_plan_create(&plan, op, &attrs, (size_t)arity, in,
-                                     NULL, &options, NULL),
-                BCAST_OK);
-      bytes = 300 * 1000 * bcast_dtype_size(bcast_ew_plan_output(plan)->dtype);
-      out[threads - 1] = malloc(bytes);
-      CHECK_INT(bcast_ew_plan_execute(plan, out[threads - 1], in_data, NULL),
-                BCAST_OK);
-      bcast_ew_plan_destroy(plan);
-    }
-    CHECK(memcmp(out[0], out[1], bytes) == 0);
-    free(out[0]);
-    free(out[1]);
-    for (int k = 0; k < arity; k++) free(mem[k]);
-  }
 }

@@ -218,6 +218,53 @@ TEST(plan_run_visits_every_element_once) {
   }
 }
 
+/* The same with a two-dimensional kernel; params counts the calls that
+ * got more than one row. */
+static void mark_kernel2(int64_t rows, int64_t n, char *const *ptrs,
+                         const int64_t *strides, const int64_t *row_strides,
+                         const void *params) {
+  if (rows > 1) __atomic_fetch_add((int64_t *)params, 1, __ATOMIC_RELAXED);
+  for (int64_t j = 0; j < rows; j++) {
+    char *p = ptrs[0] + j * row_strides[0];
+    for (int64_t i = 0; i < n; i++, p += strides[0]) (*p)++;
+  }
+}
+
+TEST(plan_run2_visits_every_element_once) {
+  /* As above, plus rank 1 and 4 (odometer outside the row dim), and
+   * sizes whose thread chunks start and end inside rows. */
+  static const int64_t cases[][4] = {{1, 3, 5, 700000}, {1, 1000, 3, 97},
+                                     {1, 7, 1, 1},       {1, 2, 300, 1001},
+                                     {1, 1, 1, 1500001}, {5, 3, 7, 30011},
+                                     {3, 17, 2, 40000}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    const int64_t *shape = cases[c];
+    const int64_t strides[4] = {2, shape[0] * 2, shape[0] * 2 * shape[1],
+                                shape[0] * 2 * shape[1] * shape[2]};
+    const int64_t bytes = shape[0] * 2 * shape[1] * shape[2] * shape[3];
+    for (int threads = 1; threads <= 2; threads++) {
+      char *mem = calloc((size_t)bytes, 1);
+      const int32_t rank[1] = {4};
+      const int64_t *const shapes[1] = {shape};
+      const int64_t *const ss[1] = {strides};
+      const int64_t elem[1] = {1};
+      bcast_plan plan;
+      CHECK_INT(bcast_plan_build(&plan, 4, shape, 1, rank, shapes, ss, elem,
+                                 NULL),
+                BCAST_OK);
+      char *base[1] = {mem};
+      int64_t multi = 0;
+      bcast_plan_run2(&plan, base, mark_kernel2, &multi, threads);
+      int64_t bad = 0;
+      for (int64_t i = 0; i < bytes; i++)
+        bad += mem[i] != ((i % 2) == 0 ? 1 : 0);
+      CHECK_INT(bad, 0);
+      if (plan.ndim >= 2 && plan.extent[plan.ndim - 2] > 2) CHECK(multi > 0);
+      free(mem);
+    }
+  }
+}
+
 static void atomic_count_kernel(int64_t n, char *const *ptrs,
                                 const int64_t *strides, const void *params) {
   int64_t *calls = (int64_t *)params;
