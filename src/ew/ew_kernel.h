@@ -2,8 +2,9 @@
  * arity and variant, and the table that finds them.
  *
  * A kernel is the engine's two-dimensional kind (bcast_kernel2_fn: rows
- * runs of n elements, operand 0 the output); the variant is chosen by the
- * strides along the run, the row strides are free.  For an op of arity N there are 1 + 2^N variants:
+ * runs of n elements, operand 0 the output).  The strides along the run
+ * pick the variant; the row strides are free.  For an op of arity N there
+ * are 1 + 2^N variants:
  *   0          strided: any byte strides;
  *   1 + mask   the output contiguous and each input either contiguous (its
  *              bit in mask set) or broadcast along the run (stride 0, its
@@ -104,16 +105,17 @@ const ew_row *bcast__ew_row_at(size_t index);
 
 /* Every kernel is two-dimensional (bcast_kernel2_fn): rows runs of n
  * elements, run j of operand k at ptrs[k] + j * row_strides[k].  The row
- * loop is the same in every kernel: pointers P0.. step by the row strides,
- * copied to locals first (the output's stores could alias them). */
+ * strides are copied to locals first (the output's stores could alias
+ * them as far as the compiler knows); a broadcast input's value is loaded
+ * once per row. */
 #define EW_KERNEL_HEAD_(NAME, ATTR)                                           \
   ATTR static void NAME(int64_t rows, int64_t n, char *const *ptrs,           \
                         const int64_t *strides, const int64_t *row_strides,   \
                         const void *params)
 
 /* Unary, constant step SA (0: the input is broadcast along the run). */
-#define EW_UNARY_STEP_(ATTR, NAME, SA, TA, LA, VA, TR, SR, FN)                      \
-  EW_KERNEL_HEAD_(NAME, ATTR) {                                                     \
+#define EW_UNARY_STEP_(ATTR, NAME, SA, TA, LA, VA, TR, SR, FN)                \
+  EW_KERNEL_HEAD_(NAME, ATTR) {                                               \
     EW_PARAMS_;                                                               \
     (void)strides;                                                            \
     const int64_t rr = row_strides[0], ra = row_strides[1];                   \
@@ -129,7 +131,7 @@ const ew_row *bcast__ew_row_at(size_t index);
   }
 
 #define EW_UNARY_SET_(ATTR, NAME, TA, LA, VA, TR, SR, FN)                     \
-  EW_KERNEL_HEAD_(NAME##_s, ATTR) {                                                 \
+  EW_KERNEL_HEAD_(NAME##_s, ATTR) {                                           \
     EW_PARAMS_;                                                               \
     const int64_t sr = strides[0], sa = strides[1];                           \
     const int64_t rr = row_strides[0], ra = row_strides[1];                   \
@@ -155,8 +157,8 @@ const ew_row *bcast__ew_row_at(size_t index);
   }
 
 /* Binary, constant steps SA, SB. */
-#define EW_BINARY_STEP_(ATTR, NAME, SA, SB, TA, LA, VA, TR, SR, FN)                 \
-  EW_KERNEL_HEAD_(NAME, ATTR) {                                                     \
+#define EW_BINARY_STEP_(ATTR, NAME, SA, SB, TA, LA, VA, TR, SR, FN)           \
+  EW_KERNEL_HEAD_(NAME, ATTR) {                                               \
     EW_PARAMS_;                                                               \
     (void)strides;                                                            \
     const int64_t rr = row_strides[0], ra = row_strides[1],                   \
@@ -174,7 +176,7 @@ const ew_row *bcast__ew_row_at(size_t index);
   }
 
 #define EW_BINARY_SET_(ATTR, NAME, TA, LA, VA, TR, SR, FN)                    \
-  EW_KERNEL_HEAD_(NAME##_s, ATTR) {                                                 \
+  EW_KERNEL_HEAD_(NAME##_s, ATTR) {                                           \
     EW_PARAMS_;                                                               \
     const int64_t sr = strides[0], sa = strides[1], sb = strides[2];          \
     const int64_t rr = row_strides[0], ra = row_strides[1],                   \
@@ -206,8 +208,8 @@ const ew_row *bcast__ew_row_at(size_t index);
 /* SELECT: condition (bool storage, nonzero is true), then two values of
  * type T.  The value is copied as stored: no conversion, NaN payloads
  * kept. */
-#define EW_SELECT_STEP_(ATTR, NAME, SC, SA, SB, T)                                  \
-  EW_KERNEL_HEAD_(NAME, ATTR) {                                                     \
+#define EW_SELECT_STEP_(ATTR, NAME, SC, SA, SB, T)                            \
+  EW_KERNEL_HEAD_(NAME, ATTR) {                                               \
     (void)strides;                                                            \
     (void)params;                                                             \
     const int64_t rr = row_strides[0], rc = row_strides[1],                   \
@@ -223,7 +225,7 @@ const ew_row *bcast__ew_row_at(size_t index);
       const uint8_t c0 = c[0];                                                \
       const T a0 = a[0], b0 = b[0];                                           \
       for (int64_t i = 0; i < n; i++) {                                       \
-        /* Both values are loaded: a select, not a branch, so it            \
+        /* Both values are loaded: a select, not a branch, so it              \
          * vectorizes. */                                                     \
         const T av = (SA) ? a[i] : a0, bv = (SB) ? b[i] : b0;                 \
         r[i] = ((SC) ? c[i] : c0) ? av : bv;                                  \
@@ -232,7 +234,7 @@ const ew_row *bcast__ew_row_at(size_t index);
   }
 
 #define EW_SELECT_SET_(ATTR, NAME, T)                                         \
-  EW_KERNEL_HEAD_(NAME##_s, ATTR) {                                                 \
+  EW_KERNEL_HEAD_(NAME##_s, ATTR) {                                           \
     (void)params;                                                             \
     const int64_t sr = strides[0], sc = strides[1], sa = strides[2],          \
                   sb = strides[3];                                            \
@@ -245,14 +247,14 @@ const ew_row *bcast__ew_row_at(size_t index);
         *(T *)r = *(const uint8_t *)c ? *(const T *)a : *(const T *)b;        \
     }                                                                         \
   }                                                                           \
-  EW_SELECT_STEP_(ATTR, NAME##_000, 0, 0, 0, T)                           \
-  EW_SELECT_STEP_(ATTR, NAME##_100, 1, 0, 0, T)                           \
-  EW_SELECT_STEP_(ATTR, NAME##_010, 0, 1, 0, T)                           \
-  EW_SELECT_STEP_(ATTR, NAME##_110, 1, 1, 0, T)                           \
-  EW_SELECT_STEP_(ATTR, NAME##_001, 0, 0, 1, T)                           \
-  EW_SELECT_STEP_(ATTR, NAME##_101, 1, 0, 1, T)                           \
-  EW_SELECT_STEP_(ATTR, NAME##_011, 0, 1, 1, T)                           \
-  EW_SELECT_STEP_(ATTR, NAME##_111, 1, 1, 1, T)                           \
+  EW_SELECT_STEP_(ATTR, NAME##_000, 0, 0, 0, T)                               \
+  EW_SELECT_STEP_(ATTR, NAME##_100, 1, 0, 0, T)                               \
+  EW_SELECT_STEP_(ATTR, NAME##_010, 0, 1, 0, T)                               \
+  EW_SELECT_STEP_(ATTR, NAME##_110, 1, 1, 0, T)                               \
+  EW_SELECT_STEP_(ATTR, NAME##_001, 0, 0, 1, T)                               \
+  EW_SELECT_STEP_(ATTR, NAME##_101, 1, 0, 1, T)                               \
+  EW_SELECT_STEP_(ATTR, NAME##_011, 0, 1, 1, T)                               \
+  EW_SELECT_STEP_(ATTR, NAME##_111, 1, 1, 1, T)                               \
   static const bcast_kernel2_fn NAME##_k[9] = {                               \
       NAME##_s,   NAME##_000, NAME##_100, NAME##_010, NAME##_110,             \
       NAME##_001, NAME##_101, NAME##_011, NAME##_111};

@@ -12,7 +12,9 @@
  *   4. Coalesce adjacent dims when, for every operand, the outer stride is
  *      the inner stride times the inner extent: the pair is then one dim.
  * Running walks the outer dims with an index counter (an odometer) and calls
- * the kernel once per innermost run; pointers move by additions only. */
+ * the kernel once per innermost run; pointers move by additions only.
+ * bcast_plan_run2 walks one dim less and hands a two-dimensional kernel
+ * every row of the second-innermost dim at once. */
 #include <stdlib.h>
 #include <string.h>
 
