@@ -1,10 +1,13 @@
 /* The counted, 64-byte-aligned memory block behind owned tensors.
  *
  * The header and the data are separate allocations so the data can take a
- * larger alignment when it is big: blocks of 4 MiB or more are aligned to
+ * larger alignment when it is big: blocks of 32 MiB or more are aligned to
  * 2 MiB and, on Linux, marked for transparent huge pages (as NumPy does),
  * which makes first-touch page faults of a large materialized tensor about
- * 500 times rarer. */
+ * 500 times rarer.  Below 32 MiB (glibc's largest mmap threshold) plain
+ * 64-byte alignment lets malloc reuse a freed block of the same size, which
+ * takes no page faults at all: a 16 MiB allocate-and-touch costs 0.31 ms
+ * that way against 1.9 ms with the 2 MiB alignment's fresh mapping. */
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
 #endif
@@ -22,7 +25,7 @@
 enum {
   BUFFER_ALIGN = 64,
   BUFFER_HUGE_ALIGN = 2 << 20,
-  BUFFER_HUGE_MIN = 4 << 20,
+  BUFFER_HUGE_MIN = 32 << 20,
   BUFFER_KEEP_INLINE = 2
 };
 
