@@ -18,6 +18,10 @@
  *                        something, with NumPy's results for inputs of one
  *                        type: wrapping integers, IEEE floats.  Inputs of
  *                        different types are an error (no promotion).
+ *                        intdiv stays TOSA's truncating division on every
+ *                        integer type (-7 / 2 = -3): NumPy has no
+ *                        truncating integer division, and its floor_divide
+ *                        (-7 // 2 = -4) is a different op.
  * Other profiles are refused (BCAST_INVALID_ARGUMENT).
  *
  * Where TOSA calls a result unpredictable, bcast computes one documented

@@ -209,7 +209,20 @@ static int parse_bound(const char *name, const char *value, bcast_dtype data,
     return 0;
   }
   double d;
-  if (parse_int(value, integer)) return 1;
+  if (parse_int(value, integer)) {
+    /* TOSA gives the bounds the data's type: they must fit it. */
+    size_t bits = 8 * bcast_dtype_size(data);
+    int is_signed = bcast_dtype_kind_of(data) == BCAST_KIND_SIGNED;
+    int64_t lo = is_signed ? (bits >= 64 ? INT64_MIN : -((int64_t)1 << (bits - 1))) : 0;
+    int64_t hi = bits >= 64 ? INT64_MAX
+                 : is_signed ? ((int64_t)1 << (bits - 1)) - 1
+                             : ((int64_t)1 << bits) - 1;
+    if (bcast_dtype_kind_of(data) == BCAST_KIND_BOOL) lo = 0, hi = 1;
+    if (*integer >= lo && *integer <= hi) return 1;
+    cli_error("run: --attr %s=%s is outside %s's range %lld..%lld", name, value,
+              bcast_dtype_name(data), (long long)lo, (long long)hi);
+    return 0;
+  }
   if (bcast_dtype_kind_of(data) == BCAST_KIND_UNSIGNED && value[0] != '-') {
     char *end;
     errno = 0;
