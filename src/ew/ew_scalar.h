@@ -451,9 +451,14 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
     (void)p;                                                                  \
     return (F)1 / sqrt##M(a);                                                 \
   }                                                                           \
+  /* 1/(1+e^-a), written with e = e^-|a| <= 1 so that it never overflows:   \
+   * for a < 0 it is e/(1+e), which keeps tiny (subnormal) results that      \
+   * 1/(1+inf) would flush to 0. */                                           \
   static inline F ew_sigmoid_##S(F a, const ew_params *p) {                   \
     (void)p;                                                                  \
-    return (F)1 / ((F)1 + exp##M(-a));                                        \
+    const F e = exp##M(-fabs##M(a));                                          \
+    const F r = (F)1 / ((F)1 + e);                                            \
+    return a >= 0 ? r : e * r;                                                \
   }                                                                           \
   static inline F ew_tanh_##S(F a, const ew_params *p) {                      \
     (void)p;                                                                  \
