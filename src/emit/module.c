@@ -62,31 +62,20 @@ static size_t read_value(const char *t, size_t len, size_t i) {
   return j > i + 1 ? j : i;
 }
 
-static size_t skip_ws(const char *t, size_t len, size_t i) {
-  for (;;) {
-    i = bcast__skip_spaces(t, len, i);
-    if (i + 1 < len && t[i] == '/' && t[i + 1] == '/') {
-      while (i < len && t[i] != '\n') i++;
-      continue;
-    }
-    return i;
-  }
-}
-
 /* Reads the entries of an attribute dictionary t[i] == '{' and records the
  * ones the lowering uses; returns the position after the closing brace. */
 static size_t read_attrs(const char *t, size_t len, size_t i, emit_op *op) {
   i++;
   for (;;) {
-    i = skip_ws(t, len, i);
+    i = bcast__skip_trivia(t, len, i);
     if (i >= len || t[i] == '}') return i < len ? i + 1 : len;
     size_t key = i;
     while (i < len && (bcast__is_ident(t[i]) || t[i] == '"')) i++;
     size_t key_len = i - key;
-    i = skip_ws(t, len, i);
+    i = bcast__skip_trivia(t, len, i);
     size_t val = i, val_end = i;
     if (i < len && t[i] == '=') {
-      val = skip_ws(t, len, i + 1);
+      val = bcast__skip_trivia(t, len, i + 1);
       i = val;
       /* The value runs to ',' or '}' at depth 0; bcast__skip_balanced also
        * stops at "->", which attribute values here do not contain. */
@@ -135,12 +124,12 @@ static bcast_status read_statement(const char *t, size_t len, size_t after_name,
                                    const bcast_mlir_op *m, emit_op *op,
                                    emit_value *vals, size_t *n_vals,
                                    bcast_diag *diag) {
-  size_t i = skip_ws(t, len, after_name);
+  size_t i = bcast__skip_trivia(t, len, after_name);
   *n_vals = 0;
   int generic = m->generic;
   if (generic) {
     if (i >= len || t[i] != '(') return stmt_error(m, diag, "expected '(' after the op name");
-    i = skip_ws(t, len, i + 1);
+    i = bcast__skip_trivia(t, len, i + 1);
   }
   for (;;) {
     size_t e = read_value(t, len, i);
@@ -149,20 +138,20 @@ static bcast_status read_statement(const char *t, size_t len, size_t after_name,
     vals[*n_vals].name = t + i;
     vals[*n_vals].name_len = e - i;
     (*n_vals)++;
-    i = skip_ws(t, len, e);
-    if (i < len && t[i] == ',') i = skip_ws(t, len, i + 1);
+    i = bcast__skip_trivia(t, len, e);
+    if (i < len && t[i] == ',') i = bcast__skip_trivia(t, len, i + 1);
     else break;
   }
   if (generic) {
     if (i >= len || t[i] != ')') return stmt_error(m, diag, "expected ')' after the operands");
-    i = skip_ws(t, len, i + 1);
+    i = bcast__skip_trivia(t, len, i + 1);
     if (i + 1 < len && t[i] == '<' && t[i + 1] == '{') {
       i = read_attrs(t, len, i + 1, op);
-      i = skip_ws(t, len, i);
-      if (i < len && t[i] == '>') i = skip_ws(t, len, i + 1);
+      i = bcast__skip_trivia(t, len, i);
+      if (i < len && t[i] == '>') i = bcast__skip_trivia(t, len, i + 1);
     }
   }
-  if (i < len && t[i] == '{') i = skip_ws(t, len, read_attrs(t, len, i, op));
+  if (i < len && t[i] == '{') i = bcast__skip_trivia(t, len, read_attrs(t, len, i, op));
   if (i >= len || t[i] != ':') return stmt_error(m, diag, "expected ':' after the operands and attributes");
   return BCAST_OK;
 }

@@ -11,7 +11,9 @@
 #include "ew/ew_kernel.h"
 
 /* X(..., ID, S, storage, value type, load, store, input class, result
- * class) */
+ * class).  The list is written twice, as _A and _B, because the pair loop
+ * expands one inside the other and the preprocessor never expands a macro
+ * inside its own expansion. */
 #define EW_CAST_TYPES_A(X, ...)                                               \
   X(__VA_ARGS__, BOOL, b, uint8_t, uint8_t, ew_ld_bool, ew_st_same, B, B)     \
   X(__VA_ARGS__, INT8, i8, int8_t, int8_t, ew_ld_same, ew_st_same, I, I)      \

@@ -36,18 +36,6 @@ static void advance_to(bcast_mlir_scanner *s, size_t to) {
   s->pos = to;
 }
 
-/* Skips spaces and // comments. */
-static size_t skip_trivia(const char *t, size_t len, size_t i) {
-  for (;;) {
-    i = bcast__skip_spaces(t, len, i);
-    if (i + 1 < len && t[i] == '/' && t[i + 1] == '/') {
-      while (i < len && t[i] != '\n') i++;
-      continue;
-    }
-    return i;
-  }
-}
-
 /* Reads "%name(:N)?" at t[i]; returns the position after it or 0. */
 static size_t read_result(const char *t, size_t len, size_t i) {
   if (i >= len || t[i] != '%') return 0;
@@ -76,13 +64,13 @@ static size_t read_result_list(const char *t, size_t len, size_t i,
       *stop = i + 1;
       return 0;
     }
-    j = skip_trivia(t, len, j);
+    j = bcast__skip_trivia(t, len, j);
     if (j < len && t[j] == ',') {
-      i = skip_trivia(t, len, j + 1);
+      i = bcast__skip_trivia(t, len, j + 1);
       continue;
     }
     if (j < len && t[j] == '=' && !(j + 1 < len && t[j + 1] == '='))
-      return skip_trivia(t, len, j + 1);
+      return bcast__skip_trivia(t, len, j + 1);
     *stop = j > i ? j : i + 1;
     return 0;
   }
@@ -110,10 +98,10 @@ static bcast_status parse_signature(const char *t, size_t len, size_t i,
                                     size_t n_uses, bcast_mlir_op *op,
                                     size_t *end, bcast_diag *diag) {
   bcast_status st;
-  i = skip_trivia(t, len, i);
+  i = bcast__skip_trivia(t, len, i);
   op->n_operands = 0;
   if (i < len && t[i] == '(') {
-    i = skip_trivia(t, len, i + 1);
+    i = bcast__skip_trivia(t, len, i + 1);
     if (i < len && t[i] == ')') {
       i++;
     } else {
@@ -124,9 +112,9 @@ static bcast_status parse_signature(const char *t, size_t len, size_t i,
             BCAST_OK)
           return st;
         op->n_operands++;
-        i = skip_trivia(t, len, i);
+        i = bcast__skip_trivia(t, len, i);
         if (i < len && t[i] == ',') {
-          i = skip_trivia(t, len, i + 1);
+          i = bcast__skip_trivia(t, len, i + 1);
           continue;
         }
         if (i < len && t[i] == ')') {
@@ -136,17 +124,17 @@ static bcast_status parse_signature(const char *t, size_t len, size_t i,
         return op_error(diag, op, "expected ',' or ')' in the operand types");
       }
     }
-    i = skip_trivia(t, len, i);
+    i = bcast__skip_trivia(t, len, i);
     if (!(i + 1 < len && t[i] == '-' && t[i + 1] == '>'))
       return op_error(diag, op, "expected '->' and the result type");
-    i = skip_trivia(t, len, i + 2);
+    i = bcast__skip_trivia(t, len, i + 2);
     int parenthesized = i < len && t[i] == '(';
-    if (parenthesized) i = skip_trivia(t, len, i + 1);
+    if (parenthesized) i = bcast__skip_trivia(t, len, i + 1);
     if (i >= len || (parenthesized && t[i] == ')'))
       return op_error(diag, op, "expected one result type");
     if ((st = parse_type(t, len, &i, &op->result, diag)) != BCAST_OK) return st;
     if (parenthesized) {
-      i = skip_trivia(t, len, i);
+      i = bcast__skip_trivia(t, len, i);
       if (i < len && t[i] == ',')
         return op_error(diag, op, "has more than one result; broadcasting ops have one");
       if (i >= len || t[i] != ')')

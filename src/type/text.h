@@ -22,6 +22,18 @@ static inline size_t bcast__skip_spaces(const char *t, size_t len, size_t i) {
   return i;
 }
 
+/* Skips white space and // comments. */
+static inline size_t bcast__skip_trivia(const char *t, size_t len, size_t i) {
+  for (;;) {
+    i = bcast__skip_spaces(t, len, i);
+    if (i + 1 < len && t[i] == '/' && t[i + 1] == '/') {
+      while (i < len && t[i] != '\n') i++;
+      continue;
+    }
+    return i;
+  }
+}
+
 /* Parses decimal digits at t[i]; *end is past the last digit.  Returns
  * BCAST_OVERFLOW when the value exceeds INT64_MAX (still setting *end). */
 static inline bcast_status bcast__parse_size(const char *t, size_t len,
