@@ -284,27 +284,6 @@ static void plan_share(const bcast_plan *plan, int64_t nt, int64_t tid,
   *end = count - *begin <= chunk ? count : *begin + chunk;
 }
 
-void bcast_plan_run(const bcast_plan *plan, char *const *base,
-                    bcast_kernel_fn kernel, const void *params, int threads) {
-  const int64_t count = plan->elem_count;
-  if (count == 0) return;
-  threads = plan_threads(plan, threads);
-#ifdef _OPENMP
-  if (threads > 1) {
-#pragma omp parallel num_threads(threads)
-    {
-      int64_t begin, end;
-      plan_share(plan, omp_get_num_threads(), omp_get_thread_num(), &begin,
-                 &end);
-      if (begin < end)
-        plan_run_range(plan, base, kernel, params, begin, end);
-    }
-    return;
-  }
-#endif
-  plan_run_range(plan, base, kernel, params, 0, count);
-}
-
 /* Runs the elements [begin, end) with a two-dimensional kernel.  The dim
  * next to the innermost (if any) is the kernel's row dim; the dims outside
  * it are walked with an odometer, one plane (all rows of one position of
@@ -374,24 +353,52 @@ static void plan_run2_range(const bcast_plan *plan, char *const *base,
   plan_store_fence();
 }
 
-void bcast_plan_run2(const bcast_plan *plan, char *const *base,
-                     bcast_kernel2_fn kernel, const void *params,
-                     int threads) {
-  const int64_t count = plan->elem_count;
+/* One run of a plan: the plan, the operands and one of the two kernel
+ * shapes (the other is NULL). */
+typedef struct plan_job {
+  const bcast_plan *plan;
+  char *const *base;
+  bcast_kernel_fn kernel;
+  bcast_kernel2_fn kernel2;
+  const void *params;
+} plan_job;
+
+static void job_range(const plan_job *job, int64_t begin, int64_t end) {
+  if (job->kernel2)
+    plan_run2_range(job->plan, job->base, job->kernel2, job->params, begin, end);
+  else
+    plan_run_range(job->plan, job->base, job->kernel, job->params, begin, end);
+}
+
+/* Runs a job on one thread, or shares it among threads (plan_share). */
+static void job_run(const plan_job *job, int threads) {
+  const int64_t count = job->plan->elem_count;
   if (count == 0) return;
-  threads = plan_threads(plan, threads);
+  threads = plan_threads(job->plan, threads);
 #ifdef _OPENMP
   if (threads > 1) {
 #pragma omp parallel num_threads(threads)
     {
       int64_t begin, end;
-      plan_share(plan, omp_get_num_threads(), omp_get_thread_num(), &begin,
-                 &end);
-      if (begin < end)
-        plan_run2_range(plan, base, kernel, params, begin, end);
+      plan_share(job->plan, omp_get_num_threads(), omp_get_thread_num(),
+                 &begin, &end);
+      if (begin < end) job_range(job, begin, end);
     }
     return;
   }
 #endif
-  plan_run2_range(plan, base, kernel, params, 0, count);
+  job_range(job, 0, count);
+}
+
+void bcast_plan_run(const bcast_plan *plan, char *const *base,
+                    bcast_kernel_fn kernel, const void *params, int threads) {
+  const plan_job job = {plan, base, kernel, NULL, params};
+  job_run(&job, threads);
+}
+
+void bcast_plan_run2(const bcast_plan *plan, char *const *base,
+                     bcast_kernel2_fn kernel, const void *params,
+                     int threads) {
+  const plan_job job = {plan, base, NULL, kernel, params};
+  job_run(&job, threads);
 }
