@@ -50,6 +50,13 @@ int cli_option_is(const char *arg, const char *name);
  * advancing *i past it; NULL (reported) when it is missing. */
 const char *cli_option_value(int argc, char **argv, int *i, const char *name,
                              const char *arg);
+/* If arg is --profile (or --profile=P), reads the profile into *out and
+ * returns 1; returns -1 after reporting a bad value; 0 if arg is not it. */
+int cli_profile_option(const char *cmd, int argc, char **argv, int *i,
+                       const char *arg, bcast_profile *out);
+/* Parses a shape argument that may name dims; 0 after reporting. */
+int cli_parse_symbolic_shape(const char *text, bcast_symbols *symbols,
+                             bcast_shape *out);
 /* Parses a byte count with optional K/M/G/T suffix (binary). */
 int cli_parse_bytes(const char *text, int64_t *out);
 

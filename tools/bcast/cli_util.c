@@ -147,3 +147,26 @@ const char *cli_option_value(int argc, char **argv, int *i, const char *name,
   }
   return argv[++*i];
 }
+
+int cli_profile_option(const char *cmd, int argc, char **argv, int *i,
+                       const char *arg, bcast_profile *out) {
+  if (!cli_option_is(arg, "--profile")) return 0;
+  const char *v = cli_option_value(argc, argv, i, "--profile", arg);
+  if (!v) return -1;
+  if (bcast_profile_parse(v, out) != BCAST_OK) {
+    cli_error("%s: --profile takes trait, mlir, tosa, numpy or xla, not '%s'",
+              cmd, v);
+    return -1;
+  }
+  return 1;
+}
+
+int cli_parse_symbolic_shape(const char *text, bcast_symbols *symbols,
+                             bcast_shape *out) {
+  bcast_diag diag;
+  if (bcast_shape_parse_symbolic(text, strlen(text), symbols, out, &diag) ==
+      BCAST_OK)
+    return 1;
+  cli_diag(NULL, &diag);
+  return 0;
+}

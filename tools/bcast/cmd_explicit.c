@@ -263,23 +263,20 @@ int cmd_explain(int argc, char **argv) {
   }
   for (int i = 1; i < argc && rc == CLI_OK; i++) {
     const char *a = argv[i];
+    int got;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       explain_help(stdout);
       free(shapes);
       free(ex);
       free(symbols);
       return CLI_OK;
-    } else if (!strcmp(a, "--profile")) {
-      if (i + 1 >= argc || bcast_profile_parse(argv[++i], &profile) != BCAST_OK) {
-        cli_error("explain: --profile takes trait, mlir, tosa, numpy or xla");
-        rc = CLI_USAGE;
-      }
+    } else if ((got = cli_profile_option("explain", argc, argv, &i, a,
+                                         &profile)) != 0) {
+      if (got < 0) rc = CLI_USAGE;
     } else if (a[0] == '-' && a[1] == '-') {
       cli_error("explain: unknown option '%s' (see 'bcast explain --help')", a);
       rc = CLI_USAGE;
-    } else if (bcast_shape_parse_symbolic(a, strlen(a), symbols, &shapes[n++],
-                                          &diag) != BCAST_OK) {
-      cli_diag(NULL, &diag);
+    } else if (!cli_parse_symbolic_shape(a, symbols, &shapes[n++])) {
       rc = CLI_USAGE;
     }
   }

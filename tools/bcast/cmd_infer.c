@@ -54,18 +54,15 @@ int cmd_infer(int argc, char **argv) {
   bcast_diag diag;
   for (int i = 1; i < argc && rc == CLI_OK; i++) {
     const char *a = argv[i];
+    int got;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       infer_help(stdout);
       free(shapes);
       free(symbols);
       return CLI_OK;
-    } else if (!strcmp(a, "--profile") || !strncmp(a, "--profile=", 10)) {
-      const char *v = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
-      if (!v || bcast_profile_parse(v, &profile) != BCAST_OK) {
-        cli_error("infer: --profile takes trait, mlir, tosa, numpy or xla%s%s",
-                  v ? ", not " : "", v ? v : "");
-        rc = CLI_USAGE;
-      }
+    } else if ((got = cli_profile_option("infer", argc, argv, &i, a,
+                                         &profile)) != 0) {
+      if (got < 0) rc = CLI_USAGE;
     } else if (!strcmp(a, "--broadcast-dimensions")) {
       if (i + 1 >= argc || !cli_parse_dims(argv[++i], bdims, &n_bdims))
         rc = CLI_USAGE;
@@ -73,9 +70,7 @@ int cmd_infer(int argc, char **argv) {
     } else if (a[0] == '-' && a[1] == '-') {
       cli_error("infer: unknown option '%s' (see 'bcast infer --help')", a);
       rc = CLI_USAGE;
-    } else if (bcast_shape_parse_symbolic(a, strlen(a), symbols, &shapes[n++],
-                                          &diag) != BCAST_OK) {
-      cli_diag(NULL, &diag);
+    } else if (!cli_parse_symbolic_shape(a, symbols, &shapes[n++])) {
       rc = CLI_USAGE;
     }
   }

@@ -114,15 +114,14 @@ int cmd_verify(int argc, char **argv) {
   }
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    int got;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       verify_help(stdout);
       free(files);
       return CLI_OK;
-    } else if (!strcmp(a, "--profile") || !strncmp(a, "--profile=", 10)) {
-      const char *v = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
-      if (!v || bcast_profile_parse(v, &o.profile) != BCAST_OK) {
-        cli_error("verify: --profile takes trait, mlir, tosa, numpy or xla%s%s",
-                  v ? ", not " : "", v ? v : "");
+    } else if ((got = cli_profile_option("verify", argc, argv, &i, a,
+                                         &o.profile)) != 0) {
+      if (got < 0) {
         free(files);
         return CLI_USAGE;
       }
