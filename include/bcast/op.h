@@ -1,14 +1,20 @@
 /* bcast/op.h - the element-wise ops of the TOSA-to-Linalg RFC.
  *
- * One list names every op once.  Its columns say how many operands take part
- * in broadcasting, how many further operands the op has (tosa.mul's shift,
- * tosa.negate's zero points), how MLIR 22's TOSA dialect verifies the op's
- * shapes, and the ODS type-constraint wording MLIR prints for its operands
- * and result.  Later modules (kernels, emitter) extend the same list.
+ * One list names every op once, with every column the modules need: how
+ * many operands take part in broadcasting and how many further operands
+ * the op has (tosa.mul's shift, tosa.negate's zero points), how MLIR 22's
+ * TOSA dialect verifies its shapes and the ODS wording it prints, the
+ * element types each profile accepts and the result type's rule, the
+ * attributes the op reads, the emitter's scalar body, and what TOSA leaves
+ * unpredictable.  The verifier (bcast/mlir.h), the kernels
+ * (bcast/elementwise.h) and the emitter (bcast/emit.h) read this list and
+ * keep no per-op tables of their own.
  */
 #ifndef BCAST_OP_H
 #define BCAST_OP_H
 
+#include "bcast/dtype.h"
+#include "bcast/shape.h"
 #include "bcast/status.h"
 
 #ifdef __cplusplus
@@ -28,48 +34,181 @@ typedef enum bcast_op_verifier {
 #define BCAST_OP_TYPES_BOOL "1-bit signless integer"
 #define BCAST_OP_TYPES_INT32_64 "32-bit signless integer or 64-bit signless integer"
 
-/* X(ID, tosa name, broadcast operands, extra operands, verifier,
- *   first operand types, other operand types, result types) */
+/* Sets of element types, as bit masks over bcast_dtype (bit d set: dtype d
+ * is in the set).  TINT and TFP are TOSA 1.0.2's integer and floating-point
+ * types (PRO-INT, PRO-FP, EXT-INT16, EXT-BF16). */
+#define BCAST_TYPE_BIT(d) (1u << BCAST_##d)
+#define BCAST_TYPES_BOOL BCAST_TYPE_BIT(BOOL)
+#define BCAST_TYPES_I32 BCAST_TYPE_BIT(INT32)
+#define BCAST_TYPES_TINT                                                      \
+  (BCAST_TYPE_BIT(INT8) | BCAST_TYPE_BIT(INT16) | BCAST_TYPE_BIT(INT32))
+#define BCAST_TYPES_TFP                                                       \
+  (BCAST_TYPE_BIT(FLOAT16) | BCAST_TYPE_BIT(BFLOAT16) | BCAST_TYPE_BIT(FLOAT32))
+#define BCAST_TYPES_SINT (BCAST_TYPES_TINT | BCAST_TYPE_BIT(INT64))
+#define BCAST_TYPES_UINT                                                      \
+  (BCAST_TYPE_BIT(UINT8) | BCAST_TYPE_BIT(UINT16) | BCAST_TYPE_BIT(UINT32) |  \
+   BCAST_TYPE_BIT(UINT64))
+#define BCAST_TYPES_INT (BCAST_TYPES_SINT | BCAST_TYPES_UINT)
+#define BCAST_TYPES_FLOAT (BCAST_TYPES_TFP | BCAST_TYPE_BIT(FLOAT64))
+#define BCAST_TYPES_NUM (BCAST_TYPES_INT | BCAST_TYPES_FLOAT)
+#define BCAST_TYPES_ALL (BCAST_TYPES_NUM | BCAST_TYPES_BOOL)
+
+/* The attributes an op may read (bcast_op_attrs in bcast/elementwise.h),
+ * with the names MLIR and `bcast run --attr` give them.
+ * X(ID, name) */
+#define BCAST_ATTR_LIST(X)                                                    \
+  X(SHIFT, "shift")                                                           \
+  X(ROUND, "round")                                                           \
+  X(MIN_VAL, "min_val")                                                       \
+  X(MAX_VAL, "max_val")                                                       \
+  X(NAN_MODE, "nan_mode")                                                     \
+  X(INPUT_ZP, "input_zp")                                                     \
+  X(OUTPUT_ZP, "output_zp")                                                   \
+  X(TO, "to")
+
+typedef enum bcast_attr {
+#define BCAST_ATTR_ENUM_(id, name) BCAST_ATTR_##id,
+  BCAST_ATTR_LIST(BCAST_ATTR_ENUM_)
+#undef BCAST_ATTR_ENUM_
+  BCAST_ATTR_COUNT
+} bcast_attr;
+
+#define BCAST_ATTR_BIT(a) (1u << BCAST_ATTR_##a)
+
+/* How an op's result element type follows from its input type. */
+typedef enum bcast_op_result_rule {
+  BCAST_RESULT_SAME, /* the input type */
+  BCAST_RESULT_BOOL, /* comparisons and logical ops */
+  BCAST_RESULT_MUL,  /* tosa: int8/int16 widen to int32; numpy: the same */
+  BCAST_RESULT_CAST  /* the attribute "to", from the cast tables */
+} bcast_op_result_rule;
+
+/* The op table: one row per op, every column every module needs.
+ *
+ * X(ID, tosa name, broadcast operands, extra operands, verifier,
+ *   ODS types of operand #0, of the other operands, of the result,
+ *   input types in the tosa and trait profiles, in the numpy profile,
+ *   result rule, attributes read,
+ *   scalar body for the emitter, why a result may be unpredictable)
+ *
+ * Input types are those of the data operands (SELECT: of its two values;
+ * its condition is bool).  The emitter's body is either
+ * ARITH(float op, integer op), one arith / math op applied to the operands
+ * (NULL where the op takes no such type; "arith.cmpf oeq" carries its
+ * predicate), or BODY(name), a function of the emitter's for ops whose
+ * element needs several instructions.  The last column says what TOSA
+ * leaves unpredictable about the op's result (checked mode reports it), or
+ * NULL when every result is defined.  Adding an op is a row here plus its
+ * scalar function (src/ew/ew_scalar.h) and kernel list entry. */
 #define BCAST_OP_LIST(X)                                                      \
-  X(ABS, "abs", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER)                     \
-  X(BITWISE_NOT, "bitwise_not", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER)     \
-  X(CAST, "cast", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER)                   \
-  X(CEIL, "ceil", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER)                   \
-  X(CLAMP, "clamp", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER)                 \
-  X(CLZ, "clz", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER)                     \
-  X(ERF, "erf", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER)                     \
-  X(EXP, "exp", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER)                     \
-  X(FLOOR, "floor", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER)                 \
-  X(LOG, "log", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER)                     \
-  X(LOGICAL_NOT, "logical_not", 1, 0, SAME_SHAPE, BOOL, BOOL, BOOL)           \
-  X(NEGATE, "negate", 1, 2, NEGATE, NUMBER, NUMBER, NUMBER)                   \
-  X(RECIPROCAL, "reciprocal", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER)       \
-  X(RSQRT, "rsqrt", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER)                 \
-  X(SIGMOID, "sigmoid", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER)             \
-  X(TANH, "tanh", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER)                   \
-  X(ADD, "add", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER)                      \
-  X(ARITHMETIC_RIGHT_SHIFT, "arithmetic_right_shift", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER) \
-  X(BITWISE_AND, "bitwise_and", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER)      \
-  X(BITWISE_OR, "bitwise_or", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER)        \
-  X(BITWISE_XOR, "bitwise_xor", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER)      \
-  X(INTDIV, "intdiv", 2, 0, BROADCAST, INT32_64, INT32_64, INT32_64)          \
-  X(EQUAL, "equal", 2, 0, BROADCAST, NUMBER, NUMBER, BOOL)                    \
-  X(GREATER, "greater", 2, 0, BROADCAST, NUMBER, NUMBER, BOOL)                \
-  X(GREATER_EQUAL, "greater_equal", 2, 0, BROADCAST, NUMBER, NUMBER, BOOL)    \
-  X(LOGICAL_AND, "logical_and", 2, 0, BROADCAST, BOOL, BOOL, BOOL)            \
-  X(LOGICAL_LEFT_SHIFT, "logical_left_shift", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER) \
-  X(LOGICAL_OR, "logical_or", 2, 0, BROADCAST, BOOL, BOOL, BOOL)              \
-  X(LOGICAL_RIGHT_SHIFT, "logical_right_shift", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER) \
-  X(LOGICAL_XOR, "logical_xor", 2, 0, BROADCAST, BOOL, BOOL, BOOL)            \
-  X(MAXIMUM, "maximum", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER)              \
-  X(MINIMUM, "minimum", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER)              \
-  X(MUL, "mul", 2, 1, MUL, NUMBER, NUMBER, NUMBER)                            \
-  X(POW, "pow", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER)                      \
-  X(SUB, "sub", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER)                      \
-  X(SELECT, "select", 3, 0, BROADCAST, BOOL, NUMBER, NUMBER)
+  X(ABS, "abs", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,                     \
+    BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_INT | BCAST_TYPES_FLOAT,   \
+    SAME, 0, BODY(abs), "|x| overflows the type")                             \
+  X(BITWISE_NOT, "bitwise_not", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,     \
+    BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,            \
+    BODY(bitwise_not), NULL)                                                  \
+  X(CAST, "cast", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,                   \
+    BCAST_TYPES_TINT | BCAST_TYPES_BOOL | BCAST_TYPES_TFP, BCAST_TYPES_ALL,   \
+    CAST, BCAST_ATTR_BIT(TO), BODY(cast),                                     \
+    "NaN or out of range for the integer type")                               \
+  X(CEIL, "ceil", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,  \
+    BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.ceil", NULL), NULL)               \
+  X(CLAMP, "clamp", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,                 \
+    BCAST_TYPE_BIT(INT8) | BCAST_TYPE_BIT(INT16) | BCAST_TYPES_TFP,           \
+    BCAST_TYPES_NUM, SAME,                                                    \
+    BCAST_ATTR_BIT(MIN_VAL) | BCAST_ATTR_BIT(MAX_VAL) |                       \
+        BCAST_ATTR_BIT(NAN_MODE),                                             \
+    BODY(clamp), NULL)                                                        \
+  X(CLZ, "clz", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER, BCAST_TYPES_I32,    \
+    BCAST_TYPES_INT, SAME, 0, ARITH(NULL, "math.ctlz"), NULL)                 \
+  X(ERF, "erf", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,    \
+    BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.erf", NULL), NULL)                \
+  X(EXP, "exp", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,    \
+    BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.exp", NULL), NULL)                \
+  X(FLOOR, "floor", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,                 \
+    BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.floor", NULL),   \
+    NULL)                                                                     \
+  X(LOG, "log", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,    \
+    BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.log", NULL), NULL)                \
+  X(LOGICAL_NOT, "logical_not", 1, 0, SAME_SHAPE, BOOL, BOOL, BOOL,           \
+    BCAST_TYPES_BOOL, BCAST_TYPES_ALL, BOOL, 0, BODY(logical_not), NULL)      \
+  X(NEGATE, "negate", 1, 2, NEGATE, NUMBER, NUMBER, NUMBER,                   \
+    BCAST_TYPES_TINT | BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME,                \
+    BCAST_ATTR_BIT(INPUT_ZP) | BCAST_ATTR_BIT(OUTPUT_ZP), BODY(negate),       \
+    "-x overflows the type")                                                  \
+  X(RECIPROCAL, "reciprocal", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,       \
+    BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, BODY(reciprocal), NULL)      \
+  X(RSQRT, "rsqrt", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,                 \
+    BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.rsqrt", NULL),   \
+    NULL)                                                                     \
+  X(SIGMOID, "sigmoid", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,             \
+    BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, BODY(sigmoid), NULL)         \
+  X(TANH, "tanh", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,  \
+    BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.tanh", NULL), NULL)               \
+  X(ADD, "add", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER,                      \
+    BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME, 0,              \
+    ARITH("arith.addf", "arith.addi"), "the sum overflows the type")          \
+  X(ARITHMETIC_RIGHT_SHIFT, "arithmetic_right_shift", 2, 0, BROADCAST,        \
+    NUMBER, NUMBER, NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT, SAME,          \
+    BCAST_ATTR_BIT(ROUND), BODY(arithmetic_right_shift),                      \
+    "the shift count is outside [0, bits-1]")                                 \
+  X(BITWISE_AND, "bitwise_and", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER,      \
+    BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,            \
+    ARITH(NULL, "arith.andi"), NULL)                                          \
+  X(BITWISE_OR, "bitwise_or", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER,        \
+    BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,            \
+    ARITH(NULL, "arith.ori"), NULL)                                           \
+  X(BITWISE_XOR, "bitwise_xor", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER,      \
+    BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,            \
+    ARITH(NULL, "arith.xori"), NULL)                                          \
+  X(INTDIV, "intdiv", 2, 0, BROADCAST, INT32_64, INT32_64, INT32_64,          \
+    BCAST_TYPES_I32, BCAST_TYPES_INT, SAME, 0, ARITH(NULL, "arith.divsi"),    \
+    "division by zero or overflow")                                           \
+  X(EQUAL, "equal", 2, 0, BROADCAST, NUMBER, NUMBER, BOOL,                    \
+    BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, BOOL, 0,              \
+    ARITH("arith.cmpf oeq", "arith.cmpi eq"), NULL)                           \
+  X(GREATER, "greater", 2, 0, BROADCAST, NUMBER, NUMBER, BOOL,                \
+    BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, BOOL, 0,              \
+    ARITH("arith.cmpf ogt", "arith.cmpi sgt"), NULL)                          \
+  X(GREATER_EQUAL, "greater_equal", 2, 0, BROADCAST, NUMBER, NUMBER, BOOL,    \
+    BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, BOOL, 0,              \
+    ARITH("arith.cmpf oge", "arith.cmpi sge"), NULL)                          \
+  X(LOGICAL_AND, "logical_and", 2, 0, BROADCAST, BOOL, BOOL, BOOL,            \
+    BCAST_TYPES_BOOL, BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, "arith.andi"),    \
+    NULL)                                                                     \
+  X(LOGICAL_LEFT_SHIFT, "logical_left_shift", 2, 0, BROADCAST, NUMBER,        \
+    NUMBER, NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT, SAME, 0,               \
+    ARITH(NULL, "arith.shli"), "the shift count is outside [0, bits-1]")      \
+  X(LOGICAL_OR, "logical_or", 2, 0, BROADCAST, BOOL, BOOL, BOOL,              \
+    BCAST_TYPES_BOOL, BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, "arith.ori"),     \
+    NULL)                                                                     \
+  X(LOGICAL_RIGHT_SHIFT, "logical_right_shift", 2, 0, BROADCAST, NUMBER,      \
+    NUMBER, NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT, SAME, 0,               \
+    ARITH(NULL, "arith.shrui"), "the shift count is outside [0, bits-1]")     \
+  X(LOGICAL_XOR, "logical_xor", 2, 0, BROADCAST, BOOL, BOOL, BOOL,            \
+    BCAST_TYPES_BOOL, BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, "arith.xori"),    \
+    NULL)                                                                     \
+  X(MAXIMUM, "maximum", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER,              \
+    BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME,                 \
+    BCAST_ATTR_BIT(NAN_MODE), BODY(maximum), NULL)                            \
+  X(MINIMUM, "minimum", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER,              \
+    BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME,                 \
+    BCAST_ATTR_BIT(NAN_MODE), BODY(minimum), NULL)                            \
+  X(MUL, "mul", 2, 1, MUL, NUMBER, NUMBER, NUMBER,                            \
+    BCAST_TYPES_TINT | BCAST_TYPES_TFP, BCAST_TYPES_NUM, MUL,                 \
+    BCAST_ATTR_BIT(SHIFT), BODY(mul), "the shifted product is outside int32") \
+  X(POW, "pow", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,     \
+    BCAST_TYPES_NUM, SAME, 0, ARITH("math.powf", NULL),                       \
+    "outside the domain (a >= 0, a > 0 or b > 0, finite operands)")           \
+  X(SUB, "sub", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER,                      \
+    BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME, 0,              \
+    ARITH("arith.subf", "arith.subi"), "the difference overflows the type")   \
+  X(SELECT, "select", 3, 0, BROADCAST, BOOL, NUMBER, NUMBER,                  \
+    BCAST_TYPES_TINT | BCAST_TYPES_BOOL | BCAST_TYPES_TFP, BCAST_TYPES_ALL,   \
+    SAME, 0, BODY(select), NULL)
 
 typedef enum bcast_op {
-#define BCAST_OP_ENUM_(id, name, nb, nx, ver, t0, t1, tr) BCAST_OP_##id,
+#define BCAST_OP_ENUM_(id, ...) BCAST_OP_##id,
   BCAST_OP_LIST(BCAST_OP_ENUM_)
 #undef BCAST_OP_ENUM_
   BCAST_OP_COUNT
@@ -83,9 +222,43 @@ typedef struct bcast_op_info {
   const char *operand0_types;   /* ODS wording for operand #0 */
   const char *operand_types;    /* ... for the other broadcast operands */
   const char *result_types;     /* ... for result #0 */
+  uint32_t tosa_types;          /* input types, tosa and trait profiles */
+  uint32_t numpy_types;         /* input types, numpy profile */
+  bcast_op_result_rule result;
+  uint32_t attrs;               /* BCAST_ATTR_BIT(...) of the attrs read */
+  const char *unpredictable;    /* why a result may be unpredictable, or
+                                   NULL */
 } bcast_op_info;
 
 const bcast_op_info *bcast_op_get(bcast_op op);
+
+/* Number of data inputs of op (1, 2 or 3: its broadcast operands), 0 for
+ * an unknown op. */
+int bcast_op_arity(bcast_op op);
+
+/* The input types of op under a profile (tosa and trait share one list),
+ * as a bit mask over bcast_dtype; 0 for an unknown op or a profile that
+ * does not execute ops. */
+uint32_t bcast_op_types(bcast_op op, bcast_profile profile);
+
+/* The result types CAST offers from input type in under a profile, as a bit
+ * mask over bcast_dtype (tosa and trait: TOSA 1.0.2's CAST table; numpy:
+ * every non-string type). */
+uint32_t bcast_op_cast_targets(bcast_dtype in, bcast_profile profile);
+
+/* The element-type rule of op: whether it takes inputs of these types
+ * under the profile (tosa, trait or numpy), and if so the result type in
+ * *out.  Checks the input count, that the inputs share one type (SELECT:
+ * its condition is bool and its two values share one type), the profile's
+ * type list, and for CAST that cast_to (ignored by other ops) is one of
+ * the profile's modes.  Attributes other than cast_to are not looked at.
+ * Errors: BCAST_TYPE for an unsupported or mismatched type,
+ * BCAST_INVALID_ARGUMENT for an unknown op, a bad count or profile, or a
+ * CAST without a result type. */
+bcast_status bcast_op_result_dtype(bcast_op op, bcast_profile profile,
+                                   size_t n_inputs, const bcast_dtype *inputs,
+                                   bcast_dtype cast_to, bcast_dtype *out,
+                                   bcast_diag *diag);
 
 /* Looks an op up by name, with or without the "tosa." prefix.  Accepts the
  * names the op has had: "intdiv", "int_div" and "div" are all INTDIV. */

@@ -98,6 +98,10 @@ void emit_body(emit_ctx *c, int level, const emit_op *op,
                const char *const *args, const char *const *extra,
                char *result, size_t result_size);
 
+/* Whether the emitter has a scalar body for op computing in type t (the
+ * op table's body column covers t's class); the completeness test asks. */
+int emit_body_supports(bcast_op op, bcast_dtype t);
+
 /* Lowers one op at the current output position. */
 bcast_status emit_lower_op(emit_ctx *c, const emit_op *op, bcast_diag *diag);
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "core/diag.h"
-#include "ew/ew_ops.h"
+#include "bcast/elementwise.h"
 #include "ew/ew_plan.h"
 #include "tensor/buffer.h"
 
@@ -744,26 +744,6 @@ static void format_value(char *buf, size_t cap, bcast_dtype dtype,
   }
 }
 
-/* Why TOSA leaves an op's result unpredictable, for the message. */
-static const char *unpred_reason(bcast_op op) {
-  switch (op) {
-  case BCAST_OP_ADD: return "the sum overflows the type";
-  case BCAST_OP_SUB: return "the difference overflows the type";
-  case BCAST_OP_ABS: return "|x| overflows the type";
-  case BCAST_OP_NEGATE: return "-x overflows the type";
-  case BCAST_OP_INTDIV: return "division by zero or overflow";
-  case BCAST_OP_MUL: return "the shifted product is outside int32";
-  case BCAST_OP_ARITHMETIC_RIGHT_SHIFT:
-  case BCAST_OP_LOGICAL_LEFT_SHIFT:
-  case BCAST_OP_LOGICAL_RIGHT_SHIFT:
-    return "the shift count is outside [0, bits-1]";
-  case BCAST_OP_POW:
-    return "outside the domain (a >= 0, a > 0 or b > 0, finite operands)";
-  case BCAST_OP_CAST: return "NaN or out of range for the integer type";
-  default: return "unpredictable";
-  }
-}
-
 static bcast_status check_pass(const struct bcast_ew_plan *plan,
                                void *out_data, const void *const *in_data,
                                bcast_diag *diag) {
@@ -777,7 +757,8 @@ static bcast_status check_pass(const struct bcast_ew_plan *plan,
   text[0] = '\0';
   bcast__append(text, sizeof text, &len,
                 "tosa.%s: unpredictable result (%s) at output index [",
-                bcast_op_get(plan->op)->name, unpred_reason(plan->op));
+                bcast_op_get(plan->op)->name,
+                bcast_op_get(plan->op)->unpredictable);
   for (int32_t d = 0; d < plan->out.rank; d++)
     bcast__append(text, sizeof text, &len, d ? ",%" PRId64 : "%" PRId64,
                   idx[d]);

@@ -14,9 +14,20 @@
 #include "bcast/mlir.h"
 
 static const bcast_op_info op_table[] = {
-#define ROW_(id, name, nb, nx, ver, t0, t1, tr)                               \
-  {name, nb, nx, BCAST_VERIFY_##ver, BCAST_OP_TYPES_##t0, BCAST_OP_TYPES_##t1, \
-   BCAST_OP_TYPES_##tr},
+#define ROW_(id, name, nb, nx, ver, t0, t1, tr, tosa, numpy, rule, attrs,     \
+             body, unpred)                                                    \
+  {name,                                                                      \
+   nb,                                                                        \
+   nx,                                                                        \
+   BCAST_VERIFY_##ver,                                                        \
+   BCAST_OP_TYPES_##t0,                                                       \
+   BCAST_OP_TYPES_##t1,                                                       \
+   BCAST_OP_TYPES_##tr,                                                       \
+   tosa,                                                                      \
+   numpy,                                                                     \
+   BCAST_RESULT_##rule,                                                       \
+   attrs,                                                                     \
+   unpred},
     BCAST_OP_LIST(ROW_)
 #undef ROW_
 };

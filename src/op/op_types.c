@@ -1,0 +1,150 @@
+/* The element-type rules of the ops: which input types each profile
+ * accepts and the result type that follows, read from the op table's
+ * columns (bcast/op.h) and TOSA's CAST table.  The executor
+ * (bcast_ew_result_dtype) and the emitter both ask here, so the interpreter
+ * and the compiler accept exactly the same signatures. */
+#include <string.h>
+
+#include "bcast/op.h"
+#include "core/diag.h"
+
+/* TOSA 1.0.2 CAST modes (tosa.xml): bool <-> i8/i16/i32; integer widening
+ * and narrowing; integers -> fp16/bf16/fp32; fp16/fp32 -> integers;
+ * bf16 -> integers and fp32; fp16 <-> fp32; fp32 -> bf16. */
+static const uint32_t tosa_cast[BCAST_DTYPE_COUNT] = {
+    [BCAST_BOOL] = BCAST_TYPES_TINT,
+    [BCAST_INT8] = BCAST_TYPES_BOOL | BCAST_TYPE_BIT(INT16) |
+                   BCAST_TYPE_BIT(INT32) | BCAST_TYPES_TFP,
+    [BCAST_INT16] = BCAST_TYPES_BOOL | BCAST_TYPE_BIT(INT8) |
+                    BCAST_TYPE_BIT(INT32) | BCAST_TYPES_TFP,
+    [BCAST_INT32] = BCAST_TYPES_BOOL | BCAST_TYPE_BIT(INT8) |
+                    BCAST_TYPE_BIT(INT16) | BCAST_TYPES_TFP,
+    [BCAST_FLOAT16] = BCAST_TYPES_TINT | BCAST_TYPE_BIT(FLOAT32),
+    [BCAST_BFLOAT16] = BCAST_TYPES_TINT | BCAST_TYPE_BIT(FLOAT32),
+    [BCAST_FLOAT32] = BCAST_TYPES_TINT | BCAST_TYPE_BIT(FLOAT16) |
+                      BCAST_TYPE_BIT(BFLOAT16),
+};
+
+static int profile_executes(bcast_profile profile) {
+  return profile == BCAST_PROFILE_TOSA || profile == BCAST_PROFILE_TRAIT ||
+         profile == BCAST_PROFILE_NUMPY;
+}
+
+int bcast_op_arity(bcast_op op) {
+  if ((unsigned)op >= BCAST_OP_COUNT) return 0;
+  return bcast_op_get(op)->broadcast_operands;
+}
+
+uint32_t bcast_op_types(bcast_op op, bcast_profile profile) {
+  if ((unsigned)op >= BCAST_OP_COUNT || !profile_executes(profile)) return 0;
+  const bcast_op_info *info = bcast_op_get(op);
+  return profile == BCAST_PROFILE_NUMPY ? info->numpy_types : info->tosa_types;
+}
+
+uint32_t bcast_op_cast_targets(bcast_dtype in, bcast_profile profile) {
+  if ((unsigned)in >= BCAST_DTYPE_COUNT || !profile_executes(profile))
+    return 0;
+  if (profile == BCAST_PROFILE_NUMPY)
+    return (BCAST_TYPES_ALL & (1u << in)) ? BCAST_TYPES_ALL : 0;
+  return tosa_cast[in];
+}
+
+/* "int32, float16, bfloat16" for a type mask. */
+static void format_types(uint32_t mask, char *buf, size_t cap) {
+  size_t len = 0;
+  buf[0] = '\0';
+  for (int d = 0; d < BCAST_DTYPE_COUNT; d++)
+    if (mask & (1u << d))
+      bcast__append(buf, cap, &len, "%s%s", len ? ", " : "",
+                    bcast_dtype_name((bcast_dtype)d));
+  if (len == 0) bcast__append(buf, cap, &len, "none");
+}
+
+bcast_status bcast_op_result_dtype(bcast_op op, bcast_profile profile,
+                                   size_t n_inputs, const bcast_dtype *inputs,
+                                   bcast_dtype cast_to, bcast_dtype *out,
+                                   bcast_diag *diag) {
+  if ((unsigned)op >= BCAST_OP_COUNT)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT, "unknown op %d", (int)op);
+  const bcast_op_info *info = bcast_op_get(op);
+  const char *name = info->name;
+  if (!profile_executes(profile))
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "tosa.%s: the %s profile does not execute ops (use "
+                       "tosa, trait or numpy)",
+                       name, bcast_profile_name(profile));
+  const int arity = info->broadcast_operands;
+  if (n_inputs != (size_t)arity)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "tosa.%s takes %d input%s, not %zu", name, arity,
+                       arity == 1 ? "" : "s", n_inputs);
+  for (size_t k = 0; k < n_inputs; k++)
+    if ((unsigned)inputs[k] >= BCAST_DTYPE_COUNT)
+      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                         "tosa.%s: operand #%zu has no valid element type",
+                         name, k);
+
+  /* The data type: SELECT's values follow its bool condition. */
+  size_t first = 0;
+  if (op == BCAST_OP_SELECT) {
+    if (inputs[0] != BCAST_BOOL)
+      return bcast__fail(diag, BCAST_TYPE,
+                         "tosa.select: the condition (operand #0) must be "
+                         "bool, not %s",
+                         bcast_dtype_name(inputs[0]));
+    first = 1;
+  }
+  const bcast_dtype in = inputs[first];
+  for (size_t k = first + 1; k < n_inputs; k++)
+    if (inputs[k] != in)
+      return bcast__fail(diag, BCAST_TYPE,
+                         "tosa.%s: operand #%zu is %s but operand #%zu is %s; "
+                         "inputs must share one element type (bcast does not "
+                         "promote types)",
+                         name, k, bcast_dtype_name(inputs[k]), first,
+                         bcast_dtype_name(in));
+  const uint32_t types = bcast_op_types(op, profile);
+  if (!(types & (1u << in))) {
+    char list[512];
+    format_types(types, list, sizeof list);
+    return bcast__fail(diag, BCAST_TYPE,
+                       "tosa.%s does not take %s in the %s profile (it takes "
+                       "%s)",
+                       name, bcast_dtype_name(in), bcast_profile_name(profile),
+                       list);
+  }
+
+  bcast_dtype result = in;
+  switch (info->result) {
+  case BCAST_RESULT_SAME:
+    break;
+  case BCAST_RESULT_BOOL:
+    result = BCAST_BOOL;
+    break;
+  case BCAST_RESULT_MUL:
+    if (profile != BCAST_PROFILE_NUMPY &&
+        (in == BCAST_INT8 || in == BCAST_INT16))
+      result = BCAST_INT32;
+    break;
+  case BCAST_RESULT_CAST: {
+    if ((unsigned)cast_to >= BCAST_DTYPE_COUNT)
+      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                         "tosa.cast needs a result type (attribute 'to')");
+    const uint32_t targets = bcast_op_cast_targets(in, profile);
+    if (!(targets & (1u << cast_to))) {
+      char list[512];
+      format_types(targets, list, sizeof list);
+      return bcast__fail(diag, BCAST_TYPE,
+                         "tosa.cast has no %s -> %s mode in the %s profile "
+                         "(%s casts to %s)",
+                         bcast_dtype_name(in), bcast_dtype_name(cast_to),
+                         bcast_profile_name(profile), bcast_dtype_name(in),
+                         list);
+    }
+    result = cast_to;
+    break;
+  }
+  }
+  *out = result;
+  return BCAST_OK;
+}
