@@ -40,8 +40,13 @@ bcast_scalar bcast_scalar_float(double value) {
   return s;
 }
 
-/* The shortest "%.Ng" text that reads back as v (at most 17 digits). */
+/* The shortest "%.Ng" text that reads back as v (at most 17 digits);
+ * integers below 1e15 without an exponent. */
 static void format_double(double v, char *buf, size_t cap) {
+  if (v == floor(v) && fabs(v) < 1e15) {
+    snprintf(buf, cap, "%.0f", v);
+    return;
+  }
   for (int digits = 1; digits <= 17; digits++) {
     snprintf(buf, cap, "%.*g", digits, v);
     if (strtod(buf, NULL) == v || isnan(v)) return;
@@ -479,6 +484,12 @@ static int read_number(span value, span type, bcast_scalar *out) {
     *out = bcast_scalar_float(f);
     return 1;
   }
+  /* A bit pattern too wide for its floating type is no number. */
+  const int float_type = span_is(type, "f16") || span_is(type, "bf16") ||
+                         span_is(type, "f32") || span_is(type, "f64");
+  if (float_type && value.n > 1 && value.p[0] == '0' &&
+      (value.p[1] == 'x' || value.p[1] == 'X'))
+    return 0;
   int neg;
   uint64_t mag;
   if (read_integer(value, &neg, &mag)) {
