@@ -8,7 +8,6 @@
  * file, renamed), so OUT.npy may name an input. */
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -48,7 +47,8 @@ static void run_help(FILE *out) {
       "  --attr NAME=VALUE     an attribute (repeatable):\n"
       "                          shift=N          mul: right shift, 0..63 (int32)\n"
       "                          round=true|false arithmetic_right_shift\n"
-      "                          min_val=V, max_val=V  clamp bounds\n"
+      "                          min_val=V, max_val=V  clamp bounds: values\n"
+      "                                           of the input's type\n"
       "                          nan_mode=PROPAGATE|IGNORE  clamp, maximum,\n"
       "                                           minimum\n"
       "                          input_zp=N, output_zp=N  negate (int8)\n"
