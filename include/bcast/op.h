@@ -54,20 +54,20 @@ typedef enum bcast_op_verifier {
 #define BCAST_TYPES_ALL (BCAST_TYPES_NUM | BCAST_TYPES_BOOL)
 
 /* The attributes an op may read (bcast_op_attrs in bcast/elementwise.h),
- * with the names MLIR and `bcast run --attr` give them.
- * X(ID, name) */
-#define BCAST_ATTR_LIST(X)                                                    \
-  X(SHIFT, "shift")                                                           \
-  X(ROUND, "round")                                                           \
-  X(MIN_VAL, "min_val")                                                       \
-  X(MAX_VAL, "max_val")                                                       \
-  X(NAN_MODE, "nan_mode")                                                     \
-  X(INPUT_ZP, "input_zp")                                                     \
-  X(OUTPUT_ZP, "output_zp")                                                   \
-  X(TO, "to")
+ * with the names MLIR and `bcast run --attr` give them: X(ID, name, alias
+ * or NULL).  input_zp is also spelled input1_zp (TOSA 1.0's name). */
+#define BCAST_ATTR_LIST(X)                \
+  X(SHIFT, "shift", NULL)                 \
+  X(ROUND, "round", NULL)                 \
+  X(MIN_VAL, "min_val", NULL)             \
+  X(MAX_VAL, "max_val", NULL)             \
+  X(NAN_MODE, "nan_mode", NULL)           \
+  X(INPUT_ZP, "input_zp", "input1_zp")    \
+  X(OUTPUT_ZP, "output_zp", NULL)         \
+  X(TO, "to", NULL)
 
 typedef enum bcast_attr {
-#define BCAST_ATTR_ENUM_(id, name) BCAST_ATTR_##id,
+#define BCAST_ATTR_ENUM_(id, name, alias) BCAST_ATTR_##id,
   BCAST_ATTR_LIST(BCAST_ATTR_ENUM_)
 #undef BCAST_ATTR_ENUM_
   BCAST_ATTR_COUNT
@@ -259,6 +259,15 @@ bcast_status bcast_op_result_dtype(bcast_op op, bcast_profile profile,
                                    size_t n_inputs, const bcast_dtype *inputs,
                                    bcast_dtype cast_to, bcast_dtype *out,
                                    bcast_diag *diag);
+
+/* The attribute's name ("min_val"); NULL for an out-of-range id. */
+const char *bcast_attr_name(bcast_attr attr);
+
+/* Looks an attribute up by name or alias; BCAST_INVALID_ARGUMENT if unknown. */
+bcast_status bcast_attr_lookup(const char *name, size_t len, bcast_attr *out);
+
+/* Nonzero when op reads attr: the op table's attributes column. */
+int bcast_op_reads_attr(bcast_op op, bcast_attr attr);
 
 /* Looks an op up by name, with or without the "tosa." prefix.  Accepts the
  * names the op has had: "intdiv", "int_div" and "div" are all INTDIV. */

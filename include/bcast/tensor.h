@@ -81,6 +81,19 @@ bcast_status bcast_broadcast_in_dim(bcast_tensor *dst, const bcast_tensor *src,
                                     const int64_t *dims, size_t n_dims,
                                     bcast_dims_order order, bcast_diag *diag);
 
+/* XLA's element-wise binary op on tensors, by bcast_xla_binary_shape's
+ * rule (the map checked first, its diagnostics unchanged): views[0] and
+ * views[1] are zero-copy views of lhs and rhs with equal ranks, the
+ * lower-rank operand placed in the higher rank through dims (its unmapped
+ * dims 1, stride 0), ready for an op that broadcasts size-1 dims both ways.
+ * With equal ranks both views are the tensors themselves.  The caller
+ * releases both views (they hold their own references). */
+bcast_status bcast_xla_binary_views(bcast_tensor views[2],
+                                    const bcast_tensor *lhs,
+                                    const bcast_tensor *rhs,
+                                    const int64_t *dims, size_t n_dims,
+                                    bcast_diag *diag);
+
 /* Multidirectional broadcast of n tensors (numpy.broadcast_arrays, ONNX):
  * dst[i] are views of src[i], all of the common shape. */
 bcast_status bcast_broadcast_views(size_t n, bcast_tensor *dst,

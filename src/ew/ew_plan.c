@@ -15,6 +15,7 @@
 
 #include "core/diag.h"
 #include "bcast/elementwise.h"
+#include "ew/ew_attrs.h"
 #include "ew/ew_plan.h"
 #include "tensor/buffer.h"
 
@@ -81,36 +82,8 @@ void bcast_ew_options_init(bcast_ew_options *options) {
   options->max_bytes = BCAST_DEFAULT_MAX_BYTES;
 }
 
-/* A bound rounded to the floating type it clamps. */
-static double round_to_type(double v, bcast_dtype dtype) {
-  switch (dtype) {
-  case BCAST_FLOAT16:
-    return ew_f16_load(ew_f16_store(ew_f64_to_f32_odd(v)));
-  case BCAST_BFLOAT16:
-    return ew_bf16_load(ew_bf16_store(ew_f64_to_f32_odd(v)));
-  case BCAST_FLOAT32:
-    return (float)v;
-  default:
-    return v;
-  }
-}
-
-/* The signed / unsigned range of an integer type. */
-static void int_range(bcast_dtype dtype, int64_t *lo, uint64_t *hi) {
-  const int bits = (int)bcast_dtype_size(dtype) * 8;
-  if (bcast_dtype_kind_of(dtype) == BCAST_KIND_UNSIGNED) {
-    *lo = 0;
-    *hi = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
-  } else {
-    *hi = bits == 64 ? (uint64_t)INT64_MAX : ((uint64_t)1 << (bits - 1)) - 1;
-    *lo = -(int64_t)*hi - 1;
-  }
-}
-
-static int64_t clip_i(int64_t v, int64_t lo, int64_t hi) {
-  return v < lo ? lo : v > hi ? hi : v;
-}
-
+/* The kernels' parameters.  The attributes were checked by
+ * bcast_ew_result_dtype, so the bounds convert without failing. */
 static void params_from_attrs(ew_params *p, const bcast_op_attrs *a,
                               bcast_dtype data) {
   memset(p, 0, sizeof *p);
@@ -119,28 +92,14 @@ static void params_from_attrs(ew_params *p, const bcast_op_attrs *a,
   p->nan_ignore = a->nan_mode == BCAST_NAN_IGNORE;
   p->in_zp = (int32_t)a->input_zp;
   p->out_zp = (int32_t)a->output_zp;
-  const bcast_dtype_kind kind = bcast_dtype_kind_of(data);
-  if (kind == BCAST_KIND_FLOAT) {
-    p->lo_f = round_to_type(a->min_fp, data);
-    p->hi_f = round_to_type(a->max_fp, data);
-  } else if (kind == BCAST_KIND_SIGNED || kind == BCAST_KIND_UNSIGNED) {
-    int64_t lo;
-    uint64_t hi;
-    int_range(data, &lo, &hi);
-    if (kind == BCAST_KIND_SIGNED) {
-      p->lo_i = clip_i(a->min_int, lo, (int64_t)hi);
-      p->hi_i = clip_i(a->max_int, lo, (int64_t)hi);
-    } else {
-      p->lo_u = a->min_int < 0 ? 0 : (uint64_t)a->min_int;
-      p->hi_u = a->max_int == INT64_MAX ? UINT64_MAX
-                : a->max_int < 0      ? 0
-                                      : (uint64_t)a->max_int;
-      if (a->min_uint > p->lo_u) p->lo_u = a->min_uint;
-      if (a->max_uint < p->hi_u) p->hi_u = a->max_uint;
-      if (p->lo_u > hi) p->lo_u = hi;
-      if (p->hi_u > hi) p->hi_u = hi;
-    }
-  }
+  ew_bounds bounds;
+  bcast__ew_clamp_bounds(a, data, &bounds, NULL);
+  p->lo_i = bounds.lo_i;
+  p->hi_i = bounds.hi_i;
+  p->lo_u = bounds.lo_u;
+  p->hi_u = bounds.hi_u;
+  p->lo_f = bounds.lo_f;
+  p->hi_f = bounds.hi_f;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -226,6 +185,36 @@ static bcast_status infer_shape(const char *name, bcast_profile profile,
     prefix_message(diag, "tosa.", name);
   }
   return status;
+}
+
+/* The declared element types, if any, against the inputs' types.  CAST
+ * without a target takes the declared result type: *attrs then points at
+ * *storage, a copy with cast_to set. */
+static bcast_status check_declared_dtypes(const bcast_ew_options *o,
+                                          bcast_op op, size_t n,
+                                          const bcast_tensor *inputs,
+                                          const bcast_op_attrs **attrs,
+                                          bcast_op_attrs *storage,
+                                          bcast_diag *diag) {
+  const char *name = bcast_op_get(op)->name;
+  for (size_t k = 0; o->declared_dtypes && k < n; k++)
+    if (inputs[k].dtype != o->declared_dtypes[k]) {
+      bcast__fail(diag, BCAST_TYPE,
+                  "tosa.%s: operand #%zu is %s, but the signature declares "
+                  "%s",
+                  name, k, bcast_dtype_name(inputs[k].dtype),
+                  bcast_dtype_name(o->declared_dtypes[k]));
+      bcast__locate(diag, (int)k, BCAST_DIAG_NONE, 0, BCAST_DIAG_NONE,
+                    BCAST_DIAG_NONE, 0, BCAST_DIAG_NONE);
+      return BCAST_TYPE;
+    }
+  if (op == BCAST_OP_CAST && o->declared_result_dtype &&
+      (unsigned)(*attrs)->cast_to >= BCAST_DTYPE_COUNT) {
+    *storage = **attrs;
+    storage->cast_to = *o->declared_result_dtype;
+    *attrs = storage;
+  }
+  return BCAST_OK;
 }
 
 /* The declared signature, if any, against the bound layouts: the inputs
@@ -427,11 +416,21 @@ static bcast_status plan_init(struct bcast_ew_plan *plan, bcast_op op,
   bcast_dtype in_types[EW_MAX_INPUTS] = {BCAST_BOOL, BCAST_BOOL, BCAST_BOOL};
   for (size_t k = 0; k < n_inputs && k < EW_MAX_INPUTS; k++)
     in_types[k] = inputs[k].dtype;
-  bcast_dtype result;
-  bcast_status status =
-      bcast_ew_result_dtype(op, profile, n_inputs, in_types, attrs, &result,
-                            diag);
+  bcast_op_attrs cast_attrs;
+  bcast_status status = check_declared_dtypes(options, op, n_inputs, inputs,
+                                              &attrs, &cast_attrs, diag);
   if (status != BCAST_OK) return status;
+  bcast_dtype result;
+  status = bcast_ew_result_dtype(op, profile, n_inputs, in_types, attrs,
+                                 &result, diag);
+  if (status != BCAST_OK) return status;
+  if (options->declared_result_dtype &&
+      *options->declared_result_dtype != result)
+    return bcast__fail(diag, BCAST_TYPE,
+                       "tosa.%s gives %s here, but the signature declares a "
+                       "%s result",
+                       name, bcast_dtype_name(result),
+                       bcast_dtype_name(*options->declared_result_dtype));
   const int arity = (int)n_inputs;
   const bcast_dtype data = in_types[op == BCAST_OP_SELECT ? 1 : 0];
   const ew_row *row =

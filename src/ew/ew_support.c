@@ -9,17 +9,14 @@
 
 #include "bcast/elementwise.h"
 #include "core/diag.h"
+#include "ew/ew_attrs.h"
 
 void bcast_op_attrs_init(bcast_op_attrs *attrs) {
   memset(attrs, 0, sizeof *attrs);
-  attrs->min_fp = -INFINITY;
-  attrs->max_fp = INFINITY;
-  attrs->min_int = INT64_MIN;
-  attrs->max_int = INT64_MAX;
+  attrs->min_val.kind = BCAST_SCALAR_NONE;
+  attrs->max_val.kind = BCAST_SCALAR_NONE;
   attrs->nan_mode = BCAST_NAN_PROPAGATE;
   attrs->cast_to = BCAST_DTYPE_COUNT;
-  attrs->min_uint = 0;
-  attrs->max_uint = UINT64_MAX;
 }
 
 int bcast_ew_arity(bcast_op op) { return bcast_op_arity(op); }
@@ -40,33 +37,12 @@ static bcast_status check_attrs(bcast_op op, bcast_profile profile,
                          "int32 products are shifted), not %d",
                          bcast_dtype_name(in), (int)a->shift);
     break;
-  case BCAST_OP_CLAMP:
-    if (bcast_dtype_kind_of(in) == BCAST_KIND_FLOAT) {
-      if (isnan(a->min_fp) || isnan(a->max_fp))
-        return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                           "tosa.clamp: min_val and max_val must not be NaN");
-      if (a->min_fp > a->max_fp)
-        return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                           "tosa.clamp: min_val %g is greater than max_val %g",
-                           a->min_fp, a->max_fp);
-    } else if (bcast_dtype_kind_of(in) == BCAST_KIND_UNSIGNED) {
-      const uint64_t lo_i = a->min_int < 0 ? 0 : (uint64_t)a->min_int;
-      const uint64_t hi_i = a->max_int == INT64_MAX ? UINT64_MAX
-                            : a->max_int < 0      ? 0
-                                                  : (uint64_t)a->max_int;
-      const uint64_t lo = lo_i > a->min_uint ? lo_i : a->min_uint;
-      const uint64_t hi = hi_i < a->max_uint ? hi_i : a->max_uint;
-      if (lo > hi)
-        return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                           "tosa.clamp: min_val %llu is greater than max_val "
-                           "%llu",
-                           (unsigned long long)lo, (unsigned long long)hi);
-    } else if (a->min_int > a->max_int) {
-      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                         "tosa.clamp: min_val %lld is greater than max_val "
-                         "%lld",
-                         (long long)a->min_int, (long long)a->max_int);
-    }
+  case BCAST_OP_CLAMP: {
+    /* The bounds have the data's type (one rule: ew_attrs.c). */
+    ew_bounds bounds;
+    bcast_status status = bcast__ew_clamp_bounds(a, in, &bounds, diag);
+    if (status != BCAST_OK) return status;
+  }
     /* fall through - CLAMP also reads nan_mode */
   case BCAST_OP_MAXIMUM:
   case BCAST_OP_MINIMUM:

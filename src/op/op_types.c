@@ -148,3 +148,41 @@ bcast_status bcast_op_result_dtype(bcast_op op, bcast_profile profile,
   *out = result;
   return BCAST_OK;
 }
+
+/* ------------------------------------------------------------------------ */
+/* The attributes: names, and which op reads which (the op table's
+ * attributes column). */
+
+static const struct {
+  const char *name, *alias;
+} attr_names[BCAST_ATTR_COUNT] = {
+#define ATTR_NAME_(id, name, alias) [BCAST_ATTR_##id] = {(name), (alias)},
+    BCAST_ATTR_LIST(ATTR_NAME_)
+#undef ATTR_NAME_
+};
+
+
+const char *bcast_attr_name(bcast_attr attr) {
+  return (unsigned)attr < BCAST_ATTR_COUNT ? attr_names[attr].name : NULL;
+}
+
+static int same_text(const char *a, size_t len, const char *b) {
+  return b && strlen(b) == len && memcmp(a, b, len) == 0;
+}
+
+bcast_status bcast_attr_lookup(const char *name, size_t len, bcast_attr *out) {
+  if (!name || !out) return BCAST_INVALID_ARGUMENT;
+  for (int a = 0; a < BCAST_ATTR_COUNT; a++)
+    if (same_text(name, len, attr_names[a].name) ||
+        same_text(name, len, attr_names[a].alias)) {
+      *out = (bcast_attr)a;
+      return BCAST_OK;
+    }
+  return BCAST_INVALID_ARGUMENT;
+}
+
+int bcast_op_reads_attr(bcast_op op, bcast_attr attr) {
+  if ((unsigned)op >= BCAST_OP_COUNT || (unsigned)attr >= BCAST_ATTR_COUNT)
+    return 0;
+  return (bcast_op_get(op)->attrs >> attr) & 1u;
+}

@@ -233,10 +233,14 @@ TEST(ew_every_supported_signature_has_a_kernel_and_matches_the_reference) {
         bcast_op_attrs_init(&attrs);
         attrs.cast_to = result;
         if (op == BCAST_OP_CLAMP) {
-          attrs.min_int = -3;
-          attrs.max_int = 100;
-          attrs.min_fp = -1.5;
-          attrs.max_fp = 6.0;
+          /* Bounds of the data's type (unsigned: 0, as -3 clipped to). */
+          const bcast_dtype_kind kind = bcast_dtype_kind_of(types[0]);
+          attrs.min_val = kind == BCAST_KIND_FLOAT    ? bcast_scalar_float(-1.5)
+                          : kind == BCAST_KIND_SIGNED ? bcast_scalar_int(-3)
+                                                      : bcast_scalar_int(0);
+          attrs.max_val = kind == BCAST_KIND_FLOAT ? bcast_scalar_float(6.0)
+                          : kind == BCAST_KIND_BOOL ? bcast_scalar_int(1)
+                                                    : bcast_scalar_int(100);
         }
         if (op == BCAST_OP_MUL && types[0] == BCAST_INT32) attrs.shift = 3;
         if (op == BCAST_OP_NEGATE && types[0] == BCAST_INT8 &&

@@ -357,8 +357,8 @@ TEST(ew_trap_negate_zero_points_and_saturation) {
 TEST(ew_trap_clamp_and_max_min_nan_modes) {
   const float x[5] = {NAN, -1.0f, 0.5f, 7.0f, -0.0f};
   bcast_op_attrs at = attrs_default();
-  at.min_fp = 0.0;
-  at.max_fp = 6.0;
+  at.min_val = bcast_scalar_float(0.0);
+  at.max_val = bcast_scalar_float(6.0);
   bcast_tensor out;
   CHECK_INT(run_vec(BCAST_OP_CLAMP, &at, TOSA, 0, BCAST_FLOAT32, 5, x, NULL,
                     NULL, &out, NULL),
@@ -378,8 +378,8 @@ TEST(ew_trap_clamp_and_max_min_nan_modes) {
   /* Integer bounds; min after max order shows when min_val == max_val. */
   const int8_t y[3] = {-128, 127, 3};
   at = attrs_default();
-  at.min_int = -5;
-  at.max_int = 5;
+  at.min_val = bcast_scalar_int(-5);
+  at.max_val = bcast_scalar_int(5);
   CHECK_INT(run_vec(BCAST_OP_CLAMP, &at, TOSA, 0, BCAST_INT8, 3, y, NULL, NULL,
                     &out, NULL),
             BCAST_OK);
@@ -388,7 +388,7 @@ TEST(ew_trap_clamp_and_max_min_nan_modes) {
   CHECK_INT(((int8_t *)out.data)[2], 3);
   bcast_tensor_release(&out);
   bcast_diag diag;
-  at.min_int = 6;
+  at.min_val = bcast_scalar_int(6);
   CHECK_INT(run_vec(BCAST_OP_CLAMP, &at, TOSA, 0, BCAST_INT8, 3, y, NULL, NULL,
                     &out, &diag),
             BCAST_INVALID_ARGUMENT);
@@ -396,8 +396,8 @@ TEST(ew_trap_clamp_and_max_min_nan_modes) {
   /* uint64 bounds beyond INT64_MAX (numpy profile). */
   const uint64_t u[3] = {1, UINT64_MAX, (uint64_t)1 << 63};
   at = attrs_default();
-  at.min_uint = ((uint64_t)1 << 63) + 5;
-  at.max_uint = UINT64_MAX - 1;
+  at.min_val = bcast_scalar_uint(((uint64_t)1 << 63) + 5);
+  at.max_val = bcast_scalar_uint(UINT64_MAX - 1);
   CHECK_INT(run_vec(BCAST_OP_CLAMP, &at, NUMPY, 0, BCAST_UINT64, 3, u, NULL,
                     NULL, &out, NULL),
             BCAST_OK);

@@ -126,7 +126,7 @@ TEST(op_table_unpredictable_column_matches_kernels) {
 
 TEST(op_table_attribute_names) {
   static const char *const names[] = {
-#define NAME_(id, name) name,
+#define NAME_(id, name, alias) name,
       BCAST_ATTR_LIST(NAME_)
 #undef NAME_
   };

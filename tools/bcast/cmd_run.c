@@ -8,7 +8,6 @@
  * file, renamed), so OUT.npy may name an input. */
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -48,7 +47,8 @@ static void run_help(FILE *out) {
       "  --attr NAME=VALUE     an attribute (repeatable):\n"
       "                          shift=N          mul: right shift, 0..63 (int32)\n"
       "                          round=true|false arithmetic_right_shift\n"
-      "                          min_val=V, max_val=V  clamp bounds\n"
+      "                          min_val=V, max_val=V  clamp bounds: values\n"
+      "                                           of the input's type\n"
       "                          nan_mode=PROPAGATE|IGNORE  clamp, maximum,\n"
       "                                           minimum\n"
       "                          input_zp=N, output_zp=N  negate (int8)\n"
@@ -152,174 +152,17 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
 /* ------------------------------------------------------------------------ */
 /* Attributes. */
 
-static int parse_int(const char *text, int64_t *out) {
-  char *end;
-  errno = 0;
-  long long v = strtoll(text, &end, 10);
-  if (errno || end == text || *end) return 0;
-  *out = v;
-  return 1;
-}
-
-static int parse_double(const char *text, double *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(text, &end);
-  if (end == text || *end) return 0;
-  *out = v;
-  return 1;
-}
-
-static int parse_bool(const char *text, int *out) {
-  if (!strcmp(text, "true") || !strcmp(text, "True") || !strcmp(text, "1")) {
-    *out = 1;
-    return 1;
-  }
-  if (!strcmp(text, "false") || !strcmp(text, "False") || !strcmp(text, "0")) {
-    *out = 0;
-    return 1;
-  }
-  return 0;
-}
-
-/* Which op reads which attribute. */
-static int attr_applies(const char *name, bcast_op op) {
-  if (!strcmp(name, "shift")) return op == BCAST_OP_MUL;
-  if (!strcmp(name, "round")) return op == BCAST_OP_ARITHMETIC_RIGHT_SHIFT;
-  if (!strcmp(name, "min_val") || !strcmp(name, "max_val"))
-    return op == BCAST_OP_CLAMP;
-  if (!strcmp(name, "nan_mode"))
-    return op == BCAST_OP_CLAMP || op == BCAST_OP_MAXIMUM ||
-           op == BCAST_OP_MINIMUM;
-  if (!strcmp(name, "input_zp") || !strcmp(name, "input1_zp") ||
-      !strcmp(name, "output_zp"))
-    return op == BCAST_OP_NEGATE;
-  if (!strcmp(name, "to")) return op == BCAST_OP_CAST;
-  return -1;
-}
-
-/* A clamp bound: a float for float data (NaN is parsed and refused by the
- * op), an exact integer otherwise; unsigned values beyond INT64_MAX go to
- * *uinteger. */
-static int parse_bound(const char *name, const char *value, bcast_dtype data,
-                       double *fp, int64_t *integer, uint64_t *uinteger) {
-  if (bcast_dtype_kind_of(data) == BCAST_KIND_FLOAT) {
-    if (parse_double(value, fp)) return 1;
-    cli_error("run: --attr %s=%s: expected a number", name, value);
-    return 0;
-  }
-  double d;
-  if (parse_int(value, integer)) {
-    /* TOSA gives the bounds the data's type: they must fit it. */
-    size_t bits = 8 * bcast_dtype_size(data);
-    int is_signed = bcast_dtype_kind_of(data) == BCAST_KIND_SIGNED;
-    int64_t lo = is_signed ? (bits >= 64 ? INT64_MIN : -((int64_t)1 << (bits - 1))) : 0;
-    int64_t hi = bits >= 64 ? INT64_MAX
-                 : is_signed ? ((int64_t)1 << (bits - 1)) - 1
-                             : ((int64_t)1 << bits) - 1;
-    if (bcast_dtype_kind_of(data) == BCAST_KIND_BOOL) lo = 0, hi = 1;
-    if (*integer >= lo && *integer <= hi) return 1;
-    cli_error("run: --attr %s=%s is outside %s's range %lld..%lld", name, value,
-              bcast_dtype_name(data), (long long)lo, (long long)hi);
-    return 0;
-  }
-  if (bcast_dtype_kind_of(data) == BCAST_KIND_UNSIGNED && value[0] != '-') {
-    char *end;
-    errno = 0;
-    unsigned long long u = strtoull(value, &end, 10);
-    if (!errno && end != value && !*end) {
-      /* min_int = max_int = INT64_MAX leave the unsigned bound to decide
-       * (bcast_op_attrs: INT64_MAX is "no bound" above for unsigned). */
-      *uinteger = u;
-      *integer = INT64_MAX;
-      return 1;
-    }
-  }
-  if (parse_double(value, &d) && d == floor(d) && fabs(d) < 9.2e18) {
-    *integer = (int64_t)d;
-    return 1;
-  }
-  cli_error("run: --attr %s=%s: expected an integer for %s data", name, value,
-            bcast_dtype_name(data));
-  return 0;
-}
-
-/* Fills attrs from NAME=VALUE texts; data is the op's data type.  Returns 0
- * on a usage error (reported). */
-static int parse_attrs(const run_opts *o, bcast_op op, bcast_dtype data,
-                       bcast_op_attrs *attrs) {
-  const char *opname = bcast_op_get(op)->name;
+/* Fills attrs from the NAME=VALUE texts through the library's parser,
+ * which also decides which op reads which attribute.  Whether a bound fits
+ * the data type is the op's check, made when it runs.  Returns 0 on a
+ * usage error (reported). */
+static int parse_attrs(const run_opts *o, bcast_op op, bcast_op_attrs *attrs) {
   for (int i = 0; i < o->n_attrs; i++) {
-    const char *text = o->attrs[i];
-    const char *eq = strchr(text, '=');
-    if (!eq || eq == text) {
-      cli_error("run: --attr '%s': expected NAME=VALUE", text);
+    bcast_diag diag;
+    if (bcast_op_attr_parse(attrs, op, o->attrs[i], strlen(o->attrs[i]),
+                            &diag) != BCAST_OK) {
+      cli_diag("run: --attr", &diag);
       return 0;
-    }
-    char name[32];
-    size_t len = (size_t)(eq - text);
-    if (len >= sizeof name) len = sizeof name - 1;
-    memcpy(name, text, len);
-    name[len] = '\0';
-    const char *value = eq + 1;
-    const int applies = attr_applies(name, op);
-    if (applies < 0) {
-      cli_error("run: unknown attribute '%s' (shift, round, min_val, "
-                "max_val, nan_mode, input_zp, output_zp, to)",
-                name);
-      return 0;
-    }
-    if (!applies) {
-      cli_error("run: attribute '%s' does not apply to tosa.%s", name, opname);
-      return 0;
-    }
-    int64_t n;
-    if (!strcmp(name, "shift")) {
-      if (!parse_int(value, &n) || n < INT32_MIN || n > INT32_MAX) {
-        cli_error("run: --attr shift=%s: expected an integer", value);
-        return 0;
-      }
-      attrs->shift = (int32_t)n;
-    } else if (!strcmp(name, "round")) {
-      if (!parse_bool(value, &attrs->round)) {
-        cli_error("run: --attr round=%s: expected true or false", value);
-        return 0;
-      }
-    } else if (!strcmp(name, "min_val")) {
-      if (!parse_bound(name, value, data, &attrs->min_fp, &attrs->min_int,
-                       &attrs->min_uint))
-        return 0;
-    } else if (!strcmp(name, "max_val")) {
-      if (!parse_bound(name, value, data, &attrs->max_fp, &attrs->max_int,
-                       &attrs->max_uint))
-        return 0;
-    } else if (!strcmp(name, "nan_mode")) {
-      if (!strcmp(value, "PROPAGATE") || !strcmp(value, "propagate")) {
-        attrs->nan_mode = BCAST_NAN_PROPAGATE;
-      } else if (!strcmp(value, "IGNORE") || !strcmp(value, "ignore")) {
-        attrs->nan_mode = BCAST_NAN_IGNORE;
-      } else {
-        cli_error("run: --attr nan_mode=%s: expected PROPAGATE or IGNORE",
-                  value);
-        return 0;
-      }
-    } else if (!strcmp(name, "input_zp") || !strcmp(name, "input1_zp") ||
-               !strcmp(name, "output_zp")) {
-      if (!parse_int(value, &n)) {
-        cli_error("run: --attr %s=%s: expected an integer", name, value);
-        return 0;
-      }
-      if (name[0] == 'i') attrs->input_zp = n;
-      else attrs->output_zp = n;
-    } else if (!strcmp(name, "to")) {
-      if (bcast_dtype_parse(value, strlen(value), &attrs->cast_to) !=
-              BCAST_OK ||
-          attrs->cast_to == BCAST_STRING) {
-        cli_error("run: --attr to=%s: unknown element type (int8, float16, "
-                  "f32, i1, ...)",
-                  value);
-        return 0;
-      }
     }
   }
   return 1;
@@ -394,11 +237,10 @@ static void name_operands(const bcast_diag *diag, const run_opts *o,
   (void)o;
 }
 
-/* --broadcast-dimensions: checks the map with XLA's rules and replaces the
- * lower-rank input by a view of rank equal to the other's, its dims at the
- * mapped positions and 1 elsewhere.  Returns 0 after reporting a failure. */
-static int place_in_dims(const run_opts *o, int arity, char **files,
-                         bcast_tensor *x) {
+/* --broadcast-dimensions: the library checks the map with XLA's rules and
+ * places the lower-rank input in the higher rank (views).  Returns 0 after
+ * reporting a failure. */
+static int place_in_dims(const run_opts *o, int arity, bcast_tensor *x) {
   int64_t dims[BCAST_MAX_RANK];
   size_t n_dims;
   if (arity != 2) {
@@ -406,29 +248,17 @@ static int place_in_dims(const run_opts *o, int arity, char **files,
     return 0;
   }
   if (!cli_parse_dims(o->broadcast_dims, dims, &n_dims)) return 0;
-  bcast_shape s[2], out;
+  bcast_tensor views[2];
   bcast_diag diag;
-  for (int k = 0; k < 2; k++) bcast_shape_set(&s[k], x[k].rank, x[k].shape, NULL);
-  if (bcast_xla_binary_shape(&s[0], &s[1], dims, n_dims, &out, &diag) !=
+  if (bcast_xla_binary_views(views, &x[0], &x[1], dims, n_dims, &diag) !=
       BCAST_OK) {
     cli_diag("run", &diag);
     return 0;
   }
-  int low = x[0].rank < x[1].rank ? 0 : 1;
-  if (x[low].rank == x[1 - low].rank) return 1;
-  /* A scalar (empty map) becomes all-1s of the other's rank. */
-  int64_t placed[BCAST_MAX_RANK];
-  int32_t rank = x[1 - low].rank;
-  for (int32_t d = 0; d < rank; d++) placed[d] = 1;
-  for (size_t i = 0; i < n_dims; i++) placed[dims[i]] = x[low].shape[i];
-  bcast_tensor view;
-  if (bcast_broadcast_in_dim(&view, &x[low], rank, placed, dims, n_dims,
-                             BCAST_DIMS_INCREASING, &diag) != BCAST_OK) {
-    cli_diag(files[low], &diag);
-    return 0;
+  for (int k = 0; k < 2; k++) {
+    bcast_tensor_release(&x[k]);
+    x[k] = views[k];
   }
-  bcast_tensor_release(&x[low]);
-  x[low] = view;
   return 1;
 }
 
@@ -526,19 +356,19 @@ int cmd_run(int argc, char **argv) {
 
   /* XLA's InDim form: place the lower-rank operand in the higher rank
    * through the map (a view), then the op broadcasts size-1 dims. */
-  if (o.broadcast_dims && !place_in_dims(&o, arity, files, x)) {
+  if (o.broadcast_dims && !place_in_dims(&o, arity, x)) {
     rc = CLI_FAIL;
     goto release;
   }
 
   bcast_op_attrs attrs;
   bcast_op_attrs_init(&attrs);
-  const bcast_dtype data = x[op == BCAST_OP_SELECT ? 1 : 0].dtype;
-  if (!parse_attrs(&o, op, data, &attrs)) goto release;
+  if (!parse_attrs(&o, op, &attrs)) goto release;
 
   /* The signature of --mlir: verified, then its shapes and element types
    * bound to the files. */
   bcast_shape declared[3], declared_result;
+  bcast_dtype declared_dtypes[3], declared_result_dtype;
   if (mop) {
     bcast_diag diag;
     if ((int)mop->n_operands < arity) {
@@ -553,45 +383,23 @@ int cmd_run(int argc, char **argv) {
       rc = CLI_FAIL;
       goto release;
     }
+    /* The element types the line declares; the op binds them to the
+     * files' types when it runs. */
     for (int k = 0; k <= arity; k++) {
       const bcast_mlir_type *type =
           k < arity ? &mop->operands[k] : &mop->result;
-      bcast_dtype want;
-      if (bcast_dtype_parse(type->elem, type->elem_len, &want) != BCAST_OK) {
+      bcast_dtype *want = k < arity ? &declared_dtypes[k] : &declared_result_dtype;
+      if (bcast_dtype_parse(type->elem, type->elem_len, want) != BCAST_OK) {
         cli_error("run: --mlir: element type '%.*s' is not supported",
                   (int)type->elem_len, type->elem);
         rc = CLI_FAIL;
         goto release;
       }
-      if (k < arity) {
-        declared[k] = type->shape;
-        if (x[k].dtype != want) {
-          cli_error("run: operand #%d (%s) is %s, but the signature declares "
-                    "%.*s",
-                    k, files[k], bcast_dtype_name(x[k].dtype),
-                    (int)type->elem_len, type->elem);
-          rc = CLI_FAIL;
-          goto release;
-        }
-      } else {
-        declared_result = type->shape;
-        if (op == BCAST_OP_CAST && attrs.cast_to == BCAST_DTYPE_COUNT)
-          attrs.cast_to = want;
-        bcast_dtype got;
-        bcast_dtype types[3];
-        for (int j = 0; j < arity; j++) types[j] = x[j].dtype;
-        if (bcast_ew_result_dtype(op, options.profile, (size_t)arity, types,
-                                  &attrs, &got, NULL) == BCAST_OK &&
-            got != want) {
-          cli_error("run: tosa.%s gives %s here, but the signature declares "
-                    "a %.*s result",
-                    opname, bcast_dtype_name(got), (int)type->elem_len,
-                    type->elem);
-          rc = CLI_FAIL;
-          goto release;
-        }
-      }
+      if (k < arity) declared[k] = type->shape;
+      else declared_result = type->shape;
     }
+    options.declared_dtypes = declared_dtypes;
+    options.declared_result_dtype = &declared_result_dtype;
     options.declared = declared;
     options.declared_result = &declared_result;
   }
