@@ -57,6 +57,7 @@
 #ifndef BCAST_ELEMENTWISE_H
 #define BCAST_ELEMENTWISE_H
 
+#include "bcast/export.h"
 #include "bcast/op.h"
 #include "bcast/tensor.h"
 
@@ -101,11 +102,11 @@ typedef struct bcast_op_attrs {
   uint64_t min_uint, max_uint;
 } bcast_op_attrs;
 
-void bcast_op_attrs_init(bcast_op_attrs *attrs);
+BCAST_API void bcast_op_attrs_init(bcast_op_attrs *attrs);
 
 /* Number of data inputs of op (1, 2 or 3: the op table's broadcast
  * operands).  MUL's shift and NEGATE's zero points are attributes here. */
-int bcast_ew_arity(bcast_op op);
+BCAST_API int bcast_ew_arity(bcast_op op);
 
 /* Whether op supports these input types under the profile (tosa, trait or
  * numpy), with these attributes; on success *out is the result type.
@@ -115,7 +116,7 @@ int bcast_ew_arity(bcast_op op);
  * list and the attributes the op reads.  Errors: BCAST_TYPE for an
  * unsupported or mismatched type, BCAST_INVALID_ARGUMENT for a bad count,
  * profile or attribute. */
-bcast_status bcast_ew_result_dtype(bcast_op op, bcast_profile profile,
+BCAST_API bcast_status bcast_ew_result_dtype(bcast_op op, bcast_profile profile,
                                    size_t n_inputs, const bcast_dtype *inputs,
                                    const bcast_op_attrs *attrs,
                                    bcast_dtype *out, bcast_diag *diag);
@@ -124,7 +125,7 @@ bcast_status bcast_ew_result_dtype(bcast_op op, bcast_profile profile,
  * from 0; for each index below the count, fills inputs[0..arity-1] and *out
  * and returns BCAST_OK; at index == count returns BCAST_UNSUPPORTED (end).
  * CAST enumerates its (input, result) pairs.  inputs needs room for 3. */
-bcast_status bcast_ew_supported(bcast_op op, bcast_profile profile,
+BCAST_API bcast_status bcast_ew_supported(bcast_op op, bcast_profile profile,
                                 size_t index, bcast_dtype *inputs,
                                 bcast_dtype *out);
 
@@ -146,7 +147,7 @@ typedef struct bcast_ew_options {
                         BCAST_DEFAULT_MAX_BYTES */
 } bcast_ew_options;
 
-void bcast_ew_options_init(bcast_ew_options *options);
+BCAST_API void bcast_ew_options_init(bcast_ew_options *options);
 
 typedef struct bcast_ew_plan bcast_ew_plan;
 
@@ -158,22 +159,22 @@ typedef struct bcast_ew_plan bcast_ew_plan;
  * the shape algebra's (BCAST_INCOMPATIBLE, BCAST_RANK_MISMATCH with
  * "operands don't have matching ranks" in the tosa profile); size-0 dims
  * are refused in the tosa and trait profiles.  *plan is NULL on failure. */
-bcast_status bcast_ew_plan_create(bcast_ew_plan **plan, bcast_op op,
+BCAST_API bcast_status bcast_ew_plan_create(bcast_ew_plan **plan, bcast_op op,
                                   const bcast_op_attrs *attrs, size_t n_inputs,
                                   const bcast_tensor *inputs,
                                   const bcast_tensor *out,
                                   const bcast_ew_options *options,
                                   bcast_diag *diag);
 
-void bcast_ew_plan_destroy(bcast_ew_plan *plan);
+BCAST_API void bcast_ew_plan_destroy(bcast_ew_plan *plan);
 
 /* The output layout the plan writes (data == NULL, owner == NULL). */
-const bcast_tensor *bcast_ew_plan_output(const bcast_ew_plan *plan);
+BCAST_API const bcast_tensor *bcast_ew_plan_output(const bcast_ew_plan *plan);
 
 /* A new owned C-contiguous tensor for the plan's output; fails with
  * BCAST_UNSUPPORTED when the plan was built for a caller's strided out,
  * and BCAST_BUDGET beyond options.max_bytes. */
-bcast_status bcast_ew_plan_alloc_output(const bcast_ew_plan *plan,
+BCAST_API bcast_status bcast_ew_plan_alloc_output(const bcast_ew_plan *plan,
                                         bcast_tensor *out, bcast_diag *diag);
 
 /* Executes the plan: out_data and in_data[k] point at element [0..0] of
@@ -181,19 +182,19 @@ bcast_status bcast_ew_plan_alloc_output(const bcast_ew_plan *plan,
  * buffer when that input has the output's shape and strides (in place);
  * any other overlap is undefined.  Never allocates.  BCAST_CHECKED (checked
  * plans only) leaves the output untouched. */
-bcast_status bcast_ew_plan_execute(const bcast_ew_plan *plan, void *out_data,
+BCAST_API bcast_status bcast_ew_plan_execute(const bcast_ew_plan *plan, void *out_data,
                                    const void *const *in_data,
                                    bcast_diag *diag);
 
 /* As execute, with tensors: checks that each has the planned dtype, shape
  * and strides, and that out does not partly overlap an input. */
-bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
+BCAST_API bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
                                const bcast_tensor *inputs,
                                const bcast_tensor *out, bcast_diag *diag);
 
 /* One call: plan, allocate a new C-contiguous *result, execute.  On
  * failure *result is released (empty). */
-bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
+BCAST_API bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
                               size_t n_inputs, const bcast_tensor *inputs,
                               bcast_tensor *result,
                               const bcast_ew_options *options,
@@ -202,7 +203,7 @@ bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
 /* One call into a caller's tensor (out=): exactly the broadcast shape and
  * result type, any strides; may be an input with the same shape and
  * strides (in place). */
-bcast_status bcast_ew_compute_into(bcast_op op, const bcast_op_attrs *attrs,
+BCAST_API bcast_status bcast_ew_compute_into(bcast_op op, const bcast_op_attrs *attrs,
                                    size_t n_inputs, const bcast_tensor *inputs,
                                    const bcast_tensor *out,
                                    const bcast_ew_options *options,

@@ -9,6 +9,7 @@
 #ifndef BCAST_OP_H
 #define BCAST_OP_H
 
+#include "bcast/export.h"
 #include "bcast/status.h"
 
 #ifdef __cplusplus
@@ -85,11 +86,11 @@ typedef struct bcast_op_info {
   const char *result_types;     /* ... for result #0 */
 } bcast_op_info;
 
-const bcast_op_info *bcast_op_get(bcast_op op);
+BCAST_API const bcast_op_info *bcast_op_get(bcast_op op);
 
 /* Looks an op up by name, with or without the "tosa." prefix.  Accepts the
  * names the op has had: "intdiv", "int_div" and "div" are all INTDIV. */
-bcast_status bcast_op_lookup(const char *name, size_t len, bcast_op *out);
+BCAST_API bcast_status bcast_op_lookup(const char *name, size_t len, bcast_op *out);
 
 #ifdef __cplusplus
 }
