@@ -49,7 +49,7 @@ bcast_status emit_result_dtype(const emit_op *op, bcast_dtype *out,
   bcast_op_attrs attrs;
   bcast_op_attrs_init(&attrs);
   attrs.cast_to = *out;
-  bcast_diag *tdiag = diag ? malloc(sizeof *tdiag) : NULL;
+  bcast_diag *tdiag = diag ? bcast__malloc(sizeof *tdiag) : NULL;
   bcast_status st = bcast_ew_result_dtype(op->op, BCAST_PROFILE_TOSA, op->n_in,
                                           inputs, &attrs, &want, tdiag);
   if (st != BCAST_OK) {
@@ -59,11 +59,11 @@ bcast_status emit_result_dtype(const emit_op *op, bcast_dtype *out,
       msg[0] = '\0';
       bcast__append(msg, sizeof msg, &n, "does not support these element types in the tosa profile: %s",
                     tdiag->message);
-      free(tdiag);
+      bcast__free(tdiag);
     }
     return type_error(op, diag, have_msg ? msg : "unsupported element types");
   }
-  free(tdiag);
+  bcast__free(tdiag);
   if (*out != want) {
     snprintf(msg, sizeof msg, "result element type must be %s, not %s",
              bcast_dtype_mlir_name(want), bcast_dtype_mlir_name(*out));
