@@ -22,9 +22,12 @@ extern "C" {
  * a program that maps statuses to process exit codes (the bcast CLI does):
  *   0  success;
  *   1  the input is well formed but refused: its shapes, ranks, types,
- *      values or size fail a check (a "no" answer, like a failed verify);
- *   2  the call could not be answered: bad usage or arguments, malformed
- *      text or files, out of memory, input/output errors. */
+ *      attribute values or size fail a check (a "no" answer, like a failed
+ *      verify; INVALID_ARGUMENT is one, e.g. clamp's min_val > max_val or
+ *      a size-0 dim under TOSA);
+ *   2  the call could not be answered: malformed text or files, out of
+ *      memory, input/output errors.  (A program's own usage errors, found
+ *      before any library call, are 2 as well.) */
 #define BCAST_STATUS_LIST(X)                                                  \
   X(OK, "ok", 0)                                                              \
   X(INCOMPATIBLE, "shapes are not broadcast-compatible", 1)                   \
@@ -32,7 +35,7 @@ extern "C" {
     "result shape is not compatible with the inferred shape", 1)              \
   X(RANK_MISMATCH, "ranks do not match", 1)                                   \
   X(RANK_LIMIT, "rank exceeds the supported limit", 1)                        \
-  X(INVALID_ARGUMENT, "invalid argument", 2)                                  \
+  X(INVALID_ARGUMENT, "invalid argument", 1)                                  \
   X(PARSE, "malformed input", 2)                                              \
   X(OVERFLOW, "size overflows 64 bits", 1)                                    \
   X(NO_MEMORY, "out of memory", 2)                                            \
