@@ -6,9 +6,9 @@
  *
  * Which calls allocate: bcast_tensor_alloc, bcast_materialize,
  * bcast_broadcast_materialize, bcast_ew_plan_create,
- * bcast_ew_plan_alloc_output, bcast_ew_plan_run (when it creates the
- * result), bcast_ew_compute, bcast_npy_read, bcast_npy_read_mem,
- * bcast_npy_write and bcast_emit_lower_module.  bcast_tensor_release and
+ * bcast_ew_plan_alloc_output, bcast_ew_compute (its result),
+ * bcast_npy_read, bcast_npy_read_mem, bcast_npy_write and
+ * bcast_emit_lower_module.  bcast_tensor_release and
  * bcast_ew_plan_destroy free.  The shape algebra, the MLIR type parser and
  * verifier, bcast_plan_* and bcast_copy_run never allocate.  A failed
  * allocation makes the call return BCAST_NO_MEMORY and free what it had
