@@ -3,6 +3,7 @@
 #define BCAST_BCAST_H
 
 #include "bcast/status.h"
+#include "bcast/allocator.h"
 #include "bcast/shape.h"
 #include "bcast/explicit.h"
 #include "bcast/op.h"

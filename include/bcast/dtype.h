@@ -8,6 +8,7 @@
 #ifndef BCAST_DTYPE_H
 #define BCAST_DTYPE_H
 
+#include "bcast/export.h"
 #include "bcast/status.h"
 
 #ifdef __cplusplus
@@ -52,22 +53,22 @@ typedef enum bcast_dtype {
   BCAST_DTYPE_COUNT
 } bcast_dtype;
 
-const char *bcast_dtype_name(bcast_dtype dtype);
-size_t bcast_dtype_size(bcast_dtype dtype);
-bcast_dtype_kind bcast_dtype_kind_of(bcast_dtype dtype);
+BCAST_API const char *bcast_dtype_name(bcast_dtype dtype);
+BCAST_API size_t bcast_dtype_size(bcast_dtype dtype);
+BCAST_API bcast_dtype_kind bcast_dtype_kind_of(bcast_dtype dtype);
 /* MLIR element type spelling ("f32", "i1", "ui8"). */
-const char *bcast_dtype_mlir_name(bcast_dtype dtype);
+BCAST_API const char *bcast_dtype_mlir_name(bcast_dtype dtype);
 /* Looks a dtype up by name ("float32") or MLIR spelling ("f32"). */
-bcast_status bcast_dtype_parse(const char *name, size_t len, bcast_dtype *out);
+BCAST_API bcast_status bcast_dtype_parse(const char *name, size_t len, bcast_dtype *out);
 
 /* IEEE binary16 and bfloat16 conversions.  float -> half rounds to nearest
  * even, overflows to infinity, keeps NaN (quiet) and signed zero; subnormals
  * are exact where representable. */
-float bcast_half_to_float(uint16_t h);
-uint16_t bcast_float_to_half(float f);
-uint16_t bcast_double_to_half(double d);
-float bcast_bf16_to_float(uint16_t b);
-uint16_t bcast_float_to_bf16(float f);
+BCAST_API float bcast_half_to_float(uint16_t h);
+BCAST_API uint16_t bcast_float_to_half(float f);
+BCAST_API uint16_t bcast_double_to_half(double d);
+BCAST_API float bcast_bf16_to_float(uint16_t b);
+BCAST_API uint16_t bcast_float_to_bf16(float f);
 
 #ifdef __cplusplus
 }

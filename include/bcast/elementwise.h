@@ -57,6 +57,7 @@
 #ifndef BCAST_ELEMENTWISE_H
 #define BCAST_ELEMENTWISE_H
 
+#include "bcast/export.h"
 #include "bcast/op.h"
 #include "bcast/tensor.h"
 
@@ -85,9 +86,9 @@ typedef struct bcast_scalar {
   } v;
 } bcast_scalar;
 
-bcast_scalar bcast_scalar_int(int64_t value);
-bcast_scalar bcast_scalar_uint(uint64_t value);
-bcast_scalar bcast_scalar_float(double value);
+BCAST_API bcast_scalar bcast_scalar_int(int64_t value);
+BCAST_API bcast_scalar bcast_scalar_uint(uint64_t value);
+BCAST_API bcast_scalar bcast_scalar_float(double value);
 
 /* Writes scalar as an MLIR literal of element type dtype into buf (cap
  * bytes, NUL-terminated), as arith.constant and TOSA attributes spell it:
@@ -97,7 +98,7 @@ bcast_scalar bcast_scalar_float(double value);
  * f32).  The value must be one bcast_ew_result_dtype accepts as a CLAMP
  * bound of dtype (BCAST_INVALID_ARGUMENT otherwise, and for NONE);
  * BCAST_OVERFLOW when cap is too small. */
-bcast_status bcast_scalar_format_mlir(const bcast_scalar *scalar,
+BCAST_API bcast_status bcast_scalar_format_mlir(const bcast_scalar *scalar,
                                       bcast_dtype dtype, char *buf, size_t cap,
                                       bcast_diag *diag);
 
@@ -142,7 +143,7 @@ typedef struct bcast_op_attrs {
   bcast_dtype cast_to;
 } bcast_op_attrs;
 
-void bcast_op_attrs_init(bcast_op_attrs *attrs);
+BCAST_API void bcast_op_attrs_init(bcast_op_attrs *attrs);
 
 /* Sets one attribute of op from text.  name is an attribute name or alias;
  * value may be written as on a command line or as an MLIR attribute value,
@@ -160,14 +161,14 @@ void bcast_op_attrs_init(bcast_op_attrs *attrs);
  * (bcast_ew_result_dtype), not here.  Errors (attrs unchanged):
  * BCAST_NOT_FOUND for an unknown name, BCAST_INVALID_ARGUMENT for an
  * attribute op does not read, BCAST_PARSE for a malformed value. */
-bcast_status bcast_op_attr_set(bcast_op_attrs *attrs, bcast_op op,
+BCAST_API bcast_status bcast_op_attr_set(bcast_op_attrs *attrs, bcast_op op,
                                const char *name, size_t name_len,
                                const char *value, size_t value_len,
                                bcast_diag *diag);
 
 /* Sets one attribute from a whole entry "NAME=VALUE" or "name = value :
  * type" (spaces around '=' allowed), as bcast_op_attr_set. */
-bcast_status bcast_op_attr_parse(bcast_op_attrs *attrs, bcast_op op,
+BCAST_API bcast_status bcast_op_attr_parse(bcast_op_attrs *attrs, bcast_op op,
                                  const char *text, size_t len,
                                  bcast_diag *diag);
 
@@ -177,13 +178,13 @@ bcast_status bcast_op_attr_parse(bcast_op_attrs *attrs, bcast_op op,
  * (a dialect op carries attributes bcast does not model) is skipped.
  * *used is the length through the closing '}' (may be NULL).  Errors:
  * BCAST_PARSE for a malformed dictionary or value. */
-bcast_status bcast_op_attrs_parse_mlir(bcast_op_attrs *attrs, bcast_op op,
+BCAST_API bcast_status bcast_op_attrs_parse_mlir(bcast_op_attrs *attrs, bcast_op op,
                                        const char *text, size_t len,
                                        size_t *used, bcast_diag *diag);
 
 /* Number of data inputs of op (1, 2 or 3: the op table's broadcast
  * operands).  MUL's shift and NEGATE's zero points are attributes here. */
-int bcast_ew_arity(bcast_op op);
+BCAST_API int bcast_ew_arity(bcast_op op);
 
 /* Whether op supports these input types under the profile (tosa, trait or
  * numpy), with these attributes; on success *out is the result type.
@@ -193,7 +194,7 @@ int bcast_ew_arity(bcast_op op);
  * list and the attributes the op reads.  Errors: BCAST_TYPE for an
  * unsupported or mismatched type, BCAST_INVALID_ARGUMENT for a bad count,
  * profile or attribute. */
-bcast_status bcast_ew_result_dtype(bcast_op op, bcast_profile profile,
+BCAST_API bcast_status bcast_ew_result_dtype(bcast_op op, bcast_profile profile,
                                    size_t n_inputs, const bcast_dtype *inputs,
                                    const bcast_op_attrs *attrs,
                                    bcast_dtype *out, bcast_diag *diag);
@@ -202,7 +203,7 @@ bcast_status bcast_ew_result_dtype(bcast_op op, bcast_profile profile,
  * from 0; for each index below the count, fills inputs[0..arity-1] and *out
  * and returns BCAST_OK; at index == count returns BCAST_UNSUPPORTED (end).
  * CAST enumerates its (input, result) pairs.  inputs needs room for 3. */
-bcast_status bcast_ew_supported(bcast_op op, bcast_profile profile,
+BCAST_API bcast_status bcast_ew_supported(bcast_op op, bcast_profile profile,
                                 size_t index, bcast_dtype *inputs,
                                 bcast_dtype *out);
 
@@ -232,7 +233,7 @@ typedef struct bcast_ew_options {
                         BCAST_DEFAULT_MAX_BYTES */
 } bcast_ew_options;
 
-void bcast_ew_options_init(bcast_ew_options *options);
+BCAST_API void bcast_ew_options_init(bcast_ew_options *options);
 
 typedef struct bcast_ew_plan bcast_ew_plan;
 
@@ -244,22 +245,22 @@ typedef struct bcast_ew_plan bcast_ew_plan;
  * the shape algebra's (BCAST_INCOMPATIBLE, BCAST_RANK_MISMATCH with
  * "operands don't have matching ranks" in the tosa profile); size-0 dims
  * are refused in the tosa and trait profiles.  *plan is NULL on failure. */
-bcast_status bcast_ew_plan_create(bcast_ew_plan **plan, bcast_op op,
+BCAST_API bcast_status bcast_ew_plan_create(bcast_ew_plan **plan, bcast_op op,
                                   const bcast_op_attrs *attrs, size_t n_inputs,
                                   const bcast_tensor *inputs,
                                   const bcast_tensor *out,
                                   const bcast_ew_options *options,
                                   bcast_diag *diag);
 
-void bcast_ew_plan_destroy(bcast_ew_plan *plan);
+BCAST_API void bcast_ew_plan_destroy(bcast_ew_plan *plan);
 
 /* The output layout the plan writes (data == NULL, owner == NULL). */
-const bcast_tensor *bcast_ew_plan_output(const bcast_ew_plan *plan);
+BCAST_API const bcast_tensor *bcast_ew_plan_output(const bcast_ew_plan *plan);
 
 /* A new owned C-contiguous tensor for the plan's output; fails with
  * BCAST_UNSUPPORTED when the plan was built for a caller's strided out,
  * and BCAST_BUDGET beyond options.max_bytes. */
-bcast_status bcast_ew_plan_alloc_output(const bcast_ew_plan *plan,
+BCAST_API bcast_status bcast_ew_plan_alloc_output(const bcast_ew_plan *plan,
                                         bcast_tensor *out, bcast_diag *diag);
 
 /* Executes the plan: out_data and in_data[k] point at element [0..0] of
@@ -267,19 +268,19 @@ bcast_status bcast_ew_plan_alloc_output(const bcast_ew_plan *plan,
  * buffer when that input has the output's shape and strides (in place);
  * any other overlap is undefined.  Never allocates.  BCAST_CHECKED (checked
  * plans only) leaves the output untouched. */
-bcast_status bcast_ew_plan_execute(const bcast_ew_plan *plan, void *out_data,
+BCAST_API bcast_status bcast_ew_plan_execute(const bcast_ew_plan *plan, void *out_data,
                                    const void *const *in_data,
                                    bcast_diag *diag);
 
 /* As execute, with tensors: checks that each has the planned dtype, shape
  * and strides, and that out does not partly overlap an input. */
-bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
+BCAST_API bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
                                const bcast_tensor *inputs,
                                const bcast_tensor *out, bcast_diag *diag);
 
 /* One call: plan, allocate a new C-contiguous *result, execute.  On
  * failure *result is released (empty). */
-bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
+BCAST_API bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
                               size_t n_inputs, const bcast_tensor *inputs,
                               bcast_tensor *result,
                               const bcast_ew_options *options,
@@ -288,7 +289,7 @@ bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
 /* One call into a caller's tensor (out=): exactly the broadcast shape and
  * result type, any strides; may be an input with the same shape and
  * strides (in place). */
-bcast_status bcast_ew_compute_into(bcast_op op, const bcast_op_attrs *attrs,
+BCAST_API bcast_status bcast_ew_compute_into(bcast_op op, const bcast_op_attrs *attrs,
                                    size_t n_inputs, const bcast_tensor *inputs,
                                    const bcast_tensor *out,
                                    const bcast_ew_options *options,

@@ -47,6 +47,7 @@
 #ifndef BCAST_EMIT_H
 #define BCAST_EMIT_H
 
+#include "bcast/export.h"
 #include "bcast/op.h"
 #include "bcast/shape.h"
 #include "bcast/status.h"
@@ -79,7 +80,7 @@ typedef struct bcast_emit_options {
 } bcast_emit_options;
 
 /* Defaults: per-op profile, all ops, no assertions. */
-void bcast_emit_options_init(bcast_emit_options *opts);
+BCAST_API void bcast_emit_options_init(bcast_emit_options *opts);
 
 typedef struct bcast_emit_stats {
   size_t ops_lowered;   /* op statements replaced */
@@ -98,7 +99,7 @@ typedef struct bcast_emit_stats {
  * BCAST_UNSUPPORTED (unranked or vector operands, a result of another rank
  * than the inferred one), BCAST_NO_MEMORY, BCAST_OVERFLOW, and whatever the
  * sink returns.  stats may be NULL. */
-bcast_status bcast_emit_lower_module(const char *text, size_t len,
+BCAST_API bcast_status bcast_emit_lower_module(const char *text, size_t len,
                                      const bcast_emit_options *opts,
                                      bcast_emit_write_fn write, void *ctx,
                                      bcast_emit_stats *stats,

@@ -6,6 +6,7 @@
 #ifndef BCAST_EXPLICIT_H
 #define BCAST_EXPLICIT_H
 
+#include "bcast/export.h"
 #include "bcast/shape.h"
 
 #ifdef __cplusplus
@@ -22,7 +23,7 @@ typedef enum bcast_dims_order {
  * to its output dim (a dynamic dim on either side passes here and is
  * checked when tensors are bound).  A scalar broadcasts to any shape with an
  * empty map. */
-bcast_status bcast_broadcast_in_dim_check(const bcast_shape *operand,
+BCAST_API bcast_status bcast_broadcast_in_dim_check(const bcast_shape *operand,
                                           const bcast_shape *out,
                                           const int64_t *dims, size_t n_dims,
                                           bcast_dims_order order,
@@ -34,7 +35,7 @@ bcast_status bcast_broadcast_in_dim_check(const bcast_shape *operand,
  * through dims (the unmapped dims become 1), then size-1 dims broadcast both
  * ways: (4) with (1x2) under (0) gives 4x2; 1x2 with 4x3x1 under (1,2) gives
  * 4x3x2. */
-bcast_status bcast_xla_binary_shape(const bcast_shape *lhs,
+BCAST_API bcast_status bcast_xla_binary_shape(const bcast_shape *lhs,
                                     const bcast_shape *rhs,
                                     const int64_t *dims, size_t n_dims,
                                     bcast_shape *out, bcast_diag *diag);
@@ -50,7 +51,7 @@ typedef struct bcast_dim_size {
  * sizes given.  Input (A,B), dims (0,2), {1: C} gives (A,C,B).  source[o]
  * receives the operand dim output dim o equals, or -1 for a new or expanded
  * dim (source may be NULL). */
-bcast_status bcast_broadcast_in_dim_partial(const bcast_shape *operand,
+BCAST_API bcast_status bcast_broadcast_in_dim_partial(const bcast_shape *operand,
                                             const int64_t *dims, size_t n_dims,
                                             const bcast_dim_size *sizes,
                                             size_t n_sizes, bcast_shape *out,
@@ -72,7 +73,7 @@ typedef struct bcast_explained {
  * identity map), the dims expanded from 1, and the dims that need a run-time
  * check.  broadcast_in_dim(operand k, out, explained[k].broadcast_dimensions)
  * equals the implicit broadcast. */
-bcast_status bcast_explain(size_t n, const bcast_shape *operands,
+BCAST_API bcast_status bcast_explain(size_t n, const bcast_shape *operands,
                            bcast_profile profile, bcast_shape *out,
                            bcast_explained *explained, bcast_diag *diag);
 

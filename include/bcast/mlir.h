@@ -10,6 +10,7 @@
 #ifndef BCAST_MLIR_H
 #define BCAST_MLIR_H
 
+#include "bcast/export.h"
 #include "bcast/op.h"
 #include "bcast/shape.h"
 
@@ -36,12 +37,12 @@ typedef struct bcast_mlir_type {
  * Malformed shaped types (truncated, negative or overflowing dims, ranks
  * over BCAST_MAX_RANK) give BCAST_PARSE / BCAST_RANK_LIMIT naming the
  * culprit. */
-bcast_status bcast_mlir_type_parse(const char *text, size_t len,
+BCAST_API bcast_status bcast_mlir_type_parse(const char *text, size_t len,
                                    bcast_mlir_type *out, size_t *consumed,
                                    bcast_diag *diag);
 
 /* Prints a type as MLIR does ("tensor<2x?xf32>") into buf (snprintf-like). */
-size_t bcast_mlir_type_format(const bcast_mlir_type *type, char *buf,
+BCAST_API size_t bcast_mlir_type_format(const bcast_mlir_type *type, char *buf,
                               size_t size);
 
 #define BCAST_MLIR_MAX_OPERANDS 64
@@ -69,7 +70,7 @@ typedef struct bcast_mlir_scanner {
   void *filter_ctx;
 } bcast_mlir_scanner;
 
-void bcast_mlir_scanner_init(bcast_mlir_scanner *s, const char *text,
+BCAST_API void bcast_mlir_scanner_init(bcast_mlir_scanner *s, const char *text,
                              size_t len, bcast_mlir_op_filter filter,
                              void *filter_ctx);
 
@@ -77,19 +78,19 @@ void bcast_mlir_scanner_init(bcast_mlir_scanner *s, const char *text,
  * BCAST_OK with *found = 1 and op filled, BCAST_OK with *found = 0 at the
  * end of the text, or an error (op->line/col locate it) after which scanning
  * may continue with the next call. */
-bcast_status bcast_mlir_scan_next(bcast_mlir_scanner *s, bcast_mlir_op *op,
+BCAST_API bcast_status bcast_mlir_scan_next(bcast_mlir_scanner *s, bcast_mlir_op *op,
                                   int *found, bcast_diag *diag);
 
 /* The profile an op is judged by when the caller gives none: tosa.* ops by
  * BCAST_PROFILE_TOSA, everything else by BCAST_PROFILE_TRAIT. */
-bcast_profile bcast_mlir_default_profile(const char *name, size_t len);
+BCAST_API bcast_profile bcast_mlir_default_profile(const char *name, size_t len);
 
 /* Verifies a parsed op's broadcasting under a profile.  For known TOSA ops
  * only the broadcast operands take part (tosa.mul's shift and
  * tosa.negate's zero points do not), and the tosa profile follows MLIR 22's
  * TOSA verifiers, message for message.  Other ops treat every operand as a
  * broadcast operand. */
-bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
+BCAST_API bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
                                   bcast_profile profile, bcast_diag *diag);
 
 #ifdef __cplusplus

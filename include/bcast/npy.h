@@ -13,6 +13,7 @@
 #ifndef BCAST_NPY_H
 #define BCAST_NPY_H
 
+#include "bcast/export.h"
 #include "bcast/tensor.h"
 
 #ifdef __cplusplus
@@ -31,11 +32,11 @@ typedef struct bcast_npy_info {
 
 /* Reads path into a new owned tensor.  info may be NULL.  The data size is
  * checked against max_bytes before anything is allocated. */
-bcast_status bcast_npy_read(const char *path, bcast_tensor *out,
+BCAST_API bcast_status bcast_npy_read(const char *path, bcast_tensor *out,
                             bcast_npy_info *info, int64_t max_bytes,
                             bcast_diag *diag);
 /* The same from memory; name is used in messages only. */
-bcast_status bcast_npy_read_mem(const void *bytes, size_t size,
+BCAST_API bcast_status bcast_npy_read_mem(const void *bytes, size_t size,
                                 const char *name, bcast_tensor *out,
                                 bcast_npy_info *info, int64_t max_bytes,
                                 bcast_diag *diag);
@@ -49,7 +50,7 @@ typedef struct bcast_npy_write_opts {
 } bcast_npy_write_opts;
 
 /* Writes t (any strides) to path; opts may be NULL. */
-bcast_status bcast_npy_write(const char *path, const bcast_tensor *t,
+BCAST_API bcast_status bcast_npy_write(const char *path, const bcast_tensor *t,
                              const bcast_npy_write_opts *opts,
                              bcast_diag *diag);
 

@@ -14,6 +14,7 @@
 #define BCAST_OP_H
 
 #include "bcast/dtype.h"
+#include "bcast/export.h"
 #include "bcast/shape.h"
 #include "bcast/status.h"
 
@@ -230,21 +231,21 @@ typedef struct bcast_op_info {
                                    NULL */
 } bcast_op_info;
 
-const bcast_op_info *bcast_op_get(bcast_op op);
+BCAST_API const bcast_op_info *bcast_op_get(bcast_op op);
 
 /* Number of data inputs of op (1, 2 or 3: its broadcast operands), 0 for
  * an unknown op. */
-int bcast_op_arity(bcast_op op);
+BCAST_API int bcast_op_arity(bcast_op op);
 
 /* The input types of op under a profile (tosa and trait share one list),
  * as a bit mask over bcast_dtype; 0 for an unknown op or a profile that
  * does not execute ops. */
-uint32_t bcast_op_types(bcast_op op, bcast_profile profile);
+BCAST_API uint32_t bcast_op_types(bcast_op op, bcast_profile profile);
 
 /* The result types CAST offers from input type in under a profile, as a bit
  * mask over bcast_dtype (tosa and trait: TOSA 1.0.2's CAST table; numpy:
  * every non-string type). */
-uint32_t bcast_op_cast_targets(bcast_dtype in, bcast_profile profile);
+BCAST_API uint32_t bcast_op_cast_targets(bcast_dtype in, bcast_profile profile);
 
 /* The element-type rule of op: whether it takes inputs of these types
  * under the profile (tosa, trait or numpy), and if so the result type in
@@ -255,23 +256,23 @@ uint32_t bcast_op_cast_targets(bcast_dtype in, bcast_profile profile);
  * Errors: BCAST_TYPE for an unsupported or mismatched type,
  * BCAST_INVALID_ARGUMENT for an unknown op, a bad count or profile, or a
  * CAST without a result type. */
-bcast_status bcast_op_result_dtype(bcast_op op, bcast_profile profile,
+BCAST_API bcast_status bcast_op_result_dtype(bcast_op op, bcast_profile profile,
                                    size_t n_inputs, const bcast_dtype *inputs,
                                    bcast_dtype cast_to, bcast_dtype *out,
                                    bcast_diag *diag);
 
 /* The attribute's name ("min_val"); NULL for an out-of-range id. */
-const char *bcast_attr_name(bcast_attr attr);
+BCAST_API const char *bcast_attr_name(bcast_attr attr);
 
 /* Looks an attribute up by name or alias; BCAST_INVALID_ARGUMENT if unknown. */
-bcast_status bcast_attr_lookup(const char *name, size_t len, bcast_attr *out);
+BCAST_API bcast_status bcast_attr_lookup(const char *name, size_t len, bcast_attr *out);
 
 /* Nonzero when op reads attr: the op table's attributes column. */
-int bcast_op_reads_attr(bcast_op op, bcast_attr attr);
+BCAST_API int bcast_op_reads_attr(bcast_op op, bcast_attr attr);
 
 /* Looks an op up by name, with or without the "tosa." prefix.  Accepts the
  * names the op has had: "intdiv", "int_div" and "div" are all INTDIV. */
-bcast_status bcast_op_lookup(const char *name, size_t len, bcast_op *out);
+BCAST_API bcast_status bcast_op_lookup(const char *name, size_t len, bcast_op *out);
 
 #ifdef __cplusplus
 }

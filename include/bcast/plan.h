@@ -19,6 +19,7 @@
 #ifndef BCAST_PLAN_H
 #define BCAST_PLAN_H
 
+#include "bcast/export.h"
 #include "bcast/shape.h"
 
 #ifdef __cplusplus
@@ -48,7 +49,7 @@ typedef struct bcast_plan {
  * and byte strides stride_bytes[k] (right-aligned against out_shape; each
  * dim must equal the output's or be 1).  elem_bytes[k] is operand k's
  * element size. */
-bcast_status bcast_plan_build(bcast_plan *plan, int32_t out_rank,
+BCAST_API bcast_status bcast_plan_build(bcast_plan *plan, int32_t out_rank,
                               const int64_t *out_shape, int32_t n_operands,
                               const int32_t *rank, const int64_t *const *shape,
                               const int64_t *const *stride_bytes,
@@ -57,7 +58,7 @@ bcast_status bcast_plan_build(bcast_plan *plan, int32_t out_rank,
 /* Runs kernel over the plan with base pointers base[k] (element [0..0] of
  * each operand).  threads <= 0 means the OpenMP default; outputs below an
  * internal size threshold run single-threaded. */
-void bcast_plan_run(const bcast_plan *plan, char *const *base,
+BCAST_API void bcast_plan_run(const bcast_plan *plan, char *const *base,
                     bcast_kernel_fn kernel, const void *params, int threads);
 
 /* Two-dimensional kernels: one call covers `rows` innermost runs of n
@@ -75,7 +76,7 @@ typedef void (*bcast_kernel2_fn)(int64_t rows, int64_t n, char *const *ptrs,
 
 /* As bcast_plan_run, with a two-dimensional kernel.  The same threading,
  * the same store fence per thread. */
-void bcast_plan_run2(const bcast_plan *plan, char *const *base,
+BCAST_API void bcast_plan_run2(const bcast_plan *plan, char *const *base,
                      bcast_kernel2_fn kernel, const void *params, int threads);
 
 /* Copy kernels for a plan whose operand 0 is the destination and operand 1
@@ -92,7 +93,7 @@ typedef enum bcast_copy_stores {
   BCAST_COPY_CACHED,
   BCAST_COPY_STREAM_LARGE
 } bcast_copy_stores;
-bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
+BCAST_API bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
                                   bcast_copy_stores stores);
 
 /* Runs a copy over such a plan (bases: destination, source), picking the
@@ -101,7 +102,7 @@ bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
  * whole dim of short runs per call, and for identical rows written back to
  * back ((1,7) -> (N,7)) one row written once and copied forward in 4 KiB
  * blocks.  Returns BCAST_UNSUPPORTED for an element size without kernels. */
-bcast_status bcast_copy_run(const bcast_plan *plan, char *const *base,
+BCAST_API bcast_status bcast_copy_run(const bcast_plan *plan, char *const *base,
                             int64_t elem_bytes, bcast_copy_stores stores,
                             int threads, bcast_diag *diag);
 

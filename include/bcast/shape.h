@@ -12,6 +12,7 @@
 #ifndef BCAST_SHAPE_H
 #define BCAST_SHAPE_H
 
+#include "bcast/export.h"
 #include "bcast/status.h"
 
 #ifdef __cplusplus
@@ -46,23 +47,23 @@ typedef enum bcast_profile {
   BCAST_PROFILE_COUNT
 } bcast_profile;
 
-const char *bcast_profile_name(bcast_profile profile);
+BCAST_API const char *bcast_profile_name(bcast_profile profile);
 /* Looks a profile up by its name; BCAST_INVALID_ARGUMENT if unknown. */
-bcast_status bcast_profile_parse(const char *name, bcast_profile *out);
+BCAST_API bcast_status bcast_profile_parse(const char *name, bcast_profile *out);
 
 /* Sets *shape to the given ranked shape; BCAST_RANK_LIMIT beyond
  * BCAST_MAX_RANK, BCAST_INVALID_ARGUMENT for a dim below BCAST_DIM_DYNAMIC
  * that is not a symbol the caller meant (any negative value is accepted as
  * dynamic). */
-bcast_status bcast_shape_set(bcast_shape *shape, int32_t rank,
+BCAST_API bcast_status bcast_shape_set(bcast_shape *shape, int32_t rank,
                              const int64_t *dims, bcast_diag *diag);
-void bcast_shape_set_unranked(bcast_shape *shape);
+BCAST_API void bcast_shape_set_unranked(bcast_shape *shape);
 
 /* InferDim of the trait document, extended to size 0 as MLIR and NumPy do:
  * 0 with 1 gives 0, 0 with a static size > 1 is an error, 0 with '?' gives
  * '?'.  Returns BCAST_INCOMPATIBLE for two different static sizes neither of
  * which is 1. */
-bcast_status bcast_dim_infer(int64_t dim0, int64_t dim1, int64_t *out);
+BCAST_API bcast_status bcast_dim_infer(int64_t dim0, int64_t dim1, int64_t *out);
 
 /* InferResultShape over n operands: unranked operands are skipped, ranks are
  * expanded on the left, dims combined with bcast_dim_infer.  With no ranked
@@ -70,7 +71,7 @@ bcast_status bcast_dim_infer(int64_t dim0, int64_t dim1, int64_t *out);
  * must be equal) and XLA (ranks must be equal); the trait, mlir and numpy
  * profiles infer identically.  On failure the diagnostic names the two
  * operands, the aligned axis, each operand's own axis and both sizes. */
-bcast_status bcast_shape_infer(size_t n, const bcast_shape *operands,
+BCAST_API bcast_status bcast_shape_infer(size_t n, const bcast_shape *operands,
                                bcast_profile profile, bcast_shape *out,
                                bcast_diag *diag);
 
@@ -86,7 +87,7 @@ bcast_status bcast_shape_infer(size_t n, const bcast_shape *operands,
  *   numpy  as trait.
  *   xla    as trait, with equal operand ranks.
  * On failure diag->mlir_message holds MLIR's wording for the same failure. */
-bcast_status bcast_shape_verify(size_t n, const bcast_shape *operands,
+BCAST_API bcast_status bcast_shape_verify(size_t n, const bcast_shape *operands,
                                 const bcast_shape *result,
                                 bcast_profile profile, bcast_diag *diag);
 
@@ -99,18 +100,18 @@ typedef enum bcast_shape_style {
   BCAST_SHAPE_STYLE_LIST,
   BCAST_SHAPE_STYLE_MLIR
 } bcast_shape_style;
-size_t bcast_shape_format(const bcast_shape *shape, bcast_shape_style style,
+BCAST_API size_t bcast_shape_format(const bcast_shape *shape, bcast_shape_style style,
                           char *buf, size_t size);
 
 /* Parses "[2,?,1]", "[]", "*", "2x?x1" or an MLIR shaped type
  * ("tensor<2x?x1xf32>", "vector<4xf16>", "tensor<*xi32>").  Named dims
  * ("[n,1]") need a symbol table: bcast_shape_parse_symbolic below.  The
  * whole text must be consumed. */
-bcast_status bcast_shape_parse(const char *text, size_t len, bcast_shape *out,
+BCAST_API bcast_status bcast_shape_parse(const char *text, size_t len, bcast_shape *out,
                                bcast_diag *diag);
 
 /* Number of elements of a ranked, fully static shape, overflow-checked. */
-bcast_status bcast_shape_elem_count(const bcast_shape *shape, int64_t *out,
+BCAST_API bcast_status bcast_shape_elem_count(const bcast_shape *shape, int64_t *out,
                                     bcast_diag *diag);
 
 /* Named dynamic dims.  A symbol table maps names ("n", "batch") to symbol
@@ -123,17 +124,17 @@ typedef struct bcast_symbols {
   char names[BCAST_MAX_SYMBOLS][BCAST_SYMBOL_NAME_MAX];
 } bcast_symbols;
 
-void bcast_symbols_init(bcast_symbols *symbols);
+BCAST_API void bcast_symbols_init(bcast_symbols *symbols);
 
 /* bcast_shape_parse that also accepts names ([n,1], [batch,?,3]): each
  * new name is added to symbols (BCAST_LIMIT-style errors name the culprit
  * when the table is full or a name too long). */
-bcast_status bcast_shape_parse_symbolic(const char *text, size_t len,
+BCAST_API bcast_status bcast_shape_parse_symbolic(const char *text, size_t len,
                                         bcast_symbols *symbols,
                                         bcast_shape *out, bcast_diag *diag);
 
 /* bcast_shape_format that prints symbols by name ("[n,?,3]"). */
-size_t bcast_shape_format_symbolic(const bcast_shape *shape,
+BCAST_API size_t bcast_shape_format_symbolic(const bcast_shape *shape,
                                    bcast_shape_style style,
                                    const bcast_symbols *symbols, char *buf,
                                    size_t size);
@@ -154,7 +155,7 @@ typedef struct bcast_constraint {
  * dim met by 1, or the same symbol twice, needs no check.  Up to
  * max_constraints are stored; *n_constraints receives how many there are
  * in all. */
-bcast_status bcast_shape_infer_constrained(size_t n, const bcast_shape *operands,
+BCAST_API bcast_status bcast_shape_infer_constrained(size_t n, const bcast_shape *operands,
                                            bcast_profile profile,
                                            bcast_shape *out,
                                            bcast_constraint *constraints,
@@ -164,7 +165,7 @@ bcast_status bcast_shape_infer_constrained(size_t n, const bcast_shape *operands
 
 /* Text of a constraint: "n == m or n == 1 or m == 1", with dims that have
  * no name written as "operand #0 dim 1" and static sizes as numbers. */
-size_t bcast_constraint_format(const bcast_constraint *c,
+BCAST_API size_t bcast_constraint_format(const bcast_constraint *c,
                                const bcast_symbols *symbols, char *buf,
                                size_t size);
 

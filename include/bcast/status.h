@@ -9,6 +9,7 @@
 #ifndef BCAST_STATUS_H
 #define BCAST_STATUS_H
 
+#include "bcast/export.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,38 +17,57 @@
 extern "C" {
 #endif
 
-/* One list, expanded into the enum, the names and the descriptions. */
+/* One list, expanded into the enum, the names, the descriptions and the
+ * exit classes.  The exit class says what kind of failure a status is, for
+ * a program that maps statuses to process exit codes (the bcast CLI does):
+ *   0  success;
+ *   1  the input is well formed but refused: its shapes, ranks, types,
+ *      attribute values or size fail a check (a "no" answer, like a failed
+ *      verify; INVALID_ARGUMENT is one, e.g. clamp's min_val > max_val or
+ *      a size-0 dim under TOSA);
+ *   2  the call could not be answered: malformed text or files, out of
+ *      memory, input/output errors.  (A program's own usage errors, found
+ *      before any library call, are 2 as well.) */
 #define BCAST_STATUS_LIST(X)                                                  \
-  X(OK, "ok")                                                                 \
-  X(INCOMPATIBLE, "shapes are not broadcast-compatible")                      \
-  X(RESULT_MISMATCH, "result shape is not compatible with the inferred shape") \
-  X(RANK_MISMATCH, "ranks do not match")                                      \
-  X(RANK_LIMIT, "rank exceeds the supported limit")                           \
-  X(INVALID_ARGUMENT, "invalid argument")                                     \
-  X(PARSE, "malformed input")                                                 \
-  X(OVERFLOW, "size overflows 64 bits")                                       \
-  X(NO_MEMORY, "out of memory")                                               \
-  X(IO, "input/output error")                                                 \
-  X(UNSUPPORTED, "not supported")                                             \
-  X(BUDGET, "exceeds the memory budget")                                      \
-  X(RUNTIME_SHAPE, "runtime sizes violate the declared shape")                \
-  X(TYPE, "element type mismatch")                                            \
-  X(CHECKED, "checked arithmetic found an unpredictable result")
+  X(OK, "ok", 0)                                                              \
+  X(INCOMPATIBLE, "shapes are not broadcast-compatible", 1)                   \
+  X(RESULT_MISMATCH,                                                          \
+    "result shape is not compatible with the inferred shape", 1)              \
+  X(RANK_MISMATCH, "ranks do not match", 1)                                   \
+  X(RANK_LIMIT, "rank exceeds the supported limit", 1)                        \
+  X(INVALID_ARGUMENT, "invalid argument", 1)                                  \
+  X(PARSE, "malformed input", 2)                                              \
+  X(OVERFLOW, "size overflows 64 bits", 1)                                    \
+  X(NO_MEMORY, "out of memory", 2)                                            \
+  X(IO, "input/output error", 2)                                              \
+  X(UNSUPPORTED, "not supported", 1)                                          \
+  X(BUDGET, "exceeds the memory budget", 1)                                   \
+  X(RUNTIME_SHAPE, "runtime sizes violate the declared shape", 1)             \
+  X(TYPE, "element type mismatch", 1)                                        \
+  X(CHECKED, "checked arithmetic found an unpredictable result", 1)
 
 typedef enum bcast_status {
-#define BCAST_STATUS_ENUM_(id, text) BCAST_##id,
+#define BCAST_STATUS_ENUM_(id, text, exit_class) BCAST_##id,
   BCAST_STATUS_LIST(BCAST_STATUS_ENUM_)
 #undef BCAST_STATUS_ENUM_
   BCAST_STATUS_COUNT
 } bcast_status;
 
 /* "BCAST_INCOMPATIBLE" style identifier for a status. */
-const char *bcast_status_name(bcast_status status);
+BCAST_API const char *bcast_status_name(bcast_status status);
 /* One-line description of a status ("shapes are not broadcast-compatible"). */
-const char *bcast_status_text(bcast_status status);
+BCAST_API const char *bcast_status_text(bcast_status status);
+/* The status's exit class from BCAST_STATUS_LIST: 0 for BCAST_OK, 1 for a
+ * refused input, 2 for a call that could not be answered.  An unknown
+ * status is 2. */
+BCAST_API int bcast_status_exit_class(bcast_status status);
 
-/* Large enough for two rank-64 shapes of 20-digit sizes plus prose. */
-#define BCAST_DIAG_TEXT_MAX 4096
+/* Sizes of the diagnostic's two message buffers, including the
+ * terminating NUL.  They keep a bcast_diag small enough for a caller's stack
+ * (about 1.6 KB) and hold any message about shapes up to rank 16 or so; a
+ * longer message is cut at a character boundary and ends in "...". */
+#define BCAST_DIAG_TEXT_MAX 1024
+#define BCAST_DIAG_MLIR_TEXT_MAX 512
 
 /* Operand index used in a diagnostic to mean "the result". */
 #define BCAST_DIAG_RESULT (-2)
@@ -72,11 +92,11 @@ typedef struct bcast_diag {
   int64_t size[2];
   int mlir_op_prefix;
   char message[BCAST_DIAG_TEXT_MAX];
-  char mlir_message[BCAST_DIAG_TEXT_MAX];
+  char mlir_message[BCAST_DIAG_MLIR_TEXT_MAX];
 } bcast_diag;
 
 /* Resets a diagnostic to "no error". */
-void bcast_diag_clear(bcast_diag *diag);
+BCAST_API void bcast_diag_clear(bcast_diag *diag);
 
 #ifdef __cplusplus
 }

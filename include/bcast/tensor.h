@@ -19,6 +19,7 @@
 #ifndef BCAST_TENSOR_H
 #define BCAST_TENSOR_H
 
+#include "bcast/export.h"
 #include "bcast/dtype.h"
 #include "bcast/explicit.h"
 #include "bcast/shape.h"
@@ -42,7 +43,7 @@ typedef struct bcast_tensor {
 #define BCAST_DEFAULT_MAX_BYTES ((int64_t)1 << 30)
 
 /* A borrowed view of caller memory.  stride_bytes == NULL means C order. */
-bcast_status bcast_tensor_wrap(bcast_tensor *t, bcast_dtype dtype,
+BCAST_API bcast_status bcast_tensor_wrap(bcast_tensor *t, bcast_dtype dtype,
                                int32_t rank, const int64_t *shape,
                                const int64_t *stride_bytes, void *data,
                                bcast_diag *diag);
@@ -50,23 +51,23 @@ bcast_status bcast_tensor_wrap(bcast_tensor *t, bcast_dtype dtype,
 /* A new owned, C-contiguous tensor; contents zeroed (strings empty).
  * The byte count is overflow-checked and refused beyond max_bytes
  * (BCAST_BUDGET, the message states the bytes needed). */
-bcast_status bcast_tensor_alloc(bcast_tensor *t, bcast_dtype dtype,
+BCAST_API bcast_status bcast_tensor_alloc(bcast_tensor *t, bcast_dtype dtype,
                                 int32_t rank, const int64_t *shape,
                                 int64_t max_bytes, bcast_diag *diag);
 
 /* dst becomes another view of src (sharing and retaining src's buffer). */
-void bcast_tensor_view(bcast_tensor *dst, const bcast_tensor *src);
+BCAST_API void bcast_tensor_view(bcast_tensor *dst, const bcast_tensor *src);
 /* Drops the tensor's reference, if any, and clears it. */
-void bcast_tensor_release(bcast_tensor *t);
+BCAST_API void bcast_tensor_release(bcast_tensor *t);
 
 /* Element count (overflow-checked) and C-contiguity. */
-bcast_status bcast_tensor_elem_count(const bcast_tensor *t, int64_t *out,
+BCAST_API bcast_status bcast_tensor_elem_count(const bcast_tensor *t, int64_t *out,
                                      bcast_diag *diag);
-int bcast_tensor_is_contiguous(const bcast_tensor *t);
+BCAST_API int bcast_tensor_is_contiguous(const bcast_tensor *t);
 
 /* Unidirectional broadcast (numpy.broadcast_to): dst is a stride-0 view of
  * src with the given shape.  O(rank), no element copied. */
-bcast_status bcast_broadcast_to(bcast_tensor *dst, const bcast_tensor *src,
+BCAST_API bcast_status bcast_broadcast_to(bcast_tensor *dst, const bcast_tensor *src,
                                 int32_t rank, const int64_t *shape,
                                 bcast_diag *diag);
 
@@ -76,7 +77,7 @@ bcast_status bcast_broadcast_to(bcast_tensor *dst, const bcast_tensor *src,
  * or equal).  Unmapped output dims and expanded size-1 dims get stride 0;
  * with BCAST_DIMS_ANY_ORDER the strides are permuted, folding a transpose
  * into the view.  O(rank), no element copied. */
-bcast_status bcast_broadcast_in_dim(bcast_tensor *dst, const bcast_tensor *src,
+BCAST_API bcast_status bcast_broadcast_in_dim(bcast_tensor *dst, const bcast_tensor *src,
                                     int32_t rank, const int64_t *shape,
                                     const int64_t *dims, size_t n_dims,
                                     bcast_dims_order order, bcast_diag *diag);
@@ -88,7 +89,7 @@ bcast_status bcast_broadcast_in_dim(bcast_tensor *dst, const bcast_tensor *src,
  * dims 1, stride 0), ready for an op that broadcasts size-1 dims both ways.
  * With equal ranks both views are the tensors themselves.  The caller
  * releases both views (they hold their own references). */
-bcast_status bcast_xla_binary_views(bcast_tensor views[2],
+BCAST_API bcast_status bcast_xla_binary_views(bcast_tensor views[2],
                                     const bcast_tensor *lhs,
                                     const bcast_tensor *rhs,
                                     const int64_t *dims, size_t n_dims,
@@ -96,14 +97,14 @@ bcast_status bcast_xla_binary_views(bcast_tensor views[2],
 
 /* Multidirectional broadcast of n tensors (numpy.broadcast_arrays, ONNX):
  * dst[i] are views of src[i], all of the common shape. */
-bcast_status bcast_broadcast_views(size_t n, bcast_tensor *dst,
+BCAST_API bcast_status bcast_broadcast_views(size_t n, bcast_tensor *dst,
                                    const bcast_tensor *src, bcast_diag *diag);
 
 /* Copies src, broadcast unidirectionally to dst's shape, into dst's memory
  * (any strides on both sides; dst must not overlap src).  Same dtype
  * required (BCAST_TYPE).  For strings the references are copied; when both
  * tensors are owned, dst's buffer keeps src's alive. */
-bcast_status bcast_tensor_copy(const bcast_tensor *dst,
+BCAST_API bcast_status bcast_tensor_copy(const bcast_tensor *dst,
                                const bcast_tensor *src, int threads,
                                bcast_diag *diag);
 
@@ -111,13 +112,13 @@ bcast_status bcast_tensor_copy(const bcast_tensor *dst,
  * String tensors share their bytes with src (the new buffer keeps src's
  * buffer alive).  threads: OpenMP threads for outputs large enough to
  * split (<= 0: the OpenMP default); small outputs run on one. */
-bcast_status bcast_materialize(bcast_tensor *dst, const bcast_tensor *src,
+BCAST_API bcast_status bcast_materialize(bcast_tensor *dst, const bcast_tensor *src,
                                int64_t max_bytes, int threads,
                                bcast_diag *diag);
 
 /* ONNX Broadcast: Z0..ZL = Broadcast(X0..XL), each Zi materialized.
  * The total byte count of all outputs is checked against max_bytes. */
-bcast_status bcast_broadcast_materialize(size_t n, bcast_tensor *z,
+BCAST_API bcast_status bcast_broadcast_materialize(size_t n, bcast_tensor *z,
                                          const bcast_tensor *x,
                                          int64_t max_bytes, int threads,
                                          bcast_diag *diag);
@@ -126,7 +127,7 @@ bcast_status bcast_broadcast_materialize(size_t n, bcast_tensor *z,
  * dims: checks ranks, static sizes, equal sizes for the same symbol, and the
  * broadcast rule for dims the trait calls undefined behaviour (two runtime
  * sizes > 1 that differ).  Errors name the operand and the dim. */
-bcast_status bcast_bind_check(size_t n, const bcast_shape *declared,
+BCAST_API bcast_status bcast_bind_check(size_t n, const bcast_shape *declared,
                               const bcast_tensor *tensors, bcast_diag *diag);
 
 #ifdef __cplusplus

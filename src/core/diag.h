@@ -25,7 +25,9 @@ void bcast__locate(bcast_diag *diag, int operand0, int axis0, int64_t size0,
                    int operand1, int axis1, int64_t size1, int axis);
 
 /* Appends formatted text to a buffer of size cap holding *len bytes;
- * truncates silently at cap - 1. */
+ * truncates silently at cap - 1 (it also builds emitted text, where no
+ * marker belongs).  bcast__fail and bcast__mlir_message instead end a
+ * message that does not fit the diagnostic in "...". */
 void bcast__append(char *buf, size_t cap, size_t *len, const char *fmt, ...)
     BCAST_PRINTF(4, 5);
 

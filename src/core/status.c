@@ -6,15 +6,21 @@
 #include "core/diag.h"
 
 static const char *const status_names[] = {
-#define NAME_(id, text) "BCAST_" #id,
+#define NAME_(id, text, exit_class) "BCAST_" #id,
     BCAST_STATUS_LIST(NAME_)
 #undef NAME_
 };
 
 static const char *const status_texts[] = {
-#define TEXT_(id, text) text,
+#define TEXT_(id, text, exit_class) text,
     BCAST_STATUS_LIST(TEXT_)
 #undef TEXT_
+};
+
+static const unsigned char status_exit_classes[] = {
+#define EXIT_CLASS_(id, text, exit_class) exit_class,
+    BCAST_STATUS_LIST(EXIT_CLASS_)
+#undef EXIT_CLASS_
 };
 
 const char *bcast_status_name(bcast_status status) {
@@ -25,6 +31,32 @@ const char *bcast_status_name(bcast_status status) {
 const char *bcast_status_text(bcast_status status) {
   if ((unsigned)status >= BCAST_STATUS_COUNT) return "unknown status";
   return status_texts[status];
+}
+
+int bcast_status_exit_class(bcast_status status) {
+  if ((unsigned)status >= BCAST_STATUS_COUNT) return 2;
+  return status_exit_classes[status];
+}
+
+/* Marks a buffer of size cap whose text was cut at cap - 1 bytes: the
+ * text ends in dots from the start of the UTF-8 character holding byte
+ * cap - 4 (a file name in a message may hold any bytes), so a reader sees
+ * that something is missing and no character is left half written.  The
+ * text keeps its length of cap - 1 bytes. */
+static void mark_truncated(char *buf, size_t cap) {
+  if (cap < 4) return;
+  size_t end = cap - 4;
+  while (end > 0 && ((unsigned char)buf[end] & 0xC0) == 0x80) end--;
+  memset(buf + end, '.', cap - 1 - end);
+  buf[cap - 1] = '\0';
+}
+
+/* vsnprintf into buf, marking a cut message. */
+static void format_message(char *buf, size_t cap, const char *fmt,
+                           va_list ap) {
+  int n = vsnprintf(buf, cap, fmt, ap);
+  if (n < 0) buf[0] = '\0';
+  else if ((size_t)n >= cap) mark_truncated(buf, cap);
 }
 
 void bcast_diag_clear(bcast_diag *diag) {
@@ -46,7 +78,7 @@ bcast_status bcast__fail(bcast_diag *diag, bcast_status status,
   diag->status = status;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+  format_message(diag->message, sizeof diag->message, fmt, ap);
   va_end(ap);
   return status;
 }
@@ -57,7 +89,7 @@ void bcast__mlir_message(bcast_diag *diag, int op_prefix, const char *fmt,
   diag->mlir_op_prefix = op_prefix;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(diag->mlir_message, sizeof diag->mlir_message, fmt, ap);
+  format_message(diag->mlir_message, sizeof diag->mlir_message, fmt, ap);
   va_end(ap);
 }
 

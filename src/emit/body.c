@@ -46,21 +46,20 @@ bcast_status emit_result_dtype(const emit_op *op, bcast_dtype *out,
   char msg[BCAST_DIAG_TEXT_MAX + 64];
   bcast_dtype inputs[3], want;
   for (size_t k = 0; k < op->n_in; k++) inputs[k] = op->in[k].dtype;
-  bcast_diag *tdiag = diag ? malloc(sizeof *tdiag) : NULL;
+  bcast_diag tdiag;
   bcast_status st = bcast_op_result_dtype(op->op, BCAST_PROFILE_TOSA, op->n_in,
-                                          inputs, *out, &want, tdiag);
+                                          inputs, *out, &want,
+                                          diag ? &tdiag : NULL);
   if (st != BCAST_OK) {
-    int have_msg = tdiag != NULL;
-    if (tdiag) {
-      size_t n = 0;
-      msg[0] = '\0';
-      bcast__append(msg, sizeof msg, &n, "does not support these element types in the tosa profile: %s",
-                    tdiag->message);
-      free(tdiag);
-    }
-    return type_error(op, diag, have_msg ? msg : "unsupported element types");
+    if (!diag) return BCAST_TYPE;
+    size_t n = 0;
+    msg[0] = '\0';
+    bcast__append(msg, sizeof msg, &n,
+                  "does not support these element types in the tosa profile: "
+                  "%s",
+                  tdiag.message);
+    return type_error(op, diag, msg);
   }
-  free(tdiag);
   if (*out != want) {
     snprintf(msg, sizeof msg, "result element type must be %s, not %s",
              bcast_dtype_mlir_name(want), bcast_dtype_mlir_name(*out));

@@ -20,7 +20,7 @@ void emit_buf_put(emit_buf *b, const char *s, size_t n) {
       }
       cap *= 2;
     }
-    char *p = realloc(b->data, cap);
+    char *p = bcast__realloc(b->data, cap);
     if (!p) {
       b->err = BCAST_NO_MEMORY;
       return;
@@ -47,14 +47,14 @@ void emit_buf_vprintf(emit_buf *b, const char *fmt, va_list ap) {
     emit_buf_put(b, small, (size_t)n);
     return;
   }
-  char *big = malloc((size_t)n + 1);
+  char *big = bcast__malloc((size_t)n + 1);
   if (!big) {
     if (b->err == BCAST_OK) b->err = BCAST_NO_MEMORY;
     return;
   }
   vsnprintf(big, (size_t)n + 1, fmt, ap);
   emit_buf_put(b, big, (size_t)n);
-  free(big);
+  bcast__free(big);
 }
 
 void emit_buf_printf(emit_buf *b, const char *fmt, ...) {
@@ -65,7 +65,7 @@ void emit_buf_printf(emit_buf *b, const char *fmt, ...) {
 }
 
 void emit_buf_free(emit_buf *b) {
-  free(b->data);
+  bcast__free(b->data);
   b->data = NULL;
   b->len = b->cap = 0;
 }
@@ -93,7 +93,7 @@ int emit_map(emit_ctx *c, const char *map_text, char *alias, size_t size) {
       return 0;
     }
     size_t n = strlen(map_text);
-    char *copy = malloc(n + 1);
+    char *copy = bcast__malloc(n + 1);
     if (!copy) {
       if (c->out.err == BCAST_OK) c->out.err = BCAST_NO_MEMORY;
       return 0;

@@ -9,6 +9,7 @@
 #include "bcast/dtype.h"
 #include "bcast/emit.h"
 #include "bcast/mlir.h"
+#include "core/alloc.h"
 #include "core/diag.h"
 
 /* A growable text buffer with a sticky error: after the first failed

@@ -183,7 +183,7 @@ static void assert_dim(emit_ctx *c, lower_state *s, const emit_op *op,
 }
 
 bcast_status emit_lower_op(emit_ctx *c, const emit_op *op, bcast_diag *diag) {
-  lower_state *s = calloc(1, sizeof *s);
+  lower_state *s = bcast__calloc(1, sizeof *s);
   if (!s) return bcast__fail(diag, BCAST_NO_MEMORY, "out of memory");
   bcast_status st = BCAST_OK;
   char p[48];
@@ -419,6 +419,6 @@ bcast_status emit_lower_op(emit_ctx *c, const emit_op *op, bcast_diag *diag) {
   if (c->out.err != BCAST_OK)
     st = bcast__fail(diag, c->out.err, "%s", bcast_status_text(c->out.err));
 done:
-  free(s);
+  bcast__free(s);
   return st;
 }

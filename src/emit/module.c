@@ -224,10 +224,10 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
                                      bcast_diag *diag) {
   if (!text || !opts || !write)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT, "bcast_emit_lower_module: NULL argument");
-  emit_ctx *c = calloc(1, sizeof *c);
-  bcast_mlir_op *m = malloc(sizeof *m);
-  emit_op *op = malloc(sizeof *op);
-  bcast_diag *vdiag = malloc(sizeof *vdiag);
+  emit_ctx *c = bcast__calloc(1, sizeof *c);
+  bcast_mlir_op *m = bcast__malloc(sizeof *m);
+  emit_op *op = bcast__malloc(sizeof *op);
+  bcast_diag *vdiag = bcast__malloc(sizeof *vdiag);
   bcast_status st = BCAST_OK;
   if (!c || !m || !op || !vdiag) {
     st = bcast__fail(diag, BCAST_NO_MEMORY, "out of memory");
@@ -329,12 +329,12 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
   if (st == BCAST_OK && stats) *stats = c->stats;
 done:
   if (c) {
-    for (size_t k = 0; k < c->n_maps; k++) free(c->maps[k]);
+    for (size_t k = 0; k < c->n_maps; k++) bcast__free(c->maps[k]);
     emit_buf_free(&c->out);
   }
-  free(c);
-  free(m);
-  free(op);
-  free(vdiag);
+  bcast__free(c);
+  bcast__free(m);
+  bcast__free(op);
+  bcast__free(vdiag);
   return st;
 }

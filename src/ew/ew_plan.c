@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/diag.h"
 #include "bcast/elementwise.h"
 #include "ew/ew_attrs.h"
@@ -529,20 +530,20 @@ bcast_status bcast_ew_plan_create(bcast_ew_plan **plan, bcast_op op,
                                   const bcast_ew_options *options,
                                   bcast_diag *diag) {
   *plan = NULL;
-  struct bcast_ew_plan *p = malloc(sizeof *p);
+  struct bcast_ew_plan *p = bcast__malloc(sizeof *p);
   if (!p)
     return bcast__fail(diag, BCAST_NO_MEMORY, "out of memory for a plan");
   bcast_status status =
       plan_init(p, op, attrs, n_inputs, inputs, out, options, diag);
   if (status != BCAST_OK) {
-    free(p);
+    bcast__free(p);
     return status;
   }
   *plan = p;
   return BCAST_OK;
 }
 
-void bcast_ew_plan_destroy(bcast_ew_plan *plan) { free(plan); }
+void bcast_ew_plan_destroy(bcast_ew_plan *plan) { bcast__free(plan); }
 
 const bcast_tensor *bcast_ew_plan_output(const bcast_ew_plan *plan) {
   return &plan->out;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/alloc.h"
 #include "core/diag.h"
 #include "npy/npy_common.h"
 #include "tensor/buffer.h"
@@ -545,20 +546,20 @@ static bcast_status load_data(const npy_header *h, data_source src,
     const unsigned char *raw = src.bytes;
     unsigned char *owned = NULL;
     if (!raw) {
-      owned = malloc(h->data_bytes ? h->data_bytes : 1);
+      owned = bcast__malloc(h->data_bytes ? h->data_bytes : 1);
       if (!owned)
         return bcast__fail(diag, BCAST_NO_MEMORY,
                            "%s: out of memory reading %zu bytes", name,
                            h->data_bytes);
       bcast_status st = read_exact(src.file, owned, h->data_bytes, name, diag);
       if (st) {
-        free(owned);
+        bcast__free(owned);
         return st;
       }
       raw = owned;
     }
     bcast_status st = decode_strings(raw, h, name, out, max_bytes, diag);
-    free(owned);
+    bcast__free(owned);
     return st;
   }
   bcast_buffer *buffer;
@@ -628,20 +629,20 @@ static bcast_status read_stream(FILE *f, const char *path, size_t limit,
                                 unsigned char **out, size_t *size,
                                 bcast_diag *diag) {
   size_t cap = 1 << 16, len = 0;
-  unsigned char *buf = malloc(cap);
+  unsigned char *buf = bcast__malloc(cap);
   if (!buf) return bcast__fail(diag, BCAST_NO_MEMORY, "%s: out of memory", path);
   for (;;) {
     if (len == cap) {
       if (cap > limit) {
-        free(buf);
+        bcast__free(buf);
         return bcast__fail(diag, BCAST_BUDGET,
                            "%s: the stream is longer than the budget of %zu "
                            "bytes",
                            path, limit);
       }
-      unsigned char *bigger = realloc(buf, cap * 2);
+      unsigned char *bigger = bcast__realloc(buf, cap * 2);
       if (!bigger) {
-        free(buf);
+        bcast__free(buf);
         return bcast__fail(diag, BCAST_NO_MEMORY, "%s: out of memory", path);
       }
       buf = bigger;
@@ -652,7 +653,7 @@ static bcast_status read_stream(FILE *f, const char *path, size_t limit,
     if (n == 0) break;
   }
   if (ferror(f)) {
-    free(buf);
+    bcast__free(buf);
     return bcast__fail(diag, BCAST_IO, "%s: read failed: %s", path,
                        strerror(errno));
   }
@@ -681,7 +682,7 @@ static bcast_status read_open_file(FILE *f, const char *path, bcast_tensor *out,
     bcast_status st = read_stream(f, path, limit, &bytes, &size, diag);
     if (st) return st;
     st = bcast_npy_read_mem(bytes, size, path, out, info, max_bytes, diag);
-    free(bytes);
+    bcast__free(bytes);
     return st;
   }
   uint64_t file_size = (uint64_t)sb.st_size;
@@ -703,7 +704,7 @@ static bcast_status read_open_file(FILE *f, const char *path, bcast_tensor *out,
                        path, header_len,
                        file_size > prefix_len ? file_size - prefix_len : 0);
   /* The prefix read may have taken the first header bytes already. */
-  unsigned char *text = malloc(header_len ? header_len : 1);
+  unsigned char *text = bcast__malloc(header_len ? header_len : 1);
   if (!text)
     return bcast__fail(diag, BCAST_NO_MEMORY, "%s: out of memory", path);
   size_t already = n - prefix_len < header_len ? n - prefix_len : header_len;
@@ -714,7 +715,7 @@ static bcast_status read_open_file(FILE *f, const char *path, bcast_tensor *out,
     st = bcast__fail(diag, BCAST_IO, "%s: seek failed: %s", path,
                      strerror(errno));
   if (st == BCAST_OK) st = parse_header_text(text, header_len, path, &h, diag);
-  free(text);
+  bcast__free(text);
   if (st) return st;
   uint64_t have = file_size - h.data_offset;
   if (have != h.data_bytes) return data_size_error(path, &h, have, diag);

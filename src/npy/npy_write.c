@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "core/diag.h"
 #include "npy/npy_common.h"
 
@@ -261,7 +262,7 @@ static bcast_status open_temp(const char *path, char **tmp_path, FILE **file,
   const char *slash = strrchr(path, '/');
   size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
   size_t cap = dir_len + 64;
-  char *tmp = malloc(cap);
+  char *tmp = bcast__malloc(cap);
   if (!tmp) return bcast__fail(diag, BCAST_NO_MEMORY, "%s: out of memory", path);
   memcpy(tmp, path, dir_len);
   int fd = -1;
@@ -273,7 +274,7 @@ static bcast_status open_temp(const char *path, char **tmp_path, FILE **file,
   }
   if (fd < 0) {
     int err = errno;
-    free(tmp);
+    bcast__free(tmp);
     return bcast__fail(diag, BCAST_IO,
                        "%s: cannot create a temporary file next to it: %s",
                        path, strerror(err));
@@ -283,7 +284,7 @@ static bcast_status open_temp(const char *path, char **tmp_path, FILE **file,
     int err = errno;
     close(fd);
     unlink(tmp);
-    free(tmp);
+    bcast__free(tmp);
     return bcast__fail(diag, BCAST_IO, "%s: cannot open a stream: %s", path,
                        strerror(err));
   }
@@ -377,7 +378,7 @@ bcast_status bcast_npy_write(const char *path, const bcast_tensor *t,
   bcast_status st = open_temp(path, &tmp, &f, diag);
   if (st) return st;
   out_stream o = {f, NULL, 0, 1 << 20, 0, 0};
-  o.buf = malloc(o.cap);
+  o.buf = bcast__malloc(o.cap);
   if (!o.buf) {
     o.failed = 1;
     o.error = ENOMEM;
@@ -385,7 +386,7 @@ bcast_status bcast_npy_write(const char *path, const bcast_tensor *t,
   out_put(&o, header, header_len);
   put_data(&o, t, count, fortran, kind, width, big_endian);
   out_flush(&o);
-  free(o.buf);
+  bcast__free(o.buf);
   if (fflush(f) != 0 && !o.failed) {
     o.failed = 1;
     o.error = errno;
@@ -397,16 +398,16 @@ bcast_status bcast_npy_write(const char *path, const bcast_tensor *t,
   if (!o.failed && rename(tmp, path) != 0) {
     int err = errno;
     unlink(tmp);
-    free(tmp);
+    bcast__free(tmp);
     return bcast__fail(diag, BCAST_IO, "%s: cannot replace the file: %s", path,
                        strerror(err));
   }
   if (o.failed) {
     unlink(tmp);
-    free(tmp);
+    bcast__free(tmp);
     return bcast__fail(diag, BCAST_IO, "%s: write failed: %s", path,
                        strerror(o.error));
   }
-  free(tmp);
+  bcast__free(tmp);
   return BCAST_OK;
 }

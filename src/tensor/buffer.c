@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #endif
 
+#include "core/alloc.h"
 #include "core/diag.h"
 #include "tensor/buffer.h"
 
@@ -39,6 +40,9 @@ struct bcast_buffer {
   size_t refcount;
   size_t bytes;
   void *data;
+  /* What to give bcast__free: data itself, or the larger block data was
+   * aligned within when a program's allocator is in use. */
+  void *block;
   bcast_buffer *keep[BUFFER_KEEP_INLINE];
   keep_node *keep_more;
 };
@@ -47,7 +51,7 @@ static bcast_status buffer_create(size_t bytes, int zeroed, bcast_buffer **out,
                                   bcast_diag *diag) {
   *out = NULL;
   size_t align = bytes >= BUFFER_HUGE_MIN ? BUFFER_HUGE_ALIGN : BUFFER_ALIGN;
-  /* aligned_alloc wants a size that is a multiple of the alignment; a
+  /* The size is a multiple of the alignment (aligned_alloc wants one); a
    * zero-byte buffer still gets one aligned block so data is never NULL. */
   size_t rounded;
   if (__builtin_add_overflow(bytes, align - 1, &rounded))
@@ -57,13 +61,14 @@ static bcast_status buffer_create(size_t bytes, int zeroed, bcast_buffer **out,
   rounded -= rounded % align;
   if (rounded == 0) rounded = align;
 
-  bcast_buffer *buffer = malloc(sizeof *buffer);
+  bcast_buffer *buffer = bcast__malloc(sizeof *buffer);
   if (!buffer)
     return bcast__fail(diag, BCAST_NO_MEMORY,
                        "out of memory allocating a buffer header");
-  void *data = aligned_alloc(align, rounded);
+  void *block;
+  void *data = bcast__aligned_alloc(align, rounded, &block);
   if (!data) {
-    free(buffer);
+    bcast__free(buffer);
     return bcast__fail(diag, BCAST_NO_MEMORY,
                        "out of memory allocating %zu bytes", bytes);
   }
@@ -75,6 +80,7 @@ static bcast_status buffer_create(size_t bytes, int zeroed, bcast_buffer **out,
   buffer->refcount = 1;
   buffer->bytes = bytes;
   buffer->data = data;
+  buffer->block = block;
   for (int i = 0; i < BUFFER_KEEP_INLINE; i++) buffer->keep[i] = NULL;
   buffer->keep_more = NULL;
   *out = buffer;
@@ -107,11 +113,11 @@ void bcast__buffer_release(bcast_buffer *buffer) {
   while (node) {
     keep_node *next = node->next;
     bcast__buffer_release(node->buffer);
-    free(node);
+    bcast__free(node);
     node = next;
   }
-  free(buffer->data);
-  free(buffer);
+  bcast__free(buffer->block);
+  bcast__free(buffer);
 }
 
 bcast_status bcast__buffer_keep(bcast_buffer *buffer, bcast_buffer *other,
@@ -125,7 +131,7 @@ bcast_status bcast__buffer_keep(bcast_buffer *buffer, bcast_buffer *other,
       return BCAST_OK;
     }
   }
-  keep_node *node = malloc(sizeof *node);
+  keep_node *node = bcast__malloc(sizeof *node);
   if (!node)
     return bcast__fail(diag, BCAST_NO_MEMORY,
                        "out of memory recording a kept buffer");

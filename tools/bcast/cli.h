@@ -35,9 +35,6 @@ char *cli_read_file(const char *path, size_t *len);
 int cli_parse_shape(const char *text, bcast_shape *out);
 /* Parses a comma-separated list of dim indices ("0,2"; "" is none). */
 int cli_parse_dims(const char *text, int64_t *dims, size_t *n);
-/* Exit status for a failed library call: a broadcast, shape or budget
- * refusal is a failed check (1); anything about files or arguments is 2. */
-int cli_status_exit(bcast_status st);
 /* Write options that keep what numpy keeps through a copy (string kind and
  * width, byte order). */
 bcast_npy_write_opts cli_npy_write_opts(const bcast_npy_info *info);

@@ -146,7 +146,7 @@ int cmd_broadcast_in_dim(int argc, char **argv) {
     bcast_status st = bcast_npy_read(file, &x, &info, max_bytes, &diag);
     if (st != BCAST_OK) {
       cli_diag(NULL, &diag);
-      return st == BCAST_BUDGET ? CLI_FAIL : CLI_USAGE;
+      return bcast_status_exit_class(st);
     }
     bcast_shape_set(&operand, x.rank, x.shape, NULL);
   }
@@ -202,7 +202,7 @@ int cmd_broadcast_in_dim(int argc, char **argv) {
   }
   if (st != BCAST_OK) {
     cli_diag(file, &diag);
-    rc = cli_status_exit(st);
+    rc = bcast_status_exit_class(st);
   } else {
     if (print) {
       cli_print_tensor(stdout, "result", &z);

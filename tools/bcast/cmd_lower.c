@@ -115,7 +115,7 @@ int cmd_lower(int argc, char **argv) {
       fprintf(stderr, "%s:%.*s error:%s\n", name, (int)(rest - msg), msg, rest);
     else
       fprintf(stderr, "%s: error: %s\n", name, msg);
-    rc = st == BCAST_NO_MEMORY ? CLI_USAGE : CLI_FAIL;
+    rc = bcast_status_exit_class(st);
   } else if (fflush(stdout) != 0) {
     cli_error("lower: writing the output failed");
     rc = CLI_USAGE;

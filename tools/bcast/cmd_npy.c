@@ -185,21 +185,6 @@ void cli_print_tensor(FILE *out, const char *label, const bcast_tensor *t) {
 
 /* ------------------------------------------------------------------------ */
 
-/* Exit status for a failed library call: a broadcast or budget refusal is
- * a failed check (1); anything about files or arguments is 2. */
-int cli_status_exit(bcast_status st) {
-  switch (st) {
-  case BCAST_INCOMPATIBLE:
-  case BCAST_RANK_MISMATCH:
-  case BCAST_RESULT_MISMATCH:
-  case BCAST_BUDGET:
-  case BCAST_OVERFLOW:
-    return CLI_FAIL;
-  default:
-    return CLI_USAGE;
-  }
-}
-
 static int read_inputs(const npy_opts *o, bcast_tensor *x, bcast_npy_info *info) {
   for (int i = 0; i < o->nfiles; i++) {
     bcast_diag diag;
@@ -207,7 +192,7 @@ static int read_inputs(const npy_opts *o, bcast_tensor *x, bcast_npy_info *info)
     if (st) {
       cli_diag(NULL, &diag);
       for (int k = 0; k < i; k++) bcast_tensor_release(&x[k]);
-      return st == BCAST_BUDGET ? CLI_FAIL : CLI_USAGE;
+      return bcast_status_exit_class(st);
     }
   }
   return CLI_OK;
@@ -284,7 +269,7 @@ int cmd_broadcast(int argc, char **argv) {
       format_shape(&x[op], shape, sizeof shape);
       fprintf(stderr, "bcast: operand #%d is %s with shape %s\n", op, o.files[op], shape);
     }
-    rc = cli_status_exit(st);
+    rc = bcast_status_exit_class(st);
     goto release_inputs;
   }
   rc = CLI_OK;
@@ -405,7 +390,7 @@ int cmd_broadcast_to(int argc, char **argv) {
   }
   if (st) {
     cli_diag(o.files[0], &diag);
-    rc = cli_status_exit(st);
+    rc = bcast_status_exit_class(st);
   } else {
     if (o.print) {
       cli_print_tensor(stdout, "result", &z);

@@ -204,17 +204,6 @@ static int parse_mlir(const char *line, bcast_mlir_op *op, bcast_op *id) {
 /* ------------------------------------------------------------------------ */
 
 /* Exit status for a failed library call. */
-static int status_exit(bcast_status st) {
-  switch (st) {
-  case BCAST_IO:
-  case BCAST_NO_MEMORY:
-  case BCAST_PARSE:
-    return CLI_USAGE;
-  default:
-    return CLI_FAIL;
-  }
-}
-
 static void format_shape(const bcast_tensor *t, char *buf, size_t cap) {
   size_t len = (size_t)snprintf(buf, cap, "(");
   for (int32_t i = 0; i < t->rank && len < cap; i++)
@@ -348,7 +337,7 @@ int cmd_run(int argc, char **argv) {
     bcast_status st = bcast_npy_read(files[k], &x[k], NULL, o.max_bytes, &diag);
     if (st != BCAST_OK) {
       cli_diag(NULL, &diag);
-      rc = st == BCAST_BUDGET ? CLI_FAIL : CLI_USAGE;
+      rc = bcast_status_exit_class(st);
       goto release;
     }
     n_read++;
@@ -410,7 +399,7 @@ int cmd_run(int argc, char **argv) {
   if (st != BCAST_OK) {
     cli_diag("run", &diag);
     name_operands(&diag, &o, files, x, arity);
-    rc = status_exit(st);
+    rc = bcast_status_exit_class(st);
     goto release;
   }
   st = bcast_npy_write(o.output, &result, NULL, &diag);

@@ -1,0 +1,25 @@
+/* Internal: every allocation in src/ goes through these, so a program's
+ * bcast_set_allocator sees all of it (bcast/allocator.h).  They behave
+ * like the C functions they are named after, with two differences:
+ * a size of 0 is taken as 1, so NULL always means out of memory, and
+ * bcast__free(NULL) and bcast__realloc(NULL, n) are allowed. */
+#ifndef BCAST_CORE_ALLOC_H
+#define BCAST_CORE_ALLOC_H
+
+#include <stddef.h>
+
+#include "bcast/allocator.h"
+
+void *bcast__malloc(size_t size);
+/* NULL also when count * size overflows. */
+void *bcast__calloc(size_t count, size_t size);
+void *bcast__realloc(void *ptr, size_t size);
+void bcast__free(void *ptr);
+
+/* size bytes aligned to align (a power of two, at least sizeof(void *)).
+ * *block receives the pointer to give bcast__free, which may differ from
+ * the result: with a program's allocator the block is over-allocated by
+ * align - 1 bytes and the result is the first aligned byte in it. */
+void *bcast__aligned_alloc(size_t align, size_t size, void **block);
+
+#endif

@@ -1,0 +1,244 @@
+/* The replaceable allocator: a counting allocator sees every allocation of
+ * the calls that allocate and gets every block back, and failing the Nth
+ * allocation for N = 1, 2, ... (SQLite's out-of-memory test) makes each
+ * call return BCAST_NO_MEMORY, or succeed without an allocation it only
+ * wanted for a message, never crashing or leaking a block. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bcast/bcast.h"
+#include "test.h"
+
+/* Each block carries a header with its size, so the counter knows the live
+ * bytes and a block freed twice or not ours is noticed (magic). */
+enum { HEADER = 32 };
+#define BLOCK_MAGIC 0x62636173u
+
+typedef struct counter {
+  long calls;      /* malloc_fn and realloc_fn calls */
+  long fail_at;    /* fail call number fail_at (1-based); 0: never */
+  int fail_all;    /* fail every call */
+  long live;       /* blocks allocated and not yet freed */
+  long bad_frees;  /* frees of blocks without the header */
+} counter;
+
+static int should_fail(counter *c) {
+  c->calls++;
+  return c->fail_all || c->calls == c->fail_at;
+}
+
+static void *count_malloc(size_t size, void *ctx) {
+  counter *c = ctx;
+  if (should_fail(c) || size > SIZE_MAX - HEADER) return NULL;
+  unsigned char *p = malloc(size + HEADER);
+  if (!p) return NULL;
+  uint32_t magic = BLOCK_MAGIC;
+  memcpy(p, &magic, sizeof magic);
+  memcpy(p + 8, &size, sizeof size);
+  c->live++;
+  return p + HEADER;
+}
+
+static void *count_realloc(void *ptr, size_t size, void *ctx) {
+  counter *c = ctx;
+  if (should_fail(c) || size > SIZE_MAX - HEADER) return NULL;
+  unsigned char *p = realloc((unsigned char *)ptr - HEADER, size + HEADER);
+  if (!p) return NULL;
+  memcpy(p + 8, &size, sizeof size);
+  return p + HEADER;
+}
+
+static void count_free(void *ptr, void *ctx) {
+  counter *c = ctx;
+  unsigned char *p = (unsigned char *)ptr - HEADER;
+  uint32_t magic;
+  memcpy(&magic, p, sizeof magic);
+  if (magic != BLOCK_MAGIC) {
+    c->bad_frees++;
+    return;
+  }
+  memset(p, 0, sizeof magic);
+  c->live--;
+  free(p);
+}
+
+static void use_counter(test_ctx *t, counter *c) {
+  memset(c, 0, sizeof *c);
+  bcast_allocator a = {count_malloc, count_realloc, count_free, c};
+  CHECK_INT(bcast_set_allocator(&a), BCAST_OK);
+}
+
+/* One allocating call, run under the counter; releases what it made. */
+typedef bcast_status (*alloc_case)(bcast_diag *diag);
+
+static bcast_status case_materialize(bcast_diag *diag) {
+  float src_data[3] = {1, 2, 3};
+  int64_t src_shape[2] = {1, 3}, dst_shape[2] = {4, 3};
+  bcast_tensor src, view, dst;
+  memset(&dst, 0, sizeof dst);
+  bcast_status st = bcast_tensor_wrap(&src, BCAST_FLOAT32, 2, src_shape, NULL,
+                                      src_data, diag);
+  if (st != BCAST_OK) return st;
+  st = bcast_broadcast_to(&view, &src, 2, dst_shape, diag);
+  if (st != BCAST_OK) return st;
+  st = bcast_materialize(&dst, &view, BCAST_DEFAULT_MAX_BYTES, 1, diag);
+  if (st == BCAST_OK && ((const float *)dst.data)[11] != 3) st = BCAST_CHECKED;
+  bcast_tensor_release(&dst);
+  bcast_tensor_release(&view);
+  return st;
+}
+
+static bcast_status case_ew_compute(bcast_diag *diag) {
+  int64_t shape_a[2] = {2, 1}, shape_b[2] = {1, 3};
+  bcast_tensor in[2], out;
+  memset(&out, 0, sizeof out);
+  bcast_status st = bcast_tensor_alloc(&in[0], BCAST_FLOAT32, 2, shape_a,
+                                       BCAST_DEFAULT_MAX_BYTES, diag);
+  if (st != BCAST_OK) return st;
+  st = bcast_tensor_alloc(&in[1], BCAST_FLOAT32, 2, shape_b,
+                          BCAST_DEFAULT_MAX_BYTES, diag);
+  if (st == BCAST_OK) {
+    ((float *)in[0].data)[1] = 10;
+    ((float *)in[1].data)[2] = 2;
+    st = bcast_ew_compute(BCAST_OP_ADD, NULL, 2, in, &out, NULL, diag);
+  }
+  if (st == BCAST_OK && ((const float *)out.data)[5] != 12) st = BCAST_CHECKED;
+  bcast_tensor_release(&out);
+  bcast_tensor_release(&in[1]);
+  bcast_tensor_release(&in[0]);
+  return st;
+}
+
+/* A sink that keeps only the length: the output is the emitter's. */
+static bcast_status count_write(void *ctx, const char *data, size_t len) {
+  (void)data;
+  *(size_t *)ctx += len;
+  return BCAST_OK;
+}
+
+static bcast_status case_lower(bcast_diag *diag) {
+  static const char *text =
+      "func.func @f(%a: tensor<?x3xf32>, %b: tensor<3xf32>) -> tensor<?x3xf32> {\n"
+      "  %0 = tosa.add %a, %b : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>\n"
+      "  %1 = tosa.exp %0 : (tensor<?x3xf32>) -> tensor<?x3xf32>\n"
+      "  return %1 : tensor<?x3xf32>\n}\n";
+  bcast_emit_options o;
+  bcast_emit_options_init(&o);
+  o.profile_given = 1;
+  o.profile = BCAST_PROFILE_NUMPY;
+  size_t written = 0;
+  bcast_status st = bcast_emit_lower_module(text, strlen(text), &o,
+                                            count_write, &written, NULL, diag);
+  if (st == BCAST_OK && written == 0) st = BCAST_CHECKED;
+  return st;
+}
+
+static const struct {
+  const char *name;
+  alloc_case run;
+} cases[] = {
+    {"bcast_materialize", case_materialize},
+    {"bcast_ew_compute", case_ew_compute},
+    {"bcast_emit_lower_module", case_lower},
+};
+enum { N_CASES = sizeof cases / sizeof cases[0] };
+
+TEST(alloc_counting_allocator_sees_every_block) {
+  for (int k = 0; k < N_CASES; k++) {
+    counter c;
+    use_counter(t, &c);
+    bcast_diag d;
+    bcast_status st = cases[k].run(&d);
+    bcast_set_allocator(NULL);
+    if (st != BCAST_OK)
+      test_fail(t, __FILE__, __LINE__, "%s: %s: %s", cases[k].name,
+                bcast_status_name(st), d.message);
+    if (c.calls == 0)
+      test_fail(t, __FILE__, __LINE__, "%s: no allocation was seen",
+                cases[k].name);
+    if (c.live != 0 || c.bad_frees != 0)
+      test_fail(t, __FILE__, __LINE__, "%s: %ld blocks leaked, %ld bad frees",
+                cases[k].name, c.live, c.bad_frees);
+  }
+}
+
+TEST(alloc_failing_each_allocation_returns_no_memory) {
+  for (int k = 0; k < N_CASES; k++) {
+    /* How many allocations the call makes when all succeed. */
+    counter c;
+    use_counter(t, &c);
+    bcast_diag d;
+    CHECK_INT(cases[k].run(&d), BCAST_OK);
+    long total = c.calls, optional = 0;
+    for (long n = 1; n <= total; n++) {
+      use_counter(t, &c);
+      c.fail_at = n;
+      bcast_status st = cases[k].run(&d);
+      bcast_set_allocator(NULL);
+      /* A call may also do without an allocation that only serves a
+       * message (the emitter's scratch diagnostic), and then succeeds. */
+      if (st == BCAST_OK) {
+        optional++;
+      } else if (st != BCAST_NO_MEMORY) {
+        test_fail(t, __FILE__, __LINE__,
+                  "%s, allocation %ld of %ld failing: %s, not BCAST_NO_MEMORY",
+                  cases[k].name, n, total, bcast_status_name(st));
+      } else if (d.status != BCAST_NO_MEMORY || d.message[0] == '\0') {
+        test_fail(t, __FILE__, __LINE__, "%s, allocation %ld: no diagnostic",
+                  cases[k].name, n);
+      }
+      if (c.live != 0 || c.bad_frees != 0)
+        test_fail(t, __FILE__, __LINE__,
+                  "%s, allocation %ld failing: %ld blocks leaked, %ld bad frees",
+                  cases[k].name, n, c.live, c.bad_frees);
+    }
+    if (optional * 2 > total)
+      test_fail(t, __FILE__, __LINE__,
+                "%s: %ld of %ld allocations could fail unnoticed",
+                cases[k].name, optional, total);
+    /* And with every allocation failing, without a diagnostic too. */
+    use_counter(t, &c);
+    c.fail_all = 1;
+    CHECK_INT(cases[k].run(NULL), BCAST_NO_MEMORY);
+    bcast_set_allocator(NULL);
+    CHECK_INT(c.live, 0);
+  }
+}
+
+TEST(alloc_large_tensor_data_keeps_huge_page_alignment) {
+  counter c;
+  use_counter(t, &c);
+  int64_t shape[1] = {(int64_t)32 << 20};
+  bcast_tensor x;
+  CHECK_INT(bcast_tensor_alloc(&x, BCAST_INT8, 1, shape, BCAST_DEFAULT_MAX_BYTES,
+                               NULL),
+            BCAST_OK);
+  CHECK_INT((uintptr_t)x.data % ((uintptr_t)2 << 20), 0);
+  CHECK_INT(((const signed char *)x.data)[shape[0] - 1], 0);
+  shape[0] = 5;
+  bcast_tensor y;
+  CHECK_INT(bcast_tensor_alloc(&y, BCAST_INT8, 1, shape, BCAST_DEFAULT_MAX_BYTES,
+                               NULL),
+            BCAST_OK);
+  CHECK_INT((uintptr_t)y.data % 64, 0);
+  bcast_tensor_release(&x);
+  bcast_tensor_release(&y);
+  bcast_set_allocator(NULL);
+  CHECK_INT(c.live, 0);
+  CHECK_INT(c.bad_frees, 0);
+}
+
+TEST(alloc_set_allocator_refuses_missing_functions) {
+  counter c;
+  memset(&c, 0, sizeof c);
+  bcast_allocator a = {count_malloc, NULL, count_free, &c};
+  CHECK_INT(bcast_set_allocator(&a), BCAST_INVALID_ARGUMENT);
+  /* The refused allocator was not installed: this allocation is malloc's. */
+  int64_t shape[1] = {4};
+  bcast_tensor x;
+  CHECK_INT(bcast_tensor_alloc(&x, BCAST_FLOAT32, 1, shape, 1024, NULL), BCAST_OK);
+  bcast_tensor_release(&x);
+  CHECK_INT(c.calls, 0);
+  CHECK_INT(bcast_set_allocator(NULL), BCAST_OK);
+}
