@@ -12,14 +12,23 @@
 #include "bcast/elementwise.h"
 
 #define EW_M(d) (1u << BCAST_##d)
-#define EW_T_BOOL EW_M(BOOL)
+/* The type classes, computed from the dtype table's kind and in-TOSA
+ * columns: EW_KIND_MASK_(kind, tosa_only) is the mask of the types of one
+ * kind, only those TOSA has if tosa_only.  Each is an integer constant
+ * expression. */
+#define EW_KIND_MASK_ROW_(K, tosa_only, ID, name, ctype, size, kind, npy,     \
+                          mlir, S, VT, VS, coding, digits, tosa)              \
+  | ((kind) == (K) && ((tosa) || !(tosa_only)) ? EW_M(ID) : 0u)
+#define EW_KIND_MASK_(K, tosa_only)                                           \
+  (0u BCAST_DTYPE_TABLE(EW_KIND_MASK_ROW_, K, tosa_only))
+#define EW_T_BOOL EW_KIND_MASK_(BCAST_KIND_BOOL, 0)
 #define EW_T_I32 EW_M(INT32)
-#define EW_T_TINT (EW_M(INT8) | EW_M(INT16) | EW_M(INT32))
-#define EW_T_TFP (EW_M(FLOAT16) | EW_M(BFLOAT16) | EW_M(FLOAT32))
-#define EW_T_SINT (EW_T_TINT | EW_M(INT64))
-#define EW_T_UINT (EW_M(UINT8) | EW_M(UINT16) | EW_M(UINT32) | EW_M(UINT64))
+#define EW_T_TINT EW_KIND_MASK_(BCAST_KIND_SIGNED, 1) /* int8, int16, int32 */
+#define EW_T_TFP EW_KIND_MASK_(BCAST_KIND_FLOAT, 1) /* f16, bf16, f32 */
+#define EW_T_SINT EW_KIND_MASK_(BCAST_KIND_SIGNED, 0)
+#define EW_T_UINT EW_KIND_MASK_(BCAST_KIND_UNSIGNED, 0)
 #define EW_T_INT (EW_T_SINT | EW_T_UINT)
-#define EW_T_FLOAT (EW_T_TFP | EW_M(FLOAT64))
+#define EW_T_FLOAT EW_KIND_MASK_(BCAST_KIND_FLOAT, 0)
 #define EW_T_NUM (EW_T_INT | EW_T_FLOAT)
 #define EW_T_ALL (EW_T_NUM | EW_T_BOOL)
 

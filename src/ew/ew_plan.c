@@ -81,15 +81,25 @@ void bcast_ew_options_init(bcast_ew_options *options) {
   options->max_bytes = BCAST_DEFAULT_MAX_BYTES;
 }
 
-/* A bound rounded to the floating type it clamps. */
+/* A bound rounded to the floating type it clamps, once: a type narrower
+ * than float goes through float with round-to-odd, so that only its own
+ * rounding counts.  Other types keep the double. */
+#define EW_ROUND_PLAIN(VT, v) (VT)(v)
+#define EW_ROUND_HALF(VT, v) ew_f16_load(ew_f16_store(ew_f64_to_f32_odd(v)))
+#define EW_ROUND_BF16(VT, v) ew_bf16_load(ew_bf16_store(ew_f64_to_f32_odd(v)))
+#define EW_ROUND_CASE_BCAST_KIND_FLOAT(ID, VT, coding)                        \
+  case BCAST_##ID:                                                            \
+    return EW_ROUND_##coding(VT, v);
+#define EW_ROUND_CASE_BCAST_KIND_BOOL(ID, VT, coding)
+#define EW_ROUND_CASE_BCAST_KIND_SIGNED(ID, VT, coding)
+#define EW_ROUND_CASE_BCAST_KIND_UNSIGNED(ID, VT, coding)
+#define EW_ROUND_CASE_BCAST_KIND_STRING(ID, VT, coding)
+#define EW_ROUND_ROW_(unused, ID, name, ctype, size, kind, npy, mlir, S, VT,  \
+                      VS, coding, digits, tosa)                               \
+  EW_ROUND_CASE_##kind(ID, VT, coding)
 static double round_to_type(double v, bcast_dtype dtype) {
   switch (dtype) {
-  case BCAST_FLOAT16:
-    return ew_f16_load(ew_f16_store(ew_f64_to_f32_odd(v)));
-  case BCAST_BFLOAT16:
-    return ew_bf16_load(ew_bf16_store(ew_f64_to_f32_odd(v)));
-  case BCAST_FLOAT32:
-    return (float)v;
+    BCAST_DTYPE_TABLE(EW_ROUND_ROW_, 0)
   default:
     return v;
   }
@@ -155,16 +165,6 @@ static void copy_layout(bcast_tensor *dst, const bcast_tensor *src) {
   }
   dst->data = NULL;
   dst->owner = NULL;
-}
-
-static void format_dims(char *buf, size_t cap, int32_t rank,
-                        const int64_t *dims) {
-  size_t len = 0;
-  buf[0] = '\0';
-  bcast__append(buf, cap, &len, "[");
-  for (int32_t i = 0; i < rank; i++)
-    bcast__append(buf, cap, &len, i ? ",%" PRId64 : "%" PRId64, dims[i]);
-  bcast__append(buf, cap, &len, "]");
 }
 
 /* Puts "<a><b>: " before a diagnostic's message (truncating its end). */
@@ -465,9 +465,9 @@ static bcast_status plan_init(struct bcast_ew_plan *plan, bcast_op op,
       same = out->shape[i] == shape.dims[i];
     if (!same) {
       char want[1024], have[1024];
-      format_dims(want, sizeof want, shape.rank, shape.dims);
-      format_dims(have, sizeof have, out->rank < 0 ? 0 : out->rank,
-                  out->shape);
+      bcast_shape_format(&shape, BCAST_SHAPE_STYLE_LIST, want, sizeof want);
+      bcast_shape_format_dims(out->rank < 0 ? 0 : out->rank, out->shape,
+                              BCAST_SHAPE_STYLE_LIST, have, sizeof have);
       return bcast__fail(diag, BCAST_RESULT_MISMATCH,
                          "tosa.%s: the output has shape %s; it must be the "
                          "broadcast shape %s exactly",
@@ -690,59 +690,6 @@ void bcast__ew_plan_reference(const bcast_ew_plan *plan, void *out_data,
   walk_c_order(plan, out_data, in_data, visit_elem, NULL, idx);
 }
 
-/* One element as text, as NumPy prints it (float16/bfloat16 as values). */
-static void format_value(char *buf, size_t cap, bcast_dtype dtype,
-                         const char *p) {
-  size_t len = 0;
-  switch (dtype) {
-#define EW_FMT_INT_(ID, T, FMT)                                               \
-  case BCAST_##ID: {                                                          \
-    T v;                                                                      \
-    memcpy(&v, p, sizeof v);                                                  \
-    bcast__append(buf, cap, &len, "%" FMT, v);                                \
-    return;                                                                   \
-  }
-    EW_FMT_INT_(INT8, int8_t, PRId8)
-    EW_FMT_INT_(INT16, int16_t, PRId16)
-    EW_FMT_INT_(INT32, int32_t, PRId32)
-    EW_FMT_INT_(INT64, int64_t, PRId64)
-    EW_FMT_INT_(UINT8, uint8_t, PRIu8)
-    EW_FMT_INT_(UINT16, uint16_t, PRIu16)
-    EW_FMT_INT_(UINT32, uint32_t, PRIu32)
-    EW_FMT_INT_(UINT64, uint64_t, PRIu64)
-#undef EW_FMT_INT_
-  case BCAST_BOOL:
-    bcast__append(buf, cap, &len, "%s", *(const uint8_t *)p ? "True" : "False");
-    return;
-  case BCAST_FLOAT16: {
-    uint16_t h;
-    memcpy(&h, p, 2);
-    bcast__append(buf, cap, &len, "%.5g", (double)ew_f16_load(h));
-    return;
-  }
-  case BCAST_BFLOAT16: {
-    uint16_t h;
-    memcpy(&h, p, 2);
-    bcast__append(buf, cap, &len, "%.4g", (double)ew_bf16_load(h));
-    return;
-  }
-  case BCAST_FLOAT32: {
-    float f;
-    memcpy(&f, p, 4);
-    bcast__append(buf, cap, &len, "%.9g", (double)f);
-    return;
-  }
-  case BCAST_FLOAT64: {
-    double f;
-    memcpy(&f, p, 8);
-    bcast__append(buf, cap, &len, "%.17g", f);
-    return;
-  }
-  default:
-    bcast__append(buf, cap, &len, "?");
-    return;
-  }
-}
 
 /* Why TOSA leaves an op's result unpredictable, for the message. */
 static const char *unpred_reason(bcast_op op) {
@@ -784,14 +731,14 @@ static bcast_status check_pass(const struct bcast_ew_plan *plan,
   bcast__append(text, sizeof text, &len, "]:");
   for (int k = 0; k < plan->arity; k++) {
     char value[64];
-    format_value(value, sizeof value, plan->in[k].dtype, found[k]);
+    bcast_dtype_format_value(plan->in[k].dtype, found[k], value, sizeof value);
     bcast__append(text, sizeof text, &len, " operand #%d = %s%s", k, value,
                   k + 1 < plan->arity ? "," : "");
   }
   /* What an unchecked run writes there. */
   char result[16], value[64];
   plan->row->elem(result, found, &plan->params);
-  format_value(value, sizeof value, plan->out.dtype, result);
+  bcast_dtype_format_value(plan->out.dtype, result, value, sizeof value);
   bcast__append(text, sizeof text, &len, "; unchecked, bcast gives %s",
                 value);
   bcast__fail(diag, BCAST_CHECKED, "%s", text);
