@@ -105,7 +105,7 @@ const char *bcast_dtype_mlir_name(bcast_dtype dtype);
 /* One element as text, as NumPy prints it: integers in decimal, bool as
  * True / False, floats with %.Ng where N is the table's round-trip digits
  * (float16 and bfloat16 as their values), strings quoted like Python's repr
- * ('a\\'b').  Writes at most cap bytes including the NUL, like snprintf,
+ * ('a\'b').  Writes at most cap bytes including the NUL, like snprintf,
  * and returns the length the whole text needs (without the NUL).  An
  * unknown dtype prints as "?". */
 size_t bcast_dtype_format_value(bcast_dtype dtype, const void *elem,

@@ -7,14 +7,14 @@
 #include "ew/ew_kernel.h"
 
 /* An op whose result has the input's type / is bool. */
-#define EW_U_SAME_(X, OP, op, ID, S, ST, VT, VS, LD, SD, ...)                      \
+#define EW_U_SAME_(X, OP, op, ID, S, ST, VT, VS, LD, SD, ...)                 \
   X(ewk_##op##_##S, OP, ANY, ID, ID, ST, LD, VT, ST, SD, ew_##op##_##VS,      \
     ew_unpred_##op##_##VS)
-#define EW_U_BOOL_(X, OP, op, ID, S, ST, VT, VS, LD, SD, ...)                      \
+#define EW_U_BOOL_(X, OP, op, ID, S, ST, VT, VS, LD, SD, ...)                 \
   X(ewk_##op##_##S, OP, ANY, ID, BOOL, ST, LD, VT, uint8_t, ew_st_same,       \
     ew_##op##_##VS, ew_unpred_##op##_##VS)
 /* TOSA's saturating NEGATE with zero points. */
-#define EW_U_NEGSAT_(X, ID, S, ST, VT, VS, LD, SD, ...)                            \
+#define EW_U_NEGSAT_(X, ID, S, ST, VT, VS, LD, SD, ...)                       \
   X(ewk_negsat_##S, NEGATE, TOSA, ID, ID, ST, LD, VT, ST, SD,                 \
     ew_negate_sat_##S, ew_unpred_negate_sat_##S)
 

@@ -14,23 +14,26 @@
 #define EW_M(d) (1u << BCAST_##d)
 /* The type classes, computed from the dtype table's kind and in-TOSA
  * columns: EW_KIND_MASK_(kind, tosa_only) is the mask of the types of one
- * kind, only those TOSA has if tosa_only.  Each is an integer constant
- * expression. */
+ * kind, only those TOSA has if tosa_only.  They are enum constants rather
+ * than macros so that they can be used inside another expansion of the
+ * dtype table (a macro expanding BCAST_DTYPE_TABLE could not). */
 #define EW_KIND_MASK_ROW_(K, tosa_only, ID, name, ctype, size, kind, npy,     \
                           mlir, S, VT, VS, coding, digits, tosa)              \
   | ((kind) == (K) && ((tosa) || !(tosa_only)) ? EW_M(ID) : 0u)
 #define EW_KIND_MASK_(K, tosa_only)                                           \
   (0u BCAST_DTYPE_TABLE(EW_KIND_MASK_ROW_, K, tosa_only))
-#define EW_T_BOOL EW_KIND_MASK_(BCAST_KIND_BOOL, 0)
-#define EW_T_I32 EW_M(INT32)
-#define EW_T_TINT EW_KIND_MASK_(BCAST_KIND_SIGNED, 1) /* int8, int16, int32 */
-#define EW_T_TFP EW_KIND_MASK_(BCAST_KIND_FLOAT, 1) /* f16, bf16, f32 */
-#define EW_T_SINT EW_KIND_MASK_(BCAST_KIND_SIGNED, 0)
-#define EW_T_UINT EW_KIND_MASK_(BCAST_KIND_UNSIGNED, 0)
-#define EW_T_INT (EW_T_SINT | EW_T_UINT)
-#define EW_T_FLOAT EW_KIND_MASK_(BCAST_KIND_FLOAT, 0)
-#define EW_T_NUM (EW_T_INT | EW_T_FLOAT)
-#define EW_T_ALL (EW_T_NUM | EW_T_BOOL)
+enum ew_type_class {
+  EW_T_BOOL = EW_KIND_MASK_(BCAST_KIND_BOOL, 0),
+  EW_T_I32 = EW_M(INT32),
+  EW_T_TINT = EW_KIND_MASK_(BCAST_KIND_SIGNED, 1), /* int8, int16, int32 */
+  EW_T_TFP = EW_KIND_MASK_(BCAST_KIND_FLOAT, 1),   /* f16, bf16, f32 */
+  EW_T_SINT = EW_KIND_MASK_(BCAST_KIND_SIGNED, 0),
+  EW_T_UINT = EW_KIND_MASK_(BCAST_KIND_UNSIGNED, 0),
+  EW_T_INT = EW_T_SINT | EW_T_UINT,
+  EW_T_FLOAT = EW_KIND_MASK_(BCAST_KIND_FLOAT, 0),
+  EW_T_NUM = EW_T_INT | EW_T_FLOAT,
+  EW_T_ALL = EW_T_NUM | EW_T_BOOL
+};
 
 /* How the result type follows from the input type. */
 typedef enum ew_result_rule {
