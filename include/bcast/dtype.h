@@ -23,22 +23,67 @@ typedef enum bcast_dtype_kind {
   BCAST_KIND_STRING
 } bcast_dtype_kind;
 
-/* X(ID, name, C storage type, element bytes, kind, npy kind char, MLIR name) */
-#define BCAST_DTYPE_LIST(X)                                                   \
-  X(BOOL, "bool", uint8_t, 1, BCAST_KIND_BOOL, 'b', "i1")                      \
-  X(INT8, "int8", int8_t, 1, BCAST_KIND_SIGNED, 'i', "i8")                     \
-  X(INT16, "int16", int16_t, 2, BCAST_KIND_SIGNED, 'i', "i16")                 \
-  X(INT32, "int32", int32_t, 4, BCAST_KIND_SIGNED, 'i', "i32")                 \
-  X(INT64, "int64", int64_t, 8, BCAST_KIND_SIGNED, 'i', "i64")                 \
-  X(UINT8, "uint8", uint8_t, 1, BCAST_KIND_UNSIGNED, 'u', "ui8")               \
-  X(UINT16, "uint16", uint16_t, 2, BCAST_KIND_UNSIGNED, 'u', "ui16")           \
-  X(UINT32, "uint32", uint32_t, 4, BCAST_KIND_UNSIGNED, 'u', "ui32")           \
-  X(UINT64, "uint64", uint64_t, 8, BCAST_KIND_UNSIGNED, 'u', "ui64")           \
-  X(FLOAT16, "float16", uint16_t, 2, BCAST_KIND_FLOAT, 'f', "f16")             \
-  X(BFLOAT16, "bfloat16", uint16_t, 2, BCAST_KIND_FLOAT, 0, "bf16")            \
-  X(FLOAT32, "float32", float, 4, BCAST_KIND_FLOAT, 'f', "f32")                \
-  X(FLOAT64, "float64", double, 8, BCAST_KIND_FLOAT, 'f', "f64")               \
-  X(STRING, "string", bcast_string, sizeof(bcast_string), BCAST_KIND_STRING, 0, "!string")
+/* The element type table: the one list of element types.  Everything per
+ * type in the library (the enum, names, sizes, .npy descriptors, the
+ * element-wise kernels and their type classes, value printing) is generated
+ * from it, so adding a type is one row here.
+ *
+ *   R(..., ID, name, C storage type, element bytes, kind, npy kind char,
+ *     MLIR name, short name, value type, value short name, coding,
+ *     round-trip digits, in TOSA)
+ *
+ * short name        suffix of per-type identifiers ("i8", "f16").
+ * value type        the C type a value is computed in: float16 and bfloat16
+ *                   are stored in 16 bits and computed as float.
+ * value short name  the short name of the value type ("f32" for float16).
+ * coding            how stored bits become a value: PLAIN (as they are),
+ *                   BOOL (nonzero is 1), HALF (IEEE binary16), BF16
+ *                   (bfloat16).
+ * round-trip digits significant decimal digits that print a float so that
+ *                   it reads back exactly (NumPy's repr); 0 for the other
+ *                   kinds.
+ * in TOSA           1 if TOSA 1.0.2 has the type (PRO-INT, PRO-FP,
+ *                   EXT-INT16, EXT-BF16).
+ *
+ * The leading arguments "..." are passed unchanged to every row, so a row
+ * macro can carry its caller's macro and arguments along.  Rows are ordered
+ * by kind: bool, signed, unsigned, float, string. */
+#define BCAST_DTYPE_TABLE(R, ...)                                             \
+  R(__VA_ARGS__, BOOL, "bool", uint8_t, 1, BCAST_KIND_BOOL, 'b', "i1", b,     \
+    uint8_t, b, BOOL, 0, 1)                                                   \
+  R(__VA_ARGS__, INT8, "int8", int8_t, 1, BCAST_KIND_SIGNED, 'i', "i8", i8,   \
+    int8_t, i8, PLAIN, 0, 1)                                                  \
+  R(__VA_ARGS__, INT16, "int16", int16_t, 2, BCAST_KIND_SIGNED, 'i', "i16",   \
+    i16, int16_t, i16, PLAIN, 0, 1)                                           \
+  R(__VA_ARGS__, INT32, "int32", int32_t, 4, BCAST_KIND_SIGNED, 'i', "i32",   \
+    i32, int32_t, i32, PLAIN, 0, 1)                                           \
+  R(__VA_ARGS__, INT64, "int64", int64_t, 8, BCAST_KIND_SIGNED, 'i', "i64",   \
+    i64, int64_t, i64, PLAIN, 0, 0)                                           \
+  R(__VA_ARGS__, UINT8, "uint8", uint8_t, 1, BCAST_KIND_UNSIGNED, 'u', "ui8", \
+    u8, uint8_t, u8, PLAIN, 0, 0)                                             \
+  R(__VA_ARGS__, UINT16, "uint16", uint16_t, 2, BCAST_KIND_UNSIGNED, 'u',     \
+    "ui16", u16, uint16_t, u16, PLAIN, 0, 0)                                  \
+  R(__VA_ARGS__, UINT32, "uint32", uint32_t, 4, BCAST_KIND_UNSIGNED, 'u',     \
+    "ui32", u32, uint32_t, u32, PLAIN, 0, 0)                                  \
+  R(__VA_ARGS__, UINT64, "uint64", uint64_t, 8, BCAST_KIND_UNSIGNED, 'u',     \
+    "ui64", u64, uint64_t, u64, PLAIN, 0, 0)                                  \
+  R(__VA_ARGS__, FLOAT16, "float16", uint16_t, 2, BCAST_KIND_FLOAT, 'f',      \
+    "f16", f16, float, f32, HALF, 5, 1)                                       \
+  R(__VA_ARGS__, BFLOAT16, "bfloat16", uint16_t, 2, BCAST_KIND_FLOAT, 0,      \
+    "bf16", bf16, float, f32, BF16, 4, 1)                                     \
+  R(__VA_ARGS__, FLOAT32, "float32", float, 4, BCAST_KIND_FLOAT, 'f', "f32",  \
+    f32, float, f32, PLAIN, 9, 1)                                             \
+  R(__VA_ARGS__, FLOAT64, "float64", double, 8, BCAST_KIND_FLOAT, 'f', "f64", \
+    f64, double, f64, PLAIN, 17, 0)                                           \
+  R(__VA_ARGS__, STRING, "string", bcast_string, sizeof(bcast_string),        \
+    BCAST_KIND_STRING, 0, "!string", str, bcast_string, str, PLAIN, 0, 0)
+
+/* The table's first seven columns, for X-macros that need only those:
+ * X(ID, name, C storage type, element bytes, kind, npy kind char, MLIR
+ * name). */
+#define BCAST_DTYPE_LIST(X) BCAST_DTYPE_TABLE(BCAST_DTYPE_LIST_ROW_, X)
+#define BCAST_DTYPE_LIST_ROW_(X, id, name, ctype, size, kind, npy, mlir, ...) \
+  X(id, name, ctype, size, kind, npy, mlir)
 
 /* A string element: len bytes of UTF-8 at ptr (not NUL-terminated). */
 typedef struct bcast_string {
@@ -58,6 +103,14 @@ BCAST_API size_t bcast_dtype_size(bcast_dtype dtype);
 BCAST_API bcast_dtype_kind bcast_dtype_kind_of(bcast_dtype dtype);
 /* MLIR element type spelling ("f32", "i1", "ui8"). */
 BCAST_API const char *bcast_dtype_mlir_name(bcast_dtype dtype);
+/* One element as text, as NumPy prints it: integers in decimal, bool as
+ * True / False, floats with %.Ng where N is the table's round-trip digits
+ * (float16 and bfloat16 as their values), strings quoted like Python's repr
+ * ('a\'b').  Writes at most cap bytes including the NUL, like snprintf,
+ * and returns the length the whole text needs (without the NUL).  An
+ * unknown dtype prints as "?". */
+BCAST_API size_t bcast_dtype_format_value(bcast_dtype dtype, const void *elem,
+                                          char *buf, size_t cap);
 /* Looks a dtype up by name ("float32") or MLIR spelling ("f32"). */
 BCAST_API bcast_status bcast_dtype_parse(const char *name, size_t len, bcast_dtype *out);
 

@@ -36,23 +36,29 @@ typedef enum bcast_op_verifier {
 #define BCAST_OP_TYPES_INT32_64 "32-bit signless integer or 64-bit signless integer"
 
 /* Sets of element types, as bit masks over bcast_dtype (bit d set: dtype d
- * is in the set).  TINT and TFP are TOSA 1.0.2's integer and floating-point
- * types (PRO-INT, PRO-FP, EXT-INT16, EXT-BF16). */
+ * is in the set), computed from the dtype table's kind and TOSA columns
+ * (bcast/dtype.h): TINT and TFP are TOSA 1.0.2's integer and floating-point
+ * types (PRO-INT, PRO-FP, EXT-INT16, EXT-BF16).  They are enum constants
+ * rather than macros so that they can be used inside another expansion of
+ * the dtype table. */
 #define BCAST_TYPE_BIT(d) (1u << BCAST_##d)
-#define BCAST_TYPES_BOOL BCAST_TYPE_BIT(BOOL)
-#define BCAST_TYPES_I32 BCAST_TYPE_BIT(INT32)
-#define BCAST_TYPES_TINT                                                      \
-  (BCAST_TYPE_BIT(INT8) | BCAST_TYPE_BIT(INT16) | BCAST_TYPE_BIT(INT32))
-#define BCAST_TYPES_TFP                                                       \
-  (BCAST_TYPE_BIT(FLOAT16) | BCAST_TYPE_BIT(BFLOAT16) | BCAST_TYPE_BIT(FLOAT32))
-#define BCAST_TYPES_SINT (BCAST_TYPES_TINT | BCAST_TYPE_BIT(INT64))
-#define BCAST_TYPES_UINT                                                      \
-  (BCAST_TYPE_BIT(UINT8) | BCAST_TYPE_BIT(UINT16) | BCAST_TYPE_BIT(UINT32) |  \
-   BCAST_TYPE_BIT(UINT64))
-#define BCAST_TYPES_INT (BCAST_TYPES_SINT | BCAST_TYPES_UINT)
-#define BCAST_TYPES_FLOAT (BCAST_TYPES_TFP | BCAST_TYPE_BIT(FLOAT64))
-#define BCAST_TYPES_NUM (BCAST_TYPES_INT | BCAST_TYPES_FLOAT)
-#define BCAST_TYPES_ALL (BCAST_TYPES_NUM | BCAST_TYPES_BOOL)
+#define BCAST_TYPES_KIND_ROW_(K, tosa_only, ID, name, ctype, size, kind, npy, \
+                              mlir, S, VT, VS, coding, digits, tosa)          \
+  | ((kind) == (K) && ((tosa) || !(tosa_only)) ? BCAST_TYPE_BIT(ID) : 0u)
+#define BCAST_TYPES_OF_KIND_(K, tosa_only)                                    \
+  (0u BCAST_DTYPE_TABLE(BCAST_TYPES_KIND_ROW_, K, tosa_only))
+enum bcast_type_set {
+  BCAST_TYPES_BOOL = BCAST_TYPES_OF_KIND_(BCAST_KIND_BOOL, 0),
+  BCAST_TYPES_I32 = BCAST_TYPE_BIT(INT32),
+  BCAST_TYPES_TINT = BCAST_TYPES_OF_KIND_(BCAST_KIND_SIGNED, 1),
+  BCAST_TYPES_TFP = BCAST_TYPES_OF_KIND_(BCAST_KIND_FLOAT, 1),
+  BCAST_TYPES_SINT = BCAST_TYPES_OF_KIND_(BCAST_KIND_SIGNED, 0),
+  BCAST_TYPES_UINT = BCAST_TYPES_OF_KIND_(BCAST_KIND_UNSIGNED, 0),
+  BCAST_TYPES_INT = BCAST_TYPES_SINT | BCAST_TYPES_UINT,
+  BCAST_TYPES_FLOAT = BCAST_TYPES_OF_KIND_(BCAST_KIND_FLOAT, 0),
+  BCAST_TYPES_NUM = BCAST_TYPES_INT | BCAST_TYPES_FLOAT,
+  BCAST_TYPES_ALL = BCAST_TYPES_NUM | BCAST_TYPES_BOOL
+};
 
 /* The attributes an op may read (bcast_op_attrs in bcast/elementwise.h),
  * with the names MLIR and `bcast run --attr` give them: X(ID, name, alias

@@ -92,16 +92,24 @@ BCAST_API bcast_status bcast_shape_verify(size_t n, const bcast_shape *operands,
                                 bcast_profile profile, bcast_diag *diag);
 
 /* Shape text.  BCAST_SHAPE_STYLE_LIST prints "[2,?,3]", "[]" and "*";
- * BCAST_SHAPE_STYLE_MLIR prints "2x?x3", "" and "*" as MLIR's diagnostics do.
- * Symbols print as '?' unless a name table is given to the symbol-aware
- * formatter.  Writes at most size bytes including the terminating NUL and
- * returns the length the full text needs (like snprintf). */
+ * BCAST_SHAPE_STYLE_MLIR prints "2x?x3", "" and "*" as MLIR's diagnostics do;
+ * BCAST_SHAPE_STYLE_NUMPY prints a Python tuple as NumPy's .shape does:
+ * "(2, ?, 3)", "(4,)", "()" and "*".  Symbols print as '?' unless a name
+ * table is given to the symbol-aware formatter.  Writes at most size bytes
+ * including the terminating NUL and returns the length the full text needs
+ * (like snprintf). */
 typedef enum bcast_shape_style {
   BCAST_SHAPE_STYLE_LIST,
-  BCAST_SHAPE_STYLE_MLIR
+  BCAST_SHAPE_STYLE_MLIR,
+  BCAST_SHAPE_STYLE_NUMPY
 } bcast_shape_style;
 BCAST_API size_t bcast_shape_format(const bcast_shape *shape, bcast_shape_style style,
                           char *buf, size_t size);
+/* The same for dims held outside a bcast_shape (a tensor's rank and shape,
+ * rank at most BCAST_MAX_RANK). */
+BCAST_API size_t bcast_shape_format_dims(int32_t rank, const int64_t *dims,
+                                         bcast_shape_style style, char *buf,
+                                         size_t size);
 
 /* Parses "[2,?,1]", "[]", "*", "2x?x1" or an MLIR shaped type
  * ("tensor<2x?x1xf32>", "vector<4xf16>", "tensor<*xi32>").  Named dims
@@ -167,7 +175,7 @@ BCAST_API bcast_status bcast_shape_infer_constrained(size_t n, const bcast_shape
  * no name written as "operand #0 dim 1" and static sizes as numbers. */
 BCAST_API size_t bcast_constraint_format(const bcast_constraint *c,
                                const bcast_symbols *symbols, char *buf,
-                               size_t size);
+                                         size_t size);
 
 #ifdef __cplusplus
 }

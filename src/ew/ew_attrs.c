@@ -74,15 +74,25 @@ static void format_scalar(const bcast_scalar *s, char *buf, size_t cap) {
 /* ------------------------------------------------------------------------ */
 /* The bound rule. */
 
-/* A double rounded to the floating type it clamps (to nearest even). */
+/* A double rounded to the floating type it clamps (to nearest even), once:
+ * a type narrower than float goes through float with round-to-odd, so
+ * that only its own rounding counts.  Other types keep the double. */
+#define EW_ROUND_PLAIN(VT, v) (VT)(v)
+#define EW_ROUND_HALF(VT, v) ew_f16_load(ew_f16_store(ew_f64_to_f32_odd(v)))
+#define EW_ROUND_BF16(VT, v) ew_bf16_load(ew_bf16_store(ew_f64_to_f32_odd(v)))
+#define EW_ROUND_CASE_BCAST_KIND_FLOAT(ID, VT, coding)                        \
+  case BCAST_##ID:                                                            \
+    return EW_ROUND_##coding(VT, v);
+#define EW_ROUND_CASE_BCAST_KIND_BOOL(ID, VT, coding)
+#define EW_ROUND_CASE_BCAST_KIND_SIGNED(ID, VT, coding)
+#define EW_ROUND_CASE_BCAST_KIND_UNSIGNED(ID, VT, coding)
+#define EW_ROUND_CASE_BCAST_KIND_STRING(ID, VT, coding)
+#define EW_ROUND_ROW_(unused, ID, name, ctype, size, kind, npy, mlir, S, VT,  \
+                      VS, coding, digits, tosa)                               \
+  EW_ROUND_CASE_##kind(ID, VT, coding)
 static double round_to_type(double v, bcast_dtype dtype) {
   switch (dtype) {
-  case BCAST_FLOAT16:
-    return ew_f16_load(ew_f16_store(ew_f64_to_f32_odd(v)));
-  case BCAST_BFLOAT16:
-    return ew_bf16_load(ew_bf16_store(ew_f64_to_f32_odd(v)));
-  case BCAST_FLOAT32:
-    return (float)v;
+    BCAST_DTYPE_TABLE(EW_ROUND_ROW_, 0)
   default:
     return v;
   }

@@ -2,10 +2,10 @@
  * expanded into the kernels and into their table. */
 #include "ew/ew_kernel.h"
 
-#define EW_B_SAME_(X, OP, op, ID, S, ST, VT, VS, LD, SD)                      \
+#define EW_B_SAME_(X, OP, op, ID, S, ST, VT, VS, LD, SD, ...)                 \
   X(ewk_##op##_##S, OP, ANY, ID, ID, ST, LD, VT, ST, SD, ew_##op##_##VS,      \
     ew_unpred_##op##_##VS)
-#define EW_B_BOOL_(X, OP, op, ID, S, ST, VT, VS, LD, SD)                      \
+#define EW_B_BOOL_(X, OP, op, ID, S, ST, VT, VS, LD, SD, ...)                 \
   X(ewk_##op##_##S, OP, ANY, ID, BOOL, ST, LD, VT, uint8_t, ew_st_same,       \
     ew_##op##_##VS, ew_unpred_##op##_##VS)
 /* TOSA's MUL of int8 / int16 into int32. */

@@ -2,56 +2,33 @@
  * TOSA's float -> integer conversions (round half to even, saturating) as
  * the tosa flavour.
  *
- * The pairs are the cross product of one type list with a copy of itself
- * (a macro cannot expand inside its own expansion).  Each type carries its
- * class as an input (B bool, I signed, U unsigned, F float16/bfloat16/
- * float32 computed as float, D float64) and as a result (B, I, U, H
- * float16, BF bfloat16, F float32, D float64); EW_CV_<in>_<result> is the
- * conversion of the value. */
+ * The pairs are the cross product of the dtype table with itself.  Each
+ * type has a class as an input (B bool, I signed, U unsigned, F float16/
+ * bfloat16/float32 computed as float, D float64) and as a result (B, I, U,
+ * H float16, BF bfloat16, F float32, D float64), both computed from its
+ * kind, coding and value type; EW_CV_<in>_<result> is the conversion of the
+ * value. */
 #include "ew/ew_kernel.h"
 
-/* X(..., ID, S, storage, value type, load, store, input class, result
- * class).  The list is written twice, as _A and _B, because the pair loop
- * expands one inside the other and the preprocessor never expands a macro
- * inside its own expansion. */
-#define EW_CAST_TYPES_A(X, ...)                                               \
-  X(__VA_ARGS__, BOOL, b, uint8_t, uint8_t, ew_ld_bool, ew_st_same, B, B)     \
-  X(__VA_ARGS__, INT8, i8, int8_t, int8_t, ew_ld_same, ew_st_same, I, I)      \
-  X(__VA_ARGS__, INT16, i16, int16_t, int16_t, ew_ld_same, ew_st_same, I, I)  \
-  X(__VA_ARGS__, INT32, i32, int32_t, int32_t, ew_ld_same, ew_st_same, I, I)  \
-  X(__VA_ARGS__, INT64, i64, int64_t, int64_t, ew_ld_same, ew_st_same, I, I)  \
-  X(__VA_ARGS__, UINT8, u8, uint8_t, uint8_t, ew_ld_same, ew_st_same, U, U)   \
-  X(__VA_ARGS__, UINT16, u16, uint16_t, uint16_t, ew_ld_same, ew_st_same, U,  \
-    U)                                                                        \
-  X(__VA_ARGS__, UINT32, u32, uint32_t, uint32_t, ew_ld_same, ew_st_same, U,  \
-    U)                                                                        \
-  X(__VA_ARGS__, UINT64, u64, uint64_t, uint64_t, ew_ld_same, ew_st_same, U,  \
-    U)                                                                        \
-  X(__VA_ARGS__, FLOAT16, f16, uint16_t, float, ew_f16_load, ew_f16_store, F, \
-    H)                                                                        \
-  X(__VA_ARGS__, BFLOAT16, bf16, uint16_t, float, ew_bf16_load,               \
-    ew_bf16_store, F, BF)                                                     \
-  X(__VA_ARGS__, FLOAT32, f32, float, float, ew_ld_same, ew_st_same, F, F)    \
-  X(__VA_ARGS__, FLOAT64, f64, double, double, ew_ld_same, ew_st_same, D, D)
-#define EW_CAST_TYPES_B(X, ...)                                               \
-  X(__VA_ARGS__, BOOL, b, uint8_t, uint8_t, ew_ld_bool, ew_st_same, B, B)     \
-  X(__VA_ARGS__, INT8, i8, int8_t, int8_t, ew_ld_same, ew_st_same, I, I)      \
-  X(__VA_ARGS__, INT16, i16, int16_t, int16_t, ew_ld_same, ew_st_same, I, I)  \
-  X(__VA_ARGS__, INT32, i32, int32_t, int32_t, ew_ld_same, ew_st_same, I, I)  \
-  X(__VA_ARGS__, INT64, i64, int64_t, int64_t, ew_ld_same, ew_st_same, I, I)  \
-  X(__VA_ARGS__, UINT8, u8, uint8_t, uint8_t, ew_ld_same, ew_st_same, U, U)   \
-  X(__VA_ARGS__, UINT16, u16, uint16_t, uint16_t, ew_ld_same, ew_st_same, U,  \
-    U)                                                                        \
-  X(__VA_ARGS__, UINT32, u32, uint32_t, uint32_t, ew_ld_same, ew_st_same, U,  \
-    U)                                                                        \
-  X(__VA_ARGS__, UINT64, u64, uint64_t, uint64_t, ew_ld_same, ew_st_same, U,  \
-    U)                                                                        \
-  X(__VA_ARGS__, FLOAT16, f16, uint16_t, float, ew_f16_load, ew_f16_store, F, \
-    H)                                                                        \
-  X(__VA_ARGS__, BFLOAT16, bf16, uint16_t, float, ew_bf16_load,               \
-    ew_bf16_store, F, BF)                                                     \
-  X(__VA_ARGS__, FLOAT32, f32, float, float, ew_ld_same, ew_st_same, F, F)    \
-  X(__VA_ARGS__, FLOAT64, f64, double, double, ew_ld_same, ew_st_same, D, D)
+/* The classes of a type, from its table row's kind, value short name and
+ * coding. */
+#define EW_CLASS_IN_(kind, VS, coding) EW_CLASS_IN_##kind(VS, coding)
+#define EW_CLASS_IN_BCAST_KIND_BOOL(VS, coding) B
+#define EW_CLASS_IN_BCAST_KIND_SIGNED(VS, coding) I
+#define EW_CLASS_IN_BCAST_KIND_UNSIGNED(VS, coding) U
+#define EW_CLASS_IN_BCAST_KIND_FLOAT(VS, coding) EW_CLASS_IN_FLOAT_##VS
+#define EW_CLASS_IN_FLOAT_f32 F
+#define EW_CLASS_IN_FLOAT_f64 D
+#define EW_CLASS_OUT_(kind, VS, coding) EW_CLASS_OUT_##kind(VS, coding)
+#define EW_CLASS_OUT_BCAST_KIND_BOOL(VS, coding) B
+#define EW_CLASS_OUT_BCAST_KIND_SIGNED(VS, coding) I
+#define EW_CLASS_OUT_BCAST_KIND_UNSIGNED(VS, coding) U
+#define EW_CLASS_OUT_BCAST_KIND_FLOAT(VS, coding)                             \
+  EW_CLASS_OUT_FLOAT_##coding##_##VS
+#define EW_CLASS_OUT_FLOAT_HALF_f32 H
+#define EW_CLASS_OUT_FLOAT_BF16_f32 BF
+#define EW_CLASS_OUT_FLOAT_PLAIN_f32 F
+#define EW_CLASS_OUT_FLOAT_PLAIN_f64 D
 
 /* Conversions: EW_CV_<input class>_<result class>(x, result value type,
  * result suffix). */
@@ -141,26 +118,46 @@
 #define EW_CVU_T_T(x, SFX) ew_unpred_tosa_f2i_##SFX((double)(x))
 
 /* The list: X(NAME, CAST, flavour, in, out, TA, LA, VA, TR, SR, FN, UN,
- * input class, result class, result value type, result suffix). */
-#define EW_CAST_PAIR_(X, IA, SA, TA, VA, LA, CA, IR, SR, TR, VR, LR, STO, CIR, \
-                      CR)                                                     \
-  X(ewk_cast_##SA##_##SR, CAST, ANY, IA, IR, TA, LA, VA, TR, STO,             \
-    ew_cv_##SA##_##SR, ew_unpred_cv_##SA##_##SR, CA, CR, VR, SR)
-#define EW_CAST_FROM_(X, IA, SA, TA, VA, LA, STA, CA, COA)                    \
-  EW_CAST_TYPES_B(EW_CAST_PAIR_, X, IA, SA, TA, VA, LA, CA)
-#define EW_CAST_TOSA_TO_(X, IA, SA, TA, LA, IR, SR, TR)                       \
-  X(ewk_castt_##SA##_##SR, CAST, TOSA, IA, IR, TA, LA, float, TR, ew_st_same, \
+ * input class, result class, result value type, result suffix).
+ *
+ * The pairs are a loop over the dtype table inside a loop over the same
+ * table, and the preprocessor never expands a macro inside its own
+ * expansion: a plain inner EW_FOR_ALL would stay unexpanded.  So the inner
+ * loop is deferred.  An outer row leaves "EW_CAST_INNER_ () (args)" behind
+ * (EW_EMPTY_ keeps the name from meeting its parentheses in that scan);
+ * EW_CAST_EVAL_ then scans the finished outer loop once more, outside the
+ * table's expansion, where EW_CAST_INNER_ () becomes EW_FOR_ALL and runs.
+ * (Including a .def file once per outer row would also work, but the list
+ * must stay one macro: EW_TABLE_ expands it three times.)  The deferral
+ * holds because the type lists call X in a replacement list, never inside
+ * another macro's argument (ew_kernel.h, EW_CALL_), so a row is scanned once
+ * before EW_CAST_EVAL_ scans it again. */
+#define EW_EMPTY_()
+#define EW_CAST_EVAL_(...) __VA_ARGS__
+#define EW_CAST_INNER_() EW_FOR_ALL
+#define EW_CAST_TOSA_INNER_() EW_FOR_TOSA_SINT
+/* EW_CAST_APPLY_ expands the result class before X sees it (X pastes it). */
+#define EW_CAST_APPLY_(X, ...) X(__VA_ARGS__)
+
+#define EW_CAST_PAIR_(X, IA, SA, TA, VA, LA, CA, IR, SR, TR, VR, VSR, LR, STO, \
+                      KR, CODR)                                               \
+  EW_CAST_APPLY_(X, ewk_cast_##SA##_##SR, CAST, ANY, IA, IR, TA, LA, VA, TR,  \
+                 STO, ew_cv_##SA##_##SR, ew_unpred_cv_##SA##_##SR, CA,        \
+                 EW_CLASS_OUT_(KR, VSR, CODR), VR, SR)
+#define EW_CAST_FROM_(X, IA, SA, TA, VA, VSA, LA, STA, KA, CODA)              \
+  EW_CAST_INNER_ EW_EMPTY_()()(EW_CAST_PAIR_, X, IA, SA, TA, VA, LA,          \
+                               EW_CLASS_IN_(KA, VSA, CODA))
+/* The tosa flavour: TOSA's floats to TOSA's signed integers. */
+#define EW_CAST_TOSA_TO_(X, IA, SA, TA, VA, LA, IR, SR, TR, VR, VSR, LR, STO, \
+                         ...)                                                 \
+  X(ewk_castt_##SA##_##SR, CAST, TOSA, IA, IR, TA, LA, VA, TR, STO,           \
     ew_cvt_##SA##_##SR, ew_unpred_cvt_##SA##_##SR, T, T, TR, SR)
-#define EW_CAST_TOSA_FROM_(X, IA, SA, TA, LA)                                 \
-  EW_CAST_TOSA_TO_(X, IA, SA, TA, LA, INT8, i8, int8_t)                       \
-  EW_CAST_TOSA_TO_(X, IA, SA, TA, LA, INT16, i16, int16_t)                    \
-  EW_CAST_TOSA_TO_(X, IA, SA, TA, LA, INT32, i32, int32_t)
+#define EW_CAST_TOSA_FROM_(X, IA, SA, TA, VA, VSA, LA, ...)                   \
+  EW_CAST_TOSA_INNER_ EW_EMPTY_()()(EW_CAST_TOSA_TO_, X, IA, SA, TA, VA, LA)
 
 #define EW_CAST_LIST(X)                                                       \
-  EW_CAST_TYPES_A(EW_CAST_FROM_, X)                                           \
-  EW_CAST_TOSA_FROM_(X, FLOAT16, f16, uint16_t, ew_f16_load)                  \
-  EW_CAST_TOSA_FROM_(X, BFLOAT16, bf16, uint16_t, ew_bf16_load)               \
-  EW_CAST_TOSA_FROM_(X, FLOAT32, f32, float, ew_ld_same)
+  EW_CAST_EVAL_(EW_FOR_ALL(EW_CAST_FROM_, X)                                  \
+                    EW_FOR_TOSA_FLOAT(EW_CAST_TOSA_FROM_, X))
 
 /* The value conversions first, then the kernels around them. */
 #define EW_DEFINE_CONVERSION_(NAME, OP, FL, IN, OUT, TA, LA, VA, TR, STO, FN, \

@@ -2,7 +2,7 @@
  * type, copied as stored. */
 #include "ew/ew_kernel.h"
 
-#define EW_S_(X, ID, S, ST, VT, VS, LD, SD)                                   \
+#define EW_S_(X, ID, S, ST, VT, VS, LD, SD, ...)                              \
   X(ewk_select_##S, SELECT, ANY, ID, ID, ST)
 
 #define EW_SELECT_LIST(X) EW_FOR_ALL(EW_S_, X)

@@ -7,15 +7,15 @@
 #include "ew/ew_kernel.h"
 
 /* An op whose result has the input's type / is bool. */
-#define EW_U_SAME_(X, OP, op, ID, S, ST, VT, VS, LD, SD)                      \
+#define EW_U_SAME_(X, OP, op, ID, S, ST, VT, VS, LD, SD, ...)                 \
   X(ewk_##op##_##S, OP, ANY, ID, ID, ST, LD, VT, ST, SD, ew_##op##_##VS,      \
     ew_unpred_##op##_##VS)
-#define EW_U_BOOL_(X, OP, op, ID, S, ST, VT, VS, LD, SD)                      \
+#define EW_U_BOOL_(X, OP, op, ID, S, ST, VT, VS, LD, SD, ...)                 \
   X(ewk_##op##_##S, OP, ANY, ID, BOOL, ST, LD, VT, uint8_t, ew_st_same,       \
     ew_##op##_##VS, ew_unpred_##op##_##VS)
 /* TOSA's saturating NEGATE with zero points. */
-#define EW_U_NEGSAT_(X, ID, S, T)                                             \
-  X(ewk_negsat_##S, NEGATE, TOSA, ID, ID, T, ew_ld_same, T, T, ew_st_same,    \
+#define EW_U_NEGSAT_(X, ID, S, ST, VT, VS, LD, SD, ...)                       \
+  X(ewk_negsat_##S, NEGATE, TOSA, ID, ID, ST, LD, VT, ST, SD,                 \
     ew_negate_sat_##S, ew_unpred_negate_sat_##S)
 
 #define EW_UNARY_LIST(X)                                                      \
@@ -31,9 +31,7 @@
   EW_FOR_FLOAT(EW_U_SAME_, X, LOG, log)                                       \
   EW_FOR_ALL(EW_U_BOOL_, X, LOGICAL_NOT, logical_not)                         \
   EW_FOR_NUM(EW_U_SAME_, X, NEGATE, negate)                                   \
-  EW_U_NEGSAT_(X, INT8, i8, int8_t)                                           \
-  EW_U_NEGSAT_(X, INT16, i16, int16_t)                                        \
-  EW_U_NEGSAT_(X, INT32, i32, int32_t)                                        \
+  EW_FOR_TOSA_SINT(EW_U_NEGSAT_, X)                                           \
   EW_FOR_FLOAT(EW_U_SAME_, X, RECIPROCAL, reciprocal)                         \
   EW_FOR_FLOAT(EW_U_SAME_, X, RSQRT, rsqrt)                                   \
   EW_FOR_FLOAT(EW_U_SAME_, X, SIGMOID, sigmoid)                               \

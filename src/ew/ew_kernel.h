@@ -53,35 +53,65 @@ size_t bcast__ew_row_count(void);
 const ew_row *bcast__ew_row_at(size_t index);
 
 /* ------------------------------------------------------------------------ */
-/* Type lists. */
+/* Type lists: the rows of the dtype table (BCAST_DTYPE_TABLE in
+ * bcast/dtype.h) of the kinds a list covers, in table order, each as
+ *   X(..., ID, S, storage type, value type, VS, load, store).
+ * The load and store follow from the row's coding. */
 
-#define EW_FOR_BOOL(X, ...)                                                   \
-  X(__VA_ARGS__, BOOL, b, uint8_t, uint8_t, b, ew_ld_bool, ew_st_same)
-#define EW_FOR_SINT(X, ...)                                                   \
-  X(__VA_ARGS__, INT8, i8, int8_t, int8_t, i8, ew_ld_same, ew_st_same)        \
-  X(__VA_ARGS__, INT16, i16, int16_t, int16_t, i16, ew_ld_same, ew_st_same)   \
-  X(__VA_ARGS__, INT32, i32, int32_t, int32_t, i32, ew_ld_same, ew_st_same)   \
-  X(__VA_ARGS__, INT64, i64, int64_t, int64_t, i64, ew_ld_same, ew_st_same)
-#define EW_FOR_UINT(X, ...)                                                   \
-  X(__VA_ARGS__, UINT8, u8, uint8_t, uint8_t, u8, ew_ld_same, ew_st_same)     \
-  X(__VA_ARGS__, UINT16, u16, uint16_t, uint16_t, u16, ew_ld_same, ew_st_same) \
-  X(__VA_ARGS__, UINT32, u32, uint32_t, uint32_t, u32, ew_ld_same, ew_st_same) \
-  X(__VA_ARGS__, UINT64, u64, uint64_t, uint64_t, u64, ew_ld_same, ew_st_same)
-#define EW_FOR_FLOAT(X, ...)                                                  \
-  X(__VA_ARGS__, FLOAT16, f16, uint16_t, float, f32, ew_f16_load,             \
-    ew_f16_store)                                                             \
-  X(__VA_ARGS__, BFLOAT16, bf16, uint16_t, float, f32, ew_bf16_load,          \
-    ew_bf16_store)                                                            \
-  X(__VA_ARGS__, FLOAT32, f32, float, float, f32, ew_ld_same, ew_st_same)     \
-  X(__VA_ARGS__, FLOAT64, f64, double, double, f64, ew_ld_same, ew_st_same)
-#define EW_FOR_INT(X, ...)                                                    \
-  EW_FOR_SINT(X, __VA_ARGS__) EW_FOR_UINT(X, __VA_ARGS__)
-#define EW_FOR_NUM(X, ...)                                                    \
-  EW_FOR_INT(X, __VA_ARGS__) EW_FOR_FLOAT(X, __VA_ARGS__)
-#define EW_FOR_ALL(X, ...)                                                    \
-  EW_FOR_BOOL(X, __VA_ARGS__) EW_FOR_NUM(X, __VA_ARGS__)
-#define EW_FOR_INT_BOOL(X, ...)                                               \
-  EW_FOR_BOOL(X, __VA_ARGS__) EW_FOR_INT(X, __VA_ARGS__)
+#define EW_LOAD_PLAIN ew_ld_same
+#define EW_STORE_PLAIN ew_st_same
+#define EW_LOAD_BOOL ew_ld_bool
+#define EW_STORE_BOOL ew_st_same
+#define EW_LOAD_HALF ew_f16_load
+#define EW_STORE_HALF ew_f16_store
+#define EW_LOAD_BF16 ew_bf16_load
+#define EW_STORE_BF16 ew_bf16_store
+
+/* Which rows a list takes: one flag per kind (bool, signed, unsigned,
+ * float), 1 for every type of the kind, T for its TOSA types only, 0 for
+ * none.  Strings have no kernels. */
+#define EW_KIND_FLAG_BCAST_KIND_BOOL(b, s, u, f) b
+#define EW_KIND_FLAG_BCAST_KIND_SIGNED(b, s, u, f) s
+#define EW_KIND_FLAG_BCAST_KIND_UNSIGNED(b, s, u, f) u
+#define EW_KIND_FLAG_BCAST_KIND_FLOAT(b, s, u, f) f
+#define EW_KIND_FLAG_BCAST_KIND_STRING(b, s, u, f) 0
+/* EW_WHEN_(flag, in TOSA)(...) keeps its arguments if the row is taken. */
+#define EW_WHEN_(flag, tosa) EW_WHEN_CAT_(flag, tosa)
+#define EW_WHEN_CAT_(flag, tosa) EW_WHEN_##flag##_##tosa
+#define EW_WHEN_0_0(...)
+#define EW_WHEN_0_1(...)
+#define EW_WHEN_1_0(...) EW_CALL_(__VA_ARGS__)
+#define EW_WHEN_1_1(...) EW_CALL_(__VA_ARGS__)
+#define EW_WHEN_T_0(...)
+#define EW_WHEN_T_1(...) EW_CALL_(__VA_ARGS__)
+/* EW_CALL_(X, (args), row) is X(args, row).  The call is made in a
+ * replacement list, never inside another macro's argument, so X's
+ * expansion is scanned exactly once (the cast kernels' deferred inner loop
+ * depends on that, see ew_k_cast.c). */
+#define EW_CALL_(X, ARGS, ...) EW_APPLY_(X, EW_UNPAREN_ ARGS, __VA_ARGS__)
+#define EW_APPLY_(X, ...) X(__VA_ARGS__)
+#define EW_UNPAREN_(...) __VA_ARGS__
+
+#define EW_FOR_ROW_(X, b, s, u, f, ARGS, ID, name, ST, size, kind, npy, mlir, \
+                    S, VT, VS, coding, digits, tosa)                          \
+  EW_WHEN_(EW_KIND_FLAG_##kind(b, s, u, f), tosa)(                            \
+      X, ARGS, ID, S, ST, VT, VS, EW_LOAD_##coding, EW_STORE_##coding, kind, \
+      coding)
+#define EW_FOR_KINDS_(b, s, u, f, X, ...)                                     \
+  BCAST_DTYPE_TABLE(EW_FOR_ROW_, X, b, s, u, f, (__VA_ARGS__))
+
+#define EW_FOR_BOOL(X, ...) EW_FOR_KINDS_(1, 0, 0, 0, X, __VA_ARGS__)
+#define EW_FOR_SINT(X, ...) EW_FOR_KINDS_(0, 1, 0, 0, X, __VA_ARGS__)
+#define EW_FOR_UINT(X, ...) EW_FOR_KINDS_(0, 0, 1, 0, X, __VA_ARGS__)
+#define EW_FOR_FLOAT(X, ...) EW_FOR_KINDS_(0, 0, 0, 1, X, __VA_ARGS__)
+#define EW_FOR_INT(X, ...) EW_FOR_KINDS_(0, 1, 1, 0, X, __VA_ARGS__)
+#define EW_FOR_NUM(X, ...) EW_FOR_KINDS_(0, 1, 1, 1, X, __VA_ARGS__)
+#define EW_FOR_ALL(X, ...) EW_FOR_KINDS_(1, 1, 1, 1, X, __VA_ARGS__)
+#define EW_FOR_INT_BOOL(X, ...) EW_FOR_KINDS_(1, 1, 1, 0, X, __VA_ARGS__)
+/* TOSA's signed integers (int8, int16, int32) and floats (float16,
+ * bfloat16, float32). */
+#define EW_FOR_TOSA_SINT(X, ...) EW_FOR_KINDS_(0, T, 0, 0, X, __VA_ARGS__)
+#define EW_FOR_TOSA_FLOAT(X, ...) EW_FOR_KINDS_(0, 0, 0, T, X, __VA_ARGS__)
 
 /* ------------------------------------------------------------------------ */
 /* Loops.  NAME is the instance; TA/LA the input storage type and load, VA

@@ -117,16 +117,6 @@ static void copy_layout(bcast_tensor *dst, const bcast_tensor *src) {
   dst->owner = NULL;
 }
 
-static void format_dims(char *buf, size_t cap, int32_t rank,
-                        const int64_t *dims) {
-  size_t len = 0;
-  buf[0] = '\0';
-  bcast__append(buf, cap, &len, "[");
-  for (int32_t i = 0; i < rank; i++)
-    bcast__append(buf, cap, &len, i ? ",%" PRId64 : "%" PRId64, dims[i]);
-  bcast__append(buf, cap, &len, "]");
-}
-
 /* Puts "<a><b>: " before a diagnostic's message (truncating its end). */
 static void prefix_message(bcast_diag *diag, const char *a, const char *b) {
   char msg[BCAST_DIAG_TEXT_MAX];
@@ -465,9 +455,9 @@ static bcast_status plan_init(struct bcast_ew_plan *plan, bcast_op op,
       same = out->shape[i] == shape.dims[i];
     if (!same) {
       char want[1024], have[1024];
-      format_dims(want, sizeof want, shape.rank, shape.dims);
-      format_dims(have, sizeof have, out->rank < 0 ? 0 : out->rank,
-                  out->shape);
+      bcast_shape_format(&shape, BCAST_SHAPE_STYLE_LIST, want, sizeof want);
+      bcast_shape_format_dims(out->rank < 0 ? 0 : out->rank, out->shape,
+                              BCAST_SHAPE_STYLE_LIST, have, sizeof have);
       return bcast__fail(diag, BCAST_RESULT_MISMATCH,
                          "tosa.%s: the output has shape %s; it must be the "
                          "broadcast shape %s exactly",
@@ -690,59 +680,6 @@ void bcast__ew_plan_reference(const bcast_ew_plan *plan, void *out_data,
   walk_c_order(plan, out_data, in_data, visit_elem, NULL, idx);
 }
 
-/* One element as text, as NumPy prints it (float16/bfloat16 as values). */
-static void format_value(char *buf, size_t cap, bcast_dtype dtype,
-                         const char *p) {
-  size_t len = 0;
-  switch (dtype) {
-#define EW_FMT_INT_(ID, T, FMT)                                               \
-  case BCAST_##ID: {                                                          \
-    T v;                                                                      \
-    memcpy(&v, p, sizeof v);                                                  \
-    bcast__append(buf, cap, &len, "%" FMT, v);                                \
-    return;                                                                   \
-  }
-    EW_FMT_INT_(INT8, int8_t, PRId8)
-    EW_FMT_INT_(INT16, int16_t, PRId16)
-    EW_FMT_INT_(INT32, int32_t, PRId32)
-    EW_FMT_INT_(INT64, int64_t, PRId64)
-    EW_FMT_INT_(UINT8, uint8_t, PRIu8)
-    EW_FMT_INT_(UINT16, uint16_t, PRIu16)
-    EW_FMT_INT_(UINT32, uint32_t, PRIu32)
-    EW_FMT_INT_(UINT64, uint64_t, PRIu64)
-#undef EW_FMT_INT_
-  case BCAST_BOOL:
-    bcast__append(buf, cap, &len, "%s", *(const uint8_t *)p ? "True" : "False");
-    return;
-  case BCAST_FLOAT16: {
-    uint16_t h;
-    memcpy(&h, p, 2);
-    bcast__append(buf, cap, &len, "%.5g", (double)ew_f16_load(h));
-    return;
-  }
-  case BCAST_BFLOAT16: {
-    uint16_t h;
-    memcpy(&h, p, 2);
-    bcast__append(buf, cap, &len, "%.4g", (double)ew_bf16_load(h));
-    return;
-  }
-  case BCAST_FLOAT32: {
-    float f;
-    memcpy(&f, p, 4);
-    bcast__append(buf, cap, &len, "%.9g", (double)f);
-    return;
-  }
-  case BCAST_FLOAT64: {
-    double f;
-    memcpy(&f, p, 8);
-    bcast__append(buf, cap, &len, "%.17g", f);
-    return;
-  }
-  default:
-    bcast__append(buf, cap, &len, "?");
-    return;
-  }
-}
 
 static bcast_status check_pass(const struct bcast_ew_plan *plan,
                                void *out_data, const void *const *in_data,
@@ -765,14 +702,14 @@ static bcast_status check_pass(const struct bcast_ew_plan *plan,
   bcast__append(text, sizeof text, &len, "]:");
   for (int k = 0; k < plan->arity; k++) {
     char value[64];
-    format_value(value, sizeof value, plan->in[k].dtype, found[k]);
+    bcast_dtype_format_value(plan->in[k].dtype, found[k], value, sizeof value);
     bcast__append(text, sizeof text, &len, " operand #%d = %s%s", k, value,
                   k + 1 < plan->arity ? "," : "");
   }
   /* What an unchecked run writes there. */
   char result[16], value[64];
   plan->row->elem(result, found, &plan->params);
-  format_value(value, sizeof value, plan->out.dtype, result);
+  bcast_dtype_format_value(plan->out.dtype, result, value, sizeof value);
   bcast__append(text, sizeof text, &len, "; unchecked, bcast gives %s",
                 value);
   bcast__fail(diag, BCAST_CHECKED, "%s", text);

@@ -81,33 +81,38 @@ static void append_dim(char *buf, size_t cap, size_t *len, int64_t dim,
   else bcast__append(buf, cap, len, "%lld", (long long)dim);
 }
 
-size_t bcast_shape_format(const bcast_shape *shape, bcast_shape_style style,
-                          char *buf, size_t size) {
-  return bcast_shape_format_symbolic(shape, style, NULL, buf, size);
-}
-
-size_t bcast_shape_format_symbolic(const bcast_shape *shape,
-                                   bcast_shape_style style,
-                                   const bcast_symbols *symbols, char *buf,
-                                   size_t size) {
-  /* Measure into a local buffer large enough for any shape, then copy, so
-   * the return value is the full length even when buf is short. */
-  char text[BCAST_MAX_RANK * (BCAST_SYMBOL_NAME_MAX + 1) + 4];
+/* The text of rank dims (or of an unranked shape) in a style, measured into
+ * a local buffer large enough for any shape and then copied, so the return
+ * value is the full length even when buf is short. */
+static size_t format_dims(int32_t rank, const int64_t *dims,
+                          bcast_shape_style style,
+                          const bcast_symbols *symbols, char *buf,
+                          size_t size) {
+  char text[BCAST_MAX_RANK * (BCAST_SYMBOL_NAME_MAX + 2) + 4];
   size_t len = 0;
   text[0] = '\0';
-  if (shape->rank == BCAST_RANK_UNRANKED) {
+  if (rank > BCAST_MAX_RANK) rank = BCAST_MAX_RANK;
+  if (rank == BCAST_RANK_UNRANKED) {
     bcast__append(text, sizeof text, &len, "*");
   } else if (style == BCAST_SHAPE_STYLE_LIST) {
     bcast__append(text, sizeof text, &len, "[");
-    for (int32_t i = 0; i < shape->rank; i++) {
+    for (int32_t i = 0; i < rank; i++) {
       if (i) bcast__append(text, sizeof text, &len, ",");
-      append_dim(text, sizeof text, &len, shape->dims[i], symbols);
+      append_dim(text, sizeof text, &len, dims[i], symbols);
     }
     bcast__append(text, sizeof text, &len, "]");
+  } else if (style == BCAST_SHAPE_STYLE_NUMPY) {
+    /* A one-element tuple keeps its trailing comma: "(4,)". */
+    bcast__append(text, sizeof text, &len, "(");
+    for (int32_t i = 0; i < rank; i++) {
+      if (i) bcast__append(text, sizeof text, &len, ", ");
+      append_dim(text, sizeof text, &len, dims[i], symbols);
+    }
+    bcast__append(text, sizeof text, &len, rank == 1 ? ",)" : ")");
   } else {
-    for (int32_t i = 0; i < shape->rank; i++) {
+    for (int32_t i = 0; i < rank; i++) {
       if (i) bcast__append(text, sizeof text, &len, "x");
-      append_dim(text, sizeof text, &len, shape->dims[i], symbols);
+      append_dim(text, sizeof text, &len, dims[i], symbols);
     }
   }
   if (size > 0) {
@@ -116,6 +121,24 @@ size_t bcast_shape_format_symbolic(const bcast_shape *shape,
     buf[n] = '\0';
   }
   return len;
+}
+
+size_t bcast_shape_format(const bcast_shape *shape, bcast_shape_style style,
+                          char *buf, size_t size) {
+  return format_dims(shape->rank, shape->dims, style, NULL, buf, size);
+}
+
+size_t bcast_shape_format_dims(int32_t rank, const int64_t *dims,
+                               bcast_shape_style style, char *buf,
+                               size_t size) {
+  return format_dims(rank, dims, style, NULL, buf, size);
+}
+
+size_t bcast_shape_format_symbolic(const bcast_shape *shape,
+                                   bcast_shape_style style,
+                                   const bcast_symbols *symbols, char *buf,
+                                   size_t size) {
+  return format_dims(shape->rank, shape->dims, style, symbols, buf, size);
 }
 
 bcast_status bcast_shape_elem_count(const bcast_shape *shape, int64_t *out,

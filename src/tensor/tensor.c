@@ -31,12 +31,7 @@ static int dtype_valid(bcast_dtype dtype) {
 /* "[4096,4096]" into buf. */
 static void format_dims(char *buf, size_t cap, int32_t rank,
                         const int64_t *dims) {
-  size_t len = 0;
-  buf[0] = '\0';
-  bcast__append(buf, cap, &len, "[");
-  for (int32_t i = 0; i < rank; i++)
-    bcast__append(buf, cap, &len, "%s%" PRId64, i ? "," : "", dims[i]);
-  bcast__append(buf, cap, &len, "]");
+  bcast_shape_format_dims(rank, dims, BCAST_SHAPE_STYLE_LIST, buf, cap);
 }
 
 /* "64.0 MiB": the largest binary unit that keeps the value >= 1. */

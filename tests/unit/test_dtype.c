@@ -55,6 +55,138 @@ static double dbits(uint64_t u) {
   return d;
 }
 
+/* Every row of the one dtype table agrees with itself and with the lookup
+ * functions: the storage type has the declared size, the value type has
+ * the kind's arithmetic (signedness for integers, a fraction for floats,
+ * the storage type itself unless the coding converts), 16-bit codings only
+ * on 16-bit floats, round-trip digits exactly for floats, and TOSA's types
+ * are the ones the specification lists. */
+#define VALUE_CHECK_BCAST_KIND_BOOL(VT) CHECK((VT)2 == 2);
+#define VALUE_CHECK_BCAST_KIND_SIGNED(VT) CHECK((VT)-1 < (VT)0);
+#define VALUE_CHECK_BCAST_KIND_UNSIGNED(VT) CHECK((VT)-1 > (VT)0);
+#define VALUE_CHECK_BCAST_KIND_FLOAT(VT) CHECK((VT)0.5 * 2 == 1);
+#define VALUE_CHECK_BCAST_KIND_STRING(VT) CHECK(sizeof(VT) == sizeof(bcast_string));
+TEST(dtype_table_rows_agree) {
+  int rows = 0;
+#define ROW_(unused, id, name, ctype, size, kind, npy, mlir, S, VT, VS,       \
+             coding, digits, tosa)                                            \
+  do {                                                                        \
+    const bcast_dtype d = BCAST_##id;                                         \
+    const char *coding_ = #coding;                                            \
+    CHECK_INT(d, rows);                                                       \
+    CHECK_STR(bcast_dtype_name(d), name);                                     \
+    CHECK_STR(bcast_dtype_mlir_name(d), mlir);                                \
+    CHECK_INT(bcast_dtype_size(d), sizeof(ctype));                            \
+    CHECK_INT(bcast_dtype_kind_of(d), kind);                                  \
+    CHECK_INT((digits) > 0, (kind) == BCAST_KIND_FLOAT);                      \
+    CHECK_INT(strcmp(coding_, "BOOL") == 0, (kind) == BCAST_KIND_BOOL);       \
+    if (strcmp(coding_, "HALF") == 0 || strcmp(coding_, "BF16") == 0) {       \
+      CHECK_INT((kind), BCAST_KIND_FLOAT);                                    \
+      CHECK_INT(sizeof(ctype), 2);                                            \
+      CHECK_STR(#VS, "f32");                                                  \
+    } else {                                                                  \
+      CHECK_INT(sizeof(VT), sizeof(ctype));                                   \
+      CHECK_STR(#VS, #S);                                                     \
+    }                                                                         \
+    VALUE_CHECK_##kind(VT)                                                    \
+    CHECK_INT(tosa, d == BCAST_BOOL || d == BCAST_INT8 || d == BCAST_INT16 || \
+                        d == BCAST_INT32 || d == BCAST_FLOAT16 ||             \
+                        d == BCAST_BFLOAT16 || d == BCAST_FLOAT32);           \
+    (void)(npy);                                                              \
+    rows++;                                                                   \
+  } while (0);
+  BCAST_DTYPE_TABLE(ROW_, 0)
+#undef ROW_
+  CHECK_INT(rows, BCAST_DTYPE_COUNT);
+  /* The seven-column view sees the same rows in the same order. */
+  int listed = 0;
+#define LIST_(id, name, ctype, size, kind, npy, mlir)                         \
+  CHECK_INT(BCAST_##id, listed++);                                            \
+  CHECK_INT(size, sizeof(ctype));
+  BCAST_DTYPE_LIST(LIST_)
+#undef LIST_
+  CHECK_INT(listed, BCAST_DTYPE_COUNT);
+}
+
+static const char *fmt_value(bcast_dtype dtype, const void *elem) {
+  static char text[128];
+  size_t n = bcast_dtype_format_value(dtype, elem, text, sizeof text);
+  if (n != strlen(text)) return "(length mismatch)";
+  return text;
+}
+
+TEST(dtype_format_value_prints_like_numpy) {
+  const uint8_t yes = 1, no = 0, two = 2;
+  CHECK_STR(fmt_value(BCAST_BOOL, &yes), "True");
+  CHECK_STR(fmt_value(BCAST_BOOL, &no), "False");
+  CHECK_STR(fmt_value(BCAST_BOOL, &two), "True");
+  const int8_t i8 = -128;
+  const int64_t i64 = INT64_MIN;
+  const uint8_t u8 = 255;
+  const uint64_t u64 = UINT64_MAX;
+  CHECK_STR(fmt_value(BCAST_INT8, &i8), "-128");
+  CHECK_STR(fmt_value(BCAST_INT64, &i64), "-9223372036854775808");
+  CHECK_STR(fmt_value(BCAST_UINT8, &u8), "255");
+  CHECK_STR(fmt_value(BCAST_UINT64, &u64), "18446744073709551615");
+  const uint16_t h = bcast_float_to_half(0.1f), b = bcast_float_to_bf16(0.1f);
+  const float f = 0.1f, finf = -INFINITY;
+  const double dd = 0.1;
+  CHECK_STR(fmt_value(BCAST_FLOAT16, &h), "0.099976");
+  CHECK_STR(fmt_value(BCAST_BFLOAT16, &b), "0.1001");
+  CHECK_STR(fmt_value(BCAST_FLOAT32, &f), "0.100000001");
+  CHECK_STR(fmt_value(BCAST_FLOAT32, &finf), "-inf");
+  CHECK_STR(fmt_value(BCAST_FLOAT64, &dd), "0.10000000000000001");
+  const bcast_string s = {"a'b\\c\n\x01\x7f" "d", 9};
+  CHECK_STR(fmt_value(BCAST_STRING, &s), "'a\\'b\\\\c\\n\\x01\\x7fd'");
+  CHECK_STR(fmt_value(BCAST_DTYPE_COUNT, &yes), "?");
+  /* Unaligned elements are fine. */
+  char raw[9] = {0};
+  const int32_t i32 = -7;
+  memcpy(raw + 1, &i32, sizeof i32);
+  CHECK_STR(fmt_value(BCAST_INT32, raw + 1), "-7");
+  /* snprintf's contract: the full length, a truncated NUL-terminated
+   * text, and nothing written for cap 0. */
+  char small[4] = "xyz";
+  CHECK_INT(bcast_dtype_format_value(BCAST_INT64, &i64, small, 0), 20);
+  CHECK_STR(small, "xyz");
+  CHECK_INT(bcast_dtype_format_value(BCAST_INT64, &i64, small, sizeof small),
+            20);
+  CHECK_STR(small, "-92");
+  CHECK_INT(bcast_dtype_format_value(BCAST_STRING, &s, small, sizeof small),
+            strlen("'a\\'b\\\\c\\n\\x01\\x7fd'"));
+  CHECK_STR(small, "'a\\");
+}
+
+/* The round-trip digits of each float type print every value so that it
+ * reads back to the same encoding. */
+TEST(dtype_float_digits_round_trip) {
+  uint64_t rng = test_seed() ^ 0xd161u;
+  char text[64];
+  for (int i = 0; i < 20000; i++) {
+    const uint64_t bits = test_rand(&rng);
+    const uint16_t h = (uint16_t)bits;
+    const float f = bitsf((uint32_t)bits);
+    const double d = dbits(bits);
+    if (!isnan(bcast_half_to_float(h))) {
+      bcast_dtype_format_value(BCAST_FLOAT16, &h, text, sizeof text);
+      CHECK_INT(bcast_float_to_half((float)strtod(text, NULL)), h);
+    }
+    if (!isnan(bcast_bf16_to_float(h))) {
+      bcast_dtype_format_value(BCAST_BFLOAT16, &h, text, sizeof text);
+      CHECK_INT(bcast_float_to_bf16((float)strtod(text, NULL)), h);
+    }
+    if (!isnan(f)) {
+      bcast_dtype_format_value(BCAST_FLOAT32, &f, text, sizeof text);
+      CHECK_INT(fbits(strtof(text, NULL)), fbits(f));
+    }
+    if (!isnan(d)) {
+      bcast_dtype_format_value(BCAST_FLOAT64, &d, text, sizeof text);
+      const double back = strtod(text, NULL);
+      CHECK(memcmp(&back, &d, sizeof d) == 0);
+    }
+  }
+}
+
 /* Value of a positive half encoding; 0x7c00 stands for 65536, the next
  * "binade" value IEEE rounding uses to decide overflow. */
 static double half_value(uint16_t h) {

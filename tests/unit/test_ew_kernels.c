@@ -391,3 +391,70 @@ TEST(ew_two_threads_match_one) {
       for (int k = 0; k < arity; k++) free(mem[k]);
     }
 }
+
+/* The type classes computed from the dtype table keep the members they had
+ * when they were listed by name, and agree with each row's kind and TOSA
+ * column. */
+TEST(ew_type_classes_follow_the_dtype_table) {
+#define M_(d) (1u << BCAST_##d)
+  CHECK_INT(BCAST_TYPES_BOOL, M_(BOOL));
+  CHECK_INT(BCAST_TYPES_TINT, M_(INT8) | M_(INT16) | M_(INT32));
+  CHECK_INT(BCAST_TYPES_TFP, M_(FLOAT16) | M_(BFLOAT16) | M_(FLOAT32));
+  CHECK_INT(BCAST_TYPES_SINT, M_(INT8) | M_(INT16) | M_(INT32) | M_(INT64));
+  CHECK_INT(BCAST_TYPES_UINT, M_(UINT8) | M_(UINT16) | M_(UINT32) | M_(UINT64));
+  CHECK_INT(BCAST_TYPES_FLOAT,
+            M_(FLOAT16) | M_(BFLOAT16) | M_(FLOAT32) | M_(FLOAT64));
+  CHECK_INT(BCAST_TYPES_ALL, ((1u << BCAST_DTYPE_COUNT) - 1) & ~M_(STRING));
+#undef M_
+  /* The masks are constant expressions. */
+  static const unsigned constant[] = {BCAST_TYPES_TINT, BCAST_TYPES_TFP, BCAST_TYPES_ALL};
+  CHECK_INT(constant[2], BCAST_TYPES_ALL);
+#define ROW_(unused, id, name, ctype, size, kind, npy, mlir, S, VT, VS,       \
+             coding, digits, tosa)                                            \
+  {                                                                           \
+    const unsigned bit = 1u << BCAST_##id;                                    \
+    CHECK_INT(!!(BCAST_TYPES_BOOL & bit), (kind) == BCAST_KIND_BOOL);                \
+    CHECK_INT(!!(BCAST_TYPES_SINT & bit), (kind) == BCAST_KIND_SIGNED);              \
+    CHECK_INT(!!(BCAST_TYPES_UINT & bit), (kind) == BCAST_KIND_UNSIGNED);            \
+    CHECK_INT(!!(BCAST_TYPES_FLOAT & bit), (kind) == BCAST_KIND_FLOAT);              \
+    CHECK_INT(!!(BCAST_TYPES_TINT & bit), (kind) == BCAST_KIND_SIGNED && (tosa));    \
+    CHECK_INT(!!(BCAST_TYPES_TFP & bit), (kind) == BCAST_KIND_FLOAT && (tosa));      \
+  }
+  BCAST_DTYPE_TABLE(ROW_, 0)
+#undef ROW_
+}
+
+/* The kernel tables generated from the dtype table: every row is complete
+ * and never takes strings, SELECT has a row for every non-string type, and
+ * CAST the whole cross product (the deferred inner loop of ew_k_cast.c)
+ * plus TOSA's float -> int8/int16/int32 flavour. */
+TEST(ew_kernel_rows_cover_the_dtype_table) {
+  for (size_t r = 0; r < bcast__ew_row_count(); r++) {
+    const ew_row *row = bcast__ew_row_at(r);
+    CHECK(row->kernels && row->kernels_avx2 && row->elem && row->unpred);
+    CHECK(row->in != BCAST_STRING && row->out != BCAST_STRING);
+    CHECK(bcast__ew_find(row->op, row->flavour, row->in, row->out) == row);
+  }
+  int casts = 0, tosa_casts = 0;
+  for (int a = 0; a < BCAST_DTYPE_COUNT; a++) {
+    const bcast_dtype in = (bcast_dtype)a;
+    const int kernel_type = (BCAST_TYPES_ALL >> a) & 1;
+    CHECK_INT(bcast__ew_find(BCAST_OP_SELECT, EW_FLAVOUR_ANY, in, in) != NULL,
+              kernel_type);
+    for (int b = 0; b < BCAST_DTYPE_COUNT; b++) {
+      const bcast_dtype out = (bcast_dtype)b;
+      const ew_row *any =
+          bcast__ew_find(BCAST_OP_CAST, EW_FLAVOUR_ANY, in, out);
+      const ew_row *tosa =
+          bcast__ew_find(BCAST_OP_CAST, EW_FLAVOUR_TOSA, in, out);
+      CHECK_INT(any != NULL, kernel_type && ((BCAST_TYPES_ALL >> b) & 1));
+      casts += any != NULL;
+      if (tosa && tosa->flavour == EW_FLAVOUR_TOSA) {
+        CHECK(((BCAST_TYPES_TFP >> a) & 1) && ((BCAST_TYPES_TINT >> b) & 1));
+        tosa_casts++;
+      }
+    }
+  }
+  CHECK_INT(casts, 13 * 13);
+  CHECK_INT(tosa_casts, 3 * 3);
+}

@@ -411,3 +411,28 @@ TEST(shape_infer_zero_with_dynamic_is_order_dependent) {
   CHECK_INT(bcast_shape_infer(3, rev, BCAST_PROFILE_MLIR, &out, NULL),
             BCAST_INCOMPATIBLE);
 }
+
+/* NumPy's tuple style, and the formatter for dims outside a bcast_shape. */
+TEST(shape_format_numpy_tuple) {
+  char text[64];
+  const int64_t dims[3] = {4, 3, 7};
+  CHECK_INT(bcast_shape_format_dims(2, dims, BCAST_SHAPE_STYLE_NUMPY, text,
+                                    sizeof text),
+            6);
+  CHECK_STR(text, "(4, 3)");
+  bcast_shape_format_dims(1, dims, BCAST_SHAPE_STYLE_NUMPY, text, sizeof text);
+  CHECK_STR(text, "(4,)");
+  bcast_shape_format_dims(0, dims, BCAST_SHAPE_STYLE_NUMPY, text, sizeof text);
+  CHECK_STR(text, "()");
+  bcast_shape_format_dims(3, dims, BCAST_SHAPE_STYLE_LIST, text, sizeof text);
+  CHECK_STR(text, "[4,3,7]");
+  bcast_shape_format_dims(3, dims, BCAST_SHAPE_STYLE_MLIR, text, sizeof text);
+  CHECK_STR(text, "4x3x7");
+  bcast_shape s;
+  CHECK_INT(bcast_shape_parse("[2,?,1]", 7, &s, NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_format(&s, BCAST_SHAPE_STYLE_NUMPY, text, 5), 9);
+  CHECK_STR(text, "(2, ");
+  s.rank = BCAST_RANK_UNRANKED;
+  bcast_shape_format(&s, BCAST_SHAPE_STYLE_NUMPY, text, sizeof text);
+  CHECK_STR(text, "*");
+}

@@ -90,45 +90,29 @@ static int parse_opts(int argc, char **argv, unsigned allowed, npy_opts *o) {
 /* ------------------------------------------------------------------------ */
 /* Printing elements. */
 
+/* A tensor's shape as NumPy prints it: "(4, 3)", "(4,)", "()". */
 static void format_shape(const bcast_tensor *t, char *buf, size_t cap) {
-  size_t len = 0;
-  len += (size_t)snprintf(buf, cap, "(");
-  for (int32_t i = 0; i < t->rank && len < cap; i++)
-    len += (size_t)snprintf(buf + len, cap - len, i ? ", %" PRId64 : "%" PRId64,
-                            t->shape[i]);
-  if (len < cap) snprintf(buf + len, cap - len, t->rank == 1 ? ",)" : ")");
+  bcast_shape_format_dims(t->rank, t->shape, BCAST_SHAPE_STYLE_NUMPY, buf,
+                          cap);
 }
 
-static void print_string(FILE *out, const bcast_string *s) {
-  fputc('\'', out);
-  for (size_t i = 0; i < s->len; i++) {
-    unsigned char ch = (unsigned char)s->ptr[i];
-    if (ch == '\'' || ch == '\\') fprintf(out, "\\%c", ch);
-    else if (ch == '\n') fputs("\\n", out);
-    else if (ch < 0x20 || ch == 0x7f) fprintf(out, "\\x%02x", ch);
-    else fputc(ch, out);
-  }
-  fputc('\'', out);
-}
-
+/* One element as NumPy's repr prints it; a long string gets a buffer of
+ * its own. */
 static void print_elem(FILE *out, bcast_dtype dtype, const char *p) {
-  switch (dtype) {
-  case BCAST_BOOL: fputs(*(const uint8_t *)p ? "True" : "False", out); break;
-  case BCAST_INT8: fprintf(out, "%d", *(const int8_t *)p); break;
-  case BCAST_INT16: { int16_t v; memcpy(&v, p, 2); fprintf(out, "%d", v); break; }
-  case BCAST_INT32: { int32_t v; memcpy(&v, p, 4); fprintf(out, "%" PRId32, v); break; }
-  case BCAST_INT64: { int64_t v; memcpy(&v, p, 8); fprintf(out, "%" PRId64, v); break; }
-  case BCAST_UINT8: fprintf(out, "%u", *(const uint8_t *)p); break;
-  case BCAST_UINT16: { uint16_t v; memcpy(&v, p, 2); fprintf(out, "%u", v); break; }
-  case BCAST_UINT32: { uint32_t v; memcpy(&v, p, 4); fprintf(out, "%" PRIu32, v); break; }
-  case BCAST_UINT64: { uint64_t v; memcpy(&v, p, 8); fprintf(out, "%" PRIu64, v); break; }
-  case BCAST_FLOAT16: { uint16_t v; memcpy(&v, p, 2); fprintf(out, "%.5g", (double)bcast_half_to_float(v)); break; }
-  case BCAST_BFLOAT16: { uint16_t v; memcpy(&v, p, 2); fprintf(out, "%.4g", (double)bcast_bf16_to_float(v)); break; }
-  case BCAST_FLOAT32: { float v; memcpy(&v, p, 4); fprintf(out, "%.9g", (double)v); break; }
-  case BCAST_FLOAT64: { double v; memcpy(&v, p, 8); fprintf(out, "%.17g", v); break; }
-  case BCAST_STRING: print_string(out, (const bcast_string *)(const void *)p); break;
-  default: fputs("?", out); break;
+  char text[64];
+  size_t need = bcast_dtype_format_value(dtype, p, text, sizeof text);
+  if (need < sizeof text) {
+    fputs(text, out);
+    return;
   }
+  char *big = malloc(need + 1);
+  if (!big) {
+    fputs(text, out);
+    return;
+  }
+  bcast_dtype_format_value(dtype, p, big, need + 1);
+  fputs(big, out);
+  free(big);
 }
 
 /* Address of the flat (C order) element k. */

@@ -204,12 +204,10 @@ static int parse_mlir(const char *line, bcast_mlir_op *op, bcast_op *id) {
 /* ------------------------------------------------------------------------ */
 
 /* Exit status for a failed library call. */
+/* A tensor's shape as NumPy prints it: "(4, 3)", "(4,)", "()". */
 static void format_shape(const bcast_tensor *t, char *buf, size_t cap) {
-  size_t len = (size_t)snprintf(buf, cap, "(");
-  for (int32_t i = 0; i < t->rank && len < cap; i++)
-    len += (size_t)snprintf(buf + len, cap - len,
-                            i ? ", %" PRId64 : "%" PRId64, t->shape[i]);
-  if (len < cap) snprintf(buf + len, cap - len, t->rank == 1 ? ",)" : ")");
+  bcast_shape_format_dims(t->rank, t->shape, BCAST_SHAPE_STYLE_NUMPY, buf,
+                          cap);
 }
 
 /* After a library error: name the files behind the operand numbers. */
