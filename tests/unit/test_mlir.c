@@ -51,13 +51,13 @@ TEST(mlir_scan_forms_and_positions) {
   CHECK_INT(ops[0].col, 8);
   CHECK_INT(ops[0].generic, 1);
   CHECK_INT(ops[0].n_operands, 2);
-  CHECK_INT(ops[0].operands[1].shape.rank, 1);
+  CHECK_INT(ops[0].operands[1].rank, 1);
   CHECK_INT(ops[1].line, 5);
   CHECK_INT(ops[1].generic, 0);
   CHECK_INT(ops[2].n_operands, 1); /* multi-line, attribute dict with ':' */
   CHECK_INT(ops[2].line, 6);
   CHECK_INT(ops[3].n_operands, 2);
-  CHECK_INT(ops[3].result.shape.dims[0], BCAST_DIM_DYNAMIC);
+  CHECK_INT(ops[3].dims[ops[3].result.dims_at], BCAST_DIM_DYNAMIC);
   CHECK_INT(ops[4].line, 9);
   free(ops);
 }

@@ -554,7 +554,7 @@ int cmd_run(int argc, char **argv) {
       goto release;
     }
     for (int k = 0; k <= arity; k++) {
-      const bcast_mlir_type *type =
+      const bcast_mlir_type_ref *type =
           k < arity ? &mop->operands[k] : &mop->result;
       bcast_dtype want;
       if (bcast_dtype_parse(type->elem, type->elem_len, &want) != BCAST_OK) {
@@ -564,7 +564,7 @@ int cmd_run(int argc, char **argv) {
         goto release;
       }
       if (k < arity) {
-        declared[k] = type->shape;
+        bcast_mlir_op_shape(mop, type, &declared[k]);
         if (x[k].dtype != want) {
           cli_error("run: operand #%d (%s) is %s, but the signature declares "
                     "%.*s",
@@ -574,7 +574,7 @@ int cmd_run(int argc, char **argv) {
           goto release;
         }
       } else {
-        declared_result = type->shape;
+        bcast_mlir_op_shape(mop, type, &declared_result);
         if (op == BCAST_OP_CAST && attrs.cast_to == BCAST_DTYPE_COUNT)
           attrs.cast_to = want;
         bcast_dtype got;
