@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/diag.h"
+#include "type/mlir_internal.h"
 #include "type/text.h"
 #include "bcast/mlir.h"
 
@@ -60,15 +61,20 @@ static void advance_to(bcast_mlir_scanner *s, size_t to) {
   s->pos = to;
 }
 
-/* Reads "%name(:N)?" at t[i]; returns the position after it or 0. */
-static size_t read_result(const char *t, size_t len, size_t i) {
+/* Reads "%name(:N)?" at t[i]; returns the position after it or 0.  *count
+ * gets how many values it defines: N, or 1 without ":N". */
+static size_t read_result(const char *t, size_t len, size_t i, size_t *count) {
   if (i >= len || t[i] != '%') return 0;
   size_t j = i + 1;
   while (j < len && bcast__is_ident(t[j])) j++;
   if (j == i + 1) return 0;
+  *count = 1;
   if (j < len && t[j] == ':') {
     size_t k = j + 1;
-    while (k < len && bcast__is_digit(t[k])) k++;
+    int64_t n = 0;
+    if (bcast__parse_size(t, len, k, &n, &k) == BCAST_OK && n > 0 &&
+        (uint64_t)n <= (uint64_t)SIZE_MAX / 2)
+      *count = (size_t)n;
     if (k > j + 1) j = k;
   }
   return j;
@@ -86,22 +92,12 @@ static size_t read_result_list(const char *t, size_t len, size_t i,
                                size_t *stop) {
   *n_results = 0;
   for (;;) {
-    size_t j = read_result(t, len, i);
+    size_t count = 1;
+    size_t j = read_result(t, len, i, &count);
     if (!j) {
       *stop = i + 1;
       return 0;
     }
-    /* "%r:N" defines N values. */
-    size_t count = 1;
-    for (size_t k = i; k < j; k++)
-      if (t[k] == ':') {
-        int64_t v = 0;
-        size_t e;
-        if (bcast__parse_size(t, j, k + 1, &v, &e) == BCAST_OK && v > 0 &&
-            (uint64_t)v < (uint64_t)SIZE_MAX / 2)
-          count = (size_t)v;
-        break;
-      }
     *n_results += count;
     *list_end = j;
     j = bcast__skip_trivia(t, len, j);
@@ -122,26 +118,20 @@ static bcast_status op_error(bcast_diag *diag, const bcast_mlir_op *op,
                      op->name, what);
 }
 
-/* Parses a type at t[*i] into *ref, moving its dims to the op's pool. */
+/* Parses a type at t[*i] into *ref, its dims straight into the op's pool. */
 static bcast_status parse_type(const char *t, size_t len, size_t *i,
                                bcast_mlir_op *op, uint32_t *pool_used,
                                bcast_mlir_type_ref *ref, bcast_diag *diag) {
-  bcast_mlir_type type;
   size_t used = 0;
-  bcast_status st = bcast_mlir_type_parse(t + *i, len - *i, &type, &used, diag);
+  int32_t room = (int32_t)(BCAST_MLIR_MAX_OP_DIMS - *pool_used);
+  bcast_status st = bcast__mlir_type_read(t + *i, len - *i, ref,
+                                          &op->dims[*pool_used], room, &used,
+                                          diag);
   if (st != BCAST_OK) return st;
-  int32_t rank = type.shape.rank > 0 ? type.shape.rank : 0;
-  if ((uint32_t)rank > BCAST_MLIR_MAX_OP_DIMS - *pool_used)
+  if (ref->rank > room)
     return op_error(diag, op, "more than 256 dims in the type signature");
-  ref->container = type.container;
-  ref->rank = type.shape.rank;
   ref->dims_at = *pool_used;
-  ref->text = type.text;
-  ref->text_len = type.text_len;
-  ref->elem = type.elem;
-  ref->elem_len = type.elem_len;
-  memcpy(&op->dims[*pool_used], type.shape.dims, (size_t)rank * sizeof op->dims[0]);
-  *pool_used += (uint32_t)rank;
+  if (ref->rank > 0) *pool_used += (uint32_t)ref->rank;
   *i += used;
   return BCAST_OK;
 }
