@@ -4,7 +4,10 @@
  * Invariant: after the expansion and materialization stages every operand
  * value has the inferred rank, and at every axis its runtime size is either
  * the broadcast size or a static 1 that the main linalg.generic reads
- * through a constant-0 map result.  Stages, in output order:
+ * through a constant-0 map result.  Before any output, stage 0 infers the
+ * result and asks the shape module's run-time check analysis
+ * (bcast__axis_analyze) which axes need checks.  Then, one static function
+ * per stage, in output order:
  *   1. index constants;
  *   2. tensor.expand_shape of lower-rank operands (leading 1s);
  *   3. tensor.dim of every dynamic operand dim, and per dynamic result dim

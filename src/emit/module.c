@@ -165,11 +165,12 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
   if (!text || !opts || !write)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT, "bcast_emit_lower_module: NULL argument");
   emit_ctx *c = calloc(1, sizeof *c);
-  bcast_mlir_op *m = malloc(sizeof *m);
+  bcast_mlir_op m_storage; /* a few KB */
+  bcast_mlir_op *m = &m_storage;
   emit_op *op = malloc(sizeof *op);
   bcast_diag *vdiag = malloc(sizeof *vdiag);
   bcast_status st = BCAST_OK;
-  if (!c || !m || !op || !vdiag) {
+  if (!c || !op || !vdiag) {
     st = bcast__fail(diag, BCAST_NO_MEMORY, "out of memory");
     goto done;
   }
@@ -259,7 +260,6 @@ done:
     emit_buf_free(&c->out);
   }
   free(c);
-  free(m);
   free(op);
   free(vdiag);
   return st;
