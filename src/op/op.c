@@ -26,8 +26,13 @@ static const struct {
     {"div", BCAST_OP_INTDIV},
 };
 
+/* Is name[0..len) the NUL-terminated want?  Compares one character at a
+ * time and stops at the first difference, so a lookup over the table reads
+ * about one character of most names rather than measuring each. */
 static int name_is(const char *name, size_t len, const char *want) {
-  return strlen(want) == len && memcmp(name, want, len) == 0;
+  size_t k = 0;
+  while (k < len && want[k] != '\0' && want[k] == name[k]) k++;
+  return k == len && want[k] == '\0';
 }
 
 bcast_status bcast_op_lookup(const char *name, size_t len, bcast_op *out) {
