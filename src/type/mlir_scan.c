@@ -154,10 +154,9 @@ static bcast_status parse_signature(const char *t, size_t len, size_t i,
       for (;;) {
         if (op->n_operands == BCAST_MLIR_MAX_OPERANDS)
           return op_error(diag, op, "more than 64 operands");
-        if ((st = parse_type(t, len, &i, op, &pool_used, &op->operands[op->n_operands],
-                             diag)) !=
-            BCAST_OK)
-          return st;
+        st = parse_type(t, len, &i, op, &pool_used,
+                        &op->operands[op->n_operands], diag);
+        if (st != BCAST_OK) return st;
         op->n_operands++;
         i = bcast__skip_trivia(t, len, i);
         if (i < len && t[i] == ',') {
