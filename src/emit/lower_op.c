@@ -4,7 +4,10 @@
  * Invariant: after the expansion and materialization stages every operand
  * value has the inferred rank, and at every axis its runtime size is either
  * the broadcast size or a static 1 that the main linalg.generic reads
- * through a constant-0 map result.  Stages, in output order:
+ * through a constant-0 map result.  Before any output, stage 0 infers the
+ * result and asks the shape module's run-time check analysis
+ * (bcast__axis_analyze) which axes need checks.  Then, one static function
+ * per stage, in output order:
  *   1. index constants;
  *   2. tensor.expand_shape of lower-rank operands (leading 1s);
  *   3. tensor.dim of every dynamic operand dim, and per dynamic result dim
@@ -22,12 +25,14 @@
 #include <string.h>
 
 #include "emit/emit_internal.h"
+#include "shape/shape_internal.h"
 
 #define TYPE_MAX 1600
 #define MAP_MAX 2048
 #define NM 128
 
 typedef struct lower_state {
+  char p[48];                /* the op's name prefix ("%bc3") */
   char cur[3][NM];           /* current SSA value of each operand */
   bcast_shape shape[3];      /* its shape (inferred rank after stage 2) */
   char type[3][TYPE_MAX];    /* its type text */
@@ -35,6 +40,14 @@ typedef struct lower_state {
   char size[BCAST_MAX_RANK][NM];   /* dynamic result dims' sizes */
   char static_size[BCAST_MAX_RANK][NM]; /* index constants of static sizes */
   bcast_shape inferred;
+  bcast__axis axes[BCAST_MAX_RANK]; /* the run-time check analysis */
+  int checked[BCAST_MAX_RANK];      /* axes whose dynamic dims get stage 4/5 */
+  int need_c[BCAST_MAX_RANK + 2];   /* index constants stage 1 writes */
+  size_t n_extra_used;              /* extra operands read as scalars */
+  char extra_name[2][NM];           /* their stage 6 scalars */
+  char out_type[TYPE_MAX];          /* the main generic's result type */
+  char gen[NM];                     /* its SSA name */
+  int cast;                         /* stage 8 is needed */
 } lower_state;
 
 /* affine_map<(d0, d1) -> (0, d1)>: identity, except constant 0 where
@@ -182,74 +195,78 @@ static void assert_dim(emit_ctx *c, lower_state *s, const emit_op *op,
   c->stats.asserts++;
 }
 
-bcast_status emit_lower_op(emit_ctx *c, const emit_op *op, bcast_diag *diag) {
-  lower_state *s = bcast__calloc(1, sizeof *s);
-  if (!s) return bcast__fail(diag, BCAST_NO_MEMORY, "out of memory");
-  bcast_status st = BCAST_OK;
-  char p[48];
-  op_prefix(c, p, sizeof p);
-  c->tmp = 0;
-
-  /* Shapes and the inferred result. */
+/* Stage 0, before any output: the operand shapes, the inferred result and
+ * the run-time check analysis.  Invariant on success: s->shape holds every
+ * broadcast operand's ranked tensor shape, s->inferred their broadcast (of
+ * the declared result's rank), s->checked marks the axes whose dynamic
+ * dims stages 4 and 5 handle, and s->need_c the index constants the later
+ * stages use.  Nothing is written, so a refused op leaves no output. */
+static bcast_status analyze(lower_state *s, const emit_op *op,
+                            bcast_diag *diag) {
   for (size_t k = 0; k < op->n_in; k++) {
     const bcast_mlir_type *ty = &op->in[k].type;
-    if (ty->container != BCAST_CONTAINER_TENSOR || ty->shape.rank < 0) {
-      st = unsupported(op, diag, "lowers ranked tensors only");
-      goto done;
-    }
+    if (ty->container != BCAST_CONTAINER_TENSOR || ty->shape.rank < 0)
+      return unsupported(op, diag, "lowers ranked tensors only");
     s->shape[k] = ty->shape;
   }
-  if (op->result.container != BCAST_CONTAINER_TENSOR) {
-    st = unsupported(op, diag, "lowers ranked tensors only");
-    goto done;
-  }
-  if ((st = bcast_shape_infer(op->n_in, s->shape, op->profile, &s->inferred,
-                              diag)) != BCAST_OK)
-    goto done;
+  if (op->result.container != BCAST_CONTAINER_TENSOR)
+    return unsupported(op, diag, "lowers ranked tensors only");
+  bcast_status st =
+      bcast_shape_infer(op->n_in, s->shape, op->profile, &s->inferred, diag);
+  if (st != BCAST_OK) return st;
   int32_t rank = s->inferred.rank;
-  if (op->result.shape.rank >= 0 && op->result.shape.rank != rank) {
-    st = unsupported(op, diag,
-                     "result rank differs from the inferred rank (bcast does "
-                     "not broadcast results)");
-    goto done;
-  }
+  if (op->result.shape.rank >= 0 && op->result.shape.rank != rank)
+    return unsupported(op, diag,
+                       "result rank differs from the inferred rank (bcast does "
+                       "not broadcast results)");
 
-  /* Which (operand, axis) pairs need a runtime broadcast. */
-  int dyn_count[BCAST_MAX_RANK] = {0};
-  int need_c[BCAST_MAX_RANK + 2] = {0};
+  /* Which (operand, axis) pairs need a run-time broadcast.  The lowering
+   * sizes a dynamic result dim from the operands' dynamic dims alone, so an
+   * axis where one dynamic dim meets only a static 0 stays unchecked. */
+  bcast__shapes ops = bcast__shapes_of(s->shape, op->n_in);
   int any_runtime = 0;
-  for (int32_t a = 0; a < rank; a++)
+  for (int32_t a = 0; a < rank; a++) {
+    bcast__axis *ax = &s->axes[a];
+    bcast__axis_analyze(ops, rank, a, s->inferred.dims[a], ax, NULL, 0, NULL);
+    s->checked[a] = ax->needs_check &&
+                    !(BCAST_DIM_IS_DYNAMIC(ax->dim) && ax->n_dynamic < 2);
+    any_runtime |= s->checked[a];
     for (size_t k = 0; k < op->n_in; k++) {
       int32_t off = rank - s->shape[k].rank;
       if (a >= off && BCAST_DIM_IS_DYNAMIC(s->shape[k].dims[a - off])) {
-        dyn_count[a]++;
-        need_c[a] = 1;
-        need_c[a - off] = 1; /* for tensor.expand_shape's output_shape */
+        s->need_c[a] = 1;
+        s->need_c[a - off] = 1; /* for tensor.expand_shape's output_shape */
       }
     }
-  for (int32_t a = 0; a < rank; a++)
-    if (dyn_count[a] &&
-        (!BCAST_DIM_IS_DYNAMIC(s->inferred.dims[a]) || dyn_count[a] >= 2))
-      any_runtime = 1;
-  if (any_runtime) need_c[1] = 1;
-  size_t n_extra_used = 0;
+  }
+  if (any_runtime) s->need_c[1] = 1;
   if ((op->op == BCAST_OP_MUL && op->n_extra >= 1 && op->in[0].dtype == BCAST_INT32) ||
       (op->op == BCAST_OP_NEGATE && op->n_extra == 2 &&
        bcast_dtype_kind_of(op->in[0].dtype) == BCAST_KIND_SIGNED))
-    n_extra_used = op->n_extra;
-  if (n_extra_used) need_c[0] = 1;
-  for (size_t j = 0; j < n_extra_used; j++)
+    s->n_extra_used = op->n_extra;
+  if (s->n_extra_used) s->need_c[0] = 1;
+  for (size_t j = 0; j < s->n_extra_used; j++)
     if (op->extra[j].type.container != BCAST_CONTAINER_TENSOR ||
-        op->extra[j].type.shape.rank < 0) {
-      st = unsupported(op, diag, "needs a ranked tensor shift / zero point");
-      goto done;
-    }
+        op->extra[j].type.shape.rank < 0)
+      return unsupported(op, diag, "needs a ranked tensor shift / zero point");
+  return BCAST_OK;
+}
 
-  /* 1. Index constants. */
+/* Stage 1: the index constants %p_cN that later stages name, each once,
+ * in increasing N. */
+static void emit_index_constants(emit_ctx *c, const lower_state *s) {
   for (int v = 0; v < BCAST_MAX_RANK + 2; v++)
-    if (need_c[v]) emit_line(c, 0, "%s_c%d = arith.constant %d : index", p, v, v);
+    if (s->need_c[v])
+      emit_line(c, 0, "%s_c%d = arith.constant %d : index", s->p, v, v);
+}
 
-  /* 2. Rank expansion. */
+/* Stage 2: every operand gets the inferred rank.  Invariant afterwards:
+ * s->cur[k] names a value of type s->type[k] and shape s->shape[k], whose
+ * rank is s->inferred.rank (lower-rank operands gained leading 1s through
+ * tensor.expand_shape). */
+static void expand_ranks(emit_ctx *c, lower_state *s, const emit_op *op) {
+  int32_t rank = s->inferred.rank;
+  const char *p = s->p;
   for (size_t k = 0; k < op->n_in; k++) {
     bcast_dtype dt = op->in[k].dtype;
     bcast_shape src = s->shape[k];
@@ -295,9 +312,17 @@ bcast_status emit_lower_op(emit_ctx *c, const emit_op *op, bcast_diag *diag) {
     snprintf(s->cur[k], NM, "%s_x%zu", p, k);
     s->shape[k] = ex;
   }
+}
 
-  /* 3. Dynamic dims and result sizes. */
-  for (int32_t a = 0; a < rank; a++) {
+/* Stage 3: sizes known only at run time.  Invariant afterwards: s->dim[k][a]
+ * names operand k's size at axis a wherever that dim is dynamic (else ""),
+ * s->size[a] names the result's size at every dynamic result axis (the
+ * arith.maxui of the operands' sizes there), and with asserts on,
+ * s->static_size[a] names the static result size of every axis that has a
+ * dynamic operand dim. */
+static void read_dynamic_sizes(emit_ctx *c, lower_state *s, const emit_op *op) {
+  const char *p = s->p;
+  for (int32_t a = 0; a < s->inferred.rank; a++) {
     int n = 0;
     for (size_t k = 0; k < op->n_in; k++) {
       s->dim[k][a][0] = '\0';
@@ -321,104 +346,136 @@ bcast_status emit_lower_op(emit_ctx *c, const emit_op *op, bcast_diag *diag) {
                 (long long)s->inferred.dims[a]);
     }
   }
+}
 
-  /* 4 and 5. Checks and broadcasting copies, operand by operand. */
+/* Stages 4 and 5, operand by operand: with asserts on, first every
+ * cf.assert, then every broadcasting copy.  Invariant afterwards: at every
+ * checked axis each operand's value (s->cur) has the broadcast size or a
+ * static 1; unchecked dynamic dims already equal the result's size. */
+static void check_and_copy(emit_ctx *c, lower_state *s, const emit_op *op) {
   for (int pass = 0; pass < 2; pass++) {
     if (pass == 0 && !c->opts->assert_broadcast) continue;
     for (size_t k = 0; k < op->n_in; k++)
-      for (int32_t a = 0; a < rank; a++) {
-        if (!BCAST_DIM_IS_DYNAMIC(s->shape[k].dims[a])) continue;
-        if (BCAST_DIM_IS_DYNAMIC(s->inferred.dims[a]) && dyn_count[a] < 2) continue;
-        if (pass == 0) assert_dim(c, s, op, p, k, a);
-        else materialize(c, s, op, p, k, a);
+      for (int32_t a = 0; a < s->inferred.rank; a++) {
+        if (!BCAST_DIM_IS_DYNAMIC(s->shape[k].dims[a]) || !s->checked[a]) continue;
+        if (pass == 0) assert_dim(c, s, op, s->p, k, a);
+        else materialize(c, s, op, s->p, k, a);
       }
   }
+}
 
-  /* 6. Scalars of the extra operands. */
-  char extra_name[2][NM];
-  const char *extra[2] = {NULL, NULL};
-  for (size_t j = 0; j < n_extra_used; j++) {
+/* Stage 6: the scalars of tosa.mul's shift and tosa.negate's zero points,
+ * read at index 0 of every dim.  Invariant afterwards: s->extra_name[j]
+ * names extra operand j's scalar for every j < s->n_extra_used. */
+static void extract_extra_scalars(emit_ctx *c, lower_state *s,
+                                  const emit_op *op) {
+  for (size_t j = 0; j < s->n_extra_used; j++) {
     char t[TYPE_MAX];
     emit_tensor_type(&op->extra[j].type.shape, op->extra[j].dtype, t, sizeof t);
     emit_buf idx = {0};
     for (int32_t d = 0; d < op->extra[j].type.shape.rank; d++)
-      emit_buf_printf(&idx, "%s%s_c0", d ? ", " : "", p);
-    snprintf(extra_name[j], NM, "%s_e%zu", p, j);
-    emit_line(c, 0, "%s = tensor.extract %.*s[%s] : %s", extra_name[j],
+      emit_buf_printf(&idx, "%s%s_c0", d ? ", " : "", s->p);
+    snprintf(s->extra_name[j], NM, "%s_e%zu", s->p, j);
+    emit_line(c, 0, "%s = tensor.extract %.*s[%s] : %s", s->extra_name[j],
               (int)op->extra[j].name_len, op->extra[j].name,
               idx.data ? idx.data : "", t);
     emit_buf_free(&idx);
-    extra[j] = extra_name[j];
   }
+}
 
-  /* 7. The output tensor and the main linalg.generic. */
-  {
-    char out_type[TYPE_MAX], iters[MAP_MAX], alias[48], map[MAP_MAX];
-    bcast_shape out_shape = s->inferred;
-    emit_tensor_type(&out_shape, op->result_dtype, out_type, sizeof out_type);
-    emit_buf sizes = {0}, maps = {0}, ins = {0}, ins_t = {0};
+/* Stage 7: tensor.empty of the inferred shape and the main linalg.generic,
+ * which reads each operand through the identity map except for a constant
+ * 0 at the axes where the operand is a static 1 under a result dim that is
+ * not.  Its value is the statement's result name unless stage 8 casts it;
+ * s->gen, s->out_type and s->cast say which. */
+static void emit_generic(emit_ctx *c, lower_state *s, const emit_op *op) {
+  int32_t rank = s->inferred.rank;
+  const char *p = s->p;
+  char iters[MAP_MAX], alias[48], map[MAP_MAX];
+  bcast_shape out_shape = s->inferred;
+  emit_tensor_type(&out_shape, op->result_dtype, s->out_type, sizeof s->out_type);
+  emit_buf sizes = {0}, maps = {0}, ins = {0}, ins_t = {0};
+  for (int32_t a = 0; a < rank; a++)
+    if (BCAST_DIM_IS_DYNAMIC(out_shape.dims[a]))
+      emit_buf_printf(&sizes, "%s%s", sizes.len ? ", " : "", s->size[a]);
+  emit_line(c, 0, "%s_empty = tensor.empty(%s) : %s", p,
+            sizes.data ? sizes.data : "", s->out_type);
+  for (size_t k = 0; k < op->n_in; k++) {
+    int zero[BCAST_MAX_RANK] = {0};
     for (int32_t a = 0; a < rank; a++)
-      if (BCAST_DIM_IS_DYNAMIC(out_shape.dims[a]))
-        emit_buf_printf(&sizes, "%s%s", sizes.len ? ", " : "", s->size[a]);
-    emit_line(c, 0, "%s_empty = tensor.empty(%s) : %s", p,
-              sizes.data ? sizes.data : "", out_type);
-    for (size_t k = 0; k < op->n_in; k++) {
-      int zero[BCAST_MAX_RANK] = {0};
-      for (int32_t a = 0; a < rank; a++)
-        zero[a] = s->shape[k].dims[a] == 1 && out_shape.dims[a] != 1;
-      map_text(rank, zero, map, sizeof map);
-      emit_map(c, map, alias, sizeof alias);
-      emit_buf_printf(&maps, "%s, ", alias);
-      emit_buf_printf(&ins, "%s%s", k ? ", " : "", s->cur[k]);
-      emit_buf_printf(&ins_t, "%s%s", k ? ", " : "", s->type[k]);
-    }
-    map_text(rank, NULL, map, sizeof map);
+      zero[a] = s->shape[k].dims[a] == 1 && out_shape.dims[a] != 1;
+    map_text(rank, zero, map, sizeof map);
     emit_map(c, map, alias, sizeof alias);
-    emit_buf_printf(&maps, "%s", alias);
-    iterators(rank, iters, sizeof iters);
-    int cast = op->result.shape.rank < 0 || !shapes_equal(&op->result.shape, &out_shape);
-    char gen[NM];
-    if (cast) snprintf(gen, sizeof gen, "%s_r", p);
-    else snprintf(gen, sizeof gen, "%.*s", (int)op->result_name_len, op->result_name);
-    emit_line(c, 0,
-              "%s = linalg.generic {indexing_maps = [%s], iterator_types = %s} "
-              "ins(%s : %s) outs(%s_empty : %s) {",
-              gen, maps.data ? maps.data : "", iters, ins.data ? ins.data : "",
-              ins_t.data ? ins_t.data : "", p, out_type);
-    bcast_status berr = sizes.err != BCAST_OK ? sizes.err
-                        : maps.err != BCAST_OK ? maps.err
-                        : ins.err != BCAST_OK ? ins.err : ins_t.err;
-    if (berr != BCAST_OK && c->out.err == BCAST_OK) c->out.err = berr;
-    emit_buf_free(&sizes);
-    emit_buf_free(&maps);
-    emit_buf_free(&ins);
-    emit_buf_free(&ins_t);
-
-    char args[3][NM], bb[512], yielded[NM];
-    const char *argp[3];
-    size_t bl = 0;
-    bb[0] = '\0';
-    for (size_t k = 0; k < op->n_in; k++) {
-      snprintf(args[k], NM, "%s_a%zu", p, k);
-      argp[k] = args[k];
-      bcast__append(bb, sizeof bb, &bl, "%s: %s, ", args[k],
-                    bcast_dtype_mlir_name(op->in[k].dtype));
-    }
-    emit_line(c, 0, "^bb0(%s%s_o: %s):", bb, p, bcast_dtype_mlir_name(op->result_dtype));
-    emit_body(c, 1, op, argp, extra, yielded, sizeof yielded);
-    emit_line(c, 1, "linalg.yield %s : %s", yielded,
-              bcast_dtype_mlir_name(op->result_dtype));
-    emit_line(c, 0, "} -> %s", out_type);
-
-    /* 8. The declared result type. */
-    if (cast)
-      emit_line(c, 0, "%.*s = tensor.cast %s : %s to %.*s",
-                (int)op->result_name_len, op->result_name, gen, out_type,
-                (int)op->result.text_len, op->result.text);
+    emit_buf_printf(&maps, "%s, ", alias);
+    emit_buf_printf(&ins, "%s%s", k ? ", " : "", s->cur[k]);
+    emit_buf_printf(&ins_t, "%s%s", k ? ", " : "", s->type[k]);
   }
-  if (c->out.err != BCAST_OK)
-    st = bcast__fail(diag, c->out.err, "%s", bcast_status_text(c->out.err));
-done:
+  map_text(rank, NULL, map, sizeof map);
+  emit_map(c, map, alias, sizeof alias);
+  emit_buf_printf(&maps, "%s", alias);
+  iterators(rank, iters, sizeof iters);
+  s->cast = op->result.shape.rank < 0 || !shapes_equal(&op->result.shape, &out_shape);
+  if (s->cast) snprintf(s->gen, sizeof s->gen, "%s_r", p);
+  else snprintf(s->gen, sizeof s->gen, "%.*s", (int)op->result_name_len, op->result_name);
+  emit_line(c, 0,
+            "%s = linalg.generic {indexing_maps = [%s], iterator_types = %s} "
+            "ins(%s : %s) outs(%s_empty : %s) {",
+            s->gen, maps.data ? maps.data : "", iters, ins.data ? ins.data : "",
+            ins_t.data ? ins_t.data : "", p, s->out_type);
+  bcast_status berr = sizes.err != BCAST_OK ? sizes.err
+                      : maps.err != BCAST_OK ? maps.err
+                      : ins.err != BCAST_OK ? ins.err : ins_t.err;
+  if (berr != BCAST_OK && c->out.err == BCAST_OK) c->out.err = berr;
+  emit_buf_free(&sizes);
+  emit_buf_free(&maps);
+  emit_buf_free(&ins);
+  emit_buf_free(&ins_t);
+
+  char args[3][NM], bb[512], yielded[NM];
+  const char *argp[3];
+  const char *extra[2] = {NULL, NULL};
+  for (size_t j = 0; j < s->n_extra_used; j++) extra[j] = s->extra_name[j];
+  size_t bl = 0;
+  bb[0] = '\0';
+  for (size_t k = 0; k < op->n_in; k++) {
+    snprintf(args[k], NM, "%s_a%zu", p, k);
+    argp[k] = args[k];
+    bcast__append(bb, sizeof bb, &bl, "%s: %s, ", args[k],
+                  bcast_dtype_mlir_name(op->in[k].dtype));
+  }
+  emit_line(c, 0, "^bb0(%s%s_o: %s):", bb, p, bcast_dtype_mlir_name(op->result_dtype));
+  emit_body(c, 1, op, argp, extra, yielded, sizeof yielded);
+  emit_line(c, 1, "linalg.yield %s : %s", yielded,
+            bcast_dtype_mlir_name(op->result_dtype));
+  emit_line(c, 0, "} -> %s", s->out_type);
+}
+
+/* Stage 8: when the declared result type differs from the inferred one,
+ * the statement's result is a tensor.cast of the generic's value. */
+static void cast_result(emit_ctx *c, const lower_state *s, const emit_op *op) {
+  if (s->cast)
+    emit_line(c, 0, "%.*s = tensor.cast %s : %s to %.*s",
+              (int)op->result_name_len, op->result_name, s->gen, s->out_type,
+              (int)op->result.text_len, op->result.text);
+}
+
+bcast_status emit_lower_op(emit_ctx *c, const emit_op *op, bcast_diag *diag) {
+  lower_state *s = bcast__calloc(1, sizeof *s);
+  if (!s) return bcast__fail(diag, BCAST_NO_MEMORY, "out of memory");
+  op_prefix(c, s->p, sizeof s->p);
+  c->tmp = 0;
+  bcast_status st = analyze(s, op, diag);
+  if (st == BCAST_OK) {
+    emit_index_constants(c, s);
+    expand_ranks(c, s, op);
+    read_dynamic_sizes(c, s, op);
+    check_and_copy(c, s, op);
+    extract_extra_scalars(c, s, op);
+    emit_generic(c, s, op);
+    cast_result(c, s, op);
+    if (c->out.err != BCAST_OK)
+      st = bcast__fail(diag, c->out.err, "%s", bcast_status_text(c->out.err));
+  }
   bcast__free(s);
   return st;
 }

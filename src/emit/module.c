@@ -1,10 +1,7 @@
 /* Rewriting a module's text: find each selected TOSA op with the MLIR
- * scanner, read its statement (result name, operand names, attributes),
- * and replace exactly the bytes of that statement with its lowering.
- *
- * The scanner reports an op by the line and column of its name and stops
- * right after its type signature; the statement starts at the '%' of its
- * result, found by walking back over "= " from the name. */
+ * scanner, which records its statement (byte range, result, operand names,
+ * attribute spans) and signature, and replace exactly the bytes of that
+ * statement with its lowering. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,21 +51,18 @@ static bcast_status stmt_error(const bcast_mlir_op *m, bcast_diag *diag,
                      (int)m->name_len, m->name, what);
 }
 
-/* Reads "%name" (with "#N" or ":N" suffixes) at t[i]; returns its end or i. */
-static size_t read_value(const char *t, size_t len, size_t i) {
-  if (i >= len || t[i] != '%') return i;
-  size_t j = i + 1;
-  while (j < len && (bcast__is_ident(t[j]) || t[j] == '#')) j++;
-  return j > i + 1 ? j : i;
-}
-
-/* Reads the entries of an attribute dictionary t[i] == '{' and records the
- * ones the lowering uses; returns the position after the closing brace. */
-static size_t read_attrs(const char *t, size_t len, size_t i, emit_op *op) {
+/* Reads the entries of an attribute dictionary as the scanner recorded it,
+ * "{...}" or the generic form's "<{...}>", and records the ones the
+ * lowering uses. */
+static void read_attrs(bcast_mlir_span dict, emit_op *op) {
+  const char *t = dict.text;
+  size_t len = dict.len, i = 0;
+  if (len == 0) return;
+  if (t[i] == '<') i++;
   i++;
   for (;;) {
     i = bcast__skip_trivia(t, len, i);
-    if (i >= len || t[i] == '}') return i < len ? i + 1 : len;
+    if (i >= len || t[i] == '}') return;
     size_t key = i;
     while (i < len && (bcast__is_ident(t[i]) || t[i] == '"')) i++;
     size_t key_len = i - key;
@@ -112,55 +106,15 @@ static size_t read_attrs(const char *t, size_t len, size_t i, emit_op *op) {
     }
 #undef KEY_
     if (i < len && t[i] == ',') i++;
-    else if (i < len && t[i] == '}') return i + 1;
-    else if (i >= len) return len;
+    else if (i >= len || t[i] == '}') return;
     else if (i == key) i++; /* no progress: skip a stray character */
   }
 }
 
-/* Reads the operand names and attributes between the op name and the
- * signature's ':' of a statement. */
-static bcast_status read_statement(const char *t, size_t len, size_t after_name,
-                                   const bcast_mlir_op *m, emit_op *op,
-                                   emit_value *vals, size_t *n_vals,
-                                   bcast_diag *diag) {
-  size_t i = bcast__skip_trivia(t, len, after_name);
-  *n_vals = 0;
-  int generic = m->generic;
-  if (generic) {
-    if (i >= len || t[i] != '(') return stmt_error(m, diag, "expected '(' after the op name");
-    i = bcast__skip_trivia(t, len, i + 1);
-  }
-  for (;;) {
-    size_t e = read_value(t, len, i);
-    if (e == i) break;
-    if (*n_vals == 5) return stmt_error(m, diag, "has more operands than bcast lowers");
-    vals[*n_vals].name = t + i;
-    vals[*n_vals].name_len = e - i;
-    (*n_vals)++;
-    i = bcast__skip_trivia(t, len, e);
-    if (i < len && t[i] == ',') i = bcast__skip_trivia(t, len, i + 1);
-    else break;
-  }
-  if (generic) {
-    if (i >= len || t[i] != ')') return stmt_error(m, diag, "expected ')' after the operands");
-    i = bcast__skip_trivia(t, len, i + 1);
-    if (i + 1 < len && t[i] == '<' && t[i + 1] == '{') {
-      i = read_attrs(t, len, i + 1, op);
-      i = bcast__skip_trivia(t, len, i);
-      if (i < len && t[i] == '>') i = bcast__skip_trivia(t, len, i + 1);
-    }
-  }
-  if (i < len && t[i] == '{') i = bcast__skip_trivia(t, len, read_attrs(t, len, i, op));
-  if (i >= len || t[i] != ':') return stmt_error(m, diag, "expected ':' after the operands and attributes");
-  return BCAST_OK;
-}
-
-/* Fills an emit_op from a scanned op and its statement text. */
-static bcast_status describe_op(emit_ctx *c, const char *t, size_t len,
-                                size_t name_at, size_t stmt_start,
-                                const bcast_mlir_op *m, emit_op *op,
-                                bcast_diag *diag) {
+/* Fills an emit_op from a scanned op: its one result, the operand names
+ * matched with their types, and the attributes the lowering reads. */
+static bcast_status describe_op(emit_ctx *c, const bcast_mlir_op *m,
+                                emit_op *op, bcast_diag *diag) {
   memset(op, 0, sizeof *op);
   if (bcast_op_lookup(m->name, m->name_len, &op->op) != BCAST_OK)
     return stmt_error(m, diag, "is not an element-wise op");
@@ -172,27 +126,27 @@ static bcast_status describe_op(emit_ctx *c, const char *t, size_t len,
   op->profile = c->opts->profile_given
                     ? c->opts->profile
                     : bcast_mlir_default_profile(m->name, m->name_len);
-  op->result_name = t + stmt_start;
-  op->result_name_len = read_value(t, len, stmt_start) - stmt_start;
-  op->result = m->result;
-  size_t after_name = name_at + m->name_len + (m->generic ? 2 : 0);
-  emit_value vals[5];
-  size_t n_vals;
-  bcast_status st = read_statement(t, len, after_name, m, op, vals, &n_vals, diag);
-  if (st != BCAST_OK) return st;
+  op->result_name = m->results.text;
+  op->result_name_len = m->results.len;
+  bcast_mlir_op_type(m, &m->result, &op->result);
+  size_t n_vals = m->n_operand_names;
+  if (n_vals > 5) return stmt_error(m, diag, "has more operands than bcast lowers");
+  read_attrs(m->properties, op);
+  read_attrs(m->attrs, op);
   size_t nb = (size_t)info->broadcast_operands;
   if (n_vals != m->n_operands || n_vals < nb || n_vals > nb + (size_t)info->extra_operands)
     return stmt_error(m, diag, "operand names and types do not match the op");
   op->n_in = nb;
   op->n_extra = n_vals - nb;
   for (size_t k = 0; k < n_vals; k++) {
-    vals[k].type = m->operands[k];
-    if (vals[k].type.elem == NULL ||
-        bcast_dtype_parse(vals[k].type.elem, vals[k].type.elem_len, &vals[k].dtype) != BCAST_OK)
+    emit_value *v = k < nb ? &op->in[k] : &op->extra[k - nb];
+    v->name = m->operand_names[k].text;
+    v->name_len = m->operand_names[k].len;
+    bcast_mlir_op_type(m, &m->operands[k], &v->type);
+    if (v->type.elem == NULL ||
+        bcast_dtype_parse(v->type.elem, v->type.elem_len, &v->dtype) != BCAST_OK)
       return bcast__fail(diag, BCAST_TYPE, "%u:%u: '%.*s' op operand #%zu: unsupported element type",
                          m->line, m->col, (int)m->name_len, m->name, k);
-    if (k < nb) op->in[k] = vals[k];
-    else op->extra[k - nb] = vals[k];
   }
   if (op->result.elem == NULL ||
       bcast_dtype_parse(op->result.elem, op->result.elem_len, &op->result_dtype) != BCAST_OK)
@@ -203,20 +157,6 @@ static bcast_status describe_op(emit_ctx *c, const char *t, size_t len,
   return emit_result_dtype(op, &op->result_dtype, diag);
 }
 
-/* Byte offset of 1-based (line, col), counting forward from a known
- * (line, offset) cursor. */
-static size_t offset_of(const char *t, size_t len, uint32_t *cur_line,
-                        size_t *cur_start, uint32_t line, uint32_t col) {
-  size_t i = *cur_start;
-  while (*cur_line < line && i < len) {
-    if (t[i++] == '\n') {
-      (*cur_line)++;
-      *cur_start = i;
-    }
-  }
-  return *cur_start + col - 1;
-}
-
 bcast_status bcast_emit_lower_module(const char *text, size_t len,
                                      const bcast_emit_options *opts,
                                      bcast_emit_write_fn write, void *wctx,
@@ -225,11 +165,12 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
   if (!text || !opts || !write)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT, "bcast_emit_lower_module: NULL argument");
   emit_ctx *c = bcast__calloc(1, sizeof *c);
-  bcast_mlir_op *m = bcast__malloc(sizeof *m);
+  bcast_mlir_op m_storage; /* a few KB */
+  bcast_mlir_op *m = &m_storage;
   emit_op *op = bcast__malloc(sizeof *op);
   bcast_diag *vdiag = bcast__malloc(sizeof *vdiag);
   bcast_status st = BCAST_OK;
-  if (!c || !m || !op || !vdiag) {
+  if (!c || !op || !vdiag) {
     st = bcast__fail(diag, BCAST_NO_MEMORY, "out of memory");
     goto done;
   }
@@ -240,8 +181,7 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
   filter_ctx fc = {opts};
   bcast_mlir_scanner sc;
   bcast_mlir_scanner_init(&sc, text, len, want_op, &fc);
-  size_t copied = 0, line_start = 0;
-  uint32_t line = 1;
+  size_t copied = 0;
   for (;;) {
     int found = 0;
     st = bcast_mlir_scan_next(&sc, m, &found, diag);
@@ -255,26 +195,13 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
       }
       goto done;
     }
-    size_t stmt_end = sc.pos;
-    size_t name_at = offset_of(text, len, &line, &line_start, m->line, m->col);
-    /* Walk back from the name over "= " to the result's '%'. */
-    size_t i = name_at;
-    while (i > 0 && bcast__is_space(text[i - 1])) i--;
-    if (i == 0 || text[i - 1] != '=') {
-      st = stmt_error(m, diag, "expected '%result =' before the op");
-      goto done;
-    }
-    i--;
-    while (i > 0 && bcast__is_space(text[i - 1])) i--;
-    size_t id_end = i;
-    while (i > 0 && (bcast__is_ident(text[i - 1]) || text[i - 1] == '#')) i--;
-    if (i == 0 || text[i - 1] != '%' || i == id_end) {
-      st = stmt_error(m, diag, "bcast lowers ops with one named result");
-      goto done;
-    }
-    size_t stmt_start = i - 1;
-    if (stmt_start > 0 && (text[stmt_start - 1] == ',' || bcast__is_ident(text[stmt_start - 1]))) {
+    size_t stmt_start = m->stmt_start, stmt_end = m->stmt_end;
+    if (m->n_results != 1) {
       st = stmt_error(m, diag, "bcast lowers ops with one result");
+      goto done;
+    }
+    if (memchr(m->results.text, ':', m->results.len)) {
+      st = stmt_error(m, diag, "bcast lowers ops with one named result");
       goto done;
     }
 
@@ -288,7 +215,7 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
                        bcast_profile_name(profile));
       goto done;
     }
-    if ((st = describe_op(c, text, len, name_at, stmt_start, m, op, diag)) != BCAST_OK)
+    if ((st = describe_op(c, m, op, diag)) != BCAST_OK)
       goto done;
 
     emit_buf_put(&c->out, text + copied, stmt_start - copied);
@@ -333,7 +260,6 @@ done:
     emit_buf_free(&c->out);
   }
   bcast__free(c);
-  bcast__free(m);
   bcast__free(op);
   bcast__free(vdiag);
   return st;

@@ -1,13 +1,72 @@
 /* Run-time constraints: what inference leaves to be checked when sizes are
- * known.  The walk is the same left fold as inference; wherever a dynamic
- * dim meets a dim that is neither 1 nor the same symbol, the pair is
- * recorded, named by the operand that set the running dim and the operand
- * being folded in. */
+ * known.  bcast__axis_analyze below is the one place that decides it; the
+ * public constraint list, bcast_explain and the lowering read its answer. */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/diag.h"
 #include "shape/shape_internal.h"
+
+/* Invariant of the fold: after operand k, acc is the inference of the dims
+ * of operands 0..k at this axis and source the operand that gave acc its
+ * value (-1 while acc is the neutral 1).  A pair is undecided when one side
+ * is dynamic, neither is 1, and they are not one named symbol; since
+ * inference already passed, every other pair is equal or a broadcast. */
+void bcast__axis_analyze(bcast__shapes ops, int32_t out_rank, int32_t a,
+                         int64_t out_dim, bcast__axis *axis,
+                         bcast_constraint *constraints, size_t max_constraints,
+                         size_t *n_constraints) {
+  axis->axis = a;
+  axis->dim = out_dim;
+  axis->needs_check = 0;
+  axis->n_dynamic = 0;
+  int64_t acc = 1;
+  int source = -1;
+  for (size_t k = 0; k < ops.n; k++) {
+    const bcast_shape *s = bcast__shape_at(ops, k);
+    if (s->rank == BCAST_RANK_UNRANKED) continue;
+    int32_t i = a - (out_rank - s->rank);
+    if (i < 0) continue;
+    int64_t d = s->dims[i];
+    axis->n_dynamic += BCAST_DIM_IS_DYNAMIC(d);
+    int needs = (BCAST_DIM_IS_DYNAMIC(d) || BCAST_DIM_IS_DYNAMIC(acc)) &&
+                d != 1 && acc != 1 && !(d == acc && d != BCAST_DIM_DYNAMIC);
+    if (needs) {
+      axis->needs_check = 1;
+      if (constraints && *n_constraints < max_constraints) {
+        bcast_constraint *c = &constraints[*n_constraints];
+        const bcast_shape *src = bcast__shape_at(ops, (size_t)source);
+        c->axis = a;
+        c->operand[0] = source;
+        c->operand_axis[0] = a - (out_rank - src->rank);
+        c->size[0] = src->dims[c->operand_axis[0]];
+        c->operand[1] = (int)k;
+        c->operand_axis[1] = i;
+        c->size[1] = d;
+      }
+      if (constraints) (*n_constraints)++;
+    }
+    int64_t merged;
+    bcast_dim_infer(acc, d, &merged); /* cannot fail: inference passed */
+    /* The running dim keeps the operand that gave it its value. */
+    if (d != 1 && merged == d && (source < 0 || acc != d)) source = (int)k;
+    acc = merged;
+  }
+}
+
+bcast__dim_role bcast__dim_role_of(bcast__shapes ops, int32_t out_rank,
+                                   const bcast__axis *axis, size_t k) {
+  const bcast_shape *s = bcast__shape_at(ops, k);
+  if (s->rank == BCAST_RANK_UNRANKED) return BCAST__DIM_ABSENT;
+  int32_t i = axis->axis - (out_rank - s->rank);
+  if (i < 0) return BCAST__DIM_ABSENT;
+  int64_t d = s->dims[i], r = axis->dim;
+  if (BCAST_DIM_IS_DYNAMIC(d))
+    return axis->needs_check ? BCAST__DIM_CHECK : BCAST__DIM_DYNAMIC_EQUAL;
+  if (d == 1 && BCAST_DIM_IS_DYNAMIC(r)) return BCAST__DIM_MAYBE_EXPANDED;
+  if (d == 1 && r != 1) return BCAST__DIM_EXPANDED;
+  return BCAST__DIM_EQUAL;
+}
 
 bcast_status bcast_shape_infer_constrained(size_t n, const bcast_shape *operands,
                                            bcast_profile profile,
@@ -19,38 +78,11 @@ bcast_status bcast_shape_infer_constrained(size_t n, const bcast_shape *operands
   *n_constraints = 0;
   bcast_status st = bcast_shape_infer(n, operands, profile, out, diag);
   if (st != BCAST_OK || out->rank == BCAST_RANK_UNRANKED) return st;
-  int32_t rank = out->rank;
-  for (int32_t a = 0; a < rank; a++) {
-    int64_t acc = 1;
-    int source = -1;
-    for (size_t k = 0; k < n; k++) {
-      const bcast_shape *s = &operands[k];
-      if (s->rank == BCAST_RANK_UNRANKED) continue;
-      int32_t i = a - (rank - s->rank);
-      if (i < 0) continue;
-      int64_t d = s->dims[i];
-      int needs = (BCAST_DIM_IS_DYNAMIC(d) || BCAST_DIM_IS_DYNAMIC(acc)) &&
-                  d != 1 && acc != 1 && !(d == acc && d != BCAST_DIM_DYNAMIC);
-      if (needs) {
-        if (*n_constraints < max_constraints) {
-          bcast_constraint *c = &constraints[*n_constraints];
-          const bcast_shape *src = &operands[source];
-          c->axis = a;
-          c->operand[0] = source;
-          c->operand_axis[0] = a - (rank - src->rank);
-          c->size[0] = src->dims[c->operand_axis[0]];
-          c->operand[1] = (int)k;
-          c->operand_axis[1] = i;
-          c->size[1] = d;
-        }
-        (*n_constraints)++;
-      }
-      int64_t merged;
-      bcast_dim_infer(acc, d, &merged); /* cannot fail: inference passed */
-      /* The running dim keeps the operand that gave it its value. */
-      if (d != 1 && merged == d && (source < 0 || acc != d)) source = (int)k;
-      acc = merged;
-    }
+  bcast__shapes ops = bcast__shapes_of(operands, n);
+  for (int32_t a = 0; a < out->rank; a++) {
+    bcast__axis axis;
+    bcast__axis_analyze(ops, out->rank, a, out->dims[a], &axis, constraints,
+                        max_constraints, n_constraints);
   }
   return BCAST_OK;
 }

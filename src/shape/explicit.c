@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/diag.h"
+#include "shape/shape_internal.h"
 #include "bcast/explicit.h"
 
 static const char *dim_text(int64_t d, char *buf, size_t cap) {
@@ -204,35 +205,16 @@ bcast_status bcast_broadcast_in_dim_partial(const bcast_shape *operand,
   return BCAST_OK;
 }
 
-/* At aligned dim a, does any pair of dims need a run-time check?  Yes when
- * a dynamic dim is there and the non-1 dims are not all one symbol. */
-static int axis_needs_check(size_t n, const bcast_shape *operands,
-                            int32_t rank, int32_t a) {
-  int dynamic = 0, distinct = 0;
-  int64_t first = 1;
-  for (size_t k = 0; k < n; k++) {
-    const bcast_shape *s = &operands[k];
-    if (s->rank == BCAST_RANK_UNRANKED) continue;
-    int32_t i = a - (rank - s->rank);
-    if (i < 0 || s->dims[i] == 1) continue;
-    int64_t d = s->dims[i];
-    dynamic |= BCAST_DIM_IS_DYNAMIC(d);
-    if (first == 1) first = d;
-    else if (d != first || d == BCAST_DIM_DYNAMIC) distinct = 1;
-  }
-  return dynamic && distinct;
-}
-
 bcast_status bcast_explain(size_t n, const bcast_shape *operands,
                            bcast_profile profile, bcast_shape *out,
                            bcast_explained *explained, bcast_diag *diag) {
   bcast_status st = bcast_shape_infer(n, operands, profile, out, diag);
   if (st != BCAST_OK) return st;
   int32_t rank = out->rank;
-  uint64_t check_axes[(BCAST_MAX_RANK + 63) / 64] = {0};
+  bcast__shapes ops = bcast__shapes_of(operands, n);
+  bcast__axis axes[BCAST_MAX_RANK];
   for (int32_t a = 0; a < rank; a++)
-    if (axis_needs_check(n, operands, rank, a))
-      check_axes[a / 64] |= 1ull << (a % 64);
+    bcast__axis_analyze(ops, rank, a, out->dims[a], &axes[a], NULL, 0, NULL);
   for (size_t k = 0; k < n; k++) {
     const bcast_shape *s = &operands[k];
     bcast_explained *e = &explained[k];
@@ -242,12 +224,20 @@ bcast_status bcast_explain(size_t n, const bcast_shape *operands,
     int32_t offset = rank - s->rank;
     for (int32_t i = 0; i < s->rank; i++) {
       int32_t a = offset + i;
-      int64_t d = s->dims[i], r = out->dims[a];
       e->broadcast_dimensions[i] = a;
-      if (d == 1 && BCAST_DIM_IS_DYNAMIC(r)) e->maybe_expanded |= 1ull << i;
-      else if (d == 1 && r != 1) e->expanded |= 1ull << i;
-      if (BCAST_DIM_IS_DYNAMIC(d) && ((check_axes[a / 64] >> (a % 64)) & 1))
+      switch (bcast__dim_role_of(ops, rank, &axes[a], k)) {
+      case BCAST__DIM_EXPANDED:
+        e->expanded |= 1ull << i;
+        break;
+      case BCAST__DIM_MAYBE_EXPANDED:
+        e->maybe_expanded |= 1ull << i;
+        break;
+      case BCAST__DIM_CHECK:
         e->runtime_check |= 1ull << i;
+        break;
+      default:
+        break;
+      }
     }
   }
   return BCAST_OK;

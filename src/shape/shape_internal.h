@@ -22,6 +22,43 @@ static inline bcast__shapes bcast__shapes_of(const bcast_shape *shapes,
   return v;
 }
 
+/* The run-time check analysis, one aligned result axis at a time.  It is
+ * the left fold of inference: wherever a dynamic dim meets a dim that is
+ * neither 1 nor the same symbol, the pair cannot be decided before sizes
+ * are known and becomes a constraint, named by the operand that set the
+ * running dim and the operand being folded in.  Shape inference's
+ * constraints, bcast_explain and the lowering's tensor.dim / cf.assert /
+ * scf.if copies all read it. */
+typedef struct bcast__axis {
+  int32_t axis;      /* aligned result axis */
+  int64_t dim;       /* the inferred result dim there */
+  int needs_check;   /* some pair here needs a run-time check */
+  int n_dynamic;     /* operands with a dynamic dim here */
+} bcast__axis;
+
+/* How one operand's dim meets the result at an analyzed axis. */
+typedef enum bcast__dim_role {
+  BCAST__DIM_ABSENT,         /* no dim here: lower rank or unranked */
+  BCAST__DIM_EQUAL,          /* static, and the result's size */
+  BCAST__DIM_EXPANDED,       /* static 1 under a static result dim not 1 */
+  BCAST__DIM_MAYBE_EXPANDED, /* static 1 under a dynamic result dim */
+  BCAST__DIM_DYNAMIC_EQUAL,  /* dynamic, and nothing it meets can differ */
+  BCAST__DIM_CHECK           /* dynamic, and needs a run-time check */
+} bcast__dim_role;
+
+/* Analyzes axis a of a result of rank out_rank whose dim there is
+ * out_dim (operands already inferred compatible).  When constraints is
+ * not NULL, each undecided pair is stored while *n_constraints <
+ * max_constraints, and *n_constraints counts them all. */
+void bcast__axis_analyze(bcast__shapes ops, int32_t out_rank, int32_t a,
+                         int64_t out_dim, bcast__axis *axis,
+                         bcast_constraint *constraints, size_t max_constraints,
+                         size_t *n_constraints);
+
+/* The role of operand k at an analyzed axis. */
+bcast__dim_role bcast__dim_role_of(bcast__shapes ops, int32_t out_rank,
+                                   const bcast__axis *axis, size_t k);
+
 bcast_status bcast__shape_infer(bcast__shapes ops, bcast_profile profile,
                                 bcast_shape *out, bcast_diag *diag);
 bcast_status bcast__shape_verify(bcast__shapes ops, const bcast_shape *result,

@@ -5,10 +5,17 @@
  * that follows, generic ("tosa.add" in quotes) or custom (bare).  Ops the
  * caller's filter accepts get their type signature parsed; the rest are
  * passed over, so functions, constants and other dialects around the
- * interesting ops cost one pass of character tests.  Ops may span lines. */
+ * interesting ops cost one pass of character tests.  Ops may span lines.
+ *
+ * For each accepted op the scanner records what a rewriter needs to replace
+ * the statement: its byte range, its results, the names of the values it
+ * uses and its attribute spans, all pointing into the caller's text.  The
+ * signature's dims go to the op's dim pool, so the op stays a few KB. */
+#include <stdint.h>
 #include <string.h>
 
 #include "core/diag.h"
+#include "type/mlir_internal.h"
 #include "type/text.h"
 #include "bcast/mlir.h"
 
@@ -24,6 +31,24 @@ void bcast_mlir_scanner_init(bcast_mlir_scanner *s, const char *text,
   s->filter_ctx = filter_ctx;
 }
 
+void bcast_mlir_op_shape(const bcast_mlir_op *op,
+                         const bcast_mlir_type_ref *ref, bcast_shape *out) {
+  out->rank = ref->rank;
+  if (ref->rank > 0)
+    memcpy(out->dims, &op->dims[ref->dims_at],
+           (size_t)ref->rank * sizeof out->dims[0]);
+}
+
+void bcast_mlir_op_type(const bcast_mlir_op *op, const bcast_mlir_type_ref *ref,
+                        bcast_mlir_type *out) {
+  out->container = ref->container;
+  bcast_mlir_op_shape(op, ref, &out->shape);
+  out->text = ref->text;
+  out->text_len = ref->text_len;
+  out->elem = ref->elem;
+  out->elem_len = ref->elem_len;
+}
+
 /* Moves the scanner to position to, counting the lines it passes. */
 static void advance_to(bcast_mlir_scanner *s, size_t to) {
   const char *t = s->text;
@@ -36,15 +61,20 @@ static void advance_to(bcast_mlir_scanner *s, size_t to) {
   s->pos = to;
 }
 
-/* Reads "%name(:N)?" at t[i]; returns the position after it or 0. */
-static size_t read_result(const char *t, size_t len, size_t i) {
+/* Reads "%name(:N)?" at t[i]; returns the position after it or 0.  *count
+ * gets how many values it defines: N, or 1 without ":N". */
+static size_t read_result(const char *t, size_t len, size_t i, size_t *count) {
   if (i >= len || t[i] != '%') return 0;
   size_t j = i + 1;
   while (j < len && bcast__is_ident(t[j])) j++;
   if (j == i + 1) return 0;
+  *count = 1;
   if (j < len && t[j] == ':') {
     size_t k = j + 1;
-    while (k < len && bcast__is_digit(t[k])) k++;
+    int64_t n = 0;
+    if (bcast__parse_size(t, len, k, &n, &k) == BCAST_OK && n > 0 &&
+        (uint64_t)n <= (uint64_t)SIZE_MAX / 2)
+      *count = (size_t)n;
     if (k > j + 1) j = k;
   }
   return j;
@@ -52,18 +82,24 @@ static size_t read_result(const char *t, size_t len, size_t i) {
 
 /* Reads a result list and '=' starting at t[i] == '%'; returns the position
  * of the op name, or 0 when this is not a result list (a use of a value).
- * On failure *stop is where reading stopped: no '%' before it can start a
- * result list either, since it would lead along the same comma chain to the
- * same end, so the caller resumes there and a long list of uses is read
- * once, not once per value. */
+ * *n_results counts the values it defines ("%r:2" defines 2) and *list_end
+ * is the end of the last result.  On failure *stop is where reading
+ * stopped: no '%' before it can start a result list either, since it would
+ * lead along the same comma chain to the same end, so the caller resumes
+ * there and a long list of uses is read once, not once per value. */
 static size_t read_result_list(const char *t, size_t len, size_t i,
+                               size_t *n_results, size_t *list_end,
                                size_t *stop) {
+  *n_results = 0;
   for (;;) {
-    size_t j = read_result(t, len, i);
+    size_t count = 1;
+    size_t j = read_result(t, len, i, &count);
     if (!j) {
       *stop = i + 1;
       return 0;
     }
+    *n_results += count;
+    *list_end = j;
     j = bcast__skip_trivia(t, len, j);
     if (j < len && t[j] == ',') {
       i = bcast__skip_trivia(t, len, j + 1);
@@ -82,13 +118,22 @@ static bcast_status op_error(bcast_diag *diag, const bcast_mlir_op *op,
                      op->name, what);
 }
 
-/* Parses a type at t[*i] into *type, with the op named in errors. */
+/* Parses a type at t[*i] into *ref, its dims straight into the op's pool. */
 static bcast_status parse_type(const char *t, size_t len, size_t *i,
-                               bcast_mlir_type *type, bcast_diag *diag) {
+                               bcast_mlir_op *op, uint32_t *pool_used,
+                               bcast_mlir_type_ref *ref, bcast_diag *diag) {
   size_t used = 0;
-  bcast_status st = bcast_mlir_type_parse(t + *i, len - *i, type, &used, diag);
-  if (st == BCAST_OK) *i += used;
-  return st;
+  int32_t room = (int32_t)(BCAST_MLIR_MAX_OP_DIMS - *pool_used);
+  bcast_status st = bcast__mlir_type_read(t + *i, len - *i, ref,
+                                          &op->dims[*pool_used], room, &used,
+                                          diag);
+  if (st != BCAST_OK) return st;
+  if (ref->rank > room)
+    return op_error(diag, op, "more than 256 dims in the type signature");
+  ref->dims_at = *pool_used;
+  if (ref->rank > 0) *pool_used += (uint32_t)ref->rank;
+  *i += used;
+  return BCAST_OK;
 }
 
 /* Parses ": (T0, T1, ...) -> R", ": (T...) -> (R)" or ": T" starting after
@@ -98,6 +143,7 @@ static bcast_status parse_signature(const char *t, size_t len, size_t i,
                                     size_t n_uses, bcast_mlir_op *op,
                                     size_t *end, bcast_diag *diag) {
   bcast_status st;
+  uint32_t pool_used = 0;
   i = bcast__skip_trivia(t, len, i);
   op->n_operands = 0;
   if (i < len && t[i] == '(') {
@@ -108,9 +154,9 @@ static bcast_status parse_signature(const char *t, size_t len, size_t i,
       for (;;) {
         if (op->n_operands == BCAST_MLIR_MAX_OPERANDS)
           return op_error(diag, op, "more than 64 operands");
-        if ((st = parse_type(t, len, &i, &op->operands[op->n_operands], diag)) !=
-            BCAST_OK)
-          return st;
+        st = parse_type(t, len, &i, op, &pool_used,
+                        &op->operands[op->n_operands], diag);
+        if (st != BCAST_OK) return st;
         op->n_operands++;
         i = bcast__skip_trivia(t, len, i);
         if (i < len && t[i] == ',') {
@@ -132,7 +178,7 @@ static bcast_status parse_signature(const char *t, size_t len, size_t i,
     if (parenthesized) i = bcast__skip_trivia(t, len, i + 1);
     if (i >= len || (parenthesized && t[i] == ')'))
       return op_error(diag, op, "expected one result type");
-    if ((st = parse_type(t, len, &i, &op->result, diag)) != BCAST_OK) return st;
+    if ((st = parse_type(t, len, &i, op, &pool_used, &op->result, diag)) != BCAST_OK) return st;
     if (parenthesized) {
       i = bcast__skip_trivia(t, len, i);
       if (i < len && t[i] == ',')
@@ -143,7 +189,7 @@ static bcast_status parse_signature(const char *t, size_t len, size_t i,
     }
   } else {
     /* One type for every operand and the result. */
-    if ((st = parse_type(t, len, &i, &op->result, diag)) != BCAST_OK) return st;
+    if ((st = parse_type(t, len, &i, op, &pool_used, &op->result, diag)) != BCAST_OK) return st;
     if (n_uses > BCAST_MLIR_MAX_OPERANDS)
       return op_error(diag, op, "more than 64 operands");
     for (size_t k = 0; k < n_uses; k++) op->operands[k] = op->result;
@@ -153,12 +199,33 @@ static bcast_status parse_signature(const char *t, size_t len, size_t i,
   return BCAST_OK;
 }
 
+/* Reads "%name" (with "#N" or ":N" suffixes) at t[i]; returns its end, or
+ * i when no value starts there. */
+static size_t read_value(const char *t, size_t len, size_t i) {
+  if (i >= len || t[i] != '%') return i;
+  size_t j = i + 1;
+  while (j < len && (bcast__is_ident(t[j]) || t[j] == '#')) j++;
+  return j > i + 1 ? j : i;
+}
+
+/* Counts a use of a value at t[i] == '%' and records its name. */
+static void record_use(const char *t, size_t len, size_t i, bcast_mlir_op *op) {
+  if (op->n_operand_names < BCAST_MLIR_MAX_OPERANDS) {
+    bcast_mlir_span *name = &op->operand_names[op->n_operand_names];
+    name->text = t + i;
+    name->len = read_value(t, len, i) - i;
+  }
+  op->n_operand_names++;
+}
+
 /* Finds the ':' that starts the signature, skipping balanced groups and
- * strings; counts the %values used at depth 0.  Returns the colon's
- * position, or len when the op has none before the next statement. */
+ * strings.  On the way it records the %values used at depth 0 (the custom
+ * form) or inside a parenthesized group (the generic form's operand list),
+ * the first "{...}" at depth 0 as the attribute dictionary and the first
+ * "<{...}>" as the properties.  Returns the colon's position, or len when
+ * the op has none before the next statement. */
 static size_t find_signature(const char *t, size_t len, size_t i,
-                             size_t *n_uses) {
-  *n_uses = 0;
+                             bcast_mlir_op *op) {
   while (i < len) {
     char c = t[i];
     if (c == ':') return i;
@@ -171,13 +238,22 @@ static size_t find_signature(const char *t, size_t len, size_t i,
       /* skip_balanced stops at ',' at depth 0: keep going to the closer. */
       while (j < len && t[j] == ',') j = bcast__skip_balanced(t, len, j + 1, 0);
       if (c == '(') {
-        /* Generic form operands: count the uses inside. */
+        /* Generic form operands: record the uses inside. */
         for (size_t k = i + 1; k < j; k++)
-          if (t[k] == '%') (*n_uses)++;
+          if (t[k] == '%') record_use(t, len, k, op);
       }
-      i = j < len ? j + 1 : len;
+      size_t end = j < len ? j + 1 : len;
+      if (c == '{' && op->attrs.len == 0) {
+        op->attrs.text = t + i;
+        op->attrs.len = end - i;
+      } else if (c == '<' && i + 1 < len && t[i + 1] == '{' &&
+                 op->properties.len == 0) {
+        op->properties.text = t + i;
+        op->properties.len = end - i;
+      }
+      i = end;
     } else if (c == '%') {
-      (*n_uses)++;
+      record_use(t, len, i, op);
       i++;
     } else if (c == '=' || c == '}' || c == ')' || c == ']') {
       return len; /* the next statement or the end of a block */
@@ -207,8 +283,8 @@ bcast_status bcast_mlir_scan_next(bcast_mlir_scanner *s, bcast_mlir_op *op,
       i++;
       continue;
     }
-    size_t stop = i + 1;
-    size_t name_at = read_result_list(t, len, i, &stop);
+    size_t stop = i + 1, n_results = 0, list_end = i;
+    size_t name_at = read_result_list(t, len, i, &n_results, &list_end, &stop);
     if (!name_at) {
       i = stop;
       continue;
@@ -243,19 +319,28 @@ bcast_status bcast_mlir_scan_next(bcast_mlir_scanner *s, bcast_mlir_op *op,
     op->line = s->line;
     op->col = (uint32_t)(name_at - s->line_start + 1);
     op->generic = generic;
+    op->stmt_start = i;
+    op->stmt_end = after_name;
+    op->n_results = n_results;
+    op->results.text = t + i;
+    op->results.len = list_end - i;
+    op->n_operand_names = 0;
+    op->attrs.text = op->properties.text = NULL;
+    op->attrs.len = op->properties.len = 0;
     op->n_operands = 0;
     *found = 1;
 
-    size_t n_uses;
-    size_t colon = find_signature(t, len, after_name, &n_uses);
+    size_t colon = find_signature(t, len, after_name, op);
     size_t end = after_name;
     bcast_status st;
     if (colon >= len) {
       st = op_error(diag, op, "expected ':' and a type signature");
     } else {
-      st = parse_signature(t, len, colon + 1, n_uses, op, &end, diag);
+      st = parse_signature(t, len, colon + 1, op->n_operand_names, op, &end,
+                           diag);
     }
-    if (st != BCAST_OK) end = after_name; /* resume right after the name */
+    if (st == BCAST_OK) op->stmt_end = end;
+    else end = after_name; /* resume right after the name */
     advance_to(s, end);
     return st;
   }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/diag.h"
+#include "type/mlir_internal.h"
 #include "type/text.h"
 #include "bcast/mlir.h"
 
@@ -93,12 +94,14 @@ static int valid_elem_type(const char *e, size_t n) {
   return i == n;
 }
 
-bcast_status bcast_mlir_type_parse(const char *t, size_t len,
-                                   bcast_mlir_type *out, size_t *consumed,
+bcast_status bcast__mlir_type_read(const char *t, size_t len,
+                                   bcast_mlir_type_ref *out, int64_t *dims,
+                                   int32_t room, size_t *consumed,
                                    bcast_diag *diag) {
   size_t i = 0;
   out->text = t;
-  out->shape.rank = 0;
+  out->text_len = 0;
+  out->rank = 0;
   out->elem = NULL;
   out->elem_len = 0;
   if (len >= 7 && memcmp(t, "tensor<", 7) == 0) {
@@ -113,7 +116,7 @@ bcast_status bcast_mlir_type_parse(const char *t, size_t len,
     size_t end = bcast__skip_balanced(t, len, 0, 1);
     if (end == 0) return type_error(diag, BCAST_PARSE, t, len, "expected a type");
     out->text_len = end;
-    out->shape.rank = BCAST_RANK_UNRANKED;
+    out->rank = BCAST_RANK_UNRANKED;
     *consumed = end;
     return BCAST_OK;
   }
@@ -126,7 +129,7 @@ bcast_status bcast_mlir_type_parse(const char *t, size_t len,
     if (i >= len || t[i] != 'x')
       return type_error(diag, BCAST_PARSE, t, len, "expected 'x' after '*'");
     i = bcast__skip_spaces(t, len, i + 1);
-    out->shape.rank = BCAST_RANK_UNRANKED;
+    out->rank = BCAST_RANK_UNRANKED;
   } else {
     for (;;) {
       int64_t dim;
@@ -176,13 +179,14 @@ bcast_status bcast_mlir_type_parse(const char *t, size_t len,
         return type_error(diag, BCAST_PARSE, t, len,
                           "expected 'x' after a dimension");
       }
-      if (out->shape.rank == BCAST_MAX_RANK) {
+      if (out->rank == BCAST_MAX_RANK) {
         char what[96];
         snprintf(what, sizeof what, "rank exceeds the limit of %d dimensions",
                  BCAST_MAX_RANK);
         return type_error(diag, BCAST_RANK_LIMIT, t, len, what);
       }
-      out->shape.dims[out->shape.rank++] = dim;
+      if (out->rank < room) dims[out->rank] = dim;
+      out->rank++;
       i = bcast__skip_spaces(t, len, after + 1);
     }
   }
@@ -215,6 +219,22 @@ bcast_status bcast_mlir_type_parse(const char *t, size_t len,
   out->text_len = i;
   *consumed = i;
   return BCAST_OK;
+}
+
+
+bcast_status bcast_mlir_type_parse(const char *t, size_t len,
+                                   bcast_mlir_type *out, size_t *consumed,
+                                   bcast_diag *diag) {
+  bcast_mlir_type_ref ref;
+  bcast_status st = bcast__mlir_type_read(t, len, &ref, out->shape.dims,
+                                          BCAST_MAX_RANK, consumed, diag);
+  out->container = ref.container;
+  out->shape.rank = ref.rank;
+  out->text = ref.text;
+  out->text_len = ref.text_len;
+  out->elem = ref.elem;
+  out->elem_len = ref.elem_len;
+  return st;
 }
 
 size_t bcast_mlir_type_format(const bcast_mlir_type *type, char *buf,

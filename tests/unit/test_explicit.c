@@ -2,6 +2,7 @@
  * shapes, every invalid-map message, and the partial form. */
 #include "test.h"
 #include "bcast/bcast.h"
+#include "shape/shape_internal.h"
 
 #define Q BCAST_DIM_DYNAMIC
 
@@ -275,4 +276,71 @@ TEST(explicit_symbols_and_constraints) {
   CHECK_INT(bcast_shape_parse_symbolic("[batch,?,n]", 11, &syms, &ops[0], NULL), BCAST_OK);
   CHECK_INT(ops[0].dims[2], BCAST_DIM_SYMBOL(0));
   CHECK_INT(ops[0].dims[1], Q);
+}
+
+TEST(explicit_run_time_check_analysis) {
+  bcast_symbols syms;
+  bcast_symbols_init(&syms);
+  bcast_shape ops[3], out;
+  /* Axis by axis: ? with 1, 3 with ?, 1 with 4, ? with 5, n with n. */
+  CHECK_INT(bcast_shape_parse_symbolic("[?,3,1,?,n]", 11, &syms, &ops[0], NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_parse_symbolic("[1,?,4,5,n]", 11, &syms, &ops[1], NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_parse_symbolic("[1]", 3, &syms, &ops[2], NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_infer(3, ops, BCAST_PROFILE_TRAIT, &out, NULL), BCAST_OK);
+  bcast__shapes view = bcast__shapes_of(ops, 3);
+  static const int want_check[5] = {0, 1, 0, 1, 0};
+  static const int want_dynamic[5] = {1, 1, 0, 1, 2};
+  static const bcast__dim_role want_role[5][3] = {
+      {BCAST__DIM_DYNAMIC_EQUAL, BCAST__DIM_MAYBE_EXPANDED, BCAST__DIM_ABSENT},
+      {BCAST__DIM_EQUAL, BCAST__DIM_CHECK, BCAST__DIM_ABSENT},
+      {BCAST__DIM_EXPANDED, BCAST__DIM_EQUAL, BCAST__DIM_ABSENT},
+      {BCAST__DIM_CHECK, BCAST__DIM_EQUAL, BCAST__DIM_ABSENT},
+      {BCAST__DIM_DYNAMIC_EQUAL, BCAST__DIM_DYNAMIC_EQUAL, BCAST__DIM_MAYBE_EXPANDED}};
+  bcast_constraint c[4];
+  size_t nc = 0;
+  for (int32_t a = 0; a < 5; a++) {
+    bcast__axis axis;
+    bcast__axis_analyze(view, out.rank, a, out.dims[a], &axis, c, 4, &nc);
+    CHECK_INT(axis.needs_check, want_check[a]);
+    CHECK_INT(axis.n_dynamic, want_dynamic[a]);
+    for (size_t k = 0; k < 3; k++)
+      CHECK_INT(bcast__dim_role_of(view, out.rank, &axis, k), want_role[a][k]);
+  }
+  /* The pairs name the operand that set the running dim first. */
+  CHECK_INT(nc, 2);
+  CHECK_INT(c[0].axis, 1);
+  CHECK_INT(c[0].operand[0], 0);
+  CHECK_INT(c[0].size[0], 3);
+  CHECK_INT(c[0].operand[1], 1);
+  CHECK_INT(c[0].size[1], Q);
+  CHECK_INT(c[1].axis, 3);
+  CHECK_INT(c[1].operand[0], 0);
+  CHECK_INT(c[1].size[1], 5);
+  /* The public views agree: two constraints, and explain marks the two
+   * dynamic dims that need a check. */
+  size_t n_pub = 0;
+  bcast_constraint pub[4];
+  CHECK_INT(bcast_shape_infer_constrained(3, ops, BCAST_PROFILE_TRAIT, &out, pub, 4, &n_pub, NULL),
+            BCAST_OK);
+  CHECK_INT(n_pub, 2);
+  bcast_explained ex[3];
+  CHECK_INT(bcast_explain(3, ops, BCAST_PROFILE_TRAIT, &out, ex, NULL), BCAST_OK);
+  CHECK_INT(ex[0].runtime_check, 1u << 3);
+  CHECK_INT(ex[1].runtime_check, 1u << 1);
+  CHECK_INT(ex[0].expanded, 1u << 2);
+  CHECK_INT(ex[1].maybe_expanded, 1u << 0);
+  CHECK_INT(ex[2].maybe_expanded, 1u << 0);
+  /* '?' against a static 0 is undecided, though the result stays '?'; two
+   * '?' always are. */
+  bcast_shape z[2] = {SHAPE(Q), SHAPE(0)};
+  CHECK_INT(bcast_shape_infer(2, z, BCAST_PROFILE_TRAIT, &out, NULL), BCAST_OK);
+  bcast__axis axis;
+  bcast__axis_analyze(bcast__shapes_of(z, 2), 1, 0, out.dims[0], &axis, NULL, 0, NULL);
+  CHECK_INT(axis.needs_check, 1);
+  CHECK_INT(axis.n_dynamic, 1);
+  CHECK_INT(axis.dim, Q);
+  bcast_shape qq[2] = {SHAPE(Q), SHAPE(Q)};
+  bcast__axis_analyze(bcast__shapes_of(qq, 2), 1, 0, Q, &axis, NULL, 0, NULL);
+  CHECK_INT(axis.needs_check, 1);
+  CHECK_INT(axis.n_dynamic, 2);
 }

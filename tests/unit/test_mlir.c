@@ -51,13 +51,13 @@ TEST(mlir_scan_forms_and_positions) {
   CHECK_INT(ops[0].col, 8);
   CHECK_INT(ops[0].generic, 1);
   CHECK_INT(ops[0].n_operands, 2);
-  CHECK_INT(ops[0].operands[1].shape.rank, 1);
+  CHECK_INT(ops[0].operands[1].rank, 1);
   CHECK_INT(ops[1].line, 5);
   CHECK_INT(ops[1].generic, 0);
   CHECK_INT(ops[2].n_operands, 1); /* multi-line, attribute dict with ':' */
   CHECK_INT(ops[2].line, 6);
   CHECK_INT(ops[3].n_operands, 2);
-  CHECK_INT(ops[3].result.shape.dims[0], BCAST_DIM_DYNAMIC);
+  CHECK_INT(ops[3].dims[ops[3].result.dims_at], BCAST_DIM_DYNAMIC);
   CHECK_INT(ops[4].line, 9);
   free(ops);
 }
@@ -189,4 +189,128 @@ TEST(mlir_op_table_names) {
   CHECK_INT(unary, 16);
   CHECK_INT(binary, 19);
   CHECK_INT(ternary, 1);
+}
+
+/* Is the span exactly the text want? */
+static int span_is(bcast_mlir_span span, const char *want) {
+  return span.len == strlen(want) && memcmp(span.text, want, span.len) == 0;
+}
+
+/* Is text[start, end) exactly want? */
+static int range_is(const char *text, size_t start, size_t end,
+                    const char *want) {
+  return end >= start && end - start == strlen(want) &&
+         memcmp(text + start, want, end - start) == 0;
+}
+
+TEST(mlir_scan_records_generic_statements) {
+  const char *text =
+      "func.func @f() {\n"
+      "  %r = \"tosa.clamp\"(%arg0) <{max_val = 6.0 : f32, min_val = 0.0 : f32}>\n"
+      "      {note = \"a: b\"} // why\n"
+      "      : (tensor<2x?xf32>) -> tensor<2x?xf32>\n"
+      "  %s = \"tosa.add\"(%r, %x#1) : (tensor<2x?xf32>, tensor<1xf32>) -> (tensor<2x?xf32>)\n"
+      "}\n";
+  bcast_mlir_op *ops = malloc(4 * sizeof *ops);
+  bcast_status st[4];
+  size_t n = scan_all(text, ops, st, 4);
+  CHECK_INT(n, 2);
+  CHECK_INT(st[0], BCAST_OK);
+  CHECK_INT(st[1], BCAST_OK);
+  const bcast_mlir_op *a = &ops[0], *b = &ops[1];
+  CHECK(range_is(text, a->stmt_start, a->stmt_end,
+                 "%r = \"tosa.clamp\"(%arg0) <{max_val = 6.0 : f32, min_val = 0.0 : f32}>\n"
+                 "      {note = \"a: b\"} // why\n"
+                 "      : (tensor<2x?xf32>) -> tensor<2x?xf32>"));
+  CHECK_INT(a->n_results, 1);
+  CHECK(span_is(a->results, "%r"));
+  CHECK_INT(a->n_operand_names, 1);
+  CHECK(span_is(a->operand_names[0], "%arg0"));
+  CHECK(span_is(a->properties, "<{max_val = 6.0 : f32, min_val = 0.0 : f32}>"));
+  CHECK(span_is(a->attrs, "{note = \"a: b\"}"));
+  CHECK(range_is(text, b->stmt_start, b->stmt_end,
+                 "%s = \"tosa.add\"(%r, %x#1) : (tensor<2x?xf32>, tensor<1xf32>) -> "
+                 "(tensor<2x?xf32>)"));
+  CHECK_INT(b->n_operand_names, 2);
+  CHECK(span_is(b->operand_names[0], "%r"));
+  CHECK(span_is(b->operand_names[1], "%x#1"));
+  CHECK_INT(b->attrs.len, 0);
+  CHECK_INT(b->properties.len, 0);
+  /* The dims of every type sit in the pool, one type after the other. */
+  bcast_shape s;
+  bcast_mlir_op_shape(b, &b->operands[0], &s);
+  CHECK_INT(s.rank, 2);
+  CHECK_INT(s.dims[0], 2);
+  CHECK_INT(s.dims[1], BCAST_DIM_DYNAMIC);
+  bcast_mlir_type ty;
+  bcast_mlir_op_type(b, &b->operands[1], &ty);
+  CHECK_INT(ty.container, BCAST_CONTAINER_TENSOR);
+  CHECK_INT(ty.shape.rank, 1);
+  CHECK_INT(ty.shape.dims[0], 1);
+  CHECK_INT((int)ty.elem_len, 3);
+  CHECK(memcmp(ty.elem, "f32", 3) == 0);
+  CHECK_INT((int)ty.text_len, (int)strlen("tensor<1xf32>"));
+  CHECK_INT(b->operands[1].dims_at, 2);
+  CHECK_INT(b->result.dims_at, 3);
+  free(ops);
+}
+
+TEST(mlir_scan_records_custom_statements) {
+  const char *text =
+      "%0 = tosa.add %a, %b // the operands\n"
+      "  // a whole comment line with %c = tosa.sub %x\n"
+      "  : (tensor<3xf32>, tensor<1xf32>) -> tensor<3xf32>\n"
+      "%1 = tosa.clamp %0 {min_val = 0.0 : f32, max_val = 6.0 : f32} : tensor<3xf32>\n"
+      "%2, %3 = tosa.sub %a, %b : tensor<3xf32>\n"
+      "%4:2 = tosa.sub %a, %b : tensor<3xf32>\n";
+  bcast_mlir_op *ops = malloc(8 * sizeof *ops);
+  bcast_status st[8];
+  size_t n = scan_all(text, ops, st, 8);
+  CHECK_INT(n, 4);
+  for (size_t i = 0; i < n; i++) CHECK_INT(st[i], BCAST_OK);
+  CHECK(range_is(text, ops[0].stmt_start, ops[0].stmt_end,
+                 "%0 = tosa.add %a, %b // the operands\n"
+                 "  // a whole comment line with %c = tosa.sub %x\n"
+                 "  : (tensor<3xf32>, tensor<1xf32>) -> tensor<3xf32>"));
+  CHECK_INT(ops[0].n_operand_names, 2);
+  CHECK(span_is(ops[0].operand_names[0], "%a"));
+  CHECK(span_is(ops[0].operand_names[1], "%b"));
+  CHECK_INT(ops[0].attrs.len, 0);
+  CHECK(span_is(ops[1].attrs, "{min_val = 0.0 : f32, max_val = 6.0 : f32}"));
+  CHECK_INT(ops[1].properties.len, 0);
+  CHECK(range_is(text, ops[1].stmt_start, ops[1].stmt_end,
+                 "%1 = tosa.clamp %0 {min_val = 0.0 : f32, max_val = 6.0 : f32} : "
+                 "tensor<3xf32>"));
+  /* The single-type form: every operand shares the result's pooled dims. */
+  CHECK_INT(ops[1].n_operands, 1);
+  CHECK_INT(ops[1].operands[0].dims_at, ops[1].result.dims_at);
+  CHECK_INT(ops[2].n_results, 2);
+  CHECK(span_is(ops[2].results, "%2, %3"));
+  CHECK_INT(ops[3].n_results, 2);
+  CHECK(span_is(ops[3].results, "%4:2"));
+  free(ops);
+}
+
+TEST(mlir_scan_op_is_small_and_its_pool_bounded) {
+  CHECK(sizeof(bcast_mlir_op) <= 8 * 1024);
+  /* Five rank-64 operands need 320 dims in the pool: refused by name. */
+  char *text = malloc(8192);
+  size_t len = 0;
+  len += (size_t)sprintf(text + len, "%%0 = test.broadcastable %%a, %%b, %%c, %%d, %%e : (");
+  for (int k = 0; k < 5; k++) {
+    len += (size_t)sprintf(text + len, "%stensor<", k ? ", " : "");
+    for (int d = 0; d < 64; d++) len += (size_t)sprintf(text + len, "1x");
+    len += (size_t)sprintf(text + len, "f32>");
+  }
+  len += (size_t)sprintf(text + len, ") -> tensor<2xf32>\n");
+  bcast_mlir_op *op = malloc(sizeof *op);
+  bcast_mlir_scanner s;
+  bcast_mlir_scanner_init(&s, text, len, accept_broadcasting, NULL);
+  bcast_diag d;
+  int found = 0;
+  CHECK_INT(bcast_mlir_scan_next(&s, op, &found, &d), BCAST_PARSE);
+  CHECK_INT(found, 1);
+  CHECK_CONTAINS(d.message, "more than 256 dims");
+  free(op);
+  free(text);
 }

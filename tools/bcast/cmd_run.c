@@ -373,7 +373,7 @@ int cmd_run(int argc, char **argv) {
     /* The element types the line declares; the op binds them to the
      * files' types when it runs. */
     for (int k = 0; k <= arity; k++) {
-      const bcast_mlir_type *type =
+      const bcast_mlir_type_ref *type =
           k < arity ? &mop->operands[k] : &mop->result;
       bcast_dtype *want = k < arity ? &declared_dtypes[k] : &declared_result_dtype;
       if (bcast_dtype_parse(type->elem, type->elem_len, want) != BCAST_OK) {
@@ -382,8 +382,8 @@ int cmd_run(int argc, char **argv) {
         rc = CLI_FAIL;
         goto release;
       }
-      if (k < arity) declared[k] = type->shape;
-      else declared_result = type->shape;
+      if (k < arity) bcast_mlir_op_shape(mop, type, &declared[k]);
+      else bcast_mlir_op_shape(mop, type, &declared_result);
     }
     options.declared_dtypes = declared_dtypes;
     options.declared_result_dtype = &declared_result_dtype;

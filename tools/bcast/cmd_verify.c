@@ -60,15 +60,11 @@ static void verify_text(const char *path, const char *text, size_t len,
                         const verify_opts *o, long *checked, long *failed) {
   bcast_mlir_scanner scanner;
   bcast_mlir_scanner_init(&scanner, text, len, want_op, (void *)o);
-  bcast_mlir_op *op = malloc(sizeof *op);
-  bcast_diag *diag = malloc(sizeof *diag);
-  if (!op || !diag) {
-    cli_error("out of memory");
-    (*failed)++;
-    free(op);
-    free(diag);
-    return;
-  }
+  /* An op is a few KB: it lives on the stack. */
+  bcast_mlir_op op_storage;
+  bcast_diag diag_storage;
+  bcast_mlir_op *op = &op_storage;
+  bcast_diag *diag = &diag_storage;
   for (;;) {
     int found;
     bcast_status st = bcast_mlir_scan_next(&scanner, op, &found, diag);
@@ -99,8 +95,6 @@ static void verify_text(const char *path, const char *text, size_t len,
       fprintf(stderr, "%s:%u:%u: note: %s [%s profile]\n", path, op->line,
               op->col, diag->message, bcast_profile_name(profile));
   }
-  free(op);
-  free(diag);
 }
 
 int cmd_verify(int argc, char **argv) {

@@ -1,0 +1,17 @@
+/* Internal: reading an MLIR type into caller-chosen dim storage. */
+#ifndef BCAST_TYPE_MLIR_INTERNAL_H
+#define BCAST_TYPE_MLIR_INTERNAL_H
+
+#include "bcast/mlir.h"
+
+/* bcast_mlir_type_parse with the dims written to dims[0..room): out->rank
+ * is the full rank even when it exceeds room (then only room dims were
+ * stored), so the scanner can parse straight into an op's dim pool and
+ * refuse a pool overflow itself.  A rank over BCAST_MAX_RANK is refused as
+ * bcast_mlir_type_parse refuses it.  out->dims_at is left to the caller. */
+bcast_status bcast__mlir_type_read(const char *t, size_t len,
+                                   bcast_mlir_type_ref *out, int64_t *dims,
+                                   int32_t room, size_t *consumed,
+                                   bcast_diag *diag);
+
+#endif

@@ -1,0 +1,280 @@
+/* The op-level verifier.
+ *
+ * bcast_mlir_verify_op decides which operands broadcast (from the op table),
+ * then applies the profile.  Under the tosa profile each op is checked the
+ * way MLIR 22's TOSA dialect checks it, in the same order, so the first
+ * message is the one mlir-opt prints:
+ *   1. ODS type constraints: no dim may be 0 ("operand #1 must be
+ *      tosa-conformant tensor of number values, but got 'tensor<0xf32>'");
+ *   2. the op's shape traits or verifier (see bcast_op_verifier).
+ * A scanned op keeps its dims in a pool; the verifier copies the shapes it
+ * judges into bcast_shape values on its own stack, never allocating. */
+#include <string.h>
+
+#include "core/diag.h"
+#include "shape/shape_internal.h"
+#include "bcast/mlir.h"
+
+bcast_profile bcast_mlir_default_profile(const char *name, size_t len) {
+  return len > 5 && memcmp(name, "tosa.", 5) == 0 ? BCAST_PROFILE_TOSA
+                                                   : BCAST_PROFILE_TRAIT;
+}
+
+/* The shapes one verification reads: the first n operands' and the
+ * result's, copied out of the op's dim pool. */
+typedef struct verify_shapes {
+  size_t n;
+  bcast_shape result;
+  bcast_shape operands[BCAST_MLIR_MAX_OPERANDS];
+} verify_shapes;
+
+static void load_shapes(const bcast_mlir_op *op, size_t n, verify_shapes *v) {
+  v->n = n;
+  bcast_mlir_op_shape(op, &op->result, &v->result);
+  for (size_t k = 0; k < n; k++)
+    bcast_mlir_op_shape(op, &op->operands[k], &v->operands[k]);
+}
+
+static bcast__shapes operand_shapes(const verify_shapes *v, size_t n) {
+  return bcast__shapes_of(v->operands, n);
+}
+
+static const char *type_text(const bcast_mlir_op *op,
+                             const bcast_mlir_type_ref *ref, char *buf,
+                             size_t size) {
+  bcast_mlir_type type;
+  bcast_mlir_op_type(op, ref, &type);
+  bcast_mlir_type_format(&type, buf, size);
+  return buf;
+}
+
+/* The first size-0 dim of a ranked shape, or -1. */
+static int32_t zero_dim(const bcast_shape *s) {
+  for (int32_t d = 0; d < s->rank; d++)
+    if (s->dims[d] == 0) return d;
+  return -1;
+}
+
+/* 1. ODS: "tosa-conformant tensor" rules out size-0 dims. */
+static bcast_status tosa_type_constraints(const bcast_mlir_op *op,
+                                          const verify_shapes *v,
+                                          const bcast_op_info *info,
+                                          bcast_diag *diag) {
+  for (int k = 0; k <= info->broadcast_operands; k++) {
+    int is_result = k == info->broadcast_operands;
+    const bcast_mlir_type_ref *type = is_result ? &op->result : &op->operands[k];
+    int32_t axis = zero_dim(is_result ? &v->result : &v->operands[k]);
+    if (axis < 0) continue;
+    if (!diag) return BCAST_INVALID_ARGUMENT;
+    const char *types = is_result ? info->result_types
+                        : k == 0  ? info->operand0_types
+                                  : info->operand_types;
+    char text[BCAST_MAX_RANK * 21 + 512];
+    if (is_result) {
+      bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                  "result dim %d has size 0; TOSA requires every dim to be at "
+                  "least 1",
+                  (int)axis);
+      bcast__locate(diag, BCAST_DIAG_RESULT, axis, 0, BCAST_DIAG_NONE,
+                    BCAST_DIAG_NONE, 0, axis);
+      bcast__mlir_message(diag, 1,
+                          "result #0 must be tosa-conformant tensor of %s "
+                          "values, but got '%s'",
+                          types, type_text(op, type, text, sizeof text));
+    } else {
+      bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                  "operand #%d dim %d has size 0; TOSA requires every dim to "
+                  "be at least 1",
+                  k, (int)axis);
+      bcast__locate(diag, k, axis, 0, BCAST_DIAG_NONE, BCAST_DIAG_NONE, 0,
+                    axis);
+      bcast__mlir_message(diag, 1,
+                          "operand #%d must be tosa-conformant tensor of %s "
+                          "values, but got '%s'",
+                          k, types, type_text(op, type, text, sizeof text));
+    }
+    return BCAST_INVALID_ARGUMENT;
+  }
+  return BCAST_OK;
+}
+
+/* MLIR's verifyCompatibleShape: equal ranks when both are ranked, and each
+ * dim pair equal or one of them dynamic.  Returns the first bad dim, -1 for
+ * a rank difference, or -2 when compatible. */
+static int32_t incompatible_dim(const bcast_shape *a, const bcast_shape *b) {
+  if (a->rank == BCAST_RANK_UNRANKED || b->rank == BCAST_RANK_UNRANKED)
+    return -2;
+  if (a->rank != b->rank) return -1;
+  for (int32_t d = 0; d < a->rank; d++) {
+    int64_t x = a->dims[d], y = b->dims[d];
+    if (!BCAST_DIM_IS_DYNAMIC(x) && !BCAST_DIM_IS_DYNAMIC(y) && x != y)
+      return d;
+  }
+  return -2;
+}
+
+/* SameOperandsAndResultShape (unary ops) and tosa.negate's input1/output
+ * check: the result must have the operand's shape; nothing broadcasts. */
+static bcast_status tosa_same_shape(const verify_shapes *v,
+                                    const char *mlir_text, bcast_diag *diag) {
+  const bcast_shape *in = &v->operands[0], *out = &v->result;
+  int32_t d = incompatible_dim(in, out);
+  if (d == -2) return BCAST_OK;
+  if (!diag) return BCAST_RESULT_MISMATCH;
+  if (d == -1) {
+    bcast__fail(diag, BCAST_RESULT_MISMATCH,
+                "result has rank %d but operand #0 has rank %d; this op keeps "
+                "its operand's shape",
+                (int)out->rank, (int)in->rank);
+    bcast__locate(diag, BCAST_DIAG_RESULT, BCAST_DIAG_NONE, out->rank, 0,
+                  BCAST_DIAG_NONE, in->rank, BCAST_DIAG_NONE);
+  } else {
+    bcast__fail(diag, BCAST_RESULT_MISMATCH,
+                "result dim %d (size %lld) differs from operand #0 dim %d "
+                "(size %lld); this op keeps its operand's shape",
+                (int)d, (long long)out->dims[d], (int)d,
+                (long long)in->dims[d]);
+    bcast__locate(diag, BCAST_DIAG_RESULT, d, out->dims[d], 0, d, in->dims[d],
+                  d);
+  }
+  bcast__mlir_message(diag, 1, "%s", mlir_text);
+  return BCAST_RESULT_MISMATCH;
+}
+
+/* tosa.mul's own verifier: equal ranks of a and b, then their broadcast,
+ * then the result's rank against a and b.  It does not compare the result's
+ * dims with the broadcast shape. */
+static bcast_status tosa_mul(const bcast_mlir_op *op, const verify_shapes *v,
+                             bcast_diag *diag) {
+  const bcast_mlir_type_ref *a = &op->operands[0], *b = &op->operands[1];
+  const bcast_shape *r = &v->result;
+  int a_ranked = a->rank != BCAST_RANK_UNRANKED;
+  int b_ranked = b->rank != BCAST_RANK_UNRANKED;
+  char ta[BCAST_MAX_RANK * 21 + 512], tb[BCAST_MAX_RANK * 21 + 512];
+  if (a_ranked && b_ranked) {
+    if (a->rank != b->rank) {
+      if (!diag) return BCAST_RANK_MISMATCH;
+      bcast__fail(diag, BCAST_RANK_MISMATCH,
+                  "operand #0 has rank %d but operand #1 has rank %d; TOSA "
+                  "does not expand ranks",
+                  (int)a->rank, (int)b->rank);
+      bcast__locate(diag, 0, BCAST_DIAG_NONE, a->rank, 1, BCAST_DIAG_NONE,
+                    b->rank, BCAST_DIAG_NONE);
+      bcast__mlir_message(diag, 1,
+                          "a and b operands don't have matching ranks, got %d "
+                          "and %d",
+                          (int)a->rank, (int)b->rank);
+      return BCAST_RANK_MISMATCH;
+    }
+    bcast_shape inferred;
+    bcast_status st =
+        bcast__shape_infer(operand_shapes(v, 2), BCAST_PROFILE_MLIR,
+                           &inferred, diag);
+    if (st != BCAST_OK) {
+      bcast__mlir_message(diag, 1,
+                          "a and b operands don't have broadcast-compatible "
+                          "shapes, got '%s' and '%s'",
+                          type_text(op, a, ta, sizeof ta),
+                          type_text(op, b, tb, sizeof tb));
+      return st;
+    }
+  }
+  if (r->rank == BCAST_RANK_UNRANKED) return BCAST_OK;
+  for (int k = 0; k < 2; k++) {
+    const bcast_shape *s = &v->operands[k];
+    if (s->rank == BCAST_RANK_UNRANKED || s->rank == r->rank) continue;
+    if (!diag) return BCAST_RANK_MISMATCH;
+    bcast__fail(diag, BCAST_RANK_MISMATCH,
+                "result has rank %d but operand #%d has rank %d; TOSA requires "
+                "the result to have the operands' rank",
+                (int)r->rank, k, (int)s->rank);
+    bcast__locate(diag, BCAST_DIAG_RESULT, BCAST_DIAG_NONE, r->rank, k,
+                  BCAST_DIAG_NONE, s->rank, BCAST_DIAG_NONE);
+    bcast__mlir_message(diag, 1,
+                        "result type has different rank than %s, got %d vs %d",
+                        k == 0 ? "a" : "b", (int)r->rank, (int)s->rank);
+    return BCAST_RANK_MISMATCH;
+  }
+  return BCAST_OK;
+}
+
+/* Every type must be a tensor or a vector, and not a mix of the two. */
+static bcast_status check_containers(const bcast_mlir_op *op, size_t n,
+                                     bcast_diag *diag) {
+  int tensors = op->result.container == BCAST_CONTAINER_TENSOR;
+  int vectors = op->result.container == BCAST_CONTAINER_VECTOR;
+  char text[BCAST_MAX_RANK * 21 + 512];
+  for (size_t k = 0; k <= n; k++) {
+    const bcast_mlir_type_ref *type = k == n ? &op->result : &op->operands[k];
+    if (type->container == BCAST_CONTAINER_NONE) {
+      if (k == n)
+        return bcast__fail(diag, BCAST_TYPE,
+                           "the result has type '%s', which is neither a "
+                           "tensor nor a vector",
+                           type_text(op, type, text, sizeof text));
+      return bcast__fail(diag, BCAST_TYPE,
+                         "operand #%zu has type '%s', which is neither a "
+                         "tensor nor a vector",
+                         k, type_text(op, type, text, sizeof text));
+    }
+    if (type->container == BCAST_CONTAINER_TENSOR) tensors = 1;
+    else vectors = 1;
+  }
+  if (tensors && vectors) {
+    if (!diag) return BCAST_TYPE;
+    bcast__fail(diag, BCAST_TYPE,
+                "the op mixes vector and tensor types; broadcasting needs all "
+                "operands and the result to be of one kind");
+    /* MLIR emits this one with emitError, without the op prefix. */
+    bcast__mlir_message(diag, 0, "cannot broadcast vector with tensor");
+    return BCAST_TYPE;
+  }
+  return BCAST_OK;
+}
+
+bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
+                                  bcast_profile profile, bcast_diag *diag) {
+  bcast_op id;
+  const bcast_op_info *info = NULL;
+  size_t n = op->n_operands;
+  if (op->name_len > 5 && memcmp(op->name, "tosa.", 5) == 0 &&
+      bcast_op_lookup(op->name, op->name_len, &id) == BCAST_OK) {
+    info = bcast_op_get(id);
+    size_t want = (size_t)(info->broadcast_operands + info->extra_operands);
+    if (n != want)
+      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                         "'%.*s' takes %zu operands, but the signature has %zu",
+                         (int)op->name_len, op->name, want, n);
+    n = (size_t)info->broadcast_operands;
+  }
+  if (n == 0)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "a broadcasting op needs at least one operand");
+  bcast_status st = check_containers(op, n, diag);
+  if (st != BCAST_OK) return st;
+  /* MLIR 22's trait counts only ranked *tensor* operands, so an op on
+   * vectors passes whatever its shapes.  The document treats vectors as
+   * ranked shapes, as the other profiles do. */
+  if (profile == BCAST_PROFILE_MLIR &&
+      op->result.container == BCAST_CONTAINER_VECTOR)
+    return BCAST_OK;
+
+  verify_shapes v;
+  load_shapes(op, n, &v);
+  if (profile == BCAST_PROFILE_TOSA && info) {
+    if ((st = tosa_type_constraints(op, &v, info, diag)) != BCAST_OK) return st;
+    switch (info->verifier) {
+    case BCAST_VERIFY_SAME_SHAPE:
+      return tosa_same_shape(
+          &v, "requires the same shape for all operands and results", diag);
+    case BCAST_VERIFY_NEGATE:
+      return tosa_same_shape(&v, "requires the same shape for input1 and output",
+                             diag);
+    case BCAST_VERIFY_MUL:
+      return tosa_mul(op, &v, diag);
+    case BCAST_VERIFY_BROADCAST:
+      break;
+    }
+  }
+  return bcast__shape_verify(operand_shapes(&v, n), &v.result, profile, diag);
+}
