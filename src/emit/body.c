@@ -276,7 +276,7 @@ static void min_max(emit_ctx *c, int level, const emit_op *op,
   if (class_of(t) != TC_FLOAT) {
     inst(c, level, r, "arith.%s %s, %s : %s", is_max ? "maxsi" : "minsi", a, b,
          ts);
-  } else if (!op->nan_ignore) {
+  } else if (op->attrs.nan_mode != BCAST_NAN_IGNORE) {
     inst(c, level, r, "arith.%s %s, %s : %s",
          is_max ? "maximumf" : "minimumf", a, b, ts);
   } else {
@@ -382,8 +382,11 @@ static void body_clamp(emit_ctx *c, int level, const emit_op *op,
   const char *ts = bcast_dtype_mlir_name(t);
   char lo_text[128], hi_text[128];
   name_t lo, hi, m, n, u;
-  snprintf(lo_text, sizeof lo_text, "%.*s", (int)op->min_val_len, op->min_val);
-  snprintf(hi_text, sizeof hi_text, "%.*s", (int)op->max_val_len, op->max_val);
+  /* The bounds were checked against t when the op was described. */
+  bcast_scalar_format_mlir(&op->attrs.min_val, t, lo_text, sizeof lo_text,
+                           NULL);
+  bcast_scalar_format_mlir(&op->attrs.max_val, t, hi_text, sizeof hi_text,
+                           NULL);
   cst(c, level, lo, lo_text, ts);
   cst(c, level, hi, hi_text, ts);
   /* max with min_val first, then min with max_val (spec order). */
@@ -393,7 +396,7 @@ static void body_clamp(emit_ctx *c, int level, const emit_op *op,
     return;
   }
   inst(c, level, m, "arith.maximumf %s, %s : %s", x, lo, ts);
-  if (!op->nan_ignore) {
+  if (op->attrs.nan_mode != BCAST_NAN_IGNORE) {
     inst(c, level, r, "arith.minimumf %s, %s : %s", m, hi, ts);
     return;
   }
@@ -410,7 +413,7 @@ static void body_arithmetic_right_shift(emit_ctx *c, int level,
   const char *a = args[0], *b = args[1];
   const char *ts = bcast_dtype_mlir_name(op->in[0].dtype);
   name_t s, zero, one, gt, bm1, bm1c, sh, bit, odd, inc, incx;
-  if (!op->round) {
+  if (!op->attrs.round) {
     inst(c, level, r, "arith.shrsi %s, %s : %s", a, b, ts);
     return;
   }

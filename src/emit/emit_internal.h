@@ -7,6 +7,7 @@
 #include <stdarg.h>
 
 #include "bcast/dtype.h"
+#include "bcast/elementwise.h"
 #include "bcast/emit.h"
 #include "bcast/mlir.h"
 #include "core/alloc.h"
@@ -48,11 +49,7 @@ typedef struct emit_op {
   emit_value in[3];
   size_t n_extra;     /* tosa.mul's shift, tosa.negate's zero points */
   emit_value extra[2];
-  /* Attributes, as value text without the ": type" suffix. */
-  const char *min_val, *max_val;
-  size_t min_val_len, max_val_len;
-  int nan_ignore; /* nan_mode = #tosa.nan_mode<IGNORE> */
-  int round;      /* arithmetic_right_shift round = true */
+  bcast_op_attrs attrs; /* the attributes the op reads */
 } emit_op;
 
 #define EMIT_MAX_MAPS 4096

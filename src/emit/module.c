@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "emit/emit_internal.h"
+#include "ew/ew_attrs.h"
 #include "type/text.h"
 
 void bcast_emit_options_init(bcast_emit_options *opts) {
@@ -51,64 +52,35 @@ static bcast_status stmt_error(const bcast_mlir_op *m, bcast_diag *diag,
                      (int)m->name_len, m->name, what);
 }
 
-/* Reads the entries of an attribute dictionary as the scanner recorded it,
- * "{...}" or the generic form's "<{...}>", and records the ones the
- * lowering uses. */
-static void read_attrs(bcast_mlir_span dict, emit_op *op) {
+/* Fails with a library diagnostic d about the op, located at the op and
+ * without d's own "tosa.<op>: " prefix. */
+static bcast_status op_fail(const bcast_mlir_op *m, bcast_status st,
+                            const bcast_diag *d, bcast_diag *diag) {
+  if (!diag) return st;
+  const char *msg = d->message;
+  const char *colon = strstr(msg, ": ");
+  if (strncmp(msg, "tosa.", 5) == 0 && colon) msg = colon + 2;
+  return bcast__fail(diag, st, "%u:%u: '%.*s' op %s", m->line, m->col,
+                     (int)m->name_len, m->name, msg);
+}
+
+/* Reads the attributes the op reads from one dictionary as the scanner
+ * recorded it, "{...}" or the generic form's "<{...}>", with the library's
+ * attribute parser (the one `bcast run --attr` uses); entries the op does
+ * not read are skipped. */
+static bcast_status read_attrs(const bcast_mlir_op *m, bcast_mlir_span dict,
+                               emit_op *op, bcast_diag *diag) {
   const char *t = dict.text;
-  size_t len = dict.len, i = 0;
-  if (len == 0) return;
-  if (t[i] == '<') i++;
-  i++;
-  for (;;) {
-    i = bcast__skip_trivia(t, len, i);
-    if (i >= len || t[i] == '}') return;
-    size_t key = i;
-    while (i < len && (bcast__is_ident(t[i]) || t[i] == '"')) i++;
-    size_t key_len = i - key;
-    i = bcast__skip_trivia(t, len, i);
-    size_t val = i, val_end = i;
-    if (i < len && t[i] == '=') {
-      val = bcast__skip_trivia(t, len, i + 1);
-      i = val;
-      /* The value runs to ',' or '}' at depth 0; bcast__skip_balanced also
-       * stops at "->", which attribute values here do not contain. */
-      for (;;) {
-        i = bcast__skip_balanced(t, len, i, 0);
-        if (i + 1 < len && t[i] == '-' && t[i + 1] == '>') {
-          i += 2;
-          continue;
-        }
-        break;
-      }
-      val_end = i;
-    }
-    /* Value text without a trailing ": type". */
-    size_t v_end = val_end;
-    for (size_t k = val; k < val_end; k++)
-      if (t[k] == ':') {
-        v_end = k;
-        break;
-      }
-    while (v_end > val && bcast__is_space(t[v_end - 1])) v_end--;
-#define KEY_(s) (key_len == sizeof(s) - 1 && memcmp(t + key, s, key_len) == 0)
-    if (KEY_("min_val")) {
-      op->min_val = t + val;
-      op->min_val_len = v_end - val;
-    } else if (KEY_("max_val")) {
-      op->max_val = t + val;
-      op->max_val_len = v_end - val;
-    } else if (KEY_("nan_mode")) {
-      for (size_t k = val; k + 6 <= val_end; k++)
-        if (memcmp(t + k, "IGNORE", 6) == 0) op->nan_ignore = 1;
-    } else if (KEY_("round")) {
-      op->round = v_end - val == 4 && memcmp(t + val, "true", 4) == 0;
-    }
-#undef KEY_
-    if (i < len && t[i] == ',') i++;
-    else if (i >= len || t[i] == '}') return;
-    else if (i == key) i++; /* no progress: skip a stray character */
+  size_t len = dict.len;
+  if (len == 0) return BCAST_OK;
+  if (t[0] == '<' && len >= 2) {
+    t++;
+    len -= 2;
   }
+  bcast_diag d;
+  bcast_status st = bcast_op_attrs_parse_mlir(&op->attrs, op->op, t, len, NULL,
+                                              diag ? &d : NULL);
+  return st == BCAST_OK ? BCAST_OK : op_fail(m, st, &d, diag);
 }
 
 /* Fills an emit_op from a scanned op: its one result, the operand names
@@ -131,8 +103,10 @@ static bcast_status describe_op(emit_ctx *c, const bcast_mlir_op *m,
   bcast_mlir_op_type(m, &m->result, &op->result);
   size_t n_vals = m->n_operand_names;
   if (n_vals > 5) return stmt_error(m, diag, "has more operands than bcast lowers");
-  read_attrs(m->properties, op);
-  read_attrs(m->attrs, op);
+  bcast_op_attrs_init(&op->attrs);
+  bcast_status ast = read_attrs(m, m->properties, op, diag);
+  if (ast == BCAST_OK) ast = read_attrs(m, m->attrs, op, diag);
+  if (ast != BCAST_OK) return ast;
   size_t nb = (size_t)info->broadcast_operands;
   if (n_vals != m->n_operands || n_vals < nb || n_vals > nb + (size_t)info->extra_operands)
     return stmt_error(m, diag, "operand names and types do not match the op");
@@ -152,9 +126,18 @@ static bcast_status describe_op(emit_ctx *c, const bcast_mlir_op *m,
       bcast_dtype_parse(op->result.elem, op->result.elem_len, &op->result_dtype) != BCAST_OK)
     return bcast__fail(diag, BCAST_TYPE, "%u:%u: '%.*s' op result: unsupported element type",
                        m->line, m->col, (int)m->name_len, m->name);
-  if (op->op == BCAST_OP_CLAMP && (!op->min_val || !op->max_val))
+  if (op->op == BCAST_OP_CLAMP && (op->attrs.min_val.kind == BCAST_SCALAR_NONE ||
+                                   op->attrs.max_val.kind == BCAST_SCALAR_NONE))
     return stmt_error(m, diag, "needs min_val and max_val attributes");
-  return emit_result_dtype(op, &op->result_dtype, diag);
+  bcast_status st = emit_result_dtype(op, &op->result_dtype, diag);
+  if (st != BCAST_OK || op->op != BCAST_OP_CLAMP) return st;
+  /* The bounds obey the same rule as in bcast run: values of the input's
+   * type, min_val <= max_val. */
+  ew_bounds bounds;
+  bcast_diag d;
+  st = bcast__ew_clamp_bounds(&op->attrs, op->in[0].dtype, &bounds,
+                              diag ? &d : NULL);
+  return st == BCAST_OK ? BCAST_OK : op_fail(m, st, &d, diag);
 }
 
 bcast_status bcast_emit_lower_module(const char *text, size_t len,

@@ -125,3 +125,50 @@ TEST(emit_only_selected_ops) {
   CHECK_CONTAINS(s->buf, "math.floor %bc0_a0 : f32");
   free(s);
 }
+
+/* Clamp bounds go through the library's attribute parser and bound rule,
+ * the same as bcast run's: values of the input's type, min <= max, a
+ * number; the lowering writes the parsed bound back as an MLIR literal. */
+TEST(emit_clamp_attributes_follow_the_library_rule) {
+  static const struct {
+    const char *attrs, *type, *want; /* want: message part, or output part */
+    bcast_status status;
+  } cases[] = {
+      {"{min_val = 0.0 : f32, max_val = 6.0 : f32}", "f32",
+       "arith.constant 6.0 : f32", BCAST_OK},
+      {"<{max_val = 9 : i8, min_val = -5 : i8}>", "i8",
+       "arith.constant -5 : i8", BCAST_OK},
+      {"{min_val = -300 : i8, max_val = 9 : i8}", "i8",
+       "2:8: 'tosa.clamp' op min_val -300 is outside int8's range -128..127",
+       BCAST_INVALID_ARGUMENT},
+      {"{min_val = 9 : i8, max_val = -3 : i8}", "i8",
+       "'tosa.clamp' op min_val 9 is greater than max_val -3",
+       BCAST_INVALID_ARGUMENT},
+      {"{min_val = bogus : i8, max_val = 1 : i8}", "i8",
+       "'tosa.clamp' op min_val = 'bogus : i8': expected a number",
+       BCAST_PARSE},
+      {"{max_val = 1 : i8}", "i8", "needs min_val and max_val attributes",
+       BCAST_PARSE},
+  };
+  mem_sink *s = malloc(sizeof *s);
+  s->fail_after = -1;
+  bcast_emit_options o;
+  bcast_emit_options_init(&o);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char text[1024];
+    const int generic = cases[i].attrs[0] == '<';
+    snprintf(text, sizeof text,
+             "func.func @f(%%a: tensor<3x%s>) -> tensor<3x%s> {\n"
+             "  %%1 = %s%s %s : (tensor<3x%s>) -> tensor<3x%s>\n"
+             "  return %%1 : tensor<3x%s>\n}\n",
+             cases[i].type, cases[i].type,
+             generic ? "\"tosa.clamp\"(%a) " : "tosa.clamp %a ",
+             "", cases[i].attrs, cases[i].type, cases[i].type, cases[i].type);
+    bcast_diag d;
+    const bcast_status st = lower(text, &o, s, NULL, &d);
+    CHECK_INT(st, cases[i].status);
+    if (st == BCAST_OK) CHECK_CONTAINS(s->buf, cases[i].want);
+    else CHECK_CONTAINS(d.message, cases[i].want);
+  }
+  free(s);
+}
