@@ -41,7 +41,7 @@ static bcast_status type_error(const emit_op *op, bcast_diag *diag,
 /* The tosa profile's type rules are the op table's (bcast/op.h), the same
  * the executor applies, so the compiler path and the interpreter accept
  * exactly the same signatures. */
-bcast_status emit_result_dtype(const emit_op *op, bcast_dtype *out,
+bcast_status bcast__emit_result_dtype(const emit_op *op, bcast_dtype *out,
                                bcast_diag *diag) {
   char msg[BCAST_DIAG_TEXT_MAX + 64];
   bcast_dtype inputs[3], want;
@@ -89,7 +89,7 @@ static const char *inst(emit_ctx *c, int level, char *r, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(text, sizeof text, fmt, ap);
   va_end(ap);
-  emit_line(c, level, "%s = %s", r, text);
+  bcast__emit_line(c, level, "%s = %s", r, text);
   return r;
 }
 
@@ -465,14 +465,14 @@ static const body_row bodies[BCAST_OP_COUNT] = {
 #undef ARITH
 #undef BODY
 
-int emit_body_supports(bcast_op op, bcast_dtype t) {
+int bcast__emit_body_supports(bcast_op op, bcast_dtype t) {
   if ((unsigned)op >= BCAST_OP_COUNT) return 0;
   const body_row *row = &bodies[op];
   if (row->fn) return 1;
   return (class_of(t) == TC_FLOAT ? row->float_op : row->int_op) != NULL;
 }
 
-void emit_body(emit_ctx *c, int level, const emit_op *op,
+void bcast__emit_body(emit_ctx *c, int level, const emit_op *op,
                const char *const *args, const char *const *extra,
                char *result, size_t result_size) {
   name_t r;

@@ -5,7 +5,7 @@
 
 #include "emit/emit_internal.h"
 
-void emit_buf_put(emit_buf *b, const char *s, size_t n) {
+void bcast__emit_buf_put(emit_buf *b, const char *s, size_t n) {
   if (b->err != BCAST_OK || n == 0) return;
   if (n > SIZE_MAX - b->len - 1) {
     b->err = BCAST_OVERFLOW;
@@ -33,7 +33,7 @@ void emit_buf_put(emit_buf *b, const char *s, size_t n) {
   b->data[b->len] = '\0';
 }
 
-void emit_buf_vprintf(emit_buf *b, const char *fmt, va_list ap) {
+void bcast__emit_buf_vprintf(emit_buf *b, const char *fmt, va_list ap) {
   char small[512];
   va_list copy;
   va_copy(copy, ap);
@@ -44,7 +44,7 @@ void emit_buf_vprintf(emit_buf *b, const char *fmt, va_list ap) {
     return;
   }
   if ((size_t)n < sizeof small) {
-    emit_buf_put(b, small, (size_t)n);
+    bcast__emit_buf_put(b, small, (size_t)n);
     return;
   }
   char *big = bcast__malloc((size_t)n + 1);
@@ -53,37 +53,37 @@ void emit_buf_vprintf(emit_buf *b, const char *fmt, va_list ap) {
     return;
   }
   vsnprintf(big, (size_t)n + 1, fmt, ap);
-  emit_buf_put(b, big, (size_t)n);
+  bcast__emit_buf_put(b, big, (size_t)n);
   bcast__free(big);
 }
 
-void emit_buf_printf(emit_buf *b, const char *fmt, ...) {
+void bcast__emit_buf_printf(emit_buf *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  emit_buf_vprintf(b, fmt, ap);
+  bcast__emit_buf_vprintf(b, fmt, ap);
   va_end(ap);
 }
 
-void emit_buf_free(emit_buf *b) {
+void bcast__emit_buf_free(emit_buf *b) {
   bcast__free(b->data);
   b->data = NULL;
   b->len = b->cap = 0;
 }
 
-void emit_line(emit_ctx *c, int level, const char *fmt, ...) {
+void bcast__emit_line(emit_ctx *c, int level, const char *fmt, ...) {
   if (!c->first_line) {
-    emit_buf_put(&c->out, "\n", 1);
-    emit_buf_put(&c->out, c->indent, c->indent_len);
-    for (int i = 0; i < level; i++) emit_buf_put(&c->out, "  ", 2);
+    bcast__emit_buf_put(&c->out, "\n", 1);
+    bcast__emit_buf_put(&c->out, c->indent, c->indent_len);
+    for (int i = 0; i < level; i++) bcast__emit_buf_put(&c->out, "  ", 2);
   }
   c->first_line = 0;
   va_list ap;
   va_start(ap, fmt);
-  emit_buf_vprintf(&c->out, fmt, ap);
+  bcast__emit_buf_vprintf(&c->out, fmt, ap);
   va_end(ap);
 }
 
-int emit_map(emit_ctx *c, const char *map_text, char *alias, size_t size) {
+int bcast__emit_map(emit_ctx *c, const char *map_text, char *alias, size_t size) {
   size_t i;
   for (i = 0; i < c->n_maps; i++)
     if (strcmp(c->maps[i], map_text) == 0) break;
@@ -105,7 +105,7 @@ int emit_map(emit_ctx *c, const char *map_text, char *alias, size_t size) {
   return 1;
 }
 
-void emit_tensor_type(const bcast_shape *shape, bcast_dtype dtype, char *buf,
+void bcast__emit_tensor_type(const bcast_shape *shape, bcast_dtype dtype, char *buf,
                       size_t size) {
   size_t len = 0;
   bcast__append(buf, size, &len, "tensor<");

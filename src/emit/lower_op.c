@@ -116,54 +116,54 @@ static void materialize(emit_ctx *c, lower_state *s, const emit_op *op,
   int zero[BCAST_MAX_RANK] = {0};
   snprintf(cond, sizeof cond, "%s_is1_%zu_%d", p, k, (int)a);
   snprintf(res, sizeof res, "%s_b%zu_%d", p, k, (int)a);
-  emit_line(c, 0, "%s = arith.cmpi eq, %s, %s_c1 : index", cond, s->dim[k][a], p);
-  emit_line(c, 0, "%s = scf.if %s -> (%s) {", res, cond, s->type[k]);
+  bcast__emit_line(c, 0, "%s = arith.cmpi eq, %s, %s_c1 : index", cond, s->dim[k][a], p);
+  bcast__emit_line(c, 0, "%s = scf.if %s -> (%s) {", res, cond, s->type[k]);
 
   bcast_shape cs = s->shape[k];
   cs.dims[a] = s->inferred.dims[a];
-  emit_tensor_type(&cs, dt, copy_type, sizeof copy_type);
+  bcast__emit_tensor_type(&cs, dt, copy_type, sizeof copy_type);
   emit_buf sizes = {0};
   for (int32_t b = 0; b < rank; b++) {
     if (!BCAST_DIM_IS_DYNAMIC(cs.dims[b])) continue;
     if (b == a) {
-      emit_buf_printf(&sizes, "%s%s", sizes.len ? ", " : "", s->size[a]);
+      bcast__emit_buf_printf(&sizes, "%s%s", sizes.len ? ", " : "", s->size[a]);
       continue;
     }
     snprintf(tmp, sizeof tmp, "%s_bd%zu_%d_%d", p, k, (int)a, (int)b);
-    emit_line(c, 1, "%s = tensor.dim %s, %s_c%d : %s", tmp, s->cur[k], p, (int)b,
+    bcast__emit_line(c, 1, "%s = tensor.dim %s, %s_c%d : %s", tmp, s->cur[k], p, (int)b,
               s->type[k]);
-    emit_buf_printf(&sizes, "%s%s", sizes.len ? ", " : "", tmp);
+    bcast__emit_buf_printf(&sizes, "%s%s", sizes.len ? ", " : "", tmp);
   }
-  emit_line(c, 1, "%s_be%zu_%d = tensor.empty(%s) : %s", p, k, (int)a,
+  bcast__emit_line(c, 1, "%s_be%zu_%d = tensor.empty(%s) : %s", p, k, (int)a,
             sizes.data ? sizes.data : "", copy_type);
   if (sizes.err != BCAST_OK && c->out.err == BCAST_OK) c->out.err = sizes.err;
-  emit_buf_free(&sizes);
+  bcast__emit_buf_free(&sizes);
 
   zero[a] = 1;
   map_text(rank, zero, map_in, sizeof map_in);
   map_text(rank, NULL, map_id, sizeof map_id);
-  emit_map(c, map_in, alias_in, sizeof alias_in);
-  emit_map(c, map_id, alias_id, sizeof alias_id);
+  bcast__emit_map(c, map_in, alias_in, sizeof alias_in);
+  bcast__emit_map(c, map_id, alias_id, sizeof alias_id);
   iterators(rank, iters, sizeof iters);
-  emit_line(c, 1,
+  bcast__emit_line(c, 1,
             "%s_bg%zu_%d = linalg.generic {indexing_maps = [%s, %s], "
             "iterator_types = %s} ins(%s : %s) outs(%s_be%zu_%d : %s) {",
             p, k, (int)a, alias_in, alias_id, iters, s->cur[k], s->type[k], p,
             k, (int)a, copy_type);
-  emit_line(c, 1, "^bb0(%s_bi%zu_%d: %s, %s_bo%zu_%d: %s):", p, k, (int)a, et, p,
+  bcast__emit_line(c, 1, "^bb0(%s_bi%zu_%d: %s, %s_bo%zu_%d: %s):", p, k, (int)a, et, p,
             k, (int)a, et);
-  emit_line(c, 2, "linalg.yield %s_bi%zu_%d : %s", p, k, (int)a, et);
-  emit_line(c, 1, "} -> %s", copy_type);
+  bcast__emit_line(c, 2, "linalg.yield %s_bi%zu_%d : %s", p, k, (int)a, et);
+  bcast__emit_line(c, 1, "} -> %s", copy_type);
   if (strcmp(copy_type, s->type[k]) != 0) {
-    emit_line(c, 1, "%s_bc%zu_%d = tensor.cast %s_bg%zu_%d : %s to %s", p, k,
+    bcast__emit_line(c, 1, "%s_bc%zu_%d = tensor.cast %s_bg%zu_%d : %s to %s", p, k,
               (int)a, p, k, (int)a, copy_type, s->type[k]);
-    emit_line(c, 1, "scf.yield %s_bc%zu_%d : %s", p, k, (int)a, s->type[k]);
+    bcast__emit_line(c, 1, "scf.yield %s_bc%zu_%d : %s", p, k, (int)a, s->type[k]);
   } else {
-    emit_line(c, 1, "scf.yield %s_bg%zu_%d : %s", p, k, (int)a, s->type[k]);
+    bcast__emit_line(c, 1, "scf.yield %s_bg%zu_%d : %s", p, k, (int)a, s->type[k]);
   }
-  emit_line(c, 0, "} else {");
-  emit_line(c, 1, "scf.yield %s : %s", s->cur[k], s->type[k]);
-  emit_line(c, 0, "}");
+  bcast__emit_line(c, 0, "} else {");
+  bcast__emit_line(c, 1, "scf.yield %s : %s", s->cur[k], s->type[k]);
+  bcast__emit_line(c, 0, "}");
   snprintf(s->cur[k], NM, "%s", res);
   c->stats.copies++;
 }
@@ -185,13 +185,13 @@ static void assert_dim(emit_ctx *c, lower_state *s, const emit_op *op,
            c->opts->source_name ? c->opts->source_name : "<input>", op->line,
            op->col, (int)op->op_name_len, op->op_name, k, (int)a, want);
   mlir_string(msg, esc, sizeof esc);
-  emit_line(c, 0, "%s_ao%zu_%d = arith.cmpi eq, %s, %s_c1 : index", p, k, (int)a,
+  bcast__emit_line(c, 0, "%s_ao%zu_%d = arith.cmpi eq, %s, %s_c1 : index", p, k, (int)a,
             s->dim[k][a], p);
-  emit_line(c, 0, "%s_ae%zu_%d = arith.cmpi eq, %s, %s : index", p, k, (int)a,
+  bcast__emit_line(c, 0, "%s_ae%zu_%d = arith.cmpi eq, %s, %s : index", p, k, (int)a,
             s->dim[k][a], bsize);
-  emit_line(c, 0, "%s_ok%zu_%d = arith.ori %s_ao%zu_%d, %s_ae%zu_%d : i1", p, k,
+  bcast__emit_line(c, 0, "%s_ok%zu_%d = arith.ori %s_ao%zu_%d, %s_ae%zu_%d : i1", p, k,
             (int)a, p, k, (int)a, p, k, (int)a);
-  emit_line(c, 0, "cf.assert %s_ok%zu_%d, \"%s\"", p, k, (int)a, esc);
+  bcast__emit_line(c, 0, "cf.assert %s_ok%zu_%d, \"%s\"", p, k, (int)a, esc);
   c->stats.asserts++;
 }
 
@@ -257,7 +257,7 @@ static bcast_status analyze(lower_state *s, const emit_op *op,
 static void emit_index_constants(emit_ctx *c, const lower_state *s) {
   for (int v = 0; v < BCAST_MAX_RANK + 2; v++)
     if (s->need_c[v])
-      emit_line(c, 0, "%s_c%d = arith.constant %d : index", s->p, v, v);
+      bcast__emit_line(c, 0, "%s_c%d = arith.constant %d : index", s->p, v, v);
 }
 
 /* Stage 2: every operand gets the inferred rank.  Invariant afterwards:
@@ -271,7 +271,7 @@ static void expand_ranks(emit_ctx *c, lower_state *s, const emit_op *op) {
     bcast_dtype dt = op->in[k].dtype;
     bcast_shape src = s->shape[k];
     char src_type[TYPE_MAX];
-    emit_tensor_type(&src, dt, src_type, sizeof src_type);
+    bcast__emit_tensor_type(&src, dt, src_type, sizeof src_type);
     snprintf(s->cur[k], NM, "%.*s", (int)op->in[k].name_len, op->in[k].name);
     if (src.rank == rank) {
       snprintf(s->type[k], TYPE_MAX, "%s", src_type);
@@ -281,34 +281,34 @@ static void expand_ranks(emit_ctx *c, lower_state *s, const emit_op *op) {
     bcast_shape ex;
     ex.rank = rank;
     emit_buf assoc = {0}, outs = {0};
-    emit_buf_put(&assoc, "[", 1);
+    bcast__emit_buf_put(&assoc, "[", 1);
     for (int32_t j = 0; j < src.rank; j++) {
-      emit_buf_printf(&assoc, "%s[", j ? ", " : "");
+      bcast__emit_buf_printf(&assoc, "%s[", j ? ", " : "");
       int32_t from = j == 0 ? 0 : off + j, to = off + j;
       for (int32_t d = from; d <= to; d++)
-        emit_buf_printf(&assoc, "%s%d", d > from ? ", " : "", (int)d);
-      emit_buf_put(&assoc, "]", 1);
+        bcast__emit_buf_printf(&assoc, "%s%d", d > from ? ", " : "", (int)d);
+      bcast__emit_buf_put(&assoc, "]", 1);
     }
-    emit_buf_put(&assoc, "]", 1);
+    bcast__emit_buf_put(&assoc, "]", 1);
     for (int32_t a = 0; a < rank; a++) {
       int64_t d = a < off ? 1 : src.dims[a - off];
       ex.dims[a] = d;
       if (!BCAST_DIM_IS_DYNAMIC(d)) {
-        emit_buf_printf(&outs, "%s%lld", a ? ", " : "", (long long)d);
+        bcast__emit_buf_printf(&outs, "%s%lld", a ? ", " : "", (long long)d);
         continue;
       }
-      emit_line(c, 0, "%s_xd%zu_%d = tensor.dim %s, %s_c%d : %s", p, k,
+      bcast__emit_line(c, 0, "%s_xd%zu_%d = tensor.dim %s, %s_c%d : %s", p, k,
                 (int)(a - off), s->cur[k], p, (int)(a - off), src_type);
-      emit_buf_printf(&outs, "%s%s_xd%zu_%d", a ? ", " : "", p, k, (int)(a - off));
+      bcast__emit_buf_printf(&outs, "%s%s_xd%zu_%d", a ? ", " : "", p, k, (int)(a - off));
     }
-    emit_tensor_type(&ex, dt, s->type[k], TYPE_MAX);
-    emit_line(c, 0, "%s_x%zu = tensor.expand_shape %s %s output_shape [%s] : %s into %s",
+    bcast__emit_tensor_type(&ex, dt, s->type[k], TYPE_MAX);
+    bcast__emit_line(c, 0, "%s_x%zu = tensor.expand_shape %s %s output_shape [%s] : %s into %s",
               p, k, s->cur[k], assoc.data ? assoc.data : "[]",
               outs.data ? outs.data : "", src_type, s->type[k]);
     if (assoc.err != BCAST_OK || outs.err != BCAST_OK)
       c->out.err = assoc.err != BCAST_OK ? assoc.err : outs.err;
-    emit_buf_free(&assoc);
-    emit_buf_free(&outs);
+    bcast__emit_buf_free(&assoc);
+    bcast__emit_buf_free(&outs);
     snprintf(s->cur[k], NM, "%s_x%zu", p, k);
     s->shape[k] = ex;
   }
@@ -328,21 +328,21 @@ static void read_dynamic_sizes(emit_ctx *c, lower_state *s, const emit_op *op) {
       s->dim[k][a][0] = '\0';
       if (!BCAST_DIM_IS_DYNAMIC(s->shape[k].dims[a])) continue;
       snprintf(s->dim[k][a], NM, "%s_d%zu_%d", p, k, (int)a);
-      emit_line(c, 0, "%s = tensor.dim %s, %s_c%d : %s", s->dim[k][a], s->cur[k],
+      bcast__emit_line(c, 0, "%s = tensor.dim %s, %s_c%d : %s", s->dim[k][a], s->cur[k],
                 p, (int)a, s->type[k]);
       if (n++ == 0) {
         snprintf(s->size[a], NM, "%s", s->dim[k][a]);
       } else if (BCAST_DIM_IS_DYNAMIC(s->inferred.dims[a])) {
         char m[NM];
         snprintf(m, sizeof m, "%s_m%d_%d", p, (int)a, n - 1);
-        emit_line(c, 0, "%s = arith.maxui %s, %s : index", m, s->size[a],
+        bcast__emit_line(c, 0, "%s = arith.maxui %s, %s : index", m, s->size[a],
                   s->dim[k][a]);
         snprintf(s->size[a], NM, "%s", m);
       }
     }
     if (n && !BCAST_DIM_IS_DYNAMIC(s->inferred.dims[a]) && c->opts->assert_broadcast) {
       snprintf(s->static_size[a], NM, "%s_n%d", p, (int)a);
-      emit_line(c, 0, "%s = arith.constant %lld : index", s->static_size[a],
+      bcast__emit_line(c, 0, "%s = arith.constant %lld : index", s->static_size[a],
                 (long long)s->inferred.dims[a]);
     }
   }
@@ -371,15 +371,15 @@ static void extract_extra_scalars(emit_ctx *c, lower_state *s,
                                   const emit_op *op) {
   for (size_t j = 0; j < s->n_extra_used; j++) {
     char t[TYPE_MAX];
-    emit_tensor_type(&op->extra[j].type.shape, op->extra[j].dtype, t, sizeof t);
+    bcast__emit_tensor_type(&op->extra[j].type.shape, op->extra[j].dtype, t, sizeof t);
     emit_buf idx = {0};
     for (int32_t d = 0; d < op->extra[j].type.shape.rank; d++)
-      emit_buf_printf(&idx, "%s%s_c0", d ? ", " : "", s->p);
+      bcast__emit_buf_printf(&idx, "%s%s_c0", d ? ", " : "", s->p);
     snprintf(s->extra_name[j], NM, "%s_e%zu", s->p, j);
-    emit_line(c, 0, "%s = tensor.extract %.*s[%s] : %s", s->extra_name[j],
+    bcast__emit_line(c, 0, "%s = tensor.extract %.*s[%s] : %s", s->extra_name[j],
               (int)op->extra[j].name_len, op->extra[j].name,
               idx.data ? idx.data : "", t);
-    emit_buf_free(&idx);
+    bcast__emit_buf_free(&idx);
   }
 }
 
@@ -393,31 +393,31 @@ static void emit_generic(emit_ctx *c, lower_state *s, const emit_op *op) {
   const char *p = s->p;
   char iters[MAP_MAX], alias[48], map[MAP_MAX];
   bcast_shape out_shape = s->inferred;
-  emit_tensor_type(&out_shape, op->result_dtype, s->out_type, sizeof s->out_type);
+  bcast__emit_tensor_type(&out_shape, op->result_dtype, s->out_type, sizeof s->out_type);
   emit_buf sizes = {0}, maps = {0}, ins = {0}, ins_t = {0};
   for (int32_t a = 0; a < rank; a++)
     if (BCAST_DIM_IS_DYNAMIC(out_shape.dims[a]))
-      emit_buf_printf(&sizes, "%s%s", sizes.len ? ", " : "", s->size[a]);
-  emit_line(c, 0, "%s_empty = tensor.empty(%s) : %s", p,
+      bcast__emit_buf_printf(&sizes, "%s%s", sizes.len ? ", " : "", s->size[a]);
+  bcast__emit_line(c, 0, "%s_empty = tensor.empty(%s) : %s", p,
             sizes.data ? sizes.data : "", s->out_type);
   for (size_t k = 0; k < op->n_in; k++) {
     int zero[BCAST_MAX_RANK] = {0};
     for (int32_t a = 0; a < rank; a++)
       zero[a] = s->shape[k].dims[a] == 1 && out_shape.dims[a] != 1;
     map_text(rank, zero, map, sizeof map);
-    emit_map(c, map, alias, sizeof alias);
-    emit_buf_printf(&maps, "%s, ", alias);
-    emit_buf_printf(&ins, "%s%s", k ? ", " : "", s->cur[k]);
-    emit_buf_printf(&ins_t, "%s%s", k ? ", " : "", s->type[k]);
+    bcast__emit_map(c, map, alias, sizeof alias);
+    bcast__emit_buf_printf(&maps, "%s, ", alias);
+    bcast__emit_buf_printf(&ins, "%s%s", k ? ", " : "", s->cur[k]);
+    bcast__emit_buf_printf(&ins_t, "%s%s", k ? ", " : "", s->type[k]);
   }
   map_text(rank, NULL, map, sizeof map);
-  emit_map(c, map, alias, sizeof alias);
-  emit_buf_printf(&maps, "%s", alias);
+  bcast__emit_map(c, map, alias, sizeof alias);
+  bcast__emit_buf_printf(&maps, "%s", alias);
   iterators(rank, iters, sizeof iters);
   s->cast = op->result.shape.rank < 0 || !shapes_equal(&op->result.shape, &out_shape);
   if (s->cast) snprintf(s->gen, sizeof s->gen, "%s_r", p);
   else snprintf(s->gen, sizeof s->gen, "%.*s", (int)op->result_name_len, op->result_name);
-  emit_line(c, 0,
+  bcast__emit_line(c, 0,
             "%s = linalg.generic {indexing_maps = [%s], iterator_types = %s} "
             "ins(%s : %s) outs(%s_empty : %s) {",
             s->gen, maps.data ? maps.data : "", iters, ins.data ? ins.data : "",
@@ -426,10 +426,10 @@ static void emit_generic(emit_ctx *c, lower_state *s, const emit_op *op) {
                       : maps.err != BCAST_OK ? maps.err
                       : ins.err != BCAST_OK ? ins.err : ins_t.err;
   if (berr != BCAST_OK && c->out.err == BCAST_OK) c->out.err = berr;
-  emit_buf_free(&sizes);
-  emit_buf_free(&maps);
-  emit_buf_free(&ins);
-  emit_buf_free(&ins_t);
+  bcast__emit_buf_free(&sizes);
+  bcast__emit_buf_free(&maps);
+  bcast__emit_buf_free(&ins);
+  bcast__emit_buf_free(&ins_t);
 
   char args[3][NM], bb[512], yielded[NM];
   const char *argp[3];
@@ -443,23 +443,23 @@ static void emit_generic(emit_ctx *c, lower_state *s, const emit_op *op) {
     bcast__append(bb, sizeof bb, &bl, "%s: %s, ", args[k],
                   bcast_dtype_mlir_name(op->in[k].dtype));
   }
-  emit_line(c, 0, "^bb0(%s%s_o: %s):", bb, p, bcast_dtype_mlir_name(op->result_dtype));
-  emit_body(c, 1, op, argp, extra, yielded, sizeof yielded);
-  emit_line(c, 1, "linalg.yield %s : %s", yielded,
+  bcast__emit_line(c, 0, "^bb0(%s%s_o: %s):", bb, p, bcast_dtype_mlir_name(op->result_dtype));
+  bcast__emit_body(c, 1, op, argp, extra, yielded, sizeof yielded);
+  bcast__emit_line(c, 1, "linalg.yield %s : %s", yielded,
             bcast_dtype_mlir_name(op->result_dtype));
-  emit_line(c, 0, "} -> %s", s->out_type);
+  bcast__emit_line(c, 0, "} -> %s", s->out_type);
 }
 
 /* Stage 8: when the declared result type differs from the inferred one,
  * the statement's result is a tensor.cast of the generic's value. */
 static void cast_result(emit_ctx *c, const lower_state *s, const emit_op *op) {
   if (s->cast)
-    emit_line(c, 0, "%.*s = tensor.cast %s : %s to %.*s",
+    bcast__emit_line(c, 0, "%.*s = tensor.cast %s : %s to %.*s",
               (int)op->result_name_len, op->result_name, s->gen, s->out_type,
               (int)op->result.text_len, op->result.text);
 }
 
-bcast_status emit_lower_op(emit_ctx *c, const emit_op *op, bcast_diag *diag) {
+bcast_status bcast__emit_lower_op(emit_ctx *c, const emit_op *op, bcast_diag *diag) {
   lower_state *s = bcast__calloc(1, sizeof *s);
   if (!s) return bcast__fail(diag, BCAST_NO_MEMORY, "out of memory");
   op_prefix(c, s->p, sizeof s->p);

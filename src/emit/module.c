@@ -129,7 +129,7 @@ static bcast_status describe_op(emit_ctx *c, const bcast_mlir_op *m,
   if (op->op == BCAST_OP_CLAMP && (op->attrs.min_val.kind == BCAST_SCALAR_NONE ||
                                    op->attrs.max_val.kind == BCAST_SCALAR_NONE))
     return stmt_error(m, diag, "needs min_val and max_val attributes");
-  bcast_status st = emit_result_dtype(op, &op->result_dtype, diag);
+  bcast_status st = bcast__emit_result_dtype(op, &op->result_dtype, diag);
   if (st != BCAST_OK || op->op != BCAST_OP_CLAMP) return st;
   /* The bounds obey the same rule as in bcast run: values of the input's
    * type, min_val <= max_val. */
@@ -201,7 +201,7 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
     if ((st = describe_op(c, m, op, diag)) != BCAST_OK)
       goto done;
 
-    emit_buf_put(&c->out, text + copied, stmt_start - copied);
+    bcast__emit_buf_put(&c->out, text + copied, stmt_start - copied);
     /* The statement's indentation: the white space that starts its line. */
     size_t ls = stmt_start;
     while (ls > 0 && text[ls - 1] != '\n') ls--;
@@ -211,11 +211,11 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
     c->indent_len = ie - ls;
     c->first_line = 1;
     c->op_number = c->stats.ops_lowered;
-    if ((st = emit_lower_op(c, op, diag)) != BCAST_OK) goto done;
+    if ((st = bcast__emit_lower_op(c, op, diag)) != BCAST_OK) goto done;
     c->stats.ops_lowered++;
     copied = stmt_end;
   }
-  emit_buf_put(&c->out, text + copied, len - copied);
+  bcast__emit_buf_put(&c->out, text + copied, len - copied);
   if (c->out.err != BCAST_OK) {
     st = bcast__fail(diag, c->out.err, "%s", bcast_status_text(c->out.err));
     goto done;
@@ -226,7 +226,7 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
   {
     emit_buf head = {0};
     for (size_t k = 0; k < c->n_maps; k++)
-      emit_buf_printf(&head, "#%s%zu = %s\n", c->map_prefix, k, c->maps[k]);
+      bcast__emit_buf_printf(&head, "#%s%zu = %s\n", c->map_prefix, k, c->maps[k]);
     if (head.err != BCAST_OK) {
       st = bcast__fail(diag, head.err, "%s", bcast_status_text(head.err));
     } else {
@@ -234,13 +234,13 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
       if (st == BCAST_OK && c->out.len) st = write(wctx, c->out.data, c->out.len);
       if (st != BCAST_OK) st = bcast__fail(diag, st, "writing the output failed");
     }
-    emit_buf_free(&head);
+    bcast__emit_buf_free(&head);
   }
   if (st == BCAST_OK && stats) *stats = c->stats;
 done:
   if (c) {
     for (size_t k = 0; k < c->n_maps; k++) bcast__free(c->maps[k]);
-    emit_buf_free(&c->out);
+    bcast__emit_buf_free(&c->out);
   }
   bcast__free(c);
   bcast__free(op);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks that the shared library exports exactly the public API: the
 # functions declared with BCAST_API in include/bcast/*.h, nothing internal
-# (bcast__*, emit_*) and nothing missing.  It also checks that no function
+# (bcast__*) and nothing missing, and that the static library defines no
+# global symbol outside the bcast_ prefix.  It also checks that no function
 # in a public header is declared without BCAST_API, which would leave it
 # out of both lists unnoticed.
 # Usage: test_exports.sh PATH/TO/BUILD/bcast   (libbcast.so sits beside it)
@@ -49,6 +50,23 @@ unmarked=$(grep -nE '^[A-Za-z_][A-Za-z0-9_ *]*[ *]bcast_[A-Za-z0-9_]*\(' \
 if [ -n "$unmarked" ]; then
   echo "FAIL: public functions declared without BCAST_API:"
   echo "$unmarked" | sed 's/^/  /'
+  fail=1
+fi
+
+# The static library cannot hide its internals, so their names are the
+# protection against clashing with a program's own: every global symbol
+# starts with bcast_ (public) or bcast__ (internal).
+static="$build/libbcast.a"
+if [ -e "$static" ]; then
+  unprefixed=$(nm -g --defined-only "$static" 2>/dev/null |
+                 awk 'NF == 3 {print $3}' | grep -v '^bcast_' | sort -u)
+  if [ -n "$unprefixed" ]; then
+    echo "FAIL: global symbols of libbcast.a without the bcast_ prefix:"
+    echo "$unprefixed" | sed 's/^/  /'
+    fail=1
+  fi
+else
+  echo "FAIL: no static library at $static"
   fail=1
 fi
 

@@ -48,7 +48,7 @@ TEST(op_table_rows_complete) {
     /* The emitter lowers the tosa profile: a body for each of its types. */
     for (int d = 0; d < BCAST_DTYPE_COUNT; d++)
       if (info->tosa_types & (1u << d))
-        if (!emit_body_supports(op, (bcast_dtype)d))
+        if (!bcast__emit_body_supports(op, (bcast_dtype)d))
           test_fail(t, __FILE__, __LINE__, "tosa.%s has no emitter body for %s",
                     info->name, bcast_dtype_name((bcast_dtype)d));
   }
