@@ -35,6 +35,12 @@ char *cli_read_file(const char *path, size_t *len);
 int cli_parse_shape(const char *text, bcast_shape *out);
 /* Parses a comma-separated list of dim indices ("0,2"; "" is none). */
 int cli_parse_dims(const char *text, int64_t *dims, size_t *n);
+/* Reads an input .npy file (bcast_npy_read).  Returns CLI_OK, or reports
+ * the failure and returns its exit code: a file that cannot be read or
+ * decoded is 2, like any other input error; only the byte budget, a
+ * refusal of what the file asks for, is 1. */
+int cli_read_npy(const char *path, bcast_tensor *out, bcast_npy_info *info,
+                 int64_t max_bytes);
 /* Write options that keep what numpy keeps through a copy (string kind and
  * width, byte order). */
 bcast_npy_write_opts cli_npy_write_opts(const bcast_npy_info *info);

@@ -170,3 +170,12 @@ int cli_parse_symbolic_shape(const char *text, bcast_symbols *symbols,
   cli_diag(NULL, &diag);
   return 0;
 }
+
+int cli_read_npy(const char *path, bcast_tensor *out, bcast_npy_info *info,
+                 int64_t max_bytes) {
+  bcast_diag diag;
+  const bcast_status st = bcast_npy_read(path, out, info, max_bytes, &diag);
+  if (st == BCAST_OK) return CLI_OK;
+  cli_diag(NULL, &diag);
+  return st == BCAST_BUDGET ? CLI_FAIL : CLI_USAGE;
+}

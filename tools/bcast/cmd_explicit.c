@@ -143,11 +143,8 @@ int cmd_broadcast_in_dim(int argc, char **argv) {
   if (operand_text) {
     if (!cli_parse_shape(operand_text, &operand)) return CLI_USAGE;
   } else {
-    bcast_status st = bcast_npy_read(file, &x, &info, max_bytes, &diag);
-    if (st != BCAST_OK) {
-      cli_diag(NULL, &diag);
-      return bcast_status_exit_class(st);
-    }
+    const int read_rc = cli_read_npy(file, &x, &info, max_bytes);
+    if (read_rc != CLI_OK) return read_rc;
     bcast_shape_set(&operand, x.rank, x.shape, NULL);
   }
 

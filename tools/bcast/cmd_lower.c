@@ -115,7 +115,9 @@ int cmd_lower(int argc, char **argv) {
       fprintf(stderr, "%s:%.*s error:%s\n", name, (int)(rest - msg), msg, rest);
     else
       fprintf(stderr, "%s: error: %s\n", name, msg);
-    rc = bcast_status_exit_class(st);
+    /* A malformed op fails the file like a failed check, as in
+     * bcast verify and mlir-opt (exit 1); resources and I/O are 2. */
+    rc = st == BCAST_PARSE ? CLI_FAIL : bcast_status_exit_class(st);
   } else if (fflush(stdout) != 0) {
     cli_error("lower: writing the output failed");
     rc = CLI_USAGE;

@@ -171,12 +171,10 @@ void cli_print_tensor(FILE *out, const char *label, const bcast_tensor *t) {
 
 static int read_inputs(const npy_opts *o, bcast_tensor *x, bcast_npy_info *info) {
   for (int i = 0; i < o->nfiles; i++) {
-    bcast_diag diag;
-    bcast_status st = bcast_npy_read(o->files[i], &x[i], &info[i], o->max_bytes, &diag);
-    if (st) {
-      cli_diag(NULL, &diag);
+    const int rc = cli_read_npy(o->files[i], &x[i], &info[i], o->max_bytes);
+    if (rc != CLI_OK) {
       for (int k = 0; k < i; k++) bcast_tensor_release(&x[k]);
-      return bcast_status_exit_class(st);
+      return rc;
     }
   }
   return CLI_OK;
@@ -430,10 +428,9 @@ int cmd_info(int argc, char **argv) {
   for (int i = 0; i < o.nfiles; i++) {
     bcast_tensor x;
     bcast_npy_info info;
-    bcast_diag diag;
-    if (bcast_npy_read(o.files[i], &x, &info, o.max_bytes, &diag) != BCAST_OK) {
-      cli_diag(NULL, &diag);
-      rc = CLI_USAGE;
+    const int read_rc = cli_read_npy(o.files[i], &x, &info, o.max_bytes);
+    if (read_rc != CLI_OK) {
+      rc = read_rc;
       continue;
     }
     char shape[BCAST_MAX_RANK * 24];

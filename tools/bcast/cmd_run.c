@@ -331,11 +331,9 @@ int cmd_run(int argc, char **argv) {
 
   /* Inputs. */
   for (int k = 0; k < arity; k++) {
-    bcast_diag diag;
-    bcast_status st = bcast_npy_read(files[k], &x[k], NULL, o.max_bytes, &diag);
-    if (st != BCAST_OK) {
-      cli_diag(NULL, &diag);
-      rc = bcast_status_exit_class(st);
+    const int read_rc = cli_read_npy(files[k], &x[k], NULL, o.max_bytes);
+    if (read_rc != CLI_OK) {
+      rc = read_rc;
       goto release;
     }
     n_read++;
