@@ -6,17 +6,6 @@
 #include "core/diag.h"
 #include "npy/npy_common.h"
 
-size_t bcast__npy_format_shape(int32_t rank, const int64_t *shape, char *buf,
-                               size_t cap) {
-  size_t len = 0;
-  if (cap) buf[0] = '\0';
-  bcast__append(buf, cap, &len, "(");
-  for (int32_t i = 0; i < rank; i++)
-    bcast__append(buf, cap, &len, i ? ", %" PRId64 : "%" PRId64, shape[i]);
-  bcast__append(buf, cap, &len, rank == 1 ? ",)" : ")");
-  return len;
-}
-
 size_t bcast__utf8_decode(const unsigned char *s, size_t len, uint32_t *cp) {
   if (len == 0) return 0;
   unsigned char c = s[0];

@@ -15,11 +15,6 @@
 /* numpy leaves room for the growing axis to reach this many digits. */
 #define NPY_GROWTH_AXIS_MAX_DIGITS 21
 
-/* Writes a shape as Python prints a tuple: "()", "(3,)", "(3, 4)".
- * Returns the length (truncating like snprintf at cap). */
-size_t bcast__npy_format_shape(int32_t rank, const int64_t *shape, char *buf,
-                               size_t cap);
-
 /* Decodes one UTF-8 scalar value from s[0..len); strict (no overlongs,
  * surrogates or values above U+10FFFF).  Returns the bytes used, 0 if
  * invalid. */

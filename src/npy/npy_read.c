@@ -329,7 +329,8 @@ static bcast_status parse_header_text(const unsigned char *text, size_t len,
   for (int32_t i = 0; i < h->rank; i++) {
     if (__builtin_mul_overflow(count, h->shape[i], &count)) {
       char shape_text[BCAST_MAX_RANK * 24];
-      bcast__npy_format_shape(h->rank, h->shape, shape_text, sizeof shape_text);
+      bcast_shape_format_dims(h->rank, h->shape, BCAST_SHAPE_STYLE_NUMPY,
+                              shape_text, sizeof shape_text);
       return bcast__fail(diag, BCAST_OVERFLOW,
                          "%s: shape %s has more than 2^63 elements", name,
                          shape_text);
@@ -341,7 +342,8 @@ static bcast_status parse_header_text(const unsigned char *text, size_t len,
                              &data_bytes) ||
       data_bytes > SIZE_MAX || data_bytes > INT64_MAX) {
     char shape_text[BCAST_MAX_RANK * 24];
-    bcast__npy_format_shape(h->rank, h->shape, shape_text, sizeof shape_text);
+    bcast_shape_format_dims(h->rank, h->shape, BCAST_SHAPE_STYLE_NUMPY,
+                            shape_text, sizeof shape_text);
     return bcast__fail(diag, BCAST_OVERFLOW,
                        "%s: shape %s of %s needs more than 2^63 bytes", name,
                        shape_text, h->descr);
@@ -390,7 +392,8 @@ static bcast_status data_size_error(const char *name, const npy_header *h,
                                     uint64_t have, bcast_diag *diag) {
   if (!diag) return BCAST_PARSE;
   char shape_text[BCAST_MAX_RANK * 24];
-  bcast__npy_format_shape(h->rank, h->shape, shape_text, sizeof shape_text);
+  bcast_shape_format_dims(h->rank, h->shape, BCAST_SHAPE_STYLE_NUMPY,
+                          shape_text, sizeof shape_text);
   return bcast__fail(diag, BCAST_PARSE,
                      "%s: header says shape %s of %s = %zu bytes but the file "
                      "has %" PRIu64 " data bytes",

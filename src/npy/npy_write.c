@@ -217,7 +217,8 @@ static void put_data(out_stream *o, const bcast_tensor *t, int64_t count,
 static size_t build_header(const char *descr, int fortran, int32_t rank,
                            const int64_t *shape, unsigned char *out) {
   char shape_text[BCAST_MAX_RANK * 24];
-  bcast__npy_format_shape(rank, shape, shape_text, sizeof shape_text);
+  bcast_shape_format_dims(rank, shape, BCAST_SHAPE_STYLE_NUMPY, shape_text,
+                          sizeof shape_text);
   char dict[HEADER_CAP];
   size_t len = 0;
   dict[0] = '\0';

@@ -109,7 +109,7 @@ static bcast_status over_budget(bcast_diag *diag, const char *what,
   format_bytes_human(have, sizeof have, max_bytes < 0 ? 0 : max_bytes);
   return bcast__fail(diag, BCAST_BUDGET,
                      "%s needs %" PRId64 " bytes (%s), over the budget of "
-                     "%" PRId64 " bytes (%s); raise --max-bytes",
+                     "%" PRId64 " bytes (%s)",
                      what, bytes, need, max_bytes, have);
 }
 

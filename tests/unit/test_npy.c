@@ -72,11 +72,11 @@ static int dir_entries(const char *dir) {
 TEST(npy_shape_text) {
   char buf[64];
   int64_t dims[3] = {3, 4, 0};
-  bcast__npy_format_shape(0, dims, buf, sizeof buf);
+  bcast_shape_format_dims(0, dims, BCAST_SHAPE_STYLE_NUMPY, buf, sizeof buf);
   CHECK_STR(buf, "()");
-  bcast__npy_format_shape(1, dims, buf, sizeof buf);
+  bcast_shape_format_dims(1, dims, BCAST_SHAPE_STYLE_NUMPY, buf, sizeof buf);
   CHECK_STR(buf, "(3,)");
-  bcast__npy_format_shape(3, dims, buf, sizeof buf);
+  bcast_shape_format_dims(3, dims, BCAST_SHAPE_STYLE_NUMPY, buf, sizeof buf);
   CHECK_STR(buf, "(3, 4, 0)");
 }
 

@@ -16,10 +16,13 @@ void cli_error(const char *fmt, ...) {
 }
 
 void cli_diag(const char *what, const bcast_diag *diag) {
+  /* The library names the bytes and the budget; the option that sets the
+   * budget is the CLI's to name. */
+  const char *hint = diag->status == BCAST_BUDGET ? "; raise --max-bytes" : "";
   if (what && *what)
-    fprintf(stderr, "bcast: %s: %s\n", what, diag->message);
+    fprintf(stderr, "bcast: %s: %s%s\n", what, diag->message, hint);
   else
-    fprintf(stderr, "bcast: %s\n", diag->message);
+    fprintf(stderr, "bcast: %s%s\n", diag->message, hint);
 }
 
 char *cli_read_file(const char *path, size_t *len) {
