@@ -3,16 +3,15 @@
  * inputs after it, broadcast dims with stride 0), the kernel variant picked
  * from the plan's innermost run and the kernel set from the CPU.  Also the
  * plan's accessors, its output allocation and the tests' hooks. */
-#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE */
 #include <inttypes.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "bcast/elementwise.h"
 #include "core/alloc.h"
 #include "core/diag.h"
 #include "ew/ew_attrs.h"
 #include "ew/ew_plan.h"
+#include "plan/stream.h"
 #include "tensor/buffer.h"
 
 void bcast_ew_options_init(bcast_ew_options *options) {
@@ -234,21 +233,9 @@ void bcast__ew_plan_force_stream(bcast_ew_plan *plan) {
 
 int bcast__ew_plan_streams(const bcast_ew_plan *plan) { return plan->stream; }
 
-/* A large new output is written once, front to back: transparent huge
- * pages turn its 4 KiB page faults into a few 2 MiB ones (NumPy asks for
- * them too).  A hint only; failure changes nothing. */
-static void advise_huge_pages(void *data, int64_t bytes) {
-#if defined(MADV_HUGEPAGE)
-  const uintptr_t huge = (uintptr_t)2 << 20;
-  if (bytes < 4 * (int64_t)huge) return;
-  const uintptr_t begin = ((uintptr_t)data + huge - 1) & ~(huge - 1);
-  const uintptr_t end = ((uintptr_t)data + (uintptr_t)bytes) & ~(huge - 1);
-  if (end > begin) madvise((void *)begin, end - begin, MADV_HUGEPAGE);
-#else
-  (void)data;
-  (void)bytes;
-#endif
-}
+/* A large new output is written once, front to back: from this size on it
+ * is worth asking for transparent huge pages (bcast__advise_huge_pages). */
+#define EW_HUGE_PAGES_MIN_BYTES ((int64_t)(4 * BCAST__HUGE_PAGE_BYTES))
 
 bcast_status bcast_ew_plan_alloc_output(const bcast_ew_plan *plan,
                                         bcast_tensor *out, bcast_diag *diag) {
@@ -276,6 +263,7 @@ bcast_status bcast_ew_plan_alloc_output(const bcast_ew_plan *plan,
   bcast__ew_copy_layout(out, &plan->out);
   out->owner = buffer;
   out->data = bcast__buffer_data(buffer);
-  advise_huge_pages(out->data, bytes);
+  if (bytes >= EW_HUGE_PAGES_MIN_BYTES)
+    bcast__advise_huge_pages(out->data, (size_t)bytes);
   return BCAST_OK;
 }

@@ -17,6 +17,7 @@
 
 #include "bcast/elementwise.h"
 #include "ew/ew_kernel.h"
+#include "plan/stream.h"
 
 #define EW_MAX_INPUTS 3
 
@@ -76,13 +77,6 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
                                  const bcast_ew_options *options,
                                  bcast_diag *diag);
 
-/* Streaming stores need SSE2's _mm_stream_si128. */
-#if defined(__SSE2__)
-#define EW_HAVE_STREAM 1
-#else
-#define EW_HAVE_STREAM 0
-#endif
-
 /* Whether a plan with this engine plan, variant and output element size
  * writes with streaming stores (ew_stream.c). */
 int bcast__ew_want_stream(const bcast_plan *engine, int variant, int64_t elem);
@@ -97,7 +91,7 @@ typedef struct ew_stream_params {
 
 /* The kernel in params (an ew_stream_params) writing through a block
  * buffer that is streamed to the output (ew_stream.c).  Defined where
- * streaming stores exist (EW_HAVE_STREAM). */
+ * streaming stores exist (BCAST__HAVE_STREAM). */
 void bcast__ew_stream_kernel(int64_t rows, int64_t n, char *const *ptrs,
                              const int64_t *strides,
                              const int64_t *row_strides, const void *params);

@@ -20,7 +20,7 @@ bcast_status bcast_ew_plan_execute(const bcast_ew_plan *plan, void *out_data,
   base[0] = out_data;
   for (int k = 0; k < plan->arity; k++)
     base[k + 1] = (char *)(uintptr_t)in_data[k];
-#if EW_HAVE_STREAM
+#if BCAST__HAVE_STREAM
   if (plan->stream) {
     const ew_stream_params sp = {plan->kernel, &plan->params,
                                  plan->engine.elem_bytes[0], plan->arity + 1};

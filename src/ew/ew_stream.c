@@ -6,10 +6,7 @@
 
 #include "bcast/plan.h"
 #include "ew/ew_plan.h"
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "plan/stream.h"
 
 /* Non-temporal stores.  An output larger than the last-level cache that
  * was written before (a warm out= buffer) costs a read for ownership of
@@ -21,22 +18,17 @@
  * stack (it stays in L1) and streams that block to the output.  Streaming
  * stores are left unfenced: the engine fences once per thread. */
 
-/* Outputs at least this large stream (as copy.c's COPY_STREAM_MIN_BYTES:
- * the last-level cache here is 32 MiB; a smaller output may still be in
- * cache when the caller reads it). */
-#ifndef EW_STREAM_MIN_BYTES
-#define EW_STREAM_MIN_BYTES ((int64_t)8 << 20)
-#endif
 #define EW_STREAM_BLOCK 4096
 
-/* Streaming needs a contiguous output along the run and runs (or packed
- * rows of runs) long enough to fill whole cache lines. */
+/* Streaming needs an output of at least BCAST__STREAM_MIN_BYTES (the same
+ * threshold as the copy kernels'), contiguous along the run, and runs (or
+ * packed rows of runs) long enough to fill whole cache lines. */
 int bcast__ew_want_stream(const bcast_plan *engine, int variant,
                           int64_t elem) {
-  if (!EW_HAVE_STREAM || variant == 0) return 0;
+  if (!BCAST__HAVE_STREAM || variant == 0) return 0;
   int64_t bytes;
   if (!__builtin_mul_overflow(engine->elem_count, elem, &bytes) &&
-      bytes < EW_STREAM_MIN_BYTES)
+      bytes < BCAST__STREAM_MIN_BYTES)
     return 0;
   const int inner = engine->ndim - 1;
   const int64_t run_bytes = engine->extent[inner] * elem;
@@ -45,30 +37,7 @@ int bcast__ew_want_stream(const bcast_plan *engine, int variant,
   return run_bytes >= 256 || packed;
 }
 
-#if EW_HAVE_STREAM
-/* Copies bytes from src (any alignment) to dst with streaming stores for
- * the 16-byte-aligned part of dst, ordinary ones for the ends. */
-static void ew_stream_copy(char *dst, const char *src, int64_t bytes) {
-  int64_t head = (int64_t)(-(uintptr_t)dst & 15u);
-  if (head > bytes) head = bytes;
-  memcpy(dst, src, (size_t)head);
-  int64_t i = head;
-  for (; i + 64 <= bytes; i += 64) {
-    const __m128i a = _mm_loadu_si128((const __m128i *)(src + i));
-    const __m128i b = _mm_loadu_si128((const __m128i *)(src + i + 16));
-    const __m128i c = _mm_loadu_si128((const __m128i *)(src + i + 32));
-    const __m128i d = _mm_loadu_si128((const __m128i *)(src + i + 48));
-    _mm_stream_si128((__m128i *)(dst + i), a);
-    _mm_stream_si128((__m128i *)(dst + i + 16), b);
-    _mm_stream_si128((__m128i *)(dst + i + 32), c);
-    _mm_stream_si128((__m128i *)(dst + i + 48), d);
-  }
-  for (; i + 16 <= bytes; i += 16)
-    _mm_stream_si128((__m128i *)(dst + i),
-                     _mm_loadu_si128((const __m128i *)(src + i)));
-  memcpy(dst + i, src + i, (size_t)(bytes - i));
-}
-
+#if BCAST__HAVE_STREAM
 /* The kernel of the plan's variant, writing through the block buffer.
  * Rows packed back to back in the output go several to a block; longer
  * runs are cut into blocks. */
@@ -90,7 +59,7 @@ void bcast__ew_stream_kernel(int64_t rows, int64_t n, char *const *ptrs,
       const int64_t m = rows - j < per ? rows - j : per;
       for (int k = 1; k < nops; k++) p[k] = ptrs[k] + j * row_strides[k];
       sp->kernel(m, n, p, strides, rs, sp->params);
-      ew_stream_copy(ptrs[0] + j * row_strides[0], block, m * row_bytes);
+      bcast__stream_copy(ptrs[0] + j * row_strides[0], block, m * row_bytes);
     }
     return;
   }
@@ -102,8 +71,8 @@ void bcast__ew_stream_kernel(int64_t rows, int64_t n, char *const *ptrs,
       for (int k = 1; k < nops; k++)
         p[k] = ptrs[k] + j * row_strides[k] + i * strides[k];
       sp->kernel(1, m, p, strides, rs, sp->params);
-      ew_stream_copy(ptrs[0] + j * row_strides[0] + i * sp->elem, block,
-                     m * sp->elem);
+      bcast__stream_copy(ptrs[0] + j * row_strides[0] + i * sp->elem, block,
+                         m * sp->elem);
     }
 }
 #endif
