@@ -19,8 +19,12 @@
 #include "ew/ew_kernel.h"
 #include "plan/stream.h"
 
+/* The most inputs an element-wise op takes (SELECT's three). */
 #define EW_MAX_INPUTS 3
 
+/* A plan: what building decided (variant, kernel, streaming, parameters),
+ * the layouts it was built for, and the engine plan over them (output =
+ * operand 0, inputs after it). */
 struct bcast_ew_plan {
   bcast_op op;
   int arity;
@@ -31,7 +35,7 @@ struct bcast_ew_plan {
   int64_t max_bytes;
   const ew_row *row;
   bcast_kernel2_fn kernel;
-  int stream; /* large outputs: non-temporal stores (see ew_stream_kernel) */
+  int stream; /* large outputs: non-temporal stores (ew_stream.c) */
   ew_params params;
   bcast_tensor out;                 /* layout only: data NULL */
   bcast_tensor in[EW_MAX_INPUTS];   /* layout only */

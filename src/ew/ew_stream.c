@@ -2,7 +2,6 @@
  * and the wrapper that lets a kernel write through a block buffer that is
  * then streamed to the output. */
 #include <stdint.h>
-#include <string.h>
 
 #include "bcast/plan.h"
 #include "ew/ew_plan.h"
