@@ -1,6 +1,6 @@
 /* Op attributes: which op reads which, the one parser for their text (a
- * command line's NAME=VALUE and MLIR's attribute dictionaries), and the one
- * rule for CLAMP's bounds.
+ * command line's NAME=VALUE and MLIR's attribute dictionaries), the one
+ * rule for CLAMP's bounds, and the kernels' parameters made from them.
  *
  * The parser only turns text into values.  Whether a value suits the op's
  * data type is decided once, by bcast__ew_clamp_bounds and the checks of
@@ -719,4 +719,27 @@ bcast_status bcast_op_attrs_parse_mlir(bcast_op_attrs *attrs, bcast_op op,
   if (used) *used = i + 1;
   *attrs = next;
   return BCAST_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Kernel parameters. */
+
+/* The kernels' parameters.  The attributes were checked by
+ * bcast_ew_result_dtype, so the bounds convert without failing. */
+void bcast__ew_params_from_attrs(struct ew_params *p, const bcast_op_attrs *a,
+                                 bcast_dtype data) {
+  memset(p, 0, sizeof *p);
+  p->shift = a->shift;
+  p->round = a->round != 0;
+  p->nan_ignore = a->nan_mode == BCAST_NAN_IGNORE;
+  p->in_zp = (int32_t)a->input_zp;
+  p->out_zp = (int32_t)a->output_zp;
+  ew_bounds bounds;
+  bcast__ew_clamp_bounds(a, data, &bounds, NULL);
+  p->lo_i = bounds.lo_i;
+  p->hi_i = bounds.hi_i;
+  p->lo_u = bounds.lo_u;
+  p->hi_u = bounds.hi_u;
+  p->lo_f = bounds.lo_f;
+  p->hi_f = bounds.hi_f;
 }

@@ -1,5 +1,5 @@
-/* The attributes' one policy, shared by the type check, the plan and the
- * MLIR formatter. */
+/* The attributes' one policy, shared by the type check, the plan (its
+ * kernel parameters) and the MLIR formatter. */
 #ifndef BCAST_EW_ATTRS_H
 #define BCAST_EW_ATTRS_H
 
@@ -21,5 +21,11 @@ typedef struct ew_bounds {
 bcast_status bcast__ew_clamp_bounds(const bcast_op_attrs *attrs,
                                     bcast_dtype data, ew_bounds *out,
                                     bcast_diag *diag);
+
+/* The kernels' parameters (ew_scalar.h) from attributes that
+ * bcast_ew_result_dtype accepted for data type data. */
+struct ew_params;
+void bcast__ew_params_from_attrs(struct ew_params *p, const bcast_op_attrs *a,
+                                 bcast_dtype data);
 
 #endif

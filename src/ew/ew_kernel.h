@@ -122,7 +122,7 @@ const ew_row *bcast__ew_row_at(size_t index);
 
 /* Each loop is compiled twice: for the baseline (SSE2 on x86-64) and, on
  * x86 with GCC or Clang, for AVX2 through a target attribute; plans take
- * the AVX2 set when the CPU has it (ew_plan.c).  Elsewhere the second set
+ * the AVX2 set when the CPU has it (ew_build.c).  Elsewhere the second set
  * is a plain copy of the first. */
 #define EW_PORTABLE_
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)

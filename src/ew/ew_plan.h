@@ -1,9 +1,114 @@
-/* Internal: what the tests need to see of an element-wise plan. */
+/* Internal: the element-wise plan shared by the files that build, check and
+ * run it, and what the tests need to see of it.
+ *
+ * The plan's work is split by concern:
+ *   ew_dispatch.c  the kernel tables of the four kernel files;
+ *   ew_attrs.c     the attributes, and the kernels' parameters from them;
+ *   ew_shape.c     the broadcast shape and the declared signature's checks;
+ *   ew_build.c     building a plan: options, variant, kernel set, output;
+ *   ew_stream.c    the non-temporal-store wrapper around a kernel;
+ *   ew_checked.c   the C-order walk: the reference path and checked mode;
+ *   ew_run.c       executing a plan, and the one-call compute entry points. */
 #ifndef BCAST_EW_PLAN_H
 #define BCAST_EW_PLAN_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "bcast/elementwise.h"
 #include "ew/ew_kernel.h"
+#include "plan/stream.h"
+
+/* The most inputs an element-wise op takes (SELECT's three). */
+#define EW_MAX_INPUTS 3
+
+/* A plan: what building decided (variant, kernel, streaming, parameters),
+ * the layouts it was built for, and the engine plan over them (output =
+ * operand 0, inputs after it). */
+struct bcast_ew_plan {
+  bcast_op op;
+  int arity;
+  int variant;
+  int checked;
+  int threads;
+  int out_c_order; /* the output layout is C-contiguous */
+  int64_t max_bytes;
+  const ew_row *row;
+  bcast_kernel2_fn kernel;
+  int stream; /* large outputs: non-temporal stores (ew_stream.c) */
+  ew_params params;
+  bcast_tensor out;                 /* layout only: data NULL */
+  bcast_tensor in[EW_MAX_INPUTS];   /* layout only */
+  bcast_plan engine;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Shared between the plan's files. */
+
+/* Copies a tensor's layout (type, shape, strides) with no data or owner
+ * (ew_shape.c). */
+void bcast__ew_copy_layout(bcast_tensor *dst, const bcast_tensor *src);
+
+/* The broadcast shape of the inputs under the profile (ew_shape.c). */
+bcast_status bcast__ew_infer_shape(const char *name, bcast_profile profile,
+                                   size_t n, const bcast_tensor *inputs,
+                                   bcast_shape *out, bcast_diag *diag);
+
+/* The declared element types, if any, against the inputs' types.  CAST
+ * without a target takes the declared result type: *attrs then points at
+ * *storage, a copy with cast_to set (ew_shape.c). */
+bcast_status bcast__ew_check_declared_dtypes(const bcast_ew_options *o,
+                                             bcast_op op, size_t n,
+                                             const bcast_tensor *inputs,
+                                             const bcast_op_attrs **attrs,
+                                             bcast_op_attrs *storage,
+                                             bcast_diag *diag);
+
+/* The declared signature, if any, against the bound layouts and the
+ * broadcast shape of out (ew_shape.c). */
+bcast_status bcast__ew_check_declared(const bcast_ew_options *o,
+                                      const char *name, size_t n,
+                                      const bcast_tensor *inputs,
+                                      const bcast_tensor *out,
+                                      bcast_diag *diag);
+
+/* Fills *plan (caller storage).  out == NULL plans a new C-contiguous
+ * output (ew_build.c). */
+bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
+                                 const bcast_op_attrs *attrs, size_t n_inputs,
+                                 const bcast_tensor *inputs,
+                                 const bcast_tensor *out,
+                                 const bcast_ew_options *options,
+                                 bcast_diag *diag);
+
+/* Whether a plan with this engine plan, variant and output element size
+ * writes with streaming stores (ew_stream.c). */
+int bcast__ew_want_stream(const bcast_plan *engine, int variant, int64_t elem);
+
+/* What the streaming wrapper runs: the plan's kernel and parameters. */
+typedef struct ew_stream_params {
+  bcast_kernel2_fn kernel;
+  const ew_params *params;
+  int64_t elem; /* output element size */
+  int n_operands;
+} ew_stream_params;
+
+/* The kernel in params (an ew_stream_params) writing through a block
+ * buffer that is streamed to the output (ew_stream.c).  Defined where
+ * streaming stores exist (BCAST__HAVE_STREAM). */
+void bcast__ew_stream_kernel(int64_t rows, int64_t n, char *const *ptrs,
+                             const int64_t *strides,
+                             const int64_t *row_strides, const void *params);
+
+/* Walks the output in C order for the first element whose result TOSA
+ * leaves unpredictable: BCAST_CHECKED with the index and operands in the
+ * diagnostic, else BCAST_OK (ew_checked.c). */
+bcast_status bcast__ew_check_pass(const struct bcast_ew_plan *plan,
+                                  void *out_data, const void *const *in_data,
+                                  bcast_diag *diag);
+
+/* ------------------------------------------------------------------------ */
+/* Test hooks (ew_build.c, and ew_checked.c for the reference path). */
 
 /* The kernel variant the plan runs (0 strided, 1 + mask of contiguous
  * inputs otherwise; see ew_kernel.h) and the row it came from. */

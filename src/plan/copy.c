@@ -10,29 +10,15 @@
  * Runs shorter than COPY_SHORT_RUN elements cost more in calls than in
  * stores, so bcast_copy_run hands those kernels whole rows of the next dim
  * instead, and writes rows that are all alike once and copies them forward.
- * Streaming (non-temporal) stores bypass the cache: for an output bigger
- * than the cache they save the read-for-ownership of every destination line
- * and roughly halve the memory traffic of a write.  The kernels do not
- * fence their streaming stores (an sfence waits for them to reach memory,
- * which on short runs costs more than the stores): the plan engine fences
- * once per thread after its last run. */
+ * Outputs of at least BCAST__STREAM_MIN_BYTES take streaming (non-temporal)
+ * stores, from stream.h, which also says why the kernels leave them
+ * unfenced. */
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#define COPY_HAVE_STREAM 1
-#else
-#define COPY_HAVE_STREAM 0
-#endif
-
 #include "bcast/plan.h"
 #include "core/diag.h"
-
-/* Outputs at least this large use streaming stores (L3 here is 32 MiB;
- * below ~8 MiB the output can still be in cache when the caller reads it,
- * measured with bench/bcast_bench). */
-#define COPY_STREAM_MIN_BYTES ((int64_t)8 << 20)
+#include "plan/stream.h"
 
 #if defined(__GNUC__)
 typedef uint8_t u8a __attribute__((may_alias));
@@ -156,63 +142,26 @@ COPY_ALL_(4, u32a)
 COPY_ALL_(8, u64a)
 COPY_ALL_(16, u128a)
 
-#if COPY_HAVE_STREAM
-/* Stores bytes [0, bytes) of a 16-byte pattern repeated from dst on, where
- * dst is 16-byte aligned and bytes a multiple of 16.  Four stores per
- * iteration cover a whole 64-byte line. */
-static void store_pattern(char *dst, int64_t bytes, __m128i pattern) {
-  int64_t i = 0;
-  for (; i + 64 <= bytes; i += 64) {
-    _mm_store_si128((__m128i *)(dst + i), pattern);
-    _mm_store_si128((__m128i *)(dst + i + 16), pattern);
-    _mm_store_si128((__m128i *)(dst + i + 32), pattern);
-    _mm_store_si128((__m128i *)(dst + i + 48), pattern);
-  }
-  for (; i < bytes; i += 16) _mm_store_si128((__m128i *)(dst + i), pattern);
-}
-
-/* The same with non-temporal stores. */
-static void stream_pattern(char *dst, int64_t bytes, __m128i pattern) {
-  int64_t i = 0;
-  for (; i + 64 <= bytes; i += 64) {
-    _mm_stream_si128((__m128i *)(dst + i), pattern);
-    _mm_stream_si128((__m128i *)(dst + i + 16), pattern);
-    _mm_stream_si128((__m128i *)(dst + i + 32), pattern);
-    _mm_stream_si128((__m128i *)(dst + i + 48), pattern);
-  }
-  for (; i < bytes; i += 16) _mm_stream_si128((__m128i *)(dst + i), pattern);
-}
-
+#if BCAST__HAVE_STREAM
 static size_t misalign16(const void *p) {
   return (size_t)(-(uintptr_t)p & 15u);
 }
 
-/* Block copy with streaming stores: a short head up to 16-byte alignment of
- * the destination, the aligned body, a short tail. */
+/* Block copy with streaming stores (bcast__stream_copy: a short head up to
+ * 16-byte alignment of the destination, the aligned body, a short tail).
+ * A run without one whole 64-byte line past the head goes through the
+ * cache. */
 static void copy_block_stream(int64_t n, char *const *ptrs,
                               const int64_t *strides, const void *params) {
   (void)params;
   char *dst = ptrs[0];
   const char *src = ptrs[1];
   int64_t bytes = n * strides[0];
-  int64_t head = (int64_t)misalign16(dst);
-  if (bytes < head + 64) {
+  if (bytes < (int64_t)misalign16(dst) + 64) {
     memcpy(dst, src, (size_t)bytes);
     return;
   }
-  memcpy(dst, src, (size_t)head);
-  int64_t i = head;
-  for (; i + 64 <= bytes; i += 64) {
-    __m128i a = _mm_loadu_si128((const __m128i *)(src + i));
-    __m128i b = _mm_loadu_si128((const __m128i *)(src + i + 16));
-    __m128i c = _mm_loadu_si128((const __m128i *)(src + i + 32));
-    __m128i d = _mm_loadu_si128((const __m128i *)(src + i + 48));
-    _mm_stream_si128((__m128i *)(dst + i), a);
-    _mm_stream_si128((__m128i *)(dst + i + 16), b);
-    _mm_stream_si128((__m128i *)(dst + i + 32), c);
-    _mm_stream_si128((__m128i *)(dst + i + 48), d);
-  }
-  memcpy(dst + i, src + i, (size_t)(bytes - i));
+  bcast__stream_copy(dst, src, bytes);
 }
 
 /* Fills with 16-byte vector stores, cached (WAY = store) or streaming
@@ -242,7 +191,7 @@ static void copy_block_stream(int64_t n, char *const *ptrs,
     for (int64_t i = 0; i < head_n; i++) ((T *)dst)[i] = value;               \
     const __m128i pattern = SPLAT(value);                                     \
     int64_t body = (n - head_n) * E / 16 * 16;                                \
-    WAY##_pattern(dst + head, body, pattern);                                 \
+    bcast__##WAY##_pattern(dst + head, body, pattern);                        \
     for (int64_t i = head_n + body / E; i < n; i++) ((T *)dst)[i] = value;    \
   }
 
@@ -257,7 +206,7 @@ COPY_FILL_BOTH_(8, u64a, SPLAT_64_)
 COPY_FILL_BOTH_(16, u128a, SPLAT_128_)
 #endif
 
-#if COPY_HAVE_STREAM
+#if BCAST__HAVE_STREAM
 /* Short rows of one value each, rows back to back (as (N,1) -> (N,3)): a
  * row is written with whole 16-byte splats that may spill into the rows
  * after it, which their own splats then overwrite (rows go in order, so
@@ -296,7 +245,7 @@ typedef struct copy_kernel_row {
   bcast_kernel_fn rows_fill, rows_copy, rows_strided;
 } copy_kernel_row;
 
-#if COPY_HAVE_STREAM
+#if BCAST__HAVE_STREAM
 #define COPY_ROW_(E)                                                          \
   {copy_fill_store_##E, copy_fill_stream_##E, copy_strided_##E,              \
    copy_gather_##E,     copy_rows_fill_##E,   copy_rows_copy_##E,            \
@@ -328,15 +277,15 @@ bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
   const copy_kernel_row *row = copy_row_for(elem_bytes);
   if (!row) return NULL;
   int64_t out_bytes;
-  int stream = COPY_HAVE_STREAM && stores == BCAST_COPY_STREAM_LARGE &&
+  int stream = BCAST__HAVE_STREAM && stores == BCAST_COPY_STREAM_LARGE &&
                (__builtin_mul_overflow(plan->elem_count, elem_bytes,
                                        &out_bytes) ||
-                out_bytes >= COPY_STREAM_MIN_BYTES);
+                out_bytes >= BCAST__STREAM_MIN_BYTES);
   int dst_contiguous = (plan->contiguous_mask & 1u) != 0;
   if (!dst_contiguous) return row->strided;
   if (plan->broadcast_mask & 2u) return stream ? row->fill_stream : row->fill;
   if (plan->contiguous_mask & 2u) {
-#if COPY_HAVE_STREAM
+#if BCAST__HAVE_STREAM
     if (stream) return copy_block_stream;
 #endif
     return copy_block;
@@ -411,7 +360,7 @@ bcast_status bcast_copy_run(const bcast_plan *plan, char *const *base,
     params.first_row = kernel;
     kernel = copy_rows_repeat;
   }
-#if COPY_HAVE_STREAM
+#if BCAST__HAVE_STREAM
   else if (rows_packed && params.src_step == 0 &&
            elem_bytes * params.n <= 64) {
     switch (elem_bytes) {

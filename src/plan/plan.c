@@ -21,12 +21,10 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "bcast/plan.h"
 #include "core/diag.h"
+#include "plan/stream.h"
 
 /* Outputs smaller than this run on one thread: below it, waking a second
  * thread costs more than it saves (measured with bench/bcast_bench). */
@@ -187,13 +185,6 @@ bcast_status bcast_plan_build(bcast_plan *plan, int32_t out_rank,
   return BCAST_OK;
 }
 
-/* Kernels may leave non-temporal stores unfenced; each thread fences once
- * when its share is done, so the caller sees every store. */
-static void plan_store_fence(void) {
-#if defined(__SSE2__)
-  _mm_sfence();
-#endif
-}
 
 /* Runs the elements [begin, end) of the plan's iteration order.
  *
@@ -247,7 +238,9 @@ static void plan_run_range(const bcast_plan *plan, char *const *base,
     kernel(len, row, inner_stride, params);
     left -= len;
   }
-  plan_store_fence();
+  /* Kernels may leave non-temporal stores unfenced; each thread fences once
+   * when its share is done, so the caller sees every store. */
+  bcast__stream_fence();
 }
 
 /* Whether the plan runs on several threads, and how many. */
@@ -350,7 +343,9 @@ static void plan_run2_range(const bcast_plan *plan, char *const *base,
     left -= rows * n0;
     r += rows;
   }
-  plan_store_fence();
+  /* Kernels may leave non-temporal stores unfenced; each thread fences once
+   * when its share is done, so the caller sees every store. */
+  bcast__stream_fence();
 }
 
 /* One run of a plan: the plan, the operands and one of the two kernel

@@ -1,0 +1,90 @@
+/* Internal: the one home of streaming (non-temporal) stores and huge-page
+ * advice, for every writer of large outputs: the copy kernels (copy.c),
+ * the plan engine's fence (plan.c), the element-wise plans' streaming
+ * wrapper (src/ew/ew_stream.c) and owned buffers (src/tensor/buffer.c).
+ *
+ * Streaming stores bypass the cache: for an output bigger than the
+ * last-level cache they save the read for ownership of every destination
+ * line, roughly halving the memory traffic of a write.  They are left
+ * unfenced by the code that issues them (an sfence waits for them to reach
+ * memory, which on short runs costs more than the stores); the plan engine
+ * calls bcast__stream_fence once per thread after its last run.
+ *
+ * Without SSE2 there are no streaming stores: BCAST__HAVE_STREAM is 0, the
+ * copy is memcpy and the fence does nothing. */
+#ifndef BCAST_PLAN_STREAM_H
+#define BCAST_PLAN_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define BCAST__HAVE_STREAM 1
+#else
+#define BCAST__HAVE_STREAM 0
+#endif
+
+/* Outputs at least this large are written with streaming stores, by the
+ * copy kernels and by element-wise plans alike (the last-level cache here
+ * is 32 MiB; below ~8 MiB the output can still be in cache when the caller
+ * reads it, measured with bench/bcast_bench).  Override with
+ * -DBCAST__STREAM_MIN_BYTES=N. */
+#ifndef BCAST__STREAM_MIN_BYTES
+#define BCAST__STREAM_MIN_BYTES ((int64_t)8 << 20)
+#endif
+
+/* Copies bytes from src (any alignment) to dst (any alignment) with
+ * streaming stores for the 16-byte-aligned part of dst and ordinary ones
+ * for the unaligned head and the tail shorter than 16 bytes.  Unfenced. */
+void bcast__stream_copy(char *dst, const char *src, int64_t bytes);
+
+/* Makes this thread's streaming stores visible to every later load. */
+static inline void bcast__stream_fence(void) {
+#if BCAST__HAVE_STREAM
+  _mm_sfence();
+#endif
+}
+
+#if BCAST__HAVE_STREAM
+/* Stores bytes [0, bytes) of a 16-byte pattern repeated from dst on, where
+ * dst is 16-byte aligned and bytes a multiple of 16, with ordinary stores.
+ * Four stores per iteration cover a whole 64-byte line.  Inline, so a fill
+ * kernel's loop is its own. */
+static inline void bcast__store_pattern(char *dst, int64_t bytes,
+                                        __m128i pattern) {
+  int64_t i = 0;
+  for (; i + 64 <= bytes; i += 64) {
+    _mm_store_si128((__m128i *)(dst + i), pattern);
+    _mm_store_si128((__m128i *)(dst + i + 16), pattern);
+    _mm_store_si128((__m128i *)(dst + i + 32), pattern);
+    _mm_store_si128((__m128i *)(dst + i + 48), pattern);
+  }
+  for (; i < bytes; i += 16) _mm_store_si128((__m128i *)(dst + i), pattern);
+}
+
+/* The same with streaming stores.  Unfenced. */
+static inline void bcast__stream_pattern(char *dst, int64_t bytes,
+                                         __m128i pattern) {
+  int64_t i = 0;
+  for (; i + 64 <= bytes; i += 64) {
+    _mm_stream_si128((__m128i *)(dst + i), pattern);
+    _mm_stream_si128((__m128i *)(dst + i + 16), pattern);
+    _mm_stream_si128((__m128i *)(dst + i + 32), pattern);
+    _mm_stream_si128((__m128i *)(dst + i + 48), pattern);
+  }
+  for (; i < bytes; i += 16) _mm_stream_si128((__m128i *)(dst + i), pattern);
+}
+#endif
+
+/* The size of a transparent huge page on the platforms that advise them. */
+#define BCAST__HUGE_PAGE_BYTES ((uintptr_t)2 << 20)
+
+/* Asks for transparent huge pages on the whole huge pages inside
+ * [data, data + bytes): a block written once front to back then takes a
+ * few 2 MiB page faults instead of many 4 KiB ones (NumPy asks for them
+ * too).  A hint only: failure, or a platform without MADV_HUGEPAGE,
+ * changes nothing.  Callers decide from what size it pays. */
+void bcast__advise_huge_pages(void *data, size_t bytes);
+
+#endif
