@@ -9,14 +9,13 @@ mlir-opt is missing).  --update rewrites the goldens.
 
 Also checks that lowering is deterministic and that the CLI reports an op
 it cannot lower with a position and exit status 1."""
-import argparse
 import os
-import subprocess
 import sys
+
+import common
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "data", "lower")
-MLIR_OPT = "/usr/lib/llvm-22/bin/mlir-opt"
 
 
 def flags_of(text):
@@ -27,27 +26,18 @@ def flags_of(text):
 
 
 def lower(bcast, text, flags):
-    return subprocess.run([bcast, "lower", "-"] + flags, input=text,
-                          capture_output=True, text=True)
+    return common.bcast_text(bcast, ["lower", "-"] + flags, text)
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bcast", required=True)
+    ap = common.parser()
     ap.add_argument("--update", action="store_true")
-    args = ap.parse_args()
-    passed = failed = 0
-    have_opt = os.access(MLIR_OPT, os.X_OK)
+    args = common.parse_args(ap)
+    tally = common.Tally()
+    check = tally.check
+    have_opt = common.executable(common.MLIR_OPT)
     if not have_opt:
-        print(f"note: {MLIR_OPT} missing: goldens are not verified")
-
-    def check(ok, what, detail=""):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print(f"FAIL {what}\n{detail}")
+        print(f"note: {common.MLIR_OPT} missing: goldens are not verified")
 
     names = sorted(f[:-5] for f in os.listdir(DATA) if f.endswith(".mlir"))
     for name in names:
@@ -68,8 +58,7 @@ def main():
         again = lower(args.bcast, text, flags_of(text))
         check(again.stdout == r.stdout, f"{name}: output is not deterministic")
         if have_opt:
-            v = subprocess.run([MLIR_OPT, golden_path], capture_output=True,
-                               text=True)
+            v = common.mlir_opt(golden_path)
             check(v.returncode == 0, f"{name}.golden: mlir-opt rejects it",
                   v.stderr)
             lowered_ops = [l for l in golden.splitlines()
@@ -102,16 +91,14 @@ def main():
     r = lower(args.bcast, ranks, ["--profile", "trait"])
     check(r.returncode == 0 and "tensor.expand_shape" in r.stdout,
           "trait profile expands ranks", r.stderr)
-    r = subprocess.run([args.bcast, "lower", "--only", "tosa.nope", "-"],
-                       input="", capture_output=True, text=True)
+    r = common.bcast_text(args.bcast, ["lower", "--only", "tosa.nope", "-"], "")
     check(r.returncode == 2, "unknown --only op is a usage error", r.stderr)
     # A module without TOSA ops comes back byte for byte.
     plain = "func.func @g(%x: i32) -> i32 {\n  return %x : i32\n}\n"
     r = lower(args.bcast, plain, [])
     check(r.returncode == 0 and r.stdout == plain, "text without ops is unchanged")
 
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return tally.summary()
 
 
 if __name__ == "__main__":
