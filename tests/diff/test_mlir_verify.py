@@ -290,25 +290,26 @@ ERROR_RE = re.compile(r"^(.*?):(\d+):(\d+): error: (.*)$")
 NOTE_RE = re.compile(r"^(.*?):(\d+):(\d+): note: (.*)$")
 
 
-def error_lines(stderr, path):
-    """{(line, col): [message, ...]} of lines `PATH:L:C: error: M`."""
+def located_lines(stderr, path, pattern):
+    """{(line, col): [message, ...]} of the lines of PATH that PATTERN
+    (ERROR_RE or NOTE_RE) matches."""
     out = {}
     for line in stderr.split("\n"):
-        m = ERROR_RE.match(line)
+        m = pattern.match(line)
         if m and m.group(1) == path:
             key = (int(m.group(2)), int(m.group(3)))
             out.setdefault(key, []).append(m.group(4))
     return out
+
+
+def error_lines(stderr, path):
+    """Lines `PATH:L:C: error: M`, as located_lines."""
+    return located_lines(stderr, path, ERROR_RE)
 
 
 def note_lines(stderr, path):
-    out = {}
-    for line in stderr.split("\n"):
-        m = NOTE_RE.match(line)
-        if m and m.group(1) == path:
-            key = (int(m.group(2)), int(m.group(3)))
-            out.setdefault(key, []).append(m.group(4))
-    return out
+    """Lines `PATH:L:C: note: M`, as located_lines."""
+    return located_lines(stderr, path, NOTE_RE)
 
 
 def crashed(rc):
