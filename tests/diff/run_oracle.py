@@ -6,7 +6,6 @@ absolute error bounds against an fp64 reference).
 Written from the issue text and the TOSA semantics reference
 (shared/research/tosa-op-semantics.md), not from the implementation.
 """
-import argparse
 import concurrent.futures
 import io
 import os
@@ -18,6 +17,8 @@ import tempfile
 import time
 
 import numpy as np
+
+import common
 
 DT_NAME = {'?': 'bool', 'i1': 'int8', 'i2': 'int16', 'i4': 'int32', 'i8': 'int64',
            'u1': 'uint8', 'u2': 'uint16', 'u4': 'uint32', 'u8': 'uint64',
@@ -255,6 +256,12 @@ class Tol:
         return '%r (fp64 ref, allowed error %.3g)' % (self.ref[idx].item(), self.bound[idx].item())
 
 
+def within_ulps(ref, n_ulp, d):
+    """REF within N_ULP ulps of dtype D, zeros and infinities with REF's sign
+    (reciprocal, rsqrt)."""
+    return Tol(ref, n_ulp * ulp(ref, d), d, sign_mask=(ref == 0) | np.isinf(ref))
+
+
 class Pred:
     """A custom element predicate: ok_fn(got) -> mask; desc_fn(idx) -> str."""
 
@@ -316,8 +323,9 @@ def fmt_val(v):
     return repr(v.item())
 
 
-class Harness:
+class Harness(common.Tally):
     def __init__(self, bcast, seed, script, jobs=None, keep=False, only=None):
+        super().__init__()
         self.bcast = os.path.abspath(bcast)
         self.seed = seed
         self.script = script
@@ -325,21 +333,11 @@ class Harness:
         self.keep = keep
         self.only = only
         self.cases = []
-        self.passed = 0
-        self.failed = 0
         self.tmp = tempfile.mkdtemp(prefix='bcast-run-diff-')
 
     def add(self, case):
         self.cases.append(case)
         return case
-
-    def check(self, ok, what, detail=''):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print('FAIL %s %s' % (what, detail))
-        return ok
 
     def replay(self, k):
         return '/usr/bin/python3 %s --bcast %s --seed %d --case %d --keep' % (
@@ -459,28 +457,18 @@ class Harness:
 
 
 def parse_args(doc):
-    ap = argparse.ArgumentParser(description=doc)
-    ap.add_argument('--bcast', required=True, help='path to the bcast binary')
-    ap.add_argument('--seed', default='20261122',
-                    help="the random seed (default fixed, so CI is reproducible); "
-                         "'random' draws one")
+    ap = common.parser(doc, seed=20261122)  # fixed, so CI is reproducible
     ap.add_argument('--case', type=int, default=None, help='run only this case number')
     ap.add_argument('--keep', action='store_true', help='keep the temp dir')
     ap.add_argument('--reps', type=int, default=None, help='random cases per (op, type)')
     ap.add_argument('--jobs', type=int, default=None)
-    args = ap.parse_args()
-    if args.seed == 'random':
-        args.seed = int.from_bytes(os.urandom(3), 'little')
-    else:
-        args.seed = int(args.seed)
-    return args
+    return common.parse_args(ap)
 
 
 def finish(h, elapsed):
     print('%d cases in %.1f s' % (len(h.cases) if h.only is None else 1, elapsed))
     print('replay: /usr/bin/python3 %s --bcast %s --seed %d' % (h.script, h.bcast, h.seed))
-    print('%d passed, %d failed' % (h.passed, h.failed))
-    return 1 if h.failed else 0
+    return h.summary()
 
 
 def main_guard(fn):

@@ -15,14 +15,14 @@ The seed drives the random byte mutations and binary garbage; it is
 printed, and --seed N replays a run.
 """
 
-import argparse
 import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
 import time
+
+import common
 
 DEFAULT_SEED = 20250602
 
@@ -32,28 +32,6 @@ SANITIZER_MARKS = ("AddressSanitizer", "LeakSanitizer", "runtime error:",
 # A line bcast may print on stderr: a located diagnostic or "bcast: ...".
 STDERR_LINE = re.compile(r"^(?:.+:\d+:\d+: (?:error|note): \S.*|bcast: \S.*)$")
 LOCATED_ERROR = re.compile(r"^(.+):(\d+):(\d+): error: (.+)$")
-
-
-class Tally:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-        self.shown = 0
-
-    def result(self, ok, title, details=""):
-        if ok:
-            self.passed += 1
-            return True
-        self.failed += 1
-        if self.shown < 40:
-            self.shown += 1
-            print("FAIL: " + title)
-            for line in details.rstrip("\n").split("\n"):
-                print("    " + line[:600])
-        elif self.shown == 40:
-            self.shown += 1
-            print("(further failures are counted but not shown)")
-        return False
 
 
 class Run:
@@ -79,14 +57,7 @@ class Run:
 
 def run(bcast, args, stdin=None, timeout=30):
     argv = [bcast] + args
-    try:
-        p = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=timeout)
-        rc = p.returncode
-        out = p.stdout.decode("utf-8", "replace")
-        err = p.stderr.decode("utf-8", "replace")
-    except subprocess.TimeoutExpired:
-        rc, out, err = None, "", "(timed out after %d s)" % timeout
+    rc, out, err = common.run(argv, stdin, timeout)
     return Run(argv, rc, out, err, stdin)
 
 
@@ -135,7 +106,7 @@ def check_failure(tally, title, r, rcs, patterns, line=None, path=None):
         problems.append("no 'FILE:%d:COL: error:' line" % line)
     if path is not None and path not in [m.group(1) for m in located]:
         problems.append("no error line names the file %s" % path)
-    return tally.result(not problems, "%s: %s" % (title, "; ".join(problems)),
+    return tally.check(not problems, "%s: %s" % (title, "; ".join(problems)),
                         r.show())
 
 
@@ -171,7 +142,7 @@ def check_robust(tally, title, r, nlines=None):
             problems.append("exit 0 after printing errors")
         if r.rc == 1 and not errors and "bcast:" not in r.err:
             problems.append("exit 1 without an error line")
-    return tally.result(not problems, "%s: %s" % (title, "; ".join(problems)),
+    return tally.check(not problems, "%s: %s" % (title, "; ".join(problems)),
                         r.show())
 
 
@@ -393,7 +364,7 @@ def part_verify_mutations(tally, bcast, rng, count):
         "<stdin>:33:8: error: 'test.broadcastable' op result type '0x5' not "
         "broadcast compatible with broadcasted operands's shapes '0x1'"]
     got = [l for l in r.err.split("\n") if LOCATED_ERROR.match(l)]
-    tally.result(r.rc == 1 and got == want,
+    tally.check(r.rc == 1 and got == want,
                  "verify, the unmutated file: unexpected errors",
                  "expected:\n%s\n%s" % ("\n".join(want), r.show()))
     for i in range(count):
@@ -411,13 +382,13 @@ def part_verify_long(tally, bcast):
     col = 2 + len(pad) + len("%0 = ") + 1
     want = ("<stdin>:2:%d: error: 'test.broadcastable' op operands don't have "
             "broadcast-compatible shapes" % col)
-    tally.result(r.rc == 1 and want in r.err.split("\n"),
+    tally.check(r.rc == 1 and want in r.err.split("\n"),
                  "verify, op after 200000 spaces: expected %r" % want, r.show())
     # One operand list of 5000 operands: passes, or is refused with a message.
     n = 5000
     r = run(bcast, ["verify", "-"], wrap(op_text([good] * n, good)))
     if r.rc == 0:
-        tally.result(sane(r) is None and not r.err.strip(),
+        tally.check(sane(r) is None and not r.err.strip(),
                      "verify, 5000 operands", r.show())
     else:
         check_failure(tally, "verify, 5000 operands", r, {1, 2}, [r"operand"],
@@ -449,7 +420,7 @@ def part_verify_long(tally, bcast):
     r = run(bcast, ["verify", "-"],
             (op_text([good, "tensor<3xf32>"], good) + "\n").encode() * 20000, timeout=60)
     nerr = sum(1 for l in r.err.split("\n") if LOCATED_ERROR.match(l))
-    tally.result(r.rc == 1 and nerr == 20000,
+    tally.check(r.rc == 1 and nerr == 20000,
                  "verify, 20000 failing ops: %d error lines, exit %s" % (nerr, r.rc),
                  r.show()[:2000])
 
@@ -471,7 +442,7 @@ def part_verify_usage(tally, bcast, tmpdir):
     empty = os.path.join(tmpdir, "empty.mlir")
     open(empty, "w").close()
     r = run(bcast, ["verify", empty])
-    tally.result(r.rc == 0 and sane(r) is None, "verify, empty file: exit %s"
+    tally.check(r.rc == 0 and sane(r) is None, "verify, empty file: exit %s"
                  % r.rc, r.show())
 
 
@@ -583,17 +554,17 @@ def part_infer_results(tally, bcast):
         r = run(bcast, ["infer"] + args)
         check_failure(tally, "infer %s (incompatible)" % " ".join(args), r, {1},
                       patterns)
-        tally.result(r.out == "", "infer %s: stdout should be empty on failure"
+        tally.check(r.out == "", "infer %s: stdout should be empty on failure"
                      % " ".join(args), r.show())
     r = run(bcast, ["infer", "--profile", "tosa", "[3]", "[1,3]"])
-    tally.result(r.rc == 1 and r.out == "",
+    tally.check(r.rc == 1 and r.out == "",
                  "infer --profile tosa [3] [1,3]: exit %s, expected 1" % r.rc,
                  r.show())
     for args, want in VALID_INFER:
         r = run(bcast, ["infer"] + args)
         # The shape is the first line; 'check:' lines may follow it.
         lines = r.out.split("\n")
-        tally.result(sane(r) is None and r.rc == 0 and lines[0] == want
+        tally.check(sane(r) is None and r.rc == 0 and lines[0] == want
                      and all(l.startswith("check: ") for l in lines[1:-1])
                      and r.err == "",
                      "infer %s: expected %s (exit 0)" % (" ".join(args)[:80], want),
@@ -603,23 +574,17 @@ def part_infer_results(tally, bcast):
 # ---------------------------------------------------------------------------
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--bcast", required=True, help="the bcast binary")
-    ap.add_argument("--seed", default=str(DEFAULT_SEED),
-                    help="random seed, or 'random' for a fresh one")
+    ap = common.parser(__doc__.split("\n")[0], seed=DEFAULT_SEED)
     ap.add_argument("--mutations", type=int, default=300)
-    args = ap.parse_args()
-    seed = random.SystemRandom().randrange(1 << 31) if args.seed == "random" \
-        else int(args.seed)
+    args = common.parse_args(ap)
+    seed = args.seed
     print("seed %d (replay: /usr/bin/python3 %s --bcast %s --seed %d "
           "--mutations %d)" % (seed, sys.argv[0], args.bcast, seed,
                                args.mutations))
-    if not os.access(args.bcast, os.X_OK):
-        print("bcast binary not found or not executable: %s" % args.bcast)
-        print("0 passed, 1 failed")
+    if common.missing(args.bcast, "bcast binary not found or not executable: %s"):
         return 1
     start = time.time()
-    tally = Tally()
+    tally = common.Tally(most_shown=40, width=600)
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="bcast-malformed-") as tmpdir:
         parts = [
@@ -642,10 +607,7 @@ def main():
             print("%s: %d cases, %.1f s" % (name, tally.passed + tally.failed - before,
                                           time.time() - t0))
     print("runtime %.1f s" % (time.time() - start))
-    if tally.failed:
-        print("replay with: --seed %d" % seed)
-    print("%d passed, %d failed" % (tally.passed, tally.failed))
-    return 1 if tally.failed else 0
+    return tally.summary(replay="replay with: --seed %d" % seed)
 
 
 if __name__ == "__main__":

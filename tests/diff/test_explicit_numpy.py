@@ -11,40 +11,22 @@ named-dim / xla forms of bcast infer.
 
 Usage: test_explicit_numpy.py --bcast PATH [--seed N] [--cases N]
 """
-import argparse
 import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
+import common
+
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
           "uint32", "uint64", "float16", "float32", "float64", "S", "U"]
 
 
-class Tally:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, ok, what, detail=""):
-        if ok:
-            self.passed += 1
-            return
-        self.failed += 1
-        if self.failed <= 25:
-            print("FAIL: %s" % what)
-            if detail:
-                print("    " + detail.replace("\n", "\n    "))
-
-
 def run(bcast, args):
-    r = subprocess.run([bcast] + args, capture_output=True, text=True,
-                       timeout=60)
-    return r.returncode, r.stdout, r.stderr
+    return common.run([bcast] + args)
 
 
 def random_array(rng, dtype, shape):
@@ -299,15 +281,13 @@ def part_run(tally, bcast, rng, tmp, cases):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bcast", required=True)
-    ap.add_argument("--seed", type=int, default=4242)
+    ap = common.parser(seed=4242)
     ap.add_argument("--cases", type=int, default=300)
-    a = ap.parse_args()
+    a = common.parse_args(ap)
     print("seed %d (replay: %s %s --bcast %s --seed %d)" % (
         a.seed, sys.executable, sys.argv[0], a.bcast, a.seed))
     rng = random.Random(a.seed)
-    tally = Tally()
+    tally = common.Tally(most_shown=25)
     with tempfile.TemporaryDirectory() as tmp:
         part_files(tally, a.bcast, rng, tmp, a.cases)
         part_partial(tally, a.bcast, rng, tmp, a.cases // 3)
@@ -315,8 +295,7 @@ def main():
         part_explain(tally, a.bcast, rng, tmp, a.cases // 3)
         part_infer(tally, a.bcast)
         part_run(tally, a.bcast, rng, tmp, a.cases // 3)
-    print("%d passed, %d failed" % (tally.passed, tally.failed))
-    return 1 if tally.failed else 0
+    return tally.summary()
 
 
 if __name__ == "__main__":

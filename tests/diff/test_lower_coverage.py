@@ -8,19 +8,10 @@ function using it.  The signatures it accepts must be exactly the TOSA
 gives them), and all accepted functions together must verify with mlir-opt
 22 and compile through the e2e pipeline to the LLVM dialect (so every body
 op has a lowering for every type)."""
-import argparse
-import os
-import subprocess
 import sys
 
-MLIR_OPT = "/usr/lib/llvm-22/bin/mlir-opt"
-PIPELINE = ("builtin.module(func.func(tosa-to-arith{include-apply-rescale=true}),"
-            "one-shot-bufferize{bufferize-function-boundaries},"
-            "func.func(convert-linalg-to-loops),convert-scf-to-cf,"
-            "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
-            "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,"
-            "convert-index-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
-            "reconcile-unrealized-casts)")
+import common
+
 TYPES = ["i1", "i8", "i16", "i32", "f16", "bf16", "f32"]
 FP = {"f16", "bf16", "f32"}
 INT = {"i8", "i16", "i32"}
@@ -90,18 +81,9 @@ def func(name, op, t, out=None):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bcast", required=True)
-    args = ap.parse_args()
-    passed = failed = 0
-
-    def check(ok, what, detail=""):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print(f"FAIL {what}\n{detail}"[:3000])
+    args = common.parse_args(common.parser())
+    tally = common.Tally(width=3000)
+    check = tally.check
 
     candidates = []
     for op in UNARY + BINARY + ["select"]:
@@ -118,7 +100,7 @@ def main():
     accepted = []
     for name, op, t, out, want in candidates:
         text = func(name, op, t, out)
-        r = subprocess.run([args.bcast, "lower", "-"], input=text, capture_output=True, text=True)
+        r = common.bcast_text(args.bcast, ["lower", "-"], text)
         ok = r.returncode == 0
         check(ok == want, f"{name}: bcast lower {'accepts' if ok else 'rejects'} it, "
               f"TOSA says {'supported' if want else 'unsupported'}", r.stderr)
@@ -128,17 +110,15 @@ def main():
         else:
             accepted.append(text)
     module = "".join(accepted)
-    r = subprocess.run([args.bcast, "lower", "-"], input=module, capture_output=True, text=True)
+    r = common.bcast_text(args.bcast, ["lower", "-"], module)
     check(r.returncode == 0, "lowering all supported signatures at once", r.stderr)
-    if os.access(MLIR_OPT, os.X_OK) and r.returncode == 0:
-        v = subprocess.run([MLIR_OPT, "-"], input=r.stdout, capture_output=True, text=True)
+    if common.executable(common.MLIR_OPT) and r.returncode == 0:
+        v = common.mlir_opt(text=r.stdout)
         check(v.returncode == 0, "mlir-opt verifies every supported signature's lowering", v.stderr)
-        c = subprocess.run([MLIR_OPT, "--pass-pipeline=" + PIPELINE, "-"], input=r.stdout,
-                           capture_output=True, text=True)
+        c = common.mlir_opt(pipeline=common.LLVM_PIPELINE, text=r.stdout)
         check(c.returncode == 0, "every supported signature compiles to the LLVM dialect", c.stderr)
     print(f"{len(accepted)} supported signatures lowered")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return tally.summary()
 
 
 if __name__ == "__main__":

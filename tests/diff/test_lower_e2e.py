@@ -5,7 +5,7 @@ Functions covering every shape case of the TOSA-to-Linalg RFC (static,
 dynamic unary, tensor.cast, static broadcast, dynamic-to-static,
 static-to-dynamic, 1-D and N-D fully dynamic, rank expansion, 0-d, select)
 and every op family are lowered with `bcast lower`, compiled by mlir-opt 22
-through bufferization down to LLVM (PIPELINE below) and run by mlir-runner
+through bufferization down to LLVM (common.LLVM_PIPELINE) and run by mlir-runner
 on random inputs.  Each function is called with several runtime shapes, so
 that every dynamic dim takes both the size-1 (broadcasting copy) and the
 equal-size branch.  Results are printed exactly (floats bitcast to i32) and
@@ -21,30 +21,16 @@ fail with the emitted message.
 Everything is batched: one bcast lower, one mlir-opt and one mlir-runner
 call per side.
 """
-import argparse
 import math
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
-LLVM = "/usr/lib/llvm-22"
-MLIR_OPT = LLVM + "/bin/mlir-opt"
-MLIR_RUNNER = LLVM + "/bin/mlir-runner"
-SHARED_LIBS = (LLVM + "/lib/libmlir_runner_utils.so.22.1," +
-               LLVM + "/lib/libmlir_c_runner_utils.so.22.1")
-# The documented pipeline: TOSA leftovers (tosa.const, tosa.apply_scale) to
-# arith, tensors to buffers across function boundaries, loops, then LLVM.
-PIPELINE = ("builtin.module(func.func(tosa-to-arith{include-apply-rescale=true}),"
-            "one-shot-bufferize{bufferize-function-boundaries},"
-            "func.func(convert-linalg-to-loops),convert-scf-to-cf,"
-            "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
-            "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,"
-            "convert-index-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
-            "reconcile-unrealized-casts)")
+import common
+
 MLIR_OWN = ("builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,"
             "tosa-to-arith{include-apply-rescale=true},tosa-to-tensor))")
 
@@ -450,21 +436,19 @@ def run_module(text, workdir, tag, pre=None, partial=False):
         f.write(text)
     src = path
     if pre:
-        r = subprocess.run([MLIR_OPT, "--pass-pipeline=" + pre, path], capture_output=True, text=True)
+        r = common.mlir_opt(path, pipeline=pre)
         if r.returncode:
             return None, r.stderr
         src = os.path.join(workdir, tag + ".pre.mlir")
         with open(src, "w") as f:
             f.write(r.stdout)
-    r = subprocess.run([MLIR_OPT, "--pass-pipeline=" + PIPELINE, src], capture_output=True, text=True)
+    r = common.mlir_opt(src, pipeline=common.LLVM_PIPELINE)
     if r.returncode:
         return None, r.stderr
     llvm_path = os.path.join(workdir, tag + ".llvm.mlir")
     with open(llvm_path, "w") as f:
         f.write(r.stdout)
-    r = subprocess.run(["stdbuf", "-o0", MLIR_RUNNER, llvm_path, "-e", "main",
-                        "-entry-point-result=void", "-shared-libs=" + SHARED_LIBS],
-                       capture_output=True, text=True)
+    r = common.mlir_runner(llvm_path)
     blocks = r.stdout.split("Unranked Memref")[1:]
     # A print cut short by a crash is not a result.
     blocks = [b for b in blocks if "data =" in b and b.rstrip().endswith("]")]
@@ -475,30 +459,21 @@ def run_module(text, workdir, tag, pre=None, partial=False):
 
 
 def bcast_has_run(bcast):
-    r = subprocess.run([bcast, "run", "--help"], capture_output=True, text=True)
+    r = common.bcast_text(bcast, ["run", "--help"])
     return r.returncode == 0
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bcast", required=True)
-    ap.add_argument("--seed", type=int, default=None)
-    args = ap.parse_args()
-    seed = args.seed if args.seed is not None else int(os.environ.get("BCAST_TEST_SEED", "0") or 0) or 20240607
+    args = common.parse_args(common.parser(
+        seed=lambda: int(os.environ.get("BCAST_TEST_SEED", "0") or 0) or 20240607))
+    seed = args.seed
     print(f"seed {seed} (replay with --seed {seed})")
     rng = np.random.default_rng(seed)
-    passed = failed = 0
+    tally = common.Tally(width=4000)
+    check = tally.check
 
-    def check(ok, what, detail=""):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print(f"FAIL {what}\n{detail}"[:4000])
-
-    if not (os.access(MLIR_OPT, os.X_OK) and os.access(MLIR_RUNNER, os.X_OK)):
-        print(f"note: mlir-opt / mlir-runner 22 missing: skipped")
+    if not common.executable(common.MLIR_OPT, common.MLIR_RUNNER):
+        print("note: mlir-opt / mlir-runner 22 missing: skipped")
         print("0 passed, 0 failed")
         return 0
 
@@ -519,16 +494,15 @@ def main():
         funcs = [func_text(c) for c in CASES]
         calls = [call_text(c, i, xs, ex, osh) for i, (c, vi, xs, ex, w, osh) in enumerate(runs)]
         src = module_text(funcs, calls)
-        lw = subprocess.run([args.bcast, "lower", "--profile", "trait", "-"], input=src,
-                            capture_output=True, text=True)
+        lw = common.bcast_text(args.bcast, ["lower", "--profile", "trait", "-"], src)
         check(lw.returncode == 0, "bcast lower of the e2e module", lw.stderr)
         if lw.returncode:
-            print(f"{passed} passed, {failed} failed")
+            tally.summary()
             return 1
         got, err = run_module(lw.stdout, wd, "bcast")
         check(got is not None and len(got) == len(runs), "compile and run bcast's lowering", err)
         if got is None:
-            print(f"{passed} passed, {failed} failed")
+            tally.summary()
             return 1
 
         # 1. Against NumPy.
@@ -550,8 +524,7 @@ def main():
         # 3. Against MLIR 22's own tosa-to-linalg, for the functions it takes.
         accepted = set()
         for case, ftext in zip(CASES, funcs):
-            r = subprocess.run([MLIR_OPT, "--pass-pipeline=" + MLIR_OWN, "-"], input=ftext,
-                               capture_output=True, text=True)
+            r = common.mlir_opt(pipeline=MLIR_OWN, text=ftext)
             if r.returncode == 0:
                 accepted.add(case.name)
         own_runs = [(i, r) for i, r in enumerate(runs) if r[0].name in accepted]
@@ -583,8 +556,7 @@ def main():
         case = next(c for c in CASES if c.name == "dyn_2d")
         xs = [gen_input(rng, case, 0, (2, 3)), gen_input(rng, case, 1, (2, 4))]
         bad = module_text([func_text(case)], [call_text(case, 0, xs, [], (2, 4))])
-        lw = subprocess.run([args.bcast, "lower", "--assert-broadcast", "-"], input=bad,
-                            capture_output=True, text=True)
+        lw = common.bcast_text(args.bcast, ["lower", "--assert-broadcast", "-"], bad)
         check(lw.returncode == 0, "bcast lower --assert-broadcast", lw.stderr)
         res, err = run_module(lw.stdout, wd, "assert")
         check(res is None and "'tosa.add' op operand #0 dim 1: runtime size is neither 1 nor "
@@ -592,15 +564,13 @@ def main():
               err[-2000:])
         # The same checks pass on compatible sizes.
         good = module_text([func_text(case)], [calls[next(i for i, r in enumerate(runs) if r[0] is case)]])
-        lw = subprocess.run([args.bcast, "lower", "--assert-broadcast", "-"], input=good,
-                            capture_output=True, text=True)
+        lw = common.bcast_text(args.bcast, ["lower", "--assert-broadcast", "-"], good)
         res, err = run_module(lw.stdout, wd, "assert_ok")
         first = next(r for r in runs if r[0] is case)
         check(res is not None and res[0] == first[4].tolist(),
               "--assert-broadcast passes compatible sizes", err[-2000:])
 
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return tally.summary()
 
 
 ATTR_NAMES = {"round = true": ["--attr", "round=1"]}
@@ -633,7 +603,7 @@ def compare_bcast_run(bcast, runs, got, wd, check):
         for k, v in ATTR_NAMES.items():
             if k in case.attrs:
                 cmd += v
-        r = subprocess.run(cmd, capture_output=True, text=True)
+        r = common.run_text(cmd)
         if r.returncode:
             check(False, f"{case.name} variant {vi}: bcast run failed", " ".join(cmd) + "\n" + r.stderr)
             continue

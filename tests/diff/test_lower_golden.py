@@ -9,14 +9,13 @@ mlir-opt is missing).  --update rewrites the goldens.
 
 Also checks that lowering is deterministic and that the CLI reports an op
 it cannot lower with a position and exit status 1."""
-import argparse
 import os
-import subprocess
 import sys
+
+import common
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "data", "lower")
-MLIR_OPT = "/usr/lib/llvm-22/bin/mlir-opt"
 
 
 def flags_of(text):
@@ -26,28 +25,29 @@ def flags_of(text):
     return []
 
 
+def one_op(op, operand_types, result_type):
+    """A function @f of one OP on its arguments %a, %b, ... (the op at 2:8)."""
+    names = ["%a", "%b", "%c"][:len(operand_types)]
+    args = ", ".join("%s: %s" % (n, t) for n, t in zip(names, operand_types))
+    return ("func.func @f(%s) -> %s {\n"
+            "  %%0 = %s %s : (%s) -> %s\n"
+            "  return %%0 : %s\n}\n" % (args, result_type, op, ", ".join(names),
+                                          ", ".join(operand_types), result_type, result_type))
+
+
 def lower(bcast, text, flags):
-    return subprocess.run([bcast, "lower", "-"] + flags, input=text,
-                          capture_output=True, text=True)
+    return common.bcast_text(bcast, ["lower", "-"] + flags, text)
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bcast", required=True)
+    ap = common.parser()
     ap.add_argument("--update", action="store_true")
-    args = ap.parse_args()
-    passed = failed = 0
-    have_opt = os.access(MLIR_OPT, os.X_OK)
+    args = common.parse_args(ap)
+    tally = common.Tally()
+    check = tally.check
+    have_opt = common.executable(common.MLIR_OPT)
     if not have_opt:
-        print(f"note: {MLIR_OPT} missing: goldens are not verified")
-
-    def check(ok, what, detail=""):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print(f"FAIL {what}\n{detail}")
+        print(f"note: {common.MLIR_OPT} missing: goldens are not verified")
 
     names = sorted(f[:-5] for f in os.listdir(DATA) if f.endswith(".mlir"))
     for name in names:
@@ -68,8 +68,7 @@ def main():
         again = lower(args.bcast, text, flags_of(text))
         check(again.stdout == r.stdout, f"{name}: output is not deterministic")
         if have_opt:
-            v = subprocess.run([MLIR_OPT, golden_path], capture_output=True,
-                               text=True)
+            v = common.mlir_opt(golden_path)
             check(v.returncode == 0, f"{name}.golden: mlir-opt rejects it",
                   v.stderr)
             lowered_ops = [l for l in golden.splitlines()
@@ -79,39 +78,34 @@ def main():
             check(only or not lowered_ops,
                   f"{name}.golden: TOSA element-wise ops left", "\n".join(lowered_ops))
 
-    # Errors: position, message, exit status 1, nothing on stdout.
-    bad = ("func.func @f(%a: tensor<2xf32>, %b: tensor<3xf32>) -> tensor<3xf32> {\n"
-           "  %0 = tosa.add %a, %b : (tensor<2xf32>, tensor<3xf32>) -> tensor<3xf32>\n"
-           "  return %0 : tensor<3xf32>\n}\n")
-    r = lower(args.bcast, bad, [])
-    check(r.returncode == 1 and r.stdout == "" and
-          "<stdin>:2:8: error: 'tosa.add' op operands don't have broadcast-compatible shapes"
-          in r.stderr, "incompatible shapes are reported", r.stderr)
-    bad_type = ("func.func @f(%a: tensor<2xi8>) -> tensor<2xi8> {\n"
-                "  %0 = tosa.exp %a : (tensor<2xi8>) -> tensor<2xi8>\n"
-                "  return %0 : tensor<2xi8>\n}\n")
-    r = lower(args.bcast, bad_type, [])
-    check(r.returncode == 1 and "does not support these element types" in r.stderr,
-          "unsupported element type is reported", r.stderr)
-    ranks = ("func.func @f(%a: tensor<3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {\n"
-             "  %0 = tosa.add %a, %b : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>\n"
-             "  return %0 : tensor<2x3xf32>\n}\n")
-    r = lower(args.bcast, ranks, [])
-    check(r.returncode == 1 and "matching ranks" in r.stderr,
-          "tosa profile rejects rank expansion", r.stderr)
-    r = lower(args.bcast, ranks, ["--profile", "trait"])
-    check(r.returncode == 0 and "tensor.expand_shape" in r.stdout,
-          "trait profile expands ranks", r.stderr)
-    r = subprocess.run([args.bcast, "lower", "--only", "tosa.nope", "-"],
-                       input="", capture_output=True, text=True)
+    # Errors: position, message, exit status 1; and the trait profile's
+    # rank expansion.  (what, function, flags, exit status, output that
+    # holds the text, the text, stdout must be empty)
+    add = one_op("tosa.add", ["tensor<2xf32>", "tensor<3xf32>"], "tensor<3xf32>")
+    exp = one_op("tosa.exp", ["tensor<2xi8>"], "tensor<2xi8>")
+    ranks = one_op("tosa.add", ["tensor<3xf32>", "tensor<2x3xf32>"], "tensor<2x3xf32>")
+    cases = [
+        ("incompatible shapes are reported", add, [], 1, "stderr",
+         "<stdin>:2:8: error: 'tosa.add' op operands don't have broadcast-compatible shapes",
+         True),
+        ("unsupported element type is reported", exp, [], 1, "stderr",
+         "does not support these element types", False),
+        ("tosa profile rejects rank expansion", ranks, [], 1, "stderr", "matching ranks", False),
+        ("trait profile expands ranks", ranks, ["--profile", "trait"], 0, "stdout",
+         "tensor.expand_shape", False),
+    ]
+    for what, text, flags, rc, where, want, quiet in cases:
+        r = lower(args.bcast, text, flags)
+        check(r.returncode == rc and (not quiet or r.stdout == "") and
+              want in getattr(r, where), what, r.stderr)
+    r = common.bcast_text(args.bcast, ["lower", "--only", "tosa.nope", "-"], "")
     check(r.returncode == 2, "unknown --only op is a usage error", r.stderr)
     # A module without TOSA ops comes back byte for byte.
     plain = "func.func @g(%x: i32) -> i32 {\n  return %x : i32\n}\n"
     r = lower(args.bcast, plain, [])
     check(r.returncode == 0 and r.stdout == plain, "text without ops is unchanged")
 
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return tally.summary()
 
 
 if __name__ == "__main__":

@@ -29,53 +29,19 @@ Usage:
 The seed is printed; rerun with --seed N to replay a failure.
 """
 
-import argparse
 import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
 import time
 
+import common
+
 DEFAULT_SEED = 20250601
-DEFAULT_MLIR_OPT = "/usr/lib/llvm-22/bin/mlir-opt"
+TIMEOUT = 120  # seconds for one run of mlir-opt or bcast
 DYN = None  # a dynamic dim ("?") in the Python model
 UNRANKED = "*"  # an unranked shape in the Python model
-
-
-# ---------------------------------------------------------------------------
-# Results bookkeeping.
-
-class Tally:
-    """Counts checked cases and prints the first failures in full."""
-
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-        self.shown = 0
-
-    def ok(self):
-        self.passed += 1
-
-    def fail(self, title, details):
-        self.failed += 1
-        # Print the first few in full; the count tells the rest.
-        if self.shown < 15:
-            self.shown += 1
-            print("FAIL: " + title)
-            for line in details.rstrip("\n").split("\n"):
-                print("    " + line)
-        elif self.shown == 15:
-            self.shown += 1
-            print("(further failures are counted but not shown)")
-
-    def check(self, cond, title, details=""):
-        if cond:
-            self.ok()
-        else:
-            self.fail(title, details)
-        return cond
 
 
 # ---------------------------------------------------------------------------
@@ -324,35 +290,26 @@ ERROR_RE = re.compile(r"^(.*?):(\d+):(\d+): error: (.*)$")
 NOTE_RE = re.compile(r"^(.*?):(\d+):(\d+): note: (.*)$")
 
 
-def run(cmd, timeout=120):
-    try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None, "", "timed out after %d s" % timeout
-    return (p.returncode, p.stdout.decode("utf-8", "replace"),
-            p.stderr.decode("utf-8", "replace"))
+def located_lines(stderr, path, pattern):
+    """{(line, col): [message, ...]} of the lines of PATH that PATTERN
+    (ERROR_RE or NOTE_RE) matches."""
+    out = {}
+    for line in stderr.split("\n"):
+        m = pattern.match(line)
+        if m and m.group(1) == path:
+            key = (int(m.group(2)), int(m.group(3)))
+            out.setdefault(key, []).append(m.group(4))
+    return out
 
 
 def error_lines(stderr, path):
-    """{(line, col): [message, ...]} of lines `PATH:L:C: error: M`."""
-    out = {}
-    for line in stderr.split("\n"):
-        m = ERROR_RE.match(line)
-        if m and m.group(1) == path:
-            key = (int(m.group(2)), int(m.group(3)))
-            out.setdefault(key, []).append(m.group(4))
-    return out
+    """Lines `PATH:L:C: error: M`, as located_lines."""
+    return located_lines(stderr, path, ERROR_RE)
 
 
 def note_lines(stderr, path):
-    out = {}
-    for line in stderr.split("\n"):
-        m = NOTE_RE.match(line)
-        if m and m.group(1) == path:
-            key = (int(m.group(2)), int(m.group(3)))
-            out.setdefault(key, []).append(m.group(4))
-    return out
+    """Lines `PATH:L:C: note: M`, as located_lines."""
+    return located_lines(stderr, path, NOTE_RE)
 
 
 def crashed(rc):
@@ -362,9 +319,9 @@ def crashed(rc):
 def compare_with_mlir_opt(tally, label, mfile, path, args, bcast_cmd):
     """Runs mlir-opt and bcast over one file and compares per op."""
     t0 = time.time()
-    mrc, _, mout = run([args.mlir_opt, "--split-input-file", path])
+    mrc, _, mout = common.run([args.mlir_opt, "--split-input-file", path], timeout=TIMEOUT)
     t1 = time.time()
-    brc, _, bout = run(bcast_cmd + [path])
+    brc, _, bout = common.run(bcast_cmd + [path], timeout=TIMEOUT)
     t2 = time.time()
     print("%s: %d ops; mlir-opt %.2f s, bcast %.2f s" %
           (label, len(mfile.cases), t1 - t0, t2 - t1))
@@ -432,7 +389,7 @@ def part_broadcastable(tally, args, rng, tmpdir):
                           [args.bcast, "verify", "--profile", "mlir"])
 
     # The same ops against the document's Verify (default trait profile).
-    brc, _, bout = run([args.bcast, "verify", path])
+    brc, _, bout = common.run([args.bcast, "verify", path], timeout=TIMEOUT)
     if crashed(brc):
         tally.fail("trait profile: bcast crashed (exit %s)" % brc, bout[-4000:])
         return
@@ -519,7 +476,7 @@ def part_document(tally, args, tmpdir):
         f.write(mfile.text())
 
     # Trait profile (the default for test.broadcastable): the document.
-    brc, _, bout = run([args.bcast, "verify", path])
+    brc, _, bout = common.run([args.bcast, "verify", path], timeout=TIMEOUT)
     if crashed(brc):
         tally.fail("document examples: bcast crashed (exit %s)" % brc, bout)
         return
@@ -541,12 +498,10 @@ def part_document(tally, args, tmpdir):
                "%s\n  return %%r : %s\n}\n" %
                (", ".join("%%a%d: %s" % (k, t) for k, t in enumerate(ops)), res,
                 ", ".join("%%a%d" % k for k in range(len(ops))), sig, res))
-        p = subprocess.run([args.bcast, "verify", "-"], input=src.encode(),
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        tally.check(p.returncode == (0 if doc_ok else 1),
-                    "document example %s alone on stdin: exit %d, expected %d"
-                    % (sig, p.returncode, 0 if doc_ok else 1),
-                    p.stderr.decode("utf-8", "replace"))
+        rc, _, err = common.run([args.bcast, "verify", "-"], src.encode(), timeout=TIMEOUT)
+        tally.check(rc == (0 if doc_ok else 1),
+                    "document example %s alone on stdin: exit %s, expected %d"
+                    % (sig, rc, 0 if doc_ok else 1), err)
         if doc_ok:
             continue
         tally.check(errs and errs[0].startswith("'test.broadcastable' op "),
@@ -557,9 +512,9 @@ def part_document(tally, args, tmpdir):
                     (sig, needles), "note: " + (notes or "(none)"))
 
     # mlir profile: what MLIR 22 does; two of the invalid examples pass.
-    mrc, _, mout = run([args.mlir_opt, "--split-input-file", path])
+    mrc, _, mout = common.run([args.mlir_opt, "--split-input-file", path], timeout=TIMEOUT)
     mer = error_lines(mout, path)
-    brc, _, bout = run([args.bcast, "verify", "--profile", "mlir", path])
+    brc, _, bout = common.run([args.bcast, "verify", "--profile", "mlir", path], timeout=TIMEOUT)
     if crashed(brc):
         tally.fail("document examples: mlir profile crashed (exit %s)" % brc, bout)
         return
@@ -585,34 +540,25 @@ def part_document(tally, args, tmpdir):
 # ---------------------------------------------------------------------------
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--bcast", required=True, help="the bcast binary")
-    ap.add_argument("--seed", default=str(DEFAULT_SEED),
-                    help="random seed, or 'random' for a fresh one")
+    ap = common.parser(__doc__.split("\n")[0], seed=DEFAULT_SEED)
     ap.add_argument("--count-mlir", type=int, default=2000)
     ap.add_argument("--count-tosa", type=int, default=500)
-    ap.add_argument("--mlir-opt", default=DEFAULT_MLIR_OPT)
+    ap.add_argument("--mlir-opt", default=common.MLIR_OPT)
     ap.add_argument("--keep", help="write the generated .mlir files to this "
                     "directory instead of a temporary one")
-    args = ap.parse_args()
-
-    seed = random.SystemRandom().randrange(1 << 31) if args.seed == "random" \
-        else int(args.seed)
+    args = common.parse_args(ap)
+    seed = args.seed
     print("seed %d (replay: /usr/bin/python3 %s --bcast %s --seed %d "
           "--count-mlir %d --count-tosa %d)" %
           (seed, sys.argv[0], args.bcast, seed, args.count_mlir, args.count_tosa))
-    if not os.access(args.bcast, os.X_OK):
-        print("bcast binary not found or not executable: %s" % args.bcast)
-        print("0 passed, 1 failed")
+    if common.missing(args.bcast, "bcast binary not found or not executable: %s"):
         return 1
-    if not os.access(args.mlir_opt, os.X_OK):
-        print("mlir-opt not found at %s (package mlir-22-tools); the "
-              "differential test cannot run" % args.mlir_opt)
-        print("0 passed, 1 failed")
+    if common.missing(args.mlir_opt, "mlir-opt not found at %s (package mlir-22-tools); "
+                      "the differential test cannot run"):
         return 1
 
     start = time.time()
-    tally = Tally()
+    tally = common.Tally(most_shown=15)
     rng = random.Random(seed)
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
@@ -629,10 +575,7 @@ def main():
         if tmp:
             tmp.cleanup()
     print("runtime %.1f s" % (time.time() - start))
-    if tally.failed:
-        print("replay with: --seed %d" % seed)
-    print("%d passed, %d failed" % (tally.passed, tally.failed))
-    return 1 if tally.failed else 0
+    return tally.summary(replay="replay with: --seed %d" % seed)
 
 
 if __name__ == "__main__":

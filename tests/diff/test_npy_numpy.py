@@ -10,13 +10,11 @@ byte for byte; that version 2.0/3.0 files are read; that malformed files
 exit 2 naming the file, incompatible shapes exit 1 naming operands and dims,
 and --max-bytes refusals exit 1.  Prints the seed; replay with --seed.
 """
-import argparse
 import hashlib
 import io
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -24,16 +22,17 @@ import time
 import numpy as np
 import numpy.lib.format as npformat
 
+import common
+
 NUMERIC = ['?', 'i1', 'i2', 'i4', 'i8', 'u1', 'u2', 'u4', 'u8', 'f2', 'f4', 'f8']
 UNICODE_CHARS = 'abcXYZ019 \u00e9\u00df\u4e2d\U0001F600\x00'
 
 
-class Runner:
+class Runner(common.Tally):
     def __init__(self, bcast, tmp):
+        super().__init__()
         self.bcast = bcast
         self.tmp = tmp
-        self.passed = 0
-        self.failed = 0
         self.counter = 0
 
     def path(self, stem):
@@ -41,18 +40,7 @@ class Runner:
         return os.path.join(self.tmp, '%s%d.npy' % (stem, self.counter))
 
     def run(self, *args):
-        p = subprocess.run([self.bcast] + [str(a) for a in args],
-                           capture_output=True, timeout=60)
-        return p.returncode, p.stdout.decode('utf-8', 'replace'), \
-            p.stderr.decode('utf-8', 'replace')
-
-    def check(self, ok, what, detail=''):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print('FAIL %s %s' % (what, detail))
-        return ok
+        return common.run([self.bcast] + [str(a) for a in args])
 
 
 def npy_bytes(a, version=None):
@@ -300,12 +288,10 @@ def test_budget_and_usage(r):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument('--bcast', required=True, help='path to the bcast binary')
-    ap.add_argument('--seed', type=int, default=None)
+    ap = common.parser(__doc__, seed=lambda: int(time.time()) % 1000000)
     ap.add_argument('--cases', type=int, default=250)
-    args = ap.parse_args()
-    seed = args.seed if args.seed is not None else int(time.time()) % 1000000
+    args = common.parse_args(ap)
+    seed = args.seed
     print('seed %d (replay: --seed %d)' % (seed, seed))
     rng = random.Random(seed)
     tmp = tempfile.mkdtemp(prefix='bcast-npy-diff-')
@@ -319,8 +305,7 @@ def main():
         test_budget_and_usage(r)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print('%d passed, %d failed' % (r.passed, r.failed))
-    return 1 if r.failed else 0
+    return r.summary()
 
 
 if __name__ == '__main__':

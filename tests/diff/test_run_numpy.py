@@ -94,11 +94,9 @@ def _expect(op, ins, at):
         if op == 'floor':
             return Exact(np.floor(ins[0]))
         if op == 'reciprocal':
-            ref = 1.0 / x
-            return Tol(ref, 1 * ulp(ref, d), d, sign_mask=(ref == 0) | np.isinf(ref))
+            return ro.within_ulps(1.0 / x, 1, d)
         if op == 'rsqrt':
-            ref = 1.0 / np.sqrt(x)
-            return Tol(ref, 2 * ulp(ref, d), d, sign_mask=(ref == 0) | np.isinf(ref))
+            return ro.within_ulps(1.0 / np.sqrt(x), 2, d)
         if op == 'erf':
             ref = np.vectorize(math.erf, otypes=[np.float64])(x) if x.size else x
             return fuzzy(ref, d, 5)

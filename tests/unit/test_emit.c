@@ -24,6 +24,13 @@ static bcast_status mem_write(void *ctx, const char *data, size_t len) {
   return BCAST_OK;
 }
 
+/* A sink whose writes all succeed; free it. */
+static mem_sink *new_sink(void) {
+  mem_sink *s = calloc(1, sizeof *s);
+  s->fail_after = -1;
+  return s;
+}
+
 static const char *ADD =
     "func.func @f(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {\n"
     "  %0 = tosa.add %a, %b : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>\n"
@@ -40,10 +47,9 @@ static bcast_status lower(const char *text, const bcast_emit_options *o,
 TEST(emit_lowers_dynamic_add) {
   bcast_emit_options o;
   bcast_emit_options_init(&o);
-  mem_sink *s = calloc(1, sizeof *s);
+  mem_sink *s = new_sink();
   bcast_diag d;
   bcast_emit_stats st;
-  s->fail_after = -1;
   CHECK_INT(lower(ADD, &o, s, &st, &d), BCAST_OK);
   CHECK_CONTAINS(s->buf, "#bcast_map0 = affine_map<(d0) -> (0)>");
   CHECK_CONTAINS(s->buf, "arith.maxui");
@@ -77,8 +83,7 @@ TEST(emit_names_avoid_the_input) {
       "  return %bc_1 : tensor<3xi32>\n}\n";
   bcast_emit_options o;
   bcast_emit_options_init(&o);
-  mem_sink *s = calloc(1, sizeof *s);
-  s->fail_after = -1;
+  mem_sink *s = new_sink();
   CHECK_INT(lower(text, &o, s, NULL, NULL), BCAST_OK);
   CHECK_CONTAINS(s->buf, "#bcast_map_0 = affine_map<(d0) -> (d0)>");
   CHECK_CONTAINS(s->buf, "%bc__0_empty = tensor.empty()");
@@ -93,9 +98,8 @@ TEST(emit_failures_write_nothing) {
       "  return %0 : tensor<3xf32>\n}\n";
   bcast_emit_options o;
   bcast_emit_options_init(&o);
-  mem_sink *s = calloc(1, sizeof *s);
+  mem_sink *s = new_sink();
   bcast_diag d;
-  s->fail_after = -1;
   CHECK_INT(lower(bad, &o, s, NULL, &d), BCAST_INCOMPATIBLE);
   CHECK_INT(s->len, 0);
   CHECK_CONTAINS(d.message, "2:8: 'tosa.add' op operands don't have broadcast-compatible shapes");
@@ -118,8 +122,7 @@ TEST(emit_only_selected_ops) {
   bcast_op only = BCAST_OP_FLOOR;
   o.only = &only;
   o.n_only = 1;
-  mem_sink *s = calloc(1, sizeof *s);
-  s->fail_after = -1;
+  mem_sink *s = new_sink();
   CHECK_INT(lower(text, &o, s, NULL, NULL), BCAST_OK);
   CHECK_CONTAINS(s->buf, "%0 = tosa.exp %a : (tensor<3xf32>) -> tensor<3xf32>\n");
   CHECK_CONTAINS(s->buf, "math.floor %bc0_a0 : f32");
@@ -150,8 +153,7 @@ TEST(emit_clamp_attributes_follow_the_library_rule) {
       {"{max_val = 1 : i8}", "i8", "needs min_val and max_val attributes",
        BCAST_PARSE},
   };
-  mem_sink *s = malloc(sizeof *s);
-  s->fail_after = -1;
+  mem_sink *s = new_sink();
   bcast_emit_options o;
   bcast_emit_options_init(&o);
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

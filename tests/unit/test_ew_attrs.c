@@ -23,6 +23,19 @@ static bcast_status entry(bcast_op_attrs *a, bcast_op op, const char *text,
   return bcast_op_attr_parse(a, op, text, strlen(text), diag);
 }
 
+/* The entry parses into the attributes `a` in scope and sets a.field to
+ * want (CHECK_PARSE), or makes cond true (CHECK_PARSE_THEN). */
+#define CHECK_PARSE(op, text, field, want)                                   \
+  do {                                                                        \
+    CHECK_INT(entry(&a, op, text, NULL), BCAST_OK);                           \
+    CHECK_INT(a.field, want);                                                 \
+  } while (0)
+#define CHECK_PARSE_THEN(op, text, cond)                                     \
+  do {                                                                        \
+    CHECK_INT(entry(&a, op, text, NULL), BCAST_OK);                           \
+    CHECK(cond);                                                              \
+  } while (0)
+
 /* Library messages speak of attributes, never of command-line flags. */
 static int mentions_flag(const char *message) {
   return strstr(message, "--") != NULL;
@@ -75,8 +88,7 @@ TEST(ew_attrs_list_names_and_which_op_reads_what) {
 TEST(ew_attrs_parse_command_line_spelling) {
   bcast_op_attrs a = defaults();
   CHECK_INT(a.min_val.kind, BCAST_SCALAR_NONE);
-  CHECK_INT(entry(&a, BCAST_OP_MUL, "shift=3", NULL), BCAST_OK);
-  CHECK_INT(a.shift, 3);
+  CHECK_PARSE(BCAST_OP_MUL, "shift=3", shift, 3);
   static const struct {
     const char *text;
     int round;
@@ -84,100 +96,77 @@ TEST(ew_attrs_parse_command_line_spelling) {
                 {"round=0", 0},    {"round=True", 1},  {"round=False", 0}};
   for (size_t i = 0; i < sizeof rounds / sizeof rounds[0]; i++) {
     a.round = !rounds[i].round;
-    CHECK_INT(entry(&a, BCAST_OP_ARITHMETIC_RIGHT_SHIFT, rounds[i].text, NULL),
-              BCAST_OK);
-    CHECK_INT(a.round, rounds[i].round);
+    CHECK_PARSE(BCAST_OP_ARITHMETIC_RIGHT_SHIFT, rounds[i].text, round,
+                rounds[i].round);
   }
-  CHECK_INT(entry(&a, BCAST_OP_CLAMP, "min_val=-1.5", NULL), BCAST_OK);
-  CHECK_INT(a.min_val.kind, BCAST_SCALAR_FLOAT);
+  CHECK_PARSE(BCAST_OP_CLAMP, "min_val=-1.5", min_val.kind, BCAST_SCALAR_FLOAT);
   CHECK(a.min_val.v.f == -1.5);
-  CHECK_INT(entry(&a, BCAST_OP_CLAMP, "max_val=inf", NULL), BCAST_OK);
-  CHECK(a.max_val.kind == BCAST_SCALAR_FLOAT && isinf(a.max_val.v.f) &&
-        a.max_val.v.f > 0);
-  CHECK_INT(entry(&a, BCAST_OP_CLAMP, "min_val=-inf", NULL), BCAST_OK);
-  CHECK(isinf(a.min_val.v.f) && a.min_val.v.f < 0);
-  CHECK_INT(entry(&a, BCAST_OP_CLAMP, "min_val=nan", NULL), BCAST_OK);
-  CHECK(a.min_val.kind == BCAST_SCALAR_FLOAT && isnan(a.min_val.v.f));
-  CHECK_INT(entry(&a, BCAST_OP_CLAMP, "min_val=-300", NULL), BCAST_OK);
-  CHECK(a.min_val.kind == BCAST_SCALAR_INT && a.min_val.v.i == -300);
-  CHECK_INT(entry(&a, BCAST_OP_CLAMP, "min_val=-9223372036854775808", NULL),
-            BCAST_OK);
-  CHECK(a.min_val.kind == BCAST_SCALAR_INT && a.min_val.v.i == INT64_MIN);
-  CHECK_INT(entry(&a, BCAST_OP_CLAMP, "max_val=18446744073709551615", NULL),
-            BCAST_OK);
-  CHECK(a.max_val.kind == BCAST_SCALAR_UINT && a.max_val.v.u == UINT64_MAX);
+  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "max_val=inf",
+                   a.max_val.kind == BCAST_SCALAR_FLOAT &&
+                       isinf(a.max_val.v.f) && a.max_val.v.f > 0);
+  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "min_val=-inf",
+                   isinf(a.min_val.v.f) && a.min_val.v.f < 0);
+  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "min_val=nan",
+                   a.min_val.kind == BCAST_SCALAR_FLOAT && isnan(a.min_val.v.f));
+  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "min_val=-300",
+                   a.min_val.kind == BCAST_SCALAR_INT && a.min_val.v.i == -300);
+  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "min_val=-9223372036854775808",
+                   a.min_val.kind == BCAST_SCALAR_INT &&
+                       a.min_val.v.i == INT64_MIN);
+  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "max_val=18446744073709551615",
+                   a.max_val.kind == BCAST_SCALAR_UINT &&
+                       a.max_val.v.u == UINT64_MAX);
   /* Beyond 64 bits an integer is kept as a float; the type check decides. */
-  CHECK_INT(entry(&a, BCAST_OP_CLAMP, "max_val=18446744073709551616", NULL),
-            BCAST_OK);
-  CHECK(a.max_val.kind == BCAST_SCALAR_FLOAT &&
-        a.max_val.v.f == 18446744073709551616.0);
-  CHECK_INT(entry(&a, BCAST_OP_CLAMP, "max_val=1e20", NULL), BCAST_OK);
-  CHECK(a.max_val.kind == BCAST_SCALAR_FLOAT && a.max_val.v.f == 1e20);
-  CHECK_INT(entry(&a, BCAST_OP_CLAMP, "nan_mode=ignore", NULL), BCAST_OK);
-  CHECK_INT(a.nan_mode, BCAST_NAN_IGNORE);
-  CHECK_INT(entry(&a, BCAST_OP_MAXIMUM, "nan_mode=PROPAGATE", NULL), BCAST_OK);
-  CHECK_INT(a.nan_mode, BCAST_NAN_PROPAGATE);
-  CHECK_INT(entry(&a, BCAST_OP_MINIMUM, "nan_mode=IGNORE", NULL), BCAST_OK);
-  CHECK_INT(a.nan_mode, BCAST_NAN_IGNORE);
-  CHECK_INT(entry(&a, BCAST_OP_NEGATE, "input_zp=3", NULL), BCAST_OK);
-  CHECK_INT(a.input_zp, 3);
-  CHECK_INT(entry(&a, BCAST_OP_NEGATE, "input1_zp=-4", NULL), BCAST_OK);
-  CHECK_INT(a.input_zp, -4);
-  CHECK_INT(entry(&a, BCAST_OP_NEGATE, "output_zp=-7", NULL), BCAST_OK);
-  CHECK_INT(a.output_zp, -7);
-  CHECK_INT(entry(&a, BCAST_OP_CAST, "to=int8", NULL), BCAST_OK);
-  CHECK_INT(a.cast_to, BCAST_INT8);
-  CHECK_INT(entry(&a, BCAST_OP_CAST, "to=f32", NULL), BCAST_OK);
-  CHECK_INT(a.cast_to, BCAST_FLOAT32);
-  CHECK_INT(entry(&a, BCAST_OP_CAST, "to=i1", NULL), BCAST_OK);
-  CHECK_INT(a.cast_to, BCAST_BOOL);
-  CHECK_INT(entry(&a, BCAST_OP_CAST, "to=bfloat16", NULL), BCAST_OK);
-  CHECK_INT(a.cast_to, BCAST_BFLOAT16);
+  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "max_val=18446744073709551616",
+                   a.max_val.kind == BCAST_SCALAR_FLOAT &&
+                       a.max_val.v.f == 18446744073709551616.0);
+  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "max_val=1e20",
+                   a.max_val.kind == BCAST_SCALAR_FLOAT && a.max_val.v.f == 1e20);
+  CHECK_PARSE(BCAST_OP_CLAMP, "nan_mode=ignore", nan_mode, BCAST_NAN_IGNORE);
+  CHECK_PARSE(BCAST_OP_MAXIMUM, "nan_mode=PROPAGATE", nan_mode,
+              BCAST_NAN_PROPAGATE);
+  CHECK_PARSE(BCAST_OP_MINIMUM, "nan_mode=IGNORE", nan_mode, BCAST_NAN_IGNORE);
+  CHECK_PARSE(BCAST_OP_NEGATE, "input_zp=3", input_zp, 3);
+  CHECK_PARSE(BCAST_OP_NEGATE, "input1_zp=-4", input_zp, -4);
+  CHECK_PARSE(BCAST_OP_NEGATE, "output_zp=-7", output_zp, -7);
+  CHECK_PARSE(BCAST_OP_CAST, "to=int8", cast_to, BCAST_INT8);
+  CHECK_PARSE(BCAST_OP_CAST, "to=f32", cast_to, BCAST_FLOAT32);
+  CHECK_PARSE(BCAST_OP_CAST, "to=i1", cast_to, BCAST_BOOL);
+  CHECK_PARSE(BCAST_OP_CAST, "to=bfloat16", cast_to, BCAST_BFLOAT16);
 }
 
 TEST(ew_attrs_parse_mlir_spelling) {
   bcast_op_attrs a = defaults();
-  CHECK_INT(entry(&a, BCAST_OP_CLAMP, "min_val = -1.5 : f32", NULL), BCAST_OK);
-  CHECK(a.min_val.kind == BCAST_SCALAR_FLOAT && a.min_val.v.f == -1.5);
-  CHECK_INT(entry(&a, BCAST_OP_CLAMP, "max_val = 3 : i8", NULL), BCAST_OK);
-  CHECK(a.max_val.kind == BCAST_SCALAR_INT && a.max_val.v.i == 3);
-  CHECK_INT(entry(&a, BCAST_OP_CLAMP, "min_val = 0x7F800000 : f32", NULL),
-            BCAST_OK);
-  CHECK(a.min_val.kind == BCAST_SCALAR_FLOAT && isinf(a.min_val.v.f) &&
-        a.min_val.v.f > 0);
-  CHECK_INT(entry(&a, BCAST_OP_CLAMP, "min_val = 0xFC00 : f16", NULL), BCAST_OK);
-  CHECK(isinf(a.min_val.v.f) && a.min_val.v.f < 0);
-  CHECK_INT(entry(&a, BCAST_OP_CLAMP, "min_val = 0xFF80 : bf16", NULL), BCAST_OK);
-  CHECK(isinf(a.min_val.v.f) && a.min_val.v.f < 0);
-  CHECK_INT(entry(&a, BCAST_OP_CLAMP, "max_val = 0x7FF8000000000000 : f64", NULL),
-            BCAST_OK);
-  CHECK(isnan(a.max_val.v.f));
+  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "min_val = -1.5 : f32",
+                   a.min_val.kind == BCAST_SCALAR_FLOAT && a.min_val.v.f == -1.5);
+  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "max_val = 3 : i8",
+                   a.max_val.kind == BCAST_SCALAR_INT && a.max_val.v.i == 3);
+  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "min_val = 0x7F800000 : f32",
+                   a.min_val.kind == BCAST_SCALAR_FLOAT &&
+                       isinf(a.min_val.v.f) && a.min_val.v.f > 0);
+  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "min_val = 0xFC00 : f16",
+                   isinf(a.min_val.v.f) && a.min_val.v.f < 0);
+  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "min_val = 0xFF80 : bf16",
+                   isinf(a.min_val.v.f) && a.min_val.v.f < 0);
+  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "max_val = 0x7FF8000000000000 : f64",
+                   isnan(a.max_val.v.f));
   /* A hexadecimal integer stays an integer. */
-  CHECK_INT(entry(&a, BCAST_OP_CLAMP, "max_val = 0x7F : i8", NULL), BCAST_OK);
-  CHECK(a.max_val.kind == BCAST_SCALAR_INT && a.max_val.v.i == 127);
+  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "max_val = 0x7F : i8",
+                   a.max_val.kind == BCAST_SCALAR_INT && a.max_val.v.i == 127);
   const char *modes[] = {"nan_mode = \"IGNORE\"", "nan_mode = #tosa.nan_mode<IGNORE>",
                          "nan_mode=ignore"};
   for (size_t i = 0; i < 3; i++) {
     a.nan_mode = BCAST_NAN_PROPAGATE;
-    CHECK_INT(entry(&a, BCAST_OP_CLAMP, modes[i], NULL), BCAST_OK);
-    CHECK_INT(a.nan_mode, BCAST_NAN_IGNORE);
+    CHECK_PARSE(BCAST_OP_CLAMP, modes[i], nan_mode, BCAST_NAN_IGNORE);
   }
-  CHECK_INT(entry(&a, BCAST_OP_MAXIMUM, "nan_mode = #tosa.nan_mode<PROPAGATE>", NULL),
-            BCAST_OK);
-  CHECK_INT(a.nan_mode, BCAST_NAN_PROPAGATE);
-  CHECK_INT(entry(&a, BCAST_OP_ARITHMETIC_RIGHT_SHIFT, "round = true", NULL),
-            BCAST_OK);
-  CHECK_INT(a.round, 1);
-  CHECK_INT(entry(&a, BCAST_OP_MUL, "shift = 3 : i8", NULL), BCAST_OK);
-  CHECK_INT(a.shift, 3);
-  CHECK_INT(entry(&a, BCAST_OP_NEGATE, "input1_zp = -128 : i8", NULL), BCAST_OK);
-  CHECK_INT(a.input_zp, -128);
-  CHECK_INT(entry(&a, BCAST_OP_NEGATE, "output_zp = 127 : i8", NULL), BCAST_OK);
-  CHECK_INT(a.output_zp, 127);
-  CHECK_INT(entry(&a, BCAST_OP_CAST, "to = i16", NULL), BCAST_OK);
-  CHECK_INT(a.cast_to, BCAST_INT16);
-  CHECK_INT(entry(&a, BCAST_OP_CAST, "to = \"float16\"", NULL), BCAST_OK);
-  CHECK_INT(a.cast_to, BCAST_FLOAT16);
+  CHECK_PARSE(BCAST_OP_MAXIMUM, "nan_mode = #tosa.nan_mode<PROPAGATE>",
+              nan_mode, BCAST_NAN_PROPAGATE);
+  CHECK_PARSE(BCAST_OP_ARITHMETIC_RIGHT_SHIFT, "round = true", round, 1);
+  CHECK_PARSE(BCAST_OP_MUL, "shift = 3 : i8", shift, 3);
+  CHECK_PARSE(BCAST_OP_NEGATE, "input1_zp = -128 : i8", input_zp, -128);
+  CHECK_PARSE(BCAST_OP_NEGATE, "output_zp = 127 : i8", output_zp, 127);
+  CHECK_PARSE(BCAST_OP_CAST, "to = i16", cast_to, BCAST_INT16);
+  CHECK_PARSE(BCAST_OP_CAST, "to = \"float16\"", cast_to, BCAST_FLOAT16);
   /* bcast_op_attr_set with separate spans, not NUL-terminated. */
   const char name[] = "min_valXX", value[] = "2.5 : f32YY";
   CHECK_INT(bcast_op_attr_set(&a, BCAST_OP_CLAMP, name, 7, value, 9, NULL),

@@ -51,44 +51,34 @@ static void fill_random(uint64_t *rng, bcast_dtype dtype, void *data,
   }
 }
 
-/* Two elements agree: identical bytes, or both NaN. */
-static int elems_agree(bcast_dtype dtype, const char *x, const char *y) {
-  const size_t size = bcast_dtype_size(dtype);
-  if (memcmp(x, y, size) == 0) return 1;
-  double a, b;
+/* A float element as a double; 0 for the other types. */
+static double float_at(bcast_dtype dtype, const char *p) {
   switch (dtype) {
-  case BCAST_FLOAT16: {
-    uint16_t h, k;
-    memcpy(&h, x, 2);
-    memcpy(&k, y, 2);
-    a = ew_f16_load(h);
-    b = ew_f16_load(k);
-    break;
-  }
+  case BCAST_FLOAT16:
   case BCAST_BFLOAT16: {
-    uint16_t h, k;
-    memcpy(&h, x, 2);
-    memcpy(&k, y, 2);
-    a = ew_bf16_load(h);
-    b = ew_bf16_load(k);
-    break;
+    uint16_t h;
+    memcpy(&h, p, 2);
+    return dtype == BCAST_FLOAT16 ? ew_f16_load(h) : ew_bf16_load(h);
   }
   case BCAST_FLOAT32: {
-    float f, g;
-    memcpy(&f, x, 4);
-    memcpy(&g, y, 4);
-    a = f;
-    b = g;
-    break;
+    float f;
+    memcpy(&f, p, 4);
+    return f;
   }
-  case BCAST_FLOAT64:
-    memcpy(&a, x, 8);
-    memcpy(&b, y, 8);
-    break;
+  case BCAST_FLOAT64: {
+    double d;
+    memcpy(&d, p, 8);
+    return d;
+  }
   default:
-    return 0;
+    return 0.0;
   }
-  return isnan(a) && isnan(b);
+}
+
+/* Two elements agree: identical bytes, or both NaN. */
+static int elems_agree(bcast_dtype dtype, const char *x, const char *y) {
+  if (memcmp(x, y, bcast_dtype_size(dtype)) == 0) return 1;
+  return isnan(float_at(dtype, x)) && isnan(float_at(dtype, y));
 }
 
 /* One input of a layout case: its shape (rank 2 or 0) and how its memory

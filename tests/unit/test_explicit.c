@@ -3,16 +3,7 @@
 #include "test.h"
 #include "bcast/bcast.h"
 #include "shape/shape_internal.h"
-
-#define Q BCAST_DIM_DYNAMIC
-
-static bcast_shape S(int32_t rank, const int64_t *dims) {
-  bcast_shape s;
-  s.rank = rank;
-  for (int32_t i = 0; i < rank; i++) s.dims[i] = dims[i];
-  return s;
-}
-#define SHAPE(...) S((int32_t)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)), (int64_t[]){__VA_ARGS__})
+#include "test_shapes.h"
 
 static void check_shape(test_ctx *t, int line, const bcast_shape *got,
                         const bcast_shape *want) {

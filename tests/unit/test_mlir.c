@@ -27,6 +27,23 @@ static size_t scan_all(const char *text, bcast_mlir_op *ops,
   return n;
 }
 
+/* Scans text, which must hold exactly n ops that all scan without error,
+ * and returns them (free them); a failure names the caller's line. */
+static bcast_mlir_op *scan_ok(test_ctx *t, int line, const char *text,
+                              size_t n) {
+  bcast_mlir_op *ops = malloc(8 * sizeof *ops);
+  bcast_status st[8];
+  size_t got = scan_all(text, ops, st, 8);
+  if (got != n)
+    test_fail(t, __FILE__, line, "%zu ops scanned, expected %zu", got, n);
+  for (size_t i = 0; i < got; i++)
+    if (st[i] != BCAST_OK)
+      test_fail(t, __FILE__, line, "op %zu: status %d, expected BCAST_OK", i,
+                (int)st[i]);
+  return ops;
+}
+#define SCAN_OK(text, n) scan_ok(t, __LINE__, text, n)
+
 TEST(mlir_scan_forms_and_positions) {
   const char *text =
       "// a comment with %0 = \"tosa.add\"(%a, %b) in it\n"
@@ -42,11 +59,7 @@ TEST(mlir_scan_forms_and_positions) {
       "  %5 = arith.addf %1, %1 : tensor<1x2xf32>\n"
       "  return %0 : tensor<1x2xf32>\n"
       "}\n";
-  bcast_mlir_op *ops = malloc(8 * sizeof *ops);
-  bcast_status st[8];
-  size_t n = scan_all(text, ops, st, 8);
-  CHECK_INT(n, 5);
-  for (size_t i = 0; i < n; i++) CHECK_INT(st[i], BCAST_OK);
+  bcast_mlir_op *ops = SCAN_OK(text, 5);
   CHECK_INT(ops[0].line, 4);
   CHECK_INT(ops[0].col, 8);
   CHECK_INT(ops[0].generic, 1);
@@ -99,52 +112,58 @@ static bcast_status verify_text(const char *text, bcast_profile profile,
 }
 
 TEST(mlir_verify_tosa_op_verifiers) {
-  bcast_diag d;
-  CHECK_INT(verify_text("%0 = tosa.mul %a, %b, %s : (tensor<3xi32>, tensor<1x3xi32>, "
-                        "tensor<1xi8>) -> tensor<1x3xi32>",
-                        BCAST_PROFILE_TOSA, &d),
-            BCAST_RANK_MISMATCH);
-  CHECK_STR(d.mlir_message, "a and b operands don't have matching ranks, got 1 and 2");
-  CHECK_INT(verify_text("%0 = tosa.mul %a, %b, %s : (tensor<3xi32>, tensor<2xi32>, "
-                        "tensor<1xi8>) -> tensor<3xi32>",
-                        BCAST_PROFILE_TOSA, &d),
-            BCAST_INCOMPATIBLE);
-  CHECK_STR(d.mlir_message,
-            "a and b operands don't have broadcast-compatible shapes, got "
-            "'tensor<3xi32>' and 'tensor<2xi32>'");
-  /* MLIR 22's tosa.mul does not compare result dims with the broadcast. */
-  CHECK_INT(verify_text("%0 = tosa.mul %a, %b, %s : (tensor<1x3xi32>, tensor<1x3xi32>, "
-                        "tensor<1xi8>) -> tensor<2x3xi32>",
-                        BCAST_PROFILE_TOSA, &d),
-            BCAST_OK);
-  /* ...but the trait profile does, on the two broadcast operands only. */
-  CHECK_INT(verify_text("%0 = tosa.mul %a, %b, %s : (tensor<1x3xi32>, tensor<1x3xi32>, "
-                        "tensor<1xi8>) -> tensor<2x3xi32>",
-                        BCAST_PROFILE_TRAIT, &d),
-            BCAST_RESULT_MISMATCH);
-  CHECK_INT(verify_text("%0 = tosa.abs %a : (tensor<2x3xf32>) -> tensor<4x3xf32>",
-                        BCAST_PROFILE_TOSA, &d),
-            BCAST_RESULT_MISMATCH);
-  CHECK_STR(d.mlir_message, "requires the same shape for all operands and results");
-  CHECK_INT(verify_text("%0 = tosa.abs %a : (tensor<?x3xf32>) -> tensor<2x3xf32>",
-                        BCAST_PROFILE_TOSA, &d),
-            BCAST_OK);
-  CHECK_INT(verify_text("%0 = tosa.negate %a, %z, %y : (tensor<2x3xi32>, tensor<1xi32>, "
-                        "tensor<1xi32>) -> tensor<4x3xi32>",
-                        BCAST_PROFILE_TOSA, &d),
-            BCAST_RESULT_MISMATCH);
-  CHECK_STR(d.mlir_message, "requires the same shape for input1 and output");
-  CHECK_INT(verify_text("%0 = tosa.equal %a, %b : (tensor<3xi32>, tensor<3xi32>) -> "
-                        "tensor<0xi1>",
-                        BCAST_PROFILE_TOSA, &d),
-            BCAST_INVALID_ARGUMENT);
-  CHECK_STR(d.mlir_message,
-            "result #0 must be tosa-conformant tensor of 1-bit signless integer "
-            "values, but got 'tensor<0xi1>'");
-  CHECK_INT(verify_text("%0 = tosa.add %a : (tensor<3xi32>) -> tensor<3xi32>",
-                        BCAST_PROFILE_TOSA, &d),
-            BCAST_INVALID_ARGUMENT);
-  CHECK_CONTAINS(d.message, "takes 2 operands");
+  static const struct {
+    const char *text;
+    bcast_profile profile;
+    bcast_status want;
+    const char *mlir_message; /* the whole MLIR message, or NULL */
+    const char *message;      /* part of bcast's message, or NULL */
+  } rows[] = {
+      {"%0 = tosa.mul %a, %b, %s : (tensor<3xi32>, tensor<1x3xi32>, "
+       "tensor<1xi8>) -> tensor<1x3xi32>",
+       BCAST_PROFILE_TOSA, BCAST_RANK_MISMATCH,
+       "a and b operands don't have matching ranks, got 1 and 2", NULL},
+      {"%0 = tosa.mul %a, %b, %s : (tensor<3xi32>, tensor<2xi32>, "
+       "tensor<1xi8>) -> tensor<3xi32>",
+       BCAST_PROFILE_TOSA, BCAST_INCOMPATIBLE,
+       "a and b operands don't have broadcast-compatible shapes, got "
+       "'tensor<3xi32>' and 'tensor<2xi32>'", NULL},
+      /* MLIR 22's tosa.mul does not compare result dims with the broadcast. */
+      {"%0 = tosa.mul %a, %b, %s : (tensor<1x3xi32>, tensor<1x3xi32>, "
+       "tensor<1xi8>) -> tensor<2x3xi32>",
+       BCAST_PROFILE_TOSA, BCAST_OK, NULL, NULL},
+      /* ...but the trait profile does, on the two broadcast operands only. */
+      {"%0 = tosa.mul %a, %b, %s : (tensor<1x3xi32>, tensor<1x3xi32>, "
+       "tensor<1xi8>) -> tensor<2x3xi32>",
+       BCAST_PROFILE_TRAIT, BCAST_RESULT_MISMATCH, NULL, NULL},
+      {"%0 = tosa.abs %a : (tensor<2x3xf32>) -> tensor<4x3xf32>",
+       BCAST_PROFILE_TOSA, BCAST_RESULT_MISMATCH,
+       "requires the same shape for all operands and results", NULL},
+      {"%0 = tosa.abs %a : (tensor<?x3xf32>) -> tensor<2x3xf32>",
+       BCAST_PROFILE_TOSA, BCAST_OK, NULL, NULL},
+      {"%0 = tosa.negate %a, %z, %y : (tensor<2x3xi32>, tensor<1xi32>, "
+       "tensor<1xi32>) -> tensor<4x3xi32>",
+       BCAST_PROFILE_TOSA, BCAST_RESULT_MISMATCH,
+       "requires the same shape for input1 and output", NULL},
+      {"%0 = tosa.equal %a, %b : (tensor<3xi32>, tensor<3xi32>) -> "
+       "tensor<0xi1>",
+       BCAST_PROFILE_TOSA, BCAST_INVALID_ARGUMENT,
+       "result #0 must be tosa-conformant tensor of 1-bit signless integer "
+       "values, but got 'tensor<0xi1>'", NULL},
+      {"%0 = tosa.add %a : (tensor<3xi32>) -> tensor<3xi32>",
+       BCAST_PROFILE_TOSA, BCAST_INVALID_ARGUMENT, NULL, "takes 2 operands"},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    bcast_diag d;
+    bcast_status st = verify_text(rows[i].text, rows[i].profile, &d);
+    if (st != rows[i].want) {
+      test_fail(t, __FILE__, __LINE__, "%s: status %d, expected %d",
+                rows[i].text, (int)st, (int)rows[i].want);
+      continue;
+    }
+    if (rows[i].mlir_message) CHECK_STR(d.mlir_message, rows[i].mlir_message);
+    if (rows[i].message) CHECK_CONTAINS(d.message, rows[i].message);
+  }
 }
 
 TEST(mlir_verify_containers) {
@@ -211,12 +230,7 @@ TEST(mlir_scan_records_generic_statements) {
       "      : (tensor<2x?xf32>) -> tensor<2x?xf32>\n"
       "  %s = \"tosa.add\"(%r, %x#1) : (tensor<2x?xf32>, tensor<1xf32>) -> (tensor<2x?xf32>)\n"
       "}\n";
-  bcast_mlir_op *ops = malloc(4 * sizeof *ops);
-  bcast_status st[4];
-  size_t n = scan_all(text, ops, st, 4);
-  CHECK_INT(n, 2);
-  CHECK_INT(st[0], BCAST_OK);
-  CHECK_INT(st[1], BCAST_OK);
+  bcast_mlir_op *ops = SCAN_OK(text, 2);
   const bcast_mlir_op *a = &ops[0], *b = &ops[1];
   CHECK(range_is(text, a->stmt_start, a->stmt_end,
                  "%r = \"tosa.clamp\"(%arg0) <{max_val = 6.0 : f32, min_val = 0.0 : f32}>\n"
@@ -263,11 +277,7 @@ TEST(mlir_scan_records_custom_statements) {
       "%1 = tosa.clamp %0 {min_val = 0.0 : f32, max_val = 6.0 : f32} : tensor<3xf32>\n"
       "%2, %3 = tosa.sub %a, %b : tensor<3xf32>\n"
       "%4:2 = tosa.sub %a, %b : tensor<3xf32>\n";
-  bcast_mlir_op *ops = malloc(8 * sizeof *ops);
-  bcast_status st[8];
-  size_t n = scan_all(text, ops, st, 8);
-  CHECK_INT(n, 4);
-  for (size_t i = 0; i < n; i++) CHECK_INT(st[i], BCAST_OK);
+  bcast_mlir_op *ops = SCAN_OK(text, 4);
   CHECK(range_is(text, ops[0].stmt_start, ops[0].stmt_end,
                  "%0 = tosa.add %a, %b // the operands\n"
                  "  // a whole comment line with %c = tosa.sub %x\n"

@@ -57,6 +57,22 @@ static unsigned char *slurp(const char *path, size_t *len) {
   return buf;
 }
 
+/* Writes x to path with opts, which must succeed, and returns the file's
+ * bytes as slurp() does; a failure names the caller's line. */
+static unsigned char *write_slurp(test_ctx *t, int line, const char *path,
+                                  const bcast_tensor *x,
+                                  const bcast_npy_write_opts *opts,
+                                  size_t *len) {
+  bcast_diag diag;
+  bcast_status st = bcast_npy_write(path, x, opts, &diag);
+  if (st != BCAST_OK)
+    test_fail(t, __FILE__, line, "bcast_npy_write: status %d (%s)", (int)st,
+              diag.message);
+  return slurp(path, len);
+}
+#define WRITE_SLURP(path, x, opts, len)                                      \
+  write_slurp(t, __LINE__, path, x, opts, len)
+
 /* Counts directory entries other than . and .. (to spot leftover temps). */
 static int dir_entries(const char *dir) {
   DIR *d = opendir(dir);
@@ -89,9 +105,8 @@ TEST(npy_write_matches_numpy_header) {
   bcast_diag diag;
   CHECK_INT(bcast_tensor_wrap(&x, BCAST_FLOAT32, 2, shape, NULL, data, &diag), BCAST_OK);
   const char *path = tmp_path("a.npy");
-  CHECK_INT(bcast_npy_write(path, &x, NULL, &diag), BCAST_OK);
   size_t len = 0;
-  unsigned char *bytes = slurp(path, &len);
+  unsigned char *bytes = WRITE_SLURP(path, &x, NULL, &len);
   CHECK(bytes != NULL);
   if (!bytes) return;
   CHECK_INT(len, 128 + 48);
@@ -120,9 +135,8 @@ TEST(npy_write_matches_numpy_header) {
 
   /* Fortran order: numpy writes the transpose's bytes and True. */
   bcast_npy_write_opts opts = {0, 0, 1, 0};
-  CHECK_INT(bcast_npy_write(path, &x, &opts, &diag), BCAST_OK);
   free(bytes);
-  bytes = slurp(path, &len);
+  bytes = WRITE_SLURP(path, &x, &opts, &len);
   const char *want_f = "{'descr': '<f4', 'fortran_order': True, 'shape': (3, 4), }";
   CHECK(memcmp(bytes + 10, want_f, strlen(want_f)) == 0);
   CHECK_INT(((float *)(void *)(bytes + 128))[1], 4);
@@ -256,16 +270,14 @@ TEST(npy_write_strings) {
   bcast_diag diag;
   CHECK_INT(bcast_tensor_wrap(&x, BCAST_STRING, 1, shape, NULL, elems, &diag), BCAST_OK);
   const char *path = tmp_path("s.npy");
-  CHECK_INT(bcast_npy_write(path, &x, NULL, &diag), BCAST_OK);
   size_t len = 0;
-  unsigned char *bytes = slurp(path, &len);
+  unsigned char *bytes = WRITE_SLURP(path, &x, NULL, &len);
   CHECK(memcmp(bytes + 10, "{'descr': '<U2',", 16) == 0);
   CHECK_INT(len, 128 + 3 * 8);
   CHECK_INT(bytes[128 + 8], 0xe9);
   free(bytes);
   bcast_npy_write_opts opts = {'S', 0, 0, 0};
-  CHECK_INT(bcast_npy_write(path, &x, &opts, &diag), BCAST_OK);
-  bytes = slurp(path, &len);
+  bytes = WRITE_SLURP(path, &x, &opts, &len);
   CHECK(memcmp(bytes + 10, "{'descr': '|S2',", 16) == 0);
   CHECK_INT(len, 128 + 6);
   free(bytes);
@@ -274,8 +286,7 @@ TEST(npy_write_strings) {
   /* All empty: numpy writes width 1, never 0. */
   int64_t one[1] = {1};
   CHECK_INT(bcast_tensor_wrap(&x, BCAST_STRING, 1, one, NULL, elems + 2, &diag), BCAST_OK);
-  CHECK_INT(bcast_npy_write(path, &x, NULL, &diag), BCAST_OK);
-  bytes = slurp(path, &len);
+  bytes = WRITE_SLURP(path, &x, NULL, &len);
   CHECK(memcmp(bytes + 10, "{'descr': '<U1',", 16) == 0);
   free(bytes);
   /* Invalid UTF-8 cannot become U, and the old file stays as it was. */
@@ -329,9 +340,8 @@ TEST(npy_write_rank0_and_growth_padding) {
                                 &zero, &diag), BCAST_OK);
     bcast_npy_write_opts opts = {0, 0, cases[c].fortran, 0};
     const char *path = tmp_path("g.npy");
-    CHECK_INT(bcast_npy_write(path, &x, &opts, &diag), BCAST_OK);
     size_t len = 0;
-    unsigned char *bytes = slurp(path, &len);
+    unsigned char *bytes = WRITE_SLURP(path, &x, &opts, &len);
     size_t dl = strlen(cases[c].dict);
     CHECK(memcmp(bytes + 10, cases[c].dict, dl) == 0);
     size_t header = bytes[8] | (size_t)bytes[9] << 8;
@@ -516,9 +526,8 @@ TEST(npy_write_big_endian) {
   CHECK_INT(bcast_tensor_wrap(&x, BCAST_UINT32, 1, shape, NULL, v, &diag), BCAST_OK);
   bcast_npy_write_opts opts = {0, 0, 0, 1};
   const char *path = tmp_path("be.npy");
-  CHECK_INT(bcast_npy_write(path, &x, &opts, &diag), BCAST_OK);
   size_t len = 0;
-  unsigned char *bytes = slurp(path, &len);
+  unsigned char *bytes = WRITE_SLURP(path, &x, &opts, &len);
   CHECK(memcmp(bytes + 10, "{'descr': '>u4',", 16) == 0);
   CHECK_INT(bytes[128], 0x01);
   CHECK_INT(bytes[131], 0x04);
@@ -533,8 +542,7 @@ TEST(npy_write_big_endian) {
   uint8_t b[1] = {7};
   CHECK_INT(bcast_tensor_wrap(&x, BCAST_UINT8, 1, shape, NULL, b, &diag), BCAST_OK);
   x.shape[0] = 1;
-  CHECK_INT(bcast_npy_write(path, &x, &opts, &diag), BCAST_OK);
-  bytes = slurp(path, &len);
+  bytes = WRITE_SLURP(path, &x, &opts, &len);
   CHECK(memcmp(bytes + 10, "{'descr': '|u1',", 16) == 0);
   free(bytes);
   unlink(path);

@@ -188,36 +188,6 @@ static void mark_kernel(int64_t n, char *const *ptrs, const int64_t *strides,
   for (int64_t i = 0; i < n; i++, p += strides[0]) (*p)++;
 }
 
-TEST(plan_run_visits_every_element_once) {
-  /* Permuted, padded output strides; sizes chosen so thread chunks split
-   * rows (few rows) and whole rows (many rows). */
-  static const int64_t cases[][3] = {
-      {3, 5, 700000}, {1000, 3, 97}, {7, 1, 1}, {2, 300, 1001}};
-  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-    const int64_t *shape = cases[c];
-    const int64_t strides[3] = {2, shape[0] * 2, shape[0] * 2 * shape[1]};
-    const int64_t bytes = shape[0] * 2 * shape[1] * shape[2];
-    for (int threads = 1; threads <= 2; threads++) {
-      char *mem = calloc((size_t)bytes, 1);
-      const int32_t rank[1] = {3};
-      const int64_t *const shapes[1] = {shape};
-      const int64_t *const ss[1] = {strides};
-      const int64_t elem[1] = {1};
-      bcast_plan plan;
-      CHECK_INT(bcast_plan_build(&plan, 3, shape, 1, rank, shapes, ss, elem,
-                                 NULL),
-                BCAST_OK);
-      char *base[1] = {mem};
-      bcast_plan_run(&plan, base, mark_kernel, NULL, threads);
-      int64_t bad = 0;
-      for (int64_t i = 0; i < bytes; i++)
-        bad += mem[i] != ((i % 2) == 0 ? 1 : 0);
-      CHECK_INT(bad, 0);
-      free(mem);
-    }
-  }
-}
-
 /* The same with a two-dimensional kernel; params counts the calls that
  * got more than one row. */
 static void mark_kernel2(int64_t rows, int64_t n, char *const *ptrs,
@@ -230,6 +200,51 @@ static void mark_kernel2(int64_t rows, int64_t n, char *const *ptrs,
   }
 }
 
+/* Plans one output of the given shape whose elements sit in every other
+ * byte, dims in the order of the shape (permuted and padded strides), runs
+ * it on `threads` threads with mark_kernel2 (two_d) or mark_kernel, and
+ * checks that every element is visited once and no padding byte at all;
+ * a two-dimensional run with rows to share must get calls of several rows. */
+static void check_visits_once(test_ctx *t, int32_t rank, const int64_t *shape,
+                              int two_d, int threads) {
+  int64_t strides[4], bytes = 2;
+  for (int32_t k = 0; k < rank; k++) {
+    strides[k] = bytes;
+    bytes *= shape[k];
+  }
+  char *mem = calloc((size_t)bytes, 1);
+  const int32_t ranks[1] = {rank};
+  const int64_t *const shapes[1] = {shape};
+  const int64_t *const ss[1] = {strides};
+  const int64_t elem[1] = {1};
+  bcast_plan plan;
+  CHECK_INT(bcast_plan_build(&plan, rank, shape, 1, ranks, shapes, ss, elem,
+                             NULL),
+            BCAST_OK);
+  char *base[1] = {mem};
+  int64_t multi = 0;
+  if (two_d)
+    bcast_plan_run2(&plan, base, mark_kernel2, &multi, threads);
+  else
+    bcast_plan_run(&plan, base, mark_kernel, NULL, threads);
+  int64_t bad = 0;
+  for (int64_t i = 0; i < bytes; i++) bad += mem[i] != ((i % 2) == 0 ? 1 : 0);
+  CHECK_INT(bad, 0);
+  if (two_d && plan.ndim >= 2 && plan.extent[plan.ndim - 2] > 2)
+    CHECK(multi > 0);
+  free(mem);
+}
+
+TEST(plan_run_visits_every_element_once) {
+  /* Sizes chosen so thread chunks split rows (few rows) and whole rows
+   * (many rows). */
+  static const int64_t cases[][3] = {
+      {3, 5, 700000}, {1000, 3, 97}, {7, 1, 1}, {2, 300, 1001}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (int threads = 1; threads <= 2; threads++)
+      check_visits_once(t, 3, cases[c], 0, threads);
+}
+
 TEST(plan_run2_visits_every_element_once) {
   /* As above, plus rank 1 and 4 (odometer outside the row dim), and
    * sizes whose thread chunks start and end inside rows. */
@@ -237,32 +252,9 @@ TEST(plan_run2_visits_every_element_once) {
                                      {1, 7, 1, 1},       {1, 2, 300, 1001},
                                      {1, 1, 1, 1500001}, {5, 3, 7, 30011},
                                      {3, 17, 2, 40000}};
-  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-    const int64_t *shape = cases[c];
-    const int64_t strides[4] = {2, shape[0] * 2, shape[0] * 2 * shape[1],
-                                shape[0] * 2 * shape[1] * shape[2]};
-    const int64_t bytes = shape[0] * 2 * shape[1] * shape[2] * shape[3];
-    for (int threads = 1; threads <= 2; threads++) {
-      char *mem = calloc((size_t)bytes, 1);
-      const int32_t rank[1] = {4};
-      const int64_t *const shapes[1] = {shape};
-      const int64_t *const ss[1] = {strides};
-      const int64_t elem[1] = {1};
-      bcast_plan plan;
-      CHECK_INT(bcast_plan_build(&plan, 4, shape, 1, rank, shapes, ss, elem,
-                                 NULL),
-                BCAST_OK);
-      char *base[1] = {mem};
-      int64_t multi = 0;
-      bcast_plan_run2(&plan, base, mark_kernel2, &multi, threads);
-      int64_t bad = 0;
-      for (int64_t i = 0; i < bytes; i++)
-        bad += mem[i] != ((i % 2) == 0 ? 1 : 0);
-      CHECK_INT(bad, 0);
-      if (plan.ndim >= 2 && plan.extent[plan.ndim - 2] > 2) CHECK(multi > 0);
-      free(mem);
-    }
-  }
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (int threads = 1; threads <= 2; threads++)
+      check_visits_once(t, 4, cases[c], 1, threads);
 }
 
 static void atomic_count_kernel(int64_t n, char *const *ptrs,

@@ -4,16 +4,8 @@
 
 #include "test.h"
 #include "bcast/bcast.h"
+#include "test_shapes.h"
 
-#define Q BCAST_DIM_DYNAMIC
-
-static bcast_shape S(int32_t rank, const int64_t *dims) {
-  bcast_shape s;
-  s.rank = rank;
-  for (int32_t i = 0; i < rank; i++) s.dims[i] = dims[i];
-  return s;
-}
-#define SHAPE(...) S((int32_t)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)), (int64_t[]){__VA_ARGS__})
 static const bcast_shape SCALAR = {0, {0}};
 static const bcast_shape UNRANKED = {BCAST_RANK_UNRANKED, {0}};
 

@@ -1,0 +1,146 @@
+"""Pieces the differential tests in tests/diff share: where mlir-opt and
+mlir-runner 22 live and how they are called, the --bcast / --seed command
+line, running a program, and counting checks.
+
+Imported, not run: CMake runs only tests/diff/test_*.py.  A script's own
+folder is on sys.path, so `import common` finds this file."""
+
+import argparse
+import os
+import random
+import subprocess
+
+LLVM = "/usr/lib/llvm-22"
+MLIR_OPT = LLVM + "/bin/mlir-opt"
+MLIR_RUNNER = LLVM + "/bin/mlir-runner"
+RUNNER_LIBS = (LLVM + "/lib/libmlir_runner_utils.so.22.1," +
+               LLVM + "/lib/libmlir_c_runner_utils.so.22.1")
+# The documented pipeline for `bcast lower` output: TOSA leftovers
+# (tosa.const, tosa.apply_scale) to arith, tensors to buffers across
+# function boundaries, loops, then LLVM.
+LLVM_PIPELINE = ("builtin.module(func.func(tosa-to-arith{include-apply-rescale=true}),"
+                 "one-shot-bufferize{bufferize-function-boundaries},"
+                 "func.func(convert-linalg-to-loops),convert-scf-to-cf,"
+                 "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
+                 "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,"
+                 "convert-index-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
+                 "reconcile-unrealized-casts)")
+
+
+def executable(*paths):
+    return all(os.access(p, os.X_OK) for p in paths)
+
+
+def missing(path, message):
+    """False when PATH is an executable; else prints MESSAGE (with the path
+    for %s) and a failed count, for the caller to return 1."""
+    if executable(path):
+        return False
+    print(message % path)
+    print("0 passed, 1 failed")
+    return True
+
+
+def run_text(argv, text=None):
+    """Runs ARGV with TEXT on stdin; a CompletedProcess of str."""
+    return subprocess.run(argv, input=text, capture_output=True, text=True)
+
+
+def bcast_text(bcast, args, text=None):
+    return run_text([bcast] + list(args), text)
+
+
+def mlir_opt(path="-", pipeline=None, text=None):
+    """mlir-opt [--pass-pipeline=PIPELINE] PATH (TEXT on stdin for "-")."""
+    argv = [MLIR_OPT] + (["--pass-pipeline=" + pipeline] if pipeline else []) + [path]
+    return run_text(argv, text)
+
+
+def mlir_runner(llvm_path, entry="main"):
+    """Runs ENTRY of an LLVM-dialect file with the runner libraries; stdout
+    is unbuffered so a crash keeps what was printed before it."""
+    return run_text(["stdbuf", "-o0", MLIR_RUNNER, llvm_path, "-e", entry,
+                     "-entry-point-result=void", "-shared-libs=" + RUNNER_LIBS])
+
+
+def run(argv, stdin=None, timeout=60):
+    """Runs ARGV with bytes STDIN; (exit status, stdout, stderr) as text.
+    Past TIMEOUT seconds the exit status is None and stderr says so."""
+    try:
+        p = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, "", "(timed out after %d s)" % timeout
+    return (p.returncode, p.stdout.decode("utf-8", "replace"),
+            p.stderr.decode("utf-8", "replace"))
+
+
+def parser(doc=None, seed=None):
+    """An argument parser with --bcast PATH and, when SEED is given,
+    --seed N|random whose default is SEED (a number, or a function that
+    returns one).  Read it with parse_args()."""
+    ap = argparse.ArgumentParser(description=doc)
+    ap.add_argument("--bcast", required=True, help="path to the bcast binary")
+    if seed is not None:
+        ap.add_argument("--seed", default=None,
+                        help="random seed, or 'random' for a fresh one")
+    ap.seed_default = seed
+    return ap
+
+
+def parse_args(ap):
+    """ap.parse_args() with --seed turned into a number."""
+    args = ap.parse_args()
+    default = ap.seed_default
+    if default is not None:
+        if args.seed is None:
+            args.seed = default() if callable(default) else default
+        elif args.seed == "random":
+            args.seed = random.SystemRandom().randrange(1 << 31)
+        else:
+            args.seed = int(args.seed)
+    return args
+
+
+class Tally:
+    """Counts passed and failed checks and prints failures: the first
+    MOST_SHOWN of them (all when None), detail lines cut to WIDTH."""
+
+    def __init__(self, most_shown=None, width=None):
+        self.passed = 0
+        self.failed = 0
+        self.shown = 0
+        self.most_shown = most_shown
+        self.width = width
+
+    def ok(self):
+        self.passed += 1
+
+    def fail(self, title, details=""):
+        self.failed += 1
+        if self.most_shown is not None and self.shown >= self.most_shown:
+            if self.shown == self.most_shown:
+                self.shown += 1
+                print("(further failures are counted but not shown)")
+            return
+        self.shown += 1
+        print("FAIL: " + title)
+        if not details:
+            return
+        for line in str(details).rstrip("\n").split("\n"):
+            print("    " + (line if self.width is None else line[:self.width]))
+
+    def check(self, cond, title, details=""):
+        if cond:
+            self.ok()
+        else:
+            self.fail(title, details)
+        return cond
+
+    def summary(self, replay=None):
+        """Prints REPLAY when anything failed, then the counts; the exit
+        status."""
+        if self.failed and replay:
+            print(replay)
+        print("%d passed, %d failed" % (self.passed, self.failed))
+        return 1 if self.failed else 0
