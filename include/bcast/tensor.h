@@ -42,7 +42,8 @@ typedef struct bcast_tensor {
 /* Default byte budget for materialization (1 GiB); callers pass their own. */
 #define BCAST_DEFAULT_MAX_BYTES ((int64_t)1 << 30)
 
-/* A borrowed view of caller memory.  stride_bytes == NULL means C order. */
+/* A borrowed view of caller memory.  stride_bytes == NULL means C order.
+ * On failure *t is left empty. */
 BCAST_API bcast_status bcast_tensor_wrap(bcast_tensor *t, bcast_dtype dtype,
                                int32_t rank, const int64_t *shape,
                                const int64_t *stride_bytes, void *data,
@@ -50,7 +51,8 @@ BCAST_API bcast_status bcast_tensor_wrap(bcast_tensor *t, bcast_dtype dtype,
 
 /* A new owned, C-contiguous tensor; contents zeroed (strings empty).
  * The byte count is overflow-checked and refused beyond max_bytes
- * (BCAST_BUDGET, the message states the bytes needed). */
+ * (BCAST_BUDGET, the message states the bytes needed). On failure *t is
+ * left empty, so releasing it is harmless. */
 BCAST_API bcast_status bcast_tensor_alloc(bcast_tensor *t, bcast_dtype dtype,
                                 int32_t rank, const int64_t *shape,
                                 int64_t max_bytes, bcast_diag *diag);

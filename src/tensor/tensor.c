@@ -128,7 +128,7 @@ static bcast_status c_strides(int64_t elem_bytes, int32_t rank,
   return BCAST_OK;
 }
 
-bcast_status bcast_tensor_wrap(bcast_tensor *t, bcast_dtype dtype,
+static bcast_status tensor_wrap(bcast_tensor *t, bcast_dtype dtype,
                                int32_t rank, const int64_t *shape,
                                const int64_t *stride_bytes, void *data,
                                bcast_diag *diag) {
@@ -158,6 +158,16 @@ bcast_status bcast_tensor_wrap(bcast_tensor *t, bcast_dtype dtype,
   out.owner = NULL;
   *t = out;
   return BCAST_OK;
+}
+
+bcast_status bcast_tensor_wrap(bcast_tensor *t, bcast_dtype dtype,
+                               int32_t rank, const int64_t *shape,
+                               const int64_t *stride_bytes, void *data,
+                               bcast_diag *diag) {
+  bcast_status status =
+      tensor_wrap(t, dtype, rank, shape, stride_bytes, data, diag);
+  if (status != BCAST_OK) memset(t, 0, sizeof *t);
+  return status;
 }
 
 /* An owned C-contiguous tensor, zeroed or not. */
@@ -199,7 +209,11 @@ static bcast_status tensor_alloc(bcast_tensor *t, bcast_dtype dtype,
 bcast_status bcast_tensor_alloc(bcast_tensor *t, bcast_dtype dtype,
                                 int32_t rank, const int64_t *shape,
                                 int64_t max_bytes, bcast_diag *diag) {
-  return tensor_alloc(t, dtype, rank, shape, max_bytes, 1, "allocating", diag);
+  bcast_status status =
+      tensor_alloc(t, dtype, rank, shape, max_bytes, 1, "allocating", diag);
+  /* Cleared after the inputs were read (shape may point into *t). */
+  if (status != BCAST_OK) memset(t, 0, sizeof *t);
+  return status;
 }
 
 void bcast_tensor_view(bcast_tensor *dst, const bcast_tensor *src) {

@@ -260,6 +260,25 @@ TEST(tensor_overflow_is_refused_before_allocating) {
             BCAST_OVERFLOW);
 }
 
+/* A failed alloc or wrap leaves the tensor empty, so the usual cleanup path
+ * (release everything) is safe whatever the tensor held before. */
+TEST(tensor_failed_alloc_and_wrap_leave_the_tensor_empty) {
+  bcast_tensor x, empty;
+  memset(&empty, 0, sizeof empty);
+  const int64_t shape[2] = {4, 3}, negative[1] = {-2};
+  memset(&x, 0x5a, sizeof x);
+  CHECK_INT(bcast_tensor_alloc(&x, BCAST_FLOAT32, 2, shape, 8, NULL),
+            BCAST_BUDGET);
+  CHECK(memcmp(&x, &empty, sizeof x) == 0);
+  bcast_tensor_release(&x);
+  memset(&x, 0x5a, sizeof x);
+  CHECK_INT(bcast_tensor_wrap(&x, BCAST_FLOAT32, 1, negative, NULL, NULL,
+                              NULL),
+            BCAST_INVALID_ARGUMENT);
+  CHECK(memcmp(&x, &empty, sizeof x) == 0);
+  bcast_tensor_release(&x);
+}
+
 TEST(tensor_broadcast_views_errors_name_both_operands) {
   char a[6], b[2];
   bcast_tensor src[2], dst[2];
