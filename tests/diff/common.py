@@ -81,6 +81,10 @@ def parser(doc=None, seed=None):
     returns one).  Read it with parse_args()."""
     ap = argparse.ArgumentParser(description=doc)
     ap.add_argument("--bcast", required=True, help="path to the bcast binary")
+    ap.add_argument("--scale", type=float, default=1.0,
+                    help="multiply the counts of random cases (the sanitizer "
+                         "run uses less than 1: it looks for memory errors, "
+                         "the release run for wrong values)")
     if seed is not None:
         ap.add_argument("--seed", default=None,
                         help="random seed, or 'random' for a fresh one")
@@ -89,8 +93,12 @@ def parser(doc=None, seed=None):
 
 
 def parse_args(ap):
-    """ap.parse_args() with --seed turned into a number."""
+    """ap.parse_args() with --seed turned into a number and args.scaled(n),
+    the count n times --scale (at least 1)."""
     args = ap.parse_args()
+    if not args.scale > 0:
+        ap.error("--scale must be a positive number, not %r" % args.scale)
+    args.scaled = lambda n: max(1, int(round(n * args.scale)))
     default = ap.seed_default
     if default is not None:
         if args.seed is None:

@@ -324,8 +324,10 @@ def fmt_val(v):
 
 
 class Harness(common.Tally):
-    def __init__(self, bcast, seed, script, jobs=None, keep=False, only=None):
+    def __init__(self, bcast, seed, script, jobs=None, keep=False, only=None,
+                 scale=1.0):
         super().__init__()
+        self.scale = scale
         self.bcast = os.path.abspath(bcast)
         self.seed = seed
         self.script = script
@@ -340,8 +342,11 @@ class Harness(common.Tally):
         return case
 
     def replay(self, k):
-        return '/usr/bin/python3 %s --bcast %s --seed %d --case %d --keep' % (
-            self.script, self.bcast, self.seed, k)
+        return '%s --case %d --keep' % (self.replay_all(), k)
+
+    def replay_all(self):
+        return '/usr/bin/python3 %s --bcast %s --seed %d --scale %g' % (
+            self.script, self.bcast, self.seed, self.scale)
 
     def _run_one(self, k):
         c = self.cases[k]
@@ -467,7 +472,7 @@ def parse_args(doc):
 
 def finish(h, elapsed):
     print('%d cases in %.1f s' % (len(h.cases) if h.only is None else 1, elapsed))
-    print('replay: /usr/bin/python3 %s --bcast %s --seed %d' % (h.script, h.bcast, h.seed))
+    print('replay: ' + h.replay_all())
     return h.summary()
 
 

@@ -575,8 +575,11 @@ def part_infer_results(tally, bcast):
 
 def main():
     ap = common.parser(__doc__.split("\n")[0], seed=DEFAULT_SEED)
-    ap.add_argument("--mutations", type=int, default=300)
+    ap.add_argument("--mutations", type=int, default=None,
+                    help="mutated inputs (300 times --scale)")
     args = common.parse_args(ap)
+    if args.mutations is None:
+        args.mutations = args.scaled(300)
     seed = args.seed
     print("seed %d (replay: /usr/bin/python3 %s --bcast %s --seed %d "
           "--mutations %d)" % (seed, sys.argv[0], args.bcast, seed,

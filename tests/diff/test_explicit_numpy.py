@@ -282,10 +282,13 @@ def part_run(tally, bcast, rng, tmp, cases):
 
 def main():
     ap = common.parser(seed=4242)
-    ap.add_argument("--cases", type=int, default=300)
+    ap.add_argument("--cases", type=int, default=None,
+                    help="random cases (300 times --scale)")
     a = common.parse_args(ap)
-    print("seed %d (replay: %s %s --bcast %s --seed %d)" % (
-        a.seed, sys.executable, sys.argv[0], a.bcast, a.seed))
+    if a.cases is None:
+        a.cases = a.scaled(300)
+    print("seed %d (replay: %s %s --bcast %s --seed %d --cases %d)" % (
+        a.seed, sys.executable, sys.argv[0], a.bcast, a.seed, a.cases))
     rng = random.Random(a.seed)
     tally = common.Tally(most_shown=25)
     with tempfile.TemporaryDirectory() as tmp:

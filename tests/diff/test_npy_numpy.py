@@ -289,10 +289,12 @@ def test_budget_and_usage(r):
 
 def main():
     ap = common.parser(__doc__, seed=lambda: int(time.time()) % 1000000)
-    ap.add_argument('--cases', type=int, default=250)
+    ap.add_argument('--cases', type=int, default=None, help='random cases (250 times --scale)')
     args = common.parse_args(ap)
+    if args.cases is None:
+        args.cases = args.scaled(250)
     seed = args.seed
-    print('seed %d (replay: --seed %d)' % (seed, seed))
+    print('seed %d (replay: --seed %d --cases %d)' % (seed, seed, args.cases))
     rng = random.Random(seed)
     tmp = tempfile.mkdtemp(prefix='bcast-npy-diff-')
     r = Runner(os.path.abspath(args.bcast), tmp)

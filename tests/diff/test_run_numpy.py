@@ -383,10 +383,11 @@ def main():
     args = ro.parse_args(__doc__)
     print('seed %d (replay: --seed %d)' % (args.seed, args.seed))
     rng = np.random.default_rng(args.seed)
-    h = ro.Harness(args.bcast, args.seed, os.path.abspath(__file__), args.jobs, args.keep, args.case)
+    h = ro.Harness(args.bcast, args.seed, os.path.abspath(__file__), args.jobs, args.keep, args.case,
+                   args.scale)
     add_errors(h, rng)
     add_probes(h, rng)
-    add_random(h, rng, args.reps or 3)
+    add_random(h, rng, args.reps or args.scaled(3))
     elapsed = h.run_all()
     return ro.finish(h, elapsed)
 

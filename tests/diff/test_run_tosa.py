@@ -836,13 +836,14 @@ def main():
         print('0 passed, 1 failed')
         return 1
     rng = np.random.default_rng(args.seed)
-    h = ro.Harness(args.bcast, args.seed, os.path.abspath(__file__), args.jobs, args.keep, args.case)
+    h = ro.Harness(args.bcast, args.seed, os.path.abspath(__file__), args.jobs, args.keep, args.case,
+                   args.scale)
     NEGATE_ZP[:] = probe_zp_names(h.bcast, h.tmp)
     print('negate zero-point attributes: %s' % ', '.join(NEGATE_ZP))
     add_traps(h)
     add_errors(h, rng)
     add_checked(h)
-    add_random(h, rng, args.reps or 4)
+    add_random(h, rng, args.reps or args.scaled(4))
     elapsed = h.run_all()
     return ro.finish(h, elapsed)
 
