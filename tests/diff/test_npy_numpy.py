@@ -185,10 +185,13 @@ def test_broadcast_to(r, rng, cases):
 
 
 def test_round_trips(r, rng):
-    """Read then write with bcast: v1.0 C-order files come back identical,
-    the output path may be the input, and v2.0/v3.0 files are readable."""
-    for dtype in NUMERIC + ['|S', '<U', '>U'] + ['>' + d for d in NUMERIC if d not in ('?', 'i1', 'u1')]:
-        for shape in [(), (0,), (3,), (2, 0, 3), (4, 1, 2)]:
+    """Read then write with bcast: v1.0 C-order files come back identical
+    for every dtype and shape; per dtype, on one of the shapes in turn, the
+    output path may be the input and v2.0/v3.0 files are readable."""
+    shapes = [(), (0,), (3,), (2, 0, 3), (4, 1, 2)]
+    dtypes = NUMERIC + ['|S', '<U', '>U'] + ['>' + d for d in NUMERIC if d not in ('?', 'i1', 'u1')]
+    for k, dtype in enumerate(dtypes):
+        for shape in shapes:
             a = random_values(rng, dtype, shape)
             src = r.path('r')
             np.save(src, a)
@@ -198,6 +201,8 @@ def test_round_trips(r, rng):
             what = 'round trip %s %s' % (dtype, shape)
             if r.check(rc == 0, what, err):
                 r.check(open(out, 'rb').read() == original, what + ' bytes')
+            if shape != shapes[k % len(shapes)]:
+                continue
             # In place: the output path names the input.
             rc, _, err = r.run('broadcast-to', src, '--shape', shape_arg(shape), '-o', src)
             r.check(rc == 0 and open(src, 'rb').read() == original, what + ' in place', err)
