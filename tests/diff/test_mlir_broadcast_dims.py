@@ -112,6 +112,19 @@ def op_line(name, lhs, rhs, result, attr, generic, props):
     return text, op_col, text.index("broadcast_dimensions") + 1
 
 
+def write_file(tmp, name, lines):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
+def errors_by_line(err, path):
+    """{line: (column, message)} of the error lines about PATH."""
+    return {int(m.group(1)): (int(m.group(2)), m.group(3)) for m in
+            re.finditer(r"^%s:(\d+):(\d+): error: (.*)$" % re.escape(path), err, re.M)}
+
+
 def random_case(rnd):
     """lhs, rhs, dims, result, expected verdict kind."""
     high_rank = rnd.randint(1, 4)
@@ -174,13 +187,9 @@ def part1_random(args, tally, tmp):
             verdict = ("shape", op_col)
         expect[line_no] = (verdict, text)
     lines.append("  return\n}")
-    path = os.path.join(tmp, "dims.mlir")
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    path = write_file(tmp, "dims.mlir", lines)
     rc, _, err = common.run([args.bcast, "verify", path], timeout=60)
-    got = {}
-    for m in re.finditer(r"^%s:(\d+):(\d+): error: (.*)$" % re.escape(path), err, re.M):
-        got[int(m.group(1))] = (int(m.group(2)), m.group(3))
+    got = errors_by_line(err, path)
     n_fail = sum(1 for v in expect.values() if v[0][0] != "pass")
     tally.check(rc == (1 if n_fail else 0), "random broadcast_dimensions: exit %s" % rc, err[-2000:])
     for line_no, ((kind, col), text) in sorted(expect.items()):
@@ -248,14 +257,10 @@ def part1_fixed(args, tally, tmp):
         expect[len(lines) + 1] = (want, col, text)
         lines.append(text)
     lines.append("  return\n}")
-    path = os.path.join(tmp, "fixed.mlir")
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    path = write_file(tmp, "fixed.mlir", lines)
     rc, _, err = common.run([args.bcast, "verify", "--op", "my.op3", "--op",
                              "stablehlo.broadcast_in_dim", path])
-    got = {}
-    for m in re.finditer(r"^%s:(\d+):(\d+): error: (.*)$" % re.escape(path), err, re.M):
-        got[int(m.group(1))] = (int(m.group(2)), m.group(3))
+    got = errors_by_line(err, path)
     tally.check(rc == 1, "fixed cases: exit %s" % rc, err)
     for line_no, (want, col, text) in sorted(expect.items()):
         g = got.get(line_no)
@@ -287,23 +292,18 @@ def fixed_consistent(tally):
 
 def verify_lines(args, path, flags):
     rc, out, err = common.run([args.bcast, "verify"] + flags + [path])
-    errs = {int(m.group(1)): m.group(2) for m in
-            re.finditer(r"^%s:(\d+):\d+: error: (.*)$" % re.escape(path), err, re.M)}
-    return rc, errs, err
+    return rc, errors_by_line(err, path), err
 
 
 def part2_profiles(args, tally, tmp):
-    text = "\n".join([
+    path = write_file(tmp, "profiles.mlir", [
         "func.func @f(%a: tensor<3xf32>, %b: tensor<2x3xf32>, %c: tensor<3xi32>) {",
         "  %0 = tosa.add %a, %b : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>",
         "  %1 = \"test.broadcastable\"(%a, %b) : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>",
         "  %2 = mydialect.add %c, %c : (tensor<3xi32>, tensor<3xi32>) -> tensor<1x3xi32>",
         "  %3 = tosa.sub %a, %b : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>",
         "  return",
-        "}", ""])
-    path = os.path.join(tmp, "profiles.mlir")
-    with open(path, "w") as f:
-        f.write(text)
+        "}"])
     # (flags, lines expected to fail); mydialect.add is checked only when a
     # rule names it.  The trait document rejects line 4's result rank, MLIR
     # 22 accepts it (checked against mlir-opt below).
@@ -394,7 +394,7 @@ def part3_lower_o(args, tally, tmp):
 
 
 def part4_all_failures(args, tally, tmp):
-    text = "\n".join([
+    path = write_file(tmp, "many.mlir", [
         "func.func @f(%a: tensor<3xf32>, %b: tensor<2x3xf32>, %c: tensor<2x3xf32>, %s: tensor<1xi8>) -> tensor<2x3xf32> {",
         "  %0 = tosa.add %a, %b : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>",
         "  %1 = tosa.sub %b, %c : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>",
@@ -403,16 +403,12 @@ def part4_all_failures(args, tally, tmp):
         "  %4 = tosa.exp %b : (tensor<2x3xf32>) -> tensor<2x3xf32>",
         "  %5 = tosa.minimum %b, %c : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2xf32>",
         "  return %1 : tensor<2x3xf32>",
-        "}", ""])
-    path = os.path.join(tmp, "many.mlir")
-    with open(path, "w") as f:
-        f.write(text)
+        "}"])
     for flags, lines in [([], [2, 4, 5, 7]), (["--op-profile", "tosa.*=trait"], [4, 7]),
                          (["--op-profile", "tosa.add=numpy"], [4, 5, 7])]:
         vrc, _, verr = common.run([args.bcast, "verify"] + flags + [path])
         lrc, lout, lerr = common.run([args.bcast, "lower"] + flags + [path])
-        got = [int(m.group(1)) for m in
-               re.finditer(r"^%s:(\d+):\d+: error:" % re.escape(path), lerr, re.M)]
+        got = sorted(errors_by_line(lerr, path))
         tally.check(got == lines, "lower %s reports lines %s, expected %s" %
                     (" ".join(flags), got, lines), lerr)
         tally.check(lrc == 1 and vrc == 1 and lout == "",
