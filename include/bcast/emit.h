@@ -48,6 +48,7 @@
 #define BCAST_EMIT_H
 
 #include "bcast/export.h"
+#include "bcast/mlir.h"
 #include "bcast/op.h"
 #include "bcast/shape.h"
 #include "bcast/status.h"
@@ -61,13 +62,39 @@ extern "C" {
 typedef bcast_status (*bcast_emit_write_fn)(void *ctx, const char *data,
                                             size_t len);
 
+/* One op that cannot be lowered, as bcast verify reports it: the op, where
+ * the failure lies, the profile it was judged by and the diagnostic (from
+ * bcast_mlir_verify when verified == 0, with its mlir_message; from the
+ * lowering's own checks when verified == 1).  op_name is NULL for a
+ * statement the scanner could not read. */
+typedef struct bcast_emit_failure {
+  const char *op_name;
+  size_t op_name_len;
+  uint32_t line, col;
+  bcast_profile profile;
+  int verified;
+  const bcast_diag *diag;
+} bcast_emit_failure;
+
+/* Receives each failure in source order. */
+typedef void (*bcast_emit_failure_fn)(void *ctx,
+                                      const bcast_emit_failure *failure);
+
 typedef struct bcast_emit_options {
-  /* Shape rules.  With profile_given == 0 every op follows
-   * bcast_mlir_default_profile (tosa for tosa.* ops: equal ranks).  The
-   * trait, mlir and numpy profiles allow operands of lower rank, which are
-   * expanded with tensor.expand_shape. */
+  /* Shape rules, as bcast_mlir_verify_options picks them: the last rule
+   * of rules[0..n_rules) matching the op's name wins; otherwise tosa.* ops
+   * follow the tosa profile (equal ranks) and other ops profile (used only
+   * when profile_given).  The trait, mlir and numpy profiles allow
+   * operands of lower rank, which are expanded with tensor.expand_shape. */
   int profile_given;
   bcast_profile profile;
+  const bcast_mlir_op_profile *rules;
+  size_t n_rules;
+  /* Called for every op that cannot be lowered; the emitter then goes on
+   * to the next op and writes nothing at the end.  NULL: stop at the first
+   * failure. */
+  bcast_emit_failure_fn on_failure;
+  void *failure_ctx;
   /* Lower only these ops (NULL / 0: all 36). */
   const bcast_op *only;
   size_t n_only;
@@ -91,7 +118,9 @@ typedef struct bcast_emit_stats {
 
 /* Lowers the module text[0..len) and writes the result through write.
  * Nothing is written unless every selected op lowers: on failure the
- * diagnostic names the op by line and column ("3:10: 'tosa.add' op ...").
+ * diagnostic names the first failing op by line and column ("3:10:
+ * 'tosa.add' op ..."), after opts->on_failure (when set) has received
+ * every failure.
  * Errors: BCAST_PARSE (an op statement bcast cannot read), the shape
  * statuses of bcast_shape_verify (an op that does not verify under its
  * profile), BCAST_TYPE (element types the op does not support in the tosa

@@ -135,6 +135,104 @@ BCAST_API bcast_status bcast_mlir_scan_next(bcast_mlir_scanner *s, bcast_mlir_op
  * BCAST_PROFILE_TOSA, everything else by BCAST_PROFILE_TRAIT. */
 BCAST_API bcast_profile bcast_mlir_default_profile(const char *name, size_t len);
 
+/* Whether bcast checks ops of this name by default: "test.broadcastable",
+ * the TOSA element-wise ops (bcast/op.h) and CHLO's broadcasting ops
+ * ("chlo.broadcast_add", ... every name starting "chlo.broadcast_"). */
+BCAST_API int bcast_mlir_is_broadcasting_op(const char *name, size_t len);
+
+/* Profiles per op.  A rule maps ops to a profile by a pattern: an exact op
+ * name ("mydialect.add"), a dialect ("tosa.*": every op whose name starts
+ * "tosa.") or "*" (every op). */
+typedef struct bcast_mlir_op_profile {
+  const char *pattern;
+  size_t pattern_len;
+  bcast_profile profile;
+} bcast_mlir_op_profile;
+
+/* How bcast_mlir_verify picks an op's profile: the last rule whose pattern
+ * matches wins; with no match, tosa.* ops follow BCAST_PROFILE_TOSA
+ * (TOSA's rules: equal ranks, TOSA's types) and every other op follows
+ * profile (BCAST_PROFILE_TRAIT unless the caller sets it). */
+typedef struct bcast_mlir_verify_options {
+  bcast_profile profile;
+  const bcast_mlir_op_profile *rules;
+  size_t n_rules;
+} bcast_mlir_verify_options;
+
+/* Defaults: no rules, other ops by BCAST_PROFILE_TRAIT. */
+BCAST_API void bcast_mlir_verify_options_init(bcast_mlir_verify_options *opts);
+
+/* Reads one rule "PATTERN=PROFILE" ("tosa.*=trait"; spaces around '='
+ * allowed).  out->pattern points into text.  Errors: BCAST_PARSE for a
+ * missing '=', an empty pattern or a '*' anywhere but a whole "*" or a
+ * final ".*"; BCAST_INVALID_ARGUMENT for an unknown profile. */
+BCAST_API bcast_status bcast_mlir_op_profile_parse(const char *text, size_t len,
+                                                   bcast_mlir_op_profile *out,
+                                                   bcast_diag *diag);
+
+/* Whether a rule's pattern matches the op name. */
+BCAST_API int bcast_mlir_op_pattern_matches(const char *pattern,
+                                            size_t pattern_len,
+                                            const char *name, size_t len);
+
+/* The profile opts gives the op named name (opts may be NULL: defaults). */
+BCAST_API bcast_profile bcast_mlir_op_profile_of(
+    const bcast_mlir_verify_options *opts, const char *name, size_t len);
+
+/* The value of attribute name in the op's properties "<{...}>" or
+ * attribute dictionary "{...}" (the properties first): *key gets the
+ * entry's name as written and *value its value, trimmed.  Returns 0 when
+ * the op has no such entry (key and value untouched). */
+BCAST_API int bcast_mlir_op_attr(const bcast_mlir_op *op, const char *name,
+                                 bcast_mlir_span *key, bcast_mlir_span *value);
+
+/* Parses a list of integers written as an MLIR attribute value:
+ * "array<i64: 0, 2>", "array<i64>", "dense<[0, 2]> : tensor<2xi64>",
+ * the splat "dense<1> : tensor<1xi64>" (as many copies as the type's one
+ * dim) or "dense<> : tensor<0xi64>".  At most cap values go to dims.
+ * Errors: BCAST_PARSE naming what is malformed, BCAST_RANK_LIMIT for more
+ * than cap values. */
+BCAST_API bcast_status bcast_mlir_i64_list_parse(const char *text, size_t len,
+                                                 int64_t *dims, size_t cap,
+                                                 size_t *n, bcast_diag *diag);
+
+/* What bcast_mlir_verify decided about one op. */
+typedef struct bcast_mlir_verdict {
+  /* The profile the op was judged by; BCAST_PROFILE_XLA when its own
+   * broadcast_dimensions attribute decided. */
+  bcast_profile profile;
+  /* The op's broadcast_dimensions as read (n_dims 0 when absent). */
+  int has_dims;
+  size_t n_dims;
+  int64_t dims[BCAST_MAX_RANK];
+  /* Where a failure lies: the op name, or the broadcast_dimensions entry
+   * when the attribute itself is invalid (1-based; the op's position when
+   * the op verifies). */
+  uint32_t line, col;
+} bcast_mlir_verdict;
+
+/* Verifies an op under the profile opts gives it (see
+ * bcast_mlir_verify_options), except that an op other than a TOSA
+ * element-wise op that carries a broadcast_dimensions attribute is judged
+ * by that attribute, under XLA's explicit rule:
+ *   two operands  XLA's binary rule (bcast_xla_binary_shape): the
+ *                 lower-rank operand's dims go to the listed result dims
+ *                 (one entry per dim of the lower rank, strictly
+ *                 increasing, within the higher rank; equal ranks take no
+ *                 list or the identity), the other dims become 1, then
+ *                 size-1 dims broadcast; the result type must be that shape
+ *                 (dynamic dims compatible);
+ *   one operand   BroadcastInDim (StableHLO's rule: one entry per operand
+ *                 dim, unique, any order; bcast_broadcast_in_dim_check);
+ *   other counts  an error at the attribute.
+ * An invalid attribute (malformed, wrong count, out of range, repeated,
+ * not increasing) fails with BCAST_PARSE or BCAST_INVALID_ARGUMENT located
+ * at the attribute (verdict line/col).  opts and verdict may be NULL. */
+BCAST_API bcast_status bcast_mlir_verify(const bcast_mlir_op *op,
+                                         const bcast_mlir_verify_options *opts,
+                                         bcast_mlir_verdict *verdict,
+                                         bcast_diag *diag);
+
 /* Verifies a parsed op's broadcasting under a profile.  For known TOSA ops
  * only the broadcast operands take part (tosa.mul's shift and
  * tosa.negate's zero points do not), and the tosa profile follows MLIR 22's

@@ -85,7 +85,7 @@ static bcast_status read_attrs(const bcast_mlir_op *m, bcast_mlir_span dict,
 
 /* Fills an emit_op from a scanned op: its one result, the operand names
  * matched with their types, and the attributes the lowering reads. */
-static bcast_status describe_op(emit_ctx *c, const bcast_mlir_op *m,
+static bcast_status describe_op(const bcast_mlir_op *m, bcast_profile profile,
                                 emit_op *op, bcast_diag *diag) {
   memset(op, 0, sizeof *op);
   if (bcast_op_lookup(m->name, m->name_len, &op->op) != BCAST_OK)
@@ -95,9 +95,7 @@ static bcast_status describe_op(emit_ctx *c, const bcast_mlir_op *m,
   op->op_name_len = m->name_len;
   op->line = m->line;
   op->col = m->col;
-  op->profile = c->opts->profile_given
-                    ? c->opts->profile
-                    : bcast_mlir_default_profile(m->name, m->name_len);
+  op->profile = profile;
   op->result_name = m->results.text;
   op->result_name_len = m->results.len;
   bcast_mlir_op_type(m, &m->result, &op->result);
@@ -140,6 +138,20 @@ static bcast_status describe_op(emit_ctx *c, const bcast_mlir_op *m,
   return st == BCAST_OK ? BCAST_OK : op_fail(m, st, &d, diag);
 }
 
+/* An op failed with status st; odiag (f->diag) says why, starting with its
+ * line and column.  Passes the failure to the caller's callback, keeps the
+ * first one in diag and returns whether lowering goes on. */
+static int op_failed(const bcast_emit_options *opts,
+                     const bcast_emit_failure *f, bcast_status st,
+                     bcast_diag *diag, bcast_status *first) {
+  if (opts->on_failure) opts->on_failure(opts->failure_ctx, f);
+  if (*first == BCAST_OK) {
+    *first = st;
+    if (diag) *diag = *f->diag;
+  }
+  return opts->on_failure != NULL && st != BCAST_NO_MEMORY;
+}
+
 bcast_status bcast_emit_lower_module(const char *text, size_t len,
                                      const bcast_emit_options *opts,
                                      bcast_emit_write_fn write, void *wctx,
@@ -152,8 +164,9 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
   bcast_mlir_op *m = &m_storage;
   emit_op *op = bcast__malloc(sizeof *op);
   bcast_diag *vdiag = bcast__malloc(sizeof *vdiag);
+  bcast_diag *odiag = bcast__malloc(sizeof *odiag);
   bcast_status st = BCAST_OK;
-  if (!c || !op || !vdiag) {
+  if (!c || !op || !vdiag || !odiag) {
     st = bcast__fail(diag, BCAST_NO_MEMORY, "out of memory");
     goto done;
   }
@@ -161,45 +174,66 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
   pick_prefix(text, len, '%', "bc", c->prefix, sizeof c->prefix);
   pick_prefix(text, len, '#', "bcast_map", c->map_prefix, sizeof c->map_prefix);
 
+  bcast_mlir_verify_options vopts;
+  bcast_mlir_verify_options_init(&vopts);
+  if (opts->profile_given) vopts.profile = opts->profile;
+  vopts.rules = opts->rules;
+  vopts.n_rules = opts->n_rules;
   filter_ctx fc = {opts};
   bcast_mlir_scanner sc;
   bcast_mlir_scanner_init(&sc, text, len, want_op, &fc);
   size_t copied = 0;
+  bcast_status first = BCAST_OK; /* the first failure */
   for (;;) {
     int found = 0;
-    st = bcast_mlir_scan_next(&sc, m, &found, diag);
+    bcast_emit_failure f = {NULL, 0, 0, 0, BCAST_PROFILE_TOSA, 1, odiag};
+    st = bcast_mlir_scan_next(&sc, m, &found, odiag);
     if (!found) break;
+    f.line = m->line;
+    f.col = m->col;
     if (st != BCAST_OK) {
       /* Prefix the scanner's message with the position. */
-      if (diag) {
-        char msg[BCAST_DIAG_TEXT_MAX];
-        snprintf(msg, sizeof msg, "%s", diag->message);
-        bcast__fail(diag, st, "%u:%u: %s", m->line, m->col, msg);
-      }
+      char msg[BCAST_DIAG_TEXT_MAX];
+      snprintf(msg, sizeof msg, "%s", odiag->message);
+      bcast__fail(odiag, st, "%u:%u: %s", m->line, m->col, msg);
+      if (op_failed(opts, &f, st, diag, &first)) continue;
       goto done;
     }
+    f.op_name = m->name;
+    f.op_name_len = m->name_len;
     size_t stmt_start = m->stmt_start, stmt_end = m->stmt_end;
-    if (m->n_results != 1) {
-      st = stmt_error(m, diag, "bcast lowers ops with one result");
-      goto done;
-    }
-    if (memchr(m->results.text, ':', m->results.len)) {
-      st = stmt_error(m, diag, "bcast lowers ops with one named result");
+    if (m->n_results != 1 || memchr(m->results.text, ':', m->results.len)) {
+      st = stmt_error(m, odiag, m->n_results != 1
+                                    ? "bcast lowers ops with one result"
+                                    : "bcast lowers ops with one named result");
+      if (op_failed(opts, &f, st, diag, &first)) continue;
       goto done;
     }
 
     /* Verify, then describe and lower. */
-    bcast_profile profile = opts->profile_given ? opts->profile
-                                                : bcast_mlir_default_profile(m->name, m->name_len);
-    if (bcast_mlir_verify_op(m, profile, vdiag) != BCAST_OK) {
-      st = bcast__fail(diag, vdiag->status, "%u:%u: '%.*s' op %s [%s profile]", m->line,
-                       m->col, (int)m->name_len, m->name,
-                       vdiag->mlir_message[0] ? vdiag->mlir_message : vdiag->message,
-                       bcast_profile_name(profile));
+    bcast_mlir_verdict verdict;
+    st = bcast_mlir_verify(m, &vopts, &verdict, vdiag);
+    f.profile = verdict.profile;
+    if (st != BCAST_OK) {
+      f.line = verdict.line;
+      f.col = verdict.col;
+      f.verified = 0;
+      f.diag = vdiag;
+      if (opts->on_failure) opts->on_failure(opts->failure_ctx, &f);
+      if (first == BCAST_OK) {
+        first = st;
+        bcast__fail(diag, vdiag->status, "%u:%u: '%.*s' op %s [%s profile]",
+                    verdict.line, verdict.col, (int)m->name_len, m->name,
+                    vdiag->mlir_message[0] ? vdiag->mlir_message : vdiag->message,
+                    bcast_profile_name(verdict.profile));
+      }
+      if (opts->on_failure) continue;
       goto done;
     }
-    if ((st = describe_op(c, m, op, diag)) != BCAST_OK)
+    if ((st = describe_op(m, verdict.profile, op, odiag)) != BCAST_OK) {
+      if (op_failed(opts, &f, st, diag, &first)) continue;
       goto done;
+    }
 
     bcast__emit_buf_put(&c->out, text + copied, stmt_start - copied);
     /* The statement's indentation: the white space that starts its line. */
@@ -211,9 +245,16 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
     c->indent_len = ie - ls;
     c->first_line = 1;
     c->op_number = c->stats.ops_lowered;
-    if ((st = bcast__emit_lower_op(c, op, diag)) != BCAST_OK) goto done;
-    c->stats.ops_lowered++;
     copied = stmt_end;
+    if ((st = bcast__emit_lower_op(c, op, odiag)) != BCAST_OK) {
+      if (op_failed(opts, &f, st, diag, &first)) continue;
+      goto done;
+    }
+    c->stats.ops_lowered++;
+  }
+  if (first != BCAST_OK) {
+    st = first;
+    goto done;
   }
   bcast__emit_buf_put(&c->out, text + copied, len - copied);
   if (c->out.err != BCAST_OK) {
@@ -245,5 +286,6 @@ done:
   bcast__free(c);
   bcast__free(op);
   bcast__free(vdiag);
+  bcast__free(odiag);
   return st;
 }

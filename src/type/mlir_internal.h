@@ -1,4 +1,5 @@
-/* Internal: reading an MLIR type into caller-chosen dim storage. */
+/* Internal: reading an MLIR type into caller-chosen dim storage; positions
+ * inside a scanned op. */
 #ifndef BCAST_TYPE_MLIR_INTERNAL_H
 #define BCAST_TYPE_MLIR_INTERNAL_H
 
@@ -13,5 +14,9 @@ bcast_status bcast__mlir_type_read(const char *t, size_t len,
                                    bcast_mlir_type_ref *out, int64_t *dims,
                                    int32_t room, size_t *consumed,
                                    bcast_diag *diag);
+
+/* The line and column of a position at or after a scanned op's name. */
+void bcast__mlir_op_position(const bcast_mlir_op *op, const char *at,
+                             uint32_t *line, uint32_t *col);
 
 #endif

@@ -7,12 +7,17 @@
  *   1. ODS type constraints: no dim may be 0 ("operand #1 must be
  *      tosa-conformant tensor of number values, but got 'tensor<0xf32>'");
  *   2. the op's shape traits or verifier (see bcast_op_verifier).
+ * bcast_mlir_verify picks the op's profile from the caller's rules, or lets
+ * the op's own broadcast_dimensions decide under XLA's explicit rule.
  * A scanned op keeps its dims in a pool; the verifier copies the shapes it
  * judges into bcast_shape values on its own stack, never allocating. */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/diag.h"
 #include "shape/shape_internal.h"
+#include "type/mlir_internal.h"
+#include "bcast/explicit.h"
 #include "bcast/mlir.h"
 
 bcast_profile bcast_mlir_default_profile(const char *name, size_t len) {
@@ -277,4 +282,189 @@ bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
     }
   }
   return bcast__shape_verify(operand_shapes(&v, n), &v.result, profile, diag);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Profiles per op. */
+
+void bcast_mlir_verify_options_init(bcast_mlir_verify_options *opts) {
+  memset(opts, 0, sizeof *opts);
+  opts->profile = BCAST_PROFILE_TRAIT;
+}
+
+int bcast_mlir_op_pattern_matches(const char *pattern, size_t pattern_len,
+                                  const char *name, size_t len) {
+  if (pattern_len == 1 && pattern[0] == '*') return 1;
+  if (pattern_len >= 2 && pattern[pattern_len - 1] == '*')
+    return len > pattern_len - 1 &&
+           memcmp(pattern, name, pattern_len - 1) == 0;
+  return pattern_len == len && memcmp(pattern, name, len) == 0;
+}
+
+bcast_status bcast_mlir_op_profile_parse(const char *text, size_t len,
+                                         bcast_mlir_op_profile *out,
+                                         bcast_diag *diag) {
+  const char *eq = memchr(text, '=', len);
+  if (!eq)
+    return bcast__fail(diag, BCAST_PARSE,
+                       "'%.*s': expected PATTERN=PROFILE", (int)len, text);
+  size_t p0 = 0, p1 = (size_t)(eq - text);
+  while (p0 < p1 && text[p0] == ' ') p0++;
+  while (p1 > p0 && text[p1 - 1] == ' ') p1--;
+  const char *pat = text + p0;
+  size_t plen = p1 - p0;
+  const char *star = memchr(pat, '*', plen);
+  if (plen == 0 ||
+      (star && !(plen == 1 || (star == pat + plen - 1 && plen >= 3 &&
+                               pat[plen - 2] == '.'))))
+    return bcast__fail(diag, BCAST_PARSE,
+                       "'%.*s': the pattern must be an op name, DIALECT.* or "
+                       "*",
+                       (int)len, text);
+  size_t v0 = (size_t)(eq - text) + 1, v1 = len;
+  while (v0 < v1 && text[v0] == ' ') v0++;
+  while (v1 > v0 && text[v1 - 1] == ' ') v1--;
+  char name[16];
+  bcast_profile profile;
+  if (v1 - v0 >= sizeof name ||
+      (memcpy(name, text + v0, v1 - v0), name[v1 - v0] = '\0',
+       bcast_profile_parse(name, &profile) != BCAST_OK))
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "'%.*s': unknown profile '%.*s' (trait, mlir, tosa, "
+                       "numpy or xla)",
+                       (int)len, text, (int)(v1 - v0), text + v0);
+  out->pattern = pat;
+  out->pattern_len = plen;
+  out->profile = profile;
+  return BCAST_OK;
+}
+
+int bcast_mlir_is_broadcasting_op(const char *name, size_t len) {
+  static const char test_op[] = "test.broadcastable", chlo[] = "chlo.broadcast_";
+  bcast_op op;
+  if (len == sizeof test_op - 1 && memcmp(name, test_op, len) == 0) return 1;
+  if (len > sizeof chlo - 1 && memcmp(name, chlo, sizeof chlo - 1) == 0)
+    return 1;
+  return len > 5 && memcmp(name, "tosa.", 5) == 0 &&
+         bcast_op_lookup(name, len, &op) == BCAST_OK;
+}
+
+bcast_profile bcast_mlir_op_profile_of(const bcast_mlir_verify_options *opts,
+                                       const char *name, size_t len) {
+  if (opts) {
+    for (size_t k = opts->n_rules; k-- > 0;)
+      if (bcast_mlir_op_pattern_matches(opts->rules[k].pattern,
+                                        opts->rules[k].pattern_len, name, len))
+        return opts->rules[k].profile;
+    if (!(len > 5 && memcmp(name, "tosa.", 5) == 0)) return opts->profile;
+  }
+  return bcast_mlir_default_profile(name, len);
+}
+
+/* ------------------------------------------------------------------------ */
+/* broadcast_dimensions: the op's own explicit broadcast. */
+
+/* Fails about the attribute: the message names it and its value. */
+static bcast_status attr_fail(const bcast_mlir_op *op, bcast_mlir_span key,
+                              bcast_mlir_span value, bcast_status st,
+                              const char *why, bcast_mlir_verdict *verdict,
+                              bcast_diag *diag) {
+  bcast__mlir_op_position(op, key.text, &verdict->line, &verdict->col);
+  char msg[BCAST_DIAG_TEXT_MAX];
+  snprintf(msg, sizeof msg, "%s", why);
+  return bcast__fail(diag, st, "invalid broadcast_dimensions = %.*s: %s",
+                     (int)(value.len > 200 ? 200 : value.len), value.text,
+                     msg);
+}
+
+static bcast_status verify_explicit(const bcast_mlir_op *op,
+                                    bcast_mlir_span key, bcast_mlir_span value,
+                                    bcast_mlir_verdict *verdict,
+                                    bcast_diag *diag) {
+  bcast_diag d;
+  bcast_status st = bcast_mlir_i64_list_parse(value.text, value.len,
+                                              verdict->dims, BCAST_MAX_RANK,
+                                              &verdict->n_dims, &d);
+  if (st != BCAST_OK)
+    return attr_fail(op, key, value, st, d.message, verdict, diag);
+  size_t n = op->n_operands;
+  if (n != 1 && n != 2) {
+    snprintf(d.message, sizeof d.message,
+             "broadcast_dimensions applies to ops with one or two operands; "
+             "this op has %zu",
+             n);
+    return attr_fail(op, key, value, BCAST_INVALID_ARGUMENT, d.message,
+                     verdict, diag);
+  }
+  if ((st = check_containers(op, n, diag)) != BCAST_OK) return st;
+  verify_shapes v;
+  load_shapes(op, n, &v);
+  const int64_t *dims = verdict->dims;
+  size_t n_dims = verdict->n_dims;
+  if (n == 1) {
+    st = bcast_broadcast_in_dim_check(&v.operands[0], &v.result, dims, n_dims,
+                                      BCAST_DIMS_ANY_ORDER, &d);
+    if (st == BCAST_INVALID_ARGUMENT)
+      return attr_fail(op, key, value, st, d.message, verdict, diag);
+    if (st != BCAST_OK && diag) *diag = d;
+    return st;
+  }
+  /* Two operands: XLA's binary rule, then the result type. */
+  const bcast_shape *a = &v.operands[0], *b = &v.operands[1];
+  if (a->rank != BCAST_RANK_UNRANKED && b->rank != BCAST_RANK_UNRANKED &&
+      a->rank != b->rank) {
+    int32_t low = a->rank < b->rank ? a->rank : b->rank;
+    if ((int64_t)n_dims != low) {
+      snprintf(d.message, sizeof d.message,
+               "it has %zu entries but the lower-rank operand #%d has rank "
+               "%d; give one result dim per dim of it",
+               n_dims, a->rank < b->rank ? 0 : 1, (int)low);
+      return attr_fail(op, key, value, BCAST_INVALID_ARGUMENT, d.message,
+                       verdict, diag);
+    }
+  }
+  bcast_shape want;
+  st = bcast_xla_binary_shape(a, b, dims, n_dims, &want, &d);
+  if (st == BCAST_INVALID_ARGUMENT && a->rank != BCAST_RANK_UNRANKED &&
+      b->rank != BCAST_RANK_UNRANKED)
+    return attr_fail(op, key, value, st, d.message, verdict, diag);
+  if (st != BCAST_OK) {
+    if (diag) *diag = d;
+    return st;
+  }
+  int32_t bad = incompatible_dim(&want, &v.result);
+  if (bad == -2) return BCAST_OK;
+  if (!diag) return BCAST_RESULT_MISMATCH;
+  char want_text[BCAST_MAX_RANK * 21 + 8], rt[BCAST_MAX_RANK * 21 + 512];
+  bcast_shape_format(&want, BCAST_SHAPE_STYLE_MLIR, want_text, sizeof want_text);
+  bcast__fail(diag, BCAST_RESULT_MISMATCH,
+              "result type '%s' does not match the shape '%s' that "
+              "broadcast_dimensions = %.*s gives under XLA's rule",
+              type_text(op, &op->result, rt, sizeof rt), want_text,
+              (int)(value.len > 200 ? 200 : value.len), value.text);
+  if (bad >= 0)
+    bcast__locate(diag, BCAST_DIAG_RESULT, bad, v.result.dims[bad],
+                  BCAST_DIAG_NONE, BCAST_DIAG_NONE, 0, bad);
+  return BCAST_RESULT_MISMATCH;
+}
+
+bcast_status bcast_mlir_verify(const bcast_mlir_op *op,
+                               const bcast_mlir_verify_options *opts,
+                               bcast_mlir_verdict *verdict, bcast_diag *diag) {
+  bcast_mlir_verdict local;
+  if (!verdict) verdict = &local;
+  memset(verdict, 0, sizeof *verdict);
+  verdict->line = op->line;
+  verdict->col = op->col;
+  verdict->profile = bcast_mlir_op_profile_of(opts, op->name, op->name_len);
+  bcast_op id;
+  int tosa_op = op->name_len > 5 && memcmp(op->name, "tosa.", 5) == 0 &&
+                bcast_op_lookup(op->name, op->name_len, &id) == BCAST_OK;
+  bcast_mlir_span key, value;
+  if (!tosa_op && bcast_mlir_op_attr(op, "broadcast_dimensions", &key, &value)) {
+    verdict->profile = BCAST_PROFILE_XLA;
+    verdict->has_dims = 1;
+    return verify_explicit(op, key, value, verdict, diag);
+  }
+  return bcast_mlir_verify_op(op, verdict->profile, diag);
 }

@@ -494,7 +494,7 @@ def main():
         funcs = [func_text(c) for c in CASES]
         calls = [call_text(c, i, xs, ex, osh) for i, (c, vi, xs, ex, w, osh) in enumerate(runs)]
         src = module_text(funcs, calls)
-        lw = common.bcast_text(args.bcast, ["lower", "--profile", "trait", "-"], src)
+        lw = common.bcast_text(args.bcast, ["lower", "--op-profile", "tosa.*=trait", "-"], src)
         check(lw.returncode == 0, "bcast lower of the e2e module", lw.stderr)
         if lw.returncode:
             tally.summary()

@@ -91,7 +91,7 @@ def main():
         ("unsupported element type is reported", exp, [], 1, "stderr",
          "does not support these element types", False),
         ("tosa profile rejects rank expansion", ranks, [], 1, "stderr", "matching ranks", False),
-        ("trait profile expands ranks", ranks, ["--profile", "trait"], 0, "stdout",
+        ("trait profile expands ranks", ranks, ["--op-profile", "tosa.*=trait"], 0, "stdout",
          "tensor.expand_shape", False),
     ]
     for what, text, flags, rc, where, want, quiet in cases:

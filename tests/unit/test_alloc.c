@@ -125,8 +125,10 @@ static bcast_status case_lower(bcast_diag *diag) {
       "  return %1 : tensor<?x3xf32>\n}\n";
   bcast_emit_options o;
   bcast_emit_options_init(&o);
-  o.profile_given = 1;
-  o.profile = BCAST_PROFILE_NUMPY;
+  static const bcast_mlir_op_profile numpy_rule = {"tosa.*", 6,
+                                                   BCAST_PROFILE_NUMPY};
+  o.rules = &numpy_rule;
+  o.n_rules = 1;
   size_t written = 0;
   bcast_status st = bcast_emit_lower_module(text, strlen(text), &o,
                                             count_write, &written, NULL, diag);

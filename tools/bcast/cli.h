@@ -63,4 +63,23 @@ int cli_parse_symbolic_shape(const char *text, bcast_symbols *symbols,
 /* Parses a byte count with optional K/M/G/T suffix (binary). */
 int cli_parse_bytes(const char *text, int64_t *out);
 
+/* --op-profile PATTERN=PROFILE (op_profile.c), shared by verify and lower. */
+#define CLI_MAX_OP_PROFILES 64
+typedef struct cli_op_profiles {
+  bcast_mlir_op_profile rules[CLI_MAX_OP_PROFILES];
+  size_t n_rules;
+} cli_op_profiles;
+/* If arg is --op-profile, adds its rule and returns 1; -1 after reporting a
+ * bad rule; 0 if arg is not it. */
+int cli_op_profile_option(const char *cmd, int argc, char **argv, int *i,
+                          const char *arg, cli_op_profiles *p);
+/* Whether a rule names the op exactly (such ops are checked like --op). */
+int cli_op_profile_names(const cli_op_profiles *p, const char *name,
+                         size_t len);
+/* Prints an op that fails its check as bcast verify does: mlir-opt's error
+ * line, then bcast's explanation as a note naming the profile. */
+void cli_print_op_failure(const char *path, const char *op_name, size_t len,
+                          uint32_t line, uint32_t col, bcast_profile profile,
+                          const bcast_diag *diag);
+
 #endif

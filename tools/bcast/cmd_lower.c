@@ -1,14 +1,20 @@
 /* bcast lower: print a module with its TOSA element-wise ops lowered to
- * linalg.generic (the TOSA-to-Linalg RFC's IR). */
+ * linalg.generic (the TOSA-to-Linalg RFC's IR).  With -o FILE the module
+ * goes to a temporary file next to FILE, renamed over it only when every
+ * op lowered; a failure leaves no file behind. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
 static void lower_help(FILE *out) {
   fprintf(out,
-          "usage: bcast lower [--only OP]... [--profile P] [--assert-broadcast]\n"
-          "                   [--stats] FILE.mlir | -\n"
+          "usage: bcast lower [--only OP]... [--profile P] [--op-profile PATTERN=P]...\n"
+          "                   [--assert-broadcast] [--stats] [-o OUT] FILE.mlir | -\n"
           "\n"
           "Prints the module with every TOSA element-wise op (tosa.add,\n"
           "tosa.select, ... the 36 ops of the TOSA-to-Linalg RFC, generic or\n"
@@ -21,23 +27,89 @@ static void lower_help(FILE *out) {
           "\n"
           "options:\n"
           "  --only OP           lower only OP (tosa.add or add; repeatable)\n"
-          "  --profile P         shape rules: tosa (default for tosa ops: equal\n"
-          "                      ranks) | trait | mlir | numpy (lower ranks get\n"
-          "                      leading 1s via tensor.expand_shape) | xla\n"
+          "  --profile P         the profile of ops no rule claims; the tosa.*\n"
+          "                      ops that lower rewrites follow tosa (equal\n"
+          "                      ranks) unless --op-profile maps them\n"
+          "  --op-profile PATTERN=P  lower ops matching PATTERN (an op name,\n"
+          "                      DIALECT.* or *) under profile P: tosa | trait |\n"
+          "                      mlir | numpy (lower ranks get leading 1s via\n"
+          "                      tensor.expand_shape) | xla; repeatable, the\n"
+          "                      last matching rule wins ('tosa.*=trait')\n"
           "  --assert-broadcast  emit cf.assert checks that each dynamic dim\n"
           "                      taking part in a broadcast is 1 or the\n"
           "                      broadcast size at run time\n"
           "  --stats             print 'N ops lowered, N maps, N copies,\n"
           "                      N asserts' on stderr\n"
+          "  -o OUT              write the module to OUT (via a temporary file\n"
+          "                      and rename; '-' is stdout, the default)\n"
           "  -h, --help          this text\n"
           "\n"
+          "Every op that cannot be lowered is reported, in source order, with\n"
+          "the error and note bcast verify prints for it.\n"
+          "\n"
           "exit status: 0 lowered, 1 an op cannot be lowered (nothing is\n"
-          "printed), 2 usage or I/O error.\n");
+          "written), 2 usage or I/O error.\n");
 }
 
-static bcast_status write_stdout(void *ctx, const char *data, size_t len) {
+static bcast_status write_stream(void *ctx, const char *data, size_t len) {
   FILE *f = ctx;
   return fwrite(data, 1, len, f) == len ? BCAST_OK : BCAST_IO;
+}
+
+/* Prints one op that cannot be lowered: a failed check as bcast verify
+ * prints it, anything else from its "LINE:COL: ..." message. */
+typedef struct failures {
+  const char *name;
+  size_t count;
+} failures;
+
+static void print_failure(void *ctx, const bcast_emit_failure *f) {
+  failures *fl = ctx;
+  const char *name = fl->name;
+  fl->count++;
+  if (!f->verified) {
+    cli_print_op_failure(name, f->op_name, f->op_name_len, f->line, f->col,
+                         f->profile, f->diag);
+    return;
+  }
+  const char *msg = f->diag->message, *rest = msg;
+  while ((*rest >= '0' && *rest <= '9') || *rest == ':') rest++;
+  if (rest > msg && rest[-1] == ':' && *rest == ' ')
+    fprintf(stderr, "%s:%.*s error:%s\n", name, (int)(rest - msg), msg, rest);
+  else
+    fprintf(stderr, "%s: error: %s\n", name, msg);
+}
+
+/* Opens "<dir of path>/.bcast-tmp-<pid>-<n>" exclusively; NULL after
+ * reporting. */
+static FILE *open_temp(const char *path, char **tmp_path) {
+  const char *slash = strrchr(path, '/');
+  size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+  char *tmp = malloc(dir_len + 64);
+  if (!tmp) {
+    cli_error("lower: out of memory");
+    return NULL;
+  }
+  memcpy(tmp, path, dir_len);
+  int fd = -1;
+  for (unsigned n = 0; n < 100 && fd < 0; n++) {
+    snprintf(tmp + dir_len, 64, ".bcast-tmp-%ld-%u", (long)getpid(), n);
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+  if (!f) {
+    cli_error("lower: cannot create a file next to '%s': %s", path,
+              strerror(errno));
+    if (fd >= 0) {
+      close(fd);
+      unlink(tmp);
+    }
+    free(tmp);
+    return NULL;
+  }
+  *tmp_path = tmp;
+  return f;
 }
 
 int cmd_lower(int argc, char **argv) {
@@ -45,8 +117,10 @@ int cmd_lower(int argc, char **argv) {
   bcast_emit_options_init(&o);
   bcast_op only[BCAST_OP_COUNT];
   size_t n_only = 0;
-  const char *file = NULL;
-  int show_stats = 0;
+  const char *file = NULL, *out_path = NULL;
+  int show_stats = 0, got;
+  cli_op_profiles rules;
+  rules.n_rules = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -68,6 +142,15 @@ int cmd_lower(int argc, char **argv) {
       }
       i++;
       o.profile_given = 1;
+    } else if ((got = cli_op_profile_option("lower", argc, argv, &i, a,
+                                            &rules)) != 0) {
+      if (got < 0) return CLI_USAGE;
+    } else if (!strcmp(a, "-o")) {
+      if (i + 1 >= argc || !argv[i + 1][0]) {
+        cli_error("lower: -o takes an output file (or - for stdout)");
+        return CLI_USAGE;
+      }
+      out_path = argv[++i];
     } else if (!strcmp(a, "--assert-broadcast")) {
       o.assert_broadcast = 1;
     } else if (!strcmp(a, "--stats")) {
@@ -90,8 +173,13 @@ int cmd_lower(int argc, char **argv) {
     o.only = only;
     o.n_only = n_only;
   }
+  o.rules = rules.rules;
+  o.n_rules = rules.n_rules;
   const char *name = strcmp(file, "-") == 0 ? "<stdin>" : file;
   o.source_name = name;
+  failures printed = {name, 0};
+  o.on_failure = print_failure;
+  o.failure_ctx = &printed;
   size_t len;
   char *text = cli_read_file(file, &len);
   if (!text) return CLI_USAGE;
@@ -101,27 +189,43 @@ int cmd_lower(int argc, char **argv) {
     cli_error("out of memory");
     return CLI_USAGE;
   }
+  if (out_path && !strcmp(out_path, "-")) out_path = NULL;
+  char *tmp = NULL;
+  FILE *out = out_path ? open_temp(out_path, &tmp) : stdout;
+  if (!out) {
+    free(diag);
+    free(text);
+    return CLI_USAGE;
+  }
   bcast_emit_stats stats;
-  bcast_status st = bcast_emit_lower_module(text, len, &o, write_stdout, stdout, &stats, diag);
+  bcast_status st = bcast_emit_lower_module(text, len, &o, write_stream, out, &stats, diag);
   int rc = CLI_OK;
   if (st == BCAST_IO) {
     cli_error("lower: writing the output failed");
     rc = CLI_USAGE;
   } else if (st != BCAST_OK) {
-    /* Library messages start "LINE:COL: "; print them as mlir-opt does. */
-    const char *msg = diag->message, *rest = msg;
-    while ((*rest >= '0' && *rest <= '9') || *rest == ':') rest++;
-    if (rest > msg && rest[-1] == ':' && *rest == ' ')
-      fprintf(stderr, "%s:%.*s error:%s\n", name, (int)(rest - msg), msg, rest);
-    else
-      fprintf(stderr, "%s: error: %s\n", name, msg);
-    /* A malformed op fails the file like a failed check, as in
-     * bcast verify and mlir-opt (exit 1); resources and I/O are 2. */
+    if (printed.count == 0) fprintf(stderr, "%s: error: %s\n", name, diag->message);
+    /* Every failing op was printed by print_failure.  A malformed op fails
+     * the file like a failed check, as in bcast verify and mlir-opt (exit
+     * 1); resources and I/O are 2. */
     rc = st == BCAST_PARSE ? CLI_FAIL : bcast_status_exit_class(st);
-  } else if (fflush(stdout) != 0) {
+  } else if (fflush(out) != 0) {
     cli_error("lower: writing the output failed");
     rc = CLI_USAGE;
-  } else if (show_stats) {
+  }
+  if (tmp) {
+    if (fclose(out) != 0 && rc == CLI_OK) {
+      cli_error("lower: writing '%s' failed: %s", out_path, strerror(errno));
+      rc = CLI_USAGE;
+    }
+    if (rc == CLI_OK && rename(tmp, out_path) != 0) {
+      cli_error("lower: cannot replace '%s': %s", out_path, strerror(errno));
+      rc = CLI_USAGE;
+    }
+    if (rc != CLI_OK) unlink(tmp);
+    free(tmp);
+  }
+  if (rc == CLI_OK && show_stats) {
     fprintf(stderr, "%zu ops lowered, %zu maps, %zu copies, %zu asserts\n",
             stats.ops_lowered, stats.maps, stats.copies, stats.asserts);
   }

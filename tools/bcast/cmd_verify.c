@@ -12,27 +12,36 @@ typedef struct verify_opts {
   bcast_profile profile;
   const char *extra_ops[MAX_EXTRA_OPS];
   int n_extra_ops;
+  cli_op_profiles op_profiles;
 } verify_opts;
 
 static void verify_help(FILE *out) {
   fprintf(out,
-          "usage: bcast verify [--profile P] [--op NAME]... [--summary] FILE... | -\n"
+          "usage: bcast verify [--profile P] [--op-profile PATTERN=P]... [--op NAME]...\n"
+          "                    [--summary] FILE... | -\n"
           "\n"
           "Finds every broadcasting op in the .mlir files (generic or custom\n"
           "form, anywhere in the file) and checks its operand and result types.\n"
           "Checked ops: \"test.broadcastable\", the TOSA element-wise ops\n"
           "(tosa.add, tosa.select, ...; also the old names tosa.div and\n"
-          "tosa.int_div), and any op given with --op.\n"
+          "tosa.int_div), CHLO's chlo.broadcast_* ops, and any op given with\n"
+          "--op or named exactly by --op-profile.  An op other than a TOSA\n"
+          "op that carries broadcast_dimensions (array<i64: ...> or\n"
+          "dense<...> : tensor<Nxi64>) is checked under XLA's explicit rule.\n"
           "\n"
           "Failures print as mlir-opt prints them:\n"
           "  FILE:LINE:COL: error: 'OP' op MESSAGE\n"
           "followed by bcast's own explanation as a 'note:' line.\n"
           "\n"
           "options:\n"
-          "  --profile P   trait | mlir | tosa | numpy | xla.  Without it, tosa.*\n"
-          "                ops follow 'tosa' (MLIR 22's TOSA dialect) and all\n"
-          "                others 'trait' (the Broadcastable document).\n"
-          "                'mlir' is what MLIR 22's trait verifier really does.\n"
+          "  --profile P   trait | mlir | tosa | numpy | xla for the ops no\n"
+          "                rule claims (default 'trait', the Broadcastable\n"
+          "                document; 'mlir' is what MLIR 22's trait verifier\n"
+          "                really does).  tosa.* ops follow 'tosa' (MLIR 22's\n"
+          "                TOSA dialect) unless --op-profile maps them.\n"
+          "  --op-profile PATTERN=P  check ops matching PATTERN (an op name,\n"
+          "                DIALECT.* or *) under profile P; repeatable, the\n"
+          "                last matching rule wins\n"
           "  --op NAME     also check ops named NAME (repeatable)\n"
           "  --summary     print 'N ops checked, N failed' on stdout\n"
           "  -h, --help    this text\n"
@@ -43,10 +52,8 @@ static void verify_help(FILE *out) {
 
 static int want_op(const char *name, size_t len, void *ctx) {
   const verify_opts *o = ctx;
-  if (len == 18 && memcmp(name, "test.broadcastable", 18) == 0) return 1;
-  bcast_op op;
-  if (len > 5 && memcmp(name, "tosa.", 5) == 0 &&
-      bcast_op_lookup(name, len, &op) == BCAST_OK)
+  if (bcast_mlir_is_broadcasting_op(name, len) ||
+      cli_op_profile_names(&o->op_profiles, name, len))
     return 1;
   for (int i = 0; i < o->n_extra_ops; i++)
     if (strlen(o->extra_ops[i]) == len && memcmp(o->extra_ops[i], name, len) == 0)
@@ -76,24 +83,16 @@ static void verify_text(const char *path, const char *text, size_t len,
               diag->message);
       continue;
     }
-    bcast_profile profile = o->profile_given
-                                ? o->profile
-                                : bcast_mlir_default_profile(op->name, op->name_len);
-    st = bcast_mlir_verify_op(op, profile, diag);
+    bcast_mlir_verify_options vo = {o->profile_given ? o->profile
+                                                     : BCAST_PROFILE_TRAIT,
+                                    o->op_profiles.rules,
+                                    o->op_profiles.n_rules};
+    bcast_mlir_verdict v;
+    st = bcast_mlir_verify(op, &vo, &v, diag);
     if (st == BCAST_OK) continue;
     (*failed)++;
-    if (diag->mlir_message[0] && diag->mlir_op_prefix)
-      fprintf(stderr, "%s:%u:%u: error: '%.*s' op %s\n", path, op->line,
-              op->col, (int)op->name_len, op->name, diag->mlir_message);
-    else if (diag->mlir_message[0])
-      fprintf(stderr, "%s:%u:%u: error: %s\n", path, op->line, op->col,
-              diag->mlir_message);
-    else
-      fprintf(stderr, "%s:%u:%u: error: '%.*s' op %s\n", path, op->line,
-              op->col, (int)op->name_len, op->name, diag->message);
-    if (diag->mlir_message[0])
-      fprintf(stderr, "%s:%u:%u: note: %s [%s profile]\n", path, op->line,
-              op->col, diag->message, bcast_profile_name(profile));
+    cli_print_op_failure(path, op->name, op->name_len, v.line, v.col,
+                         v.profile, diag);
   }
 }
 
@@ -120,6 +119,12 @@ int cmd_verify(int argc, char **argv) {
         return CLI_USAGE;
       }
       o.profile_given = 1;
+    } else if ((got = cli_op_profile_option("verify", argc, argv, &i, a,
+                                            &o.op_profiles)) != 0) {
+      if (got < 0) {
+        free(files);
+        return CLI_USAGE;
+      }
     } else if (!strcmp(a, "--op")) {
       if (i + 1 >= argc || o.n_extra_ops == MAX_EXTRA_OPS) {
         cli_error("verify: --op takes an op name (at most %d)", MAX_EXTRA_OPS);
