@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "report.h"
+#include "verify_diag.h"
 
 #define MAX_EXTRA_OPS 64
 
@@ -12,20 +14,28 @@ typedef struct verify_opts {
   bcast_profile profile;
   const char *extra_ops[MAX_EXTRA_OPS];
   int n_extra_ops;
+  report_format format;
+  int verify_diagnostics; /* check the file's expected-* annotations */
+  int split;              /* --split-input-file: chunks at "// -----" */
 } verify_opts;
 
 static void verify_help(FILE *out) {
   fprintf(out,
-          "usage: bcast verify [--profile P] [--op NAME]... [--summary] FILE... | -\n"
+          "usage: bcast verify [--profile P] [--op NAME]... [--summary]\n"
+          "                    [--format text|json|sarif]\n"
+          "                    [--verify-diagnostics] [--split-input-file] FILE... | -\n"
           "\n"
           "Finds every broadcasting op in the .mlir files (generic or custom\n"
           "form, anywhere in the file) and checks its operand and result types.\n"
           "Checked ops: \"test.broadcastable\", the TOSA element-wise ops\n"
           "(tosa.add, tosa.select, ...; also the old names tosa.div and\n"
-          "tosa.int_div), and any op given with --op.\n"
+          "tosa.int_div), and any op given with --op.  A file with none of\n"
+          "them is an error (at 1:1): nothing was verified.\n"
           "\n"
           "Failures print as mlir-opt prints them:\n"
           "  FILE:LINE:COL: error: 'OP' op MESSAGE\n"
+          "  <the source line>\n"
+          "  <a caret under the column>\n"
           "followed by bcast's own explanation as a 'note:' line.\n"
           "\n"
           "options:\n"
@@ -35,10 +45,23 @@ static void verify_help(FILE *out) {
           "                'mlir' is what MLIR 22's trait verifier really does.\n"
           "  --op NAME     also check ops named NAME (repeatable)\n"
           "  --summary     print 'N ops checked, N failed' on stdout\n"
+          "  --format F    text (default, on stderr) | json (one object per\n"
+          "                diagnostic and line, on stdout) | sarif (a SARIF\n"
+          "                2.1.0 log on stdout)\n"
+          "  --verify-diagnostics\n"
+          "                check the diagnostics against the file's\n"
+          "                '// expected-error {{...}}' annotations as\n"
+          "                mlir-opt --verify-diagnostics does: print only the\n"
+          "                mismatches, exit 0 when there are none\n"
+          "  --split-input-file\n"
+          "                with --verify-diagnostics: check each part between\n"
+          "                '// -----' lines on its own\n"
           "  -h, --help    this text\n"
           "\n"
-          "exit status: 0 all ops pass, 1 an op fails or cannot be read,\n"
-          "2 usage or I/O error.\n");
+          "exit status: 0 all ops pass (or, with --verify-diagnostics, every\n"
+          "diagnostic was expected and every expected one produced), 1 an op\n"
+          "fails or cannot be read, or the file has no op to check, 2 usage\n"
+          "or I/O error.\n");
 }
 
 static int want_op(const char *name, size_t len, void *ctx) {
@@ -54,12 +77,29 @@ static int want_op(const char *name, size_t len, void *ctx) {
   return 0;
 }
 
-/* Checks one file's text; returns ops checked and failures through the
- * counters. */
-static void verify_text(const char *path, const char *text, size_t len,
-                        const verify_opts *o, long *checked, long *failed) {
+/* The state of one run over all files. */
+typedef struct verify_run {
+  const verify_opts *o;
+  reporter out;
+  vmatch match;
+  long checked, failed;
+  long files_without_ops;
+} verify_run;
+
+/* Hands a diagnostic to the annotation matcher or prints it. */
+static void deliver(verify_run *v, const report_diag *d) {
+  if (v->o->verify_diagnostics) vmatch_diag(&v->match, d);
+  else report_emit(&v->out, d);
+}
+
+/* Checks the ops of text[begin, end), whose first line is line first_line
+ * of the file text[0, len). */
+static void verify_chunk(verify_run *v, const char *path, const char *text,
+                         size_t len, size_t begin, size_t end,
+                         uint32_t first_line) {
   bcast_mlir_scanner scanner;
-  bcast_mlir_scanner_init(&scanner, text, len, want_op, (void *)o);
+  bcast_mlir_scanner_init(&scanner, text + begin, end - begin, want_op,
+                          (void *)v->o);
   /* An op is a few KB: it lives on the stack. */
   bcast_mlir_op op_storage;
   bcast_diag diag_storage;
@@ -69,31 +109,109 @@ static void verify_text(const char *path, const char *text, size_t len,
     int found;
     bcast_status st = bcast_mlir_scan_next(&scanner, op, &found, diag);
     if (!found) break;
-    (*checked)++;
+    v->checked++;
+    report_diag d;
+    memset(&d, 0, sizeof d);
+    d.loc.file = path;
+    d.loc.line = op->line + first_line - 1;
+    d.loc.col = op->col;
+    d.loc.src = op->name - op->generic - (op->col - 1);
+    d.loc.src_end = text + len;
+    d.severity = REPORT_ERROR;
+    d.op = op->name;
+    d.op_len = op->name_len;
+    d.rule = bcast_status_name(st);
+    char message[BCAST_DIAG_TEXT_MAX + BCAST_DIAG_MLIR_TEXT_MAX + 256];
     if (st != BCAST_OK) {
-      (*failed)++;
-      fprintf(stderr, "%s:%u:%u: error: %s\n", path, op->line, op->col,
-              diag->message);
+      v->failed++;
+      d.message = diag->message;
+      d.detail = diag;
+      deliver(v, &d);
       continue;
     }
-    bcast_profile profile = o->profile_given
-                                ? o->profile
+    bcast_profile profile = v->o->profile_given
+                                ? v->o->profile
                                 : bcast_mlir_default_profile(op->name, op->name_len);
     st = bcast_mlir_verify_op(op, profile, diag);
     if (st == BCAST_OK) continue;
-    (*failed)++;
-    if (diag->mlir_message[0] && diag->mlir_op_prefix)
-      fprintf(stderr, "%s:%u:%u: error: '%.*s' op %s\n", path, op->line,
-              op->col, (int)op->name_len, op->name, diag->mlir_message);
-    else if (diag->mlir_message[0])
-      fprintf(stderr, "%s:%u:%u: error: %s\n", path, op->line, op->col,
-              diag->mlir_message);
+    v->failed++;
+    d.rule = bcast_status_name(st);
+    /* MLIR's words for the failure when there are any, with MLIR's
+     * "'OP' op " prefix where MLIR has one; then bcast's own as a note. */
+    const char *what = diag->mlir_message[0] ? diag->mlir_message : diag->message;
+    if (!diag->mlir_message[0] || diag->mlir_op_prefix)
+      snprintf(message, sizeof message, "'%.*s' op %s",
+               op->name_len > 200 ? 200 : (int)op->name_len, op->name, what);
     else
-      fprintf(stderr, "%s:%u:%u: error: '%.*s' op %s\n", path, op->line,
-              op->col, (int)op->name_len, op->name, diag->message);
-    if (diag->mlir_message[0])
-      fprintf(stderr, "%s:%u:%u: note: %s [%s profile]\n", path, op->line,
-              op->col, diag->message, bcast_profile_name(profile));
+      snprintf(message, sizeof message, "%s", what);
+    d.message = message;
+    if (diag->mlir_message[0]) {
+      d.n_notes = 1;
+      d.notes[0].loc = d.loc;
+      d.notes[0].message = diag->message;
+      d.notes[0].detail = diag;
+      d.notes[0].profile = bcast_profile_name(profile);
+      d.notes[0].optional = 1;
+    } else {
+      d.detail = diag;
+    }
+    deliver(v, &d);
+  }
+}
+
+/* The end of the chunk that starts at begin: the start of the next line
+ * that begins with "// -----", or len.  *next gets where the next chunk
+ * starts and *lines the number of lines up to there. */
+static size_t chunk_end(const char *text, size_t len, size_t begin,
+                        size_t *next, uint32_t *lines) {
+  static const char marker[] = "// -----";
+  const size_t marker_len = sizeof marker - 1;
+  *lines = 0;
+  for (size_t at = begin; at < len;) {
+    const char *nl = memchr(text + at, '\n', len - at);
+    size_t eol = nl ? (size_t)(nl - text) : len;
+    if (eol - at >= marker_len && memcmp(text + at, marker, marker_len) == 0) {
+      *next = eol < len ? eol + 1 : len;
+      (*lines)++;
+      return at;
+    }
+    if (nl) (*lines)++;
+    at = eol + 1;
+  }
+  *next = len;
+  return len;
+}
+
+/* Checks one file's text, chunk by chunk with --split-input-file. */
+static void verify_file(verify_run *v, const char *path, const char *text,
+                        size_t len) {
+  long checked_before = v->checked;
+  uint32_t line = 1;
+  size_t begin = 0;
+  do {
+    size_t next = len, end = len;
+    uint32_t lines = 0;
+    if (v->o->split) end = chunk_end(text, len, begin, &next, &lines);
+    if (v->o->verify_diagnostics)
+      vmatch_chunk_begin(&v->match, path, text, len, begin, end, line);
+    verify_chunk(v, path, text, len, begin, end, line);
+    if (v->o->verify_diagnostics) vmatch_chunk_end(&v->match);
+    line += lines;
+    begin = next;
+  } while (begin < len);
+  if (v->checked == checked_before) {
+    /* Nothing was verified: say so rather than pass (mlir-opt would not
+     * parse a file that is not MLIR either).  Not subject to annotations. */
+    report_diag d;
+    memset(&d, 0, sizeof d);
+    d.loc = report_loc_at(path, text, len, 0);
+    d.severity = REPORT_ERROR;
+    d.rule = "no-ops";
+    d.message = "no op to check: found no TOSA element-wise op, "
+                "\"test.broadcastable\" or --op op in the file";
+    report_emit(&v->out, &d);
+    v->failed++;
+    v->files_without_ops++;
   }
 }
 
@@ -106,7 +224,8 @@ int cmd_verify(int argc, char **argv) {
     cli_error("out of memory");
     return CLI_USAGE;
   }
-  for (int i = 1; i < argc; i++) {
+  int rc = CLI_OK;
+  for (int i = 1; i < argc && rc == CLI_OK; i++) {
     const char *a = argv[i];
     int got;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -115,34 +234,47 @@ int cmd_verify(int argc, char **argv) {
       return CLI_OK;
     } else if ((got = cli_profile_option("verify", argc, argv, &i, a,
                                          &o.profile)) != 0) {
-      if (got < 0) {
-        free(files);
-        return CLI_USAGE;
-      }
+      if (got < 0) rc = CLI_USAGE;
       o.profile_given = 1;
     } else if (!strcmp(a, "--op")) {
       if (i + 1 >= argc || o.n_extra_ops == MAX_EXTRA_OPS) {
         cli_error("verify: --op takes an op name (at most %d)", MAX_EXTRA_OPS);
-        free(files);
-        return CLI_USAGE;
+        rc = CLI_USAGE;
+      } else {
+        o.extra_ops[o.n_extra_ops++] = argv[++i];
       }
-      o.extra_ops[o.n_extra_ops++] = argv[++i];
+    } else if (cli_option_is(a, "--format")) {
+      const char *value = cli_option_value(argc, argv, &i, "--format", a);
+      if (!value || !report_format_parse("verify", value, 1, &o.format))
+        rc = CLI_USAGE;
+    } else if (!strcmp(a, "--verify-diagnostics")) {
+      o.verify_diagnostics = 1;
+    } else if (!strcmp(a, "--split-input-file")) {
+      o.split = 1;
     } else if (!strcmp(a, "--summary")) {
       summary = 1;
     } else if (a[0] == '-' && a[1] != '\0') {
       cli_error("verify: unknown option '%s' (see 'bcast verify --help')", a);
-      free(files);
-      return CLI_USAGE;
+      rc = CLI_USAGE;
     } else {
       files[n_files++] = a;
     }
   }
-  if (n_files == 0) {
+  if (rc == CLI_OK && n_files == 0) {
     cli_error("verify: no input files (give FILE... or - for stdin)");
-    free(files);
-    return CLI_USAGE;
+    rc = CLI_USAGE;
   }
-  long checked = 0, failed = 0;
+  if (rc != CLI_OK) {
+    free(files);
+    return rc;
+  }
+  verify_run v;
+  memset(&v, 0, sizeof v);
+  v.o = &o;
+  /* Text goes to stderr as mlir-opt's does; JSON and SARIF are the
+   * command's output. */
+  report_begin(&v.out, o.format, o.format == REPORT_TEXT ? stderr : stdout);
+  if (o.verify_diagnostics) vmatch_init(&v.match, &v.out);
   int io_error = 0;
   for (int f = 0; f < n_files; f++) {
     size_t len;
@@ -152,11 +284,39 @@ int cmd_verify(int argc, char **argv) {
       continue;
     }
     const char *name = strcmp(files[f], "-") == 0 ? "<stdin>" : files[f];
-    verify_text(name, text, len, &o, &checked, &failed);
+    verify_file(&v, name, text, len);
     free(text);
   }
   free(files);
-  if (summary) printf("%ld ops checked, %ld failed\n", checked, failed);
-  if (io_error) return CLI_USAGE;
-  return failed ? CLI_FAIL : CLI_OK;
+  if (summary && o.format == REPORT_JSON) {
+    json_writer *w = &v.out.json;
+    json_object_begin(w);
+    json_key(w, "summary");
+    json_object_begin(w);
+    json_key(w, "ops_checked");
+    json_int(w, v.checked);
+    json_key(w, "failed");
+    json_int(w, v.failed);
+    json_object_end(w);
+    json_object_end(w);
+    json_line_end(w);
+  }
+  report_end(&v.out);
+  if (summary && o.format != REPORT_JSON) /* SARIF owns stdout */
+    fprintf(o.format == REPORT_SARIF ? stderr : stdout,
+            "%ld ops checked, %ld failed\n", v.checked, v.failed);
+  int mismatch = 0, no_memory = 0;
+  if (o.verify_diagnostics) {
+    mismatch = v.match.failed;
+    no_memory = v.match.no_memory;
+    vmatch_free(&v.match);
+  }
+  if (no_memory) cli_error("verify: out of memory reading the annotations");
+  if (io_error || no_memory) return CLI_USAGE;
+  if (o.verify_diagnostics) {
+    /* The ops' own failures were expected or reported as mismatches; only
+     * a file with no op at all fails by itself. */
+    return mismatch || v.files_without_ops ? CLI_FAIL : CLI_OK;
+  }
+  return v.failed ? CLI_FAIL : CLI_OK;
 }
