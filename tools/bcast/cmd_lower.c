@@ -4,11 +4,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "report.h"
 
 static void lower_help(FILE *out) {
   fprintf(out,
           "usage: bcast lower [--only OP]... [--profile P] [--assert-broadcast]\n"
-          "                   [--stats] FILE.mlir | -\n"
+          "                   [--stats] [--format text|json] FILE.mlir | -\n"
           "\n"
           "Prints the module with every TOSA element-wise op (tosa.add,\n"
           "tosa.select, ... the 36 ops of the TOSA-to-Linalg RFC, generic or\n"
@@ -29,6 +30,8 @@ static void lower_help(FILE *out) {
           "                      broadcast size at run time\n"
           "  --stats             print 'N ops lowered, N maps, N copies,\n"
           "                      N asserts' on stderr\n"
+          "  --format F          text (default) | json: the --stats line and\n"
+          "                      the diagnostics as JSON objects on stderr\n"
           "  -h, --help          this text\n"
           "\n"
           "exit status: 0 lowered, 1 an op cannot be lowered (nothing is\n"
@@ -40,7 +43,53 @@ static bcast_status write_stdout(void *ctx, const char *data, size_t len) {
   return fwrite(data, 1, len, f) == len ? BCAST_OK : BCAST_IO;
 }
 
+/* The --stats counts, as text or as one JSON object, on stderr. */
+static void lower_print_stats(report_format format, const bcast_emit_stats *stats) {
+  if (format != REPORT_JSON) {
+    fprintf(stderr, "%zu ops lowered, %zu maps, %zu copies, %zu asserts\n",
+            stats->ops_lowered, stats->maps, stats->copies, stats->asserts);
+    return;
+  }
+  json_writer w;
+  json_init(&w, stderr);
+  json_object_begin(&w);
+  json_key(&w, "ops_lowered");
+  json_int(&w, (int64_t)stats->ops_lowered);
+  json_key(&w, "maps");
+  json_int(&w, (int64_t)stats->maps);
+  json_key(&w, "copies");
+  json_int(&w, (int64_t)stats->copies);
+  json_key(&w, "asserts");
+  json_int(&w, (int64_t)stats->asserts);
+  json_object_end(&w);
+  json_line_end(&w);
+}
+
+/* A lowering failure as one JSON diagnostic object on stderr.  Library
+ * messages start "LINE:COL: "; they become the location. */
+static void lower_print_error_json(const char *name, const bcast_diag *diag) {
+  const char *msg = diag->message;
+  unsigned line = 0, col = 0;
+  int used = 0;
+  report_diag d;
+  memset(&d, 0, sizeof d);
+  d.loc.file = name;
+  if (sscanf(msg, "%u:%u: %n", &line, &col, &used) == 2 && used > 0) {
+    d.loc.line = line;
+    d.loc.col = col;
+    msg += used;
+  }
+  d.severity = REPORT_ERROR;
+  d.message = msg;
+  d.rule = bcast_status_name(diag->status);
+  d.detail = diag;
+  reporter r;
+  report_begin(&r, REPORT_JSON, stderr);
+  report_emit(&r, &d);
+}
+
 int cmd_lower(int argc, char **argv) {
+  report_format format = REPORT_TEXT;
   bcast_emit_options o;
   bcast_emit_options_init(&o);
   bcast_op only[BCAST_OP_COUNT];
@@ -72,6 +121,10 @@ int cmd_lower(int argc, char **argv) {
       o.assert_broadcast = 1;
     } else if (!strcmp(a, "--stats")) {
       show_stats = 1;
+    } else if (cli_option_is(a, "--format")) {
+      const char *value = cli_option_value(argc, argv, &i, "--format", a);
+      if (!value || !report_format_parse("lower", value, 0, &format))
+        return CLI_USAGE;
     } else if (a[0] == '-' && a[1] != '\0') {
       cli_error("lower: unknown option '%s' (see 'bcast lower --help')", a);
       return CLI_USAGE;
@@ -107,6 +160,9 @@ int cmd_lower(int argc, char **argv) {
   if (st == BCAST_IO) {
     cli_error("lower: writing the output failed");
     rc = CLI_USAGE;
+  } else if (st != BCAST_OK && format == REPORT_JSON) {
+    lower_print_error_json(name, diag);
+    rc = st == BCAST_PARSE ? CLI_FAIL : bcast_status_exit_class(st);
   } else if (st != BCAST_OK) {
     /* Library messages start "LINE:COL: "; print them as mlir-opt does. */
     const char *msg = diag->message, *rest = msg;
@@ -122,8 +178,7 @@ int cmd_lower(int argc, char **argv) {
     cli_error("lower: writing the output failed");
     rc = CLI_USAGE;
   } else if (show_stats) {
-    fprintf(stderr, "%zu ops lowered, %zu maps, %zu copies, %zu asserts\n",
-            stats.ops_lowered, stats.maps, stats.copies, stats.asserts);
+    lower_print_stats(format, &stats);
   }
   free(diag);
   free(text);

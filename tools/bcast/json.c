@@ -124,6 +124,11 @@ void json_null(json_writer *w) {
   fputs("null", w->out);
 }
 
+void json_bool(json_writer *w, int value) {
+  before_value(w);
+  fputs(value ? "true" : "false", w->out);
+}
+
 void json_dim(json_writer *w, int64_t value) {
   if (value < 0) json_null(w);
   else json_int(w, value);

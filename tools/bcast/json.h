@@ -37,6 +37,7 @@ void json_string(json_writer *w, const char *text);
 void json_string_n(json_writer *w, const char *text, size_t len);
 void json_int(json_writer *w, int64_t value);
 void json_null(json_writer *w);
+void json_bool(json_writer *w, int value);
 /* A dim or size that may be dynamic: negative is null. */
 void json_dim(json_writer *w, int64_t value);
 

@@ -130,7 +130,8 @@ static void emit_text(reporter *r, const report_diag *d) {
 /* "file", "line", "column" keys of a location (null when unknown). */
 static void json_loc(json_writer *w, const report_loc *loc) {
   json_key(w, "file");
-  json_string(w, loc->file);
+  if (loc->file) json_string(w, loc->file);
+  else json_null(w);
   json_key(w, "line");
   if (loc->line) json_int(w, loc->line);
   else json_null(w);
@@ -297,6 +298,18 @@ void report_emit(reporter *r, const report_diag *d) {
   case REPORT_JSON: emit_json(r, d); break;
   case REPORT_SARIF: emit_sarif(r, d); break;
   }
+}
+
+void report_json_failure(FILE *out, const bcast_diag *diag) {
+  reporter r;
+  report_begin(&r, REPORT_JSON, out);
+  report_diag d;
+  memset(&d, 0, sizeof d);
+  d.severity = REPORT_ERROR;
+  d.message = diag->message;
+  d.rule = bcast_status_name(diag->status);
+  d.detail = diag;
+  report_emit(&r, &d);
 }
 
 void report_end(reporter *r) {

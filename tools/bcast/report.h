@@ -86,6 +86,9 @@ int report_format_parse(const char *cmd, const char *value, int allow_sarif,
 /* Starts output on out (a SARIF log opens here). */
 void report_begin(reporter *r, report_format format, FILE *out);
 void report_emit(reporter *r, const report_diag *d);
+/* Writes a library failure without a location (infer, explain) as one
+ * JSON diagnostic object and line. */
+void report_json_failure(FILE *out, const bcast_diag *diag);
 /* Ends output (a SARIF log closes here). */
 void report_end(reporter *r);
 const char *report_severity_name(report_severity s);
