@@ -50,7 +50,8 @@ report_loc report_loc_at(const char *file, const char *text, size_t len,
 
 /* The source line and the caret line under it, as LLVM's SMDiagnostic
  * prints them: tabs expanded, '^' at the column, '~' over the rest of the
- * range, trailing spaces dropped. */
+ * range, trailing spaces dropped.  Each line is built in a buffer and
+ * written at once: stderr is unbuffered. */
 static void print_source(FILE *out, const report_loc *loc) {
   if (!loc->src || loc->line == 0) return;
   size_t n = 0;
@@ -61,36 +62,31 @@ static void print_source(FILE *out, const report_loc *loc) {
     unsigned char c = (unsigned char)loc->src[i];
     if (c < 0x20 && c != '\t') return; /* binary: not shown */
   }
-  size_t col = loc->col - 1, range = loc->range ? loc->range : 1;
-  size_t width = 0; /* display columns written so far */
+  char buf[(REPORT_MAX_SOURCE_LINE + 1) * REPORT_TAB_STOP + 1];
+  size_t w = 0; /* display columns written so far */
   for (size_t i = 0; i < n; i++) {
     if (loc->src[i] == '\t') {
-      do fputc(' ', out);
-      while (++width % REPORT_TAB_STOP);
+      do buf[w] = ' ';
+      while (++w % REPORT_TAB_STOP);
     } else {
-      fputc(loc->src[i], out);
-      width++;
+      buf[w++] = loc->src[i];
     }
   }
-  fputc('\n', out);
-  /* The caret line covers the source line plus one column past its end;
-   * find its last non-space position first. */
-  size_t caret_len = n + 1;
-  size_t last = col + range < caret_len ? col + range : caret_len;
-  if (col >= caret_len) return; /* column outside the line: LLVM shows none */
-  width = 0;
+  buf[w++] = '\n';
+  fwrite(buf, 1, w, out);
+  /* The caret line covers the source line plus one column past its end. */
+  size_t col = loc->col - 1, range = loc->range ? loc->range : 1;
+  if (col > n) return; /* column outside the line: LLVM shows none */
+  size_t last = col + range < n + 1 ? col + range : n + 1;
+  w = 0;
   for (size_t i = 0; i < last; i++) {
     char c = i < col ? ' ' : i == col ? '^' : '~';
-    if (i < n && loc->src[i] == '\t') {
-      char fill = c == ' ' ? ' ' : '~';
-      fputc(c, out);
-      while (++width % REPORT_TAB_STOP) fputc(fill, out);
-    } else {
-      fputc(c, out);
-      width++;
-    }
+    buf[w++] = c;
+    if (i < n && loc->src[i] == '\t')
+      while (w % REPORT_TAB_STOP) buf[w++] = c == ' ' ? ' ' : '~';
   }
-  fputc('\n', out);
+  buf[w++] = '\n';
+  fwrite(buf, 1, w, out);
 }
 
 void report_note_text(const report_note *n, char *buf, size_t size) {
