@@ -16,7 +16,6 @@ typedef struct verify_opts {
   int n_extra_ops;
   report_format format;
   int verify_diagnostics; /* check the file's expected-* annotations */
-  int split;              /* --split-input-file: chunks at "// -----" */
 } verify_opts;
 
 static void verify_help(FILE *out) {
@@ -54,8 +53,9 @@ static void verify_help(FILE *out) {
           "                mlir-opt --verify-diagnostics does: print only the\n"
           "                mismatches, exit 0 when there are none\n"
           "  --split-input-file\n"
-          "                with --verify-diagnostics: check each part between\n"
-          "                '// -----' lines on its own\n"
+          "                accepted for mlir-opt's command lines; bcast checks\n"
+          "                every op of a file either way (mlir-opt stops at\n"
+          "                the first failing op of each '// -----' part)\n"
           "  -h, --help    this text\n"
           "\n"
           "exit status: 0 all ops pass (or, with --verify-diagnostics, every\n"
@@ -92,14 +92,11 @@ static void deliver(verify_run *v, const report_diag *d) {
   else report_emit(&v->out, d);
 }
 
-/* Checks the ops of text[begin, end), whose first line is line first_line
- * of the file text[0, len). */
-static void verify_chunk(verify_run *v, const char *path, const char *text,
-                         size_t len, size_t begin, size_t end,
-                         uint32_t first_line) {
+/* Checks the ops of one file's text. */
+static void verify_text(verify_run *v, const char *path, const char *text,
+                        size_t len) {
   bcast_mlir_scanner scanner;
-  bcast_mlir_scanner_init(&scanner, text + begin, end - begin, want_op,
-                          (void *)v->o);
+  bcast_mlir_scanner_init(&scanner, text, len, want_op, (void *)v->o);
   /* An op is a few KB: it lives on the stack. */
   bcast_mlir_op op_storage;
   bcast_diag diag_storage;
@@ -113,7 +110,7 @@ static void verify_chunk(verify_run *v, const char *path, const char *text,
     report_diag d;
     memset(&d, 0, sizeof d);
     d.loc.file = path;
-    d.loc.line = op->line + first_line - 1;
+    d.loc.line = op->line;
     d.loc.col = op->col;
     d.loc.src = op->name - op->generic - (op->col - 1);
     d.loc.src_end = text + len;
@@ -159,46 +156,15 @@ static void verify_chunk(verify_run *v, const char *path, const char *text,
   }
 }
 
-/* The end of the chunk that starts at begin: the start of the next line
- * that begins with "// -----", or len.  *next gets where the next chunk
- * starts and *lines the number of lines up to there. */
-static size_t chunk_end(const char *text, size_t len, size_t begin,
-                        size_t *next, uint32_t *lines) {
-  static const char marker[] = "// -----";
-  const size_t marker_len = sizeof marker - 1;
-  *lines = 0;
-  for (size_t at = begin; at < len;) {
-    const char *nl = memchr(text + at, '\n', len - at);
-    size_t eol = nl ? (size_t)(nl - text) : len;
-    if (eol - at >= marker_len && memcmp(text + at, marker, marker_len) == 0) {
-      *next = eol < len ? eol + 1 : len;
-      (*lines)++;
-      return at;
-    }
-    if (nl) (*lines)++;
-    at = eol + 1;
-  }
-  *next = len;
-  return len;
-}
-
-/* Checks one file's text, chunk by chunk with --split-input-file. */
+/* Checks one file's text.  As in mlir-opt 22, the annotations are read
+ * from the whole file first, and the unmatched ones are reported at its
+ * end. */
 static void verify_file(verify_run *v, const char *path, const char *text,
                         size_t len) {
   long checked_before = v->checked;
-  uint32_t line = 1;
-  size_t begin = 0;
-  do {
-    size_t next = len, end = len;
-    uint32_t lines = 0;
-    if (v->o->split) end = chunk_end(text, len, begin, &next, &lines);
-    if (v->o->verify_diagnostics)
-      vmatch_chunk_begin(&v->match, path, text, len, begin, end, line);
-    verify_chunk(v, path, text, len, begin, end, line);
-    if (v->o->verify_diagnostics) vmatch_chunk_end(&v->match);
-    line += lines;
-    begin = next;
-  } while (begin < len);
+  if (v->o->verify_diagnostics) vmatch_begin(&v->match, path, text, len);
+  verify_text(v, path, text, len);
+  if (v->o->verify_diagnostics) vmatch_end(&v->match);
   if (v->checked == checked_before) {
     /* Nothing was verified: say so rather than pass (mlir-opt would not
      * parse a file that is not MLIR either).  Not subject to annotations. */
@@ -250,7 +216,8 @@ int cmd_verify(int argc, char **argv) {
     } else if (!strcmp(a, "--verify-diagnostics")) {
       o.verify_diagnostics = 1;
     } else if (!strcmp(a, "--split-input-file")) {
-      o.split = 1;
+      /* mlir-opt's flag, accepted so its command lines work: bcast checks
+       * every op either way. */
     } else if (!strcmp(a, "--summary")) {
       summary = 1;
     } else if (a[0] == '-' && a[1] != '\0') {

@@ -12,6 +12,7 @@ struct vexpect {
   uint32_t line;     /* the line its diagnostic must be on; 0 = @unknown */
   report_loc loc;    /* where "expected-" starts, for its own reports */
   char *substring;   /* the text between the outer {{ }}, NUL-terminated */
+  int unknown;       /* @unknown: matches only diagnostics without a line */
   int is_regex;
   regex_t regex;
   int matched;
@@ -167,6 +168,7 @@ static int read_annotation(vmatch *m, const char *line, const char *line_at,
                             : line_no - (uint32_t)offset;
     } else if (!strncmp(d, "unknown", 7)) {
       e->line = 0;
+      e->unknown = 1;
     } else if (!strncmp(d, "above", 5)) {
       e->line = last_plain_line;
     } else {
@@ -177,19 +179,17 @@ static int read_annotation(vmatch *m, const char *line, const char *line_at,
   return 1;
 }
 
-void vmatch_chunk_begin(vmatch *m, const char *file, const char *text,
-                        size_t len, size_t begin, size_t end,
-                        uint32_t first_line) {
+void vmatch_begin(vmatch *m, const char *file, const char *text, size_t len) {
   free_expectations(m);
   m->file = file;
   /* @below annotations waiting for the next line without one (indices). */
   size_t *below = NULL, n_below = 0;
-  uint32_t line_no = first_line, last_plain = first_line;
+  uint32_t line_no = 1, last_plain = 1;
   char *line = NULL;
   size_t line_cap = 0;
-  for (size_t at = begin; at < end; line_no++) {
+  for (size_t at = 0; at < len; line_no++) {
     size_t eol = at;
-    while (eol < end && text[eol] != '\n') eol++;
+    while (eol < len && text[eol] != '\n') eol++;
     size_t n = eol - at;
     while (n > 0 && (text[at + n - 1] == ' ' || text[at + n - 1] == '\t' ||
                      text[at + n - 1] == '\r'))
@@ -234,7 +234,7 @@ static int expectation_matches(const vexpect *e, const char *message) {
   return strstr(message, e->substring) != NULL;
 }
 
-/* Checks one diagnostic (or note) against the chunk's annotations. */
+/* Checks one diagnostic (or note) against the file's annotations. */
 static void check_one(vmatch *m, const report_loc *loc, report_severity kind,
                       const char *message, int optional) {
   vexpect *near_miss = NULL;
@@ -278,20 +278,25 @@ void vmatch_diag(vmatch *m, const report_diag *d) {
   }
 }
 
-void vmatch_chunk_end(vmatch *m) {
-  for (size_t k = 0; k < m->n_expect; k++) {
-    const vexpect *e = &m->expect[k];
-    if (e->matched) continue;
-    size_t size = strlen(e->substring) + 64;
-    char *text = malloc(size);
-    if (!text) {
-      m->no_memory = 1;
-      continue;
+void vmatch_end(vmatch *m) {
+  /* Located annotations first, in file order, then the @unknown ones
+   * (which MLIR reports without a location). */
+  for (int unknown = 0; unknown < 2; unknown++) {
+    for (size_t k = 0; k < m->n_expect; k++) {
+      const vexpect *e = &m->expect[k];
+      if (e->matched || e->unknown != unknown) continue;
+      size_t size = strlen(e->substring) + 64;
+      char *text = malloc(size);
+      if (!text) {
+        m->no_memory = 1;
+        continue;
+      }
+      snprintf(text, size, "expected %s \"%s\" was not produced",
+               report_severity_name(e->kind), e->substring);
+      report_loc nowhere = {"<unknown>:0", 0, 0, NULL, NULL, 0};
+      mismatch(m, unknown ? &nowhere : &e->loc, text);
+      free(text);
     }
-    snprintf(text, size, "expected %s \"%s\" was not produced",
-             report_severity_name(e->kind), e->substring);
-    mismatch(m, &e->loc, text);
-    free(text);
   }
   free_expectations(m);
 }

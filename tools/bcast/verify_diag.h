@@ -16,9 +16,11 @@
  *
  * Each produced diagnostic and note must be matched by an annotation of
  * its line (near misses in severity are reported as MLIR does), and every
- * annotation must match one; the file's chunks (split at "// -----" with
- * --split-input-file) are checked one by one, keeping file line numbers.
- * Mismatches are reported as errors through the command's reporter, in
+ * annotation must match one.  As mlir-opt 22 does, the annotations are
+ * read from the whole file at the start (so @above and @below see across
+ * "// -----" lines), mismatched diagnostics are reported as they come, and
+ * the annotations nothing matched at the end of the file.  Mismatches are
+ * reported as errors through the command's reporter, in
  * mlir-opt's words ("expected error \"...\" was not produced",
  * "unexpected error: ..."). */
 #ifndef BCAST_CLI_VERIFY_DIAG_H
@@ -42,16 +44,13 @@ typedef struct vmatch {
 } vmatch;
 
 void vmatch_init(vmatch *m, reporter *out);
-/* Reads the annotations of one chunk, text[begin, end) of the file
- * text[0, len) whose line first_line is at begin.  Malformed annotations
- * (a regex without '}}' or that does not compile) are reported here. */
-void vmatch_chunk_begin(vmatch *m, const char *file, const char *text,
-                        size_t len, size_t begin, size_t end,
-                        uint32_t first_line);
+/* Reads the annotations of the file text[0, len).  Malformed ones (a
+ * regex without '}}' or that does not compile) are reported here. */
+void vmatch_begin(vmatch *m, const char *file, const char *text, size_t len);
 /* Checks one produced diagnostic and its notes. */
 void vmatch_diag(vmatch *m, const report_diag *d);
-/* Reports the annotations of the chunk that nothing matched. */
-void vmatch_chunk_end(vmatch *m);
+/* Reports the annotations of the file that nothing matched. */
+void vmatch_end(vmatch *m);
 void vmatch_free(vmatch *m);
 
 #endif
