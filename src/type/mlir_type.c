@@ -94,6 +94,32 @@ static int valid_elem_type(const char *e, size_t n) {
   return i == n;
 }
 
+/* Whether a syntactically valid element type names a type MLIR 22 knows:
+ * a dialect type ("!quant.uniform<...>"), a builtin integer ("i32", "si8",
+ * "ui16"), "index", a builtin float ("f32", "bf16", "tf32", "f8E4M3FN",
+ * ...), "complex<...>", "vector<...>" or "none".  Anything else
+ * ("tensor<2xfoo>") is an unknown type, which mlir-opt rejects. */
+static int known_elem_type(const char *e, size_t n) {
+  static const char *const names[] = {"index", "none", "f16", "bf16", "f32",
+                                      "f64", "f80", "f128", "tf32"};
+  static const char *const prefixes[] = {"!", "complex<", "vector<", "f8E",
+                                         "f6E", "f4E"};
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+    if (strlen(names[k]) == n && memcmp(names[k], e, n) == 0) return 1;
+  for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++) {
+    size_t p = strlen(prefixes[k]);
+    if (n > p && memcmp(prefixes[k], e, p) == 0) return 1;
+  }
+  size_t i = 0;
+  if (n >= 2 && (e[0] == 's' || e[0] == 'u') && e[1] == 'i') i = 2;
+  else if (n >= 1 && e[0] == 'i') i = 1;
+  else return 0;
+  if (i == n || e[i] == '0') return 0;
+  for (; i < n; i++)
+    if (e[i] < '0' || e[i] > '9') return 0;
+  return 1;
+}
+
 bcast_status bcast__mlir_type_read(const char *t, size_t len,
                                    bcast_mlir_type_ref *out, int64_t *dims,
                                    int32_t room, size_t *consumed,
@@ -215,6 +241,12 @@ bcast_status bcast__mlir_type_read(const char *t, size_t len,
   if (i >= len || t[i] != '>')
     return type_error(diag, BCAST_PARSE, t, len,
                       i >= len ? "truncated: missing '>'" : "expected '>'");
+  if (!known_elem_type(out->elem, out->elem_len)) {
+    char what[96];
+    snprintf(what, sizeof what, "unknown element type '%.*s'",
+             (int)(out->elem_len > 60 ? 60 : out->elem_len), out->elem);
+    return type_error(diag, BCAST_PARSE, t, len, what);
+  }
   i++;
   out->text_len = i;
   *consumed = i;

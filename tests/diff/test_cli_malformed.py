@@ -32,6 +32,18 @@ SANITIZER_MARKS = ("AddressSanitizer", "LeakSanitizer", "runtime error:",
 # A line bcast may print on stderr: a located diagnostic or "bcast: ...".
 STDERR_LINE = re.compile(r"^(?:.+:\d+:\d+: (?:error|note): \S.*|bcast: \S.*)$")
 LOCATED_ERROR = re.compile(r"^(.+):(\d+):(\d+): error: (.+)$")
+CARET_LINE = re.compile(r"^ *\^~*$")
+
+
+def diagnostic_lines(err):
+    """The lines of stderr without the source line and caret line that
+    follow a located diagnostic, as mlir-opt prints them."""
+    lines = err.split("\n")
+    keep = [True] * len(lines)
+    for i, line in enumerate(lines):
+        if i > 0 and CARET_LINE.match(line):
+            keep[i] = keep[i - 1] = False
+    return [l for l, k in zip(lines, keep) if k]
 
 
 class Run:
@@ -91,7 +103,7 @@ def check_failure(tally, title, r, rcs, patterns, line=None, path=None):
     # The error itself must name the problem: the message after the
     # location (which may hold any word) counts; bcast's notes do not.
     messages = []
-    for l in r.err.split("\n"):
+    for l in diagnostic_lines(r.err):
         m = LOCATED_ERROR.match(l)
         if m:
             messages.append(m.group(4))
@@ -124,7 +136,7 @@ def check_robust(tally, title, r, nlines=None):
         if r.rc != 0 and not r.err.strip():
             problems.append("failed with nothing on stderr")
         errors = 0
-        for line in r.err.rstrip("\n").split("\n"):
+        for line in diagnostic_lines(r.err.rstrip("\n")):
             if not line:
                 continue
             if not STDERR_LINE.match(line):
@@ -441,9 +453,10 @@ def part_verify_usage(tally, bcast, tmpdir):
     check_failure(tally, "verify, unknown option", r, {2}, [r"frobnicate"])
     empty = os.path.join(tmpdir, "empty.mlir")
     open(empty, "w").close()
+    # Nothing to verify is not a pass: an error at 1:1 (README, bcast verify).
     r = run(bcast, ["verify", empty])
-    tally.check(r.rc == 0 and sane(r) is None, "verify, empty file: exit %s"
-                 % r.rc, r.show())
+    check_failure(tally, "verify, empty file", r, {1}, [r"no op to check"],
+                  line=1, path=empty)
 
 
 # ---------------------------------------------------------------------------

@@ -9,7 +9,8 @@ Three parts:
    of it.  Every op sits in its own func, separated by `// -----`, in one
    file; mlir-opt --split-input-file runs once over it and `bcast verify
    --profile mlir` runs once over it.  The error lines (FILE:LINE:COL:
-   error: MESSAGE) must be identical.  The same file is also run through
+   error: MESSAGE) must be identical, and so must the source line and
+   caret line printed under each.  The same file is also run through
    the default `trait` profile and compared, op by op, with a Python model
    of the Verify pseudo-code of the Broadcastable document (ops with size-0
    dims are left out there: the document does not classify 0).
@@ -312,6 +313,18 @@ def note_lines(stderr, path):
     return located_lines(stderr, path, NOTE_RE)
 
 
+def source_lines(stderr, path):
+    """{(line, col): (source line, caret line)}: the two lines mlir-opt
+    prints under each error of PATH."""
+    lines = stderr.split("\n")
+    out = {}
+    for i, line in enumerate(lines):
+        m = ERROR_RE.match(line)
+        if m and m.group(1) == path:
+            out[(int(m.group(2)), int(m.group(3)))] = tuple(lines[i + 1:i + 3])
+    return out
+
+
 def crashed(rc):
     return rc is None or rc < 0 or rc >= 128
 
@@ -335,6 +348,8 @@ def compare_with_mlir_opt(tally, label, mfile, path, args, bcast_cmd):
     mer = error_lines(mout, path)
     ber = error_lines(bout, path)
     bno = note_lines(bout, path)
+    msrc = source_lines(mout, path)
+    bsrc = source_lines(bout, path)
     known = set()
     for line_no, col, func in mfile.cases:
         key = (line_no, col)
@@ -344,6 +359,9 @@ def compare_with_mlir_opt(tally, label, mfile, path, args, bcast_cmd):
         problems = []
         if want != got:
             problems.append("error lines differ")
+        elif got and msrc.get(key) != bsrc.get(key):
+            problems.append("source and caret lines differ: mlir-opt %r, bcast %r"
+                            % (msrc.get(key), bsrc.get(key)))
         if got and not all(n.strip() for n in bno.get(key, [""])):
             problems.append("bcast printed an empty note")
         if got and key not in bno:

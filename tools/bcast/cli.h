@@ -76,10 +76,4 @@ int cli_op_profile_option(const char *cmd, int argc, char **argv, int *i,
 /* Whether a rule names the op exactly (such ops are checked like --op). */
 int cli_op_profile_names(const cli_op_profiles *p, const char *name,
                          size_t len);
-/* Prints an op that fails its check as bcast verify does: mlir-opt's error
- * line, then bcast's explanation as a note naming the profile. */
-void cli_print_op_failure(const char *path, const char *op_name, size_t len,
-                          uint32_t line, uint32_t col, bcast_profile profile,
-                          const bcast_diag *diag);
-
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "report.h"
 
 static void broadcast_in_dim_help(FILE *out) {
   fprintf(out,
@@ -219,7 +220,7 @@ int cmd_broadcast_in_dim(int argc, char **argv) {
 
 static void explain_help(FILE *out) {
   fprintf(out,
-          "usage: bcast explain [--profile P] SHAPE...\n"
+          "usage: bcast explain [--profile P] [--format text|json] SHAPE...\n"
           "\n"
           "Spells implicit (NumPy / ONNX / trait) broadcasting out explicitly:\n"
           "for each operand, the broadcast_dimensions that place it in the\n"
@@ -229,6 +230,8 @@ static void explain_help(FILE *out) {
           "\n"
           "options:\n"
           "  --profile P   trait (default) | mlir | numpy | tosa | xla\n"
+          "  --format F    text (default) | json: one object on stdout, the\n"
+          "                result and one entry per operand, or the failure\n"
           "  -h, --help    this text\n"
           "\n"
           "exit status: 0 explained, 1 the shapes do not broadcast, 2 usage error.\n");
@@ -244,8 +247,62 @@ static void print_mask(uint64_t mask, int32_t rank) {
   }
 }
 
+/* The dims whose bit is set in mask, as a JSON array. */
+static void json_mask(json_writer *w, const char *key, uint64_t mask,
+                      int32_t rank) {
+  json_key(w, key);
+  json_array_begin(w);
+  for (int32_t i = 0; i < rank; i++)
+    if ((mask >> i) & 1) json_int(w, i);
+  json_array_end(w);
+}
+
+/* The explanation as one JSON object: {"result", "operands": [{"shape",
+ * "unranked", "broadcast_dimensions", "expanded", "maybe_expanded",
+ * "runtime_check", "new_leading_dims"}, ...]}. */
+static void explain_print_json(const bcast_shape *out, size_t n,
+                               const bcast_shape *shapes,
+                               const bcast_explained *ex,
+                               const bcast_symbols *symbols) {
+  char text[BCAST_MAX_RANK * (BCAST_SYMBOL_NAME_MAX + 1) + 4];
+  json_writer w;
+  json_init(&w, stdout);
+  json_object_begin(&w);
+  json_key(&w, "result");
+  bcast_shape_format_symbolic(out, BCAST_SHAPE_STYLE_LIST, symbols, text,
+                              sizeof text);
+  json_string(&w, text);
+  json_key(&w, "operands");
+  json_array_begin(&w);
+  for (size_t k = 0; k < n; k++) {
+    json_object_begin(&w);
+    json_key(&w, "shape");
+    bcast_shape_format_symbolic(&shapes[k], BCAST_SHAPE_STYLE_LIST, symbols,
+                                text, sizeof text);
+    json_string(&w, text);
+    const int unranked = ex[k].rank == BCAST_RANK_UNRANKED;
+    const int32_t rank = unranked ? 0 : ex[k].rank;
+    json_key(&w, "unranked");
+    json_bool(&w, unranked);
+    json_key(&w, "broadcast_dimensions");
+    json_array_begin(&w);
+    for (int32_t i = 0; i < rank; i++) json_int(&w, ex[k].broadcast_dimensions[i]);
+    json_array_end(&w);
+    json_mask(&w, "expanded", ex[k].expanded, rank);
+    json_mask(&w, "maybe_expanded", ex[k].maybe_expanded, rank);
+    json_mask(&w, "runtime_check", ex[k].runtime_check, rank);
+    json_key(&w, "new_leading_dims");
+    json_int(&w, unranked || out->rank < rank ? 0 : out->rank - rank);
+    json_object_end(&w);
+  }
+  json_array_end(&w);
+  json_object_end(&w);
+  json_line_end(&w);
+}
+
 int cmd_explain(int argc, char **argv) {
   bcast_profile profile = BCAST_PROFILE_TRAIT;
+  report_format format = REPORT_TEXT;
   bcast_shape *shapes = calloc((size_t)argc, sizeof *shapes);
   bcast_explained *ex = calloc((size_t)argc, sizeof *ex);
   bcast_symbols *symbols = malloc(sizeof *symbols);
@@ -270,6 +327,10 @@ int cmd_explain(int argc, char **argv) {
     } else if ((got = cli_profile_option("explain", argc, argv, &i, a,
                                          &profile)) != 0) {
       if (got < 0) rc = CLI_USAGE;
+    } else if (cli_option_is(a, "--format")) {
+      const char *value = cli_option_value(argc, argv, &i, "--format", a);
+      if (!value || !report_format_parse("explain", value, 0, &format))
+        rc = CLI_USAGE;
     } else if (a[0] == '-' && a[1] == '-') {
       cli_error("explain: unknown option '%s' (see 'bcast explain --help')", a);
       rc = CLI_USAGE;
@@ -284,10 +345,13 @@ int cmd_explain(int argc, char **argv) {
   bcast_shape out;
   if (rc == CLI_OK &&
       bcast_explain(n, shapes, profile, &out, ex, &diag) != BCAST_OK) {
-    cli_diag("explain", &diag);
+    if (format == REPORT_JSON) report_json_failure(stdout, &diag);
+    else cli_diag("explain", &diag);
     rc = CLI_FAIL;
   }
-  if (rc == CLI_OK) {
+  if (rc == CLI_OK && format == REPORT_JSON) {
+    explain_print_json(&out, n, shapes, ex, symbols);
+  } else if (rc == CLI_OK) {
     char text[BCAST_MAX_RANK * (BCAST_SYMBOL_NAME_MAX + 1) + 4];
     bcast_shape_format_symbolic(&out, BCAST_SHAPE_STYLE_LIST, symbols, text,
                                 sizeof text);

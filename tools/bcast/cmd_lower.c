@@ -10,11 +10,13 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "report.h"
 
 static void lower_help(FILE *out) {
   fprintf(out,
           "usage: bcast lower [--only OP]... [--profile P] [--op-profile PATTERN=P]...\n"
-          "                   [--assert-broadcast] [--stats] [-o OUT] FILE.mlir | -\n"
+          "                   [--assert-broadcast] [--stats] [--format text|json]\n"
+          "                   [-o OUT] FILE.mlir | -\n"
           "\n"
           "Prints the module with every TOSA element-wise op (tosa.add,\n"
           "tosa.select, ... the 36 ops of the TOSA-to-Linalg RFC, generic or\n"
@@ -40,6 +42,8 @@ static void lower_help(FILE *out) {
           "                      broadcast size at run time\n"
           "  --stats             print 'N ops lowered, N maps, N copies,\n"
           "                      N asserts' on stderr\n"
+          "  --format F          text (default) | json: the --stats line and\n"
+          "                      the diagnostics as JSON objects on stderr\n"
           "  -o OUT              write the module to OUT (via a temporary file\n"
           "                      and rename; '-' is stdout, the default)\n"
           "  -h, --help          this text\n"
@@ -56,28 +60,54 @@ static bcast_status write_stream(void *ctx, const char *data, size_t len) {
   return fwrite(data, 1, len, f) == len ? BCAST_OK : BCAST_IO;
 }
 
-/* Prints one op that cannot be lowered: a failed check as bcast verify
- * prints it, anything else from its "LINE:COL: ..." message. */
+/* Reports each op that cannot be lowered as it comes: a failed check as
+ * bcast verify reports it, anything else at the "LINE:COL: " its message
+ * starts with. */
 typedef struct failures {
-  const char *name;
+  reporter out;
+  report_cursor src;
   size_t count;
 } failures;
 
-static void print_failure(void *ctx, const bcast_emit_failure *f) {
+static void report_failure(void *ctx, const bcast_emit_failure *f) {
   failures *fl = ctx;
-  const char *name = fl->name;
+  report_diag d;
   fl->count++;
-  if (!f->verified) {
-    cli_print_op_failure(name, f->op_name, f->op_name_len, f->line, f->col,
-                         f->profile, f->diag);
+  if (f->verified) {
+    report_located_failure(&d, &fl->src, f->diag);
+  } else {
+    char message[BCAST_DIAG_TEXT_MAX + BCAST_DIAG_MLIR_TEXT_MAX + 256];
+    memset(&d, 0, sizeof d);
+    d.loc = report_cursor_loc(&fl->src, f->line, f->col);
+    d.op = f->op_name;
+    d.op_len = f->op_name_len;
+    report_op_failure(&d, message, sizeof message, f->profile, f->diag);
+    report_emit(&fl->out, &d);
     return;
   }
-  const char *msg = f->diag->message, *rest = msg;
-  while ((*rest >= '0' && *rest <= '9') || *rest == ':') rest++;
-  if (rest > msg && rest[-1] == ':' && *rest == ' ')
-    fprintf(stderr, "%s:%.*s error:%s\n", name, (int)(rest - msg), msg, rest);
-  else
-    fprintf(stderr, "%s: error: %s\n", name, msg);
+  report_emit(&fl->out, &d);
+}
+
+/* The --stats counts, as text or as one JSON object, on stderr. */
+static void lower_print_stats(report_format format, const bcast_emit_stats *stats) {
+  if (format != REPORT_JSON) {
+    fprintf(stderr, "%zu ops lowered, %zu maps, %zu copies, %zu asserts\n",
+            stats->ops_lowered, stats->maps, stats->copies, stats->asserts);
+    return;
+  }
+  json_writer w;
+  json_init(&w, stderr);
+  json_object_begin(&w);
+  json_key(&w, "ops_lowered");
+  json_int(&w, (int64_t)stats->ops_lowered);
+  json_key(&w, "maps");
+  json_int(&w, (int64_t)stats->maps);
+  json_key(&w, "copies");
+  json_int(&w, (int64_t)stats->copies);
+  json_key(&w, "asserts");
+  json_int(&w, (int64_t)stats->asserts);
+  json_object_end(&w);
+  json_line_end(&w);
 }
 
 /* Opens "<dir of path>/.bcast-tmp-<pid>-<n>" exclusively; NULL after
@@ -119,6 +149,7 @@ int cmd_lower(int argc, char **argv) {
   size_t n_only = 0;
   const char *file = NULL, *out_path = NULL;
   int show_stats = 0, got;
+  report_format format = REPORT_TEXT;
   cli_op_profiles rules;
   rules.n_rules = 0;
   for (int i = 1; i < argc; i++) {
@@ -155,6 +186,10 @@ int cmd_lower(int argc, char **argv) {
       o.assert_broadcast = 1;
     } else if (!strcmp(a, "--stats")) {
       show_stats = 1;
+    } else if (cli_option_is(a, "--format")) {
+      const char *value = cli_option_value(argc, argv, &i, "--format", a);
+      if (!value || !report_format_parse("lower", value, 0, &format))
+        return CLI_USAGE;
     } else if (a[0] == '-' && a[1] != '\0') {
       cli_error("lower: unknown option '%s' (see 'bcast lower --help')", a);
       return CLI_USAGE;
@@ -177,12 +212,15 @@ int cmd_lower(int argc, char **argv) {
   o.n_rules = rules.n_rules;
   const char *name = strcmp(file, "-") == 0 ? "<stdin>" : file;
   o.source_name = name;
-  failures printed = {name, 0};
-  o.on_failure = print_failure;
-  o.failure_ctx = &printed;
   size_t len;
   char *text = cli_read_file(file, &len);
   if (!text) return CLI_USAGE;
+  failures printed;
+  report_begin(&printed.out, format, stderr);
+  report_cursor_init(&printed.src, name, text, len);
+  printed.count = 0;
+  o.on_failure = report_failure;
+  o.failure_ctx = &printed;
   bcast_diag *diag = malloc(sizeof *diag);
   if (!diag) {
     free(text);
@@ -204,8 +242,12 @@ int cmd_lower(int argc, char **argv) {
     cli_error("lower: writing the output failed");
     rc = CLI_USAGE;
   } else if (st != BCAST_OK) {
-    if (printed.count == 0) fprintf(stderr, "%s: error: %s\n", name, diag->message);
-    /* Every failing op was printed by print_failure.  A malformed op fails
+    if (printed.count == 0) {
+      report_diag d;
+      report_located_failure(&d, &printed.src, diag);
+      report_emit(&printed.out, &d);
+    }
+    /* Every failing op was reported by report_failure.  A malformed op fails
      * the file like a failed check, as in bcast verify and mlir-opt (exit
      * 1); resources and I/O are 2. */
     rc = st == BCAST_PARSE ? CLI_FAIL : bcast_status_exit_class(st);
@@ -225,10 +267,8 @@ int cmd_lower(int argc, char **argv) {
     if (rc != CLI_OK) unlink(tmp);
     free(tmp);
   }
-  if (rc == CLI_OK && show_stats) {
-    fprintf(stderr, "%zu ops lowered, %zu maps, %zu copies, %zu asserts\n",
-            stats.ops_lowered, stats.maps, stats.copies, stats.asserts);
-  }
+  report_end(&printed.out);
+  if (rc == CLI_OK && show_stats) lower_print_stats(format, &stats);
   free(diag);
   free(text);
   return rc;

@@ -32,20 +32,3 @@ int cli_op_profile_names(const cli_op_profiles *p, const char *name,
       return 1;
   return 0;
 }
-
-void cli_print_op_failure(const char *path, const char *op_name, size_t len,
-                          uint32_t line, uint32_t col, bcast_profile profile,
-                          const bcast_diag *diag) {
-  if (diag->mlir_message[0] && diag->mlir_op_prefix)
-    fprintf(stderr, "%s:%u:%u: error: '%.*s' op %s\n", path, line, col,
-            (int)len, op_name, diag->mlir_message);
-  else if (diag->mlir_message[0])
-    fprintf(stderr, "%s:%u:%u: error: %s\n", path, line, col,
-            diag->mlir_message);
-  else
-    fprintf(stderr, "%s:%u:%u: error: '%.*s' op %s\n", path, line, col,
-            (int)len, op_name, diag->message);
-  if (diag->mlir_message[0])
-    fprintf(stderr, "%s:%u:%u: note: %s [%s profile]\n", path, line, col,
-            diag->message, bcast_profile_name(profile));
-}
