@@ -64,11 +64,12 @@ expect_broadcast_add="11 22 33
 14 25 36
 0 0 0
 3 3 3"
+expect_threads="4 threads, 65536 elements each: ok"
 # TOSA's cast: round half to even, saturate to int8.
 expect_cast_owned="2 4 -2 127 -128 0
 BCAST_BUDGET"
 examples=$(cd "$src/examples" && ls ./*.c | sed 's|^\./||; s|\.c$||')
-check test "$(echo "$examples" | wc -l)" -ge 3
+check test "$(echo "$examples" | wc -l)" -ge 4
 run_example() { # NAME BINARY
   local want="expect_$1"
   if [ -z "${!want+x}" ]; then
