@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what bcast needs on a Debian 12 machine, skipping what is there.
 #   scripts/setup.sh build   compiler, CMake, OpenMP runtime
-#   scripts/setup.sh test    also python3-numpy and mlir-22-tools (the oracles)
+#   scripts/setup.sh test    also python3-numpy and mlir-22-tools (the oracles),
+#                            pkgconf, clang and groff-base (the package test)
 set -euo pipefail
 what=${1:-build}
 need=()
@@ -11,7 +12,9 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
   for p in python3 python3-numpy; do have "$p" || need+=("$p"); done
 fi
 if [ "$what" = test ]; then
-  have mlir-22-tools || need+=(mlir-22-tools)
+  # pkg-config, clang and groff: the package test links through pkg-config
+  # with both compilers and renders the man page.
+  for p in mlir-22-tools pkgconf clang groff-base; do have "$p" || need+=("$p"); done
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "setup: installing ${need[*]}"

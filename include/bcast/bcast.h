@@ -2,6 +2,7 @@
 #ifndef BCAST_BCAST_H
 #define BCAST_BCAST_H
 
+#include "bcast/version.h"
 #include "bcast/status.h"
 #include "bcast/allocator.h"
 #include "bcast/shape.h"

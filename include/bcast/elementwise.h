@@ -112,7 +112,8 @@ typedef enum bcast_nan_mode {
 } bcast_nan_mode;
 
 /* The attributes of every op in one struct; an op reads only its own.
- * bcast_op_attrs_init sets the defaults given here. */
+ * The defaults given here are all zero: `bcast_op_attrs a = {0};` and
+ * bcast_op_attrs_init(&a) give the same attributes. */
 typedef struct bcast_op_attrs {
   /* MUL: right shift of the product, 0..63, with rounding half up
    * ((a*b + 2^(shift-1)) >> shift computed in 64 bits).  Nonzero only for
@@ -137,10 +138,13 @@ typedef struct bcast_op_attrs {
    * nonzero only for int8 (then within -128..127); numpy: must be 0.
    * Default 0. */
   int64_t input_zp, output_zp;
-  /* CAST: the result type.  Default BCAST_DTYPE_COUNT, meaning "not set"
-   * (CAST then fails with BCAST_INVALID_ARGUMENT, unless the options
-   * declare a result type: see bcast_ew_options). */
-  bcast_dtype cast_to;
+  /* CAST: the result type, read during the call only (a plan keeps the
+   * type, not the pointer).  Default NULL, meaning "not set": CAST then
+   * fails with BCAST_INVALID_ARGUMENT, unless the options declare a result
+   * type (see bcast_ew_options).  A pointer, so that a zeroed struct cannot
+   * name a type by accident (BCAST_BOOL is 0):
+   *   bcast_dtype to = BCAST_INT8;  attrs.cast_to = &to; */
+  const bcast_dtype *cast_to;
 } bcast_op_attrs;
 
 BCAST_API void bcast_op_attrs_init(bcast_op_attrs *attrs);
@@ -210,8 +214,12 @@ BCAST_API bcast_status bcast_ew_supported(bcast_op op, bcast_profile profile,
 /* ------------------------------------------------------------------------ */
 /* Execution. */
 
+/* Every default is zero: `bcast_ew_options o = {0};` and
+ * bcast_ew_options_init(&o) give the same options, so a field added later
+ * keeps its default in code that zeroes the struct. */
 typedef struct bcast_ew_options {
-  bcast_profile profile; /* BCAST_PROFILE_TOSA (default), TRAIT or NUMPY */
+  bcast_profile profile; /* BCAST_PROFILE_TOSA (default, 0), TRAIT or
+                            NUMPY */
   int checked;           /* nonzero: report unpredictable results */
   int threads;           /* OpenMP threads; <= 0: the OpenMP default.
                             Small outputs run on one thread. */
@@ -229,8 +237,9 @@ typedef struct bcast_ew_options {
    * target. */
   const bcast_dtype *declared_dtypes;
   const bcast_dtype *declared_result_dtype;
-  int64_t max_bytes; /* budget for a new output; default
-                        BCAST_DEFAULT_MAX_BYTES */
+  int64_t max_bytes; /* budget for a new output in bytes; 0 (default)
+                        means BCAST_DEFAULT_MAX_BYTES, a negative budget
+                        refuses every new output */
 } bcast_ew_options;
 
 BCAST_API void bcast_ew_options_init(bcast_ew_options *options);

@@ -106,7 +106,8 @@ typedef struct bcast_emit_options {
   const char *source_name;
 } bcast_emit_options;
 
-/* Defaults: per-op profile, all ops, no assertions. */
+/* Defaults: per-op profile, all ops, no assertions.  Every default is
+ * zero: `bcast_emit_options o = {0};` gives the same options. */
 BCAST_API void bcast_emit_options_init(bcast_emit_options *opts);
 
 typedef struct bcast_emit_stats {

@@ -49,7 +49,8 @@ typedef struct bcast_npy_write_opts {
                            multi-byte numbers and 'U' strings only */
 } bcast_npy_write_opts;
 
-/* Writes t (any strides) to path; opts may be NULL. */
+/* Writes t (any strides) to path; opts may be NULL, which is the same
+ * as a zeroed bcast_npy_write_opts (every default is 0). */
 BCAST_API bcast_status bcast_npy_write(const char *path, const bcast_tensor *t,
                              const bcast_npy_write_opts *opts,
                              bcast_diag *diag);

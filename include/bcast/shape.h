@@ -32,11 +32,13 @@ typedef struct bcast_shape {
 } bcast_shape;
 
 /* Which system's rules a call follows.  The systems really differ; see
- * README "Profiles" for the exact differences. */
+ * README "Profiles" for the exact differences.  TOSA comes first (0): it is
+ * the default of the option structs that carry a profile, so a zeroed
+ * bcast_ew_options or bcast_emit_options means it. */
 #define BCAST_PROFILE_LIST(X)                                                 \
-  X(TRAIT, "trait") /* MLIR's Broadcastable document (default) */             \
-  X(MLIR, "mlir")   /* what MLIR 22's verifier really does */                 \
   X(TOSA, "tosa")   /* TOSA dialect: equal ranks, dims >= 1 */                \
+  X(TRAIT, "trait") /* MLIR's Broadcastable document (the CLI's default) */   \
+  X(MLIR, "mlir")   /* what MLIR 22's verifier really does */                 \
   X(NUMPY, "numpy") /* NumPy / ONNX multidirectional broadcasting */          \
   X(XLA, "xla")     /* XLA: equal ranks unless broadcast_dimensions given */
 

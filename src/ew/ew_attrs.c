@@ -238,6 +238,13 @@ bcast_status bcast__ew_clamp_bounds(const bcast_op_attrs *attrs,
 }
 
 /* MLIR's bit pattern of an infinity of a floating type. */
+/* Every element type as a constant, for attrs->cast_to to point at. */
+static const bcast_dtype every_dtype[BCAST_DTYPE_COUNT] = {
+#define DTYPE_(id, name, ctype, size, kind, npy, mlir) BCAST_##id,
+    BCAST_DTYPE_LIST(DTYPE_)
+#undef DTYPE_
+};
+
 static const char *mlir_infinity(bcast_dtype dtype, int negative) {
   switch (dtype) {
   case BCAST_FLOAT16:
@@ -553,7 +560,7 @@ static bcast_status set_value(bcast_op_attrs *attrs, bcast_op op,
         bcast_dtype_kind_of(to) == BCAST_KIND_STRING)
       return bad_value(diag, op, attr, raw,
                        "an element type (int8, float16, f32, i1, ...)");
-    attrs->cast_to = to;
+    attrs->cast_to = &every_dtype[to];
     return BCAST_OK;
   }
   default:

@@ -14,10 +14,10 @@
 #include "plan/stream.h"
 #include "tensor/buffer.h"
 
+/* Every default is zero (profile TOSA, max_bytes 0 meaning
+ * BCAST_DEFAULT_MAX_BYTES), so that a zeroed struct means the defaults. */
 void bcast_ew_options_init(bcast_ew_options *options) {
   memset(options, 0, sizeof *options);
-  options->profile = BCAST_PROFILE_TOSA;
-  options->max_bytes = BCAST_DEFAULT_MAX_BYTES;
 }
 
 /* The row's kernels compiled for this CPU: the AVX2 set where the CPU and
@@ -110,7 +110,8 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
   plan->arity = arity;
   plan->checked = options->checked != 0;
   plan->threads = options->threads;
-  plan->max_bytes = options->max_bytes;
+  plan->max_bytes =
+      options->max_bytes ? options->max_bytes : BCAST_DEFAULT_MAX_BYTES;
   plan->row = row;
   bcast__ew_params_from_attrs(&plan->params, attrs, data);
   for (int k = 0; k < arity; k++)

@@ -102,10 +102,9 @@ bcast_status bcast__ew_check_declared_dtypes(const bcast_ew_options *o,
                     BCAST_DIAG_NONE, 0, BCAST_DIAG_NONE);
       return BCAST_TYPE;
     }
-  if (op == BCAST_OP_CAST && o->declared_result_dtype &&
-      (unsigned)(*attrs)->cast_to >= BCAST_DTYPE_COUNT) {
+  if (op == BCAST_OP_CAST && o->declared_result_dtype && !(*attrs)->cast_to) {
     *storage = **attrs;
-    storage->cast_to = *o->declared_result_dtype;
+    storage->cast_to = o->declared_result_dtype;
     *attrs = storage;
   }
   return BCAST_OK;

@@ -11,12 +11,10 @@
 #include "core/diag.h"
 #include "ew/ew_attrs.h"
 
+/* Every default is zero (BCAST_SCALAR_NONE, BCAST_NAN_PROPAGATE, cast_to
+ * NULL), so that a zeroed struct means the defaults. */
 void bcast_op_attrs_init(bcast_op_attrs *attrs) {
   memset(attrs, 0, sizeof *attrs);
-  attrs->min_val.kind = BCAST_SCALAR_NONE;
-  attrs->max_val.kind = BCAST_SCALAR_NONE;
-  attrs->nan_mode = BCAST_NAN_PROPAGATE;
-  attrs->cast_to = BCAST_DTYPE_COUNT;
 }
 
 int bcast_ew_arity(bcast_op op) { return bcast_op_arity(op); }
@@ -88,8 +86,10 @@ bcast_status bcast_ew_result_dtype(bcast_op op, bcast_profile profile,
     attrs = &defaults;
   }
   bcast_dtype result;
+  const bcast_dtype cast_to =
+      attrs->cast_to ? *attrs->cast_to : BCAST_DTYPE_COUNT;
   bcast_status status = bcast_op_result_dtype(op, profile, n_inputs, inputs,
-                                              attrs->cast_to, &result, diag);
+                                              cast_to, &result, diag);
   if (status != BCAST_OK) return status;
   status = check_attrs(op, profile, inputs[op == BCAST_OP_SELECT ? 1 : 0],
                        attrs, diag);

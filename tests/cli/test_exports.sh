@@ -19,8 +19,9 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 
 # The declared API: the identifier just before the '(' on each BCAST_API
-# line (a declaration's name is always on its first line).
-grep -h '^BCAST_API ' "$include"/*.h |
+# line (a declaration's name is always on its first line), in the headers
+# and the templates CMake generates headers from (version.h.in).
+grep -h '^BCAST_API ' "$include"/*.h "$include"/*.h.in |
   sed -E 's/^([^(]*[^A-Za-z0-9_(])([A-Za-z_][A-Za-z0-9_]*)\(.*/\2/' |
   sort -u > "$tmp/declared"
 # What the library defines for the dynamic linker.
@@ -46,7 +47,7 @@ fi
 # A function declaration in a public header starts at column 0 with its
 # return type and names a bcast_ function; every one must carry BCAST_API.
 unmarked=$(grep -nE '^[A-Za-z_][A-Za-z0-9_ *]*[ *]bcast_[A-Za-z0-9_]*\(' \
-             "$include"/*.h | grep -vE ':(BCAST_API|typedef|#|return) ')
+             "$include"/*.h "$include"/*.h.in | grep -vE ':(BCAST_API|typedef|#|return) ')
 if [ -n "$unmarked" ]; then
   echo "FAIL: public functions declared without BCAST_API:"
   echo "$unmarked" | sed 's/^/  /'

@@ -221,7 +221,7 @@ TEST(ew_every_supported_signature_has_a_kernel_and_matches_the_reference) {
         signatures++;
         bcast_op_attrs attrs;
         bcast_op_attrs_init(&attrs);
-        attrs.cast_to = result;
+        attrs.cast_to = &result;
         if (op == BCAST_OP_CLAMP) {
           /* Bounds of the data's type (unsigned: 0, as -3 clipped to). */
           const bcast_dtype_kind kind = bcast_dtype_kind_of(types[0]);
@@ -335,7 +335,7 @@ TEST(ew_two_threads_match_one) {
       if (op == BCAST_OP_SELECT) types[0] = BCAST_BOOL;
       bcast_op_attrs attrs;
       bcast_op_attrs_init(&attrs);
-      attrs.cast_to = cases[c].cast_to;
+      attrs.cast_to = &cases[c].cast_to;
       /* [R, C] against a row [1, C] (and a column for ternary). */
       const int64_t R = widths[w][0], C = widths[w][1];
       const int64_t shapes[3][2] = {{R, C}, {1, C}, {R, 1}};

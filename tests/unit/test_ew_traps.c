@@ -192,24 +192,24 @@ TEST(ew_trap_cast_float_to_int_rounds_half_even_and_saturates) {
   const float x[12] = {2.5f,  3.5f,  -2.5f,   -3.5f,     127.5f, 300.0f,
                        -300.0f, INFINITY, -INFINITY, NAN, 0.49999997f, -0.5f};
   bcast_op_attrs at = attrs_default();
-  at.cast_to = BCAST_INT8;
+  at.cast_to = &(const bcast_dtype){BCAST_INT8};
   EXPECT_RUN(BCAST_OP_CAST, &at, TOSA, BCAST_FLOAT32, 12, x, NULL,
              2, 4, -2, -4, 127, 127, -128, 127, -128, 0, 0, 0);
 
   const float big[3] = {2147483648.0f, -2147483904.0f, 16777217.0f};
-  at.cast_to = BCAST_INT32;
+  at.cast_to = &(const bcast_dtype){BCAST_INT32};
   EXPECT_RUN(BCAST_OP_CAST, &at, TOSA, BCAST_FLOAT32, 3, big, NULL,
              INT32_MAX, INT32_MIN, 16777216);
 
   /* float16 65504 -> int16 saturates. */
   const uint16_t h[2] = {0x7bff, 0xfbff};
-  at.cast_to = BCAST_INT16;
+  at.cast_to = &(const bcast_dtype){BCAST_INT16};
   EXPECT_RUN(BCAST_OP_CAST, &at, TOSA, BCAST_FLOAT16, 2, h, NULL,
              32767, -32768);
 
   /* numpy truncates toward zero; out of range follows x86 (documented). */
   const float y[5] = {2.7f, -2.7f, 300.0f, NAN, -129.0f};
-  at.cast_to = BCAST_INT8;
+  at.cast_to = &(const bcast_dtype){BCAST_INT8};
   EXPECT_RUN(BCAST_OP_CAST, &at, NUMPY, BCAST_FLOAT32, 5, y, NULL,
              2, -2, 44, 0, 127);
 }
@@ -217,20 +217,20 @@ TEST(ew_trap_cast_float_to_int_rounds_half_even_and_saturates) {
 TEST(ew_trap_cast_integers_wrap_bool_rules_and_float_formats) {
   const int32_t x[5] = {300, -129, 128, 0, -1};
   bcast_op_attrs at = attrs_default();
-  at.cast_to = BCAST_INT8;
+  at.cast_to = &(const bcast_dtype){BCAST_INT8};
   EXPECT_RUN(BCAST_OP_CAST, &at, TOSA, BCAST_INT32, 5, x, NULL,
              44, 127, -128, 0, -1);
-  at.cast_to = BCAST_BOOL;
+  at.cast_to = &(const bcast_dtype){BCAST_BOOL};
   EXPECT_RUN(BCAST_OP_CAST, &at, TOSA, BCAST_INT32, 5, x, NULL, 1, 1, 1, 0, 1);
   const uint8_t bools[2] = {1, 0};
-  at.cast_to = BCAST_INT32;
+  at.cast_to = &(const bcast_dtype){BCAST_INT32};
   EXPECT_RUN(BCAST_OP_CAST, &at, TOSA, BCAST_BOOL, 2, bools, NULL, 1, 0);
   bcast_tensor out;
 
   /* float32 -> float16: round half even, inf beyond, signed zero below. */
   const float f[6] = {65504.0f, 65520.0f, 1e-8f, -1e-8f, 1.0009765625f * 1.5f,
                       NAN};
-  at.cast_to = BCAST_FLOAT16;
+  at.cast_to = &(const bcast_dtype){BCAST_FLOAT16};
   CHECK_INT(run_vec(BCAST_OP_CAST, &at, TOSA, 0, BCAST_FLOAT32, 6, f, NULL,
                     NULL, &out, NULL),
             BCAST_OK);
@@ -245,7 +245,7 @@ TEST(ew_trap_cast_integers_wrap_bool_rules_and_float_formats) {
 
   /* float32 -> bfloat16 ties to even; int32 -> bfloat16 rounds once. */
   const float g[2] = {1.00390625f, 1.01171875f};
-  at.cast_to = BCAST_BFLOAT16;
+  at.cast_to = &(const bcast_dtype){BCAST_BFLOAT16};
   EXPECT_RUN(BCAST_OP_CAST, &at, TOSA, BCAST_FLOAT32, 2, g, NULL,
              0x3f80, 0x3f82);
   const int32_t i24[1] = {16842753}; /* 2^24 + 2^16 + 1: just above a tie */
@@ -254,7 +254,7 @@ TEST(ew_trap_cast_integers_wrap_bool_rules_and_float_formats) {
 
   /* Modes TOSA does not list are refused in its profile. */
   bcast_diag diag;
-  at.cast_to = BCAST_FLOAT16;
+  at.cast_to = &(const bcast_dtype){BCAST_FLOAT16};
   CHECK_INT(run_vec(BCAST_OP_CAST, &at, TOSA, 0, BCAST_BFLOAT16, 1, g, NULL,
                     NULL, &out, &diag),
             BCAST_TYPE);

@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
     return CLI_OK;
   }
   if (!strcmp(argv[1], "--version")) {
-    printf("bcast 0.1.0\n");
+    printf("bcast %s\n", bcast_version());
     return CLI_OK;
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
