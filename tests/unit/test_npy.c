@@ -312,10 +312,36 @@ TEST(npy_write_errors_leave_nothing) {
   /* A directory as the target: rename fails, the temp is removed. */
   CHECK_INT(bcast_npy_write(tmp_dir, &x, NULL, &diag), BCAST_IO);
   CHECK_INT(dir_entries(tmp_dir), 0);
-  uint16_t b = 0;
-  CHECK_INT(bcast_tensor_wrap(&x, BCAST_BFLOAT16, 0, NULL, NULL, &b, &diag), BCAST_OK);
-  CHECK_INT(bcast_npy_write(tmp_path("b.npy"), &x, NULL, &diag), BCAST_UNSUPPORTED);
-  CHECK_INT(dir_entries(tmp_dir), 0);
+}
+
+TEST(npy_bfloat16_is_void2_and_reads_back) {
+  /* ml_dtypes' numpy.save writes bfloat16 as '<V2'; so does bcast, and
+   * reads it back as bfloat16 with the same bits. */
+  bcast_diag diag;
+  bcast_tensor x, y;
+  int64_t shape[1] = {3};
+  uint16_t b[3] = {0x3f80, 0xc049, 0x7fc0};
+  CHECK_INT(bcast_tensor_wrap(&x, BCAST_BFLOAT16, 1, shape, NULL, b, &diag), BCAST_OK);
+  size_t len;
+  const char *path = tmp_path("b.npy");
+  unsigned char *bytes = WRITE_SLURP(path, &x, NULL, &len);
+  CHECK(memcmp(bytes + 10, "{'descr': '<V2',", 16) == 0);
+  CHECK_INT(len, 128 + 6);
+  CHECK_INT(bytes[128] | bytes[129] << 8, 0x3f80);
+  CHECK_INT(bcast_npy_read_mem(bytes, len, "b", &y, NULL, 1 << 20, &diag), BCAST_OK);
+  CHECK_INT(y.dtype, BCAST_BFLOAT16);
+  CHECK(memcmp(y.data, b, sizeof b) == 0);
+  bcast_tensor_release(&y);
+  /* A big-endian void reads byte-swapped; other void widths are refused. */
+  bytes[21] = '>';
+  CHECK_INT(bcast_npy_read_mem(bytes, len, "b", &y, NULL, 1 << 20, &diag), BCAST_OK);
+  CHECK_INT(((const uint16_t *)y.data)[0], 0x803f);
+  bcast_tensor_release(&y);
+  bytes[21] = '|';
+  bytes[23] = '4';
+  CHECK_INT(bcast_npy_read_mem(bytes, len, "b", &y, NULL, 1 << 20, &diag), BCAST_UNSUPPORTED);
+  free(bytes);
+  unlink(path);
 }
 
 TEST(npy_write_rank0_and_growth_padding) {
