@@ -112,6 +112,12 @@ def test_stdio(r, rng):
     for cut in (0, 5, 9, 40, len(npy_bytes(x)) - 1):
         rc, _, err = r.run('info', '-', stdin=npy_bytes(x)[:cut])
         r.check(rc == 2 and '<stdin>' in err, 'truncated stdin at %d exits 2' % cut, err)
+    for k in range(r.scaled(20)):
+        mutated = bytearray(npy_bytes(x))
+        mutated[rng.randrange(len(mutated))] = rng.randrange(256)
+        rc, _, err = r.run('info', '-', stdin=bytes(mutated))
+        r.check(rc == 0 or (rc in (1, 2) and '<stdin>' in err),
+                'stdin with a changed byte: exit %s' % rc, err)
     rc, _, err = r.run('info', '-', stdin=npy_bytes(x) + b'\0')
     r.check(rc == 2 and 'goes on after' in err, 'stdin with trailing bytes exits 2', err)
     # A file named '-' is ./-, and '-' still means standard input.
@@ -157,6 +163,17 @@ def test_npz(r, rng):
         open(bad, 'wb').write(raw[:cut])
         rc, _, err = r.run('info', bad + ':a')
         r.check(rc == 2 and bad in err, 'archive cut at %d exits 2 naming it' % cut, err)
+    # Random bytes changed anywhere (headers, directory, data): a clean
+    # answer (0, or 1/2 with a message), never a crash.
+    for k in range(r.scaled(40)):
+        bad = r.path('fuzz%d.npz' % k)
+        mutated = bytearray(raw)
+        for _ in range(rng.randint(1, 3)):
+            mutated[rng.randrange(len(raw))] = rng.randrange(256)
+        open(bad, 'wb').write(bytes(mutated))
+        rc, _, err = r.run('info', bad + ':a')
+        r.check(rc == 0 or (rc in (1, 2) and bad in err),
+                'archive with changed bytes: exit %s' % rc, err)
     flipped = bytearray(raw)
     flipped[raw.index(a.tobytes()) + 5] ^= 1
     bad = r.path('flip.npz')
