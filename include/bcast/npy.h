@@ -98,10 +98,10 @@ BCAST_API bcast_status bcast_npy_write_stream(bcast_npy_write_fn write, void *ct
 /* ------------------------------------------------------------------------ */
 /* .npz archives: zip files of .npy members, as numpy.savez writes them.
  *
- * Members are stored (np.savez).  Deflated members (np.savez_compressed)
- * are refused with BCAST_UNSUPPORTED naming np.savez as the alternative:
- * inflate would need zlib, which the library does not depend on.  Zip64
- * archives (central directory sizes or offsets of 0xFFFFFFFF, more than
+ * Members may be stored (np.savez) or deflated (np.savez_compressed;
+ * bcast has its own inflater, as the library depends on no zlib; a
+ * deflated member is inflated whole into memory, its stated size checked
+ * against max_bytes first).  Writing stores members.  Zip64 archives (central directory sizes or offsets of 0xFFFFFFFF, more than
  * 65535 members), encrypted, multi-disk and other compression methods are
  * BCAST_UNSUPPORTED; numpy's zip64 *local* extra fields (np.savez forces
  * them) are skipped.  The CRC-32 of a member is checked after reading it. */

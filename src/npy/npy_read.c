@@ -642,7 +642,7 @@ static bcast_status read_source(const npy_source *src, bcast_tensor *out,
   /* A version 2.0 header may legally be up to 4 GiB; beyond 16 MiB it is
    * not something numpy writes, and an unknown-size stream is not allowed
    * to make us allocate it. */
-  if (src->size < 0 && header_len > (1u << 24))
+  if (src->size < 0 && header_len > NPY_STREAM_HEADER_MAX)
     return bcast__fail(diag, BCAST_PARSE,
                        "%s: header length %zu is beyond any numpy header",
                        name, header_len);

@@ -10,7 +10,8 @@
  *
  * The reader trusts the central directory for sizes and offsets (a local
  * header may defer them to a data descriptor), checks every offset against
- * the file size, streams the member through the .npy reader and checks its
+ * the file size, streams a stored member through the .npy reader (a
+ * deflated one is inflated in memory first: inflate.c) and checks its
  * CRC-32.  The writer emits stored members, patches each local header's
  * CRC and sizes once the member is written (the temporary file is
  * seekable), and dates everything 1980-01-01 so output is reproducible. */
@@ -210,6 +211,47 @@ static void list_members(const unsigned char *dir, size_t dir_len,
   }
 }
 
+/* A deflated member: inflated whole into memory (its size is in the
+ * directory, checked against the budget plus room for a header first),
+ * CRC-checked, then parsed from memory. */
+static bcast_status read_deflated(FILE *f, const zip_entry *e,
+                                  const crc_table *table, const char *name,
+                                  bcast_tensor *out, bcast_npy_info *info,
+                                  int64_t max_bytes, bcast_diag *diag) {
+  const uint64_t limit = (uint64_t)max_bytes + NPY_STREAM_HEADER_MAX;
+  if (e->usize > limit || e->csize > limit)
+    return bcast__fail(diag, BCAST_BUDGET,
+                       "%s: reading needs %" PRIu64 " bytes, more than the "
+                       "budget of %" PRId64 " bytes",
+                       name, e->usize > e->csize ? e->usize : e->csize,
+                       max_bytes);
+  unsigned char *packed = bcast__malloc(e->csize ? (size_t)e->csize : 1);
+  unsigned char *plain = bcast__malloc(e->usize ? (size_t)e->usize : 1);
+  bcast_status st = BCAST_OK;
+  if (!packed || !plain)
+    st = bcast__fail(diag, BCAST_NO_MEMORY, "%s: out of memory", name);
+  if (st == BCAST_OK && e->csize && fread(packed, 1, (size_t)e->csize, f) != e->csize)
+    st = bcast__fail(diag, BCAST_IO, "%s: read failed: %s", name,
+                     ferror(f) ? strerror(errno) : "unexpected end of file");
+  if (st == BCAST_OK)
+    st = bcast__inflate(packed, (size_t)e->csize, plain, (size_t)e->usize,
+                        name, diag);
+  bcast__free(packed);
+  if (st == BCAST_OK) {
+    const uint32_t crc = crc_update(table, 0, plain, (size_t)e->usize);
+    if (crc != e->crc)
+      st = bcast__fail(diag, BCAST_PARSE,
+                       "%s: CRC-32 mismatch (the archive says %08" PRIx32
+                       ", the data give %08" PRIx32 ")",
+                       name, e->crc, crc);
+  }
+  if (st == BCAST_OK)
+    st = bcast_npy_read_mem(plain, (size_t)e->usize, name, out, info,
+                            max_bytes, diag);
+  bcast__free(plain);
+  return st;
+}
+
 /* Streams the stored member e through the .npy reader; name for
  * messages. */
 static bcast_status read_member(FILE *f, uint64_t file_size,
@@ -225,19 +267,13 @@ static bcast_status read_member(FILE *f, uint64_t file_size,
     return bcast__fail(diag, BCAST_UNSUPPORTED,
                        "%s: zip64 members (4 GiB or more) are not supported",
                        name);
-  if (e->method == 8)
-    return bcast__fail(diag, BCAST_UNSUPPORTED,
-                       "%s: the member is deflate-compressed "
-                       "(np.savez_compressed); bcast reads stored members: "
-                       "save it with np.savez",
-                       name);
-  if (e->method != 0)
+  if (e->method != 0 && e->method != 8)
     return bcast__fail(diag, BCAST_UNSUPPORTED,
                        "%s: zip compression method %" PRIu32
-                       " is not supported (stored members only, as "
-                       "np.savez writes)",
+                       " is not supported (stored and deflate, as np.savez "
+                       "and np.savez_compressed write)",
                        name, e->method);
-  if (e->csize != e->usize)
+  if (e->method == 0 && e->csize != e->usize)
     return bad_zip(name, "a stored member's sizes differ", diag);
   unsigned char local[ZIP_LOCAL_LEN];
   if (e->local_offset > dir_offset ||
@@ -256,6 +292,8 @@ static bcast_status read_member(FILE *f, uint64_t file_size,
                        strerror(errno));
   crc_table table;
   crc_table_init(&table);
+  if (e->method == 8)
+    return read_deflated(f, e, &table, name, out, info, max_bytes, diag);
   member_reader m = {f, e->csize, 0, &table};
   st = bcast_npy_read_stream(member_read, &m, name, out, info, max_bytes, diag);
   if (st) return st;

@@ -78,7 +78,7 @@ expect 2 run add - - -o o.npy
 expect 2 broadcast a.npy a.npy -o -
 expect 0 run add s.npz:x a.npy -o o.npz
 expect 2 run add s.npz:y a.npy -o o.npy
-expect 2 run add c.npz:x a.npy -o o.npy
+expect 0 run add c.npz:x a.npy -o o.npy
 expect 2 run add cut.npz:x a.npy -o o.npy
 expect 2 broadcast-to a.npy --shape '4,,3' -o o.npy
 expect 2 broadcast-to a.npy --shape 'n,3' -o o.npy

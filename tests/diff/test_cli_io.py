@@ -4,9 +4,9 @@
 Checks, with NumPy 1.24 on the other side:
   - '-' as standard output (the exact bytes numpy.save writes) and as
     standard input (a pipe), once only, and ./- for a file named '-';
-  - .npz members read from np.savez archives, np.savez_compressed and
-    malformed (truncated, corrupted) archives refused with exit 2 naming
-    the file, and archives written by broadcast / broadcast-to / run that
+  - .npz members read from np.savez and np.savez_compressed archives
+    (zipfile's deflate levels 0, 1 and 9 too), malformed (truncated,
+    corrupted) archives refused with exit 2 naming the file, and archives written by broadcast / broadcast-to / run that
     np.load and zipfile's CRC check accept;
   - run --print against the computed array, and --shape in every form
     infer takes (4x3, [4,3], (4,3), 4,3) against np.broadcast_to;
@@ -150,10 +150,42 @@ def test_npz(r, rng):
     r.check(rc == 2 and "'a', 'b', 's'" in err, 'several members need a name', err)
     rc, _, err = r.run('info', arch + ':z')
     r.check(rc == 2 and "no member 'z'" in err and arch in err, 'missing member', err)
+    # Deflated members: np.savez_compressed, and zipfile at levels 0, 1
+    # (fixed and dynamic Huffman blocks) and 9, over data that compress
+    # well, badly (stored blocks) and not at all (empty).
+    members = {'a': a, 'b': b, 's': s,
+               'zeros': np.zeros((300, 200), np.float32),
+               'noise': np.frombuffer(bytes(rng.getrandbits(8) for _ in range(70000)), np.uint8),
+               'ramp': np.arange(40000, dtype=np.int64) % 1000,
+               'empty': np.zeros((0, 3), np.float32), 'scalar': np.array(2.5)}
     comp = r.path('comp.npz')
-    np.savez_compressed(comp, a=a)
-    rc, _, err = r.run('info', comp + ':a')
-    r.check(rc == 2 and 'np.savez' in err and comp in err, 'compressed member refused', err)
+    np.savez_compressed(comp, **members)
+    archives = [comp]
+    for level in (0, 1, 9):
+        path = r.path('level%d.npz' % level)
+        with zipfile.ZipFile(path, 'w', compression=zipfile.ZIP_DEFLATED,
+                             compresslevel=level) as z:
+            for name, arr in members.items():
+                z.writestr(name + '.npy', npy_bytes(arr))
+        archives.append(path)
+    for path in archives:
+        for name, arr in members.items():
+            rc, out, err = r.run('broadcast-to', '%s:%s' % (path, name), '--shape',
+                                 '[%s]' % ','.join(map(str, arr.shape)), '-o', '-')
+            r.check(rc == 0 and out == npy_bytes(arr),
+                    'deflated member %s of %s' % (name, os.path.basename(path)), err)
+    craw = open(comp, 'rb').read()
+    for k in range(r.scaled(40)):
+        bad = r.path('cfuzz%d.npz' % k)
+        mutated = bytearray(craw)
+        for _ in range(rng.randint(1, 3)):
+            mutated[rng.randrange(len(craw))] = rng.randrange(256)
+        open(bad, 'wb').write(bytes(mutated))
+        rc, _, err = r.run('info', bad + ':' + rng.choice(list(members)))
+        r.check(rc == 0 or (rc in (1, 2) and bad in err),
+                'deflated archive with changed bytes: exit %s' % rc, err)
+    rc, _, err = r.run('info', comp + ':noise', '--max-bytes', '1000')
+    r.check(rc == 1 and '--max-bytes' in err, 'deflated member over the budget', err)
     # Malformed archives: every truncation, and one flipped data byte (CRC).
     raw = open(arch, 'rb').read()
     cuts = sorted(set([0, 4, 21, 22, len(raw) - 23, len(raw) - 1] +
