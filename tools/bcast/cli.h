@@ -47,8 +47,8 @@ int cli_read_npy(const char *path, bcast_tensor *out, bcast_npy_info *info,
 /* The help text paragraph on input names (cli_read_npy). */
 #define CLI_INPUT_FORMS_HELP                                                  \
   "Inputs: a .npy file; '-' for standard input (once; a file named '-' is\n" \
-  "./-); ARCHIVE.npz:NAME for member NAME of an np.savez archive, or\n"     \
-  "ARCHIVE.npz for its only member.\n"
+  "./-); ARCHIVE.npz:NAME for member NAME of an np.savez or\n"             \
+  "np.savez_compressed archive, or ARCHIVE.npz for its only member.\n"
 
 /* Whether path is "-" (standard input or output). */
 int cli_is_std(const char *path);

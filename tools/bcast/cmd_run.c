@@ -1,6 +1,6 @@
 /* bcast run: one element-wise op over .npy files.
  *
- *   bcast run OP IN.npy... -o OUT.npy [--attr NAME=VALUE]...
+ *   bcast run OP IN.npy... (-o OUT.npy | --print) [--attr NAME=VALUE]...
  *             [--profile tosa|numpy|trait] [--checked] [--threads N]
  *             [--mlir 'OP-LINE'] [--max-bytes N]
  *
