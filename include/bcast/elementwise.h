@@ -240,6 +240,15 @@ typedef struct bcast_ew_options {
   int64_t max_bytes; /* budget for a new output in bytes; 0 (default)
                         means BCAST_DEFAULT_MAX_BYTES, a negative budget
                         refuses every new output */
+  /* Optional progress report (bcast_ew_compute only): called with the
+   * output bytes written so far and the total, after each piece of about
+   * a million elements, from the calling thread or, when OpenMP threads
+   * share the work, from the team's master thread only; then once more
+   * with done == total.  Pieces finish out of order across threads, so
+   * done is a count, not a position.  NULL (the default) costs nothing:
+   * the kernels run unwrapped. */
+  void (*progress)(void *ctx, int64_t done_bytes, int64_t total_bytes);
+  void *progress_ctx;
 } bcast_ew_options;
 
 BCAST_API void bcast_ew_options_init(bcast_ew_options *options);

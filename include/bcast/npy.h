@@ -9,9 +9,24 @@
  * big-endian), so round trips are byte-identical.
  * Writing goes to a temporary file in the target's directory which is
  * renamed over the target only when complete.
+ *
+ * bfloat16: NumPy has no bfloat16 type.  ml_dtypes (the bfloat16 of JAX
+ * and TensorFlow) registers one without a type character, so numpy.save
+ * of an ml_dtypes.bfloat16 array writes descr '<V2' (two raw bytes), and
+ * numpy.load gives back a '|V2' array that .view(ml_dtypes.bfloat16) or
+ * .view(np.uint16) reinterprets.  bcast writes bfloat16 the same way,
+ * '<V2' holding the bits little-endian (ml_dtypes' own files load back
+ * unchanged), and reads '<V2', '|V2' and '>V2' as bfloat16.  ('<u2' would
+ * also load, but then reads back as uint16: the type would be lost.)
+ *
+ * Streams: the reader needs no seek and no file (bcast_npy_read_stream),
+ * the writer emits through a callback (bcast_npy_write_stream), so pipes
+ * and archive members work; .npz archives are bcast/npz below.
  */
 #ifndef BCAST_NPY_H
 #define BCAST_NPY_H
+
+#include <stddef.h>
 
 #include "bcast/export.h"
 #include "bcast/tensor.h"
@@ -41,6 +56,19 @@ BCAST_API bcast_status bcast_npy_read_mem(const void *bytes, size_t size,
                                 bcast_npy_info *info, int64_t max_bytes,
                                 bcast_diag *diag);
 
+/* A source of bytes: copies up to cap bytes into buf and returns how many
+ * (fewer is fine), 0 at the end, or -1 after an error (errno set). */
+typedef ptrdiff_t (*bcast_npy_read_fn)(void *ctx, void *buf, size_t cap);
+
+/* Reads one .npy from read in a single pass (prefix, header, data; no
+ * seeking), then checks the source ends there.  name is used in messages
+ * only.  A header longer than 16 MiB is refused before anything is
+ * allocated for it; the data size is checked against max_bytes first. */
+BCAST_API bcast_status bcast_npy_read_stream(bcast_npy_read_fn read, void *ctx,
+                                   const char *name, bcast_tensor *out,
+                                   bcast_npy_info *info, int64_t max_bytes,
+                                   bcast_diag *diag);
+
 typedef struct bcast_npy_write_opts {
   char string_kind;     /* 'S' or 'U' for string tensors; 0 means 'U' */
   int64_t string_width; /* 0: the smallest width that holds every element */
@@ -52,6 +80,49 @@ typedef struct bcast_npy_write_opts {
 /* Writes t (any strides) to path; opts may be NULL, which is the same
  * as a zeroed bcast_npy_write_opts (every default is 0). */
 BCAST_API bcast_status bcast_npy_write(const char *path, const bcast_tensor *t,
+                             const bcast_npy_write_opts *opts,
+                             bcast_diag *diag);
+
+/* Receives output bytes.  Returns BCAST_OK, or an error that stops the
+ * writer and is returned (BCAST_IO with errno set for a failed write). */
+typedef bcast_status (*bcast_npy_write_fn)(void *ctx, const void *bytes,
+                                           size_t len);
+
+/* Writes the .npy bytes of t through write (in pieces of up to 1 MiB);
+ * name is used in messages only.  Nothing is written when t or opts are
+ * refused. */
+BCAST_API bcast_status bcast_npy_write_stream(bcast_npy_write_fn write, void *ctx,
+                                    const char *name, const bcast_tensor *t,
+                                    const bcast_npy_write_opts *opts,
+                                    bcast_diag *diag);
+
+/* ------------------------------------------------------------------------ */
+/* .npz archives: zip files of .npy members, as numpy.savez writes them.
+ *
+ * Members may be stored (np.savez) or deflated (np.savez_compressed;
+ * bcast has its own inflater, as the library depends on no zlib; a
+ * deflated member is inflated whole into memory, its stated size checked
+ * against max_bytes first).  Writing stores members.  Zip64 archives (central directory sizes or offsets of 0xFFFFFFFF, more than
+ * 65535 members), encrypted, multi-disk and other compression methods are
+ * BCAST_UNSUPPORTED; numpy's zip64 *local* extra fields (np.savez forces
+ * them) are skipped.  The CRC-32 of a member is checked after reading it. */
+
+/* Reads the member named member (the name numpy.load gives it: the file
+ * name without ".npy") of the archive at path.  member NULL reads the only
+ * member of a one-member archive.  An unknown member is BCAST_IO (like a
+ * missing file), its message listing the members. */
+BCAST_API bcast_status bcast_npz_read(const char *path, const char *member,
+                            bcast_tensor *out, bcast_npy_info *info,
+                            int64_t max_bytes, bcast_diag *diag);
+
+/* Writes n tensors as members names[k] + ".npy" (stored, like numpy.savez;
+ * numpy.load(path)[names[k]] gives tensor k).  names NULL means numpy's
+ * "arr_0", "arr_1", ...; opts NULL or an array of n.  Written to a
+ * temporary file renamed over path when complete.  A member over 4 GiB
+ * would need zip64: BCAST_UNSUPPORTED. */
+BCAST_API bcast_status bcast_npz_write(const char *path, size_t n,
+                             const char *const *names,
+                             const bcast_tensor *tensors,
                              const bcast_npy_write_opts *opts,
                              bcast_diag *diag);
 

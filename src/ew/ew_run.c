@@ -2,16 +2,67 @@
  * mode first if asked, then the engine with the plan's kernel or its
  * streaming wrapper), running it on tensors after checking their layouts
  * and overlap, and the one-call compute entry points that plan and run. */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "bcast/elementwise.h"
 #include "core/diag.h"
 #include "ew/ew_plan.h"
 
-bcast_status bcast_ew_plan_execute(const bcast_ew_plan *plan, void *out_data,
-                                   const void *const *in_data,
-                                   bcast_diag *diag) {
+/* Progress: the kernel wrapped so that one call does at most
+ * EW_PROGRESS_PIECE elements, adding each piece to a shared count; the
+ * master thread reports after its pieces. */
+#define EW_PROGRESS_PIECE ((int64_t)1 << 20)
+
+typedef struct ew_progress {
+  bcast_kernel2_fn kernel;
+  const void *params;
+  int n_operands;
+  int64_t elem_bytes, total_bytes;
+  _Atomic int64_t done; /* elements */
+  void (*report)(void *ctx, int64_t done_bytes, int64_t total_bytes);
+  void *ctx;
+} ew_progress;
+
+static void progress_piece(ew_progress *pg, int64_t rows, int64_t n,
+                           char *const *ptrs, const int64_t *strides,
+                           const int64_t *row_strides) {
+  pg->kernel(rows, n, ptrs, strides, row_strides, pg->params);
+  const int64_t done = atomic_fetch_add(&pg->done, rows * n) + rows * n;
+#ifdef _OPENMP
+  if (omp_get_thread_num() != 0) return;
+#endif
+  pg->report(pg->ctx, done * pg->elem_bytes, pg->total_bytes);
+}
+
+static void progress_kernel(int64_t rows, int64_t n, char *const *ptrs,
+                            const int64_t *strides, const int64_t *row_strides,
+                            const void *params) {
+  ew_progress *pg = (ew_progress *)(uintptr_t)params;
+  char *p[EW_MAX_INPUTS + 1];
+  const int64_t per = n >= EW_PROGRESS_PIECE ? 1 : EW_PROGRESS_PIECE / n;
+  for (int64_t j = 0; j < rows; j += per) {
+    const int64_t m = rows - j < per ? rows - j : per;
+    for (int64_t i = 0; i < n; i += EW_PROGRESS_PIECE) {
+      const int64_t len = n - i < EW_PROGRESS_PIECE ? n - i : EW_PROGRESS_PIECE;
+      for (int k = 0; k < pg->n_operands; k++)
+        p[k] = ptrs[k] + j * row_strides[k] + i * strides[k];
+      progress_piece(pg, m, m > 1 ? n : len, p, strides, row_strides);
+      if (m > 1) break;
+    }
+  }
+}
+
+/* Executes the plan, reporting to options->progress when it is set. */
+static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
+                            const void *const *in_data,
+                            const bcast_ew_options *options,
+                            bcast_diag *diag) {
   if (plan->checked) {
     bcast_status status = bcast__ew_check_pass(plan, out_data, in_data, diag);
     if (status != BCAST_OK) return status;
@@ -20,18 +71,32 @@ bcast_status bcast_ew_plan_execute(const bcast_ew_plan *plan, void *out_data,
   base[0] = out_data;
   for (int k = 0; k < plan->arity; k++)
     base[k + 1] = (char *)(uintptr_t)in_data[k];
+  bcast_kernel2_fn kernel = plan->kernel;
+  const void *params = &plan->params;
 #if BCAST__HAVE_STREAM
+  const ew_stream_params sp = {plan->kernel, &plan->params,
+                               plan->engine.elem_bytes[0], plan->arity + 1};
   if (plan->stream) {
-    const ew_stream_params sp = {plan->kernel, &plan->params,
-                                 plan->engine.elem_bytes[0], plan->arity + 1};
-    bcast_plan_run2(&plan->engine, base, bcast__ew_stream_kernel, &sp,
-                    plan->threads);
-    return BCAST_OK;
+    kernel = bcast__ew_stream_kernel;
+    params = &sp;
   }
 #endif
-  bcast_plan_run2(&plan->engine, base, plan->kernel, &plan->params,
-                  plan->threads);
+  if (!options || !options->progress) {
+    bcast_plan_run2(&plan->engine, base, kernel, params, plan->threads);
+    return BCAST_OK;
+  }
+  ew_progress pg = {kernel, params, plan->arity + 1, plan->engine.elem_bytes[0],
+                    plan->engine.elem_count * plan->engine.elem_bytes[0], 0,
+                    options->progress, options->progress_ctx};
+  bcast_plan_run2(&plan->engine, base, progress_kernel, &pg, plan->threads);
+  options->progress(options->progress_ctx, pg.total_bytes, pg.total_bytes);
   return BCAST_OK;
+}
+
+bcast_status bcast_ew_plan_execute(const bcast_ew_plan *plan, void *out_data,
+                                   const void *const *in_data,
+                                   bcast_diag *diag) {
+  return execute(plan, out_data, in_data, NULL, diag);
 }
 
 /* Whether two tensors have the same type, shape and strides (the stride of
@@ -116,7 +181,7 @@ bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
   if (status != BCAST_OK) return status;
   const void *in_data[EW_MAX_INPUTS];
   for (size_t k = 0; k < n_inputs; k++) in_data[k] = inputs[k].data;
-  status = bcast_ew_plan_execute(&plan, result->data, in_data, diag);
+  status = execute(&plan, result->data, in_data, options, diag);
   if (status != BCAST_OK) bcast_tensor_release(result);
   return status;
 }

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "bcast/npy.h"
 
@@ -14,6 +15,32 @@
 #define NPY_ALIGN 64
 /* numpy leaves room for the growing axis to reach this many digits. */
 #define NPY_GROWTH_AXIS_MAX_DIGITS 21
+
+/* The longest header read from a stream of unknown size: numpy never
+ * writes one near it. */
+#define NPY_STREAM_HEADER_MAX ((size_t)1 << 24)
+
+/* The descr kind of bfloat16: a 2-byte void, as ml_dtypes saves it. */
+#define NPY_BF16_KIND 'V'
+
+/* Creates "<dir of path>/.bcast-tmp-<pid>-<n>" exclusively for writing;
+ * *tmp_path is allocated (bcast__malloc). */
+bcast_status bcast__npy_temp_open(const char *path, char **tmp_path,
+                                  FILE **file, bcast_diag *diag);
+/* Closes f and, when st is BCAST_OK and every write reached the file,
+ * renames tmp over path; else removes tmp.  Frees tmp.  Returns st or the
+ * closing error. */
+bcast_status bcast__npy_temp_finish(const char *path, char *tmp, FILE *f,
+                                    bcast_status st, bcast_diag *diag);
+/* A bcast_npy_write_fn for a FILE * ctx. */
+bcast_status bcast__npy_file_write(void *ctx, const void *bytes, size_t len);
+
+/* Inflates the raw deflate stream in[0..in_len) (RFC 1951) into exactly
+ * out_len bytes at out; BCAST_PARSE, naming name, for invalid data or any
+ * other output size (inflate.c). */
+bcast_status bcast__inflate(const unsigned char *in, size_t in_len,
+                            unsigned char *out, size_t out_len,
+                            const char *name, bcast_diag *diag);
 
 /* Decodes one UTF-8 scalar value from s[0..len); strict (no overlongs,
  * surrogates or values above U+10FFFF).  Returns the bytes used, 0 if

@@ -238,6 +238,14 @@ static bcast_status parse_descr(const char *name, npy_header *h,
     return BCAST_OK;
   }
   if (!has_digits) goto unsupported;
+  /* ml_dtypes' bfloat16 has no NumPy type character: numpy.save writes it
+   * as a 2-byte void, '<V2' (see bcast/npy.h). */
+  if (kind == NPY_BF16_KIND && size == 2) {
+    h->dtype = BCAST_BFLOAT16;
+    h->item_bytes = 2;
+    h->swap = h->data_big_endian != bcast__host_big_endian();
+    return BCAST_OK;
+  }
   /* The numeric types are the rows of the dtype list with an npy kind. */
 #define DESCR_MATCH_(id, nm, ctype, sz, knd, npy, mlir)                       \
   if ((npy) != 0 && (npy) == kind && (int64_t)(sz) == size) {                \
@@ -252,7 +260,7 @@ static bcast_status parse_descr(const char *name, npy_header *h,
 unsupported:
   return bcast__fail(diag, BCAST_UNSUPPORTED,
                      "%s: unsupported dtype '%s' (supported: b1 i1 i2 i4 i8 "
-                     "u1 u2 u4 u8 f2 f4 f8 S<n> U<n>)",
+                     "u1 u2 u4 u8 f2 f4 f8 V2 (bfloat16) S<n> U<n>)",
                      name, h->descr);
 }
 
@@ -525,58 +533,80 @@ static bcast_status decode_strings(const unsigned char *raw, const npy_header *h
   return BCAST_OK;
 }
 
-/* Where the element data comes from: memory, or the current position of an
- * open file. */
-typedef struct data_source {
-  const unsigned char *bytes; /* NULL when reading from file */
-  FILE *file;
-} data_source;
+/* Where the bytes come from: a read callback, and the number of bytes it
+ * will give when that is known in advance (a file's size, a buffer's
+ * length), which lets a wrong size be reported before anything is
+ * allocated. */
+typedef struct npy_source {
+  bcast_npy_read_fn read;
+  void *ctx;
+  const char *name;
+  int64_t size; /* -1: unknown (a pipe) */
+} npy_source;
 
-static bcast_status read_exact(FILE *f, void *dst, size_t n, const char *name,
-                               bcast_diag *diag) {
-  if (n && fread(dst, 1, n, f) != n)
-    return bcast__fail(diag, BCAST_IO, "%s: read failed: %s", name,
-                       ferror(f) ? strerror(errno) : "unexpected end of file");
+/* Reads up to n bytes, fewer only at the end of the source. */
+static bcast_status source_read(const npy_source *src, void *dst, size_t n,
+                                size_t *got, bcast_diag *diag) {
+  size_t done = 0;
+  while (done < n) {
+    errno = 0;
+    ptrdiff_t k = src->read(src->ctx, (char *)dst + done, n - done);
+    if (k < 0)
+      return bcast__fail(diag, BCAST_IO, "%s: read failed: %s", src->name,
+                         strerror(errno ? errno : EIO));
+    if (k == 0) break;
+    done += (size_t)k;
+  }
+  *got = done;
   return BCAST_OK;
 }
 
-static bcast_status load_data(const npy_header *h, data_source src,
-                              const char *name, bcast_tensor *out,
-                              int64_t max_bytes, bcast_diag *diag) {
+/* Reads the element data: exactly h->data_bytes more bytes, then the end
+ * of the source.  An unknown-size source is checked by reading past the
+ * data. */
+static bcast_status read_data_bytes(const npy_source *src, const npy_header *h,
+                                    void *dst, bcast_diag *diag) {
+  size_t got = 0;
+  bcast_status st = source_read(src, dst, h->data_bytes, &got, diag);
+  if (st) return st;
+  if (got != h->data_bytes) return data_size_error(src->name, h, got, diag);
+  if (src->size >= 0) return BCAST_OK;
+  unsigned char extra;
+  st = source_read(src, &extra, 1, &got, diag);
+  if (st) return st;
+  if (got)
+    return bcast__fail(diag, BCAST_PARSE,
+                       "%s: the stream goes on after the %zu data bytes its "
+                       "header describes",
+                       src->name, h->data_bytes);
+  return BCAST_OK;
+}
+
+static bcast_status load_data(const npy_header *h, const npy_source *src,
+                              bcast_tensor *out, int64_t max_bytes,
+                              bcast_diag *diag) {
+  const char *name = src->name;
   if (h->data_bytes > (uint64_t)max_bytes)
     return budget_error(name, h->data_bytes, max_bytes, diag);
   if (h->dtype == BCAST_STRING) {
-    const unsigned char *raw = src.bytes;
-    unsigned char *owned = NULL;
-    if (!raw) {
-      owned = bcast__malloc(h->data_bytes ? h->data_bytes : 1);
-      if (!owned)
-        return bcast__fail(diag, BCAST_NO_MEMORY,
-                           "%s: out of memory reading %zu bytes", name,
-                           h->data_bytes);
-      bcast_status st = read_exact(src.file, owned, h->data_bytes, name, diag);
-      if (st) {
-        bcast__free(owned);
-        return st;
-      }
-      raw = owned;
-    }
-    bcast_status st = decode_strings(raw, h, name, out, max_bytes, diag);
-    bcast__free(owned);
+    unsigned char *raw = bcast__malloc(h->data_bytes ? h->data_bytes : 1);
+    if (!raw)
+      return bcast__fail(diag, BCAST_NO_MEMORY,
+                         "%s: out of memory reading %zu bytes", name,
+                         h->data_bytes);
+    bcast_status st = read_data_bytes(src, h, raw, diag);
+    if (st == BCAST_OK) st = decode_strings(raw, h, name, out, max_bytes, diag);
+    bcast__free(raw);
     return st;
   }
   bcast_buffer *buffer;
   bcast_status st = bcast__buffer_alloc_uninit(h->data_bytes, &buffer, diag);
   if (st) return st;
   void *data = bcast__buffer_data(buffer);
-  if (src.bytes) {
-    if (h->data_bytes) memcpy(data, src.bytes, h->data_bytes);
-  } else {
-    st = read_exact(src.file, data, h->data_bytes, name, diag);
-    if (st) {
-      bcast__buffer_release(buffer);
-      return st;
-    }
+  st = read_data_bytes(src, h, data, diag);
+  if (st) {
+    bcast__buffer_release(buffer);
+    return st;
   }
   if (h->swap) bcast__swap_items(data, (size_t)h->count, h->item_bytes);
   out->dtype = h->dtype;
@@ -586,8 +616,66 @@ static bcast_status load_data(const npy_header *h, data_source src,
   return BCAST_OK;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Entry points. */
+/* Reads a whole .npy from src in one pass, never seeking: prefix, header
+ * text, data. */
+static bcast_status read_source(const npy_source *src, bcast_tensor *out,
+                                bcast_npy_info *info, int64_t max_bytes,
+                                bcast_diag *diag) {
+  const char *name = src->name;
+  unsigned char prefix[12];
+  size_t n = 0;
+  bcast_status st = source_read(src, prefix, sizeof prefix, &n, diag);
+  if (st) return st;
+  npy_header h;
+  memset(&h, 0, sizeof h);
+  size_t header_len = 0;
+  st = parse_prefix(prefix, n, name, &h, &header_len, diag);
+  if (st) return st;
+  const size_t prefix_len = h.data_offset - header_len;
+  if (src->size >= 0 && ((uint64_t)src->size < prefix_len ||
+                         header_len > (uint64_t)src->size - prefix_len))
+    return bcast__fail(diag, BCAST_PARSE,
+                       "%s: truncated .npy file: the header length says %zu "
+                       "bytes but only %" PRIu64 " follow",
+                       name, header_len,
+                       (uint64_t)src->size - prefix_len);
+  /* A version 2.0 header may legally be up to 4 GiB; beyond 16 MiB it is
+   * not something numpy writes, and an unknown-size stream is not allowed
+   * to make us allocate it. */
+  if (src->size < 0 && header_len > NPY_STREAM_HEADER_MAX)
+    return bcast__fail(diag, BCAST_PARSE,
+                       "%s: header length %zu is beyond any numpy header",
+                       name, header_len);
+  /* The prefix read may have taken the first header bytes already. */
+  unsigned char *text = bcast__malloc(header_len ? header_len : 1);
+  if (!text)
+    return bcast__fail(diag, BCAST_NO_MEMORY, "%s: out of memory", name);
+  const size_t already = n - prefix_len < header_len ? n - prefix_len : header_len;
+  memcpy(text, prefix + prefix_len, already);
+  size_t got = 0;
+  st = source_read(src, text + already, header_len - already, &got, diag);
+  if (st == BCAST_OK && already + got < header_len)
+    st = bcast__fail(diag, BCAST_PARSE,
+                     "%s: truncated .npy file: the header length says %zu "
+                     "bytes but only %zu follow",
+                     name, header_len, already + got);
+  if (st == BCAST_OK) st = parse_header_text(text, header_len, name, &h, diag);
+  if (st) {
+    bcast__free(text);
+    return st;
+  }
+  /* The prefix read took at most 2 header bytes (version 1.0), never data:
+   * a header that parses is longer. */
+  bcast__free(text);
+  if (src->size >= 0) {
+    uint64_t have = (uint64_t)src->size - h.data_offset;
+    if (have != h.data_bytes) return data_size_error(name, &h, have, diag);
+  }
+  st = load_data(&h, src, out, max_bytes, diag);
+  if (st) return st;
+  fill_info(info, &h);
+  return BCAST_OK;
+}
 
 static void clear_tensor(bcast_tensor *t) {
   memset(t, 0, sizeof *t);
@@ -595,138 +683,55 @@ static void clear_tensor(bcast_tensor *t) {
   t->data = NULL;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Entry points: memory, a stream, a file. */
+
+typedef struct mem_reader {
+  const unsigned char *bytes;
+  size_t size, pos;
+} mem_reader;
+
+static ptrdiff_t mem_read(void *ctx, void *buf, size_t cap) {
+  mem_reader *m = ctx;
+  size_t n = m->size - m->pos < cap ? m->size - m->pos : cap;
+  if (n > PTRDIFF_MAX) n = PTRDIFF_MAX;
+  if (n) memcpy(buf, m->bytes + m->pos, n);
+  m->pos += n;
+  return (ptrdiff_t)n;
+}
+
+static ptrdiff_t file_read(void *ctx, void *buf, size_t cap) {
+  FILE *f = ctx;
+  if (cap > PTRDIFF_MAX) cap = PTRDIFF_MAX;
+  size_t n = fread(buf, 1, cap, f);
+  if (n == 0 && ferror(f)) return -1;
+  return (ptrdiff_t)n;
+}
+
 bcast_status bcast_npy_read_mem(const void *bytes, size_t size,
                                 const char *name, bcast_tensor *out,
                                 bcast_npy_info *info, int64_t max_bytes,
                                 bcast_diag *diag) {
-  if (!out || (!bytes && size) || max_bytes < 0)
+  if (!out || (!bytes && size) || max_bytes < 0 || size > INT64_MAX)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                        "bcast_npy_read_mem: invalid argument");
   clear_tensor(out);
-  if (!name) name = "<memory>";
-  const unsigned char *p = bytes;
-  npy_header h;
-  memset(&h, 0, sizeof h);
-  size_t header_len = 0;
-  bcast_status st = parse_prefix(p, size, name, &h, &header_len, diag);
-  if (st) return st;
-  size_t prefix_len = h.data_offset - header_len;
-  if (header_len > size - prefix_len)
-    return bcast__fail(diag, BCAST_PARSE,
-                       "%s: truncated .npy file: the header length says %zu "
-                       "bytes but only %zu follow",
-                       name, header_len, size - prefix_len);
-  st = parse_header_text(p + prefix_len, header_len, name, &h, diag);
-  if (st) return st;
-  size_t have = size - h.data_offset;
-  if (have != h.data_bytes) return data_size_error(name, &h, have, diag);
-  data_source src = {p + h.data_offset, NULL};
-  st = load_data(&h, src, name, out, max_bytes, diag);
-  if (st) return st;
-  fill_info(info, &h);
-  return BCAST_OK;
+  mem_reader m = {bytes, size, 0};
+  const npy_source src = {mem_read, &m, name ? name : "<memory>",
+                          (int64_t)size};
+  return read_source(&src, out, info, max_bytes, diag);
 }
 
-/* Reads a non-seekable stream (a pipe) whole, up to limit bytes. */
-static bcast_status read_stream(FILE *f, const char *path, size_t limit,
-                                unsigned char **out, size_t *size,
-                                bcast_diag *diag) {
-  size_t cap = 1 << 16, len = 0;
-  unsigned char *buf = bcast__malloc(cap);
-  if (!buf) return bcast__fail(diag, BCAST_NO_MEMORY, "%s: out of memory", path);
-  for (;;) {
-    if (len == cap) {
-      if (cap > limit) {
-        bcast__free(buf);
-        return bcast__fail(diag, BCAST_BUDGET,
-                           "%s: the stream is longer than the budget of %zu "
-                           "bytes",
-                           path, limit);
-      }
-      unsigned char *bigger = bcast__realloc(buf, cap * 2);
-      if (!bigger) {
-        bcast__free(buf);
-        return bcast__fail(diag, BCAST_NO_MEMORY, "%s: out of memory", path);
-      }
-      buf = bigger;
-      cap *= 2;
-    }
-    size_t n = fread(buf + len, 1, cap - len, f);
-    len += n;
-    if (n == 0) break;
-  }
-  if (ferror(f)) {
-    bcast__free(buf);
-    return bcast__fail(diag, BCAST_IO, "%s: read failed: %s", path,
-                       strerror(errno));
-  }
-  *out = buf;
-  *size = len;
-  return BCAST_OK;
-}
-
-static bcast_status read_open_file(FILE *f, const char *path, bcast_tensor *out,
+bcast_status bcast_npy_read_stream(bcast_npy_read_fn read, void *ctx,
+                                   const char *name, bcast_tensor *out,
                                    bcast_npy_info *info, int64_t max_bytes,
                                    bcast_diag *diag) {
-  struct stat sb;
-  if (fstat(fileno(f), &sb) != 0)
-    return bcast__fail(diag, BCAST_IO, "%s: cannot stat: %s", path,
-                       strerror(errno));
-  if (S_ISDIR(sb.st_mode))
-    return bcast__fail(diag, BCAST_IO, "%s: is a directory", path);
-  if (!S_ISREG(sb.st_mode)) {
-    /* A pipe: read it whole, allowing a generous header on top of the
-     * data budget, and parse from memory. */
-    unsigned char *bytes = NULL;
-    size_t size = 0;
-    size_t limit = (uint64_t)max_bytes > SIZE_MAX - (1u << 24)
-                       ? SIZE_MAX
-                       : (size_t)max_bytes + (1u << 24);
-    bcast_status st = read_stream(f, path, limit, &bytes, &size, diag);
-    if (st) return st;
-    st = bcast_npy_read_mem(bytes, size, path, out, info, max_bytes, diag);
-    bcast__free(bytes);
-    return st;
-  }
-  uint64_t file_size = (uint64_t)sb.st_size;
-  unsigned char prefix[12];
-  size_t n = fread(prefix, 1, sizeof prefix, f);
-  if (n < sizeof prefix && ferror(f))
-    return bcast__fail(diag, BCAST_IO, "%s: read failed: %s", path,
-                       strerror(errno));
-  npy_header h;
-  memset(&h, 0, sizeof h);
-  size_t header_len = 0;
-  bcast_status st = parse_prefix(prefix, n, path, &h, &header_len, diag);
-  if (st) return st;
-  size_t prefix_len = h.data_offset - header_len;
-  if (file_size < prefix_len || header_len > file_size - prefix_len)
-    return bcast__fail(diag, BCAST_PARSE,
-                       "%s: truncated .npy file: the header length says %zu "
-                       "bytes but only %" PRIu64 " follow",
-                       path, header_len,
-                       file_size > prefix_len ? file_size - prefix_len : 0);
-  /* The prefix read may have taken the first header bytes already. */
-  unsigned char *text = bcast__malloc(header_len ? header_len : 1);
-  if (!text)
-    return bcast__fail(diag, BCAST_NO_MEMORY, "%s: out of memory", path);
-  size_t already = n - prefix_len < header_len ? n - prefix_len : header_len;
-  memcpy(text, prefix + prefix_len, already);
-  st = read_exact(f, text + already, header_len - already, path, diag);
-  if (st == BCAST_OK && already < n - prefix_len &&
-      fseek(f, (long)h.data_offset, SEEK_SET) != 0)
-    st = bcast__fail(diag, BCAST_IO, "%s: seek failed: %s", path,
-                     strerror(errno));
-  if (st == BCAST_OK) st = parse_header_text(text, header_len, path, &h, diag);
-  bcast__free(text);
-  if (st) return st;
-  uint64_t have = file_size - h.data_offset;
-  if (have != h.data_bytes) return data_size_error(path, &h, have, diag);
-  data_source src = {NULL, f};
-  st = load_data(&h, src, path, out, max_bytes, diag);
-  if (st) return st;
-  fill_info(info, &h);
-  return BCAST_OK;
+  if (!read || !out || max_bytes < 0)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "bcast_npy_read_stream: invalid argument");
+  clear_tensor(out);
+  const npy_source src = {read, ctx, name ? name : "<stream>", -1};
+  return read_source(&src, out, info, max_bytes, diag);
 }
 
 bcast_status bcast_npy_read(const char *path, bcast_tensor *out,
@@ -740,7 +745,19 @@ bcast_status bcast_npy_read(const char *path, bcast_tensor *out,
   if (!f)
     return bcast__fail(diag, BCAST_IO, "%s: cannot open: %s", path,
                        strerror(errno));
-  bcast_status st = read_open_file(f, path, out, info, max_bytes, diag);
+  struct stat sb;
+  bcast_status st = BCAST_OK;
+  if (fstat(fileno(f), &sb) != 0)
+    st = bcast__fail(diag, BCAST_IO, "%s: cannot stat: %s", path,
+                     strerror(errno));
+  else if (S_ISDIR(sb.st_mode))
+    st = bcast__fail(diag, BCAST_IO, "%s: is a directory", path);
+  if (st == BCAST_OK) {
+    /* A regular file's size is known; a pipe's or device's is not. */
+    const npy_source src = {file_read, f, path,
+                            S_ISREG(sb.st_mode) ? (int64_t)sb.st_size : -1};
+    st = read_source(&src, out, info, max_bytes, diag);
+  }
   fclose(f);
   return st;
 }

@@ -75,19 +75,16 @@ static void row_iter_next(row_iter *it) {
 /* Buffered output that remembers the first error. */
 
 typedef struct out_stream {
-  FILE *file;
+  bcast_npy_write_fn write;
+  void *ctx;
   unsigned char *buf;
   size_t len, cap;
-  int failed;
-  int error; /* errno of the failure */
+  bcast_status failed; /* the sink's first error, then nothing is written */
 } out_stream;
 
 static void out_flush(out_stream *o) {
   if (o->failed || o->len == 0) return;
-  if (fwrite(o->buf, 1, o->len, o->file) != o->len) {
-    o->failed = 1;
-    o->error = errno ? errno : EIO;
-  }
+  o->failed = o->write(o->ctx, o->buf, o->len);
   o->len = 0;
 }
 
@@ -257,9 +254,8 @@ static size_t build_header(const char *descr, int fortran, int32_t rank,
 
 static atomic_uint tmp_counter;
 
-/* Creates "<dir of path>/.bcast-tmp-<pid>-<n>" exclusively. */
-static bcast_status open_temp(const char *path, char **tmp_path, FILE **file,
-                              bcast_diag *diag) {
+bcast_status bcast__npy_temp_open(const char *path, char **tmp_path,
+                                  FILE **file, bcast_diag *diag) {
   const char *slash = strrchr(path, '/');
   size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
   size_t cap = dir_len + 64;
@@ -296,12 +292,14 @@ static bcast_status open_temp(const char *path, char **tmp_path, FILE **file,
 
 /* ------------------------------------------------------------------------ */
 
-bcast_status bcast_npy_write(const char *path, const bcast_tensor *t,
-                             const bcast_npy_write_opts *opts,
-                             bcast_diag *diag) {
-  if (!path || !t)
+bcast_status bcast_npy_write_stream(bcast_npy_write_fn write, void *ctx,
+                                    const char *path, const bcast_tensor *t,
+                                    const bcast_npy_write_opts *opts,
+                                    bcast_diag *diag) {
+  if (!write || !t)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                       "bcast_npy_write: invalid argument");
+                       "bcast_npy_write_stream: invalid argument");
+  if (!path) path = "<stream>";
   if (t->rank < 0 || t->rank > BCAST_MAX_RANK)
     return bcast__fail(diag, BCAST_RANK_LIMIT, "%s: rank %d is not supported",
                        path, (int)t->rank);
@@ -361,6 +359,7 @@ bcast_status bcast_npy_write(const char *path, const bcast_tensor *t,
     default:
       break;
     }
+    if (t->dtype == BCAST_BFLOAT16) npy_kind = NPY_BF16_KIND;
     if (!npy_kind)
       return bcast__fail(diag, BCAST_UNSUPPORTED,
                          "%s: %s cannot be stored in a .npy file", path,
@@ -374,41 +373,60 @@ bcast_status bcast_npy_write(const char *path, const bcast_tensor *t,
   size_t header_len =
       build_header(descr, fortran, t->rank, t->shape, header);
 
-  char *tmp = NULL;
-  FILE *f = NULL;
-  bcast_status st = open_temp(path, &tmp, &f, diag);
-  if (st) return st;
-  out_stream o = {f, NULL, 0, 1 << 20, 0, 0};
+  out_stream o = {write, ctx, NULL, 0, 1 << 20, BCAST_OK};
   o.buf = bcast__malloc(o.cap);
-  if (!o.buf) {
-    o.failed = 1;
-    o.error = ENOMEM;
-  }
+  if (!o.buf)
+    return bcast__fail(diag, BCAST_NO_MEMORY, "%s: out of memory", path);
+  errno = 0;
   out_put(&o, header, header_len);
   put_data(&o, t, count, fortran, kind, width, big_endian);
   out_flush(&o);
+  const int err = errno ? errno : EIO;
   bcast__free(o.buf);
-  if (fflush(f) != 0 && !o.failed) {
-    o.failed = 1;
-    o.error = errno;
-  }
-  if (fclose(f) != 0 && !o.failed) {
-    o.failed = 1;
-    o.error = errno;
-  }
-  if (!o.failed && rename(tmp, path) != 0) {
-    int err = errno;
-    unlink(tmp);
-    bcast__free(tmp);
-    return bcast__fail(diag, BCAST_IO, "%s: cannot replace the file: %s", path,
-                       strerror(err));
-  }
-  if (o.failed) {
-    unlink(tmp);
-    bcast__free(tmp);
-    return bcast__fail(diag, BCAST_IO, "%s: write failed: %s", path,
-                       strerror(o.error));
-  }
-  bcast__free(tmp);
+  if (o.failed)
+    return bcast__fail(diag, o.failed, "%s: write failed: %s", path,
+                       o.failed == BCAST_IO ? strerror(err)
+                                            : bcast_status_text(o.failed));
   return BCAST_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Files. */
+
+bcast_status bcast__npy_file_write(void *ctx, const void *bytes, size_t len) {
+  if (fwrite(bytes, 1, len, (FILE *)ctx) != len) {
+    if (!errno) errno = EIO;
+    return BCAST_IO;
+  }
+  return BCAST_OK;
+}
+
+bcast_status bcast__npy_temp_finish(const char *path, char *tmp, FILE *f,
+                                    bcast_status st, bcast_diag *diag) {
+  int err = 0;
+  if (st == BCAST_OK && (fflush(f) != 0 || ferror(f))) err = errno ? errno : EIO;
+  if (fclose(f) != 0 && st == BCAST_OK && !err) err = errno ? errno : EIO;
+  if (st == BCAST_OK && err)
+    st = bcast__fail(diag, BCAST_IO, "%s: write failed: %s", path,
+                     strerror(err));
+  if (st == BCAST_OK && rename(tmp, path) != 0)
+    st = bcast__fail(diag, BCAST_IO, "%s: cannot replace the file: %s", path,
+                     strerror(errno));
+  if (st != BCAST_OK) unlink(tmp);
+  bcast__free(tmp);
+  return st;
+}
+
+bcast_status bcast_npy_write(const char *path, const bcast_tensor *t,
+                             const bcast_npy_write_opts *opts,
+                             bcast_diag *diag) {
+  if (!path || !t)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "bcast_npy_write: invalid argument");
+  char *tmp = NULL;
+  FILE *f = NULL;
+  bcast_status st = bcast__npy_temp_open(path, &tmp, &f, diag);
+  if (st) return st;
+  st = bcast_npy_write_stream(bcast__npy_file_write, f, path, t, opts, diag);
+  return bcast__npy_temp_finish(path, tmp, f, st, diag);
 }

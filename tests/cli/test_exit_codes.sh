@@ -16,6 +16,9 @@ np.save("a.npy", np.ones((2, 3), np.float32))
 np.save("b.npy", np.ones((4,), np.float32))
 np.save("i.npy", np.ones((2, 3), np.int32))
 open("bad.npy", "wb").write(b"\x93NUMPY garbage")
+np.savez("s.npz", x=np.ones((2, 3), np.float32))
+np.savez_compressed("c.npz", x=np.ones((2, 3), np.float32))
+open("cut.npz", "wb").write(open("s.npz", "rb").read()[:-30])
 EOF
 cat > ok.mlir <<'EOF'
 func.func @f(%a: tensor<3xf32>) -> tensor<3xf32> {
@@ -70,6 +73,18 @@ expect 2 broadcast-in-dim bad.npy --shape 2x3 --dims 0,1 -o o.npy
 expect 0 infer '[2,1]' '[1,3]'
 expect 1 infer '[2]' '[3]'
 expect 2 infer '[2,'
+# Standard input and output, .npz archives.
+expect 2 run add - - -o o.npy
+expect 2 broadcast a.npy a.npy -o -
+expect 0 run add s.npz:x a.npy -o o.npz
+expect 2 run add s.npz:y a.npy -o o.npy
+expect 0 run add c.npz:x a.npy -o o.npy
+expect 2 run add cut.npz:x a.npy -o o.npy
+expect 2 broadcast-to a.npy --shape '4,,3' -o o.npy
+expect 2 broadcast-to a.npy --shape 'n,3' -o o.npy
+expect 1 run add a.npy a.npy -o o.npy --max-bytes 16
+expect 0 run add a.npy a.npy --print
+expect 2 run add a.npy a.npy
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -312,10 +312,36 @@ TEST(npy_write_errors_leave_nothing) {
   /* A directory as the target: rename fails, the temp is removed. */
   CHECK_INT(bcast_npy_write(tmp_dir, &x, NULL, &diag), BCAST_IO);
   CHECK_INT(dir_entries(tmp_dir), 0);
-  uint16_t b = 0;
-  CHECK_INT(bcast_tensor_wrap(&x, BCAST_BFLOAT16, 0, NULL, NULL, &b, &diag), BCAST_OK);
-  CHECK_INT(bcast_npy_write(tmp_path("b.npy"), &x, NULL, &diag), BCAST_UNSUPPORTED);
-  CHECK_INT(dir_entries(tmp_dir), 0);
+}
+
+TEST(npy_bfloat16_is_void2_and_reads_back) {
+  /* ml_dtypes' numpy.save writes bfloat16 as '<V2'; so does bcast, and
+   * reads it back as bfloat16 with the same bits. */
+  bcast_diag diag;
+  bcast_tensor x, y;
+  int64_t shape[1] = {3};
+  uint16_t b[3] = {0x3f80, 0xc049, 0x7fc0};
+  CHECK_INT(bcast_tensor_wrap(&x, BCAST_BFLOAT16, 1, shape, NULL, b, &diag), BCAST_OK);
+  size_t len;
+  const char *path = tmp_path("b.npy");
+  unsigned char *bytes = WRITE_SLURP(path, &x, NULL, &len);
+  CHECK(memcmp(bytes + 10, "{'descr': '<V2',", 16) == 0);
+  CHECK_INT(len, 128 + 6);
+  CHECK_INT(bytes[128] | bytes[129] << 8, 0x3f80);
+  CHECK_INT(bcast_npy_read_mem(bytes, len, "b", &y, NULL, 1 << 20, &diag), BCAST_OK);
+  CHECK_INT(y.dtype, BCAST_BFLOAT16);
+  CHECK(memcmp(y.data, b, sizeof b) == 0);
+  bcast_tensor_release(&y);
+  /* A big-endian void reads byte-swapped; other void widths are refused. */
+  bytes[21] = '>';
+  CHECK_INT(bcast_npy_read_mem(bytes, len, "b", &y, NULL, 1 << 20, &diag), BCAST_OK);
+  CHECK_INT(((const uint16_t *)y.data)[0], 0x803f);
+  bcast_tensor_release(&y);
+  bytes[21] = '|';
+  bytes[23] = '4';
+  CHECK_INT(bcast_npy_read_mem(bytes, len, "b", &y, NULL, 1 << 20, &diag), BCAST_UNSUPPORTED);
+  free(bytes);
+  unlink(path);
 }
 
 TEST(npy_write_rank0_and_growth_padding) {
@@ -545,5 +571,103 @@ TEST(npy_write_big_endian) {
   bytes = WRITE_SLURP(path, &x, &opts, &len);
   CHECK(memcmp(bytes + 10, "{'descr': '|u1',", 16) == 0);
   free(bytes);
+  unlink(path);
+}
+
+/* A reader that hands out at most `step` bytes per call, like a pipe. */
+typedef struct trickle {
+  const unsigned char *bytes;
+  size_t len, pos, step;
+} trickle;
+
+static ptrdiff_t trickle_read(void *ctx, void *buf, size_t cap) {
+  trickle *r = ctx;
+  size_t n = r->len - r->pos;
+  if (n > cap) n = cap;
+  if (n > r->step) n = r->step;
+  memcpy(buf, r->bytes + r->pos, n);
+  r->pos += n;
+  return (ptrdiff_t)n;
+}
+
+TEST(npy_read_stream_short_reads_and_every_truncation) {
+  bcast_diag diag;
+  bcast_tensor x, y;
+  int64_t shape[2] = {2, 3};
+  int32_t v[6] = {1, -2, 3, -4, 5, -6};
+  CHECK_INT(bcast_tensor_wrap(&x, BCAST_INT32, 2, shape, NULL, v, &diag), BCAST_OK);
+  size_t len;
+  const char *path = tmp_path("s.npy");
+  unsigned char *bytes = WRITE_SLURP(path, &x, NULL, &len);
+  unlink(path);
+  for (size_t step = 1; step <= 7; step += 3) {
+    trickle r = {bytes, len, 0, step};
+    CHECK_INT(bcast_npy_read_stream(trickle_read, &r, "s", &y, NULL, 1 << 20, &diag),
+              BCAST_OK);
+    CHECK(y.dtype == BCAST_INT32 && y.rank == 2 && memcmp(y.data, v, sizeof v) == 0);
+    bcast_tensor_release(&y);
+  }
+  /* Every proper prefix is refused with a message naming the stream; one
+   * byte more than the data is refused too. */
+  for (size_t cut = 0; cut < len; cut++) {
+    trickle r = {bytes, cut, 0, 5};
+    bcast_status st = bcast_npy_read_stream(trickle_read, &r, "cut", &y, NULL, 1 << 20, &diag);
+    CHECK(st == BCAST_PARSE);
+    CHECK_CONTAINS(diag.message, "cut");
+    CHECK(y.data == NULL && y.owner == NULL);
+  }
+  bytes[len] = 0;
+  trickle r = {bytes, len + 1, 0, 64};
+  CHECK_INT(bcast_npy_read_stream(trickle_read, &r, "long", &y, NULL, 1 << 20, &diag),
+            BCAST_PARSE);
+  CHECK_CONTAINS(diag.message, "goes on after");
+  /* The budget is checked before the data are read. */
+  r.len = len;
+  r.pos = 0;
+  CHECK_INT(bcast_npy_read_stream(trickle_read, &r, "big", &y, NULL, 8, &diag), BCAST_BUDGET);
+  CHECK_CONTAINS(diag.message, "24 bytes");
+  free(bytes);
+}
+
+TEST(npz_write_then_read_members_by_name) {
+  bcast_diag diag;
+  bcast_tensor x[2], y;
+  int64_t s0[1] = {3}, s1[2] = {2, 2};
+  double a[3] = {0.5, -1, 2};
+  uint8_t b[4] = {1, 2, 3, 250};
+  CHECK_INT(bcast_tensor_wrap(&x[0], BCAST_FLOAT64, 1, s0, NULL, a, &diag), BCAST_OK);
+  CHECK_INT(bcast_tensor_wrap(&x[1], BCAST_UINT8, 2, s1, NULL, b, &diag), BCAST_OK);
+  const char *names[2] = {"first", "second"};
+  char path[256];
+  snprintf(path, sizeof path, "%s", tmp_path("z.npz"));
+  CHECK_INT(bcast_npz_write(path, 2, names, x, NULL, &diag), BCAST_OK);
+  CHECK_INT(bcast_npz_read(path, "second", &y, NULL, 1 << 20, &diag), BCAST_OK);
+  CHECK(y.dtype == BCAST_UINT8 && y.rank == 2 && memcmp(y.data, b, 4) == 0);
+  bcast_tensor_release(&y);
+  CHECK_INT(bcast_npz_read(path, "first", &y, NULL, 1 << 20, &diag), BCAST_OK);
+  CHECK(y.dtype == BCAST_FLOAT64 && memcmp(y.data, a, sizeof a) == 0);
+  bcast_tensor_release(&y);
+  CHECK_INT(bcast_npz_read(path, "third", &y, NULL, 1 << 20, &diag), BCAST_IO);
+  CHECK_CONTAINS(diag.message, "'first', 'second'");
+  CHECK_INT(bcast_npz_read(path, NULL, &y, NULL, 1 << 20, &diag), BCAST_IO);
+  /* Default names are numpy's arr_0, arr_1. */
+  CHECK_INT(bcast_npz_write(path, 2, NULL, x, NULL, &diag), BCAST_OK);
+  CHECK_INT(bcast_npz_read(path, "arr_1", &y, NULL, 1 << 20, &diag), BCAST_OK);
+  bcast_tensor_release(&y);
+  /* A byte changed in member data fails the CRC check. */
+  size_t len;
+  unsigned char *bytes = slurp(path, &len);
+  for (size_t i = 0; i + 8 <= len; i++) {
+    if (memcmp(bytes + i, a, 8) == 0) {
+      bytes[i] ^= 1;
+      break;
+    }
+  }
+  FILE *f = fopen(path, "wb");
+  CHECK(f && fwrite(bytes, 1, len, f) == len);
+  if (f) fclose(f);
+  free(bytes);
+  CHECK_INT(bcast_npz_read(path, "arr_0", &y, NULL, 1 << 20, &diag), BCAST_PARSE);
+  CHECK_CONTAINS(diag.message, "CRC-32");
   unlink(path);
 }

@@ -35,12 +35,51 @@ char *cli_read_file(const char *path, size_t *len);
 int cli_parse_shape(const char *text, bcast_shape *out);
 /* Parses a comma-separated list of dim indices ("0,2"; "" is none). */
 int cli_parse_dims(const char *text, int64_t *dims, size_t *n);
-/* Reads an input .npy file (bcast_npy_read).  Returns CLI_OK, or reports
- * the failure and returns its exit code: a file that cannot be read or
- * decoded is 2, like any other input error; only the byte budget, a
- * refusal of what the file asks for, is 1. */
+/* Reads an input .npy: "-" is standard input (a file named "-" is ./-);
+ * "ARCHIVE.npz:NAME" is member NAME of an archive, unless a file of that
+ * whole name exists (an existing file always wins); "ARCHIVE.npz" alone is
+ * its only member.  Returns CLI_OK, or reports the failure and returns its
+ * exit code: a file that cannot be read or decoded is 2, like any other
+ * input error; only the byte budget, a refusal of what the file asks for,
+ * is 1. */
 int cli_read_npy(const char *path, bcast_tensor *out, bcast_npy_info *info,
                  int64_t max_bytes);
+/* The help text paragraph on input names (cli_read_npy). */
+#define CLI_INPUT_FORMS_HELP                                                  \
+  "Inputs: a .npy file; '-' for standard input (once; a file named '-' is\n" \
+  "./-); ARCHIVE.npz:NAME for member NAME of an np.savez or\n"             \
+  "np.savez_compressed archive, or ARCHIVE.npz for its only member.\n"
+
+/* Whether path is "-" (standard input or output). */
+int cli_is_std(const char *path);
+/* 0 (reported) when more than one of files is "-". */
+int cli_stdin_once(char **files, int n);
+/* Whether output names an .npz archive ("x.npz" or "x.npz:NAME"). */
+int cli_output_is_archive(const char *output);
+/* Writes n results t[0..n) (opts: NULL or n entries) to output: "-" is
+ * standard output (one result, not a terminal); "x.npz" an archive of
+ * members arr_0.. as numpy.savez names them; "x.npz:NAME" an archive of one
+ * member NAME; anything else one .npy file.  CLI_OK or reported CLI_USAGE. */
+int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
+                  const bcast_npy_write_opts *opts);
+
+/* A progress line on standard error while a large output is computed:
+ * only when stderr is a terminal, the output has at least
+ * CLI_PROGRESS_MIN_BYTES and --quiet was not given; at most ten updates a
+ * second; erased by cli_progress_end. */
+#define CLI_PROGRESS_MIN_BYTES ((int64_t)256 << 20)
+typedef struct cli_progress {
+  int enabled, shown;
+  double start, last;
+} cli_progress;
+void cli_progress_init(cli_progress *p, int quiet);
+/* The bcast_ew_options.progress callback; ctx is a cli_progress. */
+void cli_progress_update(void *ctx, int64_t done, int64_t total);
+void cli_progress_end(cli_progress *p);
+
+/* Prints every op of the op table with its input count, input types per
+ * profile, result type and attributes (bcast --list-ops). */
+void cli_list_ops(FILE *out);
 /* Write options that keep what numpy keeps through a copy (string kind and
  * width, byte order). */
 bcast_npy_write_opts cli_npy_write_opts(const bcast_npy_info *info);

@@ -1,8 +1,12 @@
 /* Helpers shared by the commands: messages, files, option values. */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -64,10 +68,24 @@ char *cli_read_file(const char *path, size_t *len) {
   return buf;
 }
 
+/* A bare comma list "4,3" (as Python prints a shape without its
+ * parentheses) is the tuple "(4,3)"; other text is kept.  Returns text or
+ * buf. */
+static const char *shape_text_form(const char *text, char *buf, size_t cap) {
+  if (!strchr(text, ',') || strpbrk(text, "[(<") ||
+      strlen(text) + 3 > cap)
+    return text;
+  snprintf(buf, cap, "(%s)", text);
+  return buf;
+}
+
 int cli_parse_shape(const char *text, bcast_shape *out) {
-  bcast_diag diag;
-  if (bcast_shape_parse(text, strlen(text), out, &diag) != BCAST_OK) {
-    cli_diag(NULL, &diag);
+  bcast_symbols symbols;
+  bcast_symbols_init(&symbols);
+  if (!cli_parse_symbolic_shape(text, &symbols, out)) return 0;
+  if (symbols.count > 0) {
+    cli_error("shape '%s' names a dim ('%s'); a size is needed here", text,
+              symbols.names[0]);
     return 0;
   }
   return 1;
@@ -167,18 +185,226 @@ int cli_profile_option(const char *cmd, int argc, char **argv, int *i,
 int cli_parse_symbolic_shape(const char *text, bcast_symbols *symbols,
                              bcast_shape *out) {
   bcast_diag diag;
-  if (bcast_shape_parse_symbolic(text, strlen(text), symbols, out, &diag) ==
+  char buf[1024];
+  const char *form = shape_text_form(text, buf, sizeof buf);
+  if (bcast_shape_parse_symbolic(form, strlen(form), symbols, out, &diag) ==
       BCAST_OK)
     return 1;
   cli_diag(NULL, &diag);
   return 0;
 }
 
+/* ------------------------------------------------------------------------ */
+/* .npy inputs and outputs: files, "-" and .npz archives. */
+
+int cli_is_std(const char *path) { return strcmp(path, "-") == 0; }
+
+int cli_stdin_once(char **files, int n) {
+  int seen = 0;
+  for (int i = 0; i < n; i++) seen += cli_is_std(files[i]);
+  if (seen <= 1) return 1;
+  cli_error("standard input ('-') can be read only once; a file named '-' "
+            "is ./-");
+  return 0;
+}
+
+static ptrdiff_t stdin_read(void *ctx, void *buf, size_t cap) {
+  (void)ctx;
+  for (;;) {
+    ssize_t n = read(STDIN_FILENO, buf, cap > SSIZE_MAX ? SSIZE_MAX : cap);
+    if (n >= 0 || errno != EINTR) return n;
+  }
+}
+
+static int has_suffix(const char *s, size_t len, const char *suffix) {
+  size_t n = strlen(suffix);
+  return len >= n && memcmp(s + len - n, suffix, n) == 0;
+}
+
+/* Splits "ARCHIVE.npz:NAME" at its last ".npz:" into an allocated archive
+ * path and *member (pointing into path).  0 when path has no such part. */
+static int split_member(const char *path, char **archive, const char **member) {
+  const char *at = NULL;
+  for (const char *p = strstr(path, ".npz:"); p; p = strstr(p + 1, ".npz:"))
+    at = p;
+  if (!at || !at[5]) return 0;
+  size_t len = (size_t)(at - path) + 4;
+  *archive = malloc(len + 1);
+  if (!*archive) return 0;
+  memcpy(*archive, path, len);
+  (*archive)[len] = '\0';
+  *member = at + 5;
+  return 1;
+}
+
 int cli_read_npy(const char *path, bcast_tensor *out, bcast_npy_info *info,
                  int64_t max_bytes) {
   bcast_diag diag;
-  const bcast_status st = bcast_npy_read(path, out, info, max_bytes, &diag);
+  bcast_status st;
+  struct stat sb;
+  char *archive = NULL;
+  const char *member = NULL;
+  if (cli_is_std(path)) {
+    st = bcast_npy_read_stream(stdin_read, NULL, "<stdin>", out, info,
+                               max_bytes, &diag);
+  } else if (stat(path, &sb) != 0 && split_member(path, &archive, &member)) {
+    st = bcast_npz_read(archive, member, out, info, max_bytes, &diag);
+    free(archive);
+  } else if (has_suffix(path, strlen(path), ".npz")) {
+    st = bcast_npz_read(path, NULL, out, info, max_bytes, &diag);
+  } else {
+    st = bcast_npy_read(path, out, info, max_bytes, &diag);
+  }
   if (st == BCAST_OK) return CLI_OK;
   cli_diag(NULL, &diag);
   return st == BCAST_BUDGET ? CLI_FAIL : CLI_USAGE;
+}
+
+int cli_output_is_archive(const char *output) {
+  return has_suffix(output, strlen(output), ".npz") ||
+         strstr(output, ".npz:") != NULL;
+}
+
+static bcast_status stdout_write(void *ctx, const void *bytes, size_t len) {
+  (void)ctx;
+  const char *p = bytes;
+  while (len > 0) {
+    ssize_t n = write(STDOUT_FILENO, p, len > SSIZE_MAX ? SSIZE_MAX : len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      return BCAST_IO;
+    }
+    p += n;
+    len -= (size_t)n;
+  }
+  return BCAST_OK;
+}
+
+int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
+                  const bcast_npy_write_opts *opts) {
+  bcast_diag diag;
+  bcast_status st;
+  char *archive = NULL;
+  const char *member = NULL;
+  if (cli_is_std(output)) {
+    if (n != 1) {
+      cli_error("-o -: %zu results cannot share standard output; write them "
+                "to an .npz archive or a directory",
+                n);
+      return CLI_USAGE;
+    }
+    if (isatty(STDOUT_FILENO)) {
+      cli_error("-o -: standard output is a terminal; pipe or redirect the "
+                ".npy bytes");
+      return CLI_USAGE;
+    }
+    st = bcast_npy_write_stream(stdout_write, NULL, "<stdout>", t, opts, &diag);
+  } else if (split_member(output, &archive, &member)) {
+    if (n != 1) {
+      cli_error("%s: %zu results need an archive without a member name "
+                "(members arr_0..arr_%zu)",
+                output, n, n - 1);
+      free(archive);
+      return CLI_USAGE;
+    }
+    st = bcast_npz_write(archive, 1, &member, t, opts, &diag);
+    free(archive);
+  } else if (cli_output_is_archive(output)) {
+    st = bcast_npz_write(output, n, NULL, t, opts, &diag);
+  } else if (n == 1) {
+    st = bcast_npy_write(output, t, opts, &diag);
+  } else {
+    cli_error("%s: %zu results need a directory or an .npz archive", output,
+              n);
+    return CLI_USAGE;
+  }
+  if (st == BCAST_OK) return CLI_OK;
+  cli_diag(NULL, &diag);
+  return CLI_USAGE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Progress on a terminal. */
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void cli_progress_init(cli_progress *p, int quiet) {
+  memset(p, 0, sizeof *p);
+  p->enabled = !quiet && isatty(STDERR_FILENO);
+  p->start = now_seconds();
+}
+
+void cli_progress_update(void *ctx, int64_t done, int64_t total) {
+  cli_progress *p = ctx;
+  if (!p->enabled || total < CLI_PROGRESS_MIN_BYTES) return;
+  const double t = now_seconds();
+  if (done < total && t - p->last < 0.1) return;
+  p->last = t;
+  const double elapsed = t - p->start > 1e-9 ? t - p->start : 1e-9;
+  const double rate = (double)done / elapsed;
+  const double eta = rate > 0 ? (double)(total - done) / rate : 0;
+  fprintf(stderr, "\r\033[Kbcast: %.0f / %.0f MiB  %.2f GB/s  ETA %.1f s",
+          (double)done / (1 << 20), (double)total / (1 << 20), rate / 1e9,
+          eta);
+  fflush(stderr);
+  p->shown = 1;
+}
+
+void cli_progress_end(cli_progress *p) {
+  if (!p->shown) return;
+  fputs("\r\033[K", stderr);
+  fflush(stderr);
+  p->shown = 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* --list-ops: the op table, as text. */
+
+static const char *result_rule_text(bcast_op_result_rule rule) {
+  switch (rule) {
+  case BCAST_RESULT_SAME: return "the input type";
+  case BCAST_RESULT_BOOL: return "bool";
+  case BCAST_RESULT_MUL: return "the input type (tosa: int8, int16 -> int32)";
+  case BCAST_RESULT_CAST: return "the attribute 'to'";
+  }
+  return "?";
+}
+
+static void list_types(FILE *out, const char *label, uint32_t mask) {
+  fprintf(out, "  %-12s", label);
+  int any = 0;
+  for (int d = 0; d < BCAST_DTYPE_COUNT; d++) {
+    if (!(mask & (UINT32_C(1) << d))) continue;
+    fprintf(out, " %s", bcast_dtype_name((bcast_dtype)d));
+    any = 1;
+  }
+  fputs(any ? "\n" : " none\n", out);
+}
+
+void cli_list_ops(FILE *out) {
+  fputs("Every op of the table: inputs, input types per profile (select: of\n"
+        "its two values; its condition is bool), result type, attributes.\n",
+        out);
+  for (int k = 0; k < BCAST_OP_COUNT; k++) {
+    const bcast_op op = (bcast_op)k;
+    const bcast_op_info *info = bcast_op_get(op);
+    const int arity = bcast_op_arity(op);
+    fprintf(out, "\n%s: %d input%s -> %s\n", info->name, arity,
+            arity == 1 ? "" : "s", result_rule_text(info->result));
+    list_types(out, "tosa, trait:", bcast_op_types(op, BCAST_PROFILE_TOSA));
+    list_types(out, "numpy:", bcast_op_types(op, BCAST_PROFILE_NUMPY));
+    fprintf(out, "  %-12s", "attributes:");
+    int any = 0;
+    for (int a = 0; a < BCAST_ATTR_COUNT; a++) {
+      if (!bcast_op_reads_attr(op, (bcast_attr)a)) continue;
+      fprintf(out, " %s", bcast_attr_name((bcast_attr)a));
+      any = 1;
+    }
+    fputs(any ? "\n" : " none\n", out);
+  }
 }

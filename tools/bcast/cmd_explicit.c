@@ -206,11 +206,7 @@ int cmd_broadcast_in_dim(int argc, char **argv) {
       cli_print_tensor(stdout, "result", &z);
     } else {
       bcast_npy_write_opts w = cli_npy_write_opts(&info);
-      st = bcast_npy_write(output, &z, &w, &diag);
-      if (st != BCAST_OK) {
-        cli_diag(NULL, &diag);
-        rc = CLI_USAGE;
-      }
+      rc = cli_write_npy(output, 1, &z, &w);
     }
     bcast_tensor_release(&z);
   }

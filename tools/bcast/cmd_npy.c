@@ -170,6 +170,7 @@ void cli_print_tensor(FILE *out, const char *label, const bcast_tensor *t) {
 /* ------------------------------------------------------------------------ */
 
 static int read_inputs(const npy_opts *o, bcast_tensor *x, bcast_npy_info *info) {
+  if (!cli_stdin_once(o->files, o->nfiles)) return CLI_USAGE;
   for (int i = 0; i < o->nfiles; i++) {
     const int rc = cli_read_npy(o->files[i], &x[i], &info[i], o->max_bytes);
     if (rc != CLI_OK) {
@@ -189,16 +190,20 @@ bcast_npy_write_opts cli_npy_write_opts(const bcast_npy_info *info) {
 }
 
 static void broadcast_help(FILE *out) {
-  fputs("usage: bcast broadcast IN.npy... (-o OUTDIR | --print) [options]\n"
+  fputs("usage: bcast broadcast IN.npy... (-o OUTDIR | -o OUT.npz | --print) [options]\n"
         "\n"
         "ONNX Broadcast: Z0..ZL = Broadcast(X0..XL).  Every input is broadcast\n"
         "to the common shape (NumPy rules: align on the right, sizes equal or\n"
         "1) and written, C-contiguous, to OUTDIR/z0.npy .. OUTDIR/zL.npy,\n"
         "byte-identical to numpy.save(np.broadcast_arrays(...)[i].copy()).\n"
         "Outputs keep their input's byte order, and strings its kind and width.\n"
+        CLI_INPUT_FORMS_HELP
         "\n"
         "options:\n"
-        "  -o, --output DIR   directory for z0.npy..zL.npy (created if missing)\n"
+        "  -o, --output DIR   directory for z0.npy..zL.npy (created if missing);\n"
+        "                     OUT.npz: an archive of members arr_0..arr_L, as\n"
+        "                     numpy.savez names them; '-': standard output\n"
+        "                     (one input only)\n"
         "  --print            print the shapes and (small) arrays instead\n"
         "  --max-bytes N      memory budget for inputs and outputs, with an\n"
         "                     optional K/M/G/T suffix (default 1G)\n"
@@ -261,6 +266,16 @@ int cmd_broadcast(int argc, char **argv) {
       snprintf(label, sizeof label, "z%zu", i);
       cli_print_tensor(stdout, label, &z[i]);
     }
+  } else if (cli_is_std(o.output) || cli_output_is_archive(o.output)) {
+    bcast_npy_write_opts *w = calloc(n, sizeof *w);
+    if (!w) {
+      cli_error("out of memory");
+      rc = CLI_USAGE;
+    } else {
+      for (size_t i = 0; i < n; i++) w[i] = cli_npy_write_opts(&info[i]);
+      rc = cli_write_npy(o.output, n, z, w);
+    }
+    free(w);
   } else {
     if (mkdir(o.output, 0777) != 0 && errno != EEXIST) {
       cli_error("%s: cannot create the directory: %s", o.output, strerror(errno));
@@ -276,11 +291,7 @@ int cmd_broadcast(int argc, char **argv) {
       }
       snprintf(path, cap, "%s/z%zu.npy", o.output, i);
       bcast_npy_write_opts w = cli_npy_write_opts(&info[i]);
-      st = bcast_npy_write(path, &z[i], &w, &diag);
-      if (st) {
-        cli_diag(NULL, &diag);
-        rc = CLI_USAGE;
-      }
+      rc = cli_write_npy(path, 1, &z[i], &w);
     }
     free(path);
   }
@@ -304,10 +315,14 @@ static void broadcast_to_help(FILE *out) {
         "The output keeps the input's byte order, and a string input's kind\n"
         "and width.  OUT.npy may be IN.npy: the input is read whole before the output is\n"
         "written to a temporary file and renamed.\n"
+        CLI_INPUT_FORMS_HELP
         "\n"
         "options:\n"
-        "  --shape SHAPE      target shape: 4x3, [4,3] or [] (rank 0)\n"
-        "  -o, --output FILE  the output .npy file\n"
+        "  --shape SHAPE      target shape, in any form 'bcast infer' takes:\n"
+        "                     4x3, [4,3], (4,3), 4,3; [] or () for rank 0\n"
+        "  -o, --output FILE  the output .npy file; '-' standard output;\n"
+        "                     X.npz or X.npz:NAME an archive (member arr_0\n"
+        "                     or NAME)\n"
         "  --print            print the result instead of writing it\n"
         "  --max-bytes N      memory budget for input and output, with an\n"
         "                     optional K/M/G/T suffix (default 1G)\n"
@@ -378,11 +393,7 @@ int cmd_broadcast_to(int argc, char **argv) {
       cli_print_tensor(stdout, "result", &z);
     } else {
       bcast_npy_write_opts w = cli_npy_write_opts(&info);
-      st = bcast_npy_write(o.output, &z, &w, &diag);
-      if (st) {
-        cli_diag(NULL, &diag);
-        rc = CLI_USAGE;
-      }
+      rc = cli_write_npy(o.output, 1, &z, &w);
     }
     bcast_tensor_release(&z);
   }
@@ -396,6 +407,7 @@ static void info_help(FILE *out) {
         "\n"
         "Prints, for each file, its dtype and descr, shape, memory order,\n"
         "format version and first elements (float16 shown as values).\n"
+        CLI_INPUT_FORMS_HELP
         "\n"
         "options:\n"
         "  --count N          elements to show (default 10)\n"
@@ -421,6 +433,10 @@ int cmd_info(int argc, char **argv) {
   if (o.nfiles == 0) {
     cli_error("info: no input files");
     info_help(stderr);
+    free(o.files);
+    return CLI_USAGE;
+  }
+  if (!cli_stdin_once(o.files, o.nfiles)) {
     free(o.files);
     return CLI_USAGE;
   }

@@ -1,6 +1,6 @@
 /* bcast run: one element-wise op over .npy files.
  *
- *   bcast run OP IN.npy... -o OUT.npy [--attr NAME=VALUE]...
+ *   bcast run OP IN.npy... (-o OUT.npy | --print) [--attr NAME=VALUE]...
  *             [--profile tosa|numpy|trait] [--checked] [--threads N]
  *             [--mlir 'OP-LINE'] [--max-bytes N]
  *
@@ -25,6 +25,9 @@ typedef struct run_opts {
   int checked;
   int threads;
   int help;
+  int print;     /* --print: show the result instead of writing it */
+  int quiet;     /* --quiet: no progress line */
+  int list_ops;  /* --list-ops */
   int64_t max_bytes;
   int n_attrs;
   const char *attrs[RUN_MAX_ATTRS];
@@ -34,16 +37,25 @@ typedef struct run_opts {
 
 static void run_help(FILE *out) {
   fputs(
-      "usage: bcast run OP IN.npy... -o OUT.npy [options]\n"
-      "       bcast run --mlir 'OP-LINE' IN.npy... -o OUT.npy [options]\n"
+      "usage: bcast run OP IN.npy... (-o OUT.npy | --print) [options]\n"
+      "       bcast run --mlir 'OP-LINE' IN.npy... (-o OUT.npy | --print) [options]\n"
+      "       bcast run --list-ops\n"
       "\n"
       "Runs one of the 36 TOSA element-wise ops over .npy files: inputs\n"
       "broadcast without copies, result written with numpy.save's bytes.\n"
       "OP is a TOSA name with or without 'tosa.' (add, mul, clamp, select,\n"
       "cast, ...; intdiv, int_div and div are the same op).\n"
+      CLI_INPUT_FORMS_HELP
       "\n"
       "options:\n"
-      "  -o, --output FILE     the result .npy file\n"
+      "  -o, --output FILE     the result .npy file; '-' standard output;\n"
+      "                        X.npz or X.npz:NAME an archive (member arr_0\n"
+      "                        or NAME)\n"
+      "  --print               print the result instead of writing it\n"
+      "  --quiet               no progress line (shown on a terminal for\n"
+      "                        results of 256 MiB or more)\n"
+      "  --list-ops            list the ops: input types per profile, result\n"
+      "                        type, attributes\n"
       "  --attr NAME=VALUE     an attribute (repeatable):\n"
       "                          shift=N          mul: right shift, 0..63 (int32)\n"
       "                          round=true|false arithmetic_right_shift\n"
@@ -122,6 +134,12 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       o->broadcast_dims = value;
     } else if (!strcmp(arg, "--checked")) {
       o->checked = 1;
+    } else if (!strcmp(arg, "--print")) {
+      o->print = 1;
+    } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
+      o->quiet = 1;
+    } else if (!strcmp(arg, "--list-ops")) {
+      o->list_ops = 1;
     } else if (cli_option_is(arg, "--mlir")) {
       if (!(value = cli_option_value(argc, argv, &i, "--mlir", arg))) return 0;
       o->mlir = value;
@@ -257,8 +275,9 @@ int cmd_run(int argc, char **argv) {
   bcast_mlir_op *mop = NULL;
   memset(&result, 0, sizeof result);
   if (!parse_opts(argc, argv, &o)) goto done;
-  if (o.help) {
-    run_help(stdout);
+  if (o.help || o.list_ops) {
+    if (o.help) run_help(stdout);
+    else cli_list_ops(stdout);
     rc = CLI_OK;
     goto done;
   }
@@ -310,10 +329,11 @@ int cmd_run(int argc, char **argv) {
               arity == 1 ? "" : "s", nfiles);
     goto done;
   }
-  if (!o.output) {
-    cli_error("run: give the output file with -o OUT.npy");
+  if (!o.output && !o.print) {
+    cli_error("run: give the output file with -o OUT.npy, or --print");
     goto done;
   }
+  if (!cli_stdin_once(files, nfiles)) goto done;
   bcast_ew_options options;
   bcast_ew_options_init(&options);
   options.checked = o.checked;
@@ -390,21 +410,25 @@ int cmd_run(int argc, char **argv) {
   }
 
   bcast_diag diag;
+  cli_progress progress;
+  cli_progress_init(&progress, o.quiet);
+  options.progress = cli_progress_update;
+  options.progress_ctx = &progress;
   bcast_status st =
       bcast_ew_compute(op, &attrs, (size_t)arity, x, &result, &options, &diag);
+  cli_progress_end(&progress);
   if (st != BCAST_OK) {
     cli_diag("run", &diag);
     name_operands(&diag, &o, files, x, arity);
     rc = bcast_status_exit_class(st);
     goto release;
   }
-  st = bcast_npy_write(o.output, &result, NULL, &diag);
-  if (st != BCAST_OK) {
-    cli_diag(NULL, &diag);
-    rc = CLI_USAGE;
-    goto release;
+  if (o.print) {
+    cli_print_tensor(stdout, "result", &result);
+    rc = CLI_OK;
+  } else {
+    rc = cli_write_npy(o.output, 1, &result, NULL);
   }
-  rc = CLI_OK;
 
 release:
   bcast_tensor_release(&result);

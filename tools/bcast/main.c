@@ -27,7 +27,8 @@ static void usage(FILE *out) {
     fprintf(out, "  %-14s %s\n", commands[i].name, commands[i].summary);
   fprintf(out,
           "\n"
-          "'bcast COMMAND --help' describes a command's options.\n"
+          "'bcast COMMAND --help' describes a command's options;\n"
+          "'bcast --list-ops' lists the ops of 'bcast run'.\n"
           "Exit status: 0 success, 1 a check or broadcast failed, 2 usage or\n"
           "I/O error.\n");
 }
@@ -40,6 +41,10 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
       !strcmp(argv[1], "help")) {
     usage(stdout);
+    return CLI_OK;
+  }
+  if (!strcmp(argv[1], "--list-ops")) {
+    cli_list_ops(stdout);
     return CLI_OK;
   }
   if (!strcmp(argv[1], "--version")) {
