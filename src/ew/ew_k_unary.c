@@ -35,7 +35,9 @@
   EW_FOR_FLOAT(EW_U_SAME_, X, RECIPROCAL, reciprocal)                         \
   EW_FOR_FLOAT(EW_U_SAME_, X, RSQRT, rsqrt)                                   \
   EW_FOR_FLOAT(EW_U_SAME_, X, SIGMOID, sigmoid)                               \
-  EW_FOR_FLOAT(EW_U_SAME_, X, TANH, tanh)
+  EW_FOR_FLOAT(EW_U_SAME_, X, TANH, tanh)                                     \
+  EW_FOR_FLOAT(EW_U_SAME_, X, SQRT, sqrt)                                     \
+  EW_FOR_NUM(EW_U_SAME_, X, SQUARE, square)
 
 #define EW_DEFINE_(NAME, OP, FL, IN, OUT, TA, LA, VA, TR, SR, FN, UN)         \
   EW_UNARY_(NAME, TA, LA, VA, TR, SR, FN, UN)

@@ -35,6 +35,19 @@ static const struct {
 } op_aliases[] = {
     {"int_div", BCAST_OP_INTDIV},
     {"div", BCAST_OP_INTDIV},
+    /* NumPy's names for the ops that already have NumPy's semantics under
+     * the numpy profile (bcast/op.h, BCAST_NUMPY_OP_LIST). */
+    {"subtract", BCAST_OP_SUB},
+    {"multiply", BCAST_OP_MUL},
+    {"negative", BCAST_OP_NEGATE},
+    {"absolute", BCAST_OP_ABS},
+    {"power", BCAST_OP_POW},
+    {"true_divide", BCAST_OP_DIVIDE},
+    {"mod", BCAST_OP_REMAINDER},
+    {"where", BCAST_OP_SELECT},
+    {"invert", BCAST_OP_BITWISE_NOT},
+    {"left_shift", BCAST_OP_LOGICAL_LEFT_SHIFT},
+    {"right_shift", BCAST_OP_ARITHMETIC_RIGHT_SHIFT},
 };
 
 /* Is name[0..len) the NUL-terminated want?  Compares one character at a
