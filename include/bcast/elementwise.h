@@ -74,7 +74,8 @@ typedef enum bcast_scalar_kind {
   BCAST_SCALAR_NONE,  /* no value (an attribute's default applies) */
   BCAST_SCALAR_INT,   /* i */
   BCAST_SCALAR_UINT,  /* u: for values above INT64_MAX */
-  BCAST_SCALAR_FLOAT  /* f */
+  BCAST_SCALAR_FLOAT, /* f */
+  BCAST_SCALAR_BOOL   /* i (0 or 1): a Python bool operand; not a bound */
 } bcast_scalar_kind;
 
 typedef struct bcast_scalar {
@@ -89,6 +90,31 @@ typedef struct bcast_scalar {
 BCAST_API bcast_scalar bcast_scalar_int(int64_t value);
 BCAST_API bcast_scalar bcast_scalar_uint(uint64_t value);
 BCAST_API bcast_scalar bcast_scalar_float(double value);
+
+BCAST_API bcast_scalar bcast_scalar_bool(int value);
+
+/* Scalar operands (NumPy's Python scalars, NEP 50's "weak" rule, as NumPy
+ * 2 and NumPy 1.24 with numpy._set_promotion_state("weak") type them).  A
+ * scalar beside arrays of types strong[0..n_strong) takes their result
+ * type when its kind (bool < integer < float) is not above that type's;
+ * otherwise it is a default type: int64 for an integer (uint64 above
+ * INT64_MAX), float64 for a float.  With no arrays, the default types
+ * (bool for a bool).  An integer outside the range of the integer type it
+ * takes is BCAST_INVALID_ARGUMENT ("Python integer 300 out of bounds for
+ * int8", NumPy 2's OverflowError).  For SELECT pass the two values' types
+ * for its values and none for its condition. */
+BCAST_API bcast_status bcast_scalar_weak_dtype(const bcast_scalar *scalar,
+                                     size_t n_strong, const bcast_dtype *strong,
+                                     bcast_dtype *out, bcast_diag *diag);
+
+/* A new rank-0 tensor holding scalar as a value of dtype (integers wrap
+ * into an integer type, floats round to nearest even, as numpy's cast;
+ * bcast_scalar_weak_dtype has already refused what NumPy refuses).  The
+ * tensor then enters the element-wise calls as any operand: the numpy
+ * profile promotes it with the others. */
+BCAST_API bcast_status bcast_scalar_tensor(const bcast_scalar *scalar,
+                                 bcast_dtype dtype, bcast_tensor *out,
+                                 bcast_diag *diag);
 
 /* Writes scalar as an MLIR literal of element type dtype into buf (cap
  * bytes, NUL-terminated), as arith.constant and TOSA attributes spell it:
