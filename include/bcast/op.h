@@ -110,8 +110,8 @@ typedef enum bcast_op_result_rule {
  * scalar function (src/ew/ew_scalar.h) and kernel list entry. */
 #define BCAST_OP_LIST(X)                                                      \
   X(ABS, "abs", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,                     \
-    BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_INT | BCAST_TYPES_FLOAT,   \
-    SAME, 0, BODY(abs), "|x| overflows the type")                             \
+    BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, SAME, 0, BODY(abs),   \
+    "|x| overflows the type")                             \
   X(BITWISE_NOT, "bitwise_not", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,     \
     BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,            \
     BODY(bitwise_not), NULL)                                                  \

@@ -19,7 +19,7 @@
     ew_negate_sat_##S, ew_unpred_negate_sat_##S)
 
 #define EW_UNARY_LIST(X)                                                      \
-  EW_FOR_INT(EW_U_SAME_, X, ABS, abs)                                         \
+  EW_FOR_INT_BOOL(EW_U_SAME_, X, ABS, abs)                                    \
   EW_FOR_FLOAT(EW_U_SAME_, X, ABS, abs)                                       \
   EW_FOR_INT_BOOL(EW_U_SAME_, X, BITWISE_NOT, bitwise_not)                    \
   EW_FOR_FLOAT(EW_U_SAME_, X, CEIL, ceil)                                     \

@@ -666,6 +666,12 @@ static inline uint8_t ew_bitwise_xor_b(uint8_t a, uint8_t b,
   (void)p;
   return (uint8_t)(a ^ b);
 }
+/* numpy.absolute(bool) is the bool. */
+static inline uint8_t ew_abs_b(uint8_t a, const ew_params *p) {
+  (void)p;
+  return a;
+}
+EW_NEVER1_(abs, b, uint8_t)
 EW_NEVER1_(bitwise_not, b, uint8_t)
 EW_NEVER2_(bitwise_and, b, uint8_t)
 EW_NEVER2_(bitwise_or, b, uint8_t)
