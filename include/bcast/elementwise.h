@@ -1,4 +1,5 @@
-/* bcast/elementwise.h - the 36 element-wise ops, executed on the engine.
+/* bcast/elementwise.h - the element-wise ops (TOSA's 36 and NumPy's),
+ * executed on the engine.
  *
  * One entry-point family serves every op and element type: the op is a
  * bcast_op (bcast/op.h), the types are the operands' bcast_dtype.  A plan
@@ -15,9 +16,16 @@
  *                        accepted.
  *   BCAST_PROFILE_NUMPY  every numeric type (bool, int8..uint64, float16,
  *                        bfloat16, float32, float64) where the op means
- *                        something, with NumPy's results for inputs of one
- *                        type: wrapping integers, IEEE floats.  Inputs of
- *                        different types are an error (no promotion).
+ *                        something, with NumPy's results: wrapping
+ *                        integers, IEEE floats.  Inputs of different types
+ *                        are promoted as NumPy does
+ *                        (bcast_op_operand_dtypes): bcast_ew_compute and
+ *                        bcast_ew_compute_into convert each input of
+ *                        another type once, at its own shape, into a new
+ *                        buffer within options.max_bytes; a plan
+ *                        (bcast_ew_plan_create) takes inputs of the types
+ *                        the op computes in only.  NumPy's own ops
+ *                        (BCAST_NUMPY_OP_LIST in bcast/op.h) run here only.
  *                        intdiv stays TOSA's truncating division on every
  *                        integer type (-7 / 2 = -3): NumPy has no
  *                        truncating integer division, and its floor_divide
@@ -50,6 +58,9 @@
  *                                            64-bit conversion, wrapped
  *   integer pow with a negative exponent     trunc(a^b): 1 for a == 1,
  *     (numpy profile)                        +-1 for a == -1, else 0
+ *   floor_divide / remainder of integers     a // 0 = a % 0 = 0,
+ *     by 0, MIN // -1 (numpy profile)        MIN // -1 = MIN (NumPy 1.24's
+ *                                            values; NumPy warns)
  * In checked mode exactly these cases are reported (integer add, sub and
  * abs are checked for every integer type; mul with shift == 0 wraps by
  * TOSA's definition and is never reported).
