@@ -145,7 +145,8 @@ typedef enum bcast_op_result_rule {
     BCAST_ATTR_BIT(INPUT_ZP) | BCAST_ATTR_BIT(OUTPUT_ZP), BODY(negate),       \
     "-x overflows the type")                                                  \
   X(RECIPROCAL, "reciprocal", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,       \
-    BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, BODY(reciprocal), NULL)      \
+    BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME, 0, BODY(reciprocal),              \
+    "an integer reciprocal of 0 (numpy)")                                     \
   X(RSQRT, "rsqrt", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,                 \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.rsqrt", NULL),   \
     NULL)                                                                     \

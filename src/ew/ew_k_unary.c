@@ -32,7 +32,7 @@
   EW_FOR_ALL(EW_U_BOOL_, X, LOGICAL_NOT, logical_not)                         \
   EW_FOR_NUM(EW_U_SAME_, X, NEGATE, negate)                                   \
   EW_FOR_TOSA_SINT(EW_U_NEGSAT_, X)                                           \
-  EW_FOR_FLOAT(EW_U_SAME_, X, RECIPROCAL, reciprocal)                         \
+  EW_FOR_NUM(EW_U_SAME_, X, RECIPROCAL, reciprocal)                           \
   EW_FOR_FLOAT(EW_U_SAME_, X, RSQRT, rsqrt)                                   \
   EW_FOR_FLOAT(EW_U_SAME_, X, SIGMOID, sigmoid)                               \
   EW_FOR_FLOAT(EW_U_SAME_, X, TANH, tanh)                                     \

@@ -337,6 +337,18 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
     (void)p;                                                                  \
     return a == (MIN);                                                        \
   }                                                                           \
+  /* numpy.reciprocal of an integer: 1.0 / a converted to T as NumPy's loop \
+   * does (truncated: 1, -1 or 0); 1 / 0 = inf converts as x86-64 does: the  \
+   * minimum for int32 and int64, 0 for narrower types (unpredictable). */    \
+  static inline T ew_reciprocal_##S(T a, const ew_params *p) {                \
+    (void)p;                                                                  \
+    if (a == 0) return (T)((BITS) >= 32 ? (MIN) : 0);                         \
+    return (T)(a == 1 ? 1 : a == -1 ? -1 : 0);                                \
+  }                                                                           \
+  static inline int ew_unpred_reciprocal_##S(T a, const ew_params *p) {       \
+    (void)p;                                                                  \
+    return a == 0;                                                            \
+  }                                                                           \
   /* TOSA's NEGATE: clip(-(a - in_zp) + out_zp) computed in 64 bits;          \
    * saturation is TOSA's rule for int8/int16, bcast's choice for int32,      \
    * where TOSA calls an out-of-range result unpredictable. */                \
@@ -424,6 +436,15 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   static inline int ew_unpred_negate_##S(T a, const ew_params *p) {           \
     (void)p;                                                                  \
     return a != 0;                                                            \
+  }                                                                           \
+  /* Unsigned: 1 / 1 = 1, otherwise 0 (1 / 0 = inf converts to 0). */         \
+  static inline T ew_reciprocal_##S(T a, const ew_params *p) {                \
+    (void)p;                                                                  \
+    return (T)(a == 1);                                                       \
+  }                                                                           \
+  static inline int ew_unpred_reciprocal_##S(T a, const ew_params *p) {       \
+    (void)p;                                                                  \
+    return a == 0;                                                            \
   }                                                                           \
   static inline T ew_clamp_##S(T a, const ew_params *p) {                     \
     const T lo = (T)p->lo_u, hi = (T)p->hi_u;                                 \

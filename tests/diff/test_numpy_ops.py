@@ -15,6 +15,7 @@ operands, against NumPy 1.24 (Debian's /usr/bin/python3).
    (NumPy computes them as logical or / and, or in int8) is refused by bcast: a
    documented gap, checked as a refusal.
 4. Unary ops over every type: sqrt and square (new), negative, absolute,
+   reciprocal (NumPy's integer reciprocal: 1.0 / x converted to the type),
    and the float ops NumPy runs on integers in the smallest float that holds
    them (exp, log, tanh, floor, ceil).
 5. Scalar operands with NEP 50's weak typing.
@@ -57,7 +58,7 @@ FULL_PAIRS = {'floor_divide', 'less'}
 BOOL_GAP = {'add', 'multiply', 'maximum', 'minimum', 'floor_divide', 'remainder', 'power',
             'square'}
 UNARY = {'sqrt': np.sqrt, 'square': np.square, 'negative': np.negative,
-         'absolute': np.absolute}
+         'absolute': np.absolute, 'reciprocal': np.reciprocal}
 FLOAT_OPS = ['exp', 'log', 'tanh', 'floor', 'ceil']
 
 
@@ -165,11 +166,15 @@ def add_unary(h, rng):
         x = np.array(ro.random_values(rng, d, shapes[0]))
         for op, fn in UNARY.items():
             ref = numpy_result(fn, [x])
-            if ref is None or (op == 'square' and d.kind == 'b'):   # gap: NumPy uses int8
+            if ref is None or (op in ('square', 'reciprocal') and d.kind == 'b'):   # gap: int8
                 h.add(Case(op, [x], None, [], 'numpy', rc=1, label='refused %s %s' % (
                     op, ro.name_of(d))))
                 continue
-            h.add(Case(op, [x], Exact(ref), [], 'numpy', label='%s %s' % (op, ro.name_of(d))))
+            if op == 'reciprocal' and d.kind == 'f':
+                ref = ro.within_ulps(1.0 / x.astype(np.float64), 1, d)
+            else:
+                ref = Exact(ref)
+            h.add(Case(op, [x], ref, [], 'numpy', label='%s %s' % (op, ro.name_of(d))))
         if d.kind == 'f':
             continue
         for op in FLOAT_OPS:
