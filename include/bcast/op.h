@@ -222,7 +222,7 @@ typedef enum bcast_op_result_rule {
  * profile; bcast lower has no body for them).  NumPy's names for ops bcast
  * already has with NumPy's semantics are aliases (bcast_op_lookup):
  * subtract, multiply, negative, absolute, power, true_divide, mod, where,
- * invert, left_shift, right_shift. */
+ * invert, left_shift, right_shift (src/op/op.c). */
 #define BCAST_NUMPY_OP_LIST(X)                                                \
   X(SQRT, "sqrt", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER, 0,                \
     BCAST_TYPES_FLOAT, SAME, 0, ARITH(NULL, NULL), NULL)                      \
@@ -240,7 +240,11 @@ typedef enum bcast_op_result_rule {
   X(LESS_EQUAL, "less_equal", 2, 0, BROADCAST, NUMBER, NUMBER, BOOL, 0,       \
     BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, NULL), NULL)                        \
   X(NOT_EQUAL, "not_equal", 2, 0, BROADCAST, NUMBER, NUMBER, BOOL, 0,         \
-    BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, NULL), NULL)
+    BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, NULL), NULL)                        \
+  X(FMAX, "fmax", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER, 0,                 \
+    BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL), NULL)                        \
+  X(FMIN, "fmin", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER, 0,                 \
+    BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL), NULL)
 
 typedef enum bcast_op {
 #define BCAST_OP_ENUM_(id, ...) BCAST_OP_##id,

@@ -261,6 +261,13 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
     (void)p;                                                                  \
     return a < b ? a : b;                                                     \
   }                                                                           \
+  /* numpy.fmax / fmin: integers have no NaN to ignore. */                    \
+  static inline T ew_fmax_##S(T a, T b, const ew_params *p) {                 \
+    return ew_maximum_##S(a, b, p);                                           \
+  }                                                                           \
+  static inline T ew_fmin_##S(T a, T b, const ew_params *p) {                 \
+    return ew_minimum_##S(a, b, p);                                           \
+  }                                                                           \
   /* Leading zeros of the BITS-bit pattern: clz(0) = BITS, negative -> 0. */  \
   static inline T ew_clz_##S(T a, const ew_params *p) {                       \
     (void)p;                                                                  \
@@ -313,6 +320,8 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   EW_NEVER2_(bitwise_xor, S, T)                                               \
   EW_NEVER2_(mul_wrap, S, T)                                                  \
   EW_NEVER1_(square, S, T)                                                    \
+  EW_NEVER2_(fmax, S, T)                                                      \
+  EW_NEVER2_(fmin, S, T)                                                      \
   EW_NEVER2_(maximum, S, T)                                                   \
   EW_NEVER2_(minimum, S, T)
 
@@ -571,6 +580,15 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
     const F m = a < b ? a : b;                                                \
     return p->nan_ignore ? (b != b ? a : m) : (a != a ? a : m);               \
   }                                                                           \
+  /* numpy.fmax / fmin: a NaN operand is ignored (NaN only when both are). */ \
+  static inline F ew_fmax_##S(F a, F b, const ew_params *p) {                 \
+    (void)p;                                                                  \
+    return b != b ? a : a != a ? b : a > b ? a : b;                           \
+  }                                                                           \
+  static inline F ew_fmin_##S(F a, F b, const ew_params *p) {                 \
+    (void)p;                                                                  \
+    return b != b ? a : a != a ? b : a < b ? a : b;                           \
+  }                                                                           \
   static inline F ew_sqrt_##S(F a, const ew_params *p) {                      \
     (void)p;                                                                  \
     return sqrt##M(a);                                                        \
@@ -650,6 +668,8 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   EW_NEVER2_(maximum, S, F)                                                   \
   EW_NEVER2_(minimum, S, F)                                                   \
   EW_NEVER1_(sqrt, S, F)                                                      \
+  EW_NEVER2_(fmax, S, F)                                                      \
+  EW_NEVER2_(fmin, S, F)                                                      \
   EW_NEVER1_(square, S, F)                                                    \
   EW_NEVER2_(divide, S, F)                                                    \
   EW_NEVER2_(floor_divide, S, F)                                              \

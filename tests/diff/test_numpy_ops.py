@@ -46,7 +46,8 @@ TYPES = [np.dtype(c) for c in ('?', 'i1', 'i2', 'i4', 'i8', 'u1', 'u2', 'u4', 'u
 # bcast's name -> NumPy's function
 BINARY = {
     'add': np.add, 'subtract': np.subtract, 'multiply': np.multiply,
-    'maximum': np.maximum, 'minimum': np.minimum, 'divide': np.divide,
+    'maximum': np.maximum, 'minimum': np.minimum, 'fmax': np.fmax, 'fmin': np.fmin,
+    'divide': np.divide,
     'floor_divide': np.floor_divide, 'remainder': np.remainder,
     'equal': np.equal, 'not_equal': np.not_equal, 'less': np.less,
     'less_equal': np.less_equal, 'greater': np.greater, 'greater_equal': np.greater_equal,
@@ -55,7 +56,7 @@ BINARY = {
 }
 FULL_PAIRS = {'floor_divide', 'less'}
 # bool with bool: NumPy has loops bcast does not (documented gap)
-BOOL_GAP = {'add', 'multiply', 'maximum', 'minimum', 'floor_divide', 'remainder', 'power',
+BOOL_GAP = {'add', 'multiply', 'maximum', 'minimum', 'fmax', 'fmin', 'floor_divide', 'remainder', 'power',
             'square'}
 UNARY = {'sqrt': np.sqrt, 'square': np.square, 'negative': np.negative,
          'absolute': np.absolute, 'reciprocal': np.reciprocal}
@@ -147,7 +148,7 @@ def add_pairs(h, rng):
                 h.add(Case(op, ins, None, [], 'numpy', rc=1, err_any=[['take', 'type']],
                            label='refused ' + label))
                 continue
-            h.add(Case(op, ins, Exact(ref, signed_zero=op not in ('maximum', 'minimum')),
+            h.add(Case(op, ins, Exact(ref, signed_zero=op not in ('maximum', 'minimum', 'fmax', 'fmin')),
                        [], 'numpy', label=label, orders=trn.orders(rng, 2)))
     # the other NumPy names, same type
     for op, fn in (('power', np.power), ('left_shift', np.left_shift),

@@ -42,7 +42,7 @@ static void run_help(FILE *out) {
       "OP is a TOSA name with or without 'tosa.' (add, mul, clamp, select,\n"
       "cast, ...; intdiv, int_div and div are the same op), or one of\n"
       "NumPy's (--profile numpy): divide, floor_divide, remainder (mod),\n"
-      "sqrt, square, less, less_equal, not_equal, and NumPy's names\n"
+      "sqrt, square, less, less_equal, not_equal, fmax, fmin, and NumPy's names\n"
       "subtract, multiply, negative, absolute, power, where, invert,\n"
       "left_shift, right_shift.  With --profile numpy, inputs of different\n"
       "types are promoted as NumPy does (int8 + uint8 -> int16).\n"
