@@ -45,12 +45,14 @@ static bcast_dtype float_for_int(size_t size) {
 }
 
 static bcast_dtype promote2(bcast_dtype a, bcast_dtype b) {
-  const bcast_dtype_kind ka = bcast_dtype_kind_of(a), kb = bcast_dtype_kind_of(b);
+  const bcast_dtype_kind ka = bcast_dtype_kind_of(a);
+  const bcast_dtype_kind kb = bcast_dtype_kind_of(b);
   if (a == b) return a;
   if (ka == BCAST_KIND_BOOL) return b;
   if (kb == BCAST_KIND_BOOL) return a;
   const size_t sa = bcast_dtype_size(a), sb = bcast_dtype_size(b);
-  if (ka == BCAST_KIND_FLOAT && kb == BCAST_KIND_FLOAT) return join_floats(a, b);
+  if (ka == BCAST_KIND_FLOAT && kb == BCAST_KIND_FLOAT)
+    return join_floats(a, b);
   if (ka == BCAST_KIND_FLOAT) return join_floats(a, float_for_int(sb));
   if (kb == BCAST_KIND_FLOAT) return join_floats(b, float_for_int(sa));
   if (ka == kb) return sa >= sb ? a : b;

@@ -11,7 +11,8 @@
 
 /* bool < integer < float, for scalars and for types. */
 static int scalar_rank(const bcast_scalar *s) {
-  return s->kind == BCAST_SCALAR_BOOL ? 0 : s->kind == BCAST_SCALAR_FLOAT ? 2 : 1;
+  if (s->kind == BCAST_SCALAR_BOOL) return 0;
+  return s->kind == BCAST_SCALAR_FLOAT ? 2 : 1;
 }
 
 static int type_rank(bcast_dtype d) {
