@@ -114,6 +114,24 @@ BCAST_API size_t bcast_dtype_format_value(bcast_dtype dtype, const void *elem,
 /* Looks a dtype up by name ("float32") or MLIR spelling ("f32"). */
 BCAST_API bcast_status bcast_dtype_parse(const char *name, size_t len, bcast_dtype *out);
 
+/* NumPy's type promotion for arrays (numpy.result_type): the type two or
+ * more operands of these types are computed in.  bool < integers < floats;
+ * two types of one kind give the larger; signed with unsigned gives a
+ * signed type wider than the unsigned one (int8 + uint8 -> int16; uint64
+ * with a signed type -> float64); an integer with a float gives the float
+ * joined with the smallest float holding the integer (int8 -> float16,
+ * int16 -> float32, 32 and 64 bits -> float64).  bfloat16 (not in NumPy)
+ * follows ml_dtypes: bfloat16 + float16 -> float32, bfloat16 + float32 ->
+ * float32.  N-ary: with a float among the types, each integer joins the
+ * floats on its own (int8, uint8, float16 -> float16), as NumPy does;
+ * without one, the binary rule folded.  Errors:
+ * BCAST_TYPE for a string or invalid type, BCAST_INVALID_ARGUMENT for
+ * n == 0. */
+BCAST_API bcast_status bcast_dtype_promote(bcast_dtype a, bcast_dtype b,
+                                           bcast_dtype *out, bcast_diag *diag);
+BCAST_API bcast_status bcast_dtype_result_type(size_t n, const bcast_dtype *types,
+                                               bcast_dtype *out, bcast_diag *diag);
+
 /* IEEE binary16 and bfloat16 conversions.  float -> half rounds to nearest
  * even, overflows to infinity, keeps NaN (quiet) and signed zero; subnormals
  * are exact where representable. */

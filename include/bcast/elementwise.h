@@ -1,4 +1,5 @@
-/* bcast/elementwise.h - the 36 element-wise ops, executed on the engine.
+/* bcast/elementwise.h - the element-wise ops (TOSA's 36 and NumPy's),
+ * executed on the engine.
  *
  * One entry-point family serves every op and element type: the op is a
  * bcast_op (bcast/op.h), the types are the operands' bcast_dtype.  A plan
@@ -15,9 +16,16 @@
  *                        accepted.
  *   BCAST_PROFILE_NUMPY  every numeric type (bool, int8..uint64, float16,
  *                        bfloat16, float32, float64) where the op means
- *                        something, with NumPy's results for inputs of one
- *                        type: wrapping integers, IEEE floats.  Inputs of
- *                        different types are an error (no promotion).
+ *                        something, with NumPy's results: wrapping
+ *                        integers, IEEE floats.  Inputs of different types
+ *                        are promoted as NumPy does
+ *                        (bcast_op_operand_dtypes): bcast_ew_compute and
+ *                        bcast_ew_compute_into convert each input of
+ *                        another type once, at its own shape, into a new
+ *                        buffer within options.max_bytes; a plan
+ *                        (bcast_ew_plan_create) takes inputs of the types
+ *                        the op computes in only.  NumPy's own ops
+ *                        (BCAST_NUMPY_OP_LIST in bcast/op.h) run here only.
  *                        intdiv stays TOSA's truncating division on every
  *                        integer type (-7 / 2 = -3): NumPy has no
  *                        truncating integer division, and its floor_divide
@@ -50,6 +58,9 @@
  *                                            64-bit conversion, wrapped
  *   integer pow with a negative exponent     trunc(a^b): 1 for a == 1,
  *     (numpy profile)                        +-1 for a == -1, else 0
+ *   floor_divide / remainder of integers     a // 0 = a % 0 = 0,
+ *     by 0, MIN // -1 (numpy profile)        MIN // -1 = MIN (NumPy 1.24's
+ *                                            values; NumPy warns)
  * In checked mode exactly these cases are reported (integer add, sub and
  * abs are checked for every integer type; mul with shift == 0 wraps by
  * TOSA's definition and is never reported).
@@ -74,7 +85,8 @@ typedef enum bcast_scalar_kind {
   BCAST_SCALAR_NONE,  /* no value (an attribute's default applies) */
   BCAST_SCALAR_INT,   /* i */
   BCAST_SCALAR_UINT,  /* u: for values above INT64_MAX */
-  BCAST_SCALAR_FLOAT  /* f */
+  BCAST_SCALAR_FLOAT, /* f */
+  BCAST_SCALAR_BOOL   /* i (0 or 1): a Python bool operand; not a bound */
 } bcast_scalar_kind;
 
 typedef struct bcast_scalar {
@@ -89,6 +101,31 @@ typedef struct bcast_scalar {
 BCAST_API bcast_scalar bcast_scalar_int(int64_t value);
 BCAST_API bcast_scalar bcast_scalar_uint(uint64_t value);
 BCAST_API bcast_scalar bcast_scalar_float(double value);
+
+BCAST_API bcast_scalar bcast_scalar_bool(int value);
+
+/* Scalar operands (NumPy's Python scalars, NEP 50's "weak" rule, as NumPy
+ * 2 and NumPy 1.24 with numpy._set_promotion_state("weak") type them).  A
+ * scalar beside arrays of types strong[0..n_strong) takes their result
+ * type when its kind (bool < integer < float) is not above that type's;
+ * otherwise it is a default type: int64 for an integer (uint64 above
+ * INT64_MAX), float64 for a float.  With no arrays, the default types
+ * (bool for a bool).  An integer outside the range of the integer type it
+ * takes is BCAST_INVALID_ARGUMENT ("Python integer 300 out of bounds for
+ * int8", NumPy 2's OverflowError).  For SELECT pass the two values' types
+ * for its values and none for its condition. */
+BCAST_API bcast_status bcast_scalar_weak_dtype(const bcast_scalar *scalar,
+                                     size_t n_strong, const bcast_dtype *strong,
+                                     bcast_dtype *out, bcast_diag *diag);
+
+/* A new rank-0 tensor holding scalar as a value of dtype (integers wrap
+ * into an integer type, floats round to nearest even, as numpy's cast;
+ * bcast_scalar_weak_dtype has already refused what NumPy refuses).  The
+ * tensor then enters the element-wise calls as any operand: the numpy
+ * profile promotes it with the others. */
+BCAST_API bcast_status bcast_scalar_tensor(const bcast_scalar *scalar,
+                                 bcast_dtype dtype, bcast_tensor *out,
+                                 bcast_diag *diag);
 
 /* Writes scalar as an MLIR literal of element type dtype into buf (cap
  * bytes, NUL-terminated), as arith.constant and TOSA attributes spell it:

@@ -87,7 +87,8 @@ typedef enum bcast_op_result_rule {
   BCAST_RESULT_SAME, /* the input type */
   BCAST_RESULT_BOOL, /* comparisons and logical ops */
   BCAST_RESULT_MUL,  /* tosa: int8/int16 widen to int32; numpy: the same */
-  BCAST_RESULT_CAST  /* the attribute "to", from the cast tables */
+  BCAST_RESULT_CAST, /* the attribute "to", from the cast tables */
+  BCAST_RESULT_TRUE_DIV /* numpy's divide: integers and bool in float64 */
 } bcast_op_result_rule;
 
 /* The op table: one row per op, every column every module needs.
@@ -109,8 +110,8 @@ typedef enum bcast_op_result_rule {
  * scalar function (src/ew/ew_scalar.h) and kernel list entry. */
 #define BCAST_OP_LIST(X)                                                      \
   X(ABS, "abs", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,                     \
-    BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_INT | BCAST_TYPES_FLOAT,   \
-    SAME, 0, BODY(abs), "|x| overflows the type")                             \
+    BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, SAME, 0, BODY(abs),   \
+    "|x| overflows the type")                             \
   X(BITWISE_NOT, "bitwise_not", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,     \
     BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,            \
     BODY(bitwise_not), NULL)                                                  \
@@ -144,7 +145,8 @@ typedef enum bcast_op_result_rule {
     BCAST_ATTR_BIT(INPUT_ZP) | BCAST_ATTR_BIT(OUTPUT_ZP), BODY(negate),       \
     "-x overflows the type")                                                  \
   X(RECIPROCAL, "reciprocal", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,       \
-    BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, BODY(reciprocal), NULL)      \
+    BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME, 0, BODY(reciprocal),              \
+    "an integer reciprocal of 0 (numpy)")                                     \
   X(RSQRT, "rsqrt", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,                 \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.rsqrt", NULL),   \
     NULL)                                                                     \
@@ -212,7 +214,37 @@ typedef enum bcast_op_result_rule {
     ARITH("arith.subf", "arith.subi"), "the difference overflows the type")   \
   X(SELECT, "select", 3, 0, BROADCAST, BOOL, NUMBER, NUMBER,                  \
     BCAST_TYPES_TINT | BCAST_TYPES_BOOL | BCAST_TYPES_TFP, BCAST_TYPES_ALL,   \
-    SAME, 0, BODY(select), NULL)
+    SAME, 0, BODY(select), NULL)                                          \
+  BCAST_NUMPY_OP_LIST(X)
+
+/* NumPy's ops that differ from every TOSA op: rows of BCAST_OP_LIST with
+ * no TOSA types (the tosa and trait profiles refuse them, naming the numpy
+ * profile; bcast lower has no body for them).  NumPy's names for ops bcast
+ * already has with NumPy's semantics are aliases (bcast_op_lookup):
+ * subtract, multiply, negative, absolute, power, true_divide, mod, where,
+ * invert, left_shift, right_shift (src/op/op.c). */
+#define BCAST_NUMPY_OP_LIST(X)                                                \
+  X(SQRT, "sqrt", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER, 0,                \
+    BCAST_TYPES_FLOAT, SAME, 0, ARITH(NULL, NULL), NULL)                      \
+  X(SQUARE, "square", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER, 0,            \
+    BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL), NULL)                        \
+  X(DIVIDE, "divide", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER, 0,             \
+    BCAST_TYPES_FLOAT, TRUE_DIV, 0, ARITH(NULL, NULL), NULL)                  \
+  X(FLOOR_DIVIDE, "floor_divide", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER, 0, \
+    BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL),                              \
+    "integer division by zero or overflow")                                   \
+  X(REMAINDER, "remainder", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER, 0,       \
+    BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL), "integer division by zero")  \
+  X(LESS, "less", 2, 0, BROADCAST, NUMBER, NUMBER, BOOL, 0, BCAST_TYPES_ALL,  \
+    BOOL, 0, ARITH(NULL, NULL), NULL)                                         \
+  X(LESS_EQUAL, "less_equal", 2, 0, BROADCAST, NUMBER, NUMBER, BOOL, 0,       \
+    BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, NULL), NULL)                        \
+  X(NOT_EQUAL, "not_equal", 2, 0, BROADCAST, NUMBER, NUMBER, BOOL, 0,         \
+    BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, NULL), NULL)                        \
+  X(FMAX, "fmax", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER, 0,                 \
+    BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL), NULL)                        \
+  X(FMIN, "fmin", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER, 0,                 \
+    BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL), NULL)
 
 typedef enum bcast_op {
 #define BCAST_OP_ENUM_(id, ...) BCAST_OP_##id,
@@ -256,8 +288,9 @@ BCAST_API uint32_t bcast_op_cast_targets(bcast_dtype in, bcast_profile profile);
 /* The element-type rule of op: whether it takes inputs of these types
  * under the profile (tosa, trait or numpy), and if so the result type in
  * *out.  Checks the input count, that the inputs share one type (SELECT:
- * its condition is bool and its two values share one type), the profile's
- * type list, and for CAST that cast_to (ignored by other ops) is one of
+ * its condition is bool and its two values share one type; in the numpy
+ * profile they are first converted by bcast_op_operand_dtypes), the
+ * profile's type list, and for CAST that cast_to (ignored by other ops) is one of
  * the profile's modes.  Attributes other than cast_to are not looked at.
  * Errors: BCAST_TYPE for an unsupported or mismatched type,
  * BCAST_INVALID_ARGUMENT for an unknown op, a bad count or profile, or a
@@ -266,6 +299,19 @@ BCAST_API bcast_status bcast_op_result_dtype(bcast_op op, bcast_profile profile,
                                    size_t n_inputs, const bcast_dtype *inputs,
                                    bcast_dtype cast_to, bcast_dtype *out,
                                    bcast_diag *diag);
+
+/* The element type each input is converted to before op runs: in the
+ * numpy profile, NumPy's: the inputs' result type (bcast_dtype_result_type;
+ * SELECT: of its two values, its condition to bool); ops that take floats
+ * only compute integer and bool inputs in the smallest float holding them
+ * (sqrt of int8 is float16, of int32 float64), and divide in float64.  In
+ * the tosa and trait profiles every input keeps its type, and inputs of
+ * different types are BCAST_TYPE (the message names the numpy profile's
+ * promotion).  Whether the op takes the converted type is
+ * bcast_op_result_dtype's check; this only converts. */
+BCAST_API bcast_status bcast_op_operand_dtypes(bcast_op op, bcast_profile profile,
+                                     size_t n_inputs, const bcast_dtype *inputs,
+                                     bcast_dtype *converted, bcast_diag *diag);
 
 /* The attribute's name ("min_val"); NULL for an out-of-range id. */
 BCAST_API const char *bcast_attr_name(bcast_attr attr);
@@ -279,6 +325,9 @@ BCAST_API int bcast_op_reads_attr(bcast_op op, bcast_attr attr);
 /* Looks an op up by name, with or without the "tosa." prefix.  Accepts the
  * names the op has had: "intdiv", "int_div" and "div" are all INTDIV. */
 BCAST_API bcast_status bcast_op_lookup(const char *name, size_t len, bcast_op *out);
+/* The k-th other name bcast_op_lookup accepts (k from 0), with the op it
+ * names in *op; NULL past the last.  For listings and bindings. */
+BCAST_API const char *bcast_op_alias(size_t k, bcast_op *op);
 
 #ifdef __cplusplus
 }

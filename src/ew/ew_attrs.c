@@ -40,6 +40,13 @@ bcast_scalar bcast_scalar_float(double value) {
   return s;
 }
 
+bcast_scalar bcast_scalar_bool(int value) {
+  bcast_scalar s;
+  s.kind = BCAST_SCALAR_BOOL;
+  s.v.i = value != 0;
+  return s;
+}
+
 /* The shortest "%.Ng" text that reads back as v (at most 17 digits);
  * integers below 1e15 without an exponent. */
 static void format_double(double v, char *buf, size_t cap) {
@@ -100,7 +107,7 @@ static double round_to_type(double v, bcast_dtype dtype) {
 
 /* The range of an integer or bool type, as signed and unsigned limits:
  * [*lo, *hi] with *lo <= 0. */
-static void int_range(bcast_dtype dtype, int64_t *lo, uint64_t *hi) {
+void bcast__ew_int_range(bcast_dtype dtype, int64_t *lo, uint64_t *hi) {
   const int bits = (int)bcast_dtype_size(dtype) * 8;
   switch (bcast_dtype_kind_of(dtype)) {
   case BCAST_KIND_BOOL:
@@ -175,7 +182,7 @@ static bcast_status convert_bound(const bcast_scalar *s, const char *attr,
   }
   int64_t lo;
   uint64_t hi;
-  int_range(data, &lo, &hi);
+  bcast__ew_int_range(data, &lo, &hi);
   int neg;
   uint64_t mag;
   const int integral = integer_parts(s, &neg, &mag);
@@ -207,7 +214,7 @@ bcast_status bcast__ew_clamp_bounds(const bcast_op_attrs *attrs,
   int64_t lo;
   uint64_t hi;
   if (kind != BCAST_KIND_FLOAT) {
-    int_range(data, &lo, &hi);
+    bcast__ew_int_range(data, &lo, &hi);
     out->lo_i = lo;
     out->hi_i = hi > INT64_MAX ? INT64_MAX : (int64_t)hi;
     out->lo_u = 0;

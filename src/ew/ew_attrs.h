@@ -22,6 +22,9 @@ bcast_status bcast__ew_clamp_bounds(const bcast_op_attrs *attrs,
                                     bcast_dtype data, ew_bounds *out,
                                     bcast_diag *diag);
 
+/* The range lo..hi of an integer or bool type. */
+void bcast__ew_int_range(bcast_dtype dtype, int64_t *lo, uint64_t *hi);
+
 /* The kernels' parameters (ew_scalar.h) from attributes that
  * bcast_ew_result_dtype accepted for data type data. */
 struct ew_params;

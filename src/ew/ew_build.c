@@ -81,6 +81,21 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
   status = bcast_ew_result_dtype(op, profile, n_inputs, in_types, attrs,
                                  &result, diag);
   if (status != BCAST_OK) return status;
+  /* Inputs the numpy profile converts (mixed types, integers into a
+   * float op) are converted by the one-call forms; a plan runs its kernel
+   * on the inputs' own types. */
+  bcast_dtype conv[EW_MAX_INPUTS];
+  status = bcast_op_operand_dtypes(op, profile, n_inputs, in_types, conv, diag);
+  if (status != BCAST_OK) return status;
+  for (size_t k = 0; k < n_inputs; k++)
+    if (conv[k] != in_types[k])
+      return bcast__fail(diag, BCAST_TYPE,
+                         "tosa.%s: operand #%zu is %s but the op computes in "
+                         "%s; a plan runs on the types it computes in "
+                         "(bcast_ew_compute and bcast_ew_compute_into "
+                         "convert)",
+                         name, k, bcast_dtype_name(in_types[k]),
+                         bcast_dtype_name(conv[k]));
   if (options->declared_result_dtype &&
       *options->declared_result_dtype != result)
     return bcast__fail(diag, BCAST_TYPE,

@@ -34,7 +34,15 @@
   EW_B_MULWIDE_(X, INT8, i8, int8_t)                                          \
   EW_B_MULWIDE_(X, INT16, i16, int16_t)                                       \
   EW_FOR_NUM(EW_B_SAME_, X, POW, pow)                                         \
-  EW_FOR_NUM(EW_B_SAME_, X, SUB, sub)
+  EW_FOR_NUM(EW_B_SAME_, X, SUB, sub)                                         \
+  EW_FOR_FLOAT(EW_B_SAME_, X, DIVIDE, divide)                                 \
+  EW_FOR_NUM(EW_B_SAME_, X, FLOOR_DIVIDE, floor_divide)                       \
+  EW_FOR_NUM(EW_B_SAME_, X, REMAINDER, remainder)                             \
+  EW_FOR_ALL(EW_B_BOOL_, X, LESS, less)                                       \
+  EW_FOR_ALL(EW_B_BOOL_, X, LESS_EQUAL, less_equal)                           \
+  EW_FOR_ALL(EW_B_BOOL_, X, NOT_EQUAL, not_equal)                             \
+  EW_FOR_NUM(EW_B_SAME_, X, FMAX, fmax)                                       \
+  EW_FOR_NUM(EW_B_SAME_, X, FMIN, fmin)
 
 #define EW_DEFINE_(NAME, OP, FL, IN, OUT, TA, LA, VA, TR, SR, FN, UN)         \
   EW_BINARY_(NAME, TA, LA, VA, TR, SR, FN, UN)

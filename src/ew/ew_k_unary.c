@@ -19,7 +19,7 @@
     ew_negate_sat_##S, ew_unpred_negate_sat_##S)
 
 #define EW_UNARY_LIST(X)                                                      \
-  EW_FOR_INT(EW_U_SAME_, X, ABS, abs)                                         \
+  EW_FOR_INT_BOOL(EW_U_SAME_, X, ABS, abs)                                    \
   EW_FOR_FLOAT(EW_U_SAME_, X, ABS, abs)                                       \
   EW_FOR_INT_BOOL(EW_U_SAME_, X, BITWISE_NOT, bitwise_not)                    \
   EW_FOR_FLOAT(EW_U_SAME_, X, CEIL, ceil)                                     \
@@ -32,10 +32,12 @@
   EW_FOR_ALL(EW_U_BOOL_, X, LOGICAL_NOT, logical_not)                         \
   EW_FOR_NUM(EW_U_SAME_, X, NEGATE, negate)                                   \
   EW_FOR_TOSA_SINT(EW_U_NEGSAT_, X)                                           \
-  EW_FOR_FLOAT(EW_U_SAME_, X, RECIPROCAL, reciprocal)                         \
+  EW_FOR_NUM(EW_U_SAME_, X, RECIPROCAL, reciprocal)                           \
   EW_FOR_FLOAT(EW_U_SAME_, X, RSQRT, rsqrt)                                   \
   EW_FOR_FLOAT(EW_U_SAME_, X, SIGMOID, sigmoid)                               \
-  EW_FOR_FLOAT(EW_U_SAME_, X, TANH, tanh)
+  EW_FOR_FLOAT(EW_U_SAME_, X, TANH, tanh)                                     \
+  EW_FOR_FLOAT(EW_U_SAME_, X, SQRT, sqrt)                                     \
+  EW_FOR_NUM(EW_U_SAME_, X, SQUARE, square)
 
 #define EW_DEFINE_(NAME, OP, FL, IN, OUT, TA, LA, VA, TR, SR, FN, UN)         \
   EW_UNARY_(NAME, TA, LA, VA, TR, SR, FN, UN)

@@ -162,13 +162,105 @@ bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
   return bcast_ew_plan_execute(plan, out->data, in_data, diag);
 }
 
+static bcast_status compute_new(bcast_op op, const bcast_op_attrs *attrs,
+                                size_t n_inputs, const bcast_tensor *inputs,
+                                bcast_tensor *result,
+                                const bcast_ew_options *options,
+                                bcast_diag *diag);
+static bcast_status compute_into(bcast_op op, const bcast_op_attrs *attrs,
+                                 size_t n_inputs, const bcast_tensor *inputs,
+                                 const bcast_tensor *out,
+                                 const bcast_ew_options *options,
+                                 bcast_diag *diag);
+
+/* The numpy profile's conversions (bcast_op_operand_dtypes): each input
+ * of another type than the op computes in is cast (numpy's CAST) into a
+ * new C-contiguous tensor of its own shape, so a broadcast operand is
+ * converted once at its unbroadcast size, within options->max_bytes.
+ * use[k] is the tensor to run on: inputs[k] or conv[k].  conv[] is zeroed
+ * first and released by the caller. */
+static bcast_status convert_inputs(bcast_op op, const bcast_op_attrs *attrs,
+                                   size_t n, const bcast_tensor *inputs,
+                                   const bcast_ew_options *options,
+                                   bcast_tensor *conv, bcast_tensor *use,
+                                   bcast_diag *diag) {
+  memset(conv, 0, EW_MAX_INPUTS * sizeof *conv);
+  for (size_t k = 0; k < n && k < EW_MAX_INPUTS; k++) use[k] = inputs[k];
+  if (!options || options->profile != BCAST_PROFILE_NUMPY || !inputs ||
+      n == 0 || n > EW_MAX_INPUTS || op == BCAST_OP_CAST)
+    return BCAST_OK;
+  bcast_dtype types[EW_MAX_INPUTS], want[EW_MAX_INPUTS], result;
+  for (size_t k = 0; k < n; k++) types[k] = inputs[k].dtype;
+  /* The op's own checks first: nothing is converted for a refused op. */
+  bcast_status status = bcast_ew_result_dtype(op, options->profile, n, types,
+                                              attrs, &result, diag);
+  if (status != BCAST_OK) return status;
+  status = bcast_op_operand_dtypes(op, options->profile, n, types, want, diag);
+  if (status != BCAST_OK) return status;
+  for (size_t k = 0; k < n; k++) {
+    if (want[k] == types[k]) continue;
+    bcast_op_attrs cast;
+    bcast_op_attrs_init(&cast);
+    cast.cast_to = &want[k];
+    bcast_ew_options o;
+    bcast_ew_options_init(&o);
+    o.profile = BCAST_PROFILE_NUMPY;
+    o.threads = options->threads;
+    o.max_bytes = options->max_bytes;
+    status = bcast_ew_compute(BCAST_OP_CAST, &cast, 1, &inputs[k], &conv[k],
+                              &o, diag);
+    if (status != BCAST_OK) {
+      if (diag) diag->operand[0] = (int)k;
+      return status;
+    }
+    use[k] = conv[k];
+  }
+  return BCAST_OK;
+}
+
+static void release_converted(bcast_tensor *conv) {
+  for (int k = 0; k < EW_MAX_INPUTS; k++) bcast_tensor_release(&conv[k]);
+}
+
 bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
                               size_t n_inputs, const bcast_tensor *inputs,
                               bcast_tensor *result,
                               const bcast_ew_options *options,
                               bcast_diag *diag) {
-  struct bcast_ew_plan plan;
+  bcast_tensor conv[EW_MAX_INPUTS], use[EW_MAX_INPUTS];
   memset(result, 0, sizeof *result);
+  bcast_status status = convert_inputs(op, attrs, n_inputs, inputs, options,
+                                       conv, use, diag);
+  if (status == BCAST_OK)
+    status = compute_new(op, attrs, n_inputs,
+                         n_inputs <= EW_MAX_INPUTS ? use : inputs, result,
+                         options, diag);
+  release_converted(conv);
+  return status;
+}
+
+bcast_status bcast_ew_compute_into(bcast_op op, const bcast_op_attrs *attrs,
+                                   size_t n_inputs, const bcast_tensor *inputs,
+                                   const bcast_tensor *out,
+                                   const bcast_ew_options *options,
+                                   bcast_diag *diag) {
+  bcast_tensor conv[EW_MAX_INPUTS], use[EW_MAX_INPUTS];
+  bcast_status status = convert_inputs(op, attrs, n_inputs, inputs, options,
+                                       conv, use, diag);
+  if (status == BCAST_OK)
+    status = compute_into(op, attrs, n_inputs,
+                          n_inputs <= EW_MAX_INPUTS ? use : inputs, out,
+                          options, diag);
+  release_converted(conv);
+  return status;
+}
+
+static bcast_status compute_new(bcast_op op, const bcast_op_attrs *attrs,
+                                size_t n_inputs, const bcast_tensor *inputs,
+                                bcast_tensor *result,
+                                const bcast_ew_options *options,
+                                bcast_diag *diag) {
+  struct bcast_ew_plan plan;
   bcast_status status =
       bcast__ew_plan_init(&plan, op, attrs, n_inputs, inputs, NULL, options,
                           diag);
@@ -186,11 +278,11 @@ bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
   return status;
 }
 
-bcast_status bcast_ew_compute_into(bcast_op op, const bcast_op_attrs *attrs,
-                                   size_t n_inputs, const bcast_tensor *inputs,
-                                   const bcast_tensor *out,
-                                   const bcast_ew_options *options,
-                                   bcast_diag *diag) {
+static bcast_status compute_into(bcast_op op, const bcast_op_attrs *attrs,
+                                 size_t n_inputs, const bcast_tensor *inputs,
+                                 const bcast_tensor *out,
+                                 const bcast_ew_options *options,
+                                 bcast_diag *diag) {
   struct bcast_ew_plan plan;
   bcast_status status =
       bcast__ew_plan_init(&plan, op, attrs, n_inputs, inputs, out, options,

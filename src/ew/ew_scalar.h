@@ -164,6 +164,18 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
     (void)p;                                                                  \
     return a >= b;                                                            \
   }                                                                           \
+  static inline uint8_t ew_less_##S(T a, T b, const ew_params *p) {           \
+    (void)p;                                                                  \
+    return a < b;                                                             \
+  }                                                                           \
+  static inline uint8_t ew_less_equal_##S(T a, T b, const ew_params *p) {     \
+    (void)p;                                                                  \
+    return a <= b;                                                            \
+  }                                                                           \
+  static inline uint8_t ew_not_equal_##S(T a, T b, const ew_params *p) {      \
+    (void)p;                                                                  \
+    return a != b;                                                            \
+  }                                                                           \
   static inline uint8_t ew_logical_and_##S(T a, T b, const ew_params *p) {    \
     (void)p;                                                                  \
     return (uint8_t)((a != 0) & (b != 0));                                    \
@@ -184,6 +196,9 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   EW_NEVER2_(equal, S, T)                                                     \
   EW_NEVER2_(greater, S, T)                                                   \
   EW_NEVER2_(greater_equal, S, T)                                             \
+  EW_NEVER2_(less, S, T)                                                      \
+  EW_NEVER2_(less_equal, S, T)                                                \
+  EW_NEVER2_(not_equal, S, T)                                                 \
   EW_NEVER2_(logical_and, S, T)                                               \
   EW_NEVER2_(logical_or, S, T)                                                \
   EW_NEVER2_(logical_xor, S, T)                                               \
@@ -234,6 +249,10 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
     (void)p;                                                                  \
     return (T)(U)((UW)(U)a * (UW)(U)b);                                       \
   }                                                                           \
+  /* numpy.square: the wrapping product a * a. */                             \
+  static inline T ew_square_##S(T a, const ew_params *p) {                    \
+    return ew_mul_wrap_##S(a, a, p);                                          \
+  }                                                                           \
   static inline T ew_maximum_##S(T a, T b, const ew_params *p) {              \
     (void)p;                                                                  \
     return a > b ? a : b;                                                     \
@@ -241,6 +260,13 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   static inline T ew_minimum_##S(T a, T b, const ew_params *p) {              \
     (void)p;                                                                  \
     return a < b ? a : b;                                                     \
+  }                                                                           \
+  /* numpy.fmax / fmin: integers have no NaN to ignore. */                    \
+  static inline T ew_fmax_##S(T a, T b, const ew_params *p) {                 \
+    return ew_maximum_##S(a, b, p);                                           \
+  }                                                                           \
+  static inline T ew_fmin_##S(T a, T b, const ew_params *p) {                 \
+    return ew_minimum_##S(a, b, p);                                           \
   }                                                                           \
   /* Leading zeros of the BITS-bit pattern: clz(0) = BITS, negative -> 0. */  \
   static inline T ew_clz_##S(T a, const ew_params *p) {                       \
@@ -293,6 +319,9 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   EW_NEVER2_(bitwise_or, S, T)                                                \
   EW_NEVER2_(bitwise_xor, S, T)                                               \
   EW_NEVER2_(mul_wrap, S, T)                                                  \
+  EW_NEVER1_(square, S, T)                                                    \
+  EW_NEVER2_(fmax, S, T)                                                      \
+  EW_NEVER2_(fmin, S, T)                                                      \
   EW_NEVER2_(maximum, S, T)                                                   \
   EW_NEVER2_(minimum, S, T)
 
@@ -316,6 +345,18 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   static inline int ew_unpred_negate_##S(T a, const ew_params *p) {           \
     (void)p;                                                                  \
     return a == (MIN);                                                        \
+  }                                                                           \
+  /* numpy.reciprocal of an integer: 1.0 / a converted to T as NumPy's loop \
+   * does (truncated: 1, -1 or 0); 1 / 0 = inf converts as x86-64 does: the  \
+   * minimum for int32 and int64, 0 for narrower types (unpredictable). */    \
+  static inline T ew_reciprocal_##S(T a, const ew_params *p) {                \
+    (void)p;                                                                  \
+    if (a == 0) return (T)((BITS) >= 32 ? (MIN) : 0);                         \
+    return (T)(a == 1 ? 1 : a == -1 ? -1 : 0);                                \
+  }                                                                           \
+  static inline int ew_unpred_reciprocal_##S(T a, const ew_params *p) {       \
+    (void)p;                                                                  \
+    return a == 0;                                                            \
   }                                                                           \
   /* TOSA's NEGATE: clip(-(a - in_zp) + out_zp) computed in 64 bits;          \
    * saturation is TOSA's rule for int8/int16, bcast's choice for int32,      \
@@ -346,6 +387,29 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   static inline int ew_unpred_intdiv_##S(T a, T b, const ew_params *p) {      \
     (void)p;                                                                  \
     return b == 0 || (a == (MIN) && b == -1);                                 \
+  }                                                                           \
+  /* numpy.floor_divide: the quotient rounded toward -inf; a // 0 = 0 and    \
+   * MIN // -1 = MIN (NumPy warns: reported in checked mode). */              \
+  static inline T ew_floor_divide_##S(T a, T b, const ew_params *p) {         \
+    const T q = ew_intdiv_##S(a, b, p);                                       \
+    return (T)(b != 0 && b != -1 && (a % b != 0) && ((a < 0) != (b < 0))      \
+                   ? q - 1                                                    \
+                   : q);                                                      \
+  }                                                                           \
+  static inline int ew_unpred_floor_divide_##S(T a, T b, const ew_params *p) { \
+    return ew_unpred_intdiv_##S(a, b, p);                                     \
+  }                                                                           \
+  /* numpy.remainder: the sign of the divisor; a % 0 = 0 (NumPy warns). */   \
+  static inline T ew_remainder_##S(T a, T b, const ew_params *p) {            \
+    (void)p;                                                                  \
+    if (b == 0 || b == -1) return 0;                                          \
+    const T r = (T)(a % b);                                                   \
+    return (T)(r != 0 && ((r < 0) != (b < 0)) ? r + b : r);                   \
+  }                                                                           \
+  static inline int ew_unpred_remainder_##S(T a, T b, const ew_params *p) {   \
+    (void)a;                                                                  \
+    (void)p;                                                                  \
+    return b == 0;                                                            \
   }                                                                           \
   /* Sign-filling shift; with round, +1 when the last bit shifted out is 1.   \
    * Counts outside [0, BITS-1]: the sign fill, unrounded. */                 \
@@ -382,6 +446,15 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
     (void)p;                                                                  \
     return a != 0;                                                            \
   }                                                                           \
+  /* Unsigned: 1 / 1 = 1, otherwise 0 (1 / 0 = inf converts to 0). */         \
+  static inline T ew_reciprocal_##S(T a, const ew_params *p) {                \
+    (void)p;                                                                  \
+    return (T)(a == 1);                                                       \
+  }                                                                           \
+  static inline int ew_unpred_reciprocal_##S(T a, const ew_params *p) {       \
+    (void)p;                                                                  \
+    return a == 0;                                                            \
+  }                                                                           \
   static inline T ew_clamp_##S(T a, const ew_params *p) {                     \
     const T lo = (T)p->lo_u, hi = (T)p->hi_u;                                 \
     const T v = a < lo ? lo : a;                                              \
@@ -395,6 +468,20 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
     (void)a;                                                                  \
     (void)p;                                                                  \
     return b == 0;                                                            \
+  }                                                                           \
+  /* Unsigned: floor and truncation agree; x // 0 = x % 0 = 0. */             \
+  static inline T ew_floor_divide_##S(T a, T b, const ew_params *p) {         \
+    return ew_intdiv_##S(a, b, p);                                            \
+  }                                                                           \
+  static inline T ew_remainder_##S(T a, T b, const ew_params *p) {            \
+    (void)p;                                                                  \
+    return b == 0 ? (T)0 : (T)(a % b);                                        \
+  }                                                                           \
+  static inline int ew_unpred_floor_divide_##S(T a, T b, const ew_params *p) { \
+    return ew_unpred_intdiv_##S(a, b, p);                                     \
+  }                                                                           \
+  static inline int ew_unpred_remainder_##S(T a, T b, const ew_params *p) {   \
+    return ew_unpred_intdiv_##S(a, b, p);                                     \
   }                                                                           \
   /* An unsigned value has no sign: the shift is logical (numpy). */          \
   static inline T ew_arithmetic_right_shift_##S(T a, T b, const ew_params *p) { \
@@ -493,6 +580,66 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
     const F m = a < b ? a : b;                                                \
     return p->nan_ignore ? (b != b ? a : m) : (a != a ? a : m);               \
   }                                                                           \
+  /* numpy.fmax / fmin: a NaN operand is ignored (NaN only when both are). */ \
+  static inline F ew_fmax_##S(F a, F b, const ew_params *p) {                 \
+    (void)p;                                                                  \
+    return b != b ? a : a != a ? b : a > b ? a : b;                           \
+  }                                                                           \
+  static inline F ew_fmin_##S(F a, F b, const ew_params *p) {                 \
+    (void)p;                                                                  \
+    return b != b ? a : a != a ? b : a < b ? a : b;                           \
+  }                                                                           \
+  static inline F ew_sqrt_##S(F a, const ew_params *p) {                      \
+    (void)p;                                                                  \
+    return sqrt##M(a);                                                        \
+  }                                                                           \
+  static inline F ew_square_##S(F a, const ew_params *p) {                    \
+    (void)p;                                                                  \
+    return a * a;                                                             \
+  }                                                                           \
+  static inline F ew_divide_##S(F a, F b, const ew_params *p) {               \
+    (void)p;                                                                  \
+    return a / b;                                                             \
+  }                                                                           \
+  /* NumPy's npy_divmod (Python's float //, %): the remainder has the sign   \
+   * of b, the quotient is rounded to the nearest integer of a - mod over b;  \
+   * b == 0 gives a / b and fmod(a, 0) = NaN. */                              \
+  static inline F ew_divmod_##S(F a, F b, F *modulus) {                       \
+    F mod = fmod##M(a, b);                                                    \
+    if (b == 0) {                                                             \
+      *modulus = mod;                                                         \
+      return a / b;                                                           \
+    }                                                                         \
+    F div = (a - mod) / b;                                                    \
+    if (mod != 0) {                                                           \
+      if ((b < 0) != (mod < 0)) {                                             \
+        mod += b;                                                             \
+        div -= (F)1;                                                          \
+      }                                                                       \
+    } else {                                                                  \
+      mod = copysign##M((F)0, b);                                             \
+    }                                                                         \
+    F floordiv;                                                               \
+    if (div != 0) {                                                           \
+      floordiv = floor##M(div);                                               \
+      if (div - floordiv > (F)0.5) floordiv += (F)1;                          \
+    } else {                                                                  \
+      floordiv = copysign##M((F)0, a / b);                                    \
+    }                                                                         \
+    *modulus = mod;                                                           \
+    return floordiv;                                                          \
+  }                                                                           \
+  static inline F ew_floor_divide_##S(F a, F b, const ew_params *p) {         \
+    F mod;                                                                    \
+    (void)p;                                                                  \
+    return ew_divmod_##S(a, b, &mod);                                         \
+  }                                                                           \
+  static inline F ew_remainder_##S(F a, F b, const ew_params *p) {            \
+    F mod;                                                                    \
+    (void)p;                                                                  \
+    ew_divmod_##S(a, b, &mod);                                                \
+    return mod;                                                               \
+  }                                                                           \
   static inline F ew_pow_##S(F a, F b, const ew_params *p) {                  \
     (void)p;                                                                  \
     return pow##M(a, b);                                                      \
@@ -519,7 +666,14 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   EW_NEVER2_(sub, S, F)                                                       \
   EW_NEVER2_(mul, S, F)                                                       \
   EW_NEVER2_(maximum, S, F)                                                   \
-  EW_NEVER2_(minimum, S, F)
+  EW_NEVER2_(minimum, S, F)                                                   \
+  EW_NEVER1_(sqrt, S, F)                                                      \
+  EW_NEVER2_(fmax, S, F)                                                      \
+  EW_NEVER2_(fmin, S, F)                                                      \
+  EW_NEVER1_(square, S, F)                                                    \
+  EW_NEVER2_(divide, S, F)                                                    \
+  EW_NEVER2_(floor_divide, S, F)                                              \
+  EW_NEVER2_(remainder, S, F)
 
 EW_SINT_SCALARS_(i8, int8_t, uint8_t, unsigned, 8, INT8_MIN, INT8_MAX)
 EW_SINT_SCALARS_(i16, int16_t, uint16_t, unsigned, 16, INT16_MIN, INT16_MAX)
@@ -553,6 +707,12 @@ static inline uint8_t ew_bitwise_xor_b(uint8_t a, uint8_t b,
   (void)p;
   return (uint8_t)(a ^ b);
 }
+/* numpy.absolute(bool) is the bool. */
+static inline uint8_t ew_abs_b(uint8_t a, const ew_params *p) {
+  (void)p;
+  return a;
+}
+EW_NEVER1_(abs, b, uint8_t)
 EW_NEVER1_(bitwise_not, b, uint8_t)
 EW_NEVER2_(bitwise_and, b, uint8_t)
 EW_NEVER2_(bitwise_or, b, uint8_t)

@@ -35,6 +35,19 @@ static const struct {
 } op_aliases[] = {
     {"int_div", BCAST_OP_INTDIV},
     {"div", BCAST_OP_INTDIV},
+    /* NumPy's names for the ops that already have NumPy's semantics under
+     * the numpy profile (bcast/op.h, BCAST_NUMPY_OP_LIST). */
+    {"subtract", BCAST_OP_SUB},
+    {"multiply", BCAST_OP_MUL},
+    {"negative", BCAST_OP_NEGATE},
+    {"absolute", BCAST_OP_ABS},
+    {"power", BCAST_OP_POW},
+    {"true_divide", BCAST_OP_DIVIDE},
+    {"mod", BCAST_OP_REMAINDER},
+    {"where", BCAST_OP_SELECT},
+    {"invert", BCAST_OP_BITWISE_NOT},
+    {"left_shift", BCAST_OP_LOGICAL_LEFT_SHIFT},
+    {"right_shift", BCAST_OP_ARITHMETIC_RIGHT_SHIFT},
 };
 
 /* Is name[0..len) the NUL-terminated want?  Compares one character at a
@@ -44,6 +57,12 @@ static int name_is(const char *name, size_t len, const char *want) {
   size_t k = 0;
   while (k < len && want[k] != '\0' && want[k] == name[k]) k++;
   return k == len && want[k] == '\0';
+}
+
+const char *bcast_op_alias(size_t k, bcast_op *op) {
+  if (k >= sizeof op_aliases / sizeof op_aliases[0]) return NULL;
+  if (op) *op = op_aliases[k].op;
+  return op_aliases[k].alias;
 }
 
 bcast_status bcast_op_lookup(const char *name, size_t len, bcast_op *out) {

@@ -60,6 +60,80 @@ static void format_types(uint32_t mask, char *buf, size_t cap) {
   if (len == 0) bcast__append(buf, cap, &len, "none");
 }
 
+/* In the numpy profile, the type an op computes inputs of result type
+ * common in: its own, or for ops that take floats only, a float. */
+static bcast_dtype numpy_compute_type(const bcast_op_info *info,
+                                      bcast_dtype common) {
+  if (bcast_dtype_kind_of(common) == BCAST_KIND_FLOAT) return common;
+  if (info->result == BCAST_RESULT_TRUE_DIV) return BCAST_FLOAT64;
+  if ((info->numpy_types & (1u << common)) ||
+      (info->numpy_types & ~(uint32_t)BCAST_TYPES_FLOAT))
+    return common;
+  /* NumPy picks the first loop (float16, float32, float64) the input casts
+   * to safely: the promotion with float16. */
+  bcast_dtype f = common;
+  bcast_dtype_promote(common, BCAST_FLOAT16, &f, NULL);
+  return f;
+}
+
+bcast_status bcast_op_operand_dtypes(bcast_op op, bcast_profile profile,
+                                     size_t n_inputs, const bcast_dtype *inputs,
+                                     bcast_dtype *converted, bcast_diag *diag) {
+  if ((unsigned)op >= BCAST_OP_COUNT || n_inputs == 0 || n_inputs > 3)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "operand types: unknown op or bad input count");
+  const bcast_op_info *info = bcast_op_get(op);
+  const char *name = info->name;
+  const size_t first = op == BCAST_OP_SELECT ? 1 : 0;
+  for (size_t k = 0; k < n_inputs; k++) converted[k] = inputs[k];
+  if (op == BCAST_OP_SELECT && inputs[0] != BCAST_BOOL) {
+    if (profile != BCAST_PROFILE_NUMPY ||
+        bcast_dtype_kind_of(inputs[0]) == BCAST_KIND_STRING)
+      return bcast__fail(diag, BCAST_TYPE,
+                         "tosa.select: the condition (operand #0) must be "
+                         "bool, not %s%s",
+                         bcast_dtype_name(inputs[0]),
+                         profile != BCAST_PROFILE_NUMPY
+                             ? " (the numpy profile tests it for nonzero)"
+                             : "");
+    converted[0] = BCAST_BOOL; /* numpy.where: nonzero */
+  }
+  if (n_inputs <= first) return BCAST_OK;
+  if (profile != BCAST_PROFILE_NUMPY) {
+    for (size_t k = first + 1; k < n_inputs; k++) {
+      if (inputs[k] == inputs[first]) continue;
+      bcast_dtype promoted;
+      char hint[128] = "";
+      size_t len = 0;
+      if (bcast_dtype_promote(inputs[first], inputs[k], &promoted, NULL) ==
+          BCAST_OK)
+        bcast__append(hint, sizeof hint, &len,
+                      " (the numpy profile promotes: %s + %s -> %s)",
+                      bcast_dtype_name(inputs[first]),
+                      bcast_dtype_name(inputs[k]), bcast_dtype_name(promoted));
+      return bcast__fail(diag, BCAST_TYPE,
+                         "tosa.%s: operand #%zu is %s but operand #%zu is %s; "
+                         "inputs must share one element type in the %s "
+                         "profile%s",
+                         name, k, bcast_dtype_name(inputs[k]), first,
+                         bcast_dtype_name(inputs[first]),
+                         bcast_profile_name(profile), hint);
+    }
+    return BCAST_OK;
+  }
+  bcast_dtype common;
+  bcast_diag sub;
+  if (bcast_dtype_result_type(n_inputs - first, inputs + first, &common,
+                              &sub) != BCAST_OK) {
+    if (n_inputs - first == 1 || inputs[first] == inputs[n_inputs - 1])
+      return BCAST_OK; /* one type: the op's type list decides */
+    return bcast__fail(diag, BCAST_TYPE, "tosa.%s: %s", name, sub.message);
+  }
+  common = numpy_compute_type(info, common);
+  for (size_t k = first; k < n_inputs; k++) converted[k] = common;
+  return BCAST_OK;
+}
+
 bcast_status bcast_op_result_dtype(bcast_op op, bcast_profile profile,
                                    size_t n_inputs, const bcast_dtype *inputs,
                                    bcast_dtype cast_to, bcast_dtype *out,
@@ -84,39 +158,33 @@ bcast_status bcast_op_result_dtype(bcast_op op, bcast_profile profile,
                          "tosa.%s: operand #%zu has no valid element type",
                          name, k);
 
-  /* The data type: SELECT's values follow its bool condition. */
-  size_t first = 0;
-  if (op == BCAST_OP_SELECT) {
-    if (inputs[0] != BCAST_BOOL)
-      return bcast__fail(diag, BCAST_TYPE,
-                         "tosa.select: the condition (operand #0) must be "
-                         "bool, not %s",
-                         bcast_dtype_name(inputs[0]));
-    first = 1;
-  }
-  const bcast_dtype in = inputs[first];
-  for (size_t k = first + 1; k < n_inputs; k++)
-    if (inputs[k] != in)
-      return bcast__fail(diag, BCAST_TYPE,
-                         "tosa.%s: operand #%zu is %s but operand #%zu is %s; "
-                         "inputs must share one element type (bcast does not "
-                         "promote types)",
-                         name, k, bcast_dtype_name(inputs[k]), first,
-                         bcast_dtype_name(in));
+  bcast_dtype conv[3];
+  bcast_status status =
+      bcast_op_operand_dtypes(op, profile, n_inputs, inputs, conv, diag);
+  if (status != BCAST_OK) return status;
+  const bcast_dtype in = conv[op == BCAST_OP_SELECT ? 1 : 0];
   const uint32_t types = bcast_op_types(op, profile);
+  if (!types)
+    return bcast__fail(diag, BCAST_TYPE,
+                       "%s is a NumPy op, not a TOSA one: the %s profile does "
+                       "not have it (the numpy profile does)",
+                       name, bcast_profile_name(profile));
   if (!(types & (1u << in))) {
     char list[512];
     format_types(types, list, sizeof list);
+    const int numpy_takes = profile != BCAST_PROFILE_NUMPY &&
+                            (info->numpy_types & (1u << in));
     return bcast__fail(diag, BCAST_TYPE,
                        "tosa.%s does not take %s in the %s profile (it takes "
-                       "%s)",
+                       "%s)%s",
                        name, bcast_dtype_name(in), bcast_profile_name(profile),
-                       list);
+                       list, numpy_takes ? "; the numpy profile takes it" : "");
   }
 
   bcast_dtype result = in;
   switch (info->result) {
   case BCAST_RESULT_SAME:
+  case BCAST_RESULT_TRUE_DIV: /* the inputs are already float */
     break;
   case BCAST_RESULT_BOOL:
     result = BCAST_BOOL;

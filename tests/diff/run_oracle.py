@@ -274,12 +274,27 @@ class Pred:
 
 # ---------------------------------------------------------------- cases
 
+class Scalar:
+    """A scalar operand: passed to `bcast run` as its literal text."""
+
+    dtype = np.dtype(object)
+    shape = ()
+    ndim = 0
+
+    def __init__(self, text, value):
+        self.text = text
+        self.value = value
+
+    def __getitem__(self, idx):
+        return np.asarray(self.value)
+
+
 class Case:
     def __init__(self, op, inputs, expect=None, attrs=(), profile=None, checked=False,
                  label='', rc=0, err_all=(), err_any=(), err_re=(), orders=None,
                  deterministic=False):
         self.op = op
-        self.inputs = [np.asarray(a) for a in inputs]
+        self.inputs = [a if isinstance(a, Scalar) else np.asarray(a) for a in inputs]
         self.expect = expect
         self.attrs = list(attrs)
         self.profile = profile
@@ -372,6 +387,9 @@ class Harness(common.Tally):
             c = self.cases[k]
             c.files = []
             for j, (a, o) in enumerate(zip(c.inputs, c.orders)):
+                if isinstance(a, Scalar):
+                    c.files.append(a.text)
+                    continue
                 f = os.path.join(self.tmp, 'c%d_in%d.npy' % (k, j))
                 save_input(f, a, o)
                 c.files.append(f)

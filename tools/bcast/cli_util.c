@@ -367,10 +367,11 @@ void cli_progress_end(cli_progress *p) {
 
 static const char *result_rule_text(bcast_op_result_rule rule) {
   switch (rule) {
-  case BCAST_RESULT_SAME: return "the input type";
+  case BCAST_RESULT_SAME: return "the input type (numpy: the promoted type)";
   case BCAST_RESULT_BOOL: return "bool";
   case BCAST_RESULT_MUL: return "the input type (tosa: int8, int16 -> int32)";
   case BCAST_RESULT_CAST: return "the attribute 'to'";
+  case BCAST_RESULT_TRUE_DIV: return "float (integers and bool: float64)";
   }
   return "?";
 }
@@ -396,6 +397,16 @@ void cli_list_ops(FILE *out) {
     const int arity = bcast_op_arity(op);
     fprintf(out, "\n%s: %d input%s -> %s\n", info->name, arity,
             arity == 1 ? "" : "s", result_rule_text(info->result));
+    fprintf(out, "  %-12s", "also named:");
+    int named = 0;
+    bcast_op of;
+    const char *alias;
+    for (size_t a = 0; (alias = bcast_op_alias(a, &of)) != NULL; a++) {
+      if (of != op) continue;
+      fprintf(out, " %s", alias);
+      named = 1;
+    }
+    fputs(named ? "\n" : " -\n", out);
     list_types(out, "tosa, trait:", bcast_op_types(op, BCAST_PROFILE_TOSA));
     list_types(out, "numpy:", bcast_op_types(op, BCAST_PROFILE_NUMPY));
     fprintf(out, "  %-12s", "attributes:");

@@ -37,14 +37,22 @@ typedef struct run_opts {
 
 static void run_help(FILE *out) {
   fputs(
-      "usage: bcast run OP IN.npy... (-o OUT.npy | --print) [options]\n"
+      "usage: bcast run OP IN.npy|SCALAR... (-o OUT.npy | --print) [options]\n"
       "       bcast run --mlir 'OP-LINE' IN.npy... (-o OUT.npy | --print) [options]\n"
       "       bcast run --list-ops\n"
       "\n"
       "Runs one of the 36 TOSA element-wise ops over .npy files: inputs\n"
       "broadcast without copies, result written with numpy.save's bytes.\n"
       "OP is a TOSA name with or without 'tosa.' (add, mul, clamp, select,\n"
-      "cast, ...; intdiv, int_div and div are the same op).\n"
+      "cast, ...; intdiv, int_div and div are the same op), or one of\n"
+      "NumPy's (--profile numpy): divide, floor_divide, remainder (mod),\n"
+      "sqrt, square, less, less_equal, not_equal, fmax, fmin, and NumPy's\n"
+      "names subtract, multiply, negative, absolute, power, where, invert,\n"
+      "left_shift, right_shift.  With --profile numpy, inputs of different\n"
+      "types are promoted as NumPy does (int8 + uint8 -> int16).\n"
+      "An operand may be a scalar: 3, -1, 2.5, nan, inf, true, false, typed\n"
+      "as NumPy types a Python scalar beside the arrays (NEP 50: int8 array\n"
+      "+ 3 is int8, + 2.5 is float64); a file named 3 is ./3.\n"
       CLI_INPUT_FORMS_HELP
       "\n"
       "options:\n"
@@ -95,6 +103,13 @@ static void run_help(FILE *out) {
       out);
 }
 
+/* "-1", "-2.5", "-inf": a negative scalar operand, not an option. */
+static int is_negative_literal(const char *arg) {
+  return arg[0] == '-' &&
+         ((arg[1] >= '0' && arg[1] <= '9') || arg[1] == '.' ||
+          !strcmp(arg, "-inf") || !strcmp(arg, "-nan"));
+}
+
 /* Returns 0 on a usage error (already reported). */
 static int parse_opts(int argc, char **argv, run_opts *o) {
   memset(o, 0, sizeof *o);
@@ -107,7 +122,8 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
   int only_files = 0;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *value;
-    if (only_files || arg[0] != '-' || strcmp(arg, "-") == 0) {
+    if (only_files || arg[0] != '-' || strcmp(arg, "-") == 0 ||
+        is_negative_literal(arg)) {
       o->files[o->nfiles++] = argv[i];
     } else if (!strcmp(arg, "--")) {
       only_files = 1;
@@ -180,6 +196,69 @@ static int parse_attrs(const run_opts *o, bcast_op op, bcast_op_attrs *attrs) {
     if (bcast_op_attr_parse(attrs, op, o->attrs[i], strlen(o->attrs[i]),
                             &diag) != BCAST_OK) {
       cli_diag("run: --attr", &diag);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Scalar operands. */
+
+/* An operand written as a literal: true or false (also True, False), an
+ * integer (-1, 3), or a float (2.5, -1e3, nan, inf, -inf).  Returns 1 with
+ * *out set, 0 when text is no literal (a file: one named "3" is given as
+ * ./3), -1 after reporting an integer beyond every type. */
+static int parse_scalar_literal(const char *text, bcast_scalar *out) {
+  if (!strcmp(text, "true") || !strcmp(text, "True") ||
+      !strcmp(text, "false") || !strcmp(text, "False")) {
+    *out = bcast_scalar_bool(text[0] == 't' || text[0] == 'T');
+    return 1;
+  }
+  const char *digits = text + (text[0] == '-' || text[0] == '+');
+  if (digits[0] && strspn(digits, "0123456789") == strlen(digits)) {
+    errno = 0;
+    const long long v = strtoll(text, NULL, 10);
+    if (!errno) {
+      *out = bcast_scalar_int(v);
+      return 1;
+    }
+    errno = 0;
+    const unsigned long long u = strtoull(digits, NULL, 10);
+    if (text[0] != '-' && !errno) {
+      *out = bcast_scalar_uint(u);
+      return 1;
+    }
+    cli_error("run: the integer %s is outside int64 and uint64", text);
+    return -1;
+  }
+  char *end;
+  const double f = strtod(text, &end);
+  if (end == text || *end) return 0;
+  *out = bcast_scalar_float(f);
+  return 1;
+}
+
+/* Types the scalar operands (is_scalar[k]) by NEP 50 beside the array
+ * operands and makes each a rank-0 tensor in x[k].  SELECT's condition is
+ * typed on its own, its values beside each other.  Returns 0 after
+ * reporting a failure. */
+static int type_scalars(bcast_op op, int arity, const int *is_scalar,
+                        const bcast_scalar *scalars, bcast_tensor *x) {
+  for (int k = 0; k < arity; k++) {
+    if (!is_scalar[k]) continue;
+    bcast_dtype strong[3];
+    size_t n_strong = 0;
+    const int first = op == BCAST_OP_SELECT && k > 0 ? 1 : 0;
+    if (!(op == BCAST_OP_SELECT && k == 0))
+      for (int j = first; j < arity; j++)
+        if (!is_scalar[j]) strong[n_strong++] = x[j].dtype;
+    bcast_dtype dtype;
+    bcast_diag diag;
+    if (bcast_scalar_weak_dtype(&scalars[k], n_strong, strong, &dtype,
+                                &diag) != BCAST_OK ||
+        bcast_scalar_tensor(&scalars[k], dtype, &x[k], &diag) != BCAST_OK) {
+      cli_diag("run: scalar operand", &diag);
       return 0;
     }
   }
@@ -349,14 +428,24 @@ int cmd_run(int argc, char **argv) {
     }
   }
 
-  /* Inputs. */
+  /* Inputs: files, or scalar literals typed beside them. */
+  int is_scalar[3] = {0, 0, 0};
+  bcast_scalar scalars[3];
+  memset(x, 0, sizeof x);
   for (int k = 0; k < arity; k++) {
+    const int lit = parse_scalar_literal(files[k], &scalars[k]);
+    if (lit < 0) goto release;
+    n_read++;
+    if ((is_scalar[k] = lit)) continue;
     const int read_rc = cli_read_npy(files[k], &x[k], NULL, o.max_bytes);
     if (read_rc != CLI_OK) {
       rc = read_rc;
       goto release;
     }
-    n_read++;
+  }
+  if (!type_scalars(op, arity, is_scalar, scalars, x)) {
+    rc = CLI_FAIL;
+    goto release;
   }
 
   /* XLA's InDim form: place the lower-rank operand in the higher rank

@@ -1,0 +1,87 @@
+/* NumPy's type promotion (bcast_dtype_result_type) and the weak typing of
+ * scalar operands (bcast_scalar_weak_dtype, bcast_scalar_tensor).  The
+ * whole table is compared with numpy.result_type by
+ * tests/diff/test_numpy_ops.py; here the rule's cases from NumPy's
+ * documentation and NEP 50, and the errors. */
+#include "bcast/elementwise.h"
+#include "test.h"
+
+static bcast_dtype promote(bcast_dtype a, bcast_dtype b) {
+  bcast_dtype out = BCAST_DTYPE_COUNT;
+  bcast_diag diag;
+  if (bcast_dtype_promote(a, b, &out, &diag) != BCAST_OK) return BCAST_DTYPE_COUNT;
+  return out;
+}
+
+TEST(promote_follows_numpy_result_type) {
+  CHECK_INT(promote(BCAST_FLOAT32, BCAST_FLOAT64), BCAST_FLOAT64);
+  CHECK_INT(promote(BCAST_INT8, BCAST_UINT8), BCAST_INT16);
+  CHECK_INT(promote(BCAST_INT64, BCAST_FLOAT32), BCAST_FLOAT64);
+  CHECK_INT(promote(BCAST_INT16, BCAST_FLOAT16), BCAST_FLOAT32);
+  CHECK_INT(promote(BCAST_UINT8, BCAST_FLOAT16), BCAST_FLOAT16);
+  CHECK_INT(promote(BCAST_UINT64, BCAST_INT8), BCAST_FLOAT64);
+  CHECK_INT(promote(BCAST_UINT32, BCAST_INT8), BCAST_INT64);
+  CHECK_INT(promote(BCAST_UINT8, BCAST_INT32), BCAST_INT32);
+  CHECK_INT(promote(BCAST_BOOL, BCAST_UINT16), BCAST_UINT16);
+  CHECK_INT(promote(BCAST_BOOL, BCAST_BOOL), BCAST_BOOL);
+  /* bfloat16: ml_dtypes' rule. */
+  CHECK_INT(promote(BCAST_BFLOAT16, BCAST_FLOAT16), BCAST_FLOAT32);
+  CHECK_INT(promote(BCAST_BFLOAT16, BCAST_FLOAT32), BCAST_FLOAT32);
+  CHECK_INT(promote(BCAST_BFLOAT16, BCAST_BOOL), BCAST_BFLOAT16);
+  /* Symmetric over every pair. */
+  for (int a = 0; a < BCAST_STRING; a++)
+    for (int b = 0; b < BCAST_STRING; b++)
+      CHECK_INT(promote((bcast_dtype)a, (bcast_dtype)b),
+                promote((bcast_dtype)b, (bcast_dtype)a));
+}
+
+TEST(result_type_n_ary_and_errors) {
+  bcast_dtype out;
+  bcast_diag diag;
+  /* With a float, each integer joins it on its own (numpy.result_type). */
+  const bcast_dtype three[] = {BCAST_INT8, BCAST_UINT8, BCAST_FLOAT16};
+  CHECK_INT(bcast_dtype_result_type(3, three, &out, &diag), BCAST_OK);
+  CHECK_INT(out, BCAST_FLOAT16);
+  const bcast_dtype ints[] = {BCAST_INT8, BCAST_UINT8, BCAST_UINT16};
+  CHECK_INT(bcast_dtype_result_type(3, ints, &out, &diag), BCAST_OK);
+  CHECK_INT(out, BCAST_INT32);
+  const bcast_dtype str[] = {BCAST_INT8, BCAST_STRING};
+  CHECK_INT(bcast_dtype_result_type(2, str, &out, &diag), BCAST_TYPE);
+  CHECK_CONTAINS(diag.message, "string");
+  CHECK_INT(bcast_dtype_result_type(0, str, &out, &diag), BCAST_INVALID_ARGUMENT);
+}
+
+static bcast_dtype weak(bcast_scalar s, bcast_dtype strong, bcast_status want) {
+  bcast_dtype out = BCAST_DTYPE_COUNT;
+  bcast_diag diag;
+  const bcast_status st = bcast_scalar_weak_dtype(&s, 1, &strong, &out, &diag);
+  return st == want ? out : (bcast_dtype)-1;
+}
+
+TEST(scalar_operands_are_weak) {
+  CHECK_INT(weak(bcast_scalar_int(3), BCAST_INT8, BCAST_OK), BCAST_INT8);
+  CHECK_INT(weak(bcast_scalar_float(2.5), BCAST_INT8, BCAST_OK), BCAST_FLOAT64);
+  CHECK_INT(weak(bcast_scalar_float(2.5), BCAST_FLOAT32, BCAST_OK), BCAST_FLOAT32);
+  CHECK_INT(weak(bcast_scalar_int(1), BCAST_BOOL, BCAST_OK), BCAST_INT64);
+  CHECK_INT(weak(bcast_scalar_bool(1), BCAST_UINT8, BCAST_OK), BCAST_UINT8);
+  CHECK_INT(weak(bcast_scalar_int(-1), BCAST_UINT8, BCAST_INVALID_ARGUMENT),
+            BCAST_DTYPE_COUNT);
+  CHECK_INT(weak(bcast_scalar_uint(UINT64_MAX), BCAST_UINT64, BCAST_OK), BCAST_UINT64);
+  bcast_scalar s = bcast_scalar_int(300);
+  bcast_dtype strong = BCAST_INT8, out;
+  bcast_diag diag;
+  CHECK_INT(bcast_scalar_weak_dtype(&s, 1, &strong, &out, &diag),
+            BCAST_INVALID_ARGUMENT);
+  CHECK_CONTAINS(diag.message, "Python integer 300 out of bounds for int8");
+  /* No array beside it: the default types. */
+  CHECK_INT(bcast_scalar_weak_dtype(&s, 0, NULL, &out, &diag), BCAST_OK);
+  CHECK_INT(out, BCAST_INT64);
+  /* As a rank-0 tensor of the type, rounded by numpy's cast. */
+  bcast_tensor zd;
+  s = bcast_scalar_float(0.1);
+  CHECK_INT(bcast_scalar_tensor(&s, BCAST_FLOAT32, &zd, &diag), BCAST_OK);
+  CHECK_INT(zd.rank, 0);
+  CHECK_INT(zd.dtype, BCAST_FLOAT32);
+  CHECK(*(const float *)zd.data == 0.1f);
+  bcast_tensor_release(&zd);
+}
