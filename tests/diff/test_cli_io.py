@@ -403,11 +403,11 @@ def test_list_ops(r, rng):
     # Listed numpy-profile types (a random few per op, --scale times 3) are
     # ones run accepts, with inputs of that type (select: a bool condition
     # first).
-    blocks = re.findall(r'\n(\w+): (\d) inputs? -> .*\n  tosa, trait: (.*)\n  numpy: +(.*)\n',
+    blocks = re.findall(r'\n(\w+): (\d) inputs? -> .*\n  also named: (.*)\n  tosa, trait: .*\n  numpy: +(.*)\n',
                         out.decode())
     r.check(len(blocks) >= 36, 'at least the 36 TOSA ops are listed', str(len(blocks)))
     files = {}
-    for name, arity, _, numpy_types in blocks:
+    for name, arity, aliases, numpy_types in blocks:
         if name == 'cast':
             continue
         types = [t for t in numpy_types.split() if t != 'none']
@@ -421,8 +421,15 @@ def test_list_ops(r, rng):
             ins = [files[t]] * int(arity)
             if name == 'select':
                 ins[0] = files['bool']
-            rc, _, err = r.run('run', name, '--profile', 'numpy', *ins, '--print')
+            rc, want, err = r.run('run', name, '--profile', 'numpy', *ins, '--print')
             r.check(rc == 0, 'listed type %s of %s runs' % (t, name), err)
+            # Each other name listed is the same op.
+            for alias in aliases.split():
+                if alias == '-':
+                    continue
+                rc, got, err = r.run('run', alias, '--profile', 'numpy', *ins, '--print')
+                r.check(rc == 0 and got == want, 'listed name %s runs as %s on %s' % (alias, name, t),
+                        err)
 
 
 def main():
