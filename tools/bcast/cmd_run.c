@@ -41,8 +41,9 @@ static void run_help(FILE *out) {
       "       bcast run --mlir 'OP-LINE' IN.npy... (-o OUT.npy | --print) [options]\n"
       "       bcast run --list-ops\n"
       "\n"
-      "Runs one of the 36 TOSA element-wise ops over .npy files: inputs\n"
-      "broadcast without copies, result written with numpy.save's bytes.\n"
+      "Runs one of the 36 TOSA element-wise ops (or NumPy's, below) over\n"
+      ".npy files: inputs broadcast without copies, result written with\n"
+      "numpy.save's bytes.\n"
       "OP is a TOSA name with or without 'tosa.' (add, mul, clamp, select,\n"
       "cast, ...; intdiv, int_div and div are the same op), or one of\n"
       "NumPy's (--profile numpy): divide, floor_divide, remainder (mod),\n"
@@ -394,7 +395,8 @@ int cmd_run(int argc, char **argv) {
     }
     if (bcast_op_lookup(files[0], strlen(files[0]), &op) != BCAST_OK) {
       cli_error("run: unknown op '%s' (the 36 TOSA element-wise ops: add, "
-                "mul, clamp, select, cast, ...; see 'bcast run --help')",
+                "mul, clamp, select, cast, ...; NumPy's: divide, where, ...; "
+                "see 'bcast --list-ops')",
                 files[0]);
       goto done;
     }
