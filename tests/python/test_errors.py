@@ -122,7 +122,9 @@ def rss_kb():
 def test_no_leaks():
     """100,000 calls (fewer under ASan) of the functions on the same
     inputs, passing and failing: the inputs' reference counts and the
-    process's RSS stay flat."""
+    process's RSS stay flat.  Under ASan the RSS is not checked: freed
+    memory waits in ASan's quarantine (256 MB), so it grows by design;
+    the release run checks it."""
     n = 20000 if SANITIZE else 100000
     a = np.arange(6, dtype=np.float32).reshape(2, 3)
     s = np.array(["ab", "c"])
@@ -152,4 +154,5 @@ def test_no_leaks():
     gc.collect()
     assert (sys.getrefcount(a), sys.getrefcount(s), sys.getrefcount(shape)) == refs
     grown = rss_kb() - before
-    assert grown < 2048, f"RSS grew by {grown} KB over {n} calls"
+    if not SANITIZE:
+        assert grown < 2048, f"RSS grew by {grown} KB over {n} calls"
