@@ -31,28 +31,28 @@ static int shapes_from(PyObject *seq, shapes_in *in) {
   return 0;
 }
 
-/* The keyword-only profile of a *shapes function. */
-static int profile_kw(PyObject *kwargs, const char *fname,
-                      bcast_profile *profile) {
+/* The arguments of a *shapes function: the shapes and the keyword-only
+ * profile (numpy by default). */
+static int shapes_call(PyObject *args, PyObject *kwargs, const char *fname,
+                       bcast_profile *profile, shapes_in *in) {
   static char *kwlist[] = {"profile", NULL};
   char format[64];
   PyOS_snprintf(format, sizeof format, "|$O&:%s", fname);
   PyObject *empty = PyTuple_New(0);
   if (!empty) return -1;
+  *profile = BCAST_PROFILE_NUMPY;
   int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, format, kwlist,
                                        pb_profile_converter, profile);
   Py_DECREF(empty);
-  return ok ? 0 : -1;
+  return ok ? shapes_from(args, in) : -1;
 }
 
 PyObject *pb_broadcast_shapes(PyObject *self, PyObject *args,
                               PyObject *kwargs) {
   (void)self;
-  bcast_profile profile = BCAST_PROFILE_NUMPY;
+  bcast_profile profile;
   shapes_in in;
-  if (profile_kw(kwargs, "broadcast_shapes", &profile) < 0 ||
-      shapes_from(args, &in) < 0)
-    return NULL;
+  if (shapes_call(args, kwargs, "broadcast_shapes", &profile, &in) < 0) return NULL;
   bcast_shape out;
   bcast_diag diag;
   bcast_status st;
@@ -116,10 +116,9 @@ static PyObject *infer_dict(const shapes_in *in, bcast_profile profile,
 
 PyObject *pb_infer(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
-  bcast_profile profile = BCAST_PROFILE_NUMPY;
+  bcast_profile profile;
   shapes_in in;
-  if (profile_kw(kwargs, "infer", &profile) < 0 || shapes_from(args, &in) < 0)
-    return NULL;
+  if (shapes_call(args, kwargs, "infer", &profile, &in) < 0) return NULL;
   bcast_shape out;
   PyObject *result = infer_dict(&in, profile, &out);
   shapes_free(&in);
@@ -158,11 +157,9 @@ static PyObject *explained_dict(const bcast_explained *e) {
 
 PyObject *pb_explain(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
-  bcast_profile profile = BCAST_PROFILE_NUMPY;
+  bcast_profile profile;
   shapes_in in;
-  if (profile_kw(kwargs, "explain", &profile) < 0 ||
-      shapes_from(args, &in) < 0)
-    return NULL;
+  if (shapes_call(args, kwargs, "explain", &profile, &in) < 0) return NULL;
   PyObject *result = NULL;
   bcast_shape out;
   bcast_diag diag;
