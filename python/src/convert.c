@@ -305,7 +305,7 @@ int pb_array_from(PyObject *obj, pb_array *out, int allow_strings,
   if (!a) return -1;
   const PyArray_Descr *d = PyArray_DESCR(a);
   int rank = PyArray_NDIM(a);
-  int64_t shape[NPY_MAXDIMS + 1], strides[NPY_MAXDIMS + 1];
+  int64_t shape[NPY_MAXDIMS], strides[NPY_MAXDIMS];
   for (int i = 0; i < rank; i++) {
     shape[i] = PyArray_DIMS(a)[i];
     strides[i] = PyArray_STRIDES(a)[i];
@@ -314,8 +314,6 @@ int pb_array_from(PyObject *obj, pb_array *out, int allow_strings,
   int is_string = d->kind == 'S' || d->kind == 'U';
   if (is_string && allow_strings && d->elsize > 0) {
     dtype = BCAST_UINT8;
-    shape[rank] = d->elsize;
-    strides[rank] = 1;
     out->bytewise = 1;
   } else if (dtype < 0) {
     PyErr_Format(PyExc_TypeError,
@@ -328,7 +326,7 @@ int pb_array_from(PyObject *obj, pb_array *out, int allow_strings,
   }
   bcast_diag diag;
   bcast_status st = bcast_tensor_wrap(&out->tensor, (bcast_dtype)dtype,
-                                      rank + out->bytewise, shape, strides,
+                                      rank, shape, strides,
                                       PyArray_DATA(a), &diag);
   if (st != BCAST_OK) {
     Py_DECREF(a);
@@ -344,15 +342,26 @@ void pb_array_release(pb_array *a) {
 }
 
 void pb_array_shape(const pb_array *a, bcast_shape *out) {
-  out->rank = a->tensor.rank - a->bytewise;
+  out->rank = a->tensor.rank;
   for (int32_t i = 0; i < out->rank; i++) out->dims[i] = a->tensor.shape[i];
 }
 
-/* An ndarray over t's memory with src's dtype (the byte dim of a bytewise
- * src dropped); flags 0 makes it read-only. */
-static PyObject *array_over(const bcast_tensor *t, const pb_array *src,
-                            int flags) {
-  int rank = t->rank - src->bytewise;
+int pb_with_byte_dim(bcast_tensor *t, const pb_array *src) {
+  if (!src->bytewise) return 0;
+  if (t->rank >= BCAST_MAX_RANK) {
+    PyErr_Format(PyExc_ValueError, "rank %d exceeds the limit of %d",
+                 (int)t->rank + 1, BCAST_MAX_RANK);
+    return -1;
+  }
+  t->shape[t->rank] = PyArray_ITEMSIZE(src->array);
+  t->stride_bytes[t->rank++] = 1;
+  return 0;
+}
+
+/* An ndarray over t's memory with src's dtype: its first rank dims (the
+ * byte dim of a bytewise copy left out); flags 0 makes it read-only. */
+static PyObject *array_over(const bcast_tensor *t, int rank,
+                            const pb_array *src, int flags) {
   if (rank > NPY_MAXDIMS) {
     PyErr_Format(PyExc_ValueError,
                  "rank %d exceeds NumPy's limit of %d dims", rank,
@@ -371,7 +380,7 @@ static PyObject *array_over(const bcast_tensor *t, const pb_array *src,
 }
 
 PyObject *pb_view_to_array(const bcast_tensor *view, const pb_array *src) {
-  PyObject *out = array_over(view, src, 0);
+  PyObject *out = array_over(view, view->rank, src, 0);
   if (!out) return NULL;
   Py_INCREF(src->array);
   if (PyArray_SetBaseObject((PyArrayObject *)out, (PyObject *)src->array) < 0) {
@@ -405,7 +414,8 @@ PyObject *pb_owned_to_array(bcast_tensor *t, const pb_array *src) {
   }
   PyObject *out = NULL;
   if (kept->data) {
-    out = array_over(kept, src, NPY_ARRAY_WRITEABLE);
+    out = array_over(kept, kept->rank - src->bytewise, src,
+                     NPY_ARRAY_WRITEABLE);
     if (out) {
       /* SetBaseObject takes the reference, also when it fails. */
       if (PyArray_SetBaseObject((PyArrayObject *)out, capsule) < 0)
@@ -414,7 +424,8 @@ PyObject *pb_owned_to_array(bcast_tensor *t, const pb_array *src) {
     }
   } else {
     /* Nothing allocated (no element): NumPy makes its own empty array. */
-    out = array_over(kept, src, NPY_ARRAY_WRITEABLE);
+    out = array_over(kept, kept->rank - src->bytewise, src,
+                     NPY_ARRAY_WRITEABLE);
   }
   Py_XDECREF(capsule);
   return out;

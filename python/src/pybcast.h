@@ -57,11 +57,11 @@ int pb_ints_from(PyObject *obj, int64_t *dims, size_t cap, size_t *n,
                  const char *what);
 
 /* An array argument: the NumPy array (np.asarray of what was passed) and
- * a borrowed bcast tensor of its memory.  NumPy's fixed-width strings ('S'
- * and 'U'), which the library has no element type for, are wrapped byte
- * by byte: a uint8 tensor with one more, innermost dim of the item size
- * (bytewise = 1), which every view and copy of the library carries along
- * unchanged. */
+ * a borrowed bcast tensor of its memory, of the same shape and strides.
+ * NumPy's fixed-width strings ('S' and 'U'), which the library has no
+ * element type for, are wrapped as uint8 (bytewise = 1): views only need
+ * the strides of the array's own dims, and a copy adds the bytes of an
+ * item as one more, innermost dim (pb_with_byte_dim). */
 typedef struct pb_array {
   PyArrayObject *array; /* owned reference */
   bcast_tensor tensor;
@@ -74,14 +74,19 @@ typedef struct pb_array {
 int pb_array_from(PyObject *obj, pb_array *out, int allow_strings,
                   const char *what);
 void pb_array_release(pb_array *a);
-/* The tensor's own shape (without the byte dim) as a bcast_shape. */
+/* The array's shape as a bcast_shape. */
 void pb_array_shape(const pb_array *a, bcast_shape *out);
+/* Adds a bytewise src's byte dim (item size, stride 1) to t, a view of
+ * src; nothing for other arrays.  -1 with ValueError beyond the rank
+ * limit. */
+int pb_with_byte_dim(bcast_tensor *t, const pb_array *src);
 
 /* A read-only ndarray of view, a view of src's memory that keeps src's
- * array alive (its base): the byte dim of a bytewise src is dropped. */
+ * array alive (its base). */
 PyObject *pb_view_to_array(const bcast_tensor *view, const pb_array *src);
 /* A writeable ndarray that takes over the owned tensor t (its buffer is
- * freed with the array); the dtype is src's. */
+ * freed with the array); the dtype is src's, and the byte dim of a
+ * bytewise src is left out. */
 PyObject *pb_owned_to_array(bcast_tensor *t, const pb_array *src);
 
 /* A list from a sequence argument; a new reference or NULL with TypeError

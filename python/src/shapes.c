@@ -52,7 +52,8 @@ PyObject *pb_broadcast_shapes(PyObject *self, PyObject *args,
   (void)self;
   bcast_profile profile;
   shapes_in in;
-  if (shapes_call(args, kwargs, "broadcast_shapes", &profile, &in) < 0) return NULL;
+  if (shapes_call(args, kwargs, "broadcast_shapes", &profile, &in) < 0)
+    return NULL;
   bcast_shape out;
   bcast_diag diag;
   bcast_status st;

@@ -4,25 +4,12 @@
 
 #include <string.h>
 
-/* Appends a bytewise array's byte dim to a target shape. */
-static int with_byte_dim(const pb_array *a, bcast_shape *shape) {
-  if (!a->bytewise) return 0;
-  if (shape->rank >= BCAST_MAX_RANK) {
-    PyErr_Format(PyExc_ValueError, "rank %d exceeds the limit of %d",
-                 (int)shape->rank + 1, BCAST_MAX_RANK);
-    return -1;
-  }
-  shape->dims[shape->rank++] = a->tensor.shape[a->tensor.rank - 1];
-  return 0;
-}
-
-/* A read-only view of a broadcast to target (the byte dim added here). */
-static PyObject *view_to(const pb_array *a, bcast_shape target) {
-  if (with_byte_dim(a, &target) < 0) return NULL;
+/* A read-only view of a broadcast to target. */
+static PyObject *view_to(const pb_array *a, const bcast_shape *target) {
   bcast_tensor view;
   bcast_diag diag;
-  bcast_status st = bcast_broadcast_to(&view, &a->tensor, target.rank,
-                                       target.dims, &diag);
+  bcast_status st = bcast_broadcast_to(&view, &a->tensor, target->rank,
+                                       target->dims, &diag);
   if (st != BCAST_OK) return pb_raise(st, &diag);
   PyObject *out = pb_view_to_array(&view, a);
   bcast_tensor_release(&view);
@@ -40,7 +27,7 @@ PyObject *pb_broadcast_to(PyObject *self, PyObject *args, PyObject *kwargs) {
   if (pb_shape_from(shape_obj, &target, NULL, "shape") < 0) return NULL;
   pb_array a;
   if (pb_array_from(obj, &a, 1, "array") < 0) return NULL;
-  PyObject *out = view_to(&a, target);
+  PyObject *out = view_to(&a, &target);
   pb_array_release(&a);
   return out;
 }
@@ -101,7 +88,7 @@ static PyObject *per_array(arrays_in *in,
 
 static PyObject *make_view(arrays_in *in, size_t k, void *ctx) {
   (void)ctx;
-  return view_to(&in->arrays[k], in->common);
+  return view_to(&in->arrays[k], &in->common);
 }
 
 PyObject *pb_broadcast_arrays(PyObject *self, PyObject *args,
@@ -128,12 +115,14 @@ typedef struct materialize_ctx {
 static PyObject *make_copy(arrays_in *in, size_t k, void *ctx) {
   const materialize_ctx *m = ctx;
   const pb_array *a = &in->arrays[k];
-  bcast_shape target = in->common;
-  if (with_byte_dim(a, &target) < 0) return NULL;
   bcast_tensor view, copy;
   bcast_diag diag;
-  bcast_status st = bcast_broadcast_to(&view, &a->tensor, target.rank,
-                                       target.dims, &diag);
+  bcast_status st = bcast_broadcast_to(&view, &a->tensor, in->common.rank,
+                                       in->common.dims, &diag);
+  if (st == BCAST_OK && pb_with_byte_dim(&view, a) < 0) {
+    bcast_tensor_release(&view);
+    return NULL;
+  }
   if (st == BCAST_OK) {
     Py_BEGIN_ALLOW_THREADS
     st = bcast_materialize(&copy, &view, m->max_bytes, m->threads, &diag);
@@ -243,7 +232,7 @@ PyObject *pb_broadcast_in_dim(PyObject *self, PyObject *args,
                     "broadcast_in_dim() takes either shape or new_dims");
     return NULL;
   }
-  int64_t dims[BCAST_MAX_RANK + 1];
+  int64_t dims[BCAST_MAX_RANK];
   size_t n_dims = 0;
   if (dims_obj != Py_None &&
       pb_ints_from(dims_obj, dims, BCAST_MAX_RANK, &n_dims,
@@ -270,8 +259,7 @@ PyObject *pb_broadcast_in_dim(PyObject *self, PyObject *args,
   PyObject *out = NULL;
   if (st != BCAST_OK) {
     pb_raise(st, &diag);
-  } else if (with_byte_dim(&a, &target) == 0) {
-    if (a.bytewise) dims[n_dims++] = target.rank - 1;
+  } else {
     bcast_tensor view;
     memset(&view, 0, sizeof view);
     st = bcast_broadcast_in_dim(

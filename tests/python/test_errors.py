@@ -28,6 +28,13 @@ def test_broadcast_error_fields():
     with pytest.raises(bcast.BroadcastError) as e:
         bcast.broadcast_to(np.zeros((2, 3)), (4, 3))
     assert e.value.sizes == (2, 4)
+    # strings: the item's bytes are no dim of the user's
+    with pytest.raises(bcast.BroadcastError) as e:
+        bcast.broadcast_to(np.array(["ab", "c"]), (3,))
+    assert e.value.sizes == (2, 3) and "[2]" in str(e.value)
+    with pytest.raises(ValueError) as e:
+        bcast.broadcast_in_dim(np.array([b"ab", b"c"]), (2, 2), (0, 1))
+    assert "rank 1" in str(e.value)
 
 
 def test_type_errors():
