@@ -30,6 +30,13 @@ PyObject *pb_lower(PyObject *, PyObject *, PyObject *);
   "with axis, operands, operand_axes, sizes and condition (text such as\n"  \
   "'n == 3 or n == 1').\n"
 
+/* The element-wise ops are to join this table from the op table: one C
+ * function taking the op id (bcast_op) from a per-op context, bound once
+ * per row of BCAST_OP_LIST (include/bcast/op.h) with its name and a
+ * docstring built from the row, so `bcast.add(a, b, out=None,
+ * profile="numpy", checked=False, threads=None)` and friends need no code
+ * of their own.  The array arguments go through pb_array_from, errors
+ * through pb_raise. */
 static PyMethodDef methods[] = {
     {"broadcast_shapes", PB_KW(pb_broadcast_shapes),
      METH_VARARGS | METH_KEYWORDS,

@@ -170,8 +170,14 @@ PyObject *pb_materialize(PyObject *self, PyObject *args, PyObject *kwargs) {
   if (!ok) return NULL;
   materialize_ctx m = {(int64_t)max_bytes, 0};
   if (threads_obj != Py_None) {
-    m.threads = PyLong_AsLong(threads_obj);
-    if (m.threads == -1 && PyErr_Occurred()) return NULL;
+    long threads = PyLong_AsLong(threads_obj);
+    if (threads == -1 && PyErr_Occurred()) return NULL;
+    if (threads < 0 || threads > 4096) {
+      PyErr_SetString(PyExc_ValueError,
+                      "threads must be None or 0..4096 (0: OpenMP's default)");
+      return NULL;
+    }
+    m.threads = (int)threads;
   }
   arrays_in in;
   if (arrays_from(args, &in) < 0) return NULL;

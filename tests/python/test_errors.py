@@ -99,6 +99,9 @@ def test_value_errors():
         bcast.broadcast_in_dim(np.zeros((2, 3)), broadcast_dimensions=(0, 1), new_dims={99: 1})
     with pytest.raises(ValueError):
         bcast.lower("", only=["nonsense"])
+    for threads in [-1, 2 ** 40]:
+        with pytest.raises(ValueError):
+            bcast.materialize(np.zeros(3), threads=threads)
 
 
 def test_huge_dims():
