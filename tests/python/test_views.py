@@ -200,3 +200,30 @@ def test_materialize_budget():
     with pytest.raises(bcast.BudgetError) as e:
         bcast.materialize(a, b, max_bytes=need - 1)
     assert isinstance(e.value, MemoryError) and str(need) in str(e.value)
+
+
+def test_materialize_in_threads():
+    """materialize releases the GIL: threads run it side by side, each
+    result right."""
+    import threading
+    rows = [np.arange(k, k + 512, dtype=np.float32) for k in range(4)]
+    results = [None] * 4
+
+    def work(k):
+        results[k] = bcast.materialize(rows[k], np.zeros((256, 1), np.float32))[0]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for k in range(4):
+        assert np.array_equal(results[k], np.broadcast_to(rows[k], (256, 512)))
+
+
+def test_signatures_and_docs():
+    import inspect
+    assert list(inspect.signature(bcast.broadcast_to).parameters) == ["array", "shape"]
+    assert "any_order" in inspect.signature(bcast.broadcast_in_dim).parameters
+    for name in bcast.__all__:
+        assert getattr(bcast, name).__doc__, name
