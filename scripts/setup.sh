@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Installs what bcast needs on a Debian 12 machine, skipping what is there.
-#   scripts/setup.sh build   compiler, CMake, OpenMP runtime
-#   scripts/setup.sh test    also python3-numpy and mlir-22-tools (the oracles),
+#   scripts/setup.sh build   compiler, CMake, OpenMP runtime, and python3-dev
+#                            with python3-numpy for the Python module
+#   scripts/setup.sh test    also mlir-22-tools (the oracle), python3-pytest,
 #                            pkgconf, clang and groff-base (the package test)
 set -euo pipefail
 what=${1:-build}
 need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 for p in gcc make cmake libgomp1; do have "$p" || need+=("$p"); done
-if [ "$what" = test ] || [ "$what" = bench ]; then
-  for p in python3 python3-numpy; do have "$p" || need+=("$p"); done
-fi
+# The Python module (import bcast) builds against Debian's interpreter.
+for p in python3 python3-dev python3-numpy; do have "$p" || need+=("$p"); done
 if [ "$what" = test ]; then
+  have python3-pytest || need+=(python3-pytest)
   # pkg-config, clang and groff: the package test links through pkg-config
   # with both compilers and renders the man page.
   for p in mlir-22-tools pkgconf clang groff-base; do have "$p" || need+=("$p"); done

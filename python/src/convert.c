@@ -1,0 +1,432 @@
+/* Python values <-> bcast values: diagnostics as exceptions, profiles,
+ * shapes, arrays as tensors and tensors as arrays (pybcast.h). */
+#include "pybcast.h"
+
+#include <string.h>
+
+/* Which Python exception a library status is. */
+static PyObject *exception_for(bcast_status status) {
+  switch (status) {
+  case BCAST_INCOMPATIBLE:
+  case BCAST_RESULT_MISMATCH:
+  case BCAST_RANK_MISMATCH:
+  case BCAST_RUNTIME_SHAPE:
+    return pb_BroadcastError;
+  case BCAST_OVERFLOW:
+    return PyExc_OverflowError;
+  case BCAST_NO_MEMORY:
+    return PyExc_MemoryError;
+  case BCAST_BUDGET:
+    return pb_BudgetError;
+  case BCAST_TYPE:
+    return PyExc_TypeError;
+  case BCAST_IO:
+    return PyExc_OSError;
+  case BCAST_CHECKED:
+    return PyExc_ArithmeticError;
+  default:
+    return PyExc_ValueError;
+  }
+}
+
+/* An operand index of a diagnostic: an int, "result" or None. */
+static PyObject *diag_operand(int operand) {
+  if (operand == BCAST_DIAG_RESULT) return PyUnicode_FromString("result");
+  if (operand < 0) Py_RETURN_NONE;
+  return PyLong_FromLong(operand);
+}
+
+static PyObject *diag_index(int index) {
+  if (index < 0) Py_RETURN_NONE;
+  return PyLong_FromLong(index);
+}
+
+/* Sets name on exc to value (stolen); -1 when value is NULL or fails. */
+static int set_field(PyObject *exc, const char *name, PyObject *value) {
+  if (!value) return -1;
+  int rc = PyObject_SetAttrString(exc, name, value);
+  Py_DECREF(value);
+  return rc;
+}
+
+PyObject *pb_raise(bcast_status status, const bcast_diag *diag) {
+  PyObject *type = exception_for(status);
+  const char *message =
+      diag && diag->message[0] ? diag->message : bcast_status_text(status);
+  PyObject *exc = PyObject_CallFunction(type, "s", message);
+  if (!exc) return NULL;
+  int failed = set_field(exc, "status",
+                         PyUnicode_FromString(bcast_status_name(status)));
+  if (!failed && diag) {
+    failed =
+        set_field(exc, "operands",
+                  Py_BuildValue("(NN)", diag_operand(diag->operand[0]),
+                                diag_operand(diag->operand[1]))) ||
+        set_field(exc, "axis", diag_index(diag->axis)) ||
+        set_field(exc, "operand_axes",
+                  Py_BuildValue("(NN)", diag_index(diag->operand_axis[0]),
+                                diag_index(diag->operand_axis[1]))) ||
+        set_field(exc, "sizes",
+                  Py_BuildValue("(NN)", pb_dim_to(diag->size[0], NULL),
+                                pb_dim_to(diag->size[1], NULL))) ||
+        set_field(exc, "mlir_message",
+                  diag->mlir_message[0]
+                      ? PyUnicode_FromString(diag->mlir_message)
+                      : Py_NewRef(Py_None));
+  }
+  if (!failed) PyErr_SetObject(type, exc);
+  Py_DECREF(exc);
+  return NULL;
+}
+
+int pb_profile_converter(PyObject *obj, void *out) {
+  if (obj == Py_None) return 1;
+  if (!PyUnicode_Check(obj)) {
+    PyErr_Format(PyExc_TypeError,
+                 "profile must be a str (tosa, trait, mlir, numpy, xla), "
+                 "not %.100s", Py_TYPE(obj)->tp_name);
+    return 0;
+  }
+  const char *name = PyUnicode_AsUTF8(obj);
+  if (!name) return 0;
+  if (bcast_profile_parse(name, out) != BCAST_OK) {
+    PyErr_Format(PyExc_ValueError,
+                 "unknown profile '%.100s' (tosa, trait, mlir, numpy, xla)",
+                 name);
+    return 0;
+  }
+  return 1;
+}
+
+PyObject *pb_sequence(PyObject *obj, const char *what) {
+  if (PyUnicode_Check(obj) || PyBytes_Check(obj) || !PySequence_Check(obj)) {
+    PyErr_Format(PyExc_TypeError, "%s must be a sequence, not %.100s", what,
+                 Py_TYPE(obj)->tp_name);
+    return NULL;
+  }
+  return PySequence_List(obj);
+}
+
+/* An int >= 0 (anything with __index__, as NumPy takes dims). */
+static int nonneg_int(PyObject *obj, int64_t *out, const char *what,
+                      Py_ssize_t k) {
+  if (PyFloat_Check(obj) || !PyIndex_Check(obj)) {
+    PyErr_Format(PyExc_TypeError,
+                 "%s: entry %zd must be an int, not %.100s", what, k,
+                 Py_TYPE(obj)->tp_name);
+    return -1;
+  }
+  PyObject *index = PyNumber_Index(obj);
+  if (!index) return -1;
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(index, &overflow);
+  Py_DECREF(index);
+  if (v == -1 && PyErr_Occurred()) return -1;
+  if (overflow > 0) {
+    PyErr_Format(PyExc_OverflowError,
+                 "%s: entry %zd does not fit in 64 bits", what, k);
+    return -1;
+  }
+  if (overflow < 0 || v < 0) {
+    PyErr_Format(PyExc_ValueError, "%s: entry %zd is negative", what, k);
+    return -1;
+  }
+  *out = (int64_t)v;
+  return 0;
+}
+
+/* The symbol index of name, added to the table when new. */
+static int symbol_of(bcast_symbols *symbols, const char *name, size_t len,
+                     int64_t *dim, const char *what, Py_ssize_t k) {
+  if (len == 0 || len >= BCAST_SYMBOL_NAME_MAX) {
+    PyErr_Format(PyExc_ValueError,
+                 "%s: dim %zd: a dim name must have 1 to %d bytes", what, k,
+                 BCAST_SYMBOL_NAME_MAX - 1);
+    return -1;
+  }
+  int32_t i = 0;
+  while (i < symbols->count &&
+         !(strlen(symbols->names[i]) == len &&
+           memcmp(symbols->names[i], name, len) == 0))
+    i++;
+  if (i == symbols->count) {
+    if (symbols->count == BCAST_MAX_SYMBOLS) {
+      PyErr_Format(PyExc_ValueError, "%s: more than %d dim names", what,
+                   BCAST_MAX_SYMBOLS);
+      return -1;
+    }
+    memcpy(symbols->names[i], name, len);
+    symbols->names[i][len] = '\0';
+    symbols->count++;
+  }
+  *dim = BCAST_DIM_SYMBOL(i);
+  return 0;
+}
+
+/* A shape written as text, parsed by the library. */
+static int shape_from_text(PyObject *obj, bcast_shape *out,
+                           bcast_symbols *symbols, const char *what) {
+  Py_ssize_t len;
+  const char *text = PyUnicode_AsUTF8AndSize(obj, &len);
+  if (!text) return -1;
+  bcast_symbols scratch;
+  bcast_diag diag;
+  bcast_status st;
+  if (symbols) {
+    st = bcast_shape_parse_symbolic(text, (size_t)len, symbols, out, &diag);
+  } else {
+    bcast_symbols_init(&scratch);
+    st = bcast_shape_parse_symbolic(text, (size_t)len, &scratch, out, &diag);
+    for (int32_t i = 0; st == BCAST_OK && i < out->rank; i++)
+      if (out->dims[i] < 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: '%s' has a dynamic dim; this needs static sizes",
+                     what, text);
+        return -1;
+      }
+    if (st == BCAST_OK && out->rank == BCAST_RANK_UNRANKED) {
+      PyErr_Format(PyExc_ValueError, "%s: an unranked shape is not allowed",
+                   what);
+      return -1;
+    }
+  }
+  if (st != BCAST_OK) {
+    PyErr_Format(PyExc_ValueError, "%s: %s", what, diag.message);
+    return -1;
+  }
+  return 0;
+}
+
+int pb_shape_from(PyObject *obj, bcast_shape *out, bcast_symbols *symbols,
+                  const char *what) {
+  if (PyUnicode_Check(obj)) return shape_from_text(obj, out, symbols, what);
+  if (PyIndex_Check(obj) && !PySequence_Check(obj)) {
+    out->rank = 1;
+    return nonneg_int(obj, &out->dims[0], what, 0);
+  }
+  PyObject *list = pb_sequence(obj, what);
+  if (!list) return -1;
+  Py_ssize_t n = PyList_GET_SIZE(list);
+  int rc = 0;
+  if (n > BCAST_MAX_RANK) {
+    PyErr_Format(PyExc_ValueError, "%s: rank %zd exceeds the limit of %d",
+                 what, n, BCAST_MAX_RANK);
+    rc = -1;
+  }
+  for (Py_ssize_t k = 0; rc == 0 && k < n; k++) {
+    PyObject *item = PyList_GET_ITEM(list, k);
+    int64_t *dim = &out->dims[k];
+    if (symbols && item == Py_None) {
+      *dim = BCAST_DIM_DYNAMIC;
+    } else if (symbols && PyUnicode_Check(item)) {
+      Py_ssize_t len;
+      const char *name = PyUnicode_AsUTF8AndSize(item, &len);
+      if (!name) rc = -1;
+      else if (len == 1 && name[0] == '?') *dim = BCAST_DIM_DYNAMIC;
+      else rc = symbol_of(symbols, name, (size_t)len, dim, what, k);
+    } else if (symbols && !PyIndex_Check(item)) {
+      PyErr_Format(PyExc_TypeError,
+                   "%s: dim %zd must be an int, None or a name, not %.100s",
+                   what, k, Py_TYPE(item)->tp_name);
+      rc = -1;
+    } else {
+      rc = nonneg_int(item, dim, what, k);
+    }
+  }
+  Py_DECREF(list);
+  out->rank = (int32_t)n;
+  return rc;
+}
+
+PyObject *pb_dim_to(int64_t dim, const bcast_symbols *symbols) {
+  if (dim >= 0) return PyLong_FromLongLong(dim);
+  int64_t k = BCAST_DIM_SYMBOL_INDEX(dim);
+  if (symbols && dim != BCAST_DIM_DYNAMIC && k < symbols->count)
+    return PyUnicode_FromString(symbols->names[k]);
+  Py_RETURN_NONE;
+}
+
+PyObject *pb_shape_to(const bcast_shape *shape, const bcast_symbols *symbols) {
+  if (shape->rank == BCAST_RANK_UNRANKED) return PyUnicode_FromString("*");
+  PyObject *t = PyTuple_New(shape->rank);
+  for (int32_t i = 0; t && i < shape->rank; i++) {
+    PyObject *d = pb_dim_to(shape->dims[i], symbols);
+    if (!d) Py_CLEAR(t);
+    else PyTuple_SET_ITEM(t, i, d);
+  }
+  return t;
+}
+
+int pb_ints_from(PyObject *obj, int64_t *dims, size_t cap, size_t *n,
+                 const char *what) {
+  PyObject *list = pb_sequence(obj, what);
+  if (!list) return -1;
+  Py_ssize_t count = PyList_GET_SIZE(list);
+  int rc = 0;
+  if ((size_t)count > cap) {
+    PyErr_Format(PyExc_ValueError, "%s: more than %zu entries", what, cap);
+    rc = -1;
+  }
+  for (Py_ssize_t k = 0; rc == 0 && k < count; k++)
+    rc = nonneg_int(PyList_GET_ITEM(list, k), &dims[k], what, k);
+  Py_DECREF(list);
+  *n = (size_t)count;
+  return rc;
+}
+
+/* The library's element type of a NumPy dtype, by kind and size (so
+ * either byte order maps to the same type); -1 when there is none. */
+static int dtype_of(const PyArray_Descr *d) {
+  static const bcast_dtype sints[] = {BCAST_INT8, BCAST_INT16, BCAST_INT32,
+                                      BCAST_INT64};
+  static const bcast_dtype uints[] = {BCAST_UINT8, BCAST_UINT16, BCAST_UINT32,
+                                      BCAST_UINT64};
+  int log2 = d->elsize == 1 ? 0 : d->elsize == 2 ? 1 : d->elsize == 4 ? 2
+           : d->elsize == 8 ? 3 : -1;
+  switch (d->kind) {
+  case 'b':
+    return BCAST_BOOL;
+  case 'i':
+    return log2 < 0 ? -1 : (int)sints[log2];
+  case 'u':
+    return log2 < 0 ? -1 : (int)uints[log2];
+  case 'f':
+    return log2 == 1 ? BCAST_FLOAT16 : log2 == 2 ? BCAST_FLOAT32
+         : log2 == 3 ? BCAST_FLOAT64 : -1;
+  default:
+    return -1;
+  }
+}
+
+int pb_array_from(PyObject *obj, pb_array *out, int allow_strings,
+                  const char *what) {
+  memset(out, 0, sizeof *out);
+  PyArrayObject *a = (PyArrayObject *)PyArray_FROM_O(obj);
+  if (!a) return -1;
+  const PyArray_Descr *d = PyArray_DESCR(a);
+  int rank = PyArray_NDIM(a);
+  int64_t shape[NPY_MAXDIMS], strides[NPY_MAXDIMS];
+  for (int i = 0; i < rank; i++) {
+    shape[i] = PyArray_DIMS(a)[i];
+    strides[i] = PyArray_STRIDES(a)[i];
+  }
+  int dtype = dtype_of(d);
+  int is_string = d->kind == 'S' || d->kind == 'U';
+  if (is_string && allow_strings && d->elsize > 0) {
+    dtype = BCAST_UINT8;
+    out->bytewise = 1;
+  } else if (dtype < 0) {
+    PyErr_Format(PyExc_TypeError,
+                 "%s: dtype %R is not supported (bool, int8..uint64, "
+                 "float16, float32, float64%s)",
+                 what, (PyObject *)d,
+                 allow_strings ? ", and strings S/U here" : "");
+    Py_DECREF(a);
+    return -1;
+  }
+  bcast_diag diag;
+  bcast_status st = bcast_tensor_wrap(&out->tensor, (bcast_dtype)dtype,
+                                      rank, shape, strides,
+                                      PyArray_DATA(a), &diag);
+  if (st != BCAST_OK) {
+    Py_DECREF(a);
+    return pb_raise(st, &diag), -1;
+  }
+  out->array = a;
+  return 0;
+}
+
+void pb_array_release(pb_array *a) {
+  Py_CLEAR(a->array);
+  bcast_tensor_release(&a->tensor);
+}
+
+void pb_array_shape(const pb_array *a, bcast_shape *out) {
+  out->rank = a->tensor.rank;
+  for (int32_t i = 0; i < out->rank; i++) out->dims[i] = a->tensor.shape[i];
+}
+
+int pb_with_byte_dim(bcast_tensor *t, const pb_array *src) {
+  if (!src->bytewise) return 0;
+  if (t->rank >= BCAST_MAX_RANK) {
+    PyErr_Format(PyExc_ValueError, "rank %d exceeds the limit of %d",
+                 (int)t->rank + 1, BCAST_MAX_RANK);
+    return -1;
+  }
+  t->shape[t->rank] = PyArray_ITEMSIZE(src->array);
+  t->stride_bytes[t->rank++] = 1;
+  return 0;
+}
+
+/* An ndarray over t's memory with src's dtype: its first rank dims (the
+ * byte dim of a bytewise copy left out); flags 0 makes it read-only. */
+static PyObject *array_over(const bcast_tensor *t, int rank,
+                            const pb_array *src, int flags) {
+  if (rank > NPY_MAXDIMS) {
+    PyErr_Format(PyExc_ValueError,
+                 "rank %d exceeds NumPy's limit of %d dims", rank,
+                 NPY_MAXDIMS);
+    return NULL;
+  }
+  npy_intp dims[NPY_MAXDIMS], strides[NPY_MAXDIMS];
+  for (int i = 0; i < rank; i++) {
+    dims[i] = (npy_intp)t->shape[i];
+    strides[i] = (npy_intp)t->stride_bytes[i];
+  }
+  PyArray_Descr *descr = PyArray_DESCR(src->array);
+  Py_INCREF(descr);
+  return PyArray_NewFromDescr(&PyArray_Type, descr, rank, dims, strides,
+                              t->data, flags, NULL);
+}
+
+PyObject *pb_view_to_array(const bcast_tensor *view, const pb_array *src) {
+  PyObject *out = array_over(view, view->rank, src, 0);
+  if (!out) return NULL;
+  Py_INCREF(src->array);
+  if (PyArray_SetBaseObject((PyArrayObject *)out, (PyObject *)src->array) < 0) {
+    Py_DECREF(out);
+    return NULL;
+  }
+  return out;
+}
+
+/* The base of an array over a library buffer: frees it with the array. */
+static void owned_tensor_free(PyObject *capsule) {
+  bcast_tensor *t = PyCapsule_GetPointer(capsule, "bcast.tensor");
+  if (!t) return;
+  bcast_tensor_release(t);
+  PyMem_Free(t);
+}
+
+PyObject *pb_owned_to_array(bcast_tensor *t, const pb_array *src) {
+  bcast_tensor *kept = PyMem_Malloc(sizeof *kept);
+  if (!kept) {
+    bcast_tensor_release(t);
+    return PyErr_NoMemory();
+  }
+  *kept = *t;
+  memset(t, 0, sizeof *t);
+  PyObject *capsule = PyCapsule_New(kept, "bcast.tensor", owned_tensor_free);
+  if (!capsule) {
+    bcast_tensor_release(kept);
+    PyMem_Free(kept);
+    return NULL;
+  }
+  PyObject *out = NULL;
+  if (kept->data) {
+    out = array_over(kept, kept->rank - src->bytewise, src,
+                     NPY_ARRAY_WRITEABLE);
+    if (out) {
+      /* SetBaseObject takes the reference, also when it fails. */
+      if (PyArray_SetBaseObject((PyArrayObject *)out, capsule) < 0)
+        Py_CLEAR(out);
+      capsule = NULL;
+    }
+  } else {
+    /* Nothing allocated (no element): NumPy makes its own empty array. */
+    out = array_over(kept, kept->rank - src->bytewise, src,
+                     NPY_ARRAY_WRITEABLE);
+  }
+  Py_XDECREF(capsule);
+  return out;
+}

@@ -1,0 +1,348 @@
+/* MLIR text from Python: verify_mlir and lower (pybcast.h). */
+#include "pybcast.h"
+
+#include <string.h>
+
+/* The per-op profile rules of an op_profile argument: None, one
+ * "PATTERN=PROFILE" string, a sequence of them, or a dict {pattern:
+ * profile}.  The patterns point into the Python strings, which keep
+ * (a reference each) lives as long as the rules. */
+typedef struct rules_in {
+  bcast_mlir_op_profile rules[64];
+  size_t n;
+  PyObject *keep; /* list of the strings the patterns point into */
+} rules_in;
+
+static int rule_add(rules_in *r, PyObject *pattern, PyObject *profile) {
+  if (r->n == sizeof r->rules / sizeof r->rules[0]) {
+    PyErr_SetString(PyExc_ValueError, "op_profile: more than 64 rules");
+    return -1;
+  }
+  if (!PyUnicode_Check(pattern)) {
+    PyErr_Format(PyExc_TypeError, "op_profile: rules are str, not %.100s",
+                 Py_TYPE(pattern)->tp_name);
+    return -1;
+  }
+  if (PyList_Append(r->keep, pattern) < 0) return -1;
+  Py_ssize_t len;
+  const char *text = PyUnicode_AsUTF8AndSize(pattern, &len);
+  if (!text) return -1;
+  bcast_mlir_op_profile *rule = &r->rules[r->n];
+  if (profile) {
+    rule->pattern = text;
+    rule->pattern_len = (size_t)len;
+    rule->profile = BCAST_PROFILE_TRAIT;
+    if (profile == Py_None) {
+      PyErr_SetString(PyExc_TypeError, "op_profile: a rule needs a profile");
+      return -1;
+    }
+    if (!pb_profile_converter(profile, &rule->profile)) return -1;
+  } else {
+    bcast_diag diag;
+    bcast_status st =
+        bcast_mlir_op_profile_parse(text, (size_t)len, rule, &diag);
+    if (st != BCAST_OK) return pb_raise(st, &diag), -1;
+  }
+  r->n++;
+  return 0;
+}
+
+static int rules_from(PyObject *obj, rules_in *r) {
+  r->n = 0;
+  r->keep = PyList_New(0);
+  if (!r->keep) return -1;
+  if (obj == Py_None) return 0;
+  if (PyUnicode_Check(obj)) return rule_add(r, obj, NULL);
+  if (PyDict_Check(obj)) {
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(obj, &pos, &key, &value))
+      if (rule_add(r, key, value) < 0) return -1;
+    return 0;
+  }
+  PyObject *list = pb_sequence(obj, "op_profile");
+  int rc = list ? 0 : -1;
+  for (Py_ssize_t k = 0; rc == 0 && k < PyList_GET_SIZE(list); k++)
+    rc = rule_add(r, PyList_GET_ITEM(list, k), NULL);
+  Py_XDECREF(list);
+  return rc;
+}
+
+/* The ops verify_mlir checks: broadcasting ops, ops a rule names exactly
+ * (as `bcast verify` does) and the extra names of ops=. */
+typedef struct want_ctx {
+  const rules_in *rules;
+  PyObject *ops; /* list of str, or NULL */
+} want_ctx;
+
+static int want_op(const char *name, size_t len, void *ctx) {
+  const want_ctx *w = ctx;
+  if (bcast_mlir_is_broadcasting_op(name, len)) return 1;
+  for (size_t k = 0; k < w->rules->n; k++) {
+    const bcast_mlir_op_profile *rule = &w->rules->rules[k];
+    if (!memchr(rule->pattern, '*', rule->pattern_len) &&
+        bcast_mlir_op_pattern_matches(rule->pattern, rule->pattern_len, name,
+                                      len))
+      return 1;
+  }
+  for (Py_ssize_t k = 0; w->ops && k < PyList_GET_SIZE(w->ops); k++) {
+    Py_ssize_t n;
+    const char *op = PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(w->ops, k), &n);
+    if (op && (size_t)n == len && memcmp(op, name, len) == 0) return 1;
+  }
+  return 0;
+}
+
+/* One diagnostic as a dict, worded as `bcast verify` prints it: MLIR's
+ * message for the op (with its "'name' op " prefix) and bcast's own
+ * explanation as a note. */
+static PyObject *diagnostic(const char *op, size_t op_len, uint32_t line,
+                            uint32_t col, int has_profile,
+                            bcast_profile profile, const bcast_diag *diag) {
+  const char *mlir = diag->mlir_message;
+  PyObject *name = op ? PyUnicode_DecodeUTF8(op, (Py_ssize_t)op_len, "replace")
+                      : Py_NewRef(Py_None);
+  PyObject *message = NULL;
+  if (!name) message = NULL;
+  else if (!op) message = PyUnicode_FromString(diag->message);
+  else if (!mlir[0] || diag->mlir_op_prefix)
+    message = PyUnicode_FromFormat("'%U' op %s", name,
+                                   mlir[0] ? mlir : diag->message);
+  else message = PyUnicode_FromString(mlir);
+  PyObject *notes =
+      mlir[0] ? Py_BuildValue("[s]", diag->message) : PyList_New(0);
+  PyObject *prof = has_profile
+                       ? PyUnicode_FromString(bcast_profile_name(profile))
+                       : Py_NewRef(Py_None);
+  if (!message || !notes || !name || !prof) {
+    Py_XDECREF(message);
+    Py_XDECREF(notes);
+    Py_XDECREF(name);
+    Py_XDECREF(prof);
+    return NULL;
+  }
+  return Py_BuildValue("{s:I,s:I,s:N,s:N,s:N,s:s,s:N}", "line", line,
+                       "column", col, "op", name, "message", message,
+                       "notes", notes, "status",
+                       bcast_status_name(diag->status), "profile", prof);
+}
+
+static int append_new(PyObject *list, PyObject *item) {
+  if (!item) return -1;
+  int rc = PyList_Append(list, item);
+  Py_DECREF(item);
+  return rc;
+}
+
+/* The UTF-8 text of a str or bytes argument (borrowed from obj). */
+static const char *text_of(PyObject *obj, Py_ssize_t *len) {
+  if (PyBytes_Check(obj)) {
+    *len = PyBytes_GET_SIZE(obj);
+    return PyBytes_AS_STRING(obj);
+  }
+  if (PyUnicode_Check(obj)) return PyUnicode_AsUTF8AndSize(obj, len);
+  PyErr_Format(PyExc_TypeError, "text must be str or bytes, not %.100s",
+               Py_TYPE(obj)->tp_name);
+  return NULL;
+}
+
+PyObject *pb_verify_mlir(PyObject *self, PyObject *args, PyObject *kwargs) {
+  (void)self;
+  static char *kwlist[] = {"text", "profile", "op_profile", "ops", NULL};
+  PyObject *text_obj, *op_profile = Py_None, *ops_obj = Py_None;
+  bcast_profile profile = BCAST_PROFILE_TRAIT;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O&OO:verify_mlir", kwlist,
+                                   &text_obj, pb_profile_converter, &profile,
+                                   &op_profile, &ops_obj))
+    return NULL;
+  Py_ssize_t len;
+  const char *text = text_of(text_obj, &len);
+  if (!text) return NULL;
+  rules_in rules;
+  want_ctx want = {&rules, NULL};
+  PyObject *out = NULL;
+  bcast_mlir_op *op = PyMem_Malloc(sizeof *op);
+  if (!op) return PyErr_NoMemory();
+  if (rules_from(op_profile, &rules) < 0) goto done;
+  if (ops_obj != Py_None) {
+    want.ops = pb_sequence(ops_obj, "ops");
+    if (!want.ops) goto done;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(want.ops); k++)
+      if (!PyUnicode_Check(PyList_GET_ITEM(want.ops, k))) {
+        PyErr_SetString(PyExc_TypeError, "ops must be op names (str)");
+        goto done;
+      }
+  }
+  out = PyList_New(0);
+  bcast_mlir_scanner scanner;
+  bcast_mlir_scanner_init(&scanner, text, (size_t)len, want_op, &want);
+  bcast_mlir_verify_options vo = {profile, rules.rules, rules.n};
+  while (out) {
+    int found = 0;
+    bcast_diag diag;
+    bcast_status st = bcast_mlir_scan_next(&scanner, op, &found, &diag);
+    if (!found) break;
+    if (st != BCAST_OK) {
+      diag.mlir_message[0] = '\0';
+      if (append_new(out, diagnostic(op->name, op->name_len, op->line, op->col,
+                                     0, profile, &diag)) < 0)
+        Py_CLEAR(out);
+      continue;
+    }
+    bcast_mlir_verdict verdict;
+    if (bcast_mlir_verify(op, &vo, &verdict, &diag) == BCAST_OK) continue;
+    if (append_new(out, diagnostic(op->name, op->name_len, verdict.line,
+                                   verdict.col, 1, verdict.profile,
+                                   &diag)) < 0)
+      Py_CLEAR(out);
+  }
+done:
+  Py_XDECREF(want.ops);
+  Py_XDECREF(rules.keep);
+  PyMem_Free(op);
+  return out;
+}
+
+/* The output of lower: a growing buffer. */
+typedef struct sink {
+  char *data;
+  size_t len, cap;
+} sink;
+
+static bcast_status sink_write(void *ctx, const char *data, size_t len) {
+  sink *s = ctx;
+  if (len > s->cap - s->len) {
+    size_t cap = s->cap ? s->cap : 4096;
+    while (cap - s->len < len) {
+      if (cap > SIZE_MAX / 2) return BCAST_NO_MEMORY;
+      cap *= 2;
+    }
+    char *bigger = PyMem_Realloc(s->data, cap);
+    if (!bigger) return BCAST_NO_MEMORY;
+    s->data = bigger;
+    s->cap = cap;
+  }
+  memcpy(s->data + s->len, data, len);
+  s->len += len;
+  return BCAST_OK;
+}
+
+/* Collects the failures of lower (list NULL after an error). */
+static void collect_failure(void *ctx, const bcast_emit_failure *f) {
+  PyObject **list = ctx;
+  if (*list && append_new(*list, diagnostic(f->op_name, f->op_name_len,
+                                            f->line, f->col, 1, f->profile,
+                                            f->diag)) < 0)
+    Py_CLEAR(*list);
+}
+
+/* Raises MLIRError for the failures, with them as .diagnostics. */
+static PyObject *raise_mlir_error(PyObject *failures) {
+  Py_ssize_t n = PyList_GET_SIZE(failures);
+  PyObject *lines = PyList_New(0);
+  for (Py_ssize_t k = 0; lines && k < n; k++) {
+    PyObject *d = PyList_GET_ITEM(failures, k);
+    if (append_new(lines, PyUnicode_FromFormat(
+                              "%S:%S: %S", PyDict_GetItemString(d, "line"),
+                              PyDict_GetItemString(d, "column"),
+                              PyDict_GetItemString(d, "message"))) < 0)
+      Py_CLEAR(lines);
+  }
+  if (!lines) return NULL;
+  PyObject *sep = PyUnicode_FromString("\n");
+  PyObject *body = sep ? PyUnicode_Join(sep, lines) : NULL;
+  Py_XDECREF(sep);
+  Py_DECREF(lines);
+  PyObject *exc =
+      body ? PyObject_CallFunctionObjArgs(pb_MLIRError, body, NULL) : NULL;
+  Py_XDECREF(body);
+  if (exc && PyObject_SetAttrString(exc, "diagnostics", failures) == 0)
+    PyErr_SetObject(pb_MLIRError, exc);
+  Py_XDECREF(exc);
+  return NULL;
+}
+
+/* only=: op names ("tosa.add" or "add") as the library's ops. */
+static int only_from(PyObject *obj, bcast_op *only, size_t *n) {
+  *n = 0;
+  if (obj == Py_None) return 0;
+  PyObject *list = PyUnicode_Check(obj) ? Py_BuildValue("[O]", obj)
+                                        : pb_sequence(obj, "only");
+  if (!list) return -1;
+  int rc = 0;
+  for (Py_ssize_t k = 0; rc == 0 && k < PyList_GET_SIZE(list); k++) {
+    PyObject *item = PyList_GET_ITEM(list, k);
+    Py_ssize_t len;
+    const char *name =
+        PyUnicode_Check(item) ? PyUnicode_AsUTF8AndSize(item, &len) : NULL;
+    bcast_op op;
+    if (!name || bcast_op_lookup(name, (size_t)len, &op) != BCAST_OK) {
+      if (!PyErr_Occurred())
+        PyErr_Format(PyExc_ValueError,
+                     "only: %R is not a TOSA element-wise op", item);
+      rc = -1;
+    } else if (*n < BCAST_OP_COUNT) {
+      only[(*n)++] = op;
+    }
+  }
+  Py_DECREF(list);
+  return rc;
+}
+
+PyObject *pb_lower(PyObject *self, PyObject *args, PyObject *kwargs) {
+  (void)self;
+  static char *kwlist[] = {"text",       "only",        "assert_broadcast",
+                           "profile",    "op_profile",  "source_name",
+                           NULL};
+  PyObject *text_obj, *only_obj = Py_None, *op_profile = Py_None,
+                      *profile_obj = Py_None;
+  int assert_broadcast = 0;
+  const char *source_name = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OpOOz:lower", kwlist,
+                                   &text_obj, &only_obj, &assert_broadcast,
+                                   &profile_obj, &op_profile, &source_name))
+    return NULL;
+  Py_ssize_t len;
+  const char *text = text_of(text_obj, &len);
+  if (!text) return NULL;
+  bcast_emit_options opts;
+  bcast_emit_options_init(&opts);
+  opts.profile_given = profile_obj != Py_None;
+  if (!pb_profile_converter(profile_obj, &opts.profile)) return NULL;
+  bcast_op only[BCAST_OP_COUNT];
+  rules_in rules;
+  if (only_from(only_obj, only, &opts.n_only) < 0) return NULL;
+  if (rules_from(op_profile, &rules) < 0) {
+    Py_XDECREF(rules.keep);
+    return NULL;
+  }
+  opts.only = opts.n_only ? only : NULL;
+  opts.rules = rules.rules;
+  opts.n_rules = rules.n;
+  opts.assert_broadcast = assert_broadcast;
+  opts.source_name = source_name;
+  PyObject *failures = PyList_New(0);
+  opts.on_failure = collect_failure;
+  opts.failure_ctx = &failures;
+  sink out = {NULL, 0, 0};
+  bcast_diag diag;
+  bcast_status st = failures ? bcast_emit_lower_module(
+                                   text, (size_t)len, &opts, sink_write, &out,
+                                   NULL, &diag)
+                             : BCAST_NO_MEMORY;
+  PyObject *result = NULL;
+  if (!failures) {
+    /* the exception of the failed append is set */
+  } else if (st == BCAST_OK) {
+    result = PyUnicode_DecodeUTF8(out.data ? out.data : "",
+                                  (Py_ssize_t)out.len, "replace");
+  } else if (PyList_GET_SIZE(failures) > 0) {
+    raise_mlir_error(failures);
+  } else {
+    pb_raise(st, &diag);
+  }
+  Py_XDECREF(failures);
+  Py_XDECREF(rules.keep);
+  PyMem_Free(out.data);
+  return result;
+}

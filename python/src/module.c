@@ -1,0 +1,171 @@
+/* bcast._bcast: the method table, the exceptions and the module's init
+ * (pybcast.h).  Docstrings follow NumPy's conventions. */
+#define PB_IMPORT_NUMPY
+#include "pybcast.h"
+
+PyObject *pb_BroadcastError, *pb_BudgetError, *pb_MLIRError;
+
+PyObject *pb_broadcast_shapes(PyObject *, PyObject *, PyObject *);
+PyObject *pb_infer(PyObject *, PyObject *, PyObject *);
+PyObject *pb_explain(PyObject *, PyObject *, PyObject *);
+PyObject *pb_verify_shapes(PyObject *, PyObject *, PyObject *);
+PyObject *pb_broadcast_to(PyObject *, PyObject *, PyObject *);
+PyObject *pb_broadcast_arrays(PyObject *, PyObject *, PyObject *);
+PyObject *pb_broadcast_in_dim(PyObject *, PyObject *, PyObject *);
+PyObject *pb_materialize(PyObject *, PyObject *, PyObject *);
+PyObject *pb_verify_mlir(PyObject *, PyObject *, PyObject *);
+PyObject *pb_lower(PyObject *, PyObject *, PyObject *);
+
+#define SHAPE_DOC                                                             \
+  "A shape is a tuple (or list) of dims, an int (a 1-d shape) or the\n"    \
+  "library's shape text ('*', '[n,?,3]', '2x?x3', 'tensor<2x?xf32>').  A\n" \
+  "dim is an int >= 0, None or '?' (dynamic, MLIR's '?') or a name (a\n"    \
+  "named dynamic dim: equal names are the same size).  The shape '*' is\n"  \
+  "unranked.  profile is one of 'numpy' (the default), 'trait', 'mlir',\n"  \
+  "'tosa', 'xla'.\n"
+
+#define CHECKS_DOC                                                            \
+  "checks lists the run-time conditions the result depends on (a dynamic\n" \
+  "dim met by a size > 1 or by another dim of unknown size), each a dict\n" \
+  "with axis, operands, operand_axes, sizes and condition (text such as\n"  \
+  "'n == 3 or n == 1').\n"
+
+/* The element-wise ops are to join this table from the op table: one C
+ * function taking the op id (bcast_op) from a per-op context, bound once
+ * per row of BCAST_OP_LIST (include/bcast/op.h) with its name and a
+ * docstring built from the row, so `bcast.add(a, b, out=None,
+ * profile="numpy", checked=False, threads=None)` and friends need no code
+ * of their own.  The array arguments go through pb_array_from, errors
+ * through pb_raise. */
+static PyMethodDef methods[] = {
+    {"broadcast_shapes", PB_KW(pb_broadcast_shapes),
+     METH_VARARGS | METH_KEYWORDS,
+     "broadcast_shapes(*shapes, profile='numpy')\n--\n\n"
+     "The shape the shapes broadcast to, as a tuple (as\n"
+     "numpy.broadcast_shapes).\n\n" SHAPE_DOC
+     "\nRaises BroadcastError (a ValueError) with the operands, axis and\n"
+     "sizes that do not broadcast."},
+    {"infer", PB_KW(pb_infer), METH_VARARGS | METH_KEYWORDS,
+     "infer(*shapes, profile='numpy')\n--\n\n"
+     "Infers the broadcast shape and the run-time checks it needs, as\n"
+     "`bcast infer` does: a dict {'shape': tuple, 'checks': [...]}.\n\n"
+     SHAPE_DOC CHECKS_DOC},
+    {"explain", PB_KW(pb_explain), METH_VARARGS | METH_KEYWORDS,
+     "explain(*shapes, profile='numpy')\n--\n\n"
+     "Implicit broadcasting spelled out as BroadcastInDim, as\n"
+     "`bcast explain` does: a dict with 'shape', 'checks' (as infer) and\n"
+     "'operands', one entry per shape (None for an unranked one): a dict\n"
+     "with broadcast_dimensions (operand dim i -> result dim), expanded\n"
+     "(operand dims of size 1 stretched to a static size), maybe_expanded\n"
+     "(size 1 against a dynamic result dim) and runtime_checks (dynamic\n"
+     "operand dims that must be checked when bound).\n\n" SHAPE_DOC},
+    {"verify_shapes", PB_KW(pb_verify_shapes), METH_VARARGS | METH_KEYWORDS,
+     "verify_shapes(operands, result, profile='numpy')\n--\n\n"
+     "Checks a declared result shape against the operand shapes as MLIR's\n"
+     "Broadcastable trait verifier does under the profile; returns None or\n"
+     "raises BroadcastError (mlir_message holds MLIR's wording).\n\n"
+     SHAPE_DOC},
+    {"broadcast_to", PB_KW(pb_broadcast_to), METH_VARARGS | METH_KEYWORDS,
+     "broadcast_to(array, shape)\n--\n\n"
+     "A read-only view of array broadcast to shape, as numpy.broadcast_to:\n"
+     "no data is copied, broadcast dims have stride 0, and the view's base\n"
+     "keeps the array alive.  array is anything numpy.asarray accepts;\n"
+     "bool, int8..uint64, float16/32/64 and strings (S, U) in either byte\n"
+     "order.  Raises BroadcastError when the shapes do not broadcast."},
+    {"broadcast_arrays", PB_KW(pb_broadcast_arrays),
+     METH_VARARGS | METH_KEYWORDS,
+     "broadcast_arrays(*arrays)\n--\n\n"
+     "Read-only views of the arrays broadcast against each other, as\n"
+     "numpy.broadcast_arrays (a tuple).  Unlike NumPy's, every result is a\n"
+     "new read-only view, also of an array that needs no broadcasting."},
+    {"broadcast_in_dim", PB_KW(pb_broadcast_in_dim),
+     METH_VARARGS | METH_KEYWORDS,
+     "broadcast_in_dim(array, shape=None, broadcast_dimensions=None, *,\n"
+     "                 any_order=False, new_dims=None)\n--\n\n"
+     "XLA's BroadcastInDim as a read-only view: array dim i becomes dim\n"
+     "broadcast_dimensions[i] of shape (size 1 or equal); other dims are\n"
+     "new (stride 0).  broadcast_dimensions must increase unless\n"
+     "any_order (StableHLO), which folds a transpose into the view.\n"
+     "Partial form (PyTensor): instead of shape, new_dims={dim: size}\n"
+     "gives the sizes of the output dims no array dim maps to, and of\n"
+     "size-1 array dims to stretch."},
+    {"materialize", PB_KW(pb_materialize), METH_VARARGS | METH_KEYWORDS,
+     "materialize(*arrays, max_bytes=1 << 30, threads=None)\n--\n\n"
+     "ONNX Broadcast: new C-contiguous arrays holding each array broadcast\n"
+     "to the common shape (a tuple).  All outputs together must fit in\n"
+     "max_bytes, else BudgetError (a MemoryError) says how many bytes they\n"
+     "need.  threads: OpenMP threads for large copies (None: the default).\n"
+     "The GIL is released while copying."},
+    {"verify_mlir", PB_KW(pb_verify_mlir), METH_VARARGS | METH_KEYWORDS,
+     "verify_mlir(text, profile=None, op_profile=None, ops=None)\n--\n\n"
+     "Checks the broadcasting ops of an MLIR module (TOSA element-wise\n"
+     "ops, test.broadcastable, chlo.broadcast_*, the ops op_profile names\n"
+     "exactly and the names in ops) as `bcast verify` does.  Returns a\n"
+     "list of diagnostics, empty when all pass: dicts with line, column,\n"
+     "op, message (MLIR's wording), notes (bcast's explanation), status\n"
+     "and profile.  profile judges ops other than tosa.* (default\n"
+     "'trait'); op_profile is 'PATTERN=PROFILE', a list of such rules or\n"
+     "a dict {pattern: profile} ('tosa.*', 'mydialect.add', '*')."},
+    {"lower", PB_KW(pb_lower), METH_VARARGS | METH_KEYWORDS,
+     "lower(text, only=None, assert_broadcast=False, profile=None,\n"
+     "      op_profile=None, source_name=None)\n--\n\n"
+     "The module with its TOSA element-wise ops lowered to linalg.generic,\n"
+     "as `bcast lower` does (a str).  only: op names to lower ('add' or\n"
+     "'tosa.add'); assert_broadcast adds cf.assert checks of dynamic\n"
+     "dims; profile and op_profile as in verify_mlir.  Raises MLIRError\n"
+     "listing every op that cannot be lowered (.diagnostics, as\n"
+     "verify_mlir returns them)."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT,
+    "bcast._bcast",
+    "The C core of the bcast package: libbcast's broadcasting for NumPy\n"
+    "arrays and shapes, without copies.",
+    -1,
+    methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL};
+
+/* A new exception class bcast.NAME deriving from base, added to m. */
+static PyObject *add_exception(PyObject *m, const char *name, PyObject *base,
+                               const char *doc) {
+  char qualified[64];
+  PyOS_snprintf(qualified, sizeof qualified, "bcast.%s", name);
+  PyObject *type = PyErr_NewExceptionWithDoc(qualified, doc, base, NULL);
+  if (!type) return NULL;
+  if (PyModule_AddObjectRef(m, name, type) < 0) {
+    Py_DECREF(type);
+    return NULL;
+  }
+  return type; /* the module-level reference, kept for the process */
+}
+
+PyMODINIT_FUNC PyInit__bcast(void) {
+  import_array();
+  PyObject *m = PyModule_Create(&module_def);
+  if (!m) return NULL;
+  pb_BroadcastError = add_exception(
+      m, "BroadcastError", PyExc_ValueError,
+      "Shapes that do not broadcast.  Fields: status (the library's status\n"
+      "name), operands (the two operand indices, or 'result'), axis (the\n"
+      "aligned axis), operand_axes (the axis in each operand's numbering),\n"
+      "sizes (the two sizes; None for a dynamic dim), mlir_message (MLIR's\n"
+      "wording, or None).");
+  pb_BudgetError = add_exception(
+      m, "BudgetError", PyExc_MemoryError,
+      "An output would need more bytes than max_bytes allows; the message\n"
+      "states the bytes needed.");
+  pb_MLIRError = add_exception(
+      m, "MLIRError", PyExc_ValueError,
+      "Ops of an MLIR module that cannot be handled; .diagnostics lists\n"
+      "every one (dicts as bcast.verify_mlir returns).");
+  if (!pb_BroadcastError || !pb_BudgetError || !pb_MLIRError ||
+      PyModule_AddStringConstant(m, "__version__", bcast_version()) < 0) {
+    Py_DECREF(m);
+    return NULL;
+  }
+  return m;
+}

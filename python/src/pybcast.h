@@ -1,0 +1,96 @@
+/* pybcast.h - what the files of the CPython extension bcast._bcast share.
+ *
+ * The module is split by concern: module.c (method table, exceptions,
+ * init), convert.c (Python values <-> bcast shapes, profiles, arrays,
+ * diagnostics -> exceptions), shapes.c (broadcast_shapes, infer, explain,
+ * verify_shapes), views.c (broadcast_to, broadcast_arrays,
+ * broadcast_in_dim, materialize) and mlir.c (verify_mlir, lower).
+ * Everything here is internal: names start with pb_. */
+#ifndef BCAST_PYBCAST_H
+#define BCAST_PYBCAST_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL pb_numpy_api
+#ifndef PB_IMPORT_NUMPY
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#include "bcast/bcast.h"
+
+/* The module's exceptions (module.c). */
+extern PyObject *pb_BroadcastError; /* ValueError: shapes do not broadcast */
+extern PyObject *pb_BudgetError;    /* MemoryError: over max_bytes */
+extern PyObject *pb_MLIRError;      /* ValueError: ops of a module fail */
+
+/* A method's function, cast for a PyMethodDef that takes keywords. */
+#define PB_KW(fn) ((PyCFunction)(void (*)(void))(fn))
+
+/* Raises the exception a failed library call deserves (see
+ * pb_exception_for) with the diagnostic's message and its fields as
+ * attributes: status, operands, axis, operand_axes, sizes, mlir_message.
+ * Returns NULL. */
+PyObject *pb_raise(bcast_status status, const bcast_diag *diag);
+
+/* "O&" converter: a profile name, or None for the caller's default (which
+ * *out holds on entry). */
+int pb_profile_converter(PyObject *obj, void *out);
+
+/* A shape from Python: an int (a 1-d shape, as NumPy takes it), a
+ * sequence of dims, or the library's shape text ("*", "[n,?,3]",
+ * "2x?x3", "tensor<2x?xf32>").  With symbols, a dim may also be None or
+ * "?" (dynamic) or a name (a named dim, added to symbols); without, dims
+ * are ints >= 0.  what names the argument in error messages.  Returns 0,
+ * or -1 with TypeError / ValueError / OverflowError set. */
+int pb_shape_from(PyObject *obj, bcast_shape *out, bcast_symbols *symbols,
+                  const char *what);
+/* A shape as Python: a tuple of ints, None for '?' and names for named
+ * dims, or "*" when unranked. */
+PyObject *pb_shape_to(const bcast_shape *shape, const bcast_symbols *symbols);
+/* A dim as Python: an int, None ('?') or the symbol's name. */
+PyObject *pb_dim_to(int64_t dim, const bcast_symbols *symbols);
+/* A sequence of ints (each in [0, limit) when limit > 0, >= 0 otherwise)
+ * into dims[0..cap); *n receives the count. */
+int pb_ints_from(PyObject *obj, int64_t *dims, size_t cap, size_t *n,
+                 const char *what);
+
+/* An array argument: the NumPy array (np.asarray of what was passed) and
+ * a borrowed bcast tensor of its memory, of the same shape and strides.
+ * NumPy's fixed-width strings ('S' and 'U'), which the library has no
+ * element type for, are wrapped as uint8 (bytewise = 1): views only need
+ * the strides of the array's own dims, and a copy adds the bytes of an
+ * item as one more, innermost dim (pb_with_byte_dim). */
+typedef struct pb_array {
+  PyArrayObject *array; /* owned reference */
+  bcast_tensor tensor;
+  int bytewise;
+} pb_array;
+
+/* Converts obj as np.asarray does and wraps it.  Refuses (TypeError)
+ * dtypes the library has no type for, and strings unless allow_strings.
+ * Returns 0, or -1 with an exception set (nothing to release). */
+int pb_array_from(PyObject *obj, pb_array *out, int allow_strings,
+                  const char *what);
+void pb_array_release(pb_array *a);
+/* The array's shape as a bcast_shape. */
+void pb_array_shape(const pb_array *a, bcast_shape *out);
+/* Adds a bytewise src's byte dim (item size, stride 1) to t, a view of
+ * src; nothing for other arrays.  -1 with ValueError beyond the rank
+ * limit. */
+int pb_with_byte_dim(bcast_tensor *t, const pb_array *src);
+
+/* A read-only ndarray of view, a view of src's memory that keeps src's
+ * array alive (its base). */
+PyObject *pb_view_to_array(const bcast_tensor *view, const pb_array *src);
+/* A writeable ndarray that takes over the owned tensor t (its buffer is
+ * freed with the array); the dtype is src's, and the byte dim of a
+ * bytewise src is left out. */
+PyObject *pb_owned_to_array(bcast_tensor *t, const pb_array *src);
+
+/* A list from a sequence argument; a new reference or NULL with TypeError
+ * naming what. */
+PyObject *pb_sequence(PyObject *obj, const char *what);
+
+#endif

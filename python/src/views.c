@@ -1,0 +1,280 @@
+/* Zero-copy views and materialization of NumPy arrays: broadcast_to,
+ * broadcast_arrays, broadcast_in_dim, materialize (pybcast.h). */
+#include "pybcast.h"
+
+#include <string.h>
+
+/* A read-only view of a broadcast to target. */
+static PyObject *view_to(const pb_array *a, const bcast_shape *target) {
+  bcast_tensor view;
+  bcast_diag diag;
+  bcast_status st = bcast_broadcast_to(&view, &a->tensor, target->rank,
+                                       target->dims, &diag);
+  if (st != BCAST_OK) return pb_raise(st, &diag);
+  PyObject *out = pb_view_to_array(&view, a);
+  bcast_tensor_release(&view);
+  return out;
+}
+
+PyObject *pb_broadcast_to(PyObject *self, PyObject *args, PyObject *kwargs) {
+  (void)self;
+  static char *kwlist[] = {"array", "shape", NULL};
+  PyObject *obj, *shape_obj;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO:broadcast_to", kwlist,
+                                   &obj, &shape_obj))
+    return NULL;
+  bcast_shape target;
+  if (pb_shape_from(shape_obj, &target, NULL, "shape") < 0) return NULL;
+  pb_array a;
+  if (pb_array_from(obj, &a, 1, "array") < 0) return NULL;
+  PyObject *out = view_to(&a, &target);
+  pb_array_release(&a);
+  return out;
+}
+
+/* The arrays of a *arrays call, converted; their common shape. */
+typedef struct arrays_in {
+  size_t n;
+  pb_array *arrays;
+  bcast_shape common;
+} arrays_in;
+
+static void arrays_free(arrays_in *in) {
+  for (size_t k = 0; in->arrays && k < in->n; k++)
+    pb_array_release(&in->arrays[k]);
+  PyMem_Free(in->arrays);
+  in->arrays = NULL;
+}
+
+/* Converts the arrays and infers their common shape as NumPy does. */
+static int arrays_from(PyObject *args, arrays_in *in) {
+  in->n = (size_t)PyTuple_GET_SIZE(args);
+  in->arrays = PyMem_Calloc(in->n ? in->n : 1, sizeof *in->arrays);
+  bcast_shape *shapes = PyMem_Calloc(in->n ? in->n : 1, sizeof *shapes);
+  int rc = in->arrays && shapes ? 0 : (PyErr_NoMemory(), -1);
+  for (size_t k = 0; rc == 0 && k < in->n; k++) {
+    char what[40];
+    PyOS_snprintf(what, sizeof what, "array %zu", k);
+    rc = pb_array_from(PyTuple_GET_ITEM(args, (Py_ssize_t)k), &in->arrays[k],
+                       1, what);
+    if (rc == 0) pb_array_shape(&in->arrays[k], &shapes[k]);
+  }
+  if (rc == 0) {
+    bcast_diag diag;
+    bcast_status st = BCAST_OK;
+    in->common.rank = 0;
+    if (in->n)
+      st = bcast_shape_infer(in->n, shapes, BCAST_PROFILE_NUMPY, &in->common,
+                             &diag);
+    if (st != BCAST_OK) rc = (pb_raise(st, &diag), -1);
+  }
+  PyMem_Free(shapes);
+  if (rc < 0) arrays_free(in);
+  return rc;
+}
+
+/* The tuple of one result per array (make builds it; NULL on error). */
+static PyObject *per_array(arrays_in *in,
+                           PyObject *(*make)(arrays_in *, size_t, void *),
+                           void *ctx) {
+  PyObject *out = PyTuple_New((Py_ssize_t)in->n);
+  for (size_t k = 0; out && k < in->n; k++) {
+    PyObject *v = make(in, k, ctx);
+    if (!v) Py_CLEAR(out);
+    else PyTuple_SET_ITEM(out, (Py_ssize_t)k, v);
+  }
+  return out;
+}
+
+static PyObject *make_view(arrays_in *in, size_t k, void *ctx) {
+  (void)ctx;
+  return view_to(&in->arrays[k], &in->common);
+}
+
+PyObject *pb_broadcast_arrays(PyObject *self, PyObject *args,
+                              PyObject *kwargs) {
+  (void)self;
+  if (kwargs && PyDict_GET_SIZE(kwargs)) {
+    PyErr_SetString(PyExc_TypeError,
+                    "broadcast_arrays() takes no keyword arguments");
+    return NULL;
+  }
+  arrays_in in;
+  if (arrays_from(args, &in) < 0) return NULL;
+  PyObject *out = per_array(&in, make_view, NULL);
+  arrays_free(&in);
+  return out;
+}
+
+/* materialize's budget and threads. */
+typedef struct materialize_ctx {
+  int64_t max_bytes;
+  int threads;
+} materialize_ctx;
+
+static PyObject *make_copy(arrays_in *in, size_t k, void *ctx) {
+  const materialize_ctx *m = ctx;
+  const pb_array *a = &in->arrays[k];
+  bcast_tensor view, copy;
+  bcast_diag diag;
+  bcast_status st = bcast_broadcast_to(&view, &a->tensor, in->common.rank,
+                                       in->common.dims, &diag);
+  if (st == BCAST_OK && pb_with_byte_dim(&view, a) < 0) {
+    bcast_tensor_release(&view);
+    return NULL;
+  }
+  if (st == BCAST_OK) {
+    Py_BEGIN_ALLOW_THREADS
+    st = bcast_materialize(&copy, &view, m->max_bytes, m->threads, &diag);
+    Py_END_ALLOW_THREADS
+    bcast_tensor_release(&view);
+  }
+  if (st != BCAST_OK) return pb_raise(st, &diag);
+  return pb_owned_to_array(&copy, a);
+}
+
+/* The bytes all outputs need together, against the budget. */
+static int check_budget(const arrays_in *in, int64_t max_bytes) {
+  bcast_diag diag;
+  int64_t count, item = 0, bytes;
+  bcast_status st = bcast_shape_elem_count(&in->common, &count, &diag);
+  if (st != BCAST_OK) return pb_raise(st, &diag), -1;
+  for (size_t k = 0; k < in->n; k++)
+    item += PyArray_ITEMSIZE(in->arrays[k].array);
+  if (__builtin_mul_overflow(count, item, &bytes)) {
+    PyErr_SetString(PyExc_OverflowError,
+                    "materialize: the byte count overflows 64 bits");
+    return -1;
+  }
+  if (bytes > max_bytes) {
+    PyErr_Format(pb_BudgetError,
+                 "materialize: %zu arrays of %lld elements need %lld bytes, "
+                 "over the budget of max_bytes=%lld",
+                 in->n, (long long)count, (long long)bytes,
+                 (long long)max_bytes);
+    return -1;
+  }
+  return 0;
+}
+
+PyObject *pb_materialize(PyObject *self, PyObject *args, PyObject *kwargs) {
+  (void)self;
+  static char *kwlist[] = {"max_bytes", "threads", NULL};
+  long long max_bytes = BCAST_DEFAULT_MAX_BYTES;
+  PyObject *threads_obj = Py_None;
+  PyObject *empty = PyTuple_New(0);
+  if (!empty) return NULL;
+  int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, "|$LO:materialize",
+                                       kwlist, &max_bytes, &threads_obj);
+  Py_DECREF(empty);
+  if (!ok) return NULL;
+  materialize_ctx m = {(int64_t)max_bytes, 0};
+  if (threads_obj != Py_None) {
+    long threads = PyLong_AsLong(threads_obj);
+    if (threads == -1 && PyErr_Occurred()) return NULL;
+    if (threads < 0 || threads > 4096) {
+      PyErr_SetString(PyExc_ValueError,
+                      "threads must be None or 0..4096 (0: OpenMP's default)");
+      return NULL;
+    }
+    m.threads = (int)threads;
+  }
+  arrays_in in;
+  if (arrays_from(args, &in) < 0) return NULL;
+  PyObject *out =
+      check_budget(&in, m.max_bytes) < 0 ? NULL : per_array(&in, make_copy, &m);
+  arrays_free(&in);
+  return out;
+}
+
+/* new_dims={dim: size, ...} as the library's list. */
+static int dim_sizes_from(PyObject *obj, bcast_dim_size *sizes, size_t *n) {
+  if (!PyDict_Check(obj)) {
+    PyErr_Format(PyExc_TypeError,
+                 "new_dims must be a dict {dim: size}, not %.100s",
+                 Py_TYPE(obj)->tp_name);
+    return -1;
+  }
+  if (PyDict_GET_SIZE(obj) > BCAST_MAX_RANK) {
+    PyErr_Format(PyExc_ValueError, "new_dims: more than %d entries",
+                 BCAST_MAX_RANK);
+    return -1;
+  }
+  Py_ssize_t pos = 0;
+  PyObject *key, *value;
+  *n = 0;
+  while (PyDict_Next(obj, &pos, &key, &value)) {
+    PyObject *pair = PyTuple_Pack(2, key, value);
+    int64_t v[2];
+    size_t got;
+    int rc = pair ? pb_ints_from(pair, v, 2, &got, "new_dims") : -1;
+    Py_XDECREF(pair);
+    if (rc < 0) return -1;
+    if (v[0] >= BCAST_MAX_RANK) {
+      PyErr_Format(PyExc_ValueError, "new_dims: dim %lld is out of range",
+                   (long long)v[0]);
+      return -1;
+    }
+    sizes[*n].dim = (int32_t)v[0];
+    sizes[(*n)++].size = v[1];
+  }
+  return 0;
+}
+
+PyObject *pb_broadcast_in_dim(PyObject *self, PyObject *args,
+                              PyObject *kwargs) {
+  (void)self;
+  static char *kwlist[] = {"array", "shape", "broadcast_dimensions",
+                           "any_order", "new_dims", NULL};
+  PyObject *obj, *shape_obj = Py_None, *dims_obj = Py_None,
+                 *new_dims = Py_None;
+  int any_order = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO$pO:broadcast_in_dim",
+                                   kwlist, &obj, &shape_obj, &dims_obj,
+                                   &any_order, &new_dims))
+    return NULL;
+  if ((shape_obj == Py_None) == (new_dims == Py_None)) {
+    PyErr_SetString(PyExc_TypeError,
+                    "broadcast_in_dim() takes either shape or new_dims");
+    return NULL;
+  }
+  int64_t dims[BCAST_MAX_RANK];
+  size_t n_dims = 0;
+  if (dims_obj != Py_None &&
+      pb_ints_from(dims_obj, dims, BCAST_MAX_RANK, &n_dims,
+                   "broadcast_dimensions") < 0)
+    return NULL;
+  bcast_shape target;
+  bcast_dim_size sizes[BCAST_MAX_RANK];
+  size_t n_sizes = 0;
+  if (shape_obj != Py_None) {
+    if (pb_shape_from(shape_obj, &target, NULL, "shape") < 0) return NULL;
+  } else if (dim_sizes_from(new_dims, sizes, &n_sizes) < 0) {
+    return NULL;
+  }
+  pb_array a;
+  if (pb_array_from(obj, &a, 1, "array") < 0) return NULL;
+  bcast_diag diag;
+  bcast_status st = BCAST_OK;
+  if (shape_obj == Py_None) {
+    bcast_shape operand;
+    pb_array_shape(&a, &operand);
+    st = bcast_broadcast_in_dim_partial(&operand, dims, n_dims, sizes, n_sizes,
+                                        &target, NULL, &diag);
+  }
+  PyObject *out = NULL;
+  if (st != BCAST_OK) {
+    pb_raise(st, &diag);
+  } else {
+    bcast_tensor view;
+    memset(&view, 0, sizeof view);
+    st = bcast_broadcast_in_dim(
+        &view, &a.tensor, target.rank, target.dims, dims, n_dims,
+        any_order ? BCAST_DIMS_ANY_ORDER : BCAST_DIMS_INCREASING, &diag);
+    if (st != BCAST_OK) pb_raise(st, &diag);
+    else out = pb_view_to_array(&view, &a);
+    bcast_tensor_release(&view);
+  }
+  pb_array_release(&a);
+  return out;
+}

@@ -1,0 +1,22 @@
+"""Shared fixtures of the Python module's tests.
+
+Run from a build tree: PYTHONPATH=BUILD/python /usr/bin/python3 -m pytest
+tests/python (ctest's "python" test does this).  Random tests take their
+seed from BCAST_SEED (default: a new one) and print it with the replay
+command, which pytest shows for a failing test.
+"""
+import os
+import random
+import sys
+
+import pytest
+
+SANITIZE = os.environ.get("BCAST_TEST_SANITIZE") == "1"
+
+
+@pytest.fixture
+def rng(request):
+    seed = int(os.environ.get("BCAST_SEED", random.randrange(1 << 32)))
+    print(f"seed {seed}; replay: BCAST_SEED={seed} PYTHONPATH={os.environ.get('PYTHONPATH', '')} "
+          f"{sys.executable} -m pytest {request.node.nodeid}")
+    return random.Random(seed)

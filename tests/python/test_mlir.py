@@ -1,0 +1,122 @@
+"""bcast.verify_mlir against the expected-error annotations MLIR 22's
+own --verify-diagnostics accepts in tests/data/verify, and bcast.lower
+against the checked-in golden outputs of tests/data/lower (their
+"bcast-lower-flags" as keyword arguments)."""
+import pathlib
+import re
+
+import pytest
+
+import bcast
+
+DATA = pathlib.Path(__file__).resolve().parent.parent / "data"
+
+ANNOTATION = re.compile(
+    r"expected-error(-re)? *(@([+-][0-9]+|above|below))? *\{\{(.*)\}\}$")
+
+
+def annotation_regex(text, is_re):
+    """MLIR's rule: literal text with {{regex}} parts."""
+    if not is_re:
+        return re.escape(text)
+    out, pos = "", 0
+    for m in re.finditer(r"\{\{(.*?)\}\}", text):
+        out += re.escape(text[pos:m.start()]) + "(" + m.group(1) + ")"
+        pos = m.end()
+    return out + re.escape(text[pos:])
+
+
+def expected_errors(text):
+    lines = text.split("\n")
+    plain = [i + 1 for i, l in enumerate(lines) if "expected-" not in l]
+    out = []
+    for i, line in enumerate(lines, 1):
+        m = ANNOTATION.search(line.rstrip())
+        if not m:
+            continue
+        where = m.group(3)
+        if where is None:
+            at = i
+        elif where == "above":
+            at = max(p for p in plain if p < i)
+        elif where == "below":
+            at = min(p for p in plain if p > i)
+        else:
+            at = i + int(where)
+        out.append((at, annotation_regex(m.group(4), m.group(1))))
+    return out
+
+
+@pytest.mark.parametrize("name,profile", [("tosa.mlir", None), ("trait.mlir", "mlir")])
+def test_verify_matches_annotations(name, profile):
+    text = (DATA / "verify" / name).read_text()
+    want = expected_errors(text)
+    assert want, "the file has annotations"
+    got = bcast.verify_mlir(text, profile=profile)
+    assert len(got) == len(want), got
+    for d in got:
+        assert set(d) == {"line", "column", "op", "message", "notes", "status", "profile"}
+        match = [w for w in want if w[0] == d["line"] and re.search(w[1], d["message"])]
+        assert match, (d, want)
+        assert d["column"] >= 1 and d["op"] in text.split("\n")[d["line"] - 1]
+
+
+def test_verify_notes_and_profiles():
+    text = ("%r = tosa.add %a, %b : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>\n"
+            "%s = \"my.add\"(%a, %b) : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>\n")
+    [d] = bcast.verify_mlir(text)
+    assert d["line"] == 1 and d["column"] == 6 and d["op"] == "tosa.add"
+    assert d["profile"] == "tosa" and d["status"] == "BCAST_INCOMPATIBLE"
+    assert d["notes"] and "3" in d["notes"][0] and "4" in d["notes"][0]
+    assert len(bcast.verify_mlir(text, profile="tosa")) == 1
+    assert bcast.verify_mlir(text, profile="tosa", ops=["my.add"])[1]["line"] == 2
+    assert len(bcast.verify_mlir(text, ops=["my.add"])) == 1
+    assert len(bcast.verify_mlir(text, op_profile="my.add=tosa")) == 2
+    assert len(bcast.verify_mlir(text, op_profile={"my.add": "numpy"})) == 1
+    assert bcast.verify_mlir(text.encode(), op_profile=["tosa.*=trait"])[0]["profile"] == "trait"
+    assert bcast.verify_mlir("") == []
+    with pytest.raises(ValueError):
+        bcast.verify_mlir(text, op_profile="no-equals-sign")
+
+
+def flags_of(text):
+    m = re.search(r"// bcast-lower-flags: (.*)", text)
+    words = m.group(1).split() if m else []
+    kwargs = {}
+    while words:
+        flag = words.pop(0)
+        if flag == "--only":
+            kwargs.setdefault("only", []).append(words.pop(0))
+        elif flag == "--assert-broadcast":
+            kwargs["assert_broadcast"] = True
+        elif flag == "--profile":
+            kwargs["profile"] = words.pop(0)
+        elif flag == "--op-profile":
+            kwargs.setdefault("op_profile", []).append(words.pop(0))
+        else:
+            pytest.fail("unknown flag " + flag)
+    return kwargs
+
+
+LOWER_CASES = sorted((DATA / "lower").glob("*.mlir"))
+
+
+@pytest.mark.parametrize("path", LOWER_CASES, ids=[p.stem for p in LOWER_CASES])
+def test_lower_matches_golden(path):
+    text = path.read_text()
+    golden = path.with_suffix(".golden").read_text()
+    kwargs = flags_of(text)
+    # the goldens were made from standard input
+    assert bcast.lower(text, source_name="<stdin>", **kwargs) == golden
+
+
+def test_lower_reports_every_failing_op():
+    text = ("%0 = tosa.add %a, %b : (tensor<3xf32>, tensor<4xf32>) -> tensor<4xf32>\n"
+            "%1 = tosa.sub %a, %b : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>\n"
+            "%2 = tosa.mul %a, %b : (tensor<2xf32>, tensor<5xf32>) -> tensor<5xf32>\n")
+    with pytest.raises(bcast.MLIRError) as e:
+        bcast.lower(text)
+    assert isinstance(e.value, ValueError)
+    assert [d["line"] for d in e.value.diagnostics] == [1, 3]
+    assert "1:6:" in str(e.value) and "3:6:" in str(e.value)
+    assert "tosa.sub" not in bcast.lower(text, only=["sub"]).split("\n")[1]
