@@ -160,9 +160,12 @@ typedef struct bcast_constraint {
 } bcast_constraint;
 
 /* bcast_shape_infer that also records every run-time check the result
- * depends on: a dynamic dim met by a static size > 1 (it must be 1 or that
- * size) or by another dynamic dim that is not the same symbol.  A dynamic
- * dim met by 1, or the same symbol twice, needs no check.  Up to
+ * depends on, so that the shapes broadcast exactly when all hold.  Per
+ * axis: where some operand has a static size > 1, one check per dynamic dim
+ * against the first such operand (it must be 1 or that size); where none
+ * has, one check per two dynamic dims that are not the same symbol (any of
+ * them may be 1, so none can stand for the others).  A dynamic dim met only
+ * by 1, or the same symbol twice, needs no check.  Up to
  * max_constraints are stored; *n_constraints receives how many there are
  * in all. */
 BCAST_API bcast_status bcast_shape_infer_constrained(size_t n, const bcast_shape *operands,

@@ -7,11 +7,91 @@
 #include "core/diag.h"
 #include "shape/shape_internal.h"
 
-/* Invariant of the fold: after operand k, acc is the inference of the dims
- * of operands 0..k at this axis and source the operand that gave acc its
- * value (-1 while acc is the neutral 1).  A pair is undecided when one side
- * is dynamic, neither is 1, and they are not one named symbol; since
- * inference already passed, every other pair is equal or a broadcast. */
+/* Operand k's dim at aligned axis a, or 1 where it has none. */
+static int64_t dim_at(bcast__shapes ops, int32_t out_rank, int32_t a, size_t k,
+                      int32_t *i_out) {
+  const bcast_shape *s = bcast__shape_at(ops, k);
+  *i_out = -1;
+  if (s->rank == BCAST_RANK_UNRANKED) return 1;
+  int32_t i = a - (out_rank - s->rank);
+  *i_out = i;
+  return i < 0 ? 1 : s->dims[i];
+}
+
+/* Whether operand k's dynamic dim d repeats a named symbol an earlier
+ * operand already has at this axis (one check covers both). */
+static int repeats_symbol(bcast__shapes ops, int32_t out_rank, int32_t a,
+                          size_t k, int64_t d) {
+  if (d == BCAST_DIM_DYNAMIC) return 0;
+  int32_t i;
+  for (size_t j = 0; j < k; j++)
+    if (dim_at(ops, out_rank, a, j, &i) == d) return 1;
+  return 0;
+}
+
+static void record(bcast__shapes ops, int32_t out_rank, int32_t a, size_t j,
+                   size_t k, bcast_constraint *constraints,
+                   size_t max_constraints, size_t *n_constraints) {
+  if (*n_constraints < max_constraints) {
+    bcast_constraint *c = &constraints[*n_constraints];
+    c->axis = a;
+    c->operand[0] = (int)j;
+    c->operand[1] = (int)k;
+    c->size[0] = dim_at(ops, out_rank, a, j, &c->operand_axis[0]);
+    c->size[1] = dim_at(ops, out_rank, a, k, &c->operand_axis[1]);
+  }
+  (*n_constraints)++;
+}
+
+/* The checks at axis a, each a pair of operands (j < k, in order of k then
+ * j).  All non-1 sizes at the axis must be equal.  With a static size > 1
+ * there (the anchor: the first operand that has one), each dynamic dim
+ * must be 1 or that size: one check per dynamic dim against the anchor.
+ * Without one, any of the dynamic dims may be 1, so no single dim can stand
+ * for the others: every two dynamic dims that are not one symbol need
+ * their own check (a pivot is not enough: with [m] [n] [?], m = 1 passes
+ * m~n and m~?, while n = 2, ? = 3 does not broadcast). */
+static void record_axis(bcast__shapes ops, int32_t out_rank, int32_t a,
+                        bcast_constraint *constraints, size_t max_constraints,
+                        size_t *n_constraints) {
+  int32_t i;
+  size_t anchor = ops.n;
+  for (size_t k = 0; k < ops.n && anchor == ops.n; k++) {
+    int64_t d = dim_at(ops, out_rank, a, k, &i);
+    if (!BCAST_DIM_IS_DYNAMIC(d) && d != 1) anchor = k;
+  }
+  for (size_t k = 0; k < ops.n; k++) {
+    int64_t d = dim_at(ops, out_rank, a, k, &i);
+    if (k == anchor) {
+      for (size_t j = 0; j < k; j++) {
+        int64_t e = dim_at(ops, out_rank, a, j, &i);
+        if (BCAST_DIM_IS_DYNAMIC(e) && !repeats_symbol(ops, out_rank, a, j, e))
+          record(ops, out_rank, a, j, k, constraints, max_constraints,
+                 n_constraints);
+      }
+      continue;
+    }
+    if (!BCAST_DIM_IS_DYNAMIC(d) || repeats_symbol(ops, out_rank, a, k, d))
+      continue;
+    if (anchor < k) {
+      record(ops, out_rank, a, anchor, k, constraints, max_constraints,
+             n_constraints);
+    } else if (anchor == ops.n) {
+      for (size_t j = 0; j < k; j++) {
+        int64_t e = dim_at(ops, out_rank, a, j, &i);
+        if (BCAST_DIM_IS_DYNAMIC(e) && !repeats_symbol(ops, out_rank, a, j, e))
+          record(ops, out_rank, a, j, k, constraints, max_constraints,
+                 n_constraints);
+      }
+    }
+  }
+}
+
+/* Whether the axis needs a run-time check: some two of its dims are
+ * undecided (one dynamic, neither 1, not one named symbol).  Since
+ * inference already passed, every other pair is equal or a broadcast.  The
+ * fold keeps acc, the inference of the dims so far; a new dim is undecided
+ * against some earlier one exactly when it is against acc. */
 void bcast__axis_analyze(bcast__shapes ops, int32_t out_rank, int32_t a,
                          int64_t out_dim, bcast__axis *axis,
                          bcast_constraint *constraints, size_t max_constraints,
@@ -21,37 +101,20 @@ void bcast__axis_analyze(bcast__shapes ops, int32_t out_rank, int32_t a,
   axis->needs_check = 0;
   axis->n_dynamic = 0;
   int64_t acc = 1;
-  int source = -1;
   for (size_t k = 0; k < ops.n; k++) {
-    const bcast_shape *s = bcast__shape_at(ops, k);
-    if (s->rank == BCAST_RANK_UNRANKED) continue;
-    int32_t i = a - (out_rank - s->rank);
-    if (i < 0) continue;
-    int64_t d = s->dims[i];
+    int32_t i;
+    int64_t d = dim_at(ops, out_rank, a, k, &i);
     axis->n_dynamic += BCAST_DIM_IS_DYNAMIC(d);
-    int needs = (BCAST_DIM_IS_DYNAMIC(d) || BCAST_DIM_IS_DYNAMIC(acc)) &&
-                d != 1 && acc != 1 && !(d == acc && d != BCAST_DIM_DYNAMIC);
-    if (needs) {
+    if ((BCAST_DIM_IS_DYNAMIC(d) || BCAST_DIM_IS_DYNAMIC(acc)) && d != 1 &&
+        acc != 1 && !(d == acc && d != BCAST_DIM_DYNAMIC))
       axis->needs_check = 1;
-      if (constraints && *n_constraints < max_constraints) {
-        bcast_constraint *c = &constraints[*n_constraints];
-        const bcast_shape *src = bcast__shape_at(ops, (size_t)source);
-        c->axis = a;
-        c->operand[0] = source;
-        c->operand_axis[0] = a - (out_rank - src->rank);
-        c->size[0] = src->dims[c->operand_axis[0]];
-        c->operand[1] = (int)k;
-        c->operand_axis[1] = i;
-        c->size[1] = d;
-      }
-      if (constraints) (*n_constraints)++;
-    }
     int64_t merged;
     bcast_dim_infer(acc, d, &merged); /* cannot fail: inference passed */
-    /* The running dim keeps the operand that gave it its value. */
-    if (d != 1 && merged == d && (source < 0 || acc != d)) source = (int)k;
     acc = merged;
   }
+  if (constraints && axis->needs_check)
+    record_axis(ops, out_rank, a, constraints, max_constraints,
+                n_constraints);
 }
 
 bcast__dim_role bcast__dim_role_of(bcast__shapes ops, int32_t out_rank,
