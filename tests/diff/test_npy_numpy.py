@@ -184,14 +184,16 @@ def test_broadcast_to(r, rng, cases):
             r.check(got == want, what + ' bytes', 'got %r want %r' % (got[:140], want[:140]))
 
 
-def test_round_trips(r, rng):
+def test_round_trips(r, rng, scale):
     """Read then write with bcast: v1.0 C-order files come back identical
-    for every dtype and shape; per dtype, on one of the shapes in turn, the
-    output path may be the input and v2.0/v3.0 files are readable."""
+    for every dtype and shape (at --scale below 1, two shapes per dtype in
+    turn); per dtype, on one of the shapes in turn, the output path may be
+    the input and v2.0/v3.0 files are readable."""
     shapes = [(), (0,), (3,), (2, 0, 3), (4, 1, 2)]
     dtypes = NUMERIC + ['|S', '<U', '>U'] + ['>' + d for d in NUMERIC if d not in ('?', 'i1', 'u1')]
     for k, dtype in enumerate(dtypes):
-        for shape in shapes:
+        some = shapes if scale >= 1 else [shapes[k % 5], shapes[(k + 2) % 5]]
+        for shape in some:
             a = random_values(rng, dtype, shape)
             src = r.path('r')
             np.save(src, a)
@@ -306,7 +308,7 @@ def main():
     try:
         test_broadcast(r, rng, args.cases)
         test_broadcast_to(r, rng, args.cases)
-        test_round_trips(r, rng)
+        test_round_trips(r, rng, args.scale)
         test_info(r, rng)
         test_malformed(r, rng)
         test_budget_and_usage(r)
