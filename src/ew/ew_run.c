@@ -179,6 +179,12 @@ static bcast_status compute_into(bcast_op op, const bcast_op_attrs *attrs,
  * converted once at its unbroadcast size, within options->max_bytes.
  * use[k] is the tensor to run on: inputs[k] or conv[k].  conv[] is zeroed
  * first and released by the caller. */
+static int may_convert(bcast_op op, size_t n, const bcast_tensor *inputs,
+                       const bcast_ew_options *options) {
+  return options && options->profile == BCAST_PROFILE_NUMPY && inputs &&
+         n > 0 && n <= EW_MAX_INPUTS && op != BCAST_OP_CAST;
+}
+
 static bcast_status convert_inputs(bcast_op op, const bcast_op_attrs *attrs,
                                    size_t n, const bcast_tensor *inputs,
                                    const bcast_ew_options *options,
@@ -186,9 +192,7 @@ static bcast_status convert_inputs(bcast_op op, const bcast_op_attrs *attrs,
                                    bcast_diag *diag) {
   memset(conv, 0, EW_MAX_INPUTS * sizeof *conv);
   for (size_t k = 0; k < n && k < EW_MAX_INPUTS; k++) use[k] = inputs[k];
-  if (!options || options->profile != BCAST_PROFILE_NUMPY || !inputs ||
-      n == 0 || n > EW_MAX_INPUTS || op == BCAST_OP_CAST)
-    return BCAST_OK;
+  if (!may_convert(op, n, inputs, options)) return BCAST_OK;
   bcast_dtype types[EW_MAX_INPUTS], want[EW_MAX_INPUTS], result;
   for (size_t k = 0; k < n; k++) types[k] = inputs[k].dtype;
   /* The op's own checks first: nothing is converted for a refused op. */
@@ -227,8 +231,11 @@ bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
                               bcast_tensor *result,
                               const bcast_ew_options *options,
                               bcast_diag *diag) {
-  bcast_tensor conv[EW_MAX_INPUTS], use[EW_MAX_INPUTS];
   memset(result, 0, sizeof *result);
+  /* Other profiles (and per-call cost for small ops) skip the copies. */
+  if (!may_convert(op, n_inputs, inputs, options))
+    return compute_new(op, attrs, n_inputs, inputs, result, options, diag);
+  bcast_tensor conv[EW_MAX_INPUTS], use[EW_MAX_INPUTS];
   bcast_status status = convert_inputs(op, attrs, n_inputs, inputs, options,
                                        conv, use, diag);
   if (status == BCAST_OK)
@@ -244,6 +251,8 @@ bcast_status bcast_ew_compute_into(bcast_op op, const bcast_op_attrs *attrs,
                                    const bcast_tensor *out,
                                    const bcast_ew_options *options,
                                    bcast_diag *diag) {
+  if (!may_convert(op, n_inputs, inputs, options))
+    return compute_into(op, attrs, n_inputs, inputs, out, options, diag);
   bcast_tensor conv[EW_MAX_INPUTS], use[EW_MAX_INPUTS];
   bcast_status status = convert_inputs(op, attrs, n_inputs, inputs, options,
                                        conv, use, diag);
