@@ -79,6 +79,13 @@ bcast_status bcast_dtype_result_type(size_t n, const bcast_dtype *types,
   if (n == 0 || !types || !out)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                        "result_type needs at least one type");
+  /* One type throughout (the usual call): itself. */
+  size_t same = 1;
+  while (same < n && types[same] == types[0]) same++;
+  if (same == n && promotable(types[0])) {
+    *out = types[0];
+    return BCAST_OK;
+  }
   int any_float = 0;
   for (size_t k = 0; k < n; k++) {
     if (!promotable(types[k]))

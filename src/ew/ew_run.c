@@ -177,8 +177,8 @@ static bcast_status compute_into(bcast_op op, const bcast_op_attrs *attrs,
  * of another type than the op computes in is cast (numpy's CAST) into a
  * new C-contiguous tensor of its own shape, so a broadcast operand is
  * converted once at its unbroadcast size, within options->max_bytes.
- * use[k] is the tensor to run on: inputs[k] or conv[k].  conv[] is zeroed
- * first and released by the caller. */
+ * Bit k of *converted says conv[k] holds input k converted (to release);
+ * when any is set, use[] lists the tensors to run on. */
 static int may_convert(bcast_op op, size_t n, const bcast_tensor *inputs,
                        const bcast_ew_options *options) {
   return options && options->profile == BCAST_PROFILE_NUMPY && inputs &&
@@ -189,10 +189,8 @@ static bcast_status convert_inputs(bcast_op op, const bcast_op_attrs *attrs,
                                    size_t n, const bcast_tensor *inputs,
                                    const bcast_ew_options *options,
                                    bcast_tensor *conv, bcast_tensor *use,
-                                   bcast_diag *diag) {
-  memset(conv, 0, EW_MAX_INPUTS * sizeof *conv);
-  for (size_t k = 0; k < n && k < EW_MAX_INPUTS; k++) use[k] = inputs[k];
-  if (!may_convert(op, n, inputs, options)) return BCAST_OK;
+                                   unsigned *converted, bcast_diag *diag) {
+  *converted = 0;
   bcast_dtype types[EW_MAX_INPUTS], want[EW_MAX_INPUTS], result;
   for (size_t k = 0; k < n; k++) types[k] = inputs[k].dtype;
   /* The op's own checks first: nothing is converted for a refused op. */
@@ -203,6 +201,9 @@ static bcast_status convert_inputs(bcast_op op, const bcast_op_attrs *attrs,
   if (status != BCAST_OK) return status;
   for (size_t k = 0; k < n; k++) {
     if (want[k] == types[k]) continue;
+    if (!*converted)
+      for (size_t j = 0; j < n; j++) use[j] = inputs[j];
+    *converted |= 1u << k; /* conv[k] is set (maybe empty) from here on */
     bcast_op_attrs cast;
     bcast_op_attrs_init(&cast);
     cast.cast_to = &want[k];
@@ -222,8 +223,9 @@ static bcast_status convert_inputs(bcast_op op, const bcast_op_attrs *attrs,
   return BCAST_OK;
 }
 
-static void release_converted(bcast_tensor *conv) {
-  for (int k = 0; k < EW_MAX_INPUTS; k++) bcast_tensor_release(&conv[k]);
+static void release_converted(bcast_tensor *conv, unsigned converted) {
+  for (int k = 0; k < EW_MAX_INPUTS; k++)
+    if (converted & (1u << k)) bcast_tensor_release(&conv[k]);
 }
 
 bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
@@ -236,13 +238,13 @@ bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
   if (!may_convert(op, n_inputs, inputs, options))
     return compute_new(op, attrs, n_inputs, inputs, result, options, diag);
   bcast_tensor conv[EW_MAX_INPUTS], use[EW_MAX_INPUTS];
+  unsigned converted;
   bcast_status status = convert_inputs(op, attrs, n_inputs, inputs, options,
-                                       conv, use, diag);
+                                       conv, use, &converted, diag);
   if (status == BCAST_OK)
-    status = compute_new(op, attrs, n_inputs,
-                         n_inputs <= EW_MAX_INPUTS ? use : inputs, result,
-                         options, diag);
-  release_converted(conv);
+    status = compute_new(op, attrs, n_inputs, converted ? use : inputs,
+                         result, options, diag);
+  release_converted(conv, converted);
   return status;
 }
 
@@ -254,13 +256,13 @@ bcast_status bcast_ew_compute_into(bcast_op op, const bcast_op_attrs *attrs,
   if (!may_convert(op, n_inputs, inputs, options))
     return compute_into(op, attrs, n_inputs, inputs, out, options, diag);
   bcast_tensor conv[EW_MAX_INPUTS], use[EW_MAX_INPUTS];
+  unsigned converted;
   bcast_status status = convert_inputs(op, attrs, n_inputs, inputs, options,
-                                       conv, use, diag);
+                                       conv, use, &converted, diag);
   if (status == BCAST_OK)
-    status = compute_into(op, attrs, n_inputs,
-                          n_inputs <= EW_MAX_INPUTS ? use : inputs, out,
+    status = compute_into(op, attrs, n_inputs, converted ? use : inputs, out,
                           options, diag);
-  release_converted(conv);
+  release_converted(conv, converted);
   return status;
 }
 
