@@ -9,15 +9,22 @@ Shapes:  broadcast_shapes, infer, explain, verify_shapes
 Views:   broadcast_to, broadcast_arrays, broadcast_in_dim (zero-copy,
          read-only), materialize (new arrays, ONNX Broadcast)
 MLIR:    verify_mlir, lower
+Ops:     the element-wise ops of the op table, one function each (add,
+         mul, clamp, cast, select, ...; also their aliases: multiply,
+         where, ...), e.g. add(a, b, out=None, *, profile='numpy',
+         checked=False, threads=None); see OPS
 Errors:  BroadcastError (ValueError), BudgetError (MemoryError),
-         MLIRError (ValueError); TypeError for unsupported dtypes and
+         MLIRError (ValueError), CheckedError (ArithmeticError, for
+         checked=True); TypeError for unsupported dtypes and
          arguments, OverflowError for sizes beyond 64 bits.
 
 help(bcast.broadcast_shapes) and the others say more.
 """
 
+from . import _bcast
 from ._bcast import (
     BroadcastError,
+    CheckedError,
     BudgetError,
     MLIRError,
     __version__,
@@ -33,8 +40,18 @@ from ._bcast import (
     verify_shapes,
 )
 
+# The element-wise ops: every builtin the C module binds from the op table.
+OPS = tuple(
+    name
+    for name, value in vars(_bcast).items()
+    if type(value) is type(len) and value.__doc__
+    and "The element-wise op" in value.__doc__
+)
+globals().update({name: getattr(_bcast, name) for name in OPS})
+
 __all__ = [
     "BroadcastError",
+    "CheckedError",
     "BudgetError",
     "MLIRError",
     "broadcast_arrays",
@@ -47,4 +64,5 @@ __all__ = [
     "materialize",
     "verify_mlir",
     "verify_shapes",
+    *OPS,
 ]

@@ -23,7 +23,7 @@ static PyObject *exception_for(bcast_status status) {
   case BCAST_IO:
     return PyExc_OSError;
   case BCAST_CHECKED:
-    return PyExc_ArithmeticError;
+    return pb_CheckedError;
   default:
     return PyExc_ValueError;
   }
@@ -428,5 +428,27 @@ PyObject *pb_owned_to_array(bcast_tensor *t, const pb_array *src) {
                      NPY_ARRAY_WRITEABLE);
   }
   Py_XDECREF(capsule);
+  return out;
+}
+
+PyObject *pb_tensor_to_array(bcast_tensor *t) {
+  PyArray_Descr *descr = NULL;
+  PyObject *name = PyUnicode_FromString(bcast_dtype_name(t->dtype));
+  int ok = name && PyArray_DescrConverter(name, &descr);
+  Py_XDECREF(name);
+  if (!ok) {
+    bcast_tensor_release(t);
+    return NULL;
+  }
+  /* A dtype-only pb_array: pb_owned_to_array reads its descr. */
+  PyObject *proto = PyArray_NewFromDescr(&PyArray_Type, descr, 0, NULL, NULL,
+                                         NULL, 0, NULL);
+  if (!proto) {
+    bcast_tensor_release(t);
+    return NULL;
+  }
+  pb_array src = {(PyArrayObject *)proto, {0}, 0};
+  PyObject *out = pb_owned_to_array(t, &src);
+  Py_DECREF(proto);
   return out;
 }

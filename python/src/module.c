@@ -3,7 +3,7 @@
 #define PB_IMPORT_NUMPY
 #include "pybcast.h"
 
-PyObject *pb_BroadcastError, *pb_BudgetError, *pb_MLIRError;
+PyObject *pb_BroadcastError, *pb_BudgetError, *pb_MLIRError, *pb_CheckedError;
 
 PyObject *pb_broadcast_shapes(PyObject *, PyObject *, PyObject *);
 PyObject *pb_infer(PyObject *, PyObject *, PyObject *);
@@ -30,13 +30,8 @@ PyObject *pb_lower(PyObject *, PyObject *, PyObject *);
   "with axis, operands, operand_axes, sizes and condition (text such as\n"  \
   "'n == 3 or n == 1').\n"
 
-/* The element-wise ops are to join this table from the op table: one C
- * function taking the op id (bcast_op) from a per-op context, bound once
- * per row of BCAST_OP_LIST (include/bcast/op.h) with its name and a
- * docstring built from the row, so `bcast.add(a, b, out=None,
- * profile="numpy", checked=False, threads=None)` and friends need no code
- * of their own.  The array arguments go through pb_array_from, errors
- * through pb_raise. */
+/* The element-wise ops are not in this table: pb_add_ops (ops.c) binds
+ * one C function per row of BCAST_OP_LIST at init. */
 static PyMethodDef methods[] = {
     {"broadcast_shapes", PB_KW(pb_broadcast_shapes),
      METH_VARARGS | METH_KEYWORDS,
@@ -162,7 +157,13 @@ PyMODINIT_FUNC PyInit__bcast(void) {
       m, "MLIRError", PyExc_ValueError,
       "Ops of an MLIR module that cannot be handled; .diagnostics lists\n"
       "every one (dicts as bcast.verify_mlir returns).");
+  pb_CheckedError = add_exception(
+      m, "CheckedError", PyExc_ArithmeticError,
+      "checked=True: an element whose result TOSA leaves unpredictable\n"
+      "(overflow, division by zero, ...).  The message names the op, the\n"
+      "output index and the operand values; .op is the op's name.");
   if (!pb_BroadcastError || !pb_BudgetError || !pb_MLIRError ||
+      !pb_CheckedError || pb_add_ops(m) < 0 ||
       PyModule_AddStringConstant(m, "__version__", bcast_version()) < 0) {
     Py_DECREF(m);
     return NULL;

@@ -24,6 +24,7 @@
 extern PyObject *pb_BroadcastError; /* ValueError: shapes do not broadcast */
 extern PyObject *pb_BudgetError;    /* MemoryError: over max_bytes */
 extern PyObject *pb_MLIRError;      /* ValueError: ops of a module fail */
+extern PyObject *pb_CheckedError;   /* ArithmeticError: checked=True */
 
 /* A method's function, cast for a PyMethodDef that takes keywords. */
 #define PB_KW(fn) ((PyCFunction)(void (*)(void))(fn))
@@ -51,6 +52,14 @@ int pb_shape_from(PyObject *obj, bcast_shape *out, bcast_symbols *symbols,
 PyObject *pb_shape_to(const bcast_shape *shape, const bcast_symbols *symbols);
 /* A dim as Python: an int, None ('?') or the symbol's name. */
 PyObject *pb_dim_to(int64_t dim, const bcast_symbols *symbols);
+/* A writeable ndarray of the library's dtype taking over the owned tensor
+ * t (released on failure). */
+PyObject *pb_tensor_to_array(bcast_tensor *t);
+
+/* Adds the element-wise ops (ops.c) to the module m: one function per
+ * row of BCAST_OP_LIST and per alias.  -1 with an exception set. */
+int pb_add_ops(PyObject *m);
+
 /* A sequence of ints (each in [0, limit) when limit > 0, >= 0 otherwise)
  * into dims[0..cap); *n receives the count. */
 int pb_ints_from(PyObject *obj, int64_t *dims, size_t cap, size_t *n,

@@ -1,0 +1,376 @@
+/* The element-wise ops: one function, pb_op_call, bound once per row of
+ * BCAST_OP_LIST and per alias (bcast_op_alias) by pb_add_ops, its op id
+ * the function's self (pybcast.h). */
+#include "pybcast.h"
+
+#include <string.h>
+
+#define PB_MAX_INPUTS 3
+
+/* The op's per-call state: inputs (arrays or Python scalars turned into
+ * rank-0 tensors), attributes and options. */
+typedef struct op_call {
+  bcast_op op;
+  int arity;
+  pb_array arrays[PB_MAX_INPUTS];  /* array inputs (array == NULL else) */
+  bcast_scalar scalars[PB_MAX_INPUTS];
+  bcast_tensor inputs[PB_MAX_INPUTS];
+  int owned[PB_MAX_INPUTS];        /* inputs[k] is a scalar's own tensor */
+  bcast_op_attrs attrs;
+  bcast_dtype cast_to;
+  bcast_ew_options options;
+  PyObject *out;
+} op_call;
+
+static void op_call_release(op_call *c) {
+  for (int k = 0; k < c->arity; k++) {
+    if (c->owned[k]) bcast_tensor_release(&c->inputs[k]);
+    pb_array_release(&c->arrays[k]);
+  }
+}
+
+/* A Python int, float or bool (not a NumPy scalar: those have a type) as
+ * a weak scalar; 1 when obj is one, 0 when not, -1 on error. */
+static int weak_scalar(PyObject *obj, bcast_scalar *out) {
+  if (PyBool_Check(obj)) {
+    *out = bcast_scalar_bool(obj == Py_True);
+    return 1;
+  }
+  if (PyLong_CheckExact(obj)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (!overflow) {
+      *out = bcast_scalar_int((int64_t)v);
+      return 1;
+    }
+    unsigned long long u = PyLong_AsUnsignedLongLong(obj);
+    if (u == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *out = bcast_scalar_uint((uint64_t)u);
+    return 1;
+  }
+  if (PyFloat_CheckExact(obj)) {
+    *out = bcast_scalar_float(PyFloat_AS_DOUBLE(obj));
+    return 1;
+  }
+  return 0;
+}
+
+/* The inputs: arrays wrapped as they are, then the scalars typed against
+ * the arrays (SELECT's condition is no part of its values' type). */
+static int inputs_from(op_call *c, PyObject *const *objs) {
+  static const char *const what[] = {"input 0", "input 1", "input 2"};
+  for (int k = 0; k < c->arity; k++) {
+    int is_scalar = weak_scalar(objs[k], &c->scalars[k]);
+    if (is_scalar < 0) return -1;
+    if (!is_scalar && pb_array_from(objs[k], &c->arrays[k], 0, what[k]) < 0)
+      return -1;
+    if (!is_scalar) c->inputs[k] = c->arrays[k].tensor;
+  }
+  int first = c->op == BCAST_OP_SELECT ? 1 : 0;
+  bcast_dtype strong[PB_MAX_INPUTS];
+  size_t n_strong = 0;
+  for (int k = first; k < c->arity; k++)
+    if (c->arrays[k].array) strong[n_strong++] = c->inputs[k].dtype;
+  for (int k = 0; k < c->arity; k++) {
+    if (c->arrays[k].array) continue;
+    bcast_dtype dt;
+    bcast_diag diag;
+    bcast_status st =
+        k < first ? bcast_scalar_weak_dtype(&c->scalars[k], 0, NULL, &dt, &diag)
+                  : bcast_scalar_weak_dtype(&c->scalars[k], n_strong, strong,
+                                            &dt, &diag);
+    if (st == BCAST_OK)
+      st = bcast_scalar_tensor(&c->scalars[k], dt, &c->inputs[k], &diag);
+    if (st != BCAST_OK) {
+      if (st == BCAST_INVALID_ARGUMENT)
+        PyErr_SetString(PyExc_OverflowError, diag.message);
+      else
+        pb_raise(st, &diag);
+      return -1;
+    }
+    c->owned[k] = 1;
+  }
+  return 0;
+}
+
+/* CAST's target: anything np.dtype accepts. */
+static int cast_target(op_call *c, PyObject *value) {
+  PyArray_Descr *d = NULL;
+  if (!PyArray_DescrConverter(value, &d)) return -1;
+  PyObject *name = PyObject_GetAttrString((PyObject *)d, "name");
+  Py_DECREF(d);
+  if (!name) return -1;
+  Py_ssize_t len;
+  const char *text = PyUnicode_AsUTF8AndSize(name, &len);
+  bcast_status st = text ? bcast_dtype_parse(text, (size_t)len, &c->cast_to)
+                         : BCAST_INVALID_ARGUMENT;
+  if (text && st != BCAST_OK)
+    PyErr_Format(PyExc_TypeError, "cast: dtype %S is not supported", name);
+  Py_DECREF(name);
+  if (st != BCAST_OK) return -1;
+  c->attrs.cast_to = &c->cast_to;
+  return 0;
+}
+
+/* A CLAMP bound: a Python number (None: no bound). */
+static int bound_from(PyObject *value, bcast_scalar *out, const char *name) {
+  if (value == Py_None) {
+    memset(out, 0, sizeof *out);
+    return 0;
+  }
+  int rc = weak_scalar(value, out);
+  if (rc == 0 && PyNumber_Check(value)) {
+    PyObject *item = PyObject_CallMethod(value, "item", NULL);
+    if (!item) return -1;
+    rc = weak_scalar(item, out);
+    Py_DECREF(item);
+  }
+  if (rc == 0)
+    PyErr_Format(PyExc_TypeError, "%s must be a number or None, not %R",
+                 name, value);
+  return rc < 0 || rc == 0 ? -1 : 0;
+}
+
+/* One attribute keyword: TO (also spelled dtype) and the bounds from
+ * Python values, the others as their text through bcast_op_attr_set. */
+static int attr_from(op_call *c, bcast_attr attr, PyObject *value) {
+  const char *name = bcast_attr_name(attr);
+  if (attr == BCAST_ATTR_TO) return cast_target(c, value);
+  if (attr == BCAST_ATTR_MIN_VAL)
+    return bound_from(value, &c->attrs.min_val, name);
+  if (attr == BCAST_ATTR_MAX_VAL)
+    return bound_from(value, &c->attrs.max_val, name);
+  if (PyFloat_Check(value) || (attr != BCAST_ATTR_NAN_MODE &&
+                               PyUnicode_Check(value))) {
+    PyErr_Format(PyExc_TypeError, "%s: %R is not a valid value", name, value);
+    return -1;
+  }
+  PyObject *text = PyObject_Str(value);
+  if (!text) return -1;
+  Py_ssize_t len;
+  const char *s = PyUnicode_AsUTF8AndSize(text, &len);
+  bcast_diag diag;
+  bcast_status st = s ? bcast_op_attr_set(&c->attrs, c->op, name,
+                                          strlen(name), s, (size_t)len, &diag)
+                      : BCAST_INVALID_ARGUMENT;
+  Py_DECREF(text);
+  if (!s) return -1;
+  if (st != BCAST_OK) {
+    PyErr_SetString(PyExc_ValueError, diag.message);
+    return -1;
+  }
+  return 0;
+}
+
+/* Attributes an op takes positionally after its inputs: CLAMP's bounds
+ * and CAST's target; then out. */
+static int positional_attrs(bcast_op op, bcast_attr *out) {
+  static const bcast_attr order[] = {BCAST_ATTR_MIN_VAL, BCAST_ATTR_MAX_VAL,
+                                     BCAST_ATTR_TO};
+  int n = 0;
+  for (size_t i = 0; i < sizeof order / sizeof *order; i++)
+    if (bcast_op_reads_attr(op, order[i])) out[n++] = order[i];
+  return n;
+}
+
+/* The keyword arguments: out, profile, checked, threads, and exactly the
+ * attributes the op reads. */
+static int keyword_from(op_call *c, PyObject *key, PyObject *value,
+                        int *seen_out) {
+  const char *name = PyUnicode_AsUTF8(key);
+  if (!name) return -1;
+  if (!strcmp(name, "out")) {
+    if (*seen_out) {
+      PyErr_SetString(PyExc_TypeError, "out given twice");
+      return -1;
+    }
+    *seen_out = 1;
+    c->out = value;
+    return 0;
+  }
+  if (!strcmp(name, "profile"))
+    return pb_profile_converter(value, &c->options.profile) ? 0 : -1;
+  if (!strcmp(name, "checked")) {
+    int t = PyObject_IsTrue(value);
+    if (t < 0) return -1;
+    c->options.checked = t;
+    return 0;
+  }
+  if (!strcmp(name, "threads")) {
+    if (value == Py_None) return 0;
+    long t = PyLong_AsLong(value);
+    if (t == -1 && PyErr_Occurred()) return -1;
+    c->options.threads = t > 1024 ? 1024 : (int)t;
+    return 0;
+  }
+  bcast_attr attr;
+  if (c->op == BCAST_OP_CAST && !strcmp(name, "dtype"))
+    return attr_from(c, BCAST_ATTR_TO, value);
+  if (bcast_attr_lookup(name, strlen(name), &attr) == BCAST_OK &&
+      bcast_op_reads_attr(c->op, attr))
+    return attr_from(c, attr, value);
+  PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'",
+               bcast_op_get(c->op)->name, name);
+  return -1;
+}
+
+static PyObject *raise_for(const op_call *c, bcast_status st,
+                           const bcast_diag *diag) {
+  pb_raise(st, diag);
+  if (st == BCAST_CHECKED) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    if (value)
+      PyObject_SetAttrString(value, "op",
+                             PyUnicode_FromString(bcast_op_get(c->op)->name));
+    PyErr_Restore(type, value, tb);
+  }
+  return NULL;
+}
+
+static PyObject *compute(op_call *c) {
+  bcast_diag diag;
+  bcast_status st;
+  if (c->out && c->out != Py_None) {
+    if (!PyArray_Check(c->out) ||
+        !PyArray_ISWRITEABLE((PyArrayObject *)c->out)) {
+      PyErr_SetString(PyExc_TypeError, "out must be a writeable ndarray");
+      return NULL;
+    }
+    pb_array out;
+    if (pb_array_from(c->out, &out, 0, "out") < 0) return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    st = bcast_ew_compute_into(c->op, &c->attrs, (size_t)c->arity, c->inputs,
+                               &out.tensor, &c->options, &diag);
+    Py_END_ALLOW_THREADS
+    pb_array_release(&out);
+    if (st != BCAST_OK) return raise_for(c, st, &diag);
+    return Py_NewRef(c->out);
+  }
+  bcast_tensor result;
+  memset(&result, 0, sizeof result);
+  Py_BEGIN_ALLOW_THREADS
+  st = bcast_ew_compute(c->op, &c->attrs, (size_t)c->arity, c->inputs,
+                        &result, &c->options, &diag);
+  Py_END_ALLOW_THREADS
+  if (st != BCAST_OK) return raise_for(c, st, &diag);
+  return pb_tensor_to_array(&result);
+}
+
+PyObject *pb_op_call(PyObject *self, PyObject *args, PyObject *kwargs) {
+  op_call c;
+  memset(&c, 0, sizeof c);
+  c.op = (bcast_op)PyLong_AsLong(self);
+  c.arity = bcast_ew_arity(c.op);
+  bcast_op_attrs_init(&c.attrs);
+  bcast_ew_options_init(&c.options);
+  c.options.profile = BCAST_PROFILE_NUMPY;
+  const char *name = bcast_op_get(c.op)->name;
+  bcast_attr pos[3];
+  int n_pos = positional_attrs(c.op, pos);
+  Py_ssize_t n = PyTuple_GET_SIZE(args);
+  if (n < c.arity || n > c.arity + n_pos + 1) {
+    PyErr_Format(PyExc_TypeError,
+                 "%s() takes %d inputs%s%s, %zd positional arguments given",
+                 name, c.arity, n_pos ? ", its attributes" : "",
+                 " and out", n);
+    return NULL;
+  }
+  PyObject *result = NULL;
+  int seen_out = 0;
+  for (Py_ssize_t i = c.arity; i < n; i++) {
+    PyObject *v = PyTuple_GET_ITEM(args, i);
+    if (i - c.arity < n_pos) {
+      if (attr_from(&c, pos[i - c.arity], v) < 0) goto done;
+    } else {
+      c.out = v;
+      seen_out = 1;
+    }
+  }
+  if (kwargs) {
+    PyObject *key, *value;
+    Py_ssize_t it = 0;
+    while (PyDict_Next(kwargs, &it, &key, &value))
+      if (keyword_from(&c, key, value, &seen_out) < 0) goto done;
+  }
+  if (inputs_from(&c, &PyTuple_GET_ITEM(args, 0)) < 0) goto done;
+  result = compute(&c);
+done:
+  op_call_release(&c);
+  return result;
+}
+
+/* One PyMethodDef per op (they must outlive the functions), docstrings
+ * built from the op table. */
+static PyMethodDef op_defs[BCAST_OP_COUNT];
+static char op_docs[BCAST_OP_COUNT][512];
+
+static void op_doc(bcast_op op, char *buf, size_t cap) {
+  static const char *const inputs[] = {"", "x", "x, y", "cond, x, y"};
+  int arity = bcast_ew_arity(op);
+  size_t used = (size_t)PyOS_snprintf(buf, cap, "%s(%s",
+                                      bcast_op_get(op)->name,
+                                      inputs[arity < 0 || arity > 3 ? 0 : arity]);
+  bcast_attr pos[3];
+  int n_pos = positional_attrs(op, pos);
+  for (int i = 0; i < n_pos && used < cap; i++)
+    used += (size_t)PyOS_snprintf(buf + used, cap - used, ", %s",
+                                  bcast_attr_name(pos[i]));
+  if (used < cap)
+    used += (size_t)PyOS_snprintf(
+        buf + used, cap - used,
+        ", out=None, *, profile='numpy', checked=False, threads=None");
+  for (int a = 0; a < BCAST_ATTR_COUNT && used < cap; a++) {
+    int positional = 0;
+    for (int i = 0; i < n_pos; i++) positional |= pos[i] == (bcast_attr)a;
+    if (bcast_op_reads_attr(op, (bcast_attr)a) && !positional)
+      used += (size_t)PyOS_snprintf(buf + used, cap - used, ", %s=...",
+                                    bcast_attr_name((bcast_attr)a));
+  }
+  if (used < cap)
+    PyOS_snprintf(buf + used, cap - used,
+                  ")\n\nThe element-wise op '%s' (TOSA's, or NumPy's under "
+                  "the numpy profile) over\nNumPy arrays and Python scalars "
+                  "(NEP 50), broadcast; see the README's\n'Python API' "
+                  "section.",
+                  bcast_op_get(op)->name);
+}
+
+int pb_add_ops(PyObject *m) {
+  PyObject *funcs[BCAST_OP_COUNT] = {NULL};
+  PyObject *module_name = PyModule_GetNameObject(m);
+  int rc = -1;
+  if (!module_name) return -1;
+  for (int op = 0; op < BCAST_OP_COUNT; op++) {
+    op_doc((bcast_op)op, op_docs[op], sizeof op_docs[op]);
+    op_defs[op].ml_name = bcast_op_get((bcast_op)op)->name;
+    op_defs[op].ml_meth = PB_KW(pb_op_call);
+    op_defs[op].ml_flags = METH_VARARGS | METH_KEYWORDS;
+    op_defs[op].ml_doc = op_docs[op];
+    PyObject *id = PyLong_FromLong(op);
+    if (!id) goto done;
+    funcs[op] = PyCFunction_NewEx(&op_defs[op], id, module_name);
+    Py_DECREF(id);
+    if (!funcs[op] ||
+        PyModule_AddObjectRef(m, op_defs[op].ml_name, funcs[op]) < 0)
+      goto done;
+  }
+  bcast_op op;
+  const char *alias;
+  for (size_t k = 0; (alias = bcast_op_alias(k, &op)) != NULL; k++) {
+    int identifier = 1;
+    for (const char *p = alias; *p; p++)
+      identifier &= (*p >= 'a' && *p <= 'z') || *p == '_' ||
+                    (p > alias && *p >= '0' && *p <= '9');
+    if (identifier && !PyObject_HasAttrString(m, alias) &&
+        PyModule_AddObjectRef(m, alias, funcs[op]) < 0)
+      goto done;
+  }
+  rc = 0;
+done:
+  for (int i = 0; i < BCAST_OP_COUNT; i++) Py_XDECREF(funcs[i]);
+  Py_DECREF(module_name);
+  return rc;
+}
