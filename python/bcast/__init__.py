@@ -36,6 +36,8 @@ from ._bcast import (
     infer,
     lower,
     materialize,
+    plan,
+    Plan,
     verify_mlir,
     verify_shapes,
 )
@@ -62,6 +64,8 @@ __all__ = [
     "infer",
     "lower",
     "materialize",
+    "plan",
+    "Plan",
     "verify_mlir",
     "verify_shapes",
     *OPS,

@@ -15,6 +15,7 @@ PyObject *pb_broadcast_in_dim(PyObject *, PyObject *, PyObject *);
 PyObject *pb_materialize(PyObject *, PyObject *, PyObject *);
 PyObject *pb_verify_mlir(PyObject *, PyObject *, PyObject *);
 PyObject *pb_lower(PyObject *, PyObject *, PyObject *);
+PyObject *pb_plan(PyObject *, PyObject *, PyObject *);
 
 #define SHAPE_DOC                                                             \
   "A shape is a tuple (or list) of dims, an int (a 1-d shape) or the\n"    \
@@ -110,6 +111,14 @@ static PyMethodDef methods[] = {
      "dims; profile and op_profile as in verify_mlir.  Raises MLIRError\n"
      "listing every op that cannot be lowered (.diagnostics, as\n"
      "verify_mlir returns them)."},
+    {"plan", PB_KW(pb_plan), METH_VARARGS | METH_KEYWORDS,
+     "plan(op, *inputs, out=None, *, profile='numpy', checked=False,\n"
+     "     threads=None, **attributes)\n\n"
+     "A prepared element-wise op (a bcast.Plan) for inputs and out like\n"
+     "these (their dtypes, shapes and strides; the data is not read),\n"
+     "with the arguments bcast.<op> takes.  p(*inputs, out=None) runs it\n"
+     "on arrays laid out exactly so (ValueError otherwise): a new array,\n"
+     "or into out when the plan was made with out=."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {

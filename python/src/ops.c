@@ -259,33 +259,35 @@ static PyObject *compute(op_call *c) {
   return pb_tensor_to_array(&result);
 }
 
-PyObject *pb_op_call(PyObject *self, PyObject *args, PyObject *kwargs) {
-  op_call c;
-  memset(&c, 0, sizeof c);
-  c.op = (bcast_op)PyLong_AsLong(self);
-  c.arity = bcast_ew_arity(c.op);
-  bcast_op_attrs_init(&c.attrs);
-  bcast_ew_options_init(&c.options);
-  c.options.profile = BCAST_PROFILE_NUMPY;
-  const char *name = bcast_op_get(c.op)->name;
+/* Parses an op's arguments (args[first..]: its inputs, positional
+ * attributes and out; kwargs) into c.  -1 with an exception set; c must
+ * be released either way. */
+static int op_call_parse(op_call *c, bcast_op op, PyObject *args,
+                         Py_ssize_t first, PyObject *kwargs) {
+  memset(c, 0, sizeof *c);
+  c->op = op;
+  c->arity = bcast_ew_arity(op);
+  bcast_op_attrs_init(&c->attrs);
+  bcast_ew_options_init(&c->options);
+  c->options.profile = BCAST_PROFILE_NUMPY;
   bcast_attr pos[3];
-  int n_pos = positional_attrs(c.op, pos);
-  Py_ssize_t n = PyTuple_GET_SIZE(args);
-  if (n < c.arity || n > c.arity + n_pos + 1) {
+  int n_pos = positional_attrs(op, pos);
+  Py_ssize_t n = PyTuple_GET_SIZE(args) - first;
+  if (n < c->arity || n > c->arity + n_pos + 1) {
     PyErr_Format(PyExc_TypeError,
-                 "%s() takes %d inputs%s%s, %zd positional arguments given",
-                 name, c.arity, n_pos ? ", its attributes" : "",
-                 " and out", n);
-    return NULL;
+                 "%s() takes %d inputs%s and out, %zd positional arguments "
+                 "given",
+                 bcast_op_get(op)->name, c->arity,
+                 n_pos ? ", its attributes" : "", n);
+    return -1;
   }
-  PyObject *result = NULL;
   int seen_out = 0;
-  for (Py_ssize_t i = c.arity; i < n; i++) {
-    PyObject *v = PyTuple_GET_ITEM(args, i);
-    if (i - c.arity < n_pos) {
-      if (attr_from(&c, pos[i - c.arity], v) < 0) goto done;
+  for (Py_ssize_t i = c->arity; i < n; i++) {
+    PyObject *v = PyTuple_GET_ITEM(args, first + i);
+    if (i - c->arity < n_pos) {
+      if (attr_from(c, pos[i - c->arity], v) < 0) return -1;
     } else {
-      c.out = v;
+      c->out = v;
       seen_out = 1;
     }
   }
@@ -293,10 +295,169 @@ PyObject *pb_op_call(PyObject *self, PyObject *args, PyObject *kwargs) {
     PyObject *key, *value;
     Py_ssize_t it = 0;
     while (PyDict_Next(kwargs, &it, &key, &value))
-      if (keyword_from(&c, key, value, &seen_out) < 0) goto done;
+      if (keyword_from(c, key, value, &seen_out) < 0) return -1;
   }
-  if (inputs_from(&c, &PyTuple_GET_ITEM(args, 0)) < 0) goto done;
-  result = compute(&c);
+  return inputs_from(c, &PyTuple_GET_ITEM(args, first));
+}
+
+PyObject *pb_op_call(PyObject *self, PyObject *args, PyObject *kwargs) {
+  op_call c;
+  PyObject *result = NULL;
+  if (op_call_parse(&c, (bcast_op)PyLong_AsLong(self), args, 0, kwargs) == 0)
+    result = compute(&c);
+  op_call_release(&c);
+  return result;
+}
+
+/* ------------------------------------------------------------------------ */
+/* bcast.plan: a prepared op (bcast_ew_plan) called on arrays of the
+ * planned dtypes, shapes and strides. */
+
+typedef struct plan_object {
+  PyObject_HEAD
+  bcast_ew_plan *plan;
+  bcast_op op;
+  int arity;
+  int has_out;                        /* planned for a caller's out */
+  bcast_dtype dtypes[PB_MAX_INPUTS];  /* the planned input types */
+} plan_object;
+
+static void plan_dealloc(PyObject *self) {
+  bcast_ew_plan_destroy(((plan_object *)self)->plan);
+  Py_TYPE(self)->tp_free(self);
+}
+
+/* p(*inputs, out=None): scalars take the planned input's type. */
+static PyObject *plan_call(PyObject *self, PyObject *args, PyObject *kwargs) {
+  plan_object *p = (plan_object *)self;
+  static char *kw[] = {"out", NULL};
+  PyObject *out_obj = Py_None, *result = NULL;
+  PyObject *empty = PyTuple_New(0);
+  if (!empty) return NULL;
+  int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, "|O:plan", kw, &out_obj);
+  Py_DECREF(empty);
+  if (!ok) return NULL;
+  if (PyTuple_GET_SIZE(args) != p->arity) {
+    PyErr_Format(PyExc_TypeError, "the plan of %s takes %d inputs, %zd given",
+                 bcast_op_get(p->op)->name, p->arity, PyTuple_GET_SIZE(args));
+    return NULL;
+  }
+  if (p->has_out != (out_obj != Py_None)) {
+    PyErr_SetString(PyExc_TypeError,
+                    p->has_out ? "the plan was made with out=: pass out"
+                               : "the plan was made without out=");
+    return NULL;
+  }
+  pb_array arrays[PB_MAX_INPUTS], out;
+  bcast_tensor inputs[PB_MAX_INPUTS], result_t;
+  int owned[PB_MAX_INPUTS] = {0};
+  int k = 0;
+  bcast_diag diag;
+  bcast_status st = BCAST_OK;
+  memset(arrays, 0, sizeof arrays);
+  memset(&out, 0, sizeof out);
+  memset(&result_t, 0, sizeof result_t);
+  for (; k < p->arity; k++) {
+    bcast_scalar sc;
+    int is_scalar = weak_scalar(PyTuple_GET_ITEM(args, k), &sc);
+    if (is_scalar < 0) goto done;
+    if (is_scalar) {
+      st = bcast_scalar_tensor(&sc, p->dtypes[k], &inputs[k], &diag);
+      if (st != BCAST_OK) goto done;
+      owned[k] = 1;
+    } else {
+      if (pb_array_from(PyTuple_GET_ITEM(args, k), &arrays[k], 0, "input") < 0)
+        goto done;
+      inputs[k] = arrays[k].tensor;
+    }
+  }
+  if (p->has_out) {
+    if (!PyArray_Check(out_obj) ||
+        !PyArray_ISWRITEABLE((PyArrayObject *)out_obj)) {
+      PyErr_SetString(PyExc_TypeError, "out must be a writeable ndarray");
+      goto done;
+    }
+    if (pb_array_from(out_obj, &out, 0, "out") < 0) goto done;
+  } else {
+    st = bcast_ew_plan_alloc_output(p->plan, &out.tensor, &diag);
+    if (st != BCAST_OK) goto done;
+    result_t = out.tensor;
+  }
+  Py_BEGIN_ALLOW_THREADS
+  st = bcast_ew_plan_run(p->plan, inputs, &out.tensor, &diag);
+  Py_END_ALLOW_THREADS
+  if (st == BCAST_OK) {
+    result = p->has_out ? Py_NewRef(out_obj) : pb_tensor_to_array(&result_t);
+    memset(&out.tensor, 0, sizeof out.tensor);
+  }
+done:
+  if (st != BCAST_OK) {
+    op_call c = {.op = p->op};
+    raise_for(&c, st, &diag);
+  }
+  if (!p->has_out) bcast_tensor_release(&out.tensor);
+  pb_array_release(&out);
+  for (int i = 0; i < k; i++) {
+    if (owned[i]) bcast_tensor_release(&inputs[i]);
+    pb_array_release(&arrays[i]);
+  }
+  return result;
+}
+
+static PyTypeObject plan_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "bcast.Plan",
+    .tp_basicsize = sizeof(plan_object),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = plan_dealloc,
+    .tp_call = plan_call,
+    .tp_doc = "A prepared element-wise op (bcast.plan).  p(*inputs, "
+              "out=None) runs it\non arrays of the planned dtypes, shapes "
+              "and strides (ValueError\notherwise); out= exactly when the "
+              "plan was made with out=."};
+
+PyObject *pb_plan(PyObject *self, PyObject *args, PyObject *kwargs) {
+  (void)self;
+  Py_ssize_t n = PyTuple_GET_SIZE(args);
+  const char *name = n > 0 ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(args, 0))
+                           : NULL;
+  if (!name) {
+    if (!PyErr_Occurred())
+      PyErr_SetString(PyExc_TypeError, "plan(op, *inputs, ...) needs an op");
+    return NULL;
+  }
+  bcast_op op;
+  if (bcast_op_lookup(name, strlen(name), &op) != BCAST_OK) {
+    PyErr_Format(PyExc_ValueError, "plan: unknown op '%s'", name);
+    return NULL;
+  }
+  op_call c;
+  PyObject *result = NULL;
+  if (op_call_parse(&c, op, args, 1, kwargs) < 0) goto done;
+  pb_array out;
+  memset(&out, 0, sizeof out);
+  int has_out = c.out && c.out != Py_None;
+  if (has_out && pb_array_from(c.out, &out, 0, "out") < 0) goto done;
+  bcast_ew_plan *plan = NULL;
+  bcast_diag diag;
+  bcast_status st = bcast_ew_plan_create(&plan, op, &c.attrs, (size_t)c.arity,
+                                         c.inputs, has_out ? &out.tensor : NULL,
+                                         &c.options, &diag);
+  pb_array_release(&out);
+  if (st != BCAST_OK) {
+    raise_for(&c, st, &diag);
+    goto done;
+  }
+  plan_object *p = PyObject_New(plan_object, &plan_type);
+  if (!p) {
+    bcast_ew_plan_destroy(plan);
+    goto done;
+  }
+  p->plan = plan;
+  p->op = op;
+  p->arity = c.arity;
+  p->has_out = has_out;
+  for (int k = 0; k < c.arity; k++) p->dtypes[k] = c.inputs[k].dtype;
+  result = (PyObject *)p;
 done:
   op_call_release(&c);
   return result;
@@ -368,6 +529,9 @@ int pb_add_ops(PyObject *m) {
         PyModule_AddObjectRef(m, alias, funcs[op]) < 0)
       goto done;
   }
+  if (PyType_Ready(&plan_type) < 0 ||
+      PyModule_AddObjectRef(m, "Plan", (PyObject *)&plan_type) < 0)
+    goto done;
   rc = 0;
 done:
   for (int i = 0; i < BCAST_OP_COUNT; i++) Py_XDECREF(funcs[i]);

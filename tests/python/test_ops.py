@@ -295,3 +295,44 @@ def test_no_refcount_leak():
         except bcast.BroadcastError:
             pass
     assert sys.getrefcount(a) == ra and sys.getrefcount(out) == ro
+
+
+def test_out_partial_overlap_refused():
+    a = np.arange(6.0)
+    with pytest.raises(ValueError, match="overlaps"):
+        bcast.add(a, 1, out=a[::-1])
+    b = np.arange(7.0)
+    with pytest.raises(ValueError, match="overlaps"):
+        bcast.add(b[:6], 1, out=b[1:])
+    assert (a == np.arange(6.0)).all() and (b == np.arange(7.0)).all()
+
+
+def test_plan(nrng):
+    a = values("int32", (3, 4), nrng)
+    b = values("int32", (4,), nrng)
+    p = bcast.plan("add", a, b)
+    assert isinstance(p, bcast.Plan)
+    check("plan", p(a, b), a + b, False)
+    a2, b2 = values("int32", (3, 4), nrng), values("int32", (4,), nrng)
+    check("plan again", p(a2, b2), a2 + b2, False)
+    with pytest.raises(ValueError):
+        p(np.asfortranarray(a2), b2)  # other strides
+    with pytest.raises(ValueError):
+        p(a2.astype(np.int64), b2)  # other dtype
+    with pytest.raises(ValueError):
+        p(a2[:2], b2)  # other shape
+    with pytest.raises(TypeError):
+        p(a2)
+    out = np.zeros((4, 3), np.float32).T
+    x = values("float32", (3, 4), nrng)
+    q = bcast.plan("clamp", x, -1, 1, out=out)
+    assert q(x, out=out) is out
+    check("plan clamp out", out, np.clip(x, -1, 1), False)
+    with pytest.raises(TypeError):
+        q(x)
+    with pytest.raises(ValueError):
+        bcast.plan("no_such_op", a)
+    s = bcast.plan("mul", a, 3)
+    check("plan scalar", s(a, 5), a * np.int32(5), False)
+    with pytest.raises(bcast.CheckedError):
+        bcast.plan("add", a, b, checked=True)(np.full((3, 4), 2**31 - 1, np.int32), np.abs(b) + 1)
