@@ -4,6 +4,7 @@ Exact for integers and bool and for float ops NumPy computes exactly
 (add, mul, maximum, ...); transcendental float ops (exp, log, tanh, ...)
 within a relative tolerance of a few ulps of the dtype (REL_ULPS below).
 """
+import math
 import sys
 
 import numpy as np
@@ -16,6 +17,36 @@ FLOATS = ["float16", "float32", "float64"]
 ALL = ["bool"] + INTS + FLOATS
 REL_ULPS = 4
 
+
+
+def in_float64(f):
+    """An oracle computed in float64 and rounded to the type NumPy's own
+    float functions give the input (int8 -> float16, as np.sqrt)."""
+    return lambda a: np.asarray(f(np.asarray(a, np.float64))).astype(np.sqrt(a).dtype)
+
+
+def unsigned(a):
+    return a.view(np.dtype(a.dtype.str.replace("i", "u")))
+
+
+def clz(a):
+    bits = a.dtype.itemsize * 8
+    return np.vectorize(lambda v: bits - int(v).bit_length(), otypes=[a.dtype])(unsigned(a))
+
+
+def intdiv(a, b):
+    """TOSA's intdiv: the quotient truncated toward zero."""
+    q = [(abs(int(x)) // abs(int(y))) * (1 if (x < 0) == (y < 0) else -1)
+         for x, y in zip(*(v.ravel() for v in np.broadcast_arrays(a, b)))]
+    return np.array(q, dtype=object).astype(np.result_type(a, b)).reshape(np.broadcast_shapes(a.shape, b.shape))
+
+
+def logical_shift(op):
+    def f(a, b):
+        return op(unsigned(a), unsigned(b.astype(a.dtype))).view(a.dtype)
+    return f
+
+
 # op -> (NumPy function, dtypes, input domain: "any", "pos" (> 0),
 #        "nonzero" second operand, "shift" second operand in 0..bits-1,
 #        transcendental?)
@@ -26,10 +57,15 @@ UNARY = {
     "floor": (np.floor, FLOATS, "any", False),
     "negate": (np.negative, INTS + FLOATS, "any", False),
     "logical_not": (np.logical_not, ["bool"], "any", False),
-    "exp": (np.exp, FLOATS, "any", True),
-    "log": (np.log, FLOATS, "pos", True),
-    "sqrt": (np.sqrt, FLOATS, "pos", True),
-    "tanh": (np.tanh, FLOATS, "any", True),
+    "exp": (np.exp, ALL, "any", True),
+    "log": (np.log, INTS + FLOATS, "pos", True),
+    "sqrt": (np.sqrt, ALL, "pos", True),
+    "tanh": (np.tanh, ALL, "any", True),
+    "square": (np.square, INTS + FLOATS, "any", False),
+    "clz": (clz, INTS, "any", False),
+    "erf": (in_float64(np.vectorize(math.erf)), ALL, "any", True),
+    "rsqrt": (in_float64(lambda x: 1 / np.sqrt(x)), INTS + FLOATS, "pos", True),
+    "sigmoid": (in_float64(lambda x: 1 / (1 + np.exp(-x))), ALL, "any", True),
     "reciprocal": (np.reciprocal, FLOATS, "pos", True),
 }
 BINARY = {
@@ -55,6 +91,11 @@ BINARY = {
     "floor_divide": (np.floor_divide, INTS + FLOATS, "nonzero", False),
     "remainder": (np.remainder, INTS + FLOATS, "nonzero", False),
     "left_shift": (np.left_shift, INTS, "shift", False),
+    "divide": (np.true_divide, INTS + FLOATS, "nonzero", False),
+    "pow": (np.power, FLOATS, "pos", True),
+    "intdiv": (intdiv, INTS, "nonzero", False),
+    "logical_left_shift": (logical_shift(np.left_shift), INTS, "shift", False),
+    "logical_right_shift": (logical_shift(np.right_shift), INTS, "shift", False),
     "right_shift": (np.right_shift, INTS, "shift", False),
 }
 
@@ -100,6 +141,14 @@ def layouts(make, shape):
     big = make((shape[0] * 2, shape[1] * 3))
     big[::2, ::3] = base
     yield "strided", big[::2, ::3]
+
+
+@pytest.fixture(autouse=True)
+def quiet_numpy():
+    """NumPy warns about inf/NaN results (exp overflow, pow of negative
+    bases); they are compared like any value."""
+    with np.errstate(all="ignore"):
+        yield
 
 
 @pytest.fixture
