@@ -56,6 +56,34 @@ static int weak_scalar(PyObject *obj, bcast_scalar *out) {
   return 0;
 }
 
+/* An array input wrapped without a copy, except an array in non-native
+ * byte order: its native copy (the kernels read native values). */
+static int input_array(PyObject *obj, pb_array *out, const char *what) {
+  if (PyArray_Check(obj) && !PyArray_ISNOTSWAPPED((PyArrayObject *)obj)) {
+    PyArray_Descr *native = PyArray_DescrNewByteorder(
+        PyArray_DESCR((PyArrayObject *)obj), NPY_NATIVE);
+    if (!native) return -1;
+    PyObject *copy = PyArray_CastToType((PyArrayObject *)obj, native, 0);
+    if (!copy) return -1;
+    int rc = pb_array_from(copy, out, 0, what);
+    Py_DECREF(copy);
+    return rc;
+  }
+  return pb_array_from(obj, out, 0, what);
+}
+
+/* out=: a writeable ndarray in native byte order, wrapped. */
+static int out_array(PyObject *obj, pb_array *out) {
+  if (!PyArray_Check(obj) || !PyArray_ISWRITEABLE((PyArrayObject *)obj) ||
+      !PyArray_ISNOTSWAPPED((PyArrayObject *)obj)) {
+    memset(out, 0, sizeof *out);
+    PyErr_SetString(PyExc_TypeError,
+                    "out must be a writeable ndarray in native byte order");
+    return -1;
+  }
+  return pb_array_from(obj, out, 0, "out");
+}
+
 /* The inputs: arrays wrapped as they are, then the scalars typed against
  * the arrays (SELECT's condition is no part of its values' type). */
 static int inputs_from(op_call *c, PyObject *const *objs) {
@@ -63,7 +91,7 @@ static int inputs_from(op_call *c, PyObject *const *objs) {
   for (int k = 0; k < c->arity; k++) {
     int is_scalar = weak_scalar(objs[k], &c->scalars[k]);
     if (is_scalar < 0) return -1;
-    if (!is_scalar && pb_array_from(objs[k], &c->arrays[k], 0, what[k]) < 0)
+    if (!is_scalar && input_array(objs[k], &c->arrays[k], what[k]) < 0)
       return -1;
     if (!is_scalar) c->inputs[k] = c->arrays[k].tensor;
   }
@@ -222,9 +250,9 @@ static PyObject *raise_for(const op_call *c, bcast_status st,
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
     PyErr_NormalizeException(&type, &value, &tb);
-    if (value)
-      PyObject_SetAttrString(value, "op",
-                             PyUnicode_FromString(bcast_op_get(c->op)->name));
+    PyObject *name = PyUnicode_FromString(bcast_op_get(c->op)->name);
+    if (value && name) PyObject_SetAttrString(value, "op", name);
+    Py_XDECREF(name);
     PyErr_Restore(type, value, tb);
   }
   return NULL;
@@ -234,13 +262,8 @@ static PyObject *compute(op_call *c) {
   bcast_diag diag;
   bcast_status st;
   if (c->out && c->out != Py_None) {
-    if (!PyArray_Check(c->out) ||
-        !PyArray_ISWRITEABLE((PyArrayObject *)c->out)) {
-      PyErr_SetString(PyExc_TypeError, "out must be a writeable ndarray");
-      return NULL;
-    }
     pb_array out;
-    if (pb_array_from(c->out, &out, 0, "out") < 0) return NULL;
+    if (out_array(c->out, &out) < 0) return NULL;
     Py_BEGIN_ALLOW_THREADS
     st = bcast_ew_compute_into(c->op, &c->attrs, (size_t)c->arity, c->inputs,
                                &out.tensor, &c->options, &diag);
@@ -366,18 +389,13 @@ static PyObject *plan_call(PyObject *self, PyObject *args, PyObject *kwargs) {
       if (st != BCAST_OK) goto done;
       owned[k] = 1;
     } else {
-      if (pb_array_from(PyTuple_GET_ITEM(args, k), &arrays[k], 0, "input") < 0)
+      if (input_array(PyTuple_GET_ITEM(args, k), &arrays[k], "input") < 0)
         goto done;
       inputs[k] = arrays[k].tensor;
     }
   }
   if (p->has_out) {
-    if (!PyArray_Check(out_obj) ||
-        !PyArray_ISWRITEABLE((PyArrayObject *)out_obj)) {
-      PyErr_SetString(PyExc_TypeError, "out must be a writeable ndarray");
-      goto done;
-    }
-    if (pb_array_from(out_obj, &out, 0, "out") < 0) goto done;
+    if (out_array(out_obj, &out) < 0) goto done;
   } else {
     st = bcast_ew_plan_alloc_output(p->plan, &out.tensor, &diag);
     if (st != BCAST_OK) goto done;
@@ -436,7 +454,7 @@ PyObject *pb_plan(PyObject *self, PyObject *args, PyObject *kwargs) {
   pb_array out;
   memset(&out, 0, sizeof out);
   int has_out = c.out && c.out != Py_None;
-  if (has_out && pb_array_from(c.out, &out, 0, "out") < 0) goto done;
+  if (has_out && out_array(c.out, &out) < 0) goto done;
   bcast_ew_plan *plan = NULL;
   bcast_diag diag;
   bcast_status st = bcast_ew_plan_create(&plan, op, &c.attrs, (size_t)c.arity,

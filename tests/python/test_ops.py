@@ -385,3 +385,27 @@ def test_plan(nrng):
     check("plan scalar", s(a, 5), a * np.int32(5), False)
     with pytest.raises(bcast.CheckedError):
         bcast.plan("add", a, b, checked=True)(np.full((3, 4), 2**31 - 1, np.int32), np.abs(b) + 1)
+
+
+def test_byte_order(nrng):
+    a = values("int32", (3, 4), nrng)
+    big = a.astype(">i4")
+    check("big-endian input", bcast.add(big, 1), a + 1, False)
+    check("big-endian plan", bcast.plan("add", a, a)(big, a), a + a, False)
+    with pytest.raises(TypeError, match="byte order"):
+        bcast.add(a, 1, out=np.zeros((3, 4), ">i4"))
+
+
+def test_plan_no_refcount_leak():
+    a = np.arange(12, dtype=np.float64).reshape(3, 4)
+    out = np.empty_like(a)
+    p, q = bcast.plan("add", a, a), bcast.plan("add", a, a, out=out)
+    ra, ro = sys.getrefcount(a), sys.getrefcount(out)
+    for _ in range(2000):
+        p(a, a)
+        q(a, a, out=out)
+        try:
+            p(a[:2], a)
+        except ValueError:
+            pass
+    assert sys.getrefcount(a) == ra and sys.getrefcount(out) == ro
