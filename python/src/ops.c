@@ -320,6 +320,11 @@ static int op_call_parse(op_call *c, bcast_op op, PyObject *args,
     while (PyDict_Next(kwargs, &it, &key, &value))
       if (keyword_from(c, key, value, &seen_out) < 0) return -1;
   }
+  if (bcast_op_reads_attr(op, BCAST_ATTR_TO) && !c->attrs.cast_to) {
+    PyErr_Format(PyExc_TypeError, "%s() needs the result dtype (dtype= or to=)",
+                 bcast_op_get(op)->name);
+    return -1;
+  }
   return inputs_from(c, &PyTuple_GET_ITEM(args, first));
 }
 

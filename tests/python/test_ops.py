@@ -287,6 +287,8 @@ def test_attributes(nrng):
     for to in ("int32", np.float32, np.dtype("uint8"), "f2"):
         check(f"cast {to}", bcast.cast(f[:2], to), f[:2].astype(to), False)
     check("cast dtype=", bcast.cast(f, dtype="float32"), f.astype("float32"), False)
+    with pytest.raises(TypeError, match="dtype"):
+        bcast.cast(f)
     a = np.array([3, -3, 1000, -7], np.int32)
     b = np.array([1, 1, 2, 1], np.int32)
     got = bcast.arithmetic_right_shift(a, b, round=True)
