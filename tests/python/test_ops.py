@@ -411,3 +411,28 @@ def test_plan_no_refcount_leak():
         except ValueError:
             pass
     assert sys.getrefcount(a) == ra and sys.getrefcount(out) == ro
+
+
+def test_cast_every_pair(nrng):
+    """Values 0..100 (and halves for floats): defined in every type pair."""
+    for src in ALL:
+        x = values(src, (3, 4), nrng)
+        if src != "bool":
+            x = (np.abs(x) % 100).astype(src)
+        for to in ALL:
+            check(f"cast {src}->{to}", bcast.cast(x.T, to), x.T.astype(to), False)
+
+
+@pytest.mark.parametrize("dtype", INTS + FLOATS)
+def test_clamp_and_select_every_dtype(dtype, nrng):
+    x = values(dtype, (3, 4), nrng)
+    lo, hi = (0, 50) if dtype[0] == "u" else (-20, 50)
+    try:
+        got = bcast.clamp(x[::-1], lo, hi)
+    except TypeError:
+        assert dtype not in ("int8", "int16", "float16", "float32", "float64")
+    else:
+        check(f"clamp {dtype}", got, np.clip(x[::-1], lo, hi).astype(dtype), False)
+    c = values("bool", (4,), nrng)
+    y = values(dtype, (3, 1), nrng)
+    check(f"select {dtype}", bcast.select(c, x, y), np.where(c, x, y), False)
