@@ -431,18 +431,38 @@ PyObject *pb_owned_to_array(bcast_tensor *t, const pb_array *src) {
   return out;
 }
 
+int pb_npy_type(bcast_dtype dtype) {
+  static const int sints[] = {NPY_INT8, NPY_INT16, -1, NPY_INT32, -1, -1, -1,
+                              NPY_INT64};
+  static const int uints[] = {NPY_UINT8, NPY_UINT16, -1, NPY_UINT32, -1, -1,
+                              -1, NPY_UINT64};
+  static const int floats[] = {-1, NPY_HALF, -1, NPY_FLOAT, -1, -1, -1,
+                               NPY_DOUBLE};
+  const size_t size = bcast_dtype_size(dtype);
+  if (size < 1 || size > 8) return -1;
+  switch (bcast_dtype_kind_of(dtype)) {
+  case BCAST_KIND_BOOL: return NPY_BOOL;
+  case BCAST_KIND_SIGNED: return sints[size - 1];
+  case BCAST_KIND_UNSIGNED: return uints[size - 1];
+  case BCAST_KIND_FLOAT:
+    /* bfloat16 has no NumPy type. */
+    return dtype == BCAST_BFLOAT16 ? -1 : floats[size - 1];
+  default: return -1;
+  }
+}
+
 PyObject *pb_tensor_to_array(bcast_tensor *t) {
-  PyArray_Descr *descr = NULL;
-  PyObject *name = PyUnicode_FromString(bcast_dtype_name(t->dtype));
-  int ok = name && PyArray_DescrConverter(name, &descr);
-  Py_XDECREF(name);
-  if (!ok) {
+  const int type = pb_npy_type(t->dtype);
+  if (type < 0) {
+    PyErr_Format(PyExc_TypeError, "NumPy has no dtype for %s",
+                 bcast_dtype_name(t->dtype));
     bcast_tensor_release(t);
     return NULL;
   }
   /* A dtype-only pb_array: pb_owned_to_array reads its descr. */
-  PyObject *proto = PyArray_NewFromDescr(&PyArray_Type, descr, 0, NULL, NULL,
-                                         NULL, 0, NULL);
+  PyObject *proto = PyArray_NewFromDescr(&PyArray_Type,
+                                         PyArray_DescrFromType(type), 0, NULL,
+                                         NULL, NULL, 0, NULL);
   if (!proto) {
     bcast_tensor_release(t);
     return NULL;

@@ -3,7 +3,10 @@
  * the function's self (pybcast.h). */
 #include "pybcast.h"
 
+#include <stddef.h>
 #include <string.h>
+
+#include <structmember.h>
 
 #define PB_MAX_INPUTS 3
 
@@ -341,13 +344,31 @@ PyObject *pb_op_call(PyObject *self, PyObject *args, PyObject *kwargs) {
 /* bcast.plan: a prepared op (bcast_ew_plan) called on arrays of the
  * planned dtypes, shapes and strides. */
 
+/* What the fast path of a plan call compares an array with: the planning
+ * array's NumPy type, dims and strides, and the byte range [lo, hi) its
+ * elements span around its data pointer. */
+typedef struct plan_slot {
+  int type_num; /* -1: planned from a Python scalar (no fast path) */
+  int ndim;
+  int empty;
+  npy_intp lo, hi;
+  npy_intp dims[NPY_MAXDIMS], strides[NPY_MAXDIMS];
+} plan_slot;
+
 typedef struct plan_object {
   PyObject_HEAD
+  vectorcallfunc vectorcall;
   bcast_ew_plan *plan;
   bcast_op op;
   int arity;
   int has_out;                        /* planned for a caller's out */
+  int fast;                           /* the fast path may serve calls */
   bcast_dtype dtypes[PB_MAX_INPUTS];  /* the planned input types */
+  /* A new output's NumPy type (-1: none) and whether a new output fits
+   * the byte budget; in place: whether input k has out's layout. */
+  int out_type;
+  int same_as_out[PB_MAX_INPUTS];
+  plan_slot slot[PB_MAX_INPUTS + 1];  /* the inputs, then out */
 } plan_object;
 
 static void plan_dealloc(PyObject *self) {
@@ -355,19 +376,104 @@ static void plan_dealloc(PyObject *self) {
   Py_TYPE(self)->tp_free(self);
 }
 
+/* Records a tensor's layout; 0 when NumPy could not hold it. */
+static int slot_set(plan_slot *s, const bcast_tensor *t, int type_num) {
+  s->type_num = type_num;
+  s->ndim = t->rank;
+  if (type_num < 0 || t->rank > NPY_MAXDIMS) return 0;
+  s->lo = s->hi = 0;
+  s->empty = 0;
+  for (int32_t d = 0; d < t->rank; d++) {
+    s->dims[d] = (npy_intp)t->shape[d];
+    s->strides[d] = (npy_intp)t->stride_bytes[d];
+    s->empty |= t->shape[d] == 0;
+    const npy_intp reach = (npy_intp)(t->shape[d] - 1) * s->strides[d];
+    if (reach < 0)
+      s->lo += reach;
+    else
+      s->hi += reach;
+  }
+  s->hi += (npy_intp)bcast_dtype_size(t->dtype);
+  return 1;
+}
+
+static int slot_matches(const plan_slot *s, PyObject *obj) {
+  if (!PyArray_Check(obj)) return 0;
+  PyArrayObject *a = (PyArrayObject *)obj;
+  return PyArray_DESCR(a)->type_num == s->type_num &&
+         PyArray_ISNOTSWAPPED(a) && PyArray_NDIM(a) == s->ndim &&
+         !memcmp(PyArray_DIMS(a), s->dims, (size_t)s->ndim * sizeof(npy_intp)) &&
+         !memcmp(PyArray_STRIDES(a), s->strides,
+                 (size_t)s->ndim * sizeof(npy_intp));
+}
+
+static int slots_overlap(const plan_slot *a, const char *pa, const plan_slot *b,
+                         const char *pb) {
+  return !a->empty && !b->empty && pa + a->lo < pb + b->hi &&
+         pb + b->lo < pa + a->hi;
+}
+
+/* The plan run on arrays laid out exactly as planned, without wrapping
+ * them: returns the result, or NULL without an exception set when the
+ * general path must decide (other layouts, scalars, overlaps, errors). */
+static PyObject *plan_fast(plan_object *p, PyObject *const *args,
+                           PyObject *out_obj) {
+  const void *data[PB_MAX_INPUTS];
+  for (int k = 0; k < p->arity; k++) {
+    if (!slot_matches(&p->slot[k], args[k])) return NULL;
+    data[k] = PyArray_DATA((PyArrayObject *)args[k]);
+  }
+  PyArrayObject *out;
+  if (p->has_out) {
+    const plan_slot *os = &p->slot[PB_MAX_INPUTS];
+    if (!slot_matches(os, out_obj) ||
+        !PyArray_ISWRITEABLE((PyArrayObject *)out_obj))
+      return NULL;
+    out = (PyArrayObject *)out_obj;
+    const char *od = PyArray_DATA(out);
+    for (int k = 0; k < p->arity; k++)
+      if (slots_overlap(os, od, &p->slot[k], data[k]) &&
+          !(p->same_as_out[k] && data[k] == od))
+        return NULL;
+    Py_INCREF(out);
+  } else {
+    const plan_slot *os = &p->slot[PB_MAX_INPUTS];
+    out = (PyArrayObject *)PyArray_SimpleNew(os->ndim, (npy_intp *)os->dims,
+                                             p->out_type);
+    if (!out) return NULL;
+  }
+  bcast_diag diag;
+  bcast_status st;
+  void *od = PyArray_DATA(out);
+  Py_BEGIN_ALLOW_THREADS
+  st = bcast_ew_plan_execute(p->plan, od, data, &diag);
+  Py_END_ALLOW_THREADS
+  if (st != BCAST_OK) {
+    Py_DECREF(out);
+    return NULL;
+  }
+  return (PyObject *)out;
+}
+
 /* p(*inputs, out=None): scalars take the planned input's type. */
-static PyObject *plan_call(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *plan_vectorcall(PyObject *self, PyObject *const *args,
+                                 size_t nargsf, PyObject *kwnames) {
   plan_object *p = (plan_object *)self;
-  static char *kw[] = {"out", NULL};
+  const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   PyObject *out_obj = Py_None, *result = NULL;
-  PyObject *empty = PyTuple_New(0);
-  if (!empty) return NULL;
-  int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, "|O:plan", kw, &out_obj);
-  Py_DECREF(empty);
-  if (!ok) return NULL;
-  if (PyTuple_GET_SIZE(args) != p->arity) {
+  const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t i = 0; i < nkw; i++) {
+    PyObject *key = PyTuple_GET_ITEM(kwnames, i);
+    if (!PyUnicode_Check(key) || PyUnicode_CompareWithASCIIString(key, "out")) {
+      PyErr_Format(PyExc_TypeError,
+                   "a plan takes no keyword argument %R, only out", key);
+      return NULL;
+    }
+    out_obj = args[nargs + i];
+  }
+  if (nargs != p->arity) {
     PyErr_Format(PyExc_TypeError, "the plan of %s takes %d inputs, %zd given",
-                 bcast_op_get(p->op)->name, p->arity, PyTuple_GET_SIZE(args));
+                 bcast_op_get(p->op)->name, p->arity, nargs);
     return NULL;
   }
   if (p->has_out != (out_obj != Py_None)) {
@@ -375,6 +481,10 @@ static PyObject *plan_call(PyObject *self, PyObject *args, PyObject *kwargs) {
                     p->has_out ? "the plan was made with out=: pass out"
                                : "the plan was made without out=");
     return NULL;
+  }
+  if (p->fast) {
+    result = plan_fast(p, args, out_obj);
+    if (result || PyErr_Occurred()) return result;
   }
   pb_array arrays[PB_MAX_INPUTS], out;
   bcast_tensor inputs[PB_MAX_INPUTS], result_t;
@@ -387,15 +497,14 @@ static PyObject *plan_call(PyObject *self, PyObject *args, PyObject *kwargs) {
   memset(&result_t, 0, sizeof result_t);
   for (; k < p->arity; k++) {
     bcast_scalar sc;
-    int is_scalar = weak_scalar(PyTuple_GET_ITEM(args, k), &sc);
+    int is_scalar = weak_scalar(args[k], &sc);
     if (is_scalar < 0) goto done;
     if (is_scalar) {
       st = bcast_scalar_tensor(&sc, p->dtypes[k], &inputs[k], &diag);
       if (st != BCAST_OK) goto done;
       owned[k] = 1;
     } else {
-      if (input_array(PyTuple_GET_ITEM(args, k), &arrays[k], "input") < 0)
-        goto done;
+      if (input_array(args[k], &arrays[k], "input") < 0) goto done;
       inputs[k] = arrays[k].tensor;
     }
   }
@@ -427,16 +536,55 @@ done:
   return result;
 }
 
+static PyMemberDef plan_members[] = {
+    {"_fast", T_INT, offsetof(plan_object, fast), READONLY,
+     "Whether calls on arrays of the planned types, dims and strides go\n"
+     "straight to the kernel (the inputs were arrays NumPy can hold, a new\n"
+     "output fits the byte budget)."},
+    {NULL, 0, 0, 0, NULL}};
+
 static PyTypeObject plan_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "bcast.Plan",
     .tp_basicsize = sizeof(plan_object),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_vectorcall_offset = offsetof(plan_object, vectorcall),
     .tp_dealloc = plan_dealloc,
-    .tp_call = plan_call,
+    .tp_call = PyVectorcall_Call,
+    .tp_members = plan_members,
     .tp_doc = "A prepared element-wise op (bcast.plan).  p(*inputs, "
               "out=None) runs it\non arrays of the planned dtypes, shapes "
               "and strides (ValueError\notherwise); out= exactly when the "
               "plan was made with out=."};
+
+/* Whether and how the fast path serves p: every input planned from an
+ * array NumPy can hold, and a new output that fits the byte budget. */
+static void plan_fast_setup(plan_object *p, const op_call *c) {
+  const bcast_tensor *out = bcast_ew_plan_output(p->plan);
+  plan_slot *os = &p->slot[PB_MAX_INPUTS];
+  p->out_type = pb_npy_type(out->dtype);
+  p->fast = slot_set(os, out, p->out_type);
+  for (int k = 0; k < p->arity; k++) {
+    const PyArrayObject *a = c->arrays[k].array;
+    p->fast &= slot_set(&p->slot[k], &c->inputs[k],
+                        a ? PyArray_DESCR((PyArrayObject *)a)->type_num : -1);
+    p->same_as_out[k] =
+        p->slot[k].ndim == os->ndim &&
+        !memcmp(p->slot[k].dims, os->dims, (size_t)os->ndim * sizeof(npy_intp)) &&
+        !memcmp(p->slot[k].strides, os->strides,
+                (size_t)os->ndim * sizeof(npy_intp));
+  }
+  if (p->has_out) {
+    /* The planned out's own NumPy type: an int64 out may be NPY_LONG or
+     * NPY_LONGLONG, as its array says. */
+    os->type_num = PyArray_DESCR((PyArrayObject *)c->out)->type_num;
+  } else {
+    int64_t bytes = (int64_t)bcast_dtype_size(out->dtype);
+    for (int32_t d = 0; d < out->rank; d++) bytes *= out->shape[d];
+    const int64_t budget = c->options.max_bytes > 0 ? c->options.max_bytes
+                                                    : BCAST_DEFAULT_MAX_BYTES;
+    p->fast &= bytes <= budget;
+  }
+}
 
 PyObject *pb_plan(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
@@ -475,11 +623,13 @@ PyObject *pb_plan(PyObject *self, PyObject *args, PyObject *kwargs) {
     bcast_ew_plan_destroy(plan);
     goto done;
   }
+  p->vectorcall = plan_vectorcall;
   p->plan = plan;
   p->op = op;
   p->arity = c.arity;
   p->has_out = has_out;
   for (int k = 0; k < c.arity; k++) p->dtypes[k] = c.inputs[k].dtype;
+  plan_fast_setup(p, &c);
   result = (PyObject *)p;
 done:
   op_call_release(&c);

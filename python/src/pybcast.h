@@ -55,6 +55,9 @@ PyObject *pb_dim_to(int64_t dim, const bcast_symbols *symbols);
 /* A writeable ndarray of the library's dtype taking over the owned tensor
  * t (released on failure). */
 PyObject *pb_tensor_to_array(bcast_tensor *t);
+/* NumPy's type number for a library dtype; -1 for bfloat16 (NumPy has
+ * none). */
+int pb_npy_type(bcast_dtype dtype);
 
 /* Adds the element-wise ops (ops.c) to the module m: one function per
  * row of BCAST_OP_LIST and per alias.  -1 with an exception set. */

@@ -389,6 +389,64 @@ def test_plan(nrng):
         bcast.plan("add", a, b, checked=True)(np.full((3, 4), 2**31 - 1, np.int32), np.abs(b) + 1)
 
 
+def test_plan_fast_path(nrng):
+    """Calls on the planned layouts go straight to the kernel; anything
+    else (other strides, overlap, a read-only out, other int64 spelling)
+    takes the checked path and still gives NumPy's answer or its error."""
+    a = values("float32", (5, 6), nrng)
+    b = values("float32", (6,), nrng)
+    out = np.empty((5, 6), np.float32)
+    p = bcast.plan("add", a, b, out=out)
+    q = bcast.plan("add", a, b)
+    assert p._fast and q._fast
+    assert p(a, b, out=out) is out
+    check("fast out", out, a + b, False)
+    r = q(a, b)
+    assert r.dtype == np.float32 and r.flags.c_contiguous and r.flags.writeable
+    check("fast new", r, a + b, False)
+    # In place: out is input 0, planned that way.
+    x = a.copy()
+    inplace = bcast.plan("add", x, b, out=x)
+    assert inplace(x, b, out=x) is x
+    check("fast in place", x, a + b, False)
+    # Partial overlap of out and an input is refused, as without a plan.
+    buf = np.zeros(31, np.float32)
+    o1 = buf[:30].reshape(5, 6)
+    o2 = buf[1:].reshape(5, 6)
+    with pytest.raises(ValueError, match="overlaps"):
+        p(o2, b, out=o1)
+    # A read-only out of the right layout.
+    ro = np.empty((5, 6), np.float32)
+    ro.flags.writeable = False
+    with pytest.raises(TypeError, match="writeable"):
+        p(a, b, out=ro)
+    # int64 as NPY_LONG and as NPY_LONGLONG: the same library type.
+    i = np.arange(6, dtype="l")
+    ql = bcast.plan("mul", i, i)
+    check("int64 other spelling", ql(i.astype("q"), i.astype("q")), i * i, False)
+    # A plan made from a scalar still runs (not on the fast path).
+    s = bcast.plan("add", a, 2.0)
+    assert not s._fast
+    check("scalar plan", s(a, 3.0), a + np.float32(3.0), False)
+    # Every dtype's new output has NumPy's dtype.
+    for dtype in ALL:
+        v = values(dtype, (3, 4), nrng)
+        pm = bcast.plan("maximum", v, v[0])
+        assert pm._fast
+        check(f"fast maximum {dtype}", pm(v, v[1]), np.maximum(v, v[1]), False)
+    # Checked plans raise with the op's fields on the fast path too.
+    big = np.full((3, 4), 2**31 - 1, np.int32)
+    one = np.ones(4, np.int32)
+    cp = bcast.plan("add", big, one, checked=True)
+    assert cp._fast
+    with pytest.raises(bcast.CheckedError) as info:
+        cp(big, one)
+    assert info.value.op == "add"
+    # Keywords other than out are refused.
+    with pytest.raises(TypeError, match="keyword"):
+        q(a, b, threads=2)
+
+
 def test_byte_order(nrng):
     a = values("int32", (3, 4), nrng)
     big = a.astype(">i4")
