@@ -155,7 +155,7 @@ typedef enum bcast_op_result_rule {
   X(TANH, "tanh", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,  \
     BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.tanh", NULL), NULL)               \
   X(ADD, "add", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER,                      \
-    BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME, 0,              \
+    BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, SAME, 0,              \
     ARITH("arith.addf", "arith.addi"), "the sum overflows the type")          \
   X(ARITHMETIC_RIGHT_SHIFT, "arithmetic_right_shift", 2, 0, BROADCAST,        \
     NUMBER, NUMBER, NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT, SAME,          \
@@ -198,13 +198,13 @@ typedef enum bcast_op_result_rule {
     BCAST_TYPES_BOOL, BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, "arith.xori"),    \
     NULL)                                                                     \
   X(MAXIMUM, "maximum", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER,              \
-    BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME,                 \
+    BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, SAME,                 \
     BCAST_ATTR_BIT(NAN_MODE), BODY(maximum), NULL)                            \
   X(MINIMUM, "minimum", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER,              \
-    BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME,                 \
+    BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, SAME,                 \
     BCAST_ATTR_BIT(NAN_MODE), BODY(minimum), NULL)                            \
   X(MUL, "mul", 2, 1, MUL, NUMBER, NUMBER, NUMBER,                            \
-    BCAST_TYPES_TINT | BCAST_TYPES_TFP, BCAST_TYPES_NUM, MUL,                 \
+    BCAST_TYPES_TINT | BCAST_TYPES_TFP, BCAST_TYPES_ALL, MUL,                 \
     BCAST_ATTR_BIT(SHIFT), BODY(mul), "the shifted product is outside int32") \
   X(POW, "pow", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,     \
     BCAST_TYPES_NUM, SAME, 0, ARITH("math.powf", NULL),                       \
@@ -242,9 +242,9 @@ typedef enum bcast_op_result_rule {
   X(NOT_EQUAL, "not_equal", 2, 0, BROADCAST, NUMBER, NUMBER, BOOL, 0,         \
     BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, NULL), NULL)                        \
   X(FMAX, "fmax", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER, 0,                 \
-    BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL), NULL)                        \
+    BCAST_TYPES_ALL, SAME, 0, ARITH(NULL, NULL), NULL)                        \
   X(FMIN, "fmin", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER, 0,                 \
-    BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL), NULL)
+    BCAST_TYPES_ALL, SAME, 0, ARITH(NULL, NULL), NULL)
 
 typedef enum bcast_op {
 #define BCAST_OP_ENUM_(id, ...) BCAST_OP_##id,

@@ -14,7 +14,7 @@
     ew_st_same, ew_mul_wide_##S, ew_unpred_mul_wide_##S)
 
 #define EW_BINARY_LIST(X)                                                     \
-  EW_FOR_NUM(EW_B_SAME_, X, ADD, add)                                         \
+  EW_FOR_ALL(EW_B_SAME_, X, ADD, add)                                         \
   EW_FOR_INT(EW_B_SAME_, X, ARITHMETIC_RIGHT_SHIFT, arithmetic_right_shift)   \
   EW_FOR_INT_BOOL(EW_B_SAME_, X, BITWISE_AND, bitwise_and)                    \
   EW_FOR_INT_BOOL(EW_B_SAME_, X, BITWISE_OR, bitwise_or)                      \
@@ -28,9 +28,9 @@
   EW_FOR_ALL(EW_B_BOOL_, X, LOGICAL_OR, logical_or)                           \
   EW_FOR_INT(EW_B_SAME_, X, LOGICAL_RIGHT_SHIFT, logical_right_shift)         \
   EW_FOR_ALL(EW_B_BOOL_, X, LOGICAL_XOR, logical_xor)                         \
-  EW_FOR_NUM(EW_B_SAME_, X, MAXIMUM, maximum)                                 \
-  EW_FOR_NUM(EW_B_SAME_, X, MINIMUM, minimum)                                 \
-  EW_FOR_NUM(EW_B_SAME_, X, MUL, mul)                                         \
+  EW_FOR_ALL(EW_B_SAME_, X, MAXIMUM, maximum)                                 \
+  EW_FOR_ALL(EW_B_SAME_, X, MINIMUM, minimum)                                 \
+  EW_FOR_ALL(EW_B_SAME_, X, MUL, mul)                                         \
   EW_B_MULWIDE_(X, INT8, i8, int8_t)                                          \
   EW_B_MULWIDE_(X, INT16, i16, int16_t)                                       \
   EW_FOR_NUM(EW_B_SAME_, X, POW, pow)                                         \
@@ -41,8 +41,8 @@
   EW_FOR_ALL(EW_B_BOOL_, X, LESS, less)                                       \
   EW_FOR_ALL(EW_B_BOOL_, X, LESS_EQUAL, less_equal)                           \
   EW_FOR_ALL(EW_B_BOOL_, X, NOT_EQUAL, not_equal)                             \
-  EW_FOR_NUM(EW_B_SAME_, X, FMAX, fmax)                                       \
-  EW_FOR_NUM(EW_B_SAME_, X, FMIN, fmin)
+  EW_FOR_ALL(EW_B_SAME_, X, FMAX, fmax)                                       \
+  EW_FOR_ALL(EW_B_SAME_, X, FMIN, fmin)
 
 #define EW_DEFINE_(NAME, OP, FL, IN, OUT, TA, LA, VA, TR, SR, FN, UN)         \
   EW_BINARY_(NAME, TA, LA, VA, TR, SR, FN, UN)

@@ -712,6 +712,20 @@ static inline uint8_t ew_abs_b(uint8_t a, const ew_params *p) {
   (void)p;
   return a;
 }
+/* NumPy's bool loops of add and multiply, maximum and minimum (fmax,
+ * fmin): logical or and and. */
+#define EW_BOOL_AS_(op, as)                                                   \
+  static inline uint8_t ew_##op##_b(uint8_t a, uint8_t b,                     \
+                                    const ew_params *p) {                     \
+    return ew_bitwise_##as##_b(a, b, p);                                      \
+  }                                                                           \
+  EW_NEVER2_(op, b, uint8_t)
+EW_BOOL_AS_(add, or)
+EW_BOOL_AS_(maximum, or)
+EW_BOOL_AS_(fmax, or)
+EW_BOOL_AS_(mul, and)
+EW_BOOL_AS_(minimum, and)
+EW_BOOL_AS_(fmin, and)
 EW_NEVER1_(abs, b, uint8_t)
 EW_NEVER1_(bitwise_not, b, uint8_t)
 EW_NEVER2_(bitwise_and, b, uint8_t)

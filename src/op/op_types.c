@@ -66,6 +66,14 @@ static bcast_dtype numpy_compute_type(const bcast_op_info *info,
                                       bcast_dtype common) {
   if (bcast_dtype_kind_of(common) == BCAST_KIND_FLOAT) return common;
   if (info->result == BCAST_RESULT_TRUE_DIV) return BCAST_FLOAT64;
+  /* Bool into an integer op without a bool loop (power, floor_divide,
+   * square, the shifts, ...): NumPy's first loop, int8.  subtract and
+   * negative have one and refuse bool (their types leave it out). */
+  if (common == BCAST_BOOL && !(info->numpy_types & BCAST_TYPES_BOOL) &&
+      (info->numpy_types & BCAST_TYPE_BIT(INT8)) &&
+      info != bcast_op_get(BCAST_OP_SUB) &&
+      info != bcast_op_get(BCAST_OP_NEGATE))
+    return BCAST_INT8;
   if ((info->numpy_types & (1u << common)) ||
       (info->numpy_types & ~(uint32_t)BCAST_TYPES_FLOAT))
     return common;

@@ -368,7 +368,7 @@ def add_errors(h, rng):
                label='incompatible shapes'))
     # ops NumPy does not define for a type are refused
     for op, t in (('bitwise_and', 'f4'), ('bitwise_not', 'f8'), ('clz', 'f2'),
-                  ('logical_left_shift', 'f4'), ('add', '?'), ('negate', '?')):
+                  ('logical_left_shift', 'f4'), ('sub', '?'), ('negate', '?')):
         ins = [np.ones((3,), t)] * (1 if op in UNARY else 2)
         h.add(Case(op, ins, None, [], 'numpy', rc=(1, 2), err_any=[['type', t, ro.name_of(t)]],
                    label='numpy profile refuses %s %s' % (op, t)))
