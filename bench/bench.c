@@ -368,6 +368,19 @@ int main(int argc, char **argv) {
   bench_bw bw;
   double best_write = bench_bandwidth(reps, &bw);
 
+  /* The Python module of this build (build/python), timed by
+   * numpy_bench.py beside NumPy when it is there. */
+  char pydir[4096];
+  ssize_t n = readlink("/proc/self/exe", pydir, sizeof pydir - 32);
+  if (n > 0) {
+    pydir[n] = '\0';
+    char *slash = strrchr(pydir, '/');
+    char init[4200];
+    if (slash) strcpy(slash, "/python");
+    snprintf(init, sizeof init, "%s/bcast/__init__.py", pydir);
+    if (slash && file_exists(init)) setenv("BCAST_BENCH_PYDIR", pydir, 1);
+  }
+
   char script[4096];
   const int have_script =
       numpy && find_script(source_dir, argv[0], script, sizeof script);

@@ -66,6 +66,7 @@ typedef struct ew_result {
   double into[2];
   double oneshot_into; /* latency case: bcast_ew_compute_into, us */
   double np_fresh, np_into;
+  double py_fresh, py_into, py_plan; /* the Python module, 1 thread */
 } ew_result;
 
 static double now(void) {
@@ -208,8 +209,17 @@ static void append_shape(char *buf, size_t cap, int32_t rank,
                             dims[i]);
 }
 
-/* numpy_bench.py's ew cases: ew:OP:DTYPE:SHAPE_A:SHAPE_B:BATCH. */
-static int run_numpy(const char *script, int reps, ew_result *res) {
+/* A time per call as the case reports it: us per call for the latency
+ * case, else GB/s. */
+static double rate(const ew_result *r, int index, double seconds) {
+  return cases[index].latency ? seconds * 1e6 : r->bytes / seconds / 1e9;
+}
+
+/* numpy_bench.py's ew cases: ew:OP:DTYPE:SHAPE_A:SHAPE_B:BATCH.  It also
+ * times the Python module (bcast-py lines, counted in *py_got) when
+ * BCAST_BENCH_PYDIR names the build's python/ directory. */
+static int run_numpy(const char *script, int reps, ew_result *res,
+                     int *py_got) {
   static char cmd[16384];
   snprintf(cmd, sizeof cmd, "/usr/bin/python3 '%s' %d", script, reps);
   for (int i = 0; i < EW_CASE_COUNT; i++) {
@@ -229,26 +239,58 @@ static int run_numpy(const char *script, int reps, ew_result *res) {
   int got = 0;
   while (fgets(line, sizeof line, child)) {
     int index;
-    double fresh, into;
+    double fresh, into, plan;
     if (sscanf(line, "numpy-ew %d %lf %lf", &index, &fresh, &into) == 3 &&
         index >= 0 && index < EW_CASE_COUNT) {
-      if (cases[index].latency) {
-        res[index].np_fresh = fresh * 1e6;
-        res[index].np_into = into * 1e6;
-      } else {
-        res[index].np_fresh = res[index].bytes / fresh / 1e9;
-        res[index].np_into = res[index].bytes / into / 1e9;
-      }
+      res[index].np_fresh = rate(&res[index], index, fresh);
+      res[index].np_into = rate(&res[index], index, into);
       got++;
+    } else if (sscanf(line, "bcast-py %d %lf %lf %lf", &index, &fresh, &into,
+                      &plan) == 4 &&
+               index >= 0 && index < EW_CASE_COUNT) {
+      res[index].py_fresh = rate(&res[index], index, fresh);
+      res[index].py_into = rate(&res[index], index, into);
+      res[index].py_plan = rate(&res[index], index, plan);
+      *py_got += 1;
+    } else if (!strncmp(line, "bcast-py-missing", 16)) {
+      printf("  Python module: not measured (%s)", line + 17);
     }
   }
   return pclose(child) == 0 && got == EW_CASE_COUNT;
 }
 
+/* The Python module beside the C library and NumPy, 1 thread. */
+static void print_python(const ew_result *res) {
+  printf("\nPython module (import bcast), 1 thread, same arrays, GB/s as "
+         "above: new = bcast.OP(a, b), into = bcast.OP(a, b, out=o), plan = "
+         "p(a, b, out=o)\n");
+  printf("  %-30s %7s %7s %7s %7s %9s %9s %9s\n", "case", "py new",
+         "py into", "py plan", "C into", "plan/C", "into/np", "C/np");
+  for (int i = 0; i < EW_CASE_COUNT; i++) {
+    const ew_result *r = &res[i];
+    /* Above 1 means the first is faster, for both units. */
+    const int us = cases[i].latency;
+    const double plan_c = us ? r->into[0] / r->py_plan : r->py_plan / r->into[0];
+    const double into_np = us ? r->np_into / r->py_into : r->py_into / r->np_into;
+    const double c_np = us ? r->np_into / r->into[0] : r->into[0] / r->np_into;
+    printf("  %-30s %7.2f %7.2f %7.2f %7.2f %9.2f %9.2f %9.2f\n",
+           cases[i].name, r->py_fresh, r->py_into, r->py_plan, r->into[0],
+           plan_c, into_np, c_np);
+    if (us)
+      printf("  %-30s np.OP(a, b, out=o) %.3f us: bcast.OP(out=o) %.2fx, "
+             "plan %.2fx NumPy's speed\n",
+             "", r->np_into, r->np_into / r->py_into, r->np_into / r->py_plan);
+  }
+  printf("  (plan/C: the Python plan over the C plan's 'into 1T'; into/np: "
+         "bcast.OP(out=o) over np.OP(out=o); C/np: the C plan over NumPy, "
+         "for comparison; above 1 = faster)\n");
+}
+
 void bench_elementwise(int reps, const char *script, const bench_bw *bw) {
   static ew_result res[EW_CASE_COUNT];
   for (int i = 0; i < EW_CASE_COUNT; i++) run_case(&cases[i], reps, &res[i]);
-  const int have_numpy = script && run_numpy(script, reps, res);
+  int py_got = 0;
+  const int have_numpy = script && run_numpy(script, reps, res, &py_got);
   printf("\nElement-wise ops (numpy profile), GB/s of operands read + output "
          "written; new = fresh output each call, into = warm output\n");
   printf("  %-30s %7s %7s %7s %7s %7s %7s %7s %7s %6s %6s\n", "case",
@@ -290,4 +332,5 @@ void bench_elementwise(int reps, const char *script, const bench_bw *bw) {
          bw->copy[0], bw->copy[1], bw->fill[0], bw->fill[1]);
   if (script && !have_numpy)
     printf("  NumPy: not measured for the element-wise cases\n");
+  if (py_got == EW_CASE_COUNT) print_python(res);
 }

@@ -13,11 +13,27 @@ of REPS batches of BATCH calls, per call, for np.OP(a, b) (a new output)
 and np.OP(a, b, out=o).  np.where has no out=; its "into" writes the same
 result with np.copyto(o, b) then np.copyto(o, a, where=c).
 Index numbering restarts at 0 for the ew cases.
+
+With BCAST_BENCH_PYDIR set (bcast_bench sets it to the build's python/
+directory), the ew cases also time the Python module on the same arrays,
+in the same process, 1 thread: "bcast-py INDEX NEW INTO PLAN", per call,
+for bcast.OP(a, b) (a new output), bcast.OP(a, b, out=o) and a prepared
+plan p(a, b, out=o).  OP is NumPy's name (bcast has them as aliases);
+where is bcast.where(c, a, b), which has out=.
 """
+import os
 import sys
 import time
 
 import numpy as np
+
+bcast = None
+if os.environ.get("BCAST_BENCH_PYDIR"):
+    sys.path.insert(0, os.environ["BCAST_BENCH_PYDIR"])
+    try:
+        import bcast
+    except ImportError as e:
+        print("bcast-py-missing %s" % e, flush=True)
 
 
 def parse_shape(text):
@@ -47,16 +63,28 @@ def ew_case(index, spec, reps):
         fresh = lambda: fn(a, b)
         o = fn(a, b)
         into = lambda: fn(a, b, out=o)
-    best = []
-    for call in (fresh, into):
-        t_best = float("inf")
-        for _ in range(reps):
-            start = time.perf_counter()
-            for _ in range(batch):
-                call()
-            t_best = min(t_best, (time.perf_counter() - start) / batch)
-        best.append(t_best)
+    best = [best_of(call, reps, batch) for call in (fresh, into)]
     print("numpy-ew %d %.9f %.9f" % (index, best[0], best[1]), flush=True)
+    if bcast is None:
+        return
+    fn = getattr(bcast, op)
+    ins = (c, a, b) if op == "where" else (a, b)
+    p = bcast.plan(op, *ins, out=o, threads=1)
+    calls = (lambda: fn(*ins, threads=1), lambda: fn(*ins, out=o, threads=1),
+             lambda: p(*ins, out=o))
+    best = [best_of(call, reps, batch) for call in calls]
+    print("bcast-py %d %.9f %.9f %.9f" % (index, *best), flush=True)
+
+
+def best_of(call, reps, batch):
+    """The best of reps batches of batch calls, seconds per call."""
+    t_best = float("inf")
+    for _ in range(reps):
+        start = time.perf_counter()
+        for _ in range(batch):
+            call()
+        t_best = min(t_best, (time.perf_counter() - start) / batch)
+    return t_best
 
 
 def main(argv):
