@@ -64,7 +64,7 @@ BCAST_API int bcast_status_exit_class(bcast_status status);
 
 /* Sizes of the diagnostic's two message buffers, including the
  * terminating NUL.  They keep a bcast_diag small enough for a caller's stack
- * (about 1.6 KB) and hold any message about shapes up to rank 16 or so; a
+ * (about 2.2 KB) and hold any message about shapes up to rank 16 or so; a
  * longer message is cut at a character boundary and ends in "...". */
 #define BCAST_DIAG_TEXT_MAX 1024
 #define BCAST_DIAG_MLIR_TEXT_MAX 512
@@ -84,6 +84,25 @@ BCAST_API int bcast_status_exit_class(bcast_status status);
  * text MLIR's verifier prints for the same failure (without the
  * "'op-name' op " prefix, which the caller adds when mlir_op_prefix is set).
  */
+/* The most dims an element index in a diagnostic has (BCAST_MAX_RANK). */
+#define BCAST_DIAG_INDEX_MAX 64
+
+/* The output element a BCAST_CHECKED failure stopped at (the first in C
+ * order whose result is unpredictable): flat is its C-order position
+ * (-1 when the diagnostic is about no element), index[0..rank) its
+ * index; dtype[k] (a bcast_dtype) and value[k] (its bytes as stored, in
+ * the machine's order) are operand k's type and value there for k <
+ * operands, and at k == operands the result type and the value an
+ * unchecked run writes. */
+typedef struct bcast_diag_element {
+  int64_t flat;
+  int32_t rank;
+  int32_t operands;
+  int64_t index[BCAST_DIAG_INDEX_MAX];
+  int32_t dtype[4];
+  unsigned char value[4][16];
+} bcast_diag_element;
+
 typedef struct bcast_diag {
   bcast_status status;
   int operand[2];
@@ -93,6 +112,7 @@ typedef struct bcast_diag {
   int mlir_op_prefix;
   char message[BCAST_DIAG_TEXT_MAX];
   char mlir_message[BCAST_DIAG_MLIR_TEXT_MAX];
+  bcast_diag_element element;
 } bcast_diag;
 
 /* Resets a diagnostic to "no error". */

@@ -49,6 +49,55 @@ static int set_field(PyObject *exc, const char *name, PyObject *value) {
   return rc;
 }
 
+/* One value of a diagnostic's element: a NumPy scalar of its type, or a
+ * float for bfloat16 (NumPy has no type for it). */
+static PyObject *element_value(int32_t dtype, const unsigned char *bytes) {
+  const int type = pb_npy_type((bcast_dtype)dtype);
+  if (type < 0) {
+    uint16_t b;
+    memcpy(&b, bytes, sizeof b);
+    return PyFloat_FromDouble(bcast_bf16_to_float(b));
+  }
+  PyArray_Descr *descr = PyArray_DescrFromType(type);
+  PyObject *v = PyArray_Scalar((void *)(uintptr_t)bytes, descr, NULL);
+  Py_DECREF(descr);
+  return v;
+}
+
+/* CheckedError's element fields: index (a tuple), values (the operands'
+ * values there) and result (what an unchecked run writes there). */
+static int set_element_fields(PyObject *exc, const bcast_diag_element *e) {
+  PyObject *index = PyTuple_New(e->rank);
+  PyObject *values = PyTuple_New(e->operands);
+  if (!index || !values) {
+    Py_XDECREF(index);
+    Py_XDECREF(values);
+    return -1;
+  }
+  for (int32_t d = 0; d < e->rank; d++) {
+    PyObject *v = PyLong_FromLongLong(e->index[d]);
+    if (!v) goto fail;
+    PyTuple_SET_ITEM(index, d, v);
+  }
+  for (int32_t k = 0; k < e->operands; k++) {
+    PyObject *v = element_value(e->dtype[k], e->value[k]);
+    if (!v) goto fail;
+    PyTuple_SET_ITEM(values, k, v);
+  }
+  /* set_field takes its value's reference, also when it fails. */
+  if (set_field(exc, "index", index)) {
+    Py_DECREF(values);
+    return -1;
+  }
+  return set_field(exc, "values", values) ||
+         set_field(exc, "result",
+                   element_value(e->dtype[e->operands], e->value[e->operands]));
+fail:
+  Py_DECREF(index);
+  Py_DECREF(values);
+  return -1;
+}
+
 PyObject *pb_raise(bcast_status status, const bcast_diag *diag) {
   PyObject *type = exception_for(status);
   const char *message =
@@ -74,6 +123,8 @@ PyObject *pb_raise(bcast_status status, const bcast_diag *diag) {
                       ? PyUnicode_FromString(diag->mlir_message)
                       : Py_NewRef(Py_None));
   }
+  if (!failed && diag && status == BCAST_CHECKED && diag->element.flat >= 0)
+    failed = set_element_fields(exc, &diag->element);
   if (!failed) PyErr_SetObject(type, exc);
   Py_DECREF(exc);
   return NULL;

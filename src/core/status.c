@@ -69,6 +69,9 @@ void bcast_diag_clear(bcast_diag *diag) {
   diag->mlir_op_prefix = 0;
   diag->message[0] = '\0';
   diag->mlir_message[0] = '\0';
+  diag->element.flat = -1;
+  diag->element.rank = 0;
+  diag->element.operands = 0;
 }
 
 bcast_status bcast__fail(bcast_diag *diag, bcast_status status,

@@ -4,6 +4,7 @@
  * element whose result TOSA leaves unpredictable. */
 #include <inttypes.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "bcast/elementwise.h"
 #include "core/diag.h"
@@ -76,6 +77,32 @@ void bcast__ew_plan_reference(const bcast_ew_plan *plan, void *out_data,
   walk_c_order(plan, out_data, in_data, visit_elem, NULL, idx);
 }
 
+_Static_assert(BCAST_DIAG_INDEX_MAX == BCAST_MAX_RANK,
+               "a diagnostic's element index holds every output rank");
+_Static_assert(EW_MAX_INPUTS < 4, "a diagnostic's element holds the values");
+
+/* The element's index and values, as fields of the diagnostic. */
+static void record_element(const struct bcast_ew_plan *plan,
+                           const int64_t *idx, char *const *found,
+                           const char *result, bcast_diag *diag) {
+  bcast_diag_element *e = &diag->element;
+  const int32_t rank = plan->out.rank;
+  e->rank = rank;
+  e->flat = 0;
+  for (int32_t d = 0; d < rank; d++) {
+    e->index[d] = idx[d];
+    e->flat = e->flat * plan->out.shape[d] + idx[d];
+  }
+  e->operands = plan->arity;
+  for (int k = 0; k <= plan->arity; k++) {
+    const bcast_dtype t = k < plan->arity ? plan->in[k].dtype : plan->out.dtype;
+    e->dtype[k] = (int32_t)t;
+    memset(e->value[k], 0, sizeof e->value[k]);
+    memcpy(e->value[k], k < plan->arity ? found[k] : result,
+           bcast_dtype_size(t));
+  }
+}
+
 /* Checked mode: the walk stops at the first unpredictable element, whose
  * index, operands and unchecked result go into the diagnostic. */
 bcast_status bcast__ew_check_pass(const struct bcast_ew_plan *plan,
@@ -110,5 +137,6 @@ bcast_status bcast__ew_check_pass(const struct bcast_ew_plan *plan,
   bcast__append(text, sizeof text, &len, "; unchecked, bcast gives %s",
                 value);
   bcast__fail(diag, BCAST_CHECKED, "%s", text);
+  record_element(plan, idx, found, result, diag);
   return BCAST_CHECKED;
 }

@@ -20,3 +20,10 @@ def rng(request):
     print(f"seed {seed}; replay: BCAST_SEED={seed} PYTHONPATH={os.environ.get('PYTHONPATH', '')} "
           f"{sys.executable} -m pytest {request.node.nodeid}")
     return random.Random(seed)
+
+
+@pytest.fixture
+def nrng(rng):
+    """A NumPy generator seeded from rng (so from the printed seed)."""
+    import numpy as np
+    return np.random.default_rng(rng.randrange(1 << 32))

@@ -37,6 +37,43 @@ def test_broadcast_error_fields():
     assert "rank 1" in str(e.value)
 
 
+def test_checked_error_fields(nrng):
+    """CheckedError names the first unpredictable element in C order: its
+    index, the operands' values there (NumPy scalars of the computed type)
+    and what an unchecked run writes there."""
+    a = nrng.integers(-1000, 1000, size=(4, 5, 6)).astype(np.int32)
+    where = tuple(int(nrng.integers(0, n)) for n in a.shape)
+    a[where] = 2**31 - 1
+    b = np.arange(1, 7, dtype=np.int32)
+    with pytest.raises(bcast.CheckedError) as e:
+        bcast.add(a, b, checked=True)
+    err = e.value
+    assert isinstance(err, ArithmeticError)
+    assert err.op == "add" and err.status == "BCAST_CHECKED"
+    assert err.index == where
+    assert err.values == (a[where], b[where[-1]])
+    assert all(type(v) is np.int32 for v in err.values)
+    unchecked = bcast.add(a, b)
+    assert err.result == unchecked[where] and type(err.result) is np.int32
+    # float16: pow outside its domain in the tosa profile
+    x = np.array([[2.0, -2.0]], np.float16)
+    y = np.array([[3.0, 0.5]], np.float16)
+    with pytest.raises(bcast.CheckedError) as e:
+        bcast.pow(x, y, checked=True, profile="tosa")
+    assert e.value.index == (0, 1)
+    assert e.value.values == (np.float16(-2.0), np.float16(0.5))
+    assert type(e.value.values[0]) is np.float16 and np.isnan(e.value.result)
+    # select: the condition is one of the values
+    with pytest.raises(bcast.CheckedError) as e:
+        bcast.intdiv(np.array([6, 5], np.int32), np.array([2, 0], np.int32),
+                     checked=True, profile="tosa")
+    assert e.value.index == (1,) and e.value.values == (5, 0)
+    # other errors have no element fields
+    with pytest.raises(bcast.BroadcastError) as e:
+        bcast.add(np.zeros(2), np.zeros(3))
+    assert not hasattr(e.value, "index")
+
+
 def test_type_errors():
     for bad in [1.5, [1.5], ["a", object()], {"a": 1}, [[1]], b"12", object()]:
         with pytest.raises(TypeError):

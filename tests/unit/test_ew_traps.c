@@ -2,6 +2,7 @@
  * element-wise API: shapes, out=, in place, checked mode, declared
  * signatures, type and attribute errors. */
 #include <math.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "bcast/elementwise.h"
@@ -393,6 +394,20 @@ TEST(ew_trap_intdiv_clz_abs_comparisons_and_special_floats) {
   CHECK_CONTAINS(diag.message, "tosa.intdiv");
   CHECK_CONTAINS(diag.message, "[4]");
   CHECK_CONTAINS(diag.message, "operand #0 = 5, operand #1 = 0");
+  /* The same as fields: the element's index and values. */
+  CHECK_INT(diag.element.flat, 4);
+  CHECK_INT(diag.element.rank, 1);
+  CHECK_INT(diag.element.index[0], 4);
+  CHECK_INT(diag.element.operands, 2);
+  for (int k = 0; k < 3; k++) CHECK_INT(diag.element.dtype[k], BCAST_INT32);
+  int32_t seen[3];
+  for (int k = 0; k < 3; k++)
+    memcpy(&seen[k], diag.element.value[k], sizeof seen[k]);
+  CHECK_INT(seen[0], 5);
+  CHECK_INT(seen[1], 0);
+  CHECK_INT(seen[2], 0); /* what an unchecked run writes */
+  bcast_diag_clear(&diag);
+  CHECK_INT(diag.element.flat, -1);
 
   const int32_t c[5] = {0, -1, 1, 0x00010000, INT32_MIN};
   EXPECT_RUN(BCAST_OP_CLZ, NULL, TOSA, BCAST_INT32, 5, c, NULL, 32, 0, 31, 15, 0);
