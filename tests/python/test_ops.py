@@ -502,3 +502,46 @@ def test_clamp_and_select_every_dtype(dtype, nrng):
     c = values("bool", (4,), nrng)
     y = values(dtype, (3, 1), nrng)
     check(f"select {dtype}", bcast.select(c, x, y), np.where(c, x, y), False)
+
+
+def test_ops_release_the_gil():
+    """While a kernel runs, another Python thread runs.  With a switch
+    interval of 100 s the interpreter never takes the GIL from the calling
+    thread, so the other thread's counter can only move during a call
+    when the call itself released the GIL.  The other thread gives the
+    GIL back after each step (time.sleep(0) releases it)."""
+    import threading
+    import time
+    a = np.ones((2048, 2048), np.float32)
+    out = np.empty_like(a)
+    plan = bcast.plan("add", a, a, out=out, threads=1)
+    calls = {"add out": lambda: bcast.add(a, a, out=out, threads=1),
+             "add new": lambda: bcast.add(a, a, threads=1),
+             "plan": lambda: plan(a, a, out=out)}
+    counter, stop = [0], threading.Event()
+    running = threading.Event()
+
+    def spin():
+        running.set()
+        while not stop.is_set():
+            counter[0] += 1
+            time.sleep(0)
+
+    old = sys.getswitchinterval()
+    t = threading.Thread(target=spin)
+    t.start()
+    running.wait()
+    sys.setswitchinterval(100.0)
+    try:
+        for name, call in calls.items():
+            moved = 0
+            for _ in range(5):
+                before = counter[0]
+                call()
+                moved += counter[0] - before
+            assert moved > 0, f"{name}: no other thread ran during 5 calls"
+    finally:
+        sys.setswitchinterval(old)
+        stop.set()
+        t.join()
+    assert np.array_equal(out, a + a)
