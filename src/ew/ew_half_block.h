@@ -91,20 +91,24 @@ EW_V3_TARGET_ static inline void ew_v3_f16_load_block(float *dst,
                      m - i);
 }
 
-EW_V3_TARGET_ static inline void ew_v3_f16_store_block(uint16_t *dst,
-                                                      const float *src,
-                                                      int64_t m) {
-  int64_t i = 0;
-  for (; i + 8 <= m; i += 8)
-    _mm_storeu_si128((__m128i *)(void *)(dst + i),
-                     _mm256_cvtps_ph(_mm256_loadu_ps(src + i),
-                                     _MM_FROUND_TO_NEAREST_INT));
-  if (i < m)
-    ew_v3_store8_u16(dst + i,
-                     _mm256_cvtps_ph(ew_v3_load8_f32(src + i, m - i),
-                                     _MM_FROUND_TO_NEAREST_INT),
-                     m - i);
+/* The narrowing stores, around an eight-lane narrowing NARROW8 (float
+ * lanes -> 16-bit lanes). */
+#define EW_V3_STORE_BLOCK_(NAME, NARROW8)                                     \
+  EW_V3_TARGET_ static inline void NAME(uint16_t *dst, const float *src,     \
+                                        int64_t m) {                          \
+    int64_t i = 0;                                                            \
+    for (; i + 8 <= m; i += 8)                                                \
+      _mm_storeu_si128((__m128i *)(void *)(dst + i),                          \
+                       NARROW8(_mm256_loadu_ps(src + i)));                    \
+    if (i < m)                                                                \
+      ew_v3_store8_u16(dst + i, NARROW8(ew_v3_load8_f32(src + i, m - i)),     \
+                       m - i);                                                \
+  }
+
+EW_V3_TARGET_ static inline __m128i ew_v3_f16_narrow8(__m256 f) {
+  return _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT);
 }
+EW_V3_STORE_BLOCK_(ew_v3_f16_store_block, ew_v3_f16_narrow8)
 
 /* ew_bf16_store on eight lanes: round to nearest even on the low 16 bits,
  * a NaN keeps its top bits and gets the quiet bit; the 32-bit lanes are
@@ -128,16 +132,6 @@ EW_V3_TARGET_ static inline __m128i ew_v3_bf16_narrow8(__m256 f) {
   return _mm256_castsi256_si128(packed);
 }
 
-EW_V3_TARGET_ static inline void ew_v3_bf16_store_block(uint16_t *dst,
-                                                       const float *src,
-                                                       int64_t m) {
-  int64_t i = 0;
-  for (; i + 8 <= m; i += 8)
-    _mm_storeu_si128((__m128i *)(void *)(dst + i),
-                     ew_v3_bf16_narrow8(_mm256_loadu_ps(src + i)));
-  if (i < m)
-    ew_v3_store8_u16(dst + i, ew_v3_bf16_narrow8(ew_v3_load8_f32(src + i, m - i)),
-                     m - i);
-}
+EW_V3_STORE_BLOCK_(ew_v3_bf16_store_block, ew_v3_bf16_narrow8)
 
 #endif
