@@ -38,7 +38,7 @@ typedef struct ew_row {
   int flavour;
   bcast_dtype in, out;          /* SELECT: in is the values' type */
   const bcast_kernel2_fn *kernels; /* 1 + 2^arity variants */
-  const bcast_kernel2_fn *kernels_avx2; /* the same compiled for AVX2 */
+  const bcast_kernel2_fn *kernels_avx2; /* the same, v3 set (AVX2, F16C) */
   ew_elem_fn elem;
   ew_unpred_fn unpred;
 } ew_row;
@@ -121,13 +121,16 @@ const ew_row *bcast__ew_row_at(size_t index);
 #define EW_PARAMS_ const ew_params P = *(const ew_params *)params
 
 /* Each loop is compiled twice: for the baseline (SSE2 on x86-64) and, on
- * x86 with GCC or Clang, for AVX2 through a target attribute; plans take
- * the AVX2 set when the CPU has it (ew_build.c).  Elsewhere the second set
- * is a plain copy of the first. */
+ * x86 with GCC or Clang, for AVX2 with F16C (the "v3" set) through a target
+ * attribute; plans take the v3 set when the CPU has both (ew_build.c).
+ * Elsewhere the second set is a plain copy of the first.  FMA is left out
+ * on purpose: contracted a * b + c would round differently from the
+ * portable set, and the two sets must give the same bits. */
 #define EW_PORTABLE_
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define EW_HAVE_AVX2 1
-#define EW_AVX2_ __attribute__((target("avx2")))
+#include "ew/ew_half_block.h"
+#define EW_AVX2_ EW_V3_TARGET_
 #else
 #define EW_HAVE_AVX2 0
 #define EW_AVX2_
@@ -142,6 +145,92 @@ const ew_row *bcast__ew_row_at(size_t index);
   ATTR static void NAME(int64_t rows, int64_t n, char *const *ptrs,           \
                         const int64_t *strides, const int64_t *row_strides,   \
                         const void *params)
+
+/* float16 and bfloat16 in the v3 set: blocked runs.
+ *
+ * A scalar half <-> float conversion costs dozens of instructions, and a
+ * compiler does not turn it into F16C's vector ones.  So in the v3 set a
+ * contiguous or broadcast run of a row that loads or stores float16 or
+ * bfloat16 goes in blocks of EW_BLOCK elements: the contiguous half inputs
+ * are converted into float arrays on the stack (ew_half_block.h), the
+ * scalar function runs over the block (a plain float loop, which
+ * vectorizes as the float32 kernels do) into a float array, and that is
+ * converted back.  Inputs and outputs of the other codings in such a row
+ * (a cast between float16 and int32, say) are read and written in place.
+ * The other rows, and every strided variant, keep the plain loops.
+ *
+ * Per load LA (the type lists' EW_LOAD_* names): EW_BLK_DECL_LA(buf)
+ * declares the block's float array, EW_BLK_LD_LA(buf, src, m) fills it,
+ * EW_BLK_AT_LA(buf, src, i) is element i's value.  Per store SR:
+ * EW_BLK_DECL_SR(buf), EW_BLK_OUT_SR(buf, dst, i) the lvalue element i's
+ * result goes to, EW_BLK_ST_SR(dst, buf, m) the conversion back.
+ * EW_HALF_<load or store> is 1 for the half codings. */
+#define EW_BLOCK 256
+/* GCC turns a block's copy loop (a float16 -> float32 cast) into an inline
+ * rep movsq, slow for a kilobyte; the blocked loops are vectorized
+ * instead. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define EW_BLK_ATTR_ __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define EW_BLK_ATTR_
+#endif
+#define EW_BLK_NONE_(...) (void)0
+#define EW_BLK_DECL_NONE_(buf)
+#define EW_BLK_DECL_FLOAT_(buf) float buf[EW_BLOCK];
+#define EW_BLK_AT_BUF_(buf, src, i) (buf)[i]
+#define EW_BLK_DECL_ew_ld_same EW_BLK_DECL_NONE_
+#define EW_BLK_DECL_ew_ld_bool EW_BLK_DECL_NONE_
+#define EW_BLK_DECL_ew_f16_load EW_BLK_DECL_FLOAT_
+#define EW_BLK_DECL_ew_bf16_load EW_BLK_DECL_NONE_
+#define EW_BLK_LD_ew_ld_same EW_BLK_NONE_
+#define EW_BLK_LD_ew_ld_bool EW_BLK_NONE_
+#define EW_BLK_LD_ew_f16_load ew_v3_f16_load_block
+#define EW_BLK_LD_ew_bf16_load EW_BLK_NONE_
+#define EW_BLK_AT_ew_ld_same(buf, src, i) ew_ld_same((src)[i])
+#define EW_BLK_AT_ew_ld_bool(buf, src, i) ew_ld_bool((src)[i])
+#define EW_BLK_AT_ew_f16_load EW_BLK_AT_BUF_
+#define EW_BLK_AT_ew_bf16_load(buf, src, i) ew_bf16_load((src)[i])
+#define EW_BLK_DECL_ew_st_same EW_BLK_DECL_NONE_
+#define EW_BLK_DECL_ew_f16_store EW_BLK_DECL_FLOAT_
+#define EW_BLK_DECL_ew_bf16_store EW_BLK_DECL_FLOAT_
+#define EW_BLK_OUT_ew_st_same(buf, dst, i) (dst)[i]
+#define EW_BLK_OUT_ew_f16_store(buf, dst, i) (buf)[i]
+#define EW_BLK_OUT_ew_bf16_store(buf, dst, i) (buf)[i]
+#define EW_BLK_ST_ew_st_same EW_BLK_NONE_
+#define EW_BLK_ST_ew_f16_store ew_v3_f16_store_block
+#define EW_BLK_ST_ew_bf16_store ew_v3_bf16_store_block
+#define EW_HALF_ew_ld_same 0
+#define EW_HALF_ew_ld_bool 0
+#define EW_HALF_ew_st_same 0
+#define EW_HALF_ew_f16_load 1
+#define EW_HALF_ew_bf16_load 0
+#define EW_HALF_ew_f16_store 1
+#define EW_HALF_ew_bf16_store 1
+
+/* EW_V3_STEP_(PLAIN, BLOCKED, LA, SR): the step-loop macro of the v3 set,
+ * BLOCKED where the row's load LA or store SR is a half coding. */
+#if EW_HAVE_AVX2
+#define EW_V3_STEP_(PLAIN, BLOCKED, LA, SR)                                   \
+  EW_V3_PICK_(EW_HALF_##LA, EW_HALF_##SR, PLAIN, BLOCKED)
+#else
+#define EW_V3_STEP_(PLAIN, BLOCKED, LA, SR) PLAIN
+#endif
+#define EW_V3_PICK_(l, s, P, B) EW_V3_PICK_CAT_(l, s, P, B)
+#define EW_V3_PICK_CAT_(l, s, P, B) EW_V3_PICK_##l##s(P, B)
+#define EW_V3_PICK_00(P, B) P
+#define EW_V3_PICK_01(P, B) B
+#define EW_V3_PICK_10(P, B) B
+#define EW_V3_PICK_11(P, B) B
+
+/* The blocked loop around one run: m elements of block i0, inputs through
+ * the block loads where contiguous (their step 1), the scalar function over
+ * the block, the results through the block store.  A broadcast input is
+ * its value loaded once per row (x0). */
+#define EW_BLOCKED_RUN_(n, ...)                                               \
+  for (int64_t i0 = 0; i0 < (n); i0 += EW_BLOCK) {                            \
+    const int64_t m = (n) - i0 < EW_BLOCK ? (n) - i0 : EW_BLOCK;              \
+    __VA_ARGS__                                                               \
+  }
 
 /* Unary, constant step SA (0: the input is broadcast along the run). */
 #define EW_UNARY_STEP_(ATTR, NAME, SA, TA, LA, VA, TR, SR, FN)                \
@@ -160,7 +249,30 @@ const ew_row *bcast__ew_row_at(size_t index);
     }                                                                         \
   }
 
-#define EW_UNARY_SET_(ATTR, NAME, TA, LA, VA, TR, SR, FN)                     \
+/* The same, blocked (v3 set, half codings). */
+#define EW_UNARY_BLOCKED_STEP_(ATTR, NAME, SA, TA, LA, VA, TR, SR, FN)        \
+  EW_KERNEL_HEAD_(NAME, ATTR EW_BLK_ATTR_) {                                               \
+    EW_PARAMS_;                                                               \
+    (void)strides;                                                            \
+    const int64_t rr = row_strides[0], ra = row_strides[1];                   \
+    char *rp = ptrs[0];                                                       \
+    const char *ap = ptrs[1];                                                 \
+    for (int64_t j = 0; j < rows; j++, rp += rr, ap += ra) {                  \
+      TR *r = (TR *)rp;                                                       \
+      const TA *a = (const TA *)ap;                                           \
+      const VA a0 = LA(a[0]);                                                 \
+      EW_BLOCKED_RUN_(n, {                                                    \
+        EW_BLK_DECL_##LA(av) EW_BLK_DECL_##SR(rv)                             \
+        if (SA) EW_BLK_LD_##LA(av, a + i0, m);                                \
+        for (int64_t i = 0; i < m; i++)                                       \
+          EW_BLK_OUT_##SR(rv, r + i0, i) =                                    \
+              FN((SA) ? EW_BLK_AT_##LA(av, a + i0, i) : a0, &P);              \
+        EW_BLK_ST_##SR(r + i0, rv, m);                                        \
+      })                                                                      \
+    }                                                                         \
+  }
+
+#define EW_UNARY_SET_(ATTR, STEP, NAME, TA, LA, VA, TR, SR, FN)               \
   EW_KERNEL_HEAD_(NAME##_s, ATTR) {                                           \
     EW_PARAMS_;                                                               \
     const int64_t sr = strides[0], sa = strides[1];                           \
@@ -172,13 +284,15 @@ const ew_row *bcast__ew_row_at(size_t index);
         *(TR *)r = SR(FN(LA(*(const TA *)a), &P));                            \
     }                                                                         \
   }                                                                           \
-  EW_UNARY_STEP_(ATTR, NAME##_0, 0, TA, LA, VA, TR, SR, FN)                   \
-  EW_UNARY_STEP_(ATTR, NAME##_1, 1, TA, LA, VA, TR, SR, FN)                   \
+  STEP(ATTR, NAME##_0, 0, TA, LA, VA, TR, SR, FN)                             \
+  STEP(ATTR, NAME##_1, 1, TA, LA, VA, TR, SR, FN)                             \
   static const bcast_kernel2_fn NAME##_k[3] = {NAME##_s, NAME##_0, NAME##_1};
 
 #define EW_UNARY_(NAME, TA, LA, VA, TR, SR, FN, UN)                           \
-  EW_UNARY_SET_(EW_PORTABLE_, NAME, TA, LA, VA, TR, SR, FN)                   \
-  EW_UNARY_SET_(EW_AVX2_, NAME##_v, TA, LA, VA, TR, SR, FN)                   \
+  EW_UNARY_SET_(EW_PORTABLE_, EW_UNARY_STEP_, NAME, TA, LA, VA, TR, SR, FN)   \
+  EW_UNARY_SET_(EW_AVX2_,                                                     \
+                EW_V3_STEP_(EW_UNARY_STEP_, EW_UNARY_BLOCKED_STEP_, LA, SR),  \
+                NAME##_v, TA, LA, VA, TR, SR, FN)                             \
   static void NAME##_e(char *r, char *const *in, const ew_params *p) {        \
     *(TR *)r = SR(FN(LA(*(const TA *)in[0]), p));                             \
   }                                                                           \
@@ -205,7 +319,34 @@ const ew_row *bcast__ew_row_at(size_t index);
     }                                                                         \
   }
 
-#define EW_BINARY_SET_(ATTR, NAME, TA, LA, VA, TR, SR, FN)                    \
+/* The same, blocked (v3 set, half codings). */
+#define EW_BINARY_BLOCKED_STEP_(ATTR, NAME, SA, SB, TA, LA, VA, TR, SR, FN)   \
+  EW_KERNEL_HEAD_(NAME, ATTR EW_BLK_ATTR_) {                                               \
+    EW_PARAMS_;                                                               \
+    (void)strides;                                                            \
+    const int64_t rr = row_strides[0], ra = row_strides[1],                   \
+                  rb = row_strides[2];                                        \
+    char *rp = ptrs[0];                                                       \
+    const char *ap = ptrs[1], *bp = ptrs[2];                                  \
+    for (int64_t j = 0; j < rows; j++, rp += rr, ap += ra, bp += rb) {        \
+      TR *r = (TR *)rp;                                                       \
+      const TA *a = (const TA *)ap;                                           \
+      const TA *b = (const TA *)bp;                                           \
+      const VA a0 = LA(a[0]), b0 = LA(b[0]);                                  \
+      EW_BLOCKED_RUN_(n, {                                                    \
+        EW_BLK_DECL_##LA(av) EW_BLK_DECL_##LA(bv) EW_BLK_DECL_##SR(rv)        \
+        if (SA) EW_BLK_LD_##LA(av, a + i0, m);                                \
+        if (SB) EW_BLK_LD_##LA(bv, b + i0, m);                                \
+        for (int64_t i = 0; i < m; i++)                                       \
+          EW_BLK_OUT_##SR(rv, r + i0, i) =                                    \
+              FN((SA) ? EW_BLK_AT_##LA(av, a + i0, i) : a0,                   \
+                 (SB) ? EW_BLK_AT_##LA(bv, b + i0, i) : b0, &P);              \
+        EW_BLK_ST_##SR(r + i0, rv, m);                                        \
+      })                                                                      \
+    }                                                                         \
+  }
+
+#define EW_BINARY_SET_(ATTR, STEP, NAME, TA, LA, VA, TR, SR, FN)              \
   EW_KERNEL_HEAD_(NAME##_s, ATTR) {                                           \
     EW_PARAMS_;                                                               \
     const int64_t sr = strides[0], sa = strides[1], sb = strides[2];          \
@@ -218,16 +359,19 @@ const ew_row *bcast__ew_row_at(size_t index);
         *(TR *)r = SR(FN(LA(*(const TA *)a), LA(*(const TA *)b), &P));        \
     }                                                                         \
   }                                                                           \
-  EW_BINARY_STEP_(ATTR, NAME##_00, 0, 0, TA, LA, VA, TR, SR, FN)              \
-  EW_BINARY_STEP_(ATTR, NAME##_10, 1, 0, TA, LA, VA, TR, SR, FN)              \
-  EW_BINARY_STEP_(ATTR, NAME##_01, 0, 1, TA, LA, VA, TR, SR, FN)              \
-  EW_BINARY_STEP_(ATTR, NAME##_11, 1, 1, TA, LA, VA, TR, SR, FN)              \
+  STEP(ATTR, NAME##_00, 0, 0, TA, LA, VA, TR, SR, FN)                         \
+  STEP(ATTR, NAME##_10, 1, 0, TA, LA, VA, TR, SR, FN)                         \
+  STEP(ATTR, NAME##_01, 0, 1, TA, LA, VA, TR, SR, FN)                         \
+  STEP(ATTR, NAME##_11, 1, 1, TA, LA, VA, TR, SR, FN)                         \
   static const bcast_kernel2_fn NAME##_k[5] = {                               \
       NAME##_s, NAME##_00, NAME##_10, NAME##_01, NAME##_11};
 
 #define EW_BINARY_(NAME, TA, LA, VA, TR, SR, FN, UN)                          \
-  EW_BINARY_SET_(EW_PORTABLE_, NAME, TA, LA, VA, TR, SR, FN)                  \
-  EW_BINARY_SET_(EW_AVX2_, NAME##_v, TA, LA, VA, TR, SR, FN)                  \
+  EW_BINARY_SET_(EW_PORTABLE_, EW_BINARY_STEP_, NAME, TA, LA, VA, TR, SR, FN) \
+  EW_BINARY_SET_(EW_AVX2_,                                                    \
+                 EW_V3_STEP_(EW_BINARY_STEP_, EW_BINARY_BLOCKED_STEP_, LA,    \
+                             SR),                                             \
+                 NAME##_v, TA, LA, VA, TR, SR, FN)                            \
   static void NAME##_e(char *r, char *const *in, const ew_params *p) {        \
     *(TR *)r = SR(FN(LA(*(const TA *)in[0]), LA(*(const TA *)in[1]), p));     \
   }                                                                           \

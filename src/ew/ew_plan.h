@@ -119,8 +119,12 @@ const ew_row *bcast__ew_plan_row(const bcast_ew_plan *plan);
  * (tests compare it with the specialised ones). */
 void bcast__ew_plan_force_strided(bcast_ew_plan *plan);
 
-/* Makes the plan run its variant's baseline (non-AVX2) kernel, and tells
- * whether it runs an AVX2 one (tests compare both with the reference). */
+/* Whether plans take the v3 (AVX2 + F16C) kernel set: the CPU has it and
+ * BCAST_ISA=portable is not set (ew_build.c). */
+int bcast__ew_use_v3(void);
+
+/* Makes the plan run its variant's baseline (portable) kernel, and tells
+ * whether it runs a v3 one (tests compare both with the reference). */
 void bcast__ew_plan_force_portable(bcast_ew_plan *plan);
 int bcast__ew_plan_uses_avx2(const bcast_ew_plan *plan);
 

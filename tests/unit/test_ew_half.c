@@ -1,0 +1,357 @@
+/* float16 and bfloat16 kernels of the v3 set (AVX2 + F16C, ew_kernel.h)
+ * against the portable set, bit for bit (NaN payloads included), and both
+ * against the reference path (one scalar call per element).
+ *
+ * Unary ops and casts with a float16 or bfloat16 input run over all 65,536
+ * bit patterns; casts into those types and binary ops run on random
+ * inputs (seeded: BCAST_TEST_SEED replays, BCAST_TEST_SCALE multiplies the
+ * number of binary pairs and of floats the conversion test tries).  Runs
+ * are contiguous, with an odd length at an odd offset (the blocks' tails),
+ * and with one operand broadcast (stride 0) along the run.
+ *
+ * Under BCAST_ISA=portable (ctest's unit_portable) both sides are the
+ * portable set and the comparison with the reference still holds. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "bcast/elementwise.h"
+#include "ew/ew_plan.h"
+#include "test.h"
+
+#define HALVES 65536
+
+static int is_half(bcast_dtype d) {
+  return d == BCAST_FLOAT16 || d == BCAST_BFLOAT16;
+}
+
+/* Random contents for any numeric type: every bit pattern of the half
+ * types, float32/float64 values near halves (rounding ties included) or
+ * any bits or specials, integers of any size or small. */
+static void fill_random(uint64_t *rng, bcast_dtype dtype, void *data,
+                        int64_t count) {
+  static const uint16_t specials[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7c01,
+                                      0xfd55, 0x7e00, 0xffff, 0x0001, 0x03ff,
+                                      0x0400, 0x7bff, 0x3c00, 0xbc00};
+  const size_t n_specials = sizeof specials / sizeof specials[0];
+  const size_t size = bcast_dtype_size(dtype);
+  for (int64_t i = 0; i < count; i++) {
+    const uint64_t r = test_rand(rng);
+    char *p = (char *)data + (size_t)i * size;
+    const int pick = (int)(r % 4);
+    const uint16_t half =
+        pick == 0 ? specials[(r >> 8) % n_specials] : (uint16_t)(r >> 16);
+    switch (dtype) {
+    case BCAST_BOOL: *(uint8_t *)p = (uint8_t)((r >> 8) & 1); break;
+    case BCAST_FLOAT16:
+    case BCAST_BFLOAT16:
+      /* A quarter small integers, so pow and the divisions see ordinary
+       * operands too. */
+      if (pick == 1) {
+        const float v = (float)((int)((r >> 8) % 41) - 20);
+        const uint16_t h =
+            dtype == BCAST_FLOAT16 ? ew_f16_store(v) : ew_bf16_store(v);
+        memcpy(p, &h, 2);
+      } else {
+        memcpy(p, &half, 2);
+      }
+      break;
+    case BCAST_FLOAT32: {
+      uint32_t u = (uint32_t)(r >> 32);
+      if (pick <= 1) /* a half's value, plus low bits: ties and near-ties */
+        u = ew_bits_of(ew_f16_load(half)) |
+            (pick == 0 ? 0u : (uint32_t)(r >> 8) & 0x1fffu);
+      memcpy(p, &u, 4);
+      break;
+    }
+    case BCAST_FLOAT64: {
+      double d;
+      uint64_t u = test_rand(rng);
+      memcpy(&d, &u, 8);
+      if (pick <= 1) {
+        d = (double)ew_f16_load(half);
+        if (pick == 1 && isfinite(d)) {
+          memcpy(&u, &d, 8);
+          u ^= (r >> 8) & 0x3ffffffffffull;
+          memcpy(&d, &u, 8);
+        }
+      }
+      memcpy(p, &d, 8);
+      break;
+    }
+    default: {
+      uint64_t bits = pick == 1 ? (uint64_t)(int64_t)((int64_t)(r % 601) - 300)
+                                : test_rand(rng);
+      memcpy(p, &bits, size);
+      break;
+    }
+    }
+  }
+}
+
+/* The bits of the operand that output element i (C order) reads: inputs
+ * of rank 1 or 2, broadcast by shape or by a zero stride. */
+static uint64_t operand_bits(const bcast_tensor *in, const bcast_tensor *out,
+                             int64_t i) {
+  const int64_t cols = out->shape[out->rank - 1];
+  const int64_t row = i / cols, col = i % cols;
+  int64_t offset = 0;
+  if (in->rank == 2)
+    offset = (in->shape[0] == 1 ? 0 : row) * in->stride_bytes[0] +
+             (in->shape[1] == 1 ? 0 : col) * in->stride_bytes[1];
+  else if (in->rank == 1)
+    offset = col * in->stride_bytes[0];
+  uint64_t bits = 0;
+  memcpy(&bits, (const char *)in->data + offset, bcast_dtype_size(in->dtype));
+  return bits;
+}
+
+/* Whether bits of a float16 or bfloat16 element are a NaN. */
+static int half_is_nan(bcast_dtype dtype, uint64_t bits) {
+  if (dtype == BCAST_FLOAT16) return (bits & 0x7fff) > 0x7c00;
+  if (dtype == BCAST_BFLOAT16) return (bits & 0x7fff) > 0x7f80;
+  return 0;
+}
+
+/* One plan over the given inputs, run with the kernels plans pick (v3
+ * where the CPU has it), with the portable ones and as the reference;
+ * fails on the first element whose bits differ. */
+static void compare_sets(test_ctx *t, bcast_op op, bcast_profile profile,
+                         const bcast_op_attrs *attrs, int arity,
+                         const bcast_tensor *in, const char *what) {
+  bcast_ew_options options;
+  bcast_ew_options_init(&options);
+  options.profile = profile;
+  options.threads = 1;
+  bcast_ew_plan *plan = NULL;
+  bcast_diag diag;
+  if (bcast_ew_plan_create(&plan, op, attrs, (size_t)arity, in, NULL,
+                           &options, &diag) != BCAST_OK) {
+    test_fail(t, __FILE__, __LINE__, "%s: plan: %s", what, diag.message);
+    return;
+  }
+  const void *in_data[3];
+  for (int k = 0; k < arity; k++) in_data[k] = in[k].data;
+  const bcast_tensor *out = bcast_ew_plan_output(plan);
+  int64_t count = 1;
+  for (int32_t i = 0; i < out->rank; i++) count *= out->shape[i];
+  const size_t size = bcast_dtype_size(out->dtype);
+  const size_t bytes = (size_t)count * size;
+  char *fast = malloc(bytes + 1), *portable = malloc(bytes + 1),
+       *want = malloc(bytes + 1);
+  memset(fast, 0xa5, bytes + 1);
+  memset(portable, 0x5a, bytes + 1);
+  memset(want, 0x3c, bytes + 1);
+  CHECK_INT(bcast__ew_plan_uses_avx2(plan), bcast__ew_use_v3());
+  CHECK_INT(bcast_ew_plan_execute(plan, fast, in_data, &diag), BCAST_OK);
+  bcast__ew_plan_force_portable(plan);
+  CHECK_INT(bcast_ew_plan_execute(plan, portable, in_data, &diag), BCAST_OK);
+  bcast__ew_plan_reference(plan, want, in_data);
+  for (int64_t i = 0; i < count; i++) {
+    const size_t off = (size_t)i * size;
+    if (memcmp(fast + off, want + off, size) ||
+        memcmp(portable + off, want + off, size)) {
+      uint64_t f = 0, p = 0, w = 0, a = operand_bits(&in[0], out, i),
+               b = arity > 1 ? operand_bits(&in[1], out, i) : 0;
+      memcpy(&f, fast + off, size);
+      memcpy(&p, portable + off, size);
+      memcpy(&w, want + off, size);
+      /* Two NaN operands: IEEE 754 lets the result carry either payload,
+       * and the compiler may swap the operands of a commutative
+       * operation in a vectorized loop (the portable set does, against
+       * the reference). */
+      if (arity > 1 && half_is_nan(in[0].dtype, a) &&
+          half_is_nan(in[1].dtype, b) && half_is_nan(out->dtype, f) &&
+          half_is_nan(out->dtype, p) && half_is_nan(out->dtype, w))
+        continue;
+      test_fail(t, __FILE__, __LINE__,
+                "%s: element %lld: v3 %#llx, portable %#llx, reference "
+                "%#llx (operands %#llx, %#llx)",
+                what, (long long)i, (unsigned long long)f,
+                (unsigned long long)p, (unsigned long long)w,
+                (unsigned long long)a, (unsigned long long)b);
+      break;
+    }
+  }
+  CHECK(fast[bytes] == (char)0xa5 && portable[bytes] == 0x5a);
+  free(fast);
+  free(portable);
+  free(want);
+  bcast_ew_plan_destroy(plan);
+}
+
+/* The attributes of an op's test run: CLAMP's bounds, the result type. */
+static void test_attrs(bcast_op op, bcast_dtype *result, bcast_op_attrs *a) {
+  bcast_op_attrs_init(a);
+  a->cast_to = result;
+  if (op == BCAST_OP_CLAMP) {
+    a->min_val = bcast_scalar_float(-1.5);
+    a->max_val = bcast_scalar_float(6.0);
+  }
+}
+
+static double test_scale(void) {
+  const char *env = getenv("BCAST_TEST_SCALE");
+  const double s = env ? strtod(env, NULL) : 1.0;
+  return s > 0 ? s : 1.0;
+}
+
+static const bcast_profile half_profiles[2] = {BCAST_PROFILE_TOSA,
+                                               BCAST_PROFILE_NUMPY};
+
+TEST(ew_half_dispatch_follows_the_cpu_and_bcast_isa) {
+  const char *isa = getenv("BCAST_ISA");
+  const int forced = isa && strcmp(isa, "portable") == 0;
+#if EW_HAVE_AVX2
+  const int cpu =
+      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+#else
+  const int cpu = 0;
+#endif
+  CHECK_INT(bcast__ew_use_v3(), cpu && !forced);
+  printf("  kernel set: %s\n", bcast__ew_use_v3() ? "v3 (AVX2 + F16C)"
+                                                   : "portable");
+}
+
+/* Every unary op and cast with a half input over every bit pattern; casts
+ * into the half types from every other type on random inputs. */
+TEST(ew_half_unary_ops_and_casts_match_bit_for_bit) {
+  uint64_t rng = test_seed() ^ 0xf16cu;
+  int runs = 0;
+  const int64_t n = HALVES;
+  char *data = malloc((size_t)n * 8 + 8);
+  for (int pi = 0; pi < 2; pi++)
+    for (int op = 0; op < BCAST_OP_COUNT; op++) {
+      if (bcast_ew_arity((bcast_op)op) != 1) continue;
+      bcast_dtype types[3], result;
+      for (size_t idx = 0; bcast_ew_supported((bcast_op)op, half_profiles[pi],
+                                              idx, types, &result) == BCAST_OK;
+           idx++) {
+        if (!is_half(types[0]) && !is_half(result)) continue;
+        bcast_op_attrs attrs;
+        test_attrs((bcast_op)op, &result, &attrs);
+        if (is_half(types[0]))
+          for (int64_t i = 0; i < n; i++) ((uint16_t *)data)[i] = (uint16_t)i;
+        else
+          fill_random(&rng, types[0], data, n);
+        char what[160];
+        snprintf(what, sizeof what, "%s %s -> %s (%s)",
+                 bcast_op_get((bcast_op)op)->name, bcast_dtype_name(types[0]),
+                 bcast_dtype_name(result),
+                 bcast_profile_name(half_profiles[pi]));
+        const size_t size = bcast_dtype_size(types[0]);
+        bcast_tensor in;
+        /* All of it; then an odd length from the second element. */
+        bcast_tensor_wrap(&in, types[0], 1, &n, NULL, data, NULL);
+        compare_sets(t, (bcast_op)op, half_profiles[pi], &attrs, 1, &in, what);
+        const int64_t odd = n - 3;
+        bcast_tensor_wrap(&in, types[0], 1, &odd, NULL, data + size, NULL);
+        compare_sets(t, (bcast_op)op, half_profiles[pi], &attrs, 1, &in, what);
+        /* One element broadcast along a run (stride 0). */
+        const int64_t run = 301, zero = 0;
+        bcast_tensor_wrap(&in, types[0], 1, &run, &zero, data + 7 * size, NULL);
+        compare_sets(t, (bcast_op)op, half_profiles[pi], &attrs, 1, &in, what);
+        runs += 3;
+      }
+    }
+  free(data);
+  CHECK(runs > 100);
+  printf("  %d unary runs\n", runs);
+}
+
+/* Every binary op on half types, random pairs: both contiguous, and each
+ * operand in turn a row broadcast along the other's rows ([1, C] against
+ * [R, C]) and a scalar. */
+TEST(ew_half_binary_ops_match_bit_for_bit_on_random_pairs) {
+  uint64_t rng = test_seed() ^ 0xb16u;
+  const int64_t R = (int64_t)(16 * test_scale()) + 1, C = 1027;
+  int runs = 0;
+  char *a = malloc((size_t)(R * C) * 2), *b = malloc((size_t)(R * C) * 2);
+  for (int pi = 0; pi < 2; pi++)
+    for (int op = 0; op < BCAST_OP_COUNT; op++) {
+      if (bcast_ew_arity((bcast_op)op) != 2) continue;
+      bcast_dtype types[3], result;
+      for (size_t idx = 0; bcast_ew_supported((bcast_op)op, half_profiles[pi],
+                                              idx, types, &result) == BCAST_OK;
+           idx++) {
+        if (!is_half(types[0]) || types[1] != types[0]) continue;
+        bcast_op_attrs attrs;
+        test_attrs((bcast_op)op, &result, &attrs);
+        fill_random(&rng, types[0], a, R * C);
+        fill_random(&rng, types[0], b, R * C);
+        char what[160];
+        snprintf(what, sizeof what, "%s %s -> %s (%s)",
+                 bcast_op_get((bcast_op)op)->name, bcast_dtype_name(types[0]),
+                 bcast_dtype_name(result),
+                 bcast_profile_name(half_profiles[pi]));
+        const int64_t full[2] = {R, C}, row[2] = {1, C}, one[2] = {1, 1};
+        const int64_t *shapes[4][2] = {
+            {full, full}, {row, full}, {full, row}, {full, one}};
+        for (int s = 0; s < 4; s++) {
+          bcast_tensor in[2];
+          bcast_tensor_wrap(&in[0], types[0], 2, shapes[s][0], NULL, a, NULL);
+          bcast_tensor_wrap(&in[1], types[0], 2, shapes[s][1], NULL, b, NULL);
+          compare_sets(t, (bcast_op)op, half_profiles[pi], &attrs, 2, in,
+                       what);
+          runs++;
+        }
+      }
+    }
+  free(a);
+  free(b);
+  CHECK(runs > 40);
+  printf("  %d binary runs of %lld pairs\n", runs, (long long)(R * C));
+}
+
+/* The block conversions themselves: loads over every half, stores over
+ * floats spread over all 2^32 patterns (every float at
+ * BCAST_TEST_SCALE=256), each against the scalar conversion. */
+TEST(ew_half_block_conversions_match_the_scalar_ones) {
+#if EW_HAVE_AVX2
+  if (!bcast__ew_use_v3()) {
+    printf("  no v3 kernels here: nothing to compare\n");
+    return;
+  }
+  uint64_t rng = test_seed() ^ 0xc0de;
+  static uint16_t h[HALVES], back[HALVES], bf[HALVES];
+  static float f[HALVES];
+  for (int i = 0; i < HALVES; i++) h[i] = (uint16_t)i;
+  ew_v3_f16_load_block(f, h, HALVES);
+  for (int i = 0; i < HALVES; i++) {
+    const uint32_t want = ew_bits_of(ew_f16_load(h[i]));
+    if (ew_bits_of(f[i]) != want) {
+      test_fail(t, __FILE__, __LINE__, "load of half %#x: %#x, want %#x",
+                h[i], ew_bits_of(f[i]), want);
+      break;
+    }
+  }
+  const uint64_t step = (uint64_t)(256.0 / test_scale()) < 1
+                            ? 1
+                            : (uint64_t)(256.0 / test_scale());
+  uint64_t checked = 0;
+  for (uint64_t base = 0; base < ((uint64_t)1 << 32);
+       base += step * HALVES) {
+    const uint64_t jitter = step > 1 ? test_rand(&rng) % step : 0;
+    int64_t m = 0;
+    for (; m < HALVES && base + (uint64_t)m * step + jitter < ((uint64_t)1 << 32);
+         m++)
+      f[m] = ew_float_of((uint32_t)(base + (uint64_t)m * step + jitter));
+    /* An odd count: the tail goes through the eight-element buffers. */
+    if (m == HALVES) m--;
+    ew_v3_f16_store_block(back, f, m);
+    ew_v3_bf16_store_block(bf, f, m);
+    for (int64_t i = 0; i < m; i++)
+      if (back[i] != ew_f16_store(f[i]) || bf[i] != ew_bf16_store(f[i])) {
+        test_fail(t, __FILE__, __LINE__,
+                  "store of float %#x: half %#x want %#x, bfloat16 %#x want "
+                  "%#x",
+                  ew_bits_of(f[i]), back[i], ew_f16_store(f[i]), bf[i],
+                  ew_bf16_store(f[i]));
+        return;
+      }
+    checked += (uint64_t)m;
+  }
+  printf("  %llu floats stored\n", (unsigned long long)checked);
+#else
+  printf("  no v3 kernels on this target\n");
+#endif
+}
