@@ -12,7 +12,10 @@ SHAPE_A).  Each prints "numpy-ew INDEX NEW_SECONDS INTO_SECONDS": the best
 of REPS batches of BATCH calls, per call, for np.OP(a, b) (a new output)
 and np.OP(a, b, out=o).  np.where has no out=; its "into" writes the same
 result with np.copyto(o, b) then np.copyto(o, a, where=c).
-Index numbering restarts at 0 for the ew cases.
+Index numbering restarts at 0 for the ew cases.  With --serve REPS the ew
+cases come one per line on standard input instead ("INDEX SPEC"), each
+answered and followed by a line "done": bcast_bench interleaves them with
+its own runs.
 
 With BCAST_BENCH_PYDIR set (bcast_bench sets it to the build's python/
 directory), the ew cases also time the Python module on the same arrays,
@@ -87,7 +90,20 @@ def best_of(call, reps, batch):
     return t_best
 
 
+def serve(reps):
+    """--serve: ew cases one per line on standard input, "INDEX SPEC";
+    after each case's lines, "done"."""
+    for line in sys.stdin:
+        index, spec = line.split()
+        ew_case(int(index), spec, reps)
+        print("done", flush=True)
+    return 0
+
+
 def main(argv):
+    if argv[1] == "--serve":
+        print("numpy-version %s" % np.__version__, flush=True)
+        return serve(int(argv[2]))
     reps = int(argv[1])
     print("numpy-version %s" % np.__version__, flush=True)
     ew_specs = [s for s in argv[2:] if s.startswith("ew:")]
