@@ -176,7 +176,23 @@ def test_no_leaks():
     a = np.arange(6, dtype=np.float32).reshape(2, 3)
     s = np.array(["ab", "c"])
     shape = (4, 2, 3)
+    out = np.empty(shape, np.float32)
+    plan = bcast.plan("add", a, a, out=a.copy())
+    fresh = bcast.plan("mul", a, a)
+    big = np.array([2**31 - 1], np.int32)
+    text = ("func.func @f(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {\n"
+            "  %0 = tosa.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>\n"
+            "  return %0 : tensor<2x3xf32>\n}\n")
     calls = [
+        lambda: bcast.add(a, a[0], out=out[0]),
+        lambda: bcast.add(a, 2.5),
+        lambda: bcast.where(a > 1, a, 0),
+        lambda: plan(a, a, out=out[0]),               # another out of the planned layout
+        lambda: fresh(a, a),                          # fast path, new output
+        lambda: fresh(a.T.copy().T, a),               # checked path
+        lambda: bcast.add(big, big, checked=True),    # raises CheckedError
+        lambda: bcast.verify_mlir(text),
+        lambda: bcast.lower(text),
         lambda: bcast.broadcast_to(a, shape),
         lambda: bcast.broadcast_arrays(a, s[:, None]),
         lambda: bcast.broadcast_shapes(shape, (3,), ("n", 1, 1)),
@@ -191,7 +207,7 @@ def test_no_leaks():
         for k in range(count):
             try:
                 calls[k % len(calls)]()
-            except (ValueError, TypeError, MemoryError):
+            except (ValueError, TypeError, MemoryError, ArithmeticError):
                 pass
     run(len(calls) * 200)
     gc.collect()
