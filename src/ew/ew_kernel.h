@@ -232,8 +232,10 @@ const ew_row *bcast__ew_row_at(size_t index);
     __VA_ARGS__                                                               \
   }
 
-/* Unary, constant step SA (0: the input is broadcast along the run). */
-#define EW_UNARY_STEP_(ATTR, NAME, SA, TA, LA, VA, TR, SR, FN)                \
+/* The row loop of a unary kernel with a constant step: the rest of the
+ * arguments are its body, run once per row with r and a (the row's output
+ * and input) and a0 (the input's first value there). */
+#define EW_UNARY_ROWS_(ATTR, NAME, TA, LA, VA, TR, ...)                       \
   EW_KERNEL_HEAD_(NAME, ATTR) {                                               \
     EW_PARAMS_;                                                               \
     (void)strides;                                                            \
@@ -244,33 +246,27 @@ const ew_row *bcast__ew_row_at(size_t index);
       TR *r = (TR *)rp;                                                       \
       const TA *a = (const TA *)ap;                                           \
       const VA a0 = LA(a[0]);                                                 \
-      for (int64_t i = 0; i < n; i++)                                         \
-        r[i] = SR(FN((SA) ? LA(a[i]) : a0, &P));                              \
+      __VA_ARGS__                                                             \
     }                                                                         \
   }
 
+/* Unary, constant step SA (0: the input is broadcast along the run). */
+#define EW_UNARY_STEP_(ATTR, NAME, SA, TA, LA, VA, TR, SR, FN)                \
+  EW_UNARY_ROWS_(ATTR, NAME, TA, LA, VA, TR,                                  \
+                 for (int64_t i = 0; i < n; i++)                              \
+                     r[i] = SR(FN((SA) ? LA(a[i]) : a0, &P));)
+
 /* The same, blocked (v3 set, half codings). */
 #define EW_UNARY_BLOCKED_STEP_(ATTR, NAME, SA, TA, LA, VA, TR, SR, FN)        \
-  EW_KERNEL_HEAD_(NAME, ATTR EW_BLK_ATTR_) {                                               \
-    EW_PARAMS_;                                                               \
-    (void)strides;                                                            \
-    const int64_t rr = row_strides[0], ra = row_strides[1];                   \
-    char *rp = ptrs[0];                                                       \
-    const char *ap = ptrs[1];                                                 \
-    for (int64_t j = 0; j < rows; j++, rp += rr, ap += ra) {                  \
-      TR *r = (TR *)rp;                                                       \
-      const TA *a = (const TA *)ap;                                           \
-      const VA a0 = LA(a[0]);                                                 \
-      EW_BLOCKED_RUN_(n, {                                                    \
-        EW_BLK_DECL_##LA(av) EW_BLK_DECL_##SR(rv)                             \
-        if (SA) EW_BLK_LD_##LA(av, a + i0, m);                                \
-        for (int64_t i = 0; i < m; i++)                                       \
-          EW_BLK_OUT_##SR(rv, r + i0, i) =                                    \
-              FN((SA) ? EW_BLK_AT_##LA(av, a + i0, i) : a0, &P);              \
-        EW_BLK_ST_##SR(r + i0, rv, m);                                        \
-      })                                                                      \
-    }                                                                         \
-  }
+  EW_UNARY_ROWS_(ATTR EW_BLK_ATTR_, NAME, TA, LA, VA, TR,                     \
+    EW_BLOCKED_RUN_(n, {                                                      \
+      EW_BLK_DECL_##LA(av) EW_BLK_DECL_##SR(rv)                               \
+      if (SA) EW_BLK_LD_##LA(av, a + i0, m);                                  \
+      for (int64_t i = 0; i < m; i++)                                         \
+        EW_BLK_OUT_##SR(rv, r + i0, i) =                                      \
+            FN((SA) ? EW_BLK_AT_##LA(av, a + i0, i) : a0, &P);                \
+      EW_BLK_ST_##SR(r + i0, rv, m);                                          \
+    }))
 
 #define EW_UNARY_SET_(ATTR, STEP, NAME, TA, LA, VA, TR, SR, FN)               \
   EW_KERNEL_HEAD_(NAME##_s, ATTR) {                                           \
@@ -300,8 +296,10 @@ const ew_row *bcast__ew_row_at(size_t index);
     return UN(LA(*(const TA *)in[0]), p);                                     \
   }
 
-/* Binary, constant steps SA, SB. */
-#define EW_BINARY_STEP_(ATTR, NAME, SA, SB, TA, LA, VA, TR, SR, FN)           \
+/* The row loop of a binary kernel with constant steps: the rest of the
+ * arguments are its body, run once per row with r, a and b (the row's
+ * output and inputs) and a0, b0 (the inputs' first values there). */
+#define EW_BINARY_ROWS_(ATTR, NAME, TA, LA, VA, TR, ...)                      \
   EW_KERNEL_HEAD_(NAME, ATTR) {                                               \
     EW_PARAMS_;                                                               \
     (void)strides;                                                            \
@@ -314,37 +312,29 @@ const ew_row *bcast__ew_row_at(size_t index);
       const TA *a = (const TA *)ap;                                           \
       const TA *b = (const TA *)bp;                                           \
       const VA a0 = LA(a[0]), b0 = LA(b[0]);                                  \
-      for (int64_t i = 0; i < n; i++)                                         \
-        r[i] = SR(FN((SA) ? LA(a[i]) : a0, (SB) ? LA(b[i]) : b0, &P));        \
+      __VA_ARGS__                                                             \
     }                                                                         \
   }
 
+/* Binary, constant steps SA, SB. */
+#define EW_BINARY_STEP_(ATTR, NAME, SA, SB, TA, LA, VA, TR, SR, FN)           \
+  EW_BINARY_ROWS_(                                                            \
+      ATTR, NAME, TA, LA, VA, TR, for (int64_t i = 0; i < n; i++) r[i] =      \
+          SR(FN((SA) ? LA(a[i]) : a0, (SB) ? LA(b[i]) : b0, &P));)
+
 /* The same, blocked (v3 set, half codings). */
 #define EW_BINARY_BLOCKED_STEP_(ATTR, NAME, SA, SB, TA, LA, VA, TR, SR, FN)   \
-  EW_KERNEL_HEAD_(NAME, ATTR EW_BLK_ATTR_) {                                               \
-    EW_PARAMS_;                                                               \
-    (void)strides;                                                            \
-    const int64_t rr = row_strides[0], ra = row_strides[1],                   \
-                  rb = row_strides[2];                                        \
-    char *rp = ptrs[0];                                                       \
-    const char *ap = ptrs[1], *bp = ptrs[2];                                  \
-    for (int64_t j = 0; j < rows; j++, rp += rr, ap += ra, bp += rb) {        \
-      TR *r = (TR *)rp;                                                       \
-      const TA *a = (const TA *)ap;                                           \
-      const TA *b = (const TA *)bp;                                           \
-      const VA a0 = LA(a[0]), b0 = LA(b[0]);                                  \
-      EW_BLOCKED_RUN_(n, {                                                    \
-        EW_BLK_DECL_##LA(av) EW_BLK_DECL_##LA(bv) EW_BLK_DECL_##SR(rv)        \
-        if (SA) EW_BLK_LD_##LA(av, a + i0, m);                                \
-        if (SB) EW_BLK_LD_##LA(bv, b + i0, m);                                \
-        for (int64_t i = 0; i < m; i++)                                       \
-          EW_BLK_OUT_##SR(rv, r + i0, i) =                                    \
-              FN((SA) ? EW_BLK_AT_##LA(av, a + i0, i) : a0,                   \
-                 (SB) ? EW_BLK_AT_##LA(bv, b + i0, i) : b0, &P);              \
-        EW_BLK_ST_##SR(r + i0, rv, m);                                        \
-      })                                                                      \
-    }                                                                         \
-  }
+  EW_BINARY_ROWS_(ATTR EW_BLK_ATTR_, NAME, TA, LA, VA, TR,                    \
+    EW_BLOCKED_RUN_(n, {                                                      \
+      EW_BLK_DECL_##LA(av) EW_BLK_DECL_##LA(bv) EW_BLK_DECL_##SR(rv)          \
+      if (SA) EW_BLK_LD_##LA(av, a + i0, m);                                  \
+      if (SB) EW_BLK_LD_##LA(bv, b + i0, m);                                  \
+      for (int64_t i = 0; i < m; i++)                                         \
+        EW_BLK_OUT_##SR(rv, r + i0, i) =                                      \
+            FN((SA) ? EW_BLK_AT_##LA(av, a + i0, i) : a0,                     \
+               (SB) ? EW_BLK_AT_##LA(bv, b + i0, i) : b0, &P);                \
+      EW_BLK_ST_##SR(r + i0, rv, m);                                          \
+    }))
 
 #define EW_BINARY_SET_(ATTR, STEP, NAME, TA, LA, VA, TR, SR, FN)              \
   EW_KERNEL_HEAD_(NAME##_s, ATTR) {                                           \
