@@ -369,11 +369,59 @@ typedef struct plan_object {
   int out_type;
   int same_as_out[PB_MAX_INPUTS];
   plan_slot slot[PB_MAX_INPUTS + 1];  /* the inputs, then out */
+  /* Inputs of another type than the op computes in (numpy profile
+   * promotion): cast[k] converts input k into scratch[k] before each run,
+   * under lock (the scratch buffers are the plan's, one call at a time). */
+  int converts;
+  bcast_ew_plan *cast[PB_MAX_INPUTS];
+  bcast_tensor scratch[PB_MAX_INPUTS];
+  PyThread_type_lock lock;
 } plan_object;
 
 static void plan_dealloc(PyObject *self) {
-  bcast_ew_plan_destroy(((plan_object *)self)->plan);
+  plan_object *p = (plan_object *)self;
+  bcast_ew_plan_destroy(p->plan);
+  for (int k = 0; k < PB_MAX_INPUTS; k++) {
+    bcast_ew_plan_destroy(p->cast[k]);
+    bcast_tensor_release(&p->scratch[k]);
+  }
+  if (p->lock) PyThread_free_lock(p->lock);
   Py_TYPE(self)->tp_free(self);
+}
+
+/* Runs the plan on input data (the caller's arrays), converting the inputs
+ * that need it first; with the GIL released.  run != 0 checks layouts as
+ * bcast_ew_plan_run does (inputs and out then are tensors). */
+static bcast_status plan_exec(plan_object *p, const bcast_tensor *inputs,
+                              const bcast_tensor *out, void *out_data,
+                              const void *const *data, int run,
+                              bcast_diag *diag) {
+  bcast_status st = BCAST_OK;
+  Py_BEGIN_ALLOW_THREADS
+  if (p->converts) PyThread_acquire_lock(p->lock, WAIT_LOCK);
+  bcast_tensor in[PB_MAX_INPUTS];
+  const void *in_data[PB_MAX_INPUTS];
+  for (int k = 0; k < p->arity && st == BCAST_OK; k++) {
+    if (run)
+      in[k] = inputs[k];
+    else
+      in_data[k] = data[k];
+    if (!p->cast[k]) continue;
+    if (run) {
+      st = bcast_ew_plan_run(p->cast[k], &inputs[k], &p->scratch[k], diag);
+      in[k] = p->scratch[k];
+    } else {
+      st = bcast_ew_plan_execute(p->cast[k], p->scratch[k].data, &data[k],
+                                 diag);
+      in_data[k] = p->scratch[k].data;
+    }
+  }
+  if (st == BCAST_OK)
+    st = run ? bcast_ew_plan_run(p->plan, in, out, diag)
+             : bcast_ew_plan_execute(p->plan, out_data, in_data, diag);
+  if (p->converts) PyThread_release_lock(p->lock);
+  Py_END_ALLOW_THREADS
+  return st;
 }
 
 /* Records a tensor's layout; 0 when NumPy could not hold it. */
@@ -431,8 +479,9 @@ static PyObject *plan_fast(plan_object *p, PyObject *const *args,
       return NULL;
     out = (PyArrayObject *)out_obj;
     const char *od = PyArray_DATA(out);
+    /* A converted input is read whole before out is written. */
     for (int k = 0; k < p->arity; k++)
-      if (slots_overlap(os, od, &p->slot[k], data[k]) &&
+      if (!p->cast[k] && slots_overlap(os, od, &p->slot[k], data[k]) &&
           !(p->same_as_out[k] && data[k] == od))
         return NULL;
     Py_INCREF(out);
@@ -443,11 +492,8 @@ static PyObject *plan_fast(plan_object *p, PyObject *const *args,
     if (!out) return NULL;
   }
   bcast_diag diag;
-  bcast_status st;
-  void *od = PyArray_DATA(out);
-  Py_BEGIN_ALLOW_THREADS
-  st = bcast_ew_plan_execute(p->plan, od, data, &diag);
-  Py_END_ALLOW_THREADS
+  bcast_status st =
+      plan_exec(p, NULL, NULL, PyArray_DATA(out), data, 0, &diag);
   if (st != BCAST_OK) {
     Py_DECREF(out);
     return NULL;
@@ -515,9 +561,7 @@ static PyObject *plan_vectorcall(PyObject *self, PyObject *const *args,
     if (st != BCAST_OK) goto done;
     result_t = out.tensor;
   }
-  Py_BEGIN_ALLOW_THREADS
-  st = bcast_ew_plan_run(p->plan, inputs, &out.tensor, &diag);
-  Py_END_ALLOW_THREADS
+  st = plan_exec(p, inputs, &out.tensor, NULL, NULL, 1, &diag);
   if (st == BCAST_OK) {
     result = p->has_out ? Py_NewRef(out_obj) : pb_tensor_to_array(&result_t);
     memset(&out.tensor, 0, sizeof out.tensor);
@@ -555,6 +599,51 @@ static PyTypeObject plan_type = {
               "out=None) runs it\non arrays of the planned dtypes, shapes "
               "and strides (ValueError\notherwise); out= exactly when the "
               "plan was made with out=."};
+
+/* The inputs the plan runs on, in[k]: the call's own, or where the numpy
+ * profile promotes (bcast_op_operand_dtypes) a scratch buffer of the
+ * computed type that a cast plan fills from the caller's array before each
+ * run (a scalar is made in the computed type at once; the caller releases
+ * in[k] where it is not c->inputs[k]). */
+static bcast_status plan_conversions(plan_object *p, const op_call *c,
+                                     bcast_tensor *in, bcast_diag *diag) {
+  bcast_dtype types[PB_MAX_INPUTS], computed[PB_MAX_INPUTS];
+  for (int k = 0; k < c->arity; k++) {
+    types[k] = c->inputs[k].dtype;
+    in[k] = c->inputs[k];
+  }
+  if (c->options.profile != BCAST_PROFILE_NUMPY) {
+    for (int k = 0; k < c->arity; k++) p->dtypes[k] = types[k];
+    return BCAST_OK;
+  }
+  bcast_status st = bcast_op_operand_dtypes(c->op, c->options.profile,
+                                            (size_t)c->arity, types, computed,
+                                            diag);
+  for (int k = 0; k < c->arity && st == BCAST_OK; k++) {
+    p->dtypes[k] = computed[k];
+    if (computed[k] == types[k]) continue;
+    if (c->owned[k]) {
+      st = bcast_scalar_tensor(&c->scalars[k], computed[k], &in[k], diag);
+      continue;
+    }
+    const bcast_tensor *t = &c->inputs[k];
+    st = bcast_tensor_alloc(&p->scratch[k], computed[k], t->rank, t->shape,
+                            c->options.max_bytes > 0 ? c->options.max_bytes
+                                                     : BCAST_DEFAULT_MAX_BYTES,
+                            diag);
+    if (st != BCAST_OK) break;
+    bcast_op_attrs attrs;
+    bcast_op_attrs_init(&attrs);
+    attrs.cast_to = &computed[k];
+    bcast_ew_options options = c->options;
+    options.checked = 0;
+    st = bcast_ew_plan_create(&p->cast[k], BCAST_OP_CAST, &attrs, 1, t,
+                              &p->scratch[k], &options, diag);
+    in[k] = p->scratch[k];
+    p->converts = 1;
+  }
+  return st;
+}
 
 /* Whether and how the fast path serves p: every input planned from an
  * array NumPy can hold, and a new output that fits the byte budget. */
@@ -608,27 +697,42 @@ PyObject *pb_plan(PyObject *self, PyObject *args, PyObject *kwargs) {
   memset(&out, 0, sizeof out);
   int has_out = c.out && c.out != Py_None;
   if (has_out && out_array(c.out, &out) < 0) goto done;
-  bcast_ew_plan *plan = NULL;
-  bcast_diag diag;
-  bcast_status st = bcast_ew_plan_create(&plan, op, &c.attrs, (size_t)c.arity,
-                                         c.inputs, has_out ? &out.tensor : NULL,
-                                         &c.options, &diag);
-  pb_array_release(&out);
-  if (st != BCAST_OK) {
-    raise_for(&c, st, &diag);
-    goto done;
-  }
   plan_object *p = PyObject_New(plan_object, &plan_type);
   if (!p) {
-    bcast_ew_plan_destroy(plan);
+    pb_array_release(&out);
     goto done;
   }
   p->vectorcall = plan_vectorcall;
-  p->plan = plan;
+  p->plan = NULL;
   p->op = op;
   p->arity = c.arity;
   p->has_out = has_out;
-  for (int k = 0; k < c.arity; k++) p->dtypes[k] = c.inputs[k].dtype;
+  p->converts = 0;
+  p->lock = NULL;
+  for (int k = 0; k < PB_MAX_INPUTS; k++) {
+    p->cast[k] = NULL;
+    memset(&p->scratch[k], 0, sizeof p->scratch[k]);
+  }
+  bcast_diag diag;
+  bcast_tensor in[PB_MAX_INPUTS];
+  bcast_status st = plan_conversions(p, &c, in, &diag);
+  if (st == BCAST_OK)
+    st = bcast_ew_plan_create(&p->plan, op, &c.attrs, (size_t)c.arity, in,
+                              has_out ? &out.tensor : NULL, &c.options, &diag);
+  for (int k = 0; k < c.arity; k++)
+    if (c.owned[k] && in[k].data != c.inputs[k].data)
+      bcast_tensor_release(&in[k]);
+  pb_array_release(&out);
+  if (st == BCAST_OK && p->converts && !(p->lock = PyThread_allocate_lock())) {
+    PyErr_NoMemory();
+    Py_DECREF(p);
+    goto done;
+  }
+  if (st != BCAST_OK) {
+    raise_for(&c, st, &diag);
+    Py_DECREF(p);
+    goto done;
+  }
   plan_fast_setup(p, &c);
   result = (PyObject *)p;
 done:

@@ -455,6 +455,69 @@ def test_plan_fast_path(nrng):
         q(a, b, threads=2)
 
 
+def test_plan_converts_like_the_one_call_functions(nrng):
+    """Under the numpy profile a plan takes inputs of differing types as
+    the one-call functions do: each is converted, into the plan's own
+    scratch buffer, before every run; the fast path and the checked path
+    alike, from several threads at once."""
+    import threading
+    i64 = values("int64", (3, 4), nrng)
+    f64 = values("float64", (4,), nrng)
+    p = bcast.plan("add", i64, f64)
+    assert p._fast
+    check("int64 + float64", p(i64, f64), i64 + f64, False)
+    check("again, other values", p(i64 * 2, f64), i64 * 2 + f64, False)
+    check("a list: the checked path", p(i64.tolist(), f64), i64 + f64, False)
+    with pytest.raises(ValueError, match="strides"):
+        p(np.asfortranarray(i64), f64)   # a plan is for its layouts
+    fortran = bcast.plan("add", np.asfortranarray(i64), f64)
+    check("Fortran input", fortran(np.asfortranarray(i64), f64), i64 + f64, False)
+    out = np.empty((3, 4), np.float64)
+    q = bcast.plan("multiply", f64, i64, out=out)
+    assert q(f64, i64, out=out) is out
+    check("out", out, f64 * i64, False)
+    # out may overlap a converted input: it is read whole first
+    x = values("float32", (3, 4), nrng)
+    i8 = values("int8", (3, 4), nrng)
+    r = bcast.plan("add", i8, x, out=x)
+    want = i8 + x
+    r(i8, x, out=x)
+    check("in place over the float input", x, want, False)
+    # the condition of where is tested for nonzero; bool power is int8
+    c = values("int32", (4,), nrng)
+    w = bcast.plan("where", c, f64, i64)
+    check("where int condition", w(c, f64, i64), np.where(c, f64, i64), False)
+    b = values("bool", (3, 4), nrng)
+    pw = bcast.plan("power", b, b)
+    check("bool power", pw(b, b), np.power(b, b), False)
+    # a scalar planned with an array of another kind
+    u8 = values("uint8", (3, 4), nrng)
+    s = bcast.plan("add", u8, 2.5)
+    check("uint8 + 2.5", s(u8, 2.5), u8 + 2.5, False)
+    # other layouts and types still fail as without conversion
+    with pytest.raises(ValueError):
+        p(i64[:2], f64)
+    with pytest.raises(ValueError):
+        p(i64.astype(np.int32), f64)
+    # one call at a time on the plan's scratch buffers
+    big = [values("int32", (256, 256), nrng) for _ in range(4)]
+    fl = values("float32", (256,), nrng)
+    shared = bcast.plan("add", big[0], fl)
+    results = [None] * 4
+
+    def work(k):
+        for _ in range(20):
+            results[k] = shared(big[k], fl)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for k in range(4):
+        check(f"thread {k}", results[k], big[k] + fl, False)
+
+
 def test_byte_order(nrng):
     a = values("int32", (3, 4), nrng)
     big = a.astype(">i4")
