@@ -177,7 +177,30 @@ static const char *dim_text(int64_t dim, char *buf, size_t cap) {
  * than 1 (or -1 if every operand so far had 1 there), so that a conflict can
  * name both sides.  The final rank is computed first so that axes in
  * messages are in the result's numbering from the start. */
-static bcast_status infer_shape(bcast__shapes ops,
+static bcast_status incompatible(bcast__shapes ops, int32_t rank, int j,
+                                 size_t k, int32_t i, int32_t a,
+                                 bcast_diag *diag) {
+  if (!diag) return BCAST_INCOMPATIBLE;
+  const bcast_shape *sj = bcast__shape_at(ops, (size_t)j);
+  const int64_t d = bcast__shape_at(ops, k)->dims[i];
+  int32_t j_axis = a - (rank - sj->rank);
+  char s0[24], s1[24];
+  bcast__fail(diag, BCAST_INCOMPATIBLE,
+              "at broadcast dim %d: operand #%d dim %d (size %s) is "
+              "incompatible with operand #%zu dim %d (size %s)",
+              (int)a, j, (int)j_axis, dim_text(sj->dims[j_axis], s0, sizeof s0),
+              k, (int)i, dim_text(d, s1, sizeof s1));
+  bcast__locate(diag, j, j_axis, sj->dims[j_axis], (int)k, i, d, a);
+  bcast__mlir_message(diag, 1,
+                      "operands don't have broadcast-compatible shapes");
+  return BCAST_INCOMPATIBLE;
+}
+
+/* static_sizes: also refuse two static sizes other than 1 that differ
+ * anywhere among the operands, which the pairwise fold misses when a
+ * dynamic dim met a 0 between them ((?,) (0,) (2,)): NumPy's N-ary rule.
+ * MLIR's fold (the other profiles) accepts that. */
+static bcast_status infer_shape(bcast__shapes ops, int static_sizes,
                                 bcast_shape *out, bcast_diag *diag) {
   int32_t rank = BCAST_RANK_UNRANKED;
   for (size_t k = 0; k < ops.n; k++) {
@@ -192,10 +215,10 @@ static bcast_status infer_shape(bcast__shapes ops,
   out->rank = rank;
   if (rank == BCAST_RANK_UNRANKED) return BCAST_OK;
 
-  int source[BCAST_MAX_RANK];
+  int source[BCAST_MAX_RANK], static_source[BCAST_MAX_RANK];
   for (int32_t a = 0; a < rank; a++) {
     out->dims[a] = 1;
-    source[a] = -1;
+    source[a] = static_source[a] = -1;
   }
   for (size_t k = 0; k < ops.n; k++) {
     const bcast_shape *s = bcast__shape_at(ops, k);
@@ -205,22 +228,17 @@ static bcast_status infer_shape(bcast__shapes ops,
       int32_t a = offset + i;
       int64_t d = s->dims[i];
       int64_t merged;
-      if (bcast_dim_infer(out->dims[a], d, &merged) != BCAST_OK) {
-        if (!diag) return BCAST_INCOMPATIBLE;
-        int j = source[a];
-        int32_t j_axis = a - (rank - bcast__shape_at(ops, (size_t)j)->rank);
-        char s0[24], s1[24];
-        bcast__fail(diag, BCAST_INCOMPATIBLE,
-                    "at broadcast dim %d: operand #%d dim %d (size %s) is "
-                    "incompatible with operand #%zu dim %d (size %s)",
-                    (int)a, j, (int)j_axis,
-                    dim_text(bcast__shape_at(ops, (size_t)j)->dims[j_axis], s0, sizeof s0), k,
-                    (int)i, dim_text(d, s1, sizeof s1));
-        bcast__locate(diag, j, j_axis, bcast__shape_at(ops, (size_t)j)->dims[j_axis], (int)k, i, d,
-                      a);
-        bcast__mlir_message(diag, 1,
-                            "operands don't have broadcast-compatible shapes");
-        return BCAST_INCOMPATIBLE;
+      if (bcast_dim_infer(out->dims[a], d, &merged) != BCAST_OK)
+        return incompatible(ops, rank, source[a], k, i, a, diag);
+      if (static_sizes && d >= 0 && d != 1) {
+        const int j = static_source[a];
+        if (j < 0) {
+          static_source[a] = (int)k;
+        } else {
+          const bcast_shape *sj = bcast__shape_at(ops, (size_t)j);
+          if (sj->dims[a - (rank - sj->rank)] != d)
+            return incompatible(ops, rank, j, k, i, a, diag);
+        }
       }
       if (d != 1 && merged == d) source[a] = (int)k;
       out->dims[a] = merged;
@@ -266,7 +284,8 @@ static bcast_status check_equal_ranks(bcast__shapes ops,
 bcast_status bcast__shape_infer(bcast__shapes ops,
                                bcast_profile profile, bcast_shape *out,
                                bcast_diag *diag) {
-  bcast_status st = infer_shape(ops, out, diag);
+  bcast_status st =
+      infer_shape(ops, profile == BCAST_PROFILE_NUMPY, out, diag);
   if (st != BCAST_OK) return st;
   if (profile == BCAST_PROFILE_TOSA || profile == BCAST_PROFILE_XLA)
     return check_equal_ranks(ops, profile, diag);
@@ -456,7 +475,9 @@ bcast_status bcast__shape_verify(bcast__shapes ops,
     return st;
 
   bcast_shape inferred;
-  if ((st = infer_shape(ops, &inferred, diag)) != BCAST_OK) return st;
+  if ((st = infer_shape(ops, profile == BCAST_PROFILE_NUMPY, &inferred,
+                        diag)) != BCAST_OK)
+    return st;
 
   if (result->rank != BCAST_RANK_UNRANKED &&
       inferred.rank != BCAST_RANK_UNRANKED) {

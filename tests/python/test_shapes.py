@@ -63,13 +63,12 @@ def test_dynamic_dims_match_every_assignment(rng):
     broadcasts the concrete shapes, the recorded checks hold and the result
     agrees; where it does not, a check fails (or inference already
     refused).  Two and three operands: with three, checks against one
-    pivot dim are not enough (m = 1 passes m~n and m~?).  Three operands
-    draw no static 0: inference folds pairwise as MLIR's
-    getBroadcastedShape does, so (?, 0, 2) passes through ? to 2 and is
-    accepted although 0 and 2 never broadcast (README, "Known gap")."""
+    pivot dim are not enough (m = 1 passes m~n and m~?), and a static 0
+    must still meet a static 2 across a ? ((?,) (0,) (2,) never
+    broadcasts, though MLIR's pairwise fold accepts it)."""
     for _ in range(600):
         n_ops = rng.choice([2, 3])
-        choices = [0, 1, 2, 3, None, "n", "m"] if n_ops == 2 else [1, 2, 3, None, "n", "m"]
+        choices = [0, 1, 2, 3, None, "n", "m"]
         shapes = [tuple(rng.choice(choices) for _ in range(rng.randint(0, 5 - n_ops)))
                   for _ in range(n_ops)]
         anon = [(k, i) for k, s in enumerate(shapes) for i, d in enumerate(s) if d is None]
@@ -164,3 +163,16 @@ def test_verify_shapes_profiles():
         bcast.verify_shapes([(2, 1), (3,)], (2, 4), profile="mlir")
     assert "not broadcast compatible" in e.value.mlir_message
     bcast.verify_shapes([("n", 1), (3,)], ("n", 3))
+
+
+def test_static_sizes_meet_across_a_dynamic_dim():
+    """NumPy's N-ary rule: 0 and 2 never broadcast, whatever ? is.  MLIR's
+    getBroadcastedShape folds pairwise ((? with 0) is ?, then ? with 2 is
+    2) and accepts; the mlir, trait and tosa profiles keep its answer."""
+    with pytest.raises(bcast.BroadcastError) as e:
+        bcast.broadcast_shapes((None,), (0,), (2,))
+    assert e.value.operands == (1, 2) and e.value.sizes == (0, 2)
+    with pytest.raises(bcast.BroadcastError):
+        bcast.broadcast_shapes((3, None), (1, 0), (None, 4))
+    assert bcast.broadcast_shapes((None,), (0,), (2,), profile="mlir") == (2,)
+    assert bcast.broadcast_shapes((None,), (1,), (2,)) == (2,)
