@@ -310,6 +310,10 @@ void bcast__ew_plan_force_stream(bcast_ew_plan *plan) {
 
 int bcast__ew_plan_streams(const bcast_ew_plan *plan) { return plan->stream; }
 
+int bcast__ew_plan_direct(const bcast_ew_plan *plan) {
+  return plan->direct && !plan->stream;
+}
+
 /* A large new output is written once, front to back: from this size on it
  * is worth asking for transparent huge pages (bcast__advise_huge_pages). */
 #define EW_HUGE_PAGES_MIN_BYTES ((int64_t)(4 * BCAST__HUGE_PAGE_BYTES))

@@ -143,6 +143,11 @@ int bcast__ew_plan_uses_avx2(const bcast_ew_plan *plan);
 void bcast__ew_plan_force_stream(bcast_ew_plan *plan);
 int bcast__ew_plan_streams(const bcast_ew_plan *plan);
 
+/* Whether executing the plan calls its kernel once itself, with no
+ * engine walk and no OpenMP region (small or one-thread 1- and 2-dim
+ * plans; see bcast_ew_plan's direct). */
+int bcast__ew_plan_direct(const bcast_ew_plan *plan);
+
 /* The reference path: every output element in C order, one call of the
  * row's element function each, on one thread.  Same buffers as
  * bcast_ew_plan_execute. */
