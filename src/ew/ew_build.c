@@ -66,6 +66,55 @@ static int pick_variant(const bcast_plan *engine, int arity) {
   return 1 + mask;
 }
 
+/* The op's result type for these input types and attributes, and that
+ * the op computes in the inputs' own types: inputs the numpy profile
+ * converts (mixed types, integers into a float op) are converted by the
+ * one-call forms; a plan runs its kernel on the inputs' own types. */
+static bcast_status check_types(bcast_op op, bcast_profile profile, size_t n,
+                                const bcast_dtype *in_types,
+                                const bcast_op_attrs *attrs,
+                                bcast_dtype *result, bcast_diag *diag) {
+  bcast_status status =
+      bcast_ew_result_dtype(op, profile, n, in_types, attrs, result, diag);
+  if (status != BCAST_OK) return status;
+  bcast_dtype conv[EW_MAX_INPUTS];
+  status = bcast_op_operand_dtypes(op, profile, n, in_types, conv, diag);
+  if (status != BCAST_OK) return status;
+  for (size_t k = 0; k < n; k++)
+    if (conv[k] != in_types[k])
+      return bcast__fail(diag, BCAST_TYPE,
+                         "tosa.%s: operand #%zu is %s but the op computes in "
+                         "%s; a plan runs on the types it computes in "
+                         "(bcast_ew_compute and bcast_ew_compute_into "
+                         "convert)",
+                         bcast_op_get(op)->name, k,
+                         bcast_dtype_name(in_types[k]),
+                         bcast_dtype_name(conv[k]));
+  return BCAST_OK;
+}
+
+/* Outputs up to this size run on one thread whatever the plan's thread
+ * count: well below the engine's own threshold (PLAN_PARALLEL_MIN_BYTES,
+ * 512 KB, in src/plan/plan.c), so execute may call the kernel directly. */
+#define EW_DIRECT_MAX_BYTES ((int64_t)32 << 10)
+
+/* Whether execute may call the kernel once itself (see bcast_ew_plan's
+ * direct), and the steps it passes. */
+static void plan_direct(struct bcast_ew_plan *plan) {
+  const bcast_plan *e = &plan->engine;
+  int64_t bytes;
+  const int one_thread =
+      plan->threads == 1 ||
+      (!__builtin_mul_overflow(e->elem_count, e->elem_bytes[0], &bytes) &&
+       bytes <= EW_DIRECT_MAX_BYTES);
+  plan->direct = one_thread && e->ndim <= 2 && e->elem_count > 0;
+  const int inner = e->ndim - 1;
+  for (int k = 0; k < e->n_operands; k++) {
+    plan->step[k] = e->stride_bytes[k][inner];
+    plan->row_step[k] = inner > 0 ? e->stride_bytes[k][inner - 1] : 0;
+  }
+}
+
 /* Fills *plan (caller storage).  out == NULL plans a new C-contiguous
  * output. */
 bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
@@ -73,6 +122,7 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
                                  const bcast_tensor *inputs,
                                  const bcast_tensor *out,
                                  const bcast_ew_options *options,
+                                 const bcast_dtype *checked_result,
                                  bcast_diag *diag) {
   bcast_ew_options defaults;
   if (!options) {
@@ -100,24 +150,11 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
       options, op, n_inputs, inputs, &attrs, &cast_attrs, diag);
   if (status != BCAST_OK) return status;
   bcast_dtype result;
-  status = bcast_ew_result_dtype(op, profile, n_inputs, in_types, attrs,
-                                 &result, diag);
+  if (checked_result)
+    result = *checked_result;
+  else
+    status = check_types(op, profile, n_inputs, in_types, attrs, &result, diag);
   if (status != BCAST_OK) return status;
-  /* Inputs the numpy profile converts (mixed types, integers into a
-   * float op) are converted by the one-call forms; a plan runs its kernel
-   * on the inputs' own types. */
-  bcast_dtype conv[EW_MAX_INPUTS];
-  status = bcast_op_operand_dtypes(op, profile, n_inputs, in_types, conv, diag);
-  if (status != BCAST_OK) return status;
-  for (size_t k = 0; k < n_inputs; k++)
-    if (conv[k] != in_types[k])
-      return bcast__fail(diag, BCAST_TYPE,
-                         "tosa.%s: operand #%zu is %s but the op computes in "
-                         "%s; a plan runs on the types it computes in "
-                         "(bcast_ew_compute and bcast_ew_compute_into "
-                         "convert)",
-                         name, k, bcast_dtype_name(in_types[k]),
-                         bcast_dtype_name(conv[k]));
   if (options->declared_result_dtype &&
       *options->declared_result_dtype != result)
     return bcast__fail(diag, BCAST_TYPE,
@@ -217,6 +254,7 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
   plan->variant = pick_variant(&plan->engine, arity);
   plan->kernel = kernel_set(row)[plan->variant];
   plan->stream = bcast__ew_want_stream(&plan->engine, plan->variant, elem);
+  plan_direct(plan);
   return BCAST_OK;
 }
 
@@ -231,7 +269,8 @@ bcast_status bcast_ew_plan_create(bcast_ew_plan **plan, bcast_op op,
   if (!p)
     return bcast__fail(diag, BCAST_NO_MEMORY, "out of memory for a plan");
   bcast_status status =
-      bcast__ew_plan_init(p, op, attrs, n_inputs, inputs, out, options, diag);
+      bcast__ew_plan_init(p, op, attrs, n_inputs, inputs, out, options, NULL,
+                          diag);
   if (status != BCAST_OK) {
     bcast__free(p);
     return status;
@@ -270,6 +309,10 @@ void bcast__ew_plan_force_stream(bcast_ew_plan *plan) {
 }
 
 int bcast__ew_plan_streams(const bcast_ew_plan *plan) { return plan->stream; }
+
+int bcast__ew_plan_direct(const bcast_ew_plan *plan) {
+  return plan->direct && !plan->stream;
+}
 
 /* A large new output is written once, front to back: from this size on it
  * is worth asking for transparent huge pages (bcast__advise_huge_pages). */

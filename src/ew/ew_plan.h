@@ -36,6 +36,11 @@ struct bcast_ew_plan {
   const ew_row *row;
   bcast_kernel2_fn kernel;
   int stream; /* large outputs: non-temporal stores (ew_stream.c) */
+  /* The engine plan has at most two dims and runs on one thread: execute
+   * calls the kernel once, with these steps (bytes per element of the
+   * inner dim, per row of the outer one; operand 0 the output). */
+  int direct;
+  int64_t step[EW_MAX_INPUTS + 1], row_step[EW_MAX_INPUTS + 1];
   ew_params params;
   bcast_tensor out;                 /* layout only: data NULL */
   bcast_tensor in[EW_MAX_INPUTS];   /* layout only */
@@ -73,12 +78,16 @@ bcast_status bcast__ew_check_declared(const bcast_ew_options *o,
                                       bcast_diag *diag);
 
 /* Fills *plan (caller storage).  out == NULL plans a new C-contiguous
- * output (ew_build.c). */
+ * output.  checked_result, when not NULL, is the result type the caller
+ * found with bcast_ew_result_dtype and bcast_op_operand_dtypes on these
+ * inputs, types and attributes, none of them to convert: the one-call
+ * forms skip checking the same types twice (ew_build.c). */
 bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
                                  const bcast_op_attrs *attrs, size_t n_inputs,
                                  const bcast_tensor *inputs,
                                  const bcast_tensor *out,
                                  const bcast_ew_options *options,
+                                 const bcast_dtype *checked_result,
                                  bcast_diag *diag);
 
 /* Whether a plan with this engine plan, variant and output element size
@@ -133,6 +142,11 @@ int bcast__ew_plan_uses_avx2(const bcast_ew_plan *plan);
  * the reference), and tells whether a plan streams. */
 void bcast__ew_plan_force_stream(bcast_ew_plan *plan);
 int bcast__ew_plan_streams(const bcast_ew_plan *plan);
+
+/* Whether executing the plan calls its kernel once itself, with no
+ * engine walk and no OpenMP region (small or one-thread 1- and 2-dim
+ * plans; see bcast_ew_plan's direct). */
+int bcast__ew_plan_direct(const bcast_ew_plan *plan);
 
 /* The reference path: every output element in C order, one call of the
  * row's element function each, on one thread.  Same buffers as

@@ -71,6 +71,14 @@ static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
   base[0] = out_data;
   for (int k = 0; k < plan->arity; k++)
     base[k + 1] = (char *)(uintptr_t)in_data[k];
+  /* Small and two-dimensional: one kernel call, without the engine's walk
+   * (or its fence, which only streaming stores need). */
+  if (plan->direct && !plan->stream && (!options || !options->progress)) {
+    const bcast_plan *e = &plan->engine;
+    plan->kernel(e->ndim > 1 ? e->extent[0] : 1, e->extent[e->ndim - 1], base,
+                 plan->step, plan->row_step, &plan->params);
+    return BCAST_OK;
+  }
   bcast_kernel2_fn kernel = plan->kernel;
   const void *params = &plan->params;
 #if BCAST__HAVE_STREAM
@@ -127,24 +135,15 @@ static void byte_span(const bcast_tensor *t, uintptr_t *lo, uintptr_t *hi) {
         (uintptr_t)bcast_dtype_size(t->dtype);
 }
 
-bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
-                               const bcast_tensor *inputs,
-                               const bcast_tensor *out, bcast_diag *diag) {
-  const char *name = bcast_op_get(plan->op)->name;
-  if (!same_layout(out, &plan->out))
-    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                       "tosa.%s: the output's type, shape or strides differ "
-                       "from the plan's",
-                       name);
+/* Runs the plan on tensors laid out as planned, unless out partly
+ * overlaps an input. */
+static bcast_status run_laid_out(const bcast_ew_plan *plan,
+                                 const bcast_tensor *inputs,
+                                 const bcast_tensor *out, bcast_diag *diag) {
   const void *in_data[EW_MAX_INPUTS];
   uintptr_t out_lo, out_hi;
   byte_span(out, &out_lo, &out_hi);
   for (int k = 0; k < plan->arity; k++) {
-    if (!same_layout(&inputs[k], &plan->in[k]))
-      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                         "tosa.%s: operand #%d's type, shape or strides "
-                         "differ from the plan's",
-                         name, k);
     uintptr_t lo, hi;
     byte_span(&inputs[k], &lo, &hi);
     const int overlap = lo < out_hi && out_lo < hi;
@@ -156,21 +155,41 @@ bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
                          "tosa.%s: the output overlaps operand #%d without "
                          "being it; in place needs the output's shape, "
                          "strides and type",
-                         name, k);
+                         bcast_op_get(plan->op)->name, k);
     in_data[k] = inputs[k].data;
   }
-  return bcast_ew_plan_execute(plan, out->data, in_data, diag);
+  return execute(plan, out->data, in_data, NULL, diag);
+}
+
+bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
+                               const bcast_tensor *inputs,
+                               const bcast_tensor *out, bcast_diag *diag) {
+  const char *name = bcast_op_get(plan->op)->name;
+  if (!same_layout(out, &plan->out))
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "tosa.%s: the output's type, shape or strides differ "
+                       "from the plan's",
+                       name);
+  for (int k = 0; k < plan->arity; k++)
+    if (!same_layout(&inputs[k], &plan->in[k]))
+      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                         "tosa.%s: operand #%d's type, shape or strides "
+                         "differ from the plan's",
+                         name, k);
+  return run_laid_out(plan, inputs, out, diag);
 }
 
 static bcast_status compute_new(bcast_op op, const bcast_op_attrs *attrs,
                                 size_t n_inputs, const bcast_tensor *inputs,
                                 bcast_tensor *result,
                                 const bcast_ew_options *options,
+                                const bcast_dtype *checked_result,
                                 bcast_diag *diag);
 static bcast_status compute_into(bcast_op op, const bcast_op_attrs *attrs,
                                  size_t n_inputs, const bcast_tensor *inputs,
                                  const bcast_tensor *out,
                                  const bcast_ew_options *options,
+                                 const bcast_dtype *checked_result,
                                  bcast_diag *diag);
 
 /* The numpy profile's conversions (bcast_op_operand_dtypes): each input
@@ -178,7 +197,9 @@ static bcast_status compute_into(bcast_op op, const bcast_op_attrs *attrs,
  * new C-contiguous tensor of its own shape, so a broadcast operand is
  * converted once at its unbroadcast size, within options->max_bytes.
  * Bit k of *converted says conv[k] holds input k converted (to release);
- * when any is set, use[] lists the tensors to run on. */
+ * when any is set, use[] lists the tensors to run on.  *result is the
+ * op's result type, checked with its attributes (bcast_ew_result_dtype):
+ * when nothing is converted the plan need not check the types again. */
 static int may_convert(bcast_op op, size_t n, const bcast_tensor *inputs,
                        const bcast_ew_options *options) {
   return options && options->profile == BCAST_PROFILE_NUMPY && inputs &&
@@ -189,13 +210,14 @@ static bcast_status convert_inputs(bcast_op op, const bcast_op_attrs *attrs,
                                    size_t n, const bcast_tensor *inputs,
                                    const bcast_ew_options *options,
                                    bcast_tensor *conv, bcast_tensor *use,
-                                   unsigned *converted, bcast_diag *diag) {
+                                   unsigned *converted, bcast_dtype *result,
+                                   bcast_diag *diag) {
   *converted = 0;
-  bcast_dtype types[EW_MAX_INPUTS], want[EW_MAX_INPUTS], result;
+  bcast_dtype types[EW_MAX_INPUTS], want[EW_MAX_INPUTS];
   for (size_t k = 0; k < n; k++) types[k] = inputs[k].dtype;
   /* The op's own checks first: nothing is converted for a refused op. */
   bcast_status status = bcast_ew_result_dtype(op, options->profile, n, types,
-                                              attrs, &result, diag);
+                                              attrs, result, diag);
   if (status != BCAST_OK) return status;
   status = bcast_op_operand_dtypes(op, options->profile, n, types, want, diag);
   if (status != BCAST_OK) return status;
@@ -236,14 +258,16 @@ bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
   memset(result, 0, sizeof *result);
   /* Other profiles (and per-call cost for small ops) skip the copies. */
   if (!may_convert(op, n_inputs, inputs, options))
-    return compute_new(op, attrs, n_inputs, inputs, result, options, diag);
+    return compute_new(op, attrs, n_inputs, inputs, result, options, NULL,
+                       diag);
   bcast_tensor conv[EW_MAX_INPUTS], use[EW_MAX_INPUTS];
   unsigned converted;
+  bcast_dtype type;
   bcast_status status = convert_inputs(op, attrs, n_inputs, inputs, options,
-                                       conv, use, &converted, diag);
+                                       conv, use, &converted, &type, diag);
   if (status == BCAST_OK)
     status = compute_new(op, attrs, n_inputs, converted ? use : inputs,
-                         result, options, diag);
+                         result, options, converted ? NULL : &type, diag);
   release_converted(conv, converted);
   return status;
 }
@@ -254,14 +278,16 @@ bcast_status bcast_ew_compute_into(bcast_op op, const bcast_op_attrs *attrs,
                                    const bcast_ew_options *options,
                                    bcast_diag *diag) {
   if (!may_convert(op, n_inputs, inputs, options))
-    return compute_into(op, attrs, n_inputs, inputs, out, options, diag);
+    return compute_into(op, attrs, n_inputs, inputs, out, options, NULL,
+                        diag);
   bcast_tensor conv[EW_MAX_INPUTS], use[EW_MAX_INPUTS];
   unsigned converted;
+  bcast_dtype type;
   bcast_status status = convert_inputs(op, attrs, n_inputs, inputs, options,
-                                       conv, use, &converted, diag);
+                                       conv, use, &converted, &type, diag);
   if (status == BCAST_OK)
     status = compute_into(op, attrs, n_inputs, converted ? use : inputs, out,
-                          options, diag);
+                          options, converted ? NULL : &type, diag);
   release_converted(conv, converted);
   return status;
 }
@@ -270,11 +296,12 @@ static bcast_status compute_new(bcast_op op, const bcast_op_attrs *attrs,
                                 size_t n_inputs, const bcast_tensor *inputs,
                                 bcast_tensor *result,
                                 const bcast_ew_options *options,
+                                const bcast_dtype *checked_result,
                                 bcast_diag *diag) {
   struct bcast_ew_plan plan;
   bcast_status status =
       bcast__ew_plan_init(&plan, op, attrs, n_inputs, inputs, NULL, options,
-                          diag);
+                          checked_result, diag);
   /* A new output's pages are zeroed by the OS as they are first touched,
    * through the cache: ordinary stores then hit those lines, where
    * streaming stores would write each line twice (measured: 4096x1 +
@@ -293,11 +320,14 @@ static bcast_status compute_into(bcast_op op, const bcast_op_attrs *attrs,
                                  size_t n_inputs, const bcast_tensor *inputs,
                                  const bcast_tensor *out,
                                  const bcast_ew_options *options,
+                                 const bcast_dtype *checked_result,
                                  bcast_diag *diag) {
   struct bcast_ew_plan plan;
   bcast_status status =
       bcast__ew_plan_init(&plan, op, attrs, n_inputs, inputs, out, options,
-                          diag);
+                          checked_result, diag);
+  /* The plan was made for exactly these layouts: only overlap is left to
+   * check. */
   if (status != BCAST_OK) return status;
-  return bcast_ew_plan_run(&plan, inputs, out, diag);
+  return run_laid_out(&plan, inputs, out, diag);
 }

@@ -380,6 +380,64 @@ TEST(ew_two_threads_match_one) {
     }
 }
 
+/* Small outputs run on one thread whatever the plan's thread count, with
+ * one kernel call and no engine walk or OpenMP region: 64x64 + 64 float32
+ * (16 KB) at 1 and 2 threads.  Larger outputs at 2 threads, and layouts
+ * the engine cannot fold into two dims, still take the engine. */
+TEST(ew_small_plans_call_the_kernel_directly) {
+  static const struct {
+    int32_t rank;
+    int64_t shape[3];
+    int64_t rhs; /* the second operand's one dim */
+    int threads, direct;
+  } cases[] = {
+      {2, {64, 64, 0}, 64, 1, 1},   {2, {64, 64, 0}, 64, 2, 1},
+      {2, {64, 64, 0}, 64, 0, 1},   {2, {1024, 1024, 0}, 1024, 1, 1},
+      {2, {1024, 1024, 0}, 1024, 2, 0}, {3, {4, 5, 6}, 6, 1, 1},
+  };
+  float *a = calloc(1024 * 1024, sizeof *a), *b = calloc(1024, sizeof *b);
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    bcast_tensor in[2];
+    const int64_t rhs[1] = {cases[c].rhs};
+    bcast_tensor_wrap(&in[0], BCAST_FLOAT32, cases[c].rank, cases[c].shape,
+                      NULL, a, NULL);
+    bcast_tensor_wrap(&in[1], BCAST_FLOAT32, 1, rhs, NULL, b, NULL);
+    bcast_ew_options options;
+    bcast_ew_options_init(&options);
+    options.profile = BCAST_PROFILE_NUMPY;
+    options.threads = cases[c].threads;
+    bcast_ew_plan *plan;
+    CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL,
+                                   &options, NULL),
+              BCAST_OK);
+    if (!plan) continue;
+    /* [4, 5, 6] + [6] folds to [20, 6]: two dims. */
+    CHECK_INT(bcast__ew_plan_direct(plan), cases[c].direct);
+    if (cases[c].direct) {
+      bcast__ew_plan_force_stream(plan);
+      CHECK_INT(bcast__ew_plan_direct(plan), 0);
+    }
+    bcast_ew_plan_destroy(plan);
+  }
+  /* [4, 5, 6] + [5, 1] (a column per plane) keeps three dims. */
+  const int64_t s3[3] = {4, 5, 6}, col[2] = {5, 1};
+  bcast_tensor in[2];
+  bcast_tensor_wrap(&in[0], BCAST_FLOAT32, 3, s3, NULL, a, NULL);
+  bcast_tensor_wrap(&in[1], BCAST_FLOAT32, 2, col, NULL, b, NULL);
+  bcast_ew_options numpy;
+  bcast_ew_options_init(&numpy);
+  numpy.profile = BCAST_PROFILE_NUMPY;
+  numpy.threads = 2;
+  bcast_ew_plan *plan;
+  CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL,
+                                 &numpy, NULL),
+            BCAST_OK);
+  if (plan) CHECK_INT(bcast__ew_plan_direct(plan), 0);
+  bcast_ew_plan_destroy(plan);
+  free(a);
+  free(b);
+}
+
 /* The type classes computed from the dtype table keep the members they had
  * when they were listed by name, and agree with each row's kind and TOSA
  * column. */
