@@ -535,15 +535,15 @@ static void print_row(int i, const ew_result *r, const bench_bw *bw,
            1e6 * np_alloc, 1e6 * np_out);
 }
 
-void bench_elementwise(int reps, const char *script, const bench_bw *bw,
+void bench_elementwise(int reps, const char *script, bench_bw *bw,
                        const bench_ew_select *sel) {
   static ew_result res[EW_CASE_COUNT];
   for (int i = 0; i < EW_CASE_COUNT; i++)
     if (selected(&cases[i], sel)) run_case(&cases[i], reps, &res[i], 0);
-  /* The machine's speed drifts over the minutes a run takes, so NumPy and
-   * the Python module are timed case by case between two runs of bcast's
-   * own 'out 1T' (the figure they are held against), twice; each keeps its
-   * best. */
+  /* The machine's speed drifts over the minutes a run takes, so NumPy,
+   * the Python module and the case's limit are timed case by case between
+   * two runs of bcast's own 'out 1T' (the figure they are held against),
+   * twice; each keeps its best. */
   numpy_child child = {-1, NULL, NULL};
   int have_numpy = script && child_start(&child, script, reps);
   for (int i = 0; have_numpy && i < EW_CASE_COUNT; i++) {
@@ -551,6 +551,7 @@ void bench_elementwise(int reps, const char *script, const bench_bw *bw,
     int got = 0;
     for (int round = 0; round < 2; round++) {
       got += ask_child(&child, i, &res[i]);
+      bench_limit_refresh(bw, cases[i].anchor, res[i].out_bytes, reps);
       run_case(&cases[i], reps, &res[i], 1);
     }
     have_numpy = got == 2;

@@ -37,6 +37,12 @@ typedef struct bench_bw {
 double bench_limit(const bench_bw *bw, bench_anchor a, double out_bytes,
                    int threads);
 
+/* Measures the anchor kernel again at the size nearest out_bytes, 1 and 2
+ * threads, both stores, keeping in bw the better figures: the limit gets
+ * as many chances against the VM's drift as the case it bounds. */
+void bench_limit_refresh(bench_bw *bw, bench_anchor a, double out_bytes,
+                         int reps);
+
 /* One line of the machine-readable results (--tsv): section, case, who
  * (bcast, numpy, bcast-py, limit), variant (out, into, alloc, or the
  * limit's anchor), threads, GB/s.  Does nothing without --tsv. */
@@ -51,8 +57,9 @@ typedef struct bench_ew_select {
 } bench_ew_select;
 
 /* Times the element-wise case table (bench_ew.c) with 1 and 2 threads, and
- * NumPy on the same cases when script is not NULL. */
-void bench_elementwise(int reps, const char *script, const bench_bw *bw,
+ * NumPy on the same cases when script is not NULL; re-measures each
+ * case's limit beside it (bench_limit_refresh). */
+void bench_elementwise(int reps, const char *script, bench_bw *bw,
                        const bench_ew_select *select);
 
 #endif
