@@ -28,11 +28,17 @@ test:
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# The text report, the figures as TSV and a chart per section (PNG, SVG)
+# go to $(BENCH_OUT); the DRAM cases (3 x 512 MiB) run here, not by default.
+BENCH_OUT ?= $(BUILD)/bench
 bench:
 	@scripts/setup.sh bench
 	$(MAKE) build
-	$(BUILD)/bcast_bench_shape $(BUILD)/bcast
-	$(BUILD)/bcast_bench
+	mkdir -p $(BENCH_OUT)
+	bash -o pipefail -c '{ $(BUILD)/bcast_bench_shape $(BUILD)/bcast && \
+	  $(BUILD)/bcast_bench --dram --tsv $(BENCH_OUT)/results.tsv; } 2>&1 | \
+	  tee $(BENCH_OUT)/report.txt'
+	/usr/bin/python3 bench/chart.py $(BENCH_OUT)/results.tsv $(BENCH_OUT)
 
 install: build
 	cmake --install $(BUILD)

@@ -2,22 +2,33 @@
  * run.
  *
  * Usage: bcast_bench [--reps N] [--source-dir DIR] [--no-numpy]
- *                    [--keep-omp-env] [--only materialize|ew]
+ *                    [--keep-omp-env] [--only materialize|ew] [--dram]
+ *                    [--match TEXT] [--tsv FILE]
  *
- * Sections: memory bandwidth, materialize, and the element-wise ops
- * (bench_ew.c: add, mul, select, maximum over the issue-5 cases).
+ * --dram adds the element-wise cases of 512 MiB per operand (8192x16384
+ * float32, the peer harness's cases_dram.txt) and the 512 MiB bandwidth
+ * column; --match TEXT runs only the element-wise rows whose name or
+ * harness name contains TEXT; --tsv FILE writes every figure as a row
+ * "section case who variant threads GB/s" for bench/chart.py.
+ *
+ * Sections: memory bandwidth, materialize, and the element-wise case table
+ * (bench_ew.c: add, mul, select, maximum over the issue-5 cases; its rows
+ * tagged with a peer-harness name are /work/shared/bench's cases.txt and
+ * cases_dram.txt, printed as their own sections).
  *
  * Units.  GB/s is 10^9 bytes per second.  A materialize case counts the
  * bytes of the output it writes; the broadcast source is small, stays in
- * cache and is not counted.  The bandwidth section's "copy" counts bytes
- * read plus bytes written, as STREAM does; "fill" counts bytes written.
- * Every figure is the best of --reps runs.
+ * cache and is not counted.  The bandwidth section counts bytes read plus
+ * bytes written, as STREAM does (the peer harness's stream.c kernels
+ * scale, add and fill).  Every figure is the best of --reps runs.
  *
- * "materialize" times bcast_materialize (allocation, first-touch page
- * faults and the copy), the same work as NumPy's
- * np.broadcast_to(x, shape).copy().  "into" times bcast_tensor_copy into an
- * output allocated and touched beforehand: the engine alone, the figure to
- * hold against the machine's write bandwidth.
+ * Variants, named as the peer harness names them: "out" is the steady
+ * state, a prepared plan (or bcast_tensor_copy) into an output allocated
+ * and touched beforehand, the figure to hold against the bandwidth;
+ * "into" is one call that plans and executes into such an output; "alloc"
+ * makes a new output each call (bcast_materialize, bcast_ew_compute:
+ * allocation and first-touch page faults included, the same work as
+ * NumPy's np.broadcast_to(x, shape).copy() or np.add(a, b)).
  *
  * NumPy runs as a child process (bench/numpy_bench.py, found under
  * --source-dir, $BCAST_SOURCE_DIR, the working directory or next to the
@@ -36,7 +47,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#if defined(__SSE2__)
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 #ifdef _OPENMP
@@ -90,47 +103,91 @@ static double gbps(double bytes, double seconds) {
 
 /* ---- (a) Memory bandwidth ------------------------------------------- */
 
-enum { BW_COPY, BW_FILL };
-
-/* One thread's share [begin, end) of a 64-byte-aligned block loop. */
-static void bw_kernel(int what, int stream, char *dst, const char *src,
-                      size_t begin, size_t end) {
-#if defined(__SSE2__)
-  __m128i v = _mm_set1_epi32(0x3f800000);
-  for (size_t i = begin; i < end; i += 64) {
-    __m128i *d = (__m128i *)(dst + i);
-    __m128i a = v, b = v, c = v, e = v;
-    if (what == BW_COPY) {
-      const __m128i *s = (const __m128i *)(src + i);
-      a = _mm_load_si128(s);
-      b = _mm_load_si128(s + 1);
-      c = _mm_load_si128(s + 2);
-      e = _mm_load_si128(s + 3);
-    }
-    if (stream) {
-      _mm_stream_si128(d, a);
-      _mm_stream_si128(d + 1, b);
-      _mm_stream_si128(d + 2, c);
-      _mm_stream_si128(d + 3, e);
-    } else {
-      _mm_store_si128(d, a);
-      _mm_store_si128(d + 1, b);
-      _mm_store_si128(d + 2, c);
-      _mm_store_si128(d + 3, e);
-    }
+/* The STREAM-style kernels over float32 arrays a, b, c, on one thread's
+ * share [lo, hi) of elements (a multiple of 16 apart): scale b = s * c,
+ * add c = a + b, fill a = s; stored with ordinary or non-temporal stores.
+ * One loop per (kernel, store) so the compiler sees straight-line code; AVX
+ * where the CPU has it (bcast's kernels use AVX2), else SSE. */
+#define BW_LOOPS(VEC, W, SET1, LOAD, STORE, STREAM, MUL, ADDV)                \
+  const VEC s = SET1(3.0f);                                                   \
+  size_t i;                                                                   \
+  switch (kernel * 2 + stream) {                                              \
+  case BENCH_SCALE * 2:                                                       \
+    for (i = lo; i < hi; i += W) STORE(b + i, MUL(s, LOAD(c + i)));           \
+    break;                                                                    \
+  case BENCH_SCALE * 2 + 1:                                                   \
+    for (i = lo; i < hi; i += W) STREAM(b + i, MUL(s, LOAD(c + i)));          \
+    break;                                                                    \
+  case BENCH_ADD * 2:                                                         \
+    for (i = lo; i < hi; i += W) STORE(c + i, ADDV(LOAD(a + i), LOAD(b + i))); \
+    break;                                                                    \
+  case BENCH_ADD * 2 + 1:                                                     \
+    for (i = lo; i < hi; i += W)                                              \
+      STREAM(c + i, ADDV(LOAD(a + i), LOAD(b + i)));                          \
+    break;                                                                    \
+  case BENCH_FILL * 2:                                                        \
+    for (i = lo; i < hi; i += W) STORE(a + i, s);                             \
+    break;                                                                    \
+  default:                                                                    \
+    for (i = lo; i < hi; i += W) STREAM(a + i, s);                            \
+    break;                                                                    \
   }
-  if (stream) _mm_sfence();
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx"))) static void
+bw_kernel_avx(bench_anchor kernel, int stream, float *a, float *b, float *c,
+              size_t lo, size_t hi) {
+  BW_LOOPS(__m256, 8, _mm256_set1_ps, _mm256_load_ps, _mm256_store_ps,
+           _mm256_stream_ps, _mm256_mul_ps, _mm256_add_ps)
+  _mm_sfence();
+}
+#endif
+
+static void bw_kernel(bench_anchor kernel, int stream, float *a, float *b,
+                      float *c, size_t lo, size_t hi) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (__builtin_cpu_supports("avx")) {
+    bw_kernel_avx(kernel, stream, a, b, c, lo, hi);
+    return;
+  }
+#endif
+#if defined(__SSE2__)
+  BW_LOOPS(__m128, 4, _mm_set1_ps, _mm_load_ps, _mm_store_ps, _mm_stream_ps,
+           _mm_mul_ps, _mm_add_ps)
+  _mm_sfence();
 #else
   (void)stream;
-  if (what == BW_COPY)
-    memcpy(dst + begin, src + begin, end - begin);
-  else
-    memset(dst + begin, 0x3f, end - begin);
+  for (size_t i = lo; i < hi; i++) {
+    if (kernel == BENCH_SCALE) b[i] = 3.0f * c[i];
+    else if (kernel == BENCH_ADD) c[i] = a[i] + b[i];
+    else a[i] = 3.0f;
+  }
 #endif
 }
 
-static double bw_run(int what, int stream, int threads, char *dst,
-                     const char *src, size_t bytes, int reps) {
+static const int anchor_bytes[] = {
+#define BENCH_ANCHOR_BYTES(id, name, bytes) bytes,
+    BENCH_ANCHOR_LIST(BENCH_ANCHOR_BYTES)
+#undef BENCH_ANCHOR_BYTES
+};
+
+const char *bench_anchor_name(bench_anchor a) {
+  static const char *const names[] = {
+#define BENCH_ANCHOR_NAME(id, name, bytes) name,
+      BENCH_ANCHOR_LIST(BENCH_ANCHOR_NAME)
+#undef BENCH_ANCHOR_NAME
+  };
+  return names[a];
+}
+
+/* GB/s of one kernel over n floats per array: the best of reps samples,
+ * each repeating the kernel inner times inside one parallel region (each
+ * thread owns the same chunk every time, so in-cache sizes are not
+ * dominated by fork and join). */
+static double bw_run(bench_anchor kernel, int stream, int threads, float *a,
+                     float *b, float *c, size_t n, int reps) {
+  const double traffic = (double)n * anchor_bytes[kernel];
+  const long inner = traffic < 256e6 ? (long)(256e6 / traffic) : 1;
   double best = 1e30;
   for (int r = 0; r < reps; r++) {
     double t0 = now_seconds();
@@ -138,60 +195,131 @@ static double bw_run(int what, int stream, int threads, char *dst,
 #pragma omp parallel num_threads(threads)
     {
       size_t nt = (size_t)omp_get_num_threads(), id = (size_t)omp_get_thread_num();
-      size_t chunk = (bytes / nt + 63) / 64 * 64;
-      size_t begin = id * chunk, end = begin + chunk < bytes ? begin + chunk : bytes;
-      if (begin < end) bw_kernel(what, stream, dst, src, begin, end);
+      size_t chunk = (n / nt + 15) / 16 * 16;
+      size_t lo = id * chunk, hi = lo + chunk < n ? lo + chunk : n;
+      for (long k = 0; k < inner && lo < hi; k++)
+        bw_kernel(kernel, stream, a, b, c, lo, hi);
     }
 #else
     (void)threads;
-    bw_kernel(what, stream, dst, src, 0, bytes);
+    for (long k = 0; k < inner; k++) bw_kernel(kernel, stream, a, b, c, 0, n);
 #endif
-    double t = now_seconds() - t0;
+    double t = (now_seconds() - t0) / (double)inner;
     if (t < best) best = t;
   }
-  return gbps((double)(what == BW_COPY ? 2 * bytes : bytes), best);
+  return gbps(traffic, best);
 }
 
-/* Returns the best write (fill) bandwidth measured; *bw gets the best copy
- * and fill bandwidth per thread count. */
-static double bench_bandwidth(int reps, bench_bw *bw) {
-  const size_t bytes = (size_t)256 << 20;
-  char *a = aligned_alloc(64, bytes), *b = aligned_alloc(64, bytes);
-  if (!a || !b) {
+/* The measured array size nearest out_bytes (by ratio). */
+static int nearest_size(const bench_bw *bw, double out_bytes) {
+  int near = 0;
+  for (int s = 1; s < bw->sizes; s++) {
+    double d_near = out_bytes / bw->array_bytes[near],
+           d_s = out_bytes / bw->array_bytes[s];
+    if ((d_s > 1 ? d_s : 1 / d_s) < (d_near > 1 ? d_near : 1 / d_near))
+      near = s;
+  }
+  return near;
+}
+
+double bench_limit(const bench_bw *bw, bench_anchor a, double out_bytes,
+                   int threads) {
+  return bw->best[a][nearest_size(bw, out_bytes)][threads - 1];
+}
+
+static float *bw_array(size_t n) {
+  float *p = aligned_alloc(64, n * sizeof(float));
+  if (!p) {
     fprintf(stderr, "bcast_bench: out of memory\n");
     exit(1);
   }
-  memset(a, 1, bytes);
-  memset(b, 2, bytes);
-  printf("Memory bandwidth, %zu MiB blocks, GB/s (copy: read + write; "
-         "fill: write)\n",
-         bytes >> 20);
-  printf("  %-28s %10s %10s\n", "loop", "1 thread", "2 threads");
-  static const struct {
-    const char *name;
-    int what, stream;
-  } loops[] = {{"copy, ordinary stores", BW_COPY, 0},
-               {"copy, non-temporal stores", BW_COPY, 1},
-               {"fill, ordinary stores", BW_FILL, 0},
-               {"fill, non-temporal stores", BW_FILL, 1}};
-  double best_write = 0;
-  memset(bw, 0, sizeof *bw);
-  for (size_t l = 0; l < sizeof loops / sizeof loops[0]; l++) {
-    double g1 = bw_run(loops[l].what, loops[l].stream, 1, b, a, bytes, reps);
-    double g2 = bw_run(loops[l].what, loops[l].stream, 2, b, a, bytes, reps);
-    printf("  %-28s %10.2f %10.2f\n", loops[l].name, g1, g2);
-    double *per_threads = loops[l].what == BW_FILL ? bw->fill : bw->copy;
-    if (g1 > per_threads[0]) per_threads[0] = g1;
-    if (g2 > per_threads[1]) per_threads[1] = g2;
-    if (loops[l].what == BW_FILL) {
-      if (g1 > best_write) best_write = g1;
-      if (g2 > best_write) best_write = g2;
+  for (size_t i = 0; i < n; i++) p[i] = 1.0f;
+  return p;
+}
+
+/* Measures one kernel at size index s with both stores and 1 and 2
+ * threads into fig[store][threads - 1], keeping the better store's figure
+ * in bw when it beats the one kept. */
+static void bw_measure(bench_bw *bw, bench_anchor k, int s, float *a,
+                       float *b, float *c, int reps, double fig[2][2]) {
+  for (int stream = 0; stream < 2; stream++)
+    for (int t = 0; t < 2; t++) {
+      fig[stream][t] = bw_run(k, stream, t + 1, a, b, c,
+                              (size_t)bw->array_bytes[s] / sizeof(float), reps);
+      if (fig[stream][t] > bw->best[k][s][t]) bw->best[k][s][t] = fig[stream][t];
     }
-  }
-  printf("  best write bandwidth: %.2f GB/s\n\n", best_write);
+}
+
+void bench_limit_refresh(bench_bw *bw, bench_anchor k, double out_bytes,
+                         int reps) {
+  const int s = nearest_size(bw, out_bytes);
+  const size_t n = (size_t)bw->array_bytes[s] / sizeof(float);
+  float *a = bw_array(n), *b = bw_array(n), *c = bw_array(n);
+  double fig[2][2];
+  bw_measure(bw, k, s, a, b, c, reps, fig);
   free(a);
   free(b);
-  return best_write;
+  free(c);
+}
+
+/* Measures every anchor kernel at array sizes near the cases' outputs:
+ * 16 KiB (in L1, the small case), 16, 64 and 128 MiB (the 4096x4096
+ * cases in int8 to float64), and 512 MiB with dram (the DRAM cases). */
+static void bench_bandwidth(int reps, int dram, bench_bw *bw) {
+  static const double sizes[] = {16 << 10, 16 << 20, 64 << 20, 128 << 20,
+                                 512.0 * (1 << 20)};
+  memset(bw, 0, sizeof *bw);
+  bw->sizes = dram ? 5 : 4;
+  memcpy(bw->array_bytes, sizes, sizeof sizes);
+  const size_t max_n = (size_t)sizes[bw->sizes - 1] / sizeof(float);
+  float *a = bw_array(max_n), *b = bw_array(max_n), *c = bw_array(max_n);
+  static double fig[BENCH_ANCHOR_COUNT][BENCH_BW_SIZES][2][2];
+  for (int k = 0; k < BENCH_ANCHOR_COUNT; k++)
+    for (int s = 0; s < bw->sizes; s++)
+      bw_measure(bw, (bench_anchor)k, s, a, b, c, reps, fig[k][s]);
+  printf("Memory bandwidth (STREAM-style float32 kernels), GB/s of bytes "
+         "read + written, per array size and thread count\n");
+  printf("  %-22s", "kernel");
+  for (int s = 0; s < bw->sizes; s++) {
+    char label[32];
+    snprintf(label, sizeof label, "%.0f%s",
+             sizes[s] >= 1 << 20 ? sizes[s] / (1 << 20) : sizes[s] / 1024,
+             sizes[s] >= 1 << 20 ? "M" : "K");
+    printf(" %6s 1T %6s 2T", label, label);
+  }
+  printf("\n");
+  for (int k = 0; k < BENCH_ANCHOR_COUNT; k++)
+    for (int stream = 0; stream < 2; stream++) {
+      char label[32];
+      snprintf(label, sizeof label, "%s%s", bench_anchor_name((bench_anchor)k),
+               stream ? ", non-temporal" : ", ordinary");
+      printf("  %-22s", label);
+      for (int s = 0; s < bw->sizes; s++)
+        printf(" %9.2f %9.2f", fig[k][s][stream][0], fig[k][s][stream][1]);
+      printf("\n");
+    }
+  printf("  (scale: b = 3c, 1 read + 1 write; add: c = a + b, 2 reads + 1 "
+         "write; fill: a = 3, write only; a case's limit is the better of "
+         "the ordinary and non-temporal figure at the size nearest its "
+         "output, the best of this and the element-wise cases' "
+         "re-measurements)\n\n");
+  free(a);
+  free(b);
+  free(c);
+}
+
+/* The limits as the run ends (the element-wise section re-measures them
+ * case by case): one TSV row per kernel, size and thread count. */
+static void bench_bandwidth_tsv(const bench_bw *bw) {
+  for (int k = 0; k < BENCH_ANCHOR_COUNT; k++)
+    for (int s = 0; s < bw->sizes; s++)
+      for (int t = 0; t < 2; t++) {
+        char label[32];
+        snprintf(label, sizeof label, "%s %.0f KiB",
+                 bench_anchor_name((bench_anchor)k), bw->array_bytes[s] / 1024);
+        bench_tsv("bandwidth", label, "limit",
+                  bench_anchor_name((bench_anchor)k), t + 1, bw->best[k][s][t]);
+      }
 }
 
 /* ---- (b) Materialize ------------------------------------------------ */
@@ -330,9 +458,21 @@ static int bench_numpy(const char *script, int reps, case_result *res) {
   return pclose(child) == 0 && got == CASE_COUNT;
 }
 
+/* --tsv: the machine-readable results, one row per figure, that
+ * bench/chart.py draws. */
+static FILE *tsv_file;
+
+void bench_tsv(const char *section, const char *case_name, const char *who,
+               const char *variant, int threads, double gbps) {
+  if (tsv_file)
+    fprintf(tsv_file, "%s\t%s\t%s\t%s\t%d\t%.4f\n", section, case_name, who,
+            variant, threads, gbps);
+}
+
 int main(int argc, char **argv) {
   int reps = 5, numpy = 1, keep_omp_env = 0;
-  const char *source_dir = NULL, *only = NULL;
+  const char *source_dir = NULL, *only = NULL, *tsv_path = NULL;
+  bench_ew_select select = {0, NULL};
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "--keep-omp-env")) keep_omp_env = 1;
   if (!keep_omp_env && !getenv("OMP_WAIT_POLICY")) {
@@ -353,20 +493,35 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--only") && i + 1 < argc &&
              (!strcmp(argv[i + 1], "materialize") || !strcmp(argv[i + 1], "ew")))
       only = argv[++i];
+    else if (!strcmp(argv[i], "--dram"))
+      select.dram = 1;
+    else if (!strcmp(argv[i], "--match") && i + 1 < argc)
+      select.match = argv[++i];
+    else if (!strcmp(argv[i], "--tsv") && i + 1 < argc)
+      tsv_path = argv[++i];
     else {
       fprintf(stderr,
               "usage: bcast_bench [--reps N] [--source-dir DIR] [--no-numpy] "
-              "[--keep-omp-env] [--only materialize|ew]\n");
+              "[--keep-omp-env] [--only materialize|ew] [--dram] "
+              "[--match TEXT] [--tsv FILE]\n");
       return 2;
     }
   }
+  if (tsv_path) {
+    tsv_file = fopen(tsv_path, "w");
+    if (!tsv_file) {
+      perror(tsv_path);
+      return 1;
+    }
+    fprintf(tsv_file, "section\tcase\twho\tvariant\tthreads\tgbps\n");
+  }
   if (reps < 1) reps = 1;
   const char *policy = getenv("OMP_WAIT_POLICY");
-  printf("bcast_bench: best of %d runs; GB/s = 10^9 bytes/s of output "
-         "written; OMP_WAIT_POLICY=%s\n\n",
+  printf("bcast_bench: best of %d runs; GB/s = 10^9 bytes/s (which bytes: "
+         "see each section); OMP_WAIT_POLICY=%s\n\n",
          reps, policy ? policy : "(libgomp default)");
   bench_bw bw;
-  double best_write = bench_bandwidth(reps, &bw);
+  bench_bandwidth(reps, select.dram, &bw);
 
   /* The Python module of this build (build/python), timed by
    * numpy_bench.py beside NumPy when it is there. */
@@ -385,8 +540,9 @@ int main(int argc, char **argv) {
   const int have_script =
       numpy && find_script(source_dir, argv[0], script, sizeof script);
   if (only && !strcmp(only, "ew")) {
-    bench_elementwise(reps, have_script ? script : NULL, &bw);
-    return 0;
+    bench_elementwise(reps, have_script ? script : NULL, &bw, &select);
+    bench_bandwidth_tsv(&bw);
+    return tsv_file && fclose(tsv_file) ? 1 : 0;
   }
 
   static case_result res[CASE_COUNT];
@@ -401,27 +557,39 @@ int main(int argc, char **argv) {
              "missing or failed; pass --source-dir)\n");
   }
 
-  printf("\nMaterialize, GB/s of output (materialize includes allocation "
-         "and page faults, like NumPy's .copy(); into = copy into a warm "
-         "output)\n");
+  printf("\nMaterialize, GB/s of output (alloc = bcast_materialize: "
+         "allocation and page faults included, like NumPy's .copy(); out = "
+         "bcast_tensor_copy into a warm output)\n");
   printf("  %-34s %6s %8s %8s %8s %8s %8s %8s %8s\n", "case", "MiB",
-         "1T", "2T", "numpy", "1T/np", "into 1T", "into 2T", "best/BW");
+         "alloc 1T", "alloc 2T", "np alloc", "1T/np", "out 1T", "out 2T",
+         "best/lim");
   for (int i = 0; i < CASE_COUNT; i++) {
     const case_result *r = &res[i];
+    const char *name = cases[i].name;
     double best = r->into[0] > r->into[1] ? r->into[0] : r->into[1];
+    double limit[2];
+    for (int t = 0; t < 2; t++) {
+      limit[t] = bench_limit(&bw, BENCH_FILL, (double)r->bytes, t + 1);
+      bench_tsv("materialize", name, "bcast", "alloc", t + 1, r->materialize[t]);
+      bench_tsv("materialize", name, "bcast", "out", t + 1, r->into[t]);
+      bench_tsv("materialize", name, "limit", "fill", t + 1, limit[t]);
+    }
     char np[16] = "-", ratio[16] = "-";
     if (have_numpy && r->numpy > 0) {
       snprintf(np, sizeof np, "%.2f", r->numpy);
       snprintf(ratio, sizeof ratio, "%.2f", r->materialize[0] / r->numpy);
+      bench_tsv("materialize", name, "numpy", "alloc", 1, r->numpy);
     }
-    printf("  %-34s %6.1f %8.2f %8.2f %8s %8s %8.2f %8.2f %7.0f%%\n",
-           cases[i].name, (double)r->bytes / (1 << 20), r->materialize[0],
-           r->materialize[1], np, ratio, r->into[0], r->into[1],
-           100.0 * best / best_write);
+    printf("  %-34s %6.1f %8.2f %8.2f %8s %8s %8.2f %8.2f %7.0f%%\n", name,
+           (double)r->bytes / (1 << 20), r->materialize[0], r->materialize[1],
+           np, ratio, r->into[0], r->into[1],
+           100.0 * best / (limit[0] > limit[1] ? limit[0] : limit[1]));
   }
-  printf("  (1T/np: bcast materialize with 1 thread over NumPy; best/BW: the "
-         "better 'into' figure over the best write bandwidth above)\n");
+  printf("  (1T/np: bcast alloc with 1 thread over NumPy; best/lim: the "
+         "better 'out' figure over the better fill bandwidth at the size "
+         "nearest the output)\n");
   if (!only)
-    bench_elementwise(reps, have_script ? script : NULL, &bw);
-  return 0;
+    bench_elementwise(reps, have_script ? script : NULL, &bw, &select);
+  bench_bandwidth_tsv(&bw);
+  return tsv_file && fclose(tsv_file) ? 1 : 0;
 }

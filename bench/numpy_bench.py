@@ -6,12 +6,15 @@ comma-separated sizes ("float32:4096,1:4096,4096").  For each case prints
 one line "numpy INDEX BEST_SECONDS OUTPUT_BYTES", the best of REPS runs,
 including the allocation of the copy (as bcast_materialize includes it).
 
-Element-wise cases (bench_ew.c) are ew:OP:DTYPE:SHAPE_A:SHAPE_B:BATCH with
-OP a NumPy function (add, multiply, maximum, where; where's condition has
-SHAPE_A).  Each prints "numpy-ew INDEX NEW_SECONDS INTO_SECONDS": the best
-of REPS batches of BATCH calls, per call, for np.OP(a, b) (a new output)
-and np.OP(a, b, out=o).  np.where has no out=; its "into" writes the same
-result with np.copyto(o, b) then np.copyto(o, a, where=c).
+Element-wise cases (bench_ew.c) are ew:OP:DTYPE:SHAPE_A:SHAPE_B:BATCH[:SHAPE_C]
+with OP a NumPy function (add, multiply, maximum, where; where's condition
+has SHAPE_C, else SHAPE_A) or broadcast_to (SHAPE_A broadcast to SHAPE_B).
+Each prints "numpy-ew INDEX NEW_SECONDS INTO_SECONDS": the best of REPS
+batches of BATCH calls, per call, for np.OP(a, b) (a new output) and
+np.OP(a, b, out=o).  np.where has no out=; its "into" writes the same
+result with np.copyto(o, b) then np.copyto(o, a, where=c).  broadcast_to's
+new output is np.broadcast_to(a, shape).copy(), its "into"
+np.copyto(o, np.broadcast_to(a, shape)).
 Index numbering restarts at 0 for the ew cases.  With --serve REPS the ew
 cases come one per line on standard input instead ("INDEX SPEC"), each
 answered and followed by a line "done": bcast_bench interleaves them with
@@ -49,12 +52,22 @@ def ew_input(shape, dtype):
 
 
 def ew_case(index, spec, reps):
-    _, op, dtype, sa, sb, batch = spec.split(":")
+    _, op, dtype, sa, sb, batch, *sc = spec.split(":")
     a = ew_input(parse_shape(sa), dtype)
-    b = ew_input(parse_shape(sb), dtype)
     batch = int(batch)
+    if op == "broadcast_to":
+        shape = parse_shape(sb)
+        fresh = lambda: np.broadcast_to(a, shape).copy()
+        o = fresh()
+        best = [best_of(call, reps, batch) for call in
+                (fresh, lambda: np.copyto(o, np.broadcast_to(a, shape)))]
+        print("numpy-ew %d %.9f %.9f" % (index, best[0], best[1]), flush=True)
+        return
+    b = ew_input(parse_shape(sb), dtype)
     if op == "where":
-        c = (np.arange(a.size) % 3 == 0).reshape(a.shape)
+        c_shape = parse_shape(sc[0]) if sc and sc[0] else a.shape
+        c = (np.arange(int(np.prod(c_shape, dtype=np.int64))) % 3 == 0
+             ).reshape(c_shape)
         fresh = lambda: np.where(c, a, b)
         o = np.where(c, a, b)
 

@@ -4,6 +4,7 @@
 #                            with python3-numpy for the Python module
 #   scripts/setup.sh test    also mlir-22-tools (the oracle), python3-pytest,
 #                            pkgconf, clang and groff-base (the package test)
+#   scripts/setup.sh bench   also python3-matplotlib (bench/chart.py)
 set -euo pipefail
 what=${1:-build}
 need=()
@@ -16,6 +17,10 @@ if [ "$what" = test ]; then
   # pkg-config, clang and groff: the package test links through pkg-config
   # with both compilers and renders the man page.
   for p in mlir-22-tools pkgconf clang groff-base; do have "$p" || need+=("$p"); done
+fi
+if [ "$what" = bench ]; then
+  # make bench draws its charts with bench/chart.py under /usr/bin/python3.
+  have python3-matplotlib || need+=(python3-matplotlib)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "setup: installing ${need[*]}"
