@@ -132,7 +132,10 @@ check run_example broadcast_add "$tmp/parent/b/app"
 for target in bcast_unit bcast_bench bcast_bench_shape bcast; do
   check test ! -e "$tmp/parent/b/bcast/$target"
 done
-check lacks "$tmp/parent/b/compile_commands.json" "/tests/unit/\|/tools/bcast/\|/bench/"
+# Sources of the project's own tests, tools and benchmarks, anchored at the
+# source tree (a checkout may itself sit under a folder named bench/).
+check lacks "$tmp/parent/b/compile_commands.json" \
+  "$src/tests/unit/\|$src/tools/bcast/\|$src/bench/"
 check lacks "$tmp/parent/b/CMakeCache.txt" "^BCAST_BUILD_TESTS:BOOL=ON"
 
 # (c) pkg-config: printed paths without '..', and a static link from its
