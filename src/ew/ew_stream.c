@@ -19,7 +19,7 @@
 
 #define EW_STREAM_BLOCK 4096
 
-/* Streaming needs an output of at least BCAST__STREAM_MIN_BYTES (the same
+/* Streaming needs an output of at least bcast__stream_min_bytes() (the same
  * threshold as the copy kernels'), contiguous along the run, and runs (or
  * packed rows of runs) long enough to fill whole cache lines. */
 int bcast__ew_want_stream(const bcast_plan *engine, int variant,
@@ -27,7 +27,7 @@ int bcast__ew_want_stream(const bcast_plan *engine, int variant,
   if (!BCAST__HAVE_STREAM || variant == 0) return 0;
   int64_t bytes;
   if (!__builtin_mul_overflow(engine->elem_count, elem, &bytes) &&
-      bytes < BCAST__STREAM_MIN_BYTES)
+      bytes < bcast__stream_min_bytes())
     return 0;
   const int inner = engine->ndim - 1;
   const int64_t run_bytes = engine->extent[inner] * elem;
@@ -62,16 +62,27 @@ void bcast__ew_stream_kernel(int64_t rows, int64_t n, char *const *ptrs,
     }
     return;
   }
+  /* Blocks of a long run end on the output's 64-byte line boundaries (the
+   * first block is shorter by the run's offset into its line), so each
+   * line is written by one block's streaming stores instead of being split
+   * between the ordinary tail and head stores of two. */
   const int64_t per = EW_STREAM_BLOCK / sp->elem;
   for (int k = 0; k < nops; k++) rs[k] = 0;
-  for (int64_t j = 0; j < rows; j++)
-    for (int64_t i = 0; i < n; i += per) {
-      const int64_t m = n - i < per ? n - i : per;
+  for (int64_t j = 0; j < rows; j++) {
+    const uintptr_t line_offset =
+        (uintptr_t)(ptrs[0] + j * row_strides[0]) & 63u;
+    int64_t first = per;
+    if (line_offset % (uintptr_t)sp->elem == 0)
+      first -= (int64_t)(line_offset / (uintptr_t)sp->elem);
+    for (int64_t i = 0, m; i < n; i += m) {
+      const int64_t want = i == 0 ? first : per;
+      m = n - i < want ? n - i : want;
       for (int k = 1; k < nops; k++)
         p[k] = ptrs[k] + j * row_strides[k] + i * strides[k];
       sp->kernel(1, m, p, strides, rs, sp->params);
       bcast__stream_copy(ptrs[0] + j * row_strides[0] + i * sp->elem, block,
                          m * sp->elem);
     }
+  }
 }
 #endif

@@ -10,7 +10,7 @@
  * Runs shorter than COPY_SHORT_RUN elements cost more in calls than in
  * stores, so bcast_copy_run hands those kernels whole rows of the next dim
  * instead, and writes rows that are all alike once and copies them forward.
- * Outputs of at least BCAST__STREAM_MIN_BYTES take streaming (non-temporal)
+ * Outputs of at least bcast__stream_min_bytes() take streaming (non-temporal)
  * stores, from stream.h, which also says why the kernels leave them
  * unfenced. */
 #include <stdint.h>
@@ -147,17 +147,17 @@ static size_t misalign16(const void *p) {
   return (size_t)(-(uintptr_t)p & 15u);
 }
 
-/* Block copy with streaming stores (bcast__stream_copy: a short head up to
- * 16-byte alignment of the destination, the aligned body, a short tail).
- * A run without one whole 64-byte line past the head goes through the
- * cache. */
+/* Block copy with streaming stores (bcast__stream_copy: ordinary stores
+ * up to the destination's first 64-byte line boundary, whole lines
+ * streamed, a short tail).  A run without one whole line past the head
+ * goes through the cache. */
 static void copy_block_stream(int64_t n, char *const *ptrs,
                               const int64_t *strides, const void *params) {
   (void)params;
   char *dst = ptrs[0];
   const char *src = ptrs[1];
   int64_t bytes = n * strides[0];
-  if (bytes < (int64_t)misalign16(dst) + 64) {
+  if (bytes < (int64_t)(-(uintptr_t)dst & 63u) + 64) {
     memcpy(dst, src, (size_t)bytes);
     return;
   }
@@ -280,7 +280,7 @@ bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
   int stream = BCAST__HAVE_STREAM && stores == BCAST_COPY_STREAM_LARGE &&
                (__builtin_mul_overflow(plan->elem_count, elem_bytes,
                                        &out_bytes) ||
-                out_bytes >= BCAST__STREAM_MIN_BYTES);
+                out_bytes >= bcast__stream_min_bytes());
   int dst_contiguous = (plan->contiguous_mask & 1u) != 0;
   if (!dst_contiguous) return row->strided;
   if (plan->broadcast_mask & 2u) return stream ? row->fill_stream : row->fill;

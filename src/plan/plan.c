@@ -24,13 +24,8 @@
 
 #include "bcast/plan.h"
 #include "core/diag.h"
+#include "core/machine.h"
 #include "plan/stream.h"
-
-/* Outputs smaller than this run on one thread: below it, waking a second
- * thread costs more than it saves (measured with bench/bcast_bench). */
-#ifndef PLAN_PARALLEL_MIN_BYTES
-#define PLAN_PARALLEL_MIN_BYTES ((int64_t)512 << 10)
-#endif
 
 static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
@@ -243,7 +238,10 @@ static void plan_run_range(const bcast_plan *plan, char *const *base,
   bcast__stream_fence();
 }
 
-/* Whether the plan runs on several threads, and how many. */
+/* Whether the plan runs on several threads, and how many.  Outputs
+ * smaller than the machine's parallel_min_bytes (half an L2, or
+ * BCAST_PARALLEL_MIN_BYTES; core/machine.h) run on one thread: below it,
+ * waking a second thread costs more than it saves. */
 static int plan_threads(const bcast_plan *plan, int threads) {
 #ifdef _OPENMP
   if (threads == 1) return 1;
@@ -251,7 +249,7 @@ static int plan_threads(const bcast_plan *plan, int threads) {
   if (__builtin_mul_overflow(plan->elem_count, plan->elem_bytes[0],
                              &out_bytes))
     out_bytes = INT64_MAX;
-  if (out_bytes < PLAN_PARALLEL_MIN_BYTES) return 1;
+  if (out_bytes < bcast__machine_get()->parallel_min_bytes) return 1;
   if (threads <= 0) threads = omp_get_max_threads();
   return threads;
 #else

@@ -13,12 +13,16 @@
 
 #include "plan/stream.h"
 
-/* Invariant: bytes [0, i) of dst hold those of src; from the head on, i
- * advances in whole 16-byte units of dst's aligned part, 64 at a time
- * while a whole line remains, and the last bytes - i < 16 go by memcpy. */
+/* Invariant: bytes [0, i) of dst hold those of src.  The head up to the
+ * first 64-byte line boundary of dst and the tail after the last whole line
+ * go by memcpy (ordinary stores); between them i advances a whole line at a
+ * time with streaming stores.  A streaming store to part of a line flushes
+ * a partly filled write-combining buffer, which costs more than the read
+ * for ownership it saves, so only whole lines stream: a NumPy array, which
+ * starts 16 bytes past a line, writes its first 48 bytes the ordinary way. */
 void bcast__stream_copy(char *dst, const char *src, int64_t bytes) {
 #if BCAST__HAVE_STREAM
-  int64_t head = (int64_t)(-(uintptr_t)dst & 15u);
+  int64_t head = (int64_t)(-(uintptr_t)dst & 63u);
   if (head > bytes) head = bytes;
   memcpy(dst, src, (size_t)head);
   int64_t i = head;
@@ -32,9 +36,6 @@ void bcast__stream_copy(char *dst, const char *src, int64_t bytes) {
     _mm_stream_si128((__m128i *)(dst + i + 32), c);
     _mm_stream_si128((__m128i *)(dst + i + 48), d);
   }
-  for (; i + 16 <= bytes; i += 16)
-    _mm_stream_si128((__m128i *)(dst + i),
-                     _mm_loadu_si128((const __m128i *)(src + i)));
   memcpy(dst + i, src + i, (size_t)(bytes - i));
 #else
   memcpy(dst, src, (size_t)bytes);

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/machine.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #define BCAST__HAVE_STREAM 1
@@ -26,17 +28,18 @@
 #endif
 
 /* Outputs at least this large are written with streaming stores, by the
- * copy kernels and by element-wise plans alike (the last-level cache here
- * is 32 MiB; below ~8 MiB the output can still be in cache when the caller
- * reads it, measured with bench/bcast_bench).  Override with
- * -DBCAST__STREAM_MIN_BYTES=N. */
-#ifndef BCAST__STREAM_MIN_BYTES
-#define BCAST__STREAM_MIN_BYTES ((int64_t)8 << 20)
-#endif
+ * copy kernels and by element-wise plans alike: a quarter of the
+ * last-level cache one core can count on, derived once per process from
+ * the machine and overridable with BCAST_STREAM_MIN_BYTES
+ * (src/core/machine.h, docs/thresholds.md).  Below it the output can still
+ * be in cache when the caller reads it. */
+static inline int64_t bcast__stream_min_bytes(void) {
+  return bcast__machine_get()->stream_min_bytes;
+}
 
 /* Copies bytes from src (any alignment) to dst (any alignment) with
- * streaming stores for the 16-byte-aligned part of dst and ordinary ones
- * for the unaligned head and the tail shorter than 16 bytes.  Unfenced. */
+ * streaming stores for the whole 64-byte lines of dst and ordinary ones for
+ * the part of a line before the first and after the last.  Unfenced. */
 void bcast__stream_copy(char *dst, const char *src, int64_t bytes);
 
 /* Makes this thread's streaming stores visible to every later load. */
@@ -63,17 +66,21 @@ static inline void bcast__store_pattern(char *dst, int64_t bytes,
   for (; i < bytes; i += 16) _mm_store_si128((__m128i *)(dst + i), pattern);
 }
 
-/* The same with streaming stores.  Unfenced. */
+/* The same with streaming stores for the whole 64-byte lines, and
+ * ordinary ones for the part of a line before the first and after the last
+ * (see bcast__stream_copy).  Unfenced. */
 static inline void bcast__stream_pattern(char *dst, int64_t bytes,
                                          __m128i pattern) {
   int64_t i = 0;
+  for (; i < bytes && ((uintptr_t)(dst + i) & 63u) != 0; i += 16)
+    _mm_store_si128((__m128i *)(dst + i), pattern);
   for (; i + 64 <= bytes; i += 64) {
     _mm_stream_si128((__m128i *)(dst + i), pattern);
     _mm_stream_si128((__m128i *)(dst + i + 16), pattern);
     _mm_stream_si128((__m128i *)(dst + i + 32), pattern);
     _mm_stream_si128((__m128i *)(dst + i + 48), pattern);
   }
-  for (; i < bytes; i += 16) _mm_stream_si128((__m128i *)(dst + i), pattern);
+  for (; i < bytes; i += 16) _mm_store_si128((__m128i *)(dst + i), pattern);
 }
 #endif
 

@@ -1,0 +1,137 @@
+/* Machine facts and the thresholds derived from them (machine.h). */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* sysconf(_SC_LEVEL2_CACHE_SIZE) and friends */
+#endif
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
+
+#include "core/machine.h"
+
+/* Today's constants, measured with bench/bcast_bench on machines with a
+ * 32 MiB last-level cache and 1 MiB of L2 per core: the fallbacks when a
+ * size is unknown, and what the derivation below gives on such a machine. */
+#define MACHINE_STREAM_MIN_FALLBACK ((int64_t)8 << 20)
+#define MACHINE_PARALLEL_MIN_FALLBACK ((int64_t)512 << 10)
+
+int bcast__machine_parse_bytes(const char *text, int64_t *bytes) {
+  if (!text || *text < '0' || *text > '9') return -1;
+  int64_t v = 0;
+  const char *p = text;
+  for (; *p >= '0' && *p <= '9'; p++) {
+    if (__builtin_mul_overflow(v, 10, &v) ||
+        __builtin_add_overflow(v, *p - '0', &v))
+      return -1;
+  }
+  int shift = 0;
+  switch (*p) {
+    case 'k': case 'K': shift = 10; p++; break;
+    case 'm': case 'M': shift = 20; p++; break;
+    case 'g': case 'G': shift = 30; p++; break;
+    default: break;
+  }
+  if (*p != '\0' || v > (INT64_MAX >> shift)) return -1;
+  *bytes = v << shift;
+  return 0;
+}
+
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Streaming pays once the output (with the inputs beside it) would not
+ * stay in the last-level cache anyway: a quarter of the cache one core can
+ * count on.  That is the reported LLC, but at most 32 L2s' worth: a VM or
+ * a large part reports a whole socket's L3 (this project's EPYC VMs report
+ * 508 MiB for cores that share 32 MiB per CCD), and the neighbours use
+ * the rest.  Threads pay once the work outgrows half an L2, where one
+ * thread's run takes long enough to hide waking a second. */
+void bcast__machine_derive(bcast__machine *m, int64_t l2_bytes,
+                           int64_t llc_bytes, const char *stream_env,
+                           const char *parallel_env) {
+  m->l2_bytes = l2_bytes > 0 ? l2_bytes : 0;
+  m->llc_bytes = llc_bytes > 0 ? llc_bytes : 0;
+  m->stream_min_bytes = MACHINE_STREAM_MIN_FALLBACK;
+  if (m->llc_bytes > 0) {
+    const int64_t l2 = m->l2_bytes > 0 ? m->l2_bytes : (int64_t)1 << 20;
+    int64_t share = m->llc_bytes;
+    if (l2 <= INT64_MAX / 32 && share > 32 * l2) share = 32 * l2;
+    m->stream_min_bytes =
+        clamp64(share / 4, (int64_t)1 << 20, (int64_t)256 << 20);
+  }
+  m->parallel_min_bytes =
+      m->l2_bytes > 0
+          ? clamp64(m->l2_bytes / 2, (int64_t)64 << 10, (int64_t)4 << 20)
+          : MACHINE_PARALLEL_MIN_FALLBACK;
+  int64_t v;
+  if (bcast__machine_parse_bytes(stream_env, &v) == 0)
+    m->stream_min_bytes = v;
+  if (bcast__machine_parse_bytes(parallel_env, &v) == 0)
+    m->parallel_min_bytes = v;
+}
+
+/* The size of the unified or data cache of the given level from
+ * /sys/devices/system/cpu/cpu0/cache (sizes read "1024K"); 0 if absent. */
+static int64_t machine_sys_cache(int level) {
+  for (int i = 0; i < 16; i++) {
+    char path[96], text[32];
+    int64_t found_level = 0, size = 0;
+    int data_or_unified = 0;
+    static const char *const files[3] = {"level", "type", "size"};
+    for (int f = 0; f < 3; f++) {
+      snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/%s",
+               i, files[f]);
+      FILE *file = fopen(path, "r");
+      if (!file) {
+        if (f == 0) return 0; /* no more indices */
+        text[0] = '\0';
+      } else {
+        if (!fgets(text, sizeof text, file)) text[0] = '\0';
+        fclose(file);
+      }
+      text[strcspn(text, "\n")] = '\0';
+      if (f == 0 && bcast__machine_parse_bytes(text, &found_level) != 0)
+        found_level = 0;
+      if (f == 1)
+        data_or_unified = strcmp(text, "Data") == 0 || strcmp(text, "Unified") == 0;
+      if (f == 2 && bcast__machine_parse_bytes(text, &size) != 0) size = 0;
+    }
+    if (found_level == level && data_or_unified && size > 0) return size;
+  }
+  return 0;
+}
+
+static int64_t machine_cache(int level) {
+  long v = -1;
+#if defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
+  v = sysconf(level == 2 ? _SC_LEVEL2_CACHE_SIZE : _SC_LEVEL3_CACHE_SIZE);
+#endif
+  return v > 0 ? (int64_t)v : machine_sys_cache(level);
+}
+
+/* state: 0 not computed, 1 being computed by one thread, 2 published. */
+static bcast__machine machine_facts;
+static atomic_int machine_state;
+
+const bcast__machine *bcast__machine_get(void) {
+  if (atomic_load_explicit(&machine_state, memory_order_acquire) == 2)
+    return &machine_facts;
+  int expected = 0;
+  if (atomic_compare_exchange_strong(&machine_state, &expected, 1)) {
+    bcast__machine_derive(&machine_facts, machine_cache(2), machine_cache(3),
+                          getenv("BCAST_STREAM_MIN_BYTES"),
+                          getenv("BCAST_PARALLEL_MIN_BYTES"));
+    atomic_store_explicit(&machine_state, 2, memory_order_release);
+  } else {
+    /* Another thread is computing: a few microseconds at most. */
+    while (atomic_load_explicit(&machine_state, memory_order_acquire) != 2) {
+    }
+  }
+  return &machine_facts;
+}

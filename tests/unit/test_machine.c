@@ -1,0 +1,212 @@
+/* Machine facts and the thresholds derived from them (core/machine.h),
+ * the environment overrides, and streaming stores into outputs at every
+ * offset from a 64-byte line (NumPy's arrays start 16 bytes past one). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bcast/bcast.h"
+#include "core/machine.h"
+#include "ew/ew_plan.h"
+#include "plan/stream.h"
+#include "test.h"
+
+TEST(machine_parse_bytes_accepts_counts_with_binary_suffixes) {
+  static const struct {
+    const char *text;
+    int64_t bytes;
+  } good[] = {{"0", 0},
+              {"123", 123},
+              {"4K", 4096},
+              {"4k", 4096},
+              {"8M", (int64_t)8 << 20},
+              {"2g", (int64_t)2 << 30},
+              {"9223372036854775807", INT64_MAX}};
+  for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+    int64_t v = -7;
+    CHECK_INT(bcast__machine_parse_bytes(good[i].text, &v), 0);
+    CHECK_INT(v, good[i].bytes);
+  }
+  static const char *const bad[] = {
+      "", "-1", "+5", " 5", "5 ", "12x", "K", "8MB", "1.5M", "0x10",
+      "9223372036854775808", "9223372036854775807K", "99999999999G"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    int64_t v = -7;
+    if (bcast__machine_parse_bytes(bad[i], &v) != -1)
+      test_fail(t, __FILE__, __LINE__, "\"%s\" was accepted", bad[i]);
+    CHECK_INT(v, -7);
+  }
+  int64_t v = -7;
+  CHECK_INT(bcast__machine_parse_bytes(NULL, &v), -1);
+}
+
+TEST(machine_derive_thresholds_from_cache_sizes) {
+  const int64_t K = 1024, M = K * K;
+  bcast__machine m;
+  /* Unknown caches: today's constants. */
+  bcast__machine_derive(&m, 0, 0, NULL, NULL);
+  CHECK_INT(m.stream_min_bytes, 8 * M);
+  CHECK_INT(m.parallel_min_bytes, 512 * K);
+  /* A 32 MiB LLC with 1 MiB L2s: the same. */
+  bcast__machine_derive(&m, M, 32 * M, NULL, NULL);
+  CHECK_INT(m.stream_min_bytes, 8 * M);
+  CHECK_INT(m.parallel_min_bytes, 512 * K);
+  /* A VM reporting a whole socket's L3 (508 MiB): still 32 L2s' worth. */
+  bcast__machine_derive(&m, M, 508 * M, NULL, NULL);
+  CHECK_INT(m.stream_min_bytes, 8 * M);
+  CHECK_INT(m.llc_bytes, 508 * M);
+  /* 2 MiB L2s and a 105 MiB LLC; an L3 unknown with an L2 known. */
+  bcast__machine_derive(&m, 2 * M, 105 * M, NULL, NULL);
+  CHECK_INT(m.stream_min_bytes, 16 * M);
+  CHECK_INT(m.parallel_min_bytes, M);
+  bcast__machine_derive(&m, 2 * M, 0, NULL, NULL);
+  CHECK_INT(m.stream_min_bytes, 8 * M);
+  /* Tiny caches are clamped. */
+  bcast__machine_derive(&m, 32 * K, 512 * K, NULL, NULL);
+  CHECK_INT(m.stream_min_bytes, M);
+  CHECK_INT(m.parallel_min_bytes, 64 * K);
+}
+
+TEST(machine_environment_overrides_and_bad_values_are_ignored) {
+  const int64_t K = 1024, M = K * K;
+  bcast__machine m;
+  bcast__machine_derive(&m, M, 32 * M, "0", "3M");
+  CHECK_INT(m.stream_min_bytes, 0);
+  CHECK_INT(m.parallel_min_bytes, 3 * M);
+  bcast__machine_derive(&m, M, 32 * M, "64M", "100");
+  CHECK_INT(m.stream_min_bytes, 64 * M);
+  CHECK_INT(m.parallel_min_bytes, 100);
+  static const char *const bad[] = {"", "-1", "lots", "8MB", "1e6"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    bcast__machine_derive(&m, M, 32 * M, bad[i], bad[i]);
+    CHECK_INT(m.stream_min_bytes, 8 * M);
+    CHECK_INT(m.parallel_min_bytes, 512 * K);
+  }
+  /* The process's facts: computed once, the same struct every call. */
+  const bcast__machine *a = bcast__machine_get(), *b = bcast__machine_get();
+  CHECK(a == b);
+  CHECK(a->stream_min_bytes >= 0);
+  CHECK(a->parallel_min_bytes >= 0);
+  CHECK_INT(bcast__stream_min_bytes(), a->stream_min_bytes);
+}
+
+/* Every destination offset in a line, every source offset in 16 bytes,
+ * lengths around the line boundaries: the bytes equal memcpy's and nothing
+ * outside [dst, dst + bytes) is written. */
+TEST(stream_copy_at_every_line_offset) {
+  static const int64_t lengths[] = {0,  1,  15, 16,  17,  47,  48,  63,
+                                    64, 65, 79, 127, 128, 129, 200, 1000};
+  _Alignas(64) static char dst[1280], src[1280];
+  for (int i = 0; i < 1280; i++) src[i] = (char)(i * 7 + 3);
+  for (int d = 0; d < 64; d++)
+    for (int s = 0; s < 16; s += 5)
+      for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
+        memset(dst, 0x5a, sizeof dst);
+        bcast__stream_copy(dst + 64 + d, src + s, lengths[l]);
+        bcast__stream_fence();
+        int ok = memcmp(dst + 64 + d, src + s, (size_t)lengths[l]) == 0;
+        for (int i = 0; i < 64 + d; i++) ok = ok && dst[i] == 0x5a;
+        for (int64_t i = 64 + d + lengths[l]; i < 1280; i++)
+          ok = ok && dst[i] == 0x5a;
+        if (!ok)
+          test_fail(t, __FILE__, __LINE__, "dst offset %d src offset %d %lld bytes",
+                    d, s, (long long)lengths[l]);
+      }
+}
+
+#if BCAST__HAVE_STREAM
+TEST(stream_pattern_at_every_16_byte_offset) {
+  _Alignas(64) static unsigned char dst[1024];
+  const __m128i pattern = _mm_setr_epi8(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                        13, 14, 15, 16);
+  for (int d = 0; d < 64; d += 16)
+    for (int64_t bytes = 0; bytes <= 400; bytes += 16) {
+      memset(dst, 0, sizeof dst);
+      bcast__stream_pattern((char *)dst + 64 + d, bytes, pattern);
+      bcast__stream_fence();
+      int ok = 1;
+      for (int i = 0; i < 1024; i++) {
+        const int in = i >= 64 + d && i < 64 + d + bytes;
+        ok = ok && dst[i] == (in ? (i - 64 - d) % 16 + 1 : 0);
+      }
+      if (!ok)
+        test_fail(t, __FILE__, __LINE__, "offset %d, %lld bytes", d,
+                  (long long)bytes);
+    }
+}
+#endif
+
+/* Streamed element-wise plans writing outputs at each element offset from
+ * a line (16 is NumPy's), against the reference path, for a long run cut
+ * into blocks, packed short rows and an outer sum, in float16, float32 and
+ * float64.  Seeded inputs (BCAST_TEST_SEED replays). */
+TEST(ew_streamed_outputs_off_line_match_the_reference) {
+  uint64_t rng = test_seed();
+  static const bcast_dtype types[] = {BCAST_FLOAT16, BCAST_FLOAT32,
+                                      BCAST_FLOAT64};
+  static const int64_t shapes[][3][2] = {
+      {{3, 5003}, {3, 5003}, {3, 5003}}, /* long runs, several blocks */
+      {{700, 24}, {700, 24}, {1, 24}},   /* packed short rows */
+      {{40, 333}, {40, 1}, {1, 333}},    /* outer */
+  };
+  for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++)
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+      const bcast_dtype dt = types[ti];
+      const size_t size = bcast_dtype_size(dt);
+      bcast_tensor in[2];
+      void *mem[2];
+      for (int k = 0; k < 2; k++) {
+        const int64_t count = shapes[si][k + 1][0] * shapes[si][k + 1][1];
+        mem[k] = malloc((size_t)count * size);
+        /* Small integers: exact in every type, whatever the bits. */
+        for (int64_t i = 0; i < count; i++) {
+          const double v = (double)test_rand_range(&rng, -50, 50);
+          if (dt == BCAST_FLOAT64) ((double *)mem[k])[i] = v;
+          if (dt == BCAST_FLOAT32) ((float *)mem[k])[i] = (float)v;
+          if (dt == BCAST_FLOAT16) { /* small integer as half bits */
+            const float f = (float)v;
+            uint32_t u;
+            memcpy(&u, &f, 4);
+            const uint32_t sign = (u >> 16) & 0x8000u;
+            const uint32_t e = (u >> 23) & 0xffu;
+            ((uint16_t *)mem[k])[i] =
+                f == 0 ? (uint16_t)sign
+                       : (uint16_t)(sign | ((e - 112u) << 10) |
+                                    ((u >> 13) & 0x3ffu));
+          }
+        }
+        bcast_tensor_wrap(&in[k], dt, 2, shapes[si][k + 1], NULL, mem[k],
+                          NULL);
+      }
+      const void *in_data[2] = {mem[0], mem[1]};
+      bcast_ew_options options;
+      bcast_ew_options_init(&options);
+      options.profile = BCAST_PROFILE_NUMPY; /* float64 too */
+      bcast_ew_plan *plan;
+      CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL,
+                                     &options, NULL),
+                BCAST_OK);
+      bcast__ew_plan_force_stream(plan);
+      CHECK(bcast__ew_plan_streams(plan));
+      const size_t bytes =
+          (size_t)(shapes[si][0][0] * shapes[si][0][1]) * size;
+      char *want = malloc(bytes);
+      char *got = aligned_alloc(64, (bytes + 127) / 64 * 64);
+      bcast__ew_plan_reference(plan, want, in_data);
+      for (size_t off = 0; off < 64; off += size) {
+        memset(got, 0x77, (bytes + 127) / 64 * 64);
+        CHECK_INT(bcast_ew_plan_execute(plan, got + off, in_data, NULL),
+                  BCAST_OK);
+        int ok = memcmp(got + off, want, bytes) == 0;
+        for (size_t i = 0; i < off; i++) ok = ok && got[i] == 0x77;
+        if (!ok)
+          test_fail(t, __FILE__, __LINE__, "%s shape %zu offset %zu",
+                    bcast_dtype_name(dt), si, off);
+      }
+      free(got);
+      free(want);
+      bcast_ew_plan_destroy(plan);
+      free(mem[0]);
+      free(mem[1]);
+    }
+}
