@@ -27,3 +27,20 @@ def nrng(rng):
     """A NumPy generator seeded from rng (so from the printed seed)."""
     import numpy as np
     return np.random.default_rng(rng.randrange(1 << 32))
+
+
+def in_threads(work, n):
+    """Runs work(k) for k in 0..n-1, each in its own thread, side by side;
+    returns their results in order."""
+    import threading
+    results = [None] * n
+
+    def run(k):
+        results[k] = work(k)
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results

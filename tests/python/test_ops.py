@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import bcast
+from conftest import in_threads
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "diff"))
 import test_run_numpy as oracle  # noqa: E402  (fp64 references, error budgets)
@@ -460,7 +461,6 @@ def test_plan_converts_like_the_one_call_functions(nrng):
     the one-call functions do: each is converted, into the plan's own
     scratch buffer, before every run; the fast path and the checked path
     alike, from several threads at once."""
-    import threading
     i64 = values("int64", (3, 4), nrng)
     f64 = values("float64", (4,), nrng)
     p = bcast.plan("add", i64, f64)
@@ -503,17 +503,7 @@ def test_plan_converts_like_the_one_call_functions(nrng):
     big = [values("int32", (256, 256), nrng) for _ in range(4)]
     fl = values("float32", (256,), nrng)
     shared = bcast.plan("add", big[0], fl)
-    results = [None] * 4
-
-    def work(k):
-        for _ in range(20):
-            results[k] = shared(big[k], fl)
-
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    results = in_threads(lambda k: [shared(big[k], fl) for _ in range(20)][-1], 4)
     for k in range(4):
         check(f"thread {k}", results[k], big[k] + fl, False)
 

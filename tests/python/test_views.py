@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import bcast
+from conftest import in_threads
 
 DTYPES = ["?", "i1", "u1", "i2", "u2", "i4", "u4", "i8", "u8", "f2", "f4", "f8",
           ">i2", ">u4", ">i8", ">f4", ">f8", "S5", "U3", ">U2"]
@@ -205,18 +206,9 @@ def test_materialize_budget():
 def test_materialize_in_threads():
     """materialize releases the GIL: threads run it side by side, each
     result right."""
-    import threading
     rows = [np.arange(k, k + 512, dtype=np.float32) for k in range(4)]
-    results = [None] * 4
-
-    def work(k):
-        results[k] = bcast.materialize(rows[k], np.zeros((256, 1), np.float32))[0]
-
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    results = in_threads(
+        lambda k: bcast.materialize(rows[k], np.zeros((256, 1), np.float32))[0], 4)
     for k in range(4):
         assert np.array_equal(results[k], np.broadcast_to(rows[k], (256, 512)))
 
