@@ -250,26 +250,45 @@ static void release_converted(bcast_tensor *conv, unsigned converted) {
     if (converted & (1u << k)) bcast_tensor_release(&conv[k]);
 }
 
+/* The one-call forms: a new *result when out is NULL, else into out; under
+ * the numpy profile, inputs of another type than the op computes in are
+ * converted first (the type check is then done once, here). */
+static bcast_status compute_one(bcast_op op, const bcast_op_attrs *attrs,
+                                size_t n_inputs, const bcast_tensor *inputs,
+                                bcast_tensor *result, const bcast_tensor *out,
+                                const bcast_ew_options *options,
+                                bcast_diag *diag) {
+  bcast_tensor conv[EW_MAX_INPUTS], use[EW_MAX_INPUTS];
+  unsigned converted = 0;
+  bcast_dtype type;
+  const bcast_dtype *checked = NULL;
+  bcast_status status = BCAST_OK;
+  /* Other profiles (and per-call cost for small ops) skip the copies. */
+  if (may_convert(op, n_inputs, inputs, options)) {
+    status = convert_inputs(op, attrs, n_inputs, inputs, options, conv, use,
+                            &converted, &type, diag);
+    if (converted)
+      inputs = use;
+    else
+      checked = &type;
+  }
+  if (status == BCAST_OK)
+    status = out ? compute_into(op, attrs, n_inputs, inputs, out, options,
+                                checked, diag)
+                 : compute_new(op, attrs, n_inputs, inputs, result, options,
+                               checked, diag);
+  release_converted(conv, converted);
+  return status;
+}
+
 bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
                               size_t n_inputs, const bcast_tensor *inputs,
                               bcast_tensor *result,
                               const bcast_ew_options *options,
                               bcast_diag *diag) {
   memset(result, 0, sizeof *result);
-  /* Other profiles (and per-call cost for small ops) skip the copies. */
-  if (!may_convert(op, n_inputs, inputs, options))
-    return compute_new(op, attrs, n_inputs, inputs, result, options, NULL,
-                       diag);
-  bcast_tensor conv[EW_MAX_INPUTS], use[EW_MAX_INPUTS];
-  unsigned converted;
-  bcast_dtype type;
-  bcast_status status = convert_inputs(op, attrs, n_inputs, inputs, options,
-                                       conv, use, &converted, &type, diag);
-  if (status == BCAST_OK)
-    status = compute_new(op, attrs, n_inputs, converted ? use : inputs,
-                         result, options, converted ? NULL : &type, diag);
-  release_converted(conv, converted);
-  return status;
+  return compute_one(op, attrs, n_inputs, inputs, result, NULL, options,
+                     diag);
 }
 
 bcast_status bcast_ew_compute_into(bcast_op op, const bcast_op_attrs *attrs,
@@ -277,19 +296,7 @@ bcast_status bcast_ew_compute_into(bcast_op op, const bcast_op_attrs *attrs,
                                    const bcast_tensor *out,
                                    const bcast_ew_options *options,
                                    bcast_diag *diag) {
-  if (!may_convert(op, n_inputs, inputs, options))
-    return compute_into(op, attrs, n_inputs, inputs, out, options, NULL,
-                        diag);
-  bcast_tensor conv[EW_MAX_INPUTS], use[EW_MAX_INPUTS];
-  unsigned converted;
-  bcast_dtype type;
-  bcast_status status = convert_inputs(op, attrs, n_inputs, inputs, options,
-                                       conv, use, &converted, &type, diag);
-  if (status == BCAST_OK)
-    status = compute_into(op, attrs, n_inputs, converted ? use : inputs, out,
-                          options, converted ? NULL : &type, diag);
-  release_converted(conv, converted);
-  return status;
+  return compute_one(op, attrs, n_inputs, inputs, NULL, out, options, diag);
 }
 
 static bcast_status compute_new(bcast_op op, const bcast_op_attrs *attrs,
