@@ -325,28 +325,46 @@ int pb_ints_from(PyObject *obj, int64_t *dims, size_t cap, size_t *n,
   return rc;
 }
 
-/* The library's element type of a NumPy dtype, by kind and size (so
- * either byte order maps to the same type); -1 when there is none. */
-static int dtype_of(const PyArray_Descr *d) {
-  static const bcast_dtype sints[] = {BCAST_INT8, BCAST_INT16, BCAST_INT32,
-                                      BCAST_INT64};
-  static const bcast_dtype uints[] = {BCAST_UINT8, BCAST_UINT16, BCAST_UINT32,
-                                      BCAST_UINT64};
-  int log2 = d->elsize == 1 ? 0 : d->elsize == 2 ? 1 : d->elsize == 4 ? 2
-           : d->elsize == 8 ? 3 : -1;
-  switch (d->kind) {
-  case 'b':
-    return BCAST_BOOL;
-  case 'i':
-    return log2 < 0 ? -1 : (int)sints[log2];
-  case 'u':
-    return log2 < 0 ? -1 : (int)uints[log2];
-  case 'f':
-    return log2 == 1 ? BCAST_FLOAT16 : log2 == 2 ? BCAST_FLOAT32
-         : log2 == 3 ? BCAST_FLOAT64 : -1;
-  default:
-    return -1;
+/* The library's types NumPy has, with NumPy's type numbers: the one table
+ * behind both directions (bfloat16 has no NumPy type). */
+static const struct {
+  bcast_dtype dtype;
+  int npy;
+} npy_types[] = {
+    {BCAST_BOOL, NPY_BOOL},     {BCAST_INT8, NPY_INT8},
+    {BCAST_INT16, NPY_INT16},   {BCAST_INT32, NPY_INT32},
+    {BCAST_INT64, NPY_INT64},   {BCAST_UINT8, NPY_UINT8},
+    {BCAST_UINT16, NPY_UINT16}, {BCAST_UINT32, NPY_UINT32},
+    {BCAST_UINT64, NPY_UINT64}, {BCAST_FLOAT16, NPY_HALF},
+    {BCAST_FLOAT32, NPY_FLOAT}, {BCAST_FLOAT64, NPY_DOUBLE}};
+enum { NPY_TYPE_COUNT = sizeof npy_types / sizeof npy_types[0] };
+
+/* NumPy's kind character of a library type. */
+static char npy_kind(bcast_dtype dtype) {
+  switch (bcast_dtype_kind_of(dtype)) {
+  case BCAST_KIND_BOOL: return 'b';
+  case BCAST_KIND_SIGNED: return 'i';
+  case BCAST_KIND_UNSIGNED: return 'u';
+  case BCAST_KIND_FLOAT: return 'f';
+  default: return 0;
   }
+}
+
+/* The library's element type of a NumPy dtype, by kind and size (so
+ * either byte order, and NPY_LONG as NPY_LONGLONG, map to the same type);
+ * -1 when there is none. */
+static int dtype_of(const PyArray_Descr *d) {
+  for (int k = 0; k < NPY_TYPE_COUNT; k++)
+    if (npy_kind(npy_types[k].dtype) == d->kind &&
+        (int)bcast_dtype_size(npy_types[k].dtype) == d->elsize)
+      return (int)npy_types[k].dtype;
+  return -1;
+}
+
+int pb_npy_type(bcast_dtype dtype) {
+  for (int k = 0; k < NPY_TYPE_COUNT; k++)
+    if (npy_types[k].dtype == dtype) return npy_types[k].npy;
+  return -1;
 }
 
 int pb_array_from(PyObject *obj, pb_array *out, int allow_strings,
@@ -480,26 +498,6 @@ PyObject *pb_owned_to_array(bcast_tensor *t, const pb_array *src) {
   }
   Py_XDECREF(capsule);
   return out;
-}
-
-int pb_npy_type(bcast_dtype dtype) {
-  static const int sints[] = {NPY_INT8, NPY_INT16, -1, NPY_INT32, -1, -1, -1,
-                              NPY_INT64};
-  static const int uints[] = {NPY_UINT8, NPY_UINT16, -1, NPY_UINT32, -1, -1,
-                              -1, NPY_UINT64};
-  static const int floats[] = {-1, NPY_HALF, -1, NPY_FLOAT, -1, -1, -1,
-                               NPY_DOUBLE};
-  const size_t size = bcast_dtype_size(dtype);
-  if (size < 1 || size > 8) return -1;
-  switch (bcast_dtype_kind_of(dtype)) {
-  case BCAST_KIND_BOOL: return NPY_BOOL;
-  case BCAST_KIND_SIGNED: return sints[size - 1];
-  case BCAST_KIND_UNSIGNED: return uints[size - 1];
-  case BCAST_KIND_FLOAT:
-    /* bfloat16 has no NumPy type. */
-    return dtype == BCAST_BFLOAT16 ? -1 : floats[size - 1];
-  default: return -1;
-  }
 }
 
 PyObject *pb_tensor_to_array(bcast_tensor *t) {
