@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "tensor/buffer.h"
 
 static void *default_malloc(size_t size, void *ctx) {
   (void)ctx;
@@ -30,13 +31,12 @@ static bcast_allocator current = {default_malloc, default_realloc,
                                   default_free, NULL};
 
 bcast_status bcast_set_allocator(const bcast_allocator *allocator) {
-  if (!allocator) {
-    current = default_allocator;
-    return BCAST_OK;
-  }
-  if (!allocator->malloc_fn || !allocator->realloc_fn || !allocator->free_fn)
+  if (allocator &&
+      (!allocator->malloc_fn || !allocator->realloc_fn || !allocator->free_fn))
     return BCAST_INVALID_ARGUMENT;
-  current = *allocator;
+  /* Cached blocks go back to the allocator they came from. */
+  bcast__buffer_cache_empty();
+  current = allocator ? *allocator : default_allocator;
   return BCAST_OK;
 }
 
