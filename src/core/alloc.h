@@ -22,4 +22,13 @@ void bcast__free(void *ptr);
  * align - 1 bytes and the result is the first aligned byte in it. */
 void *bcast__aligned_alloc(size_t align, size_t size, void **block);
 
+/* The buffer cache (bcast_set_buffer_cache), for the tensor data blocks
+ * src/tensor/buffer.c chooses to offer (32 MiB and more).  take: a cached
+ * block of exactly `rounded` usable bytes (its data and the block to
+ * free), removed from the cache; 0 if there is none.  put: keeps a block
+ * the caller would free, if the limit allows; 0 if the caller must free
+ * it. */
+int bcast__cache_take(size_t rounded, void **data, void **block);
+int bcast__cache_put(void *data, void *block, size_t rounded);
+
 #endif

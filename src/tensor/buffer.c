@@ -16,14 +16,11 @@
  * it with its pages already mapped instead of faulting in fresh zeroed
  * ones.  It is off by default because it holds memory the program has
  * released. */
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bcast/allocator.h"
 #include "core/alloc.h"
 #include "core/diag.h"
-#include "core/machine.h"
 #include "plan/stream.h"
 #include "tensor/buffer.h"
 
@@ -31,8 +28,7 @@ enum {
   BUFFER_ALIGN = 64,
   BUFFER_HUGE_ALIGN = 2 << 20,
   BUFFER_HUGE_MIN = 32 << 20,
-  BUFFER_KEEP_INLINE = 2,
-  BUFFER_CACHE_SLOTS = 8
+  BUFFER_KEEP_INLINE = 2
 };
 
 /* Buffers kept alive beyond the inline slots, in a singly linked list. */
@@ -53,110 +49,6 @@ struct bcast_buffer {
   keep_node *keep_more;
 };
 
-/* The buffer cache: freed large blocks (data and the block to free), at
- * most `limit` bytes in all, under a spin lock (held for a few loads and
- * stores, never around an allocation or a free of the allocator's). */
-typedef struct cache_slot {
-  void *data, *block;
-  size_t rounded;
-} cache_slot;
-
-static struct {
-  atomic_flag lock;
-  atomic_int ready; /* the limit has been read from the environment */
-  size_t limit, held;
-  cache_slot slots[BUFFER_CACHE_SLOTS];
-} cache = {ATOMIC_FLAG_INIT, 0, 0, 0, {{0}}};
-
-static void cache_lock(void) {
-  while (atomic_flag_test_and_set_explicit(&cache.lock, memory_order_acquire))
-    ;
-}
-
-static void cache_unlock(void) {
-  atomic_flag_clear_explicit(&cache.lock, memory_order_release);
-}
-
-/* Called with the lock held: the limit from BCAST_BUFFER_CACHE on first
- * use, unless bcast_set_buffer_cache came first. */
-static void cache_read_env(void) {
-  if (atomic_load_explicit(&cache.ready, memory_order_relaxed)) return;
-  int64_t bytes;
-  const char *env = getenv("BCAST_BUFFER_CACHE");
-  if (env && bcast__machine_parse_bytes(env, &bytes) == 0)
-    cache.limit = (size_t)bytes;
-  atomic_store_explicit(&cache.ready, 1, memory_order_relaxed);
-}
-
-/* A cached block of exactly `rounded` bytes, taken out of the cache, or
- * 0. */
-static int cache_take(size_t rounded, void **data, void **block) {
-  int found = 0;
-  cache_lock();
-  cache_read_env();
-  for (int i = 0; i < BUFFER_CACHE_SLOTS && !found; i++) {
-    cache_slot *slot = &cache.slots[i];
-    if (slot->data && slot->rounded == rounded) {
-      *data = slot->data;
-      *block = slot->block;
-      cache.held -= rounded;
-      slot->data = slot->block = NULL;
-      found = 1;
-    }
-  }
-  cache_unlock();
-  return found;
-}
-
-/* Keeps a freed block if the limit and a slot allow; 0 if the caller must
- * free it. */
-static int cache_put(void *data, void *block, size_t rounded) {
-  int kept = 0;
-  cache_lock();
-  cache_read_env();
-  if (rounded <= cache.limit && cache.held <= cache.limit - rounded) {
-    for (int i = 0; i < BUFFER_CACHE_SLOTS && !kept; i++) {
-      cache_slot *slot = &cache.slots[i];
-      if (!slot->data) {
-        *slot = (cache_slot){data, block, rounded};
-        cache.held += rounded;
-        kept = 1;
-      }
-    }
-  }
-  cache_unlock();
-  return kept;
-}
-
-/* Sets the limit (unless keep_limit) and frees blocks until what is held
- * fits max_bytes. */
-static void cache_shrink(size_t max_bytes, int keep_limit) {
-  cache_slot drop[BUFFER_CACHE_SLOTS];
-  int n_drop = 0;
-  cache_lock();
-  if (!keep_limit) {
-    atomic_store_explicit(&cache.ready, 1, memory_order_relaxed);
-    cache.limit = max_bytes;
-  }
-  for (int i = 0; i < BUFFER_CACHE_SLOTS; i++) {
-    cache_slot *slot = &cache.slots[i];
-    if (slot->data && cache.held > max_bytes) {
-      drop[n_drop++] = *slot;
-      cache.held -= slot->rounded;
-      slot->data = slot->block = NULL;
-    }
-  }
-  cache_unlock();
-  for (int i = 0; i < n_drop; i++) bcast__free(drop[i].block);
-}
-
-bcast_status bcast_set_buffer_cache(size_t max_bytes) {
-  cache_shrink(max_bytes, 0);
-  return BCAST_OK;
-}
-
-void bcast__buffer_cache_empty(void) { cache_shrink(0, 1); }
-
 static bcast_status buffer_create(size_t bytes, int zeroed, bcast_buffer **out,
                                   bcast_diag *diag) {
   *out = NULL;
@@ -176,7 +68,8 @@ static bcast_status buffer_create(size_t bytes, int zeroed, bcast_buffer **out,
     return bcast__fail(diag, BCAST_NO_MEMORY,
                        "out of memory allocating a buffer header");
   void *block, *data;
-  if (!(align == BUFFER_HUGE_ALIGN && cache_take(rounded, &data, &block)))
+  if (!(align == BUFFER_HUGE_ALIGN &&
+        bcast__cache_take(rounded, &data, &block)))
     data = bcast__aligned_alloc(align, rounded, &block);
   if (!data) {
     bcast__free(buffer);
@@ -228,7 +121,7 @@ void bcast__buffer_release(bcast_buffer *buffer) {
     node = next;
   }
   if (!(buffer->rounded >= BUFFER_HUGE_MIN &&
-        cache_put(buffer->data, buffer->block, buffer->rounded)))
+        bcast__cache_put(buffer->data, buffer->block, buffer->rounded)))
     bcast__free(buffer->block);
   bcast__free(buffer);
 }

@@ -26,8 +26,4 @@ void bcast__buffer_release(bcast_buffer *buffer);
 bcast_status bcast__buffer_keep(bcast_buffer *buffer, bcast_buffer *other,
                                 bcast_diag *diag);
 
-/* Frees every block the buffer cache holds (bcast_set_allocator, before
- * the allocator they came from is replaced); the limit stays. */
-void bcast__buffer_cache_empty(void);
-
 #endif
