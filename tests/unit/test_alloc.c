@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bcast/bcast.h"
 #include "test.h"
@@ -136,12 +138,166 @@ static bcast_status case_lower(bcast_diag *diag) {
   return st;
 }
 
+/* Two float32 inputs (2,1) and (1,3) with a[1] = 10 and b[2] = 2, or the
+ * first failure. */
+static bcast_status alloc_pair(bcast_tensor in[2], bcast_dtype b_type,
+                               bcast_diag *diag) {
+  int64_t shape_a[2] = {2, 1}, shape_b[2] = {1, 3};
+  memset(in, 0, 2 * sizeof *in);
+  bcast_status st = bcast_tensor_alloc(&in[0], BCAST_FLOAT32, 2, shape_a,
+                                       BCAST_DEFAULT_MAX_BYTES, diag);
+  if (st == BCAST_OK)
+    st = bcast_tensor_alloc(&in[1], b_type, 2, shape_b,
+                            BCAST_DEFAULT_MAX_BYTES, diag);
+  if (st == BCAST_OK) {
+    ((float *)in[0].data)[1] = 10;
+    if (b_type == BCAST_FLOAT32)
+      ((float *)in[1].data)[2] = 2;
+    else
+      ((int64_t *)in[1].data)[2] = 2;
+  }
+  return st;
+}
+
+/* A plan with a new output, executed, under the numpy profile. */
+static bcast_status case_ew_plan(bcast_diag *diag) {
+  bcast_tensor in[2], out;
+  memset(&out, 0, sizeof out);
+  bcast_ew_plan *plan = NULL;
+  bcast_ew_options o;
+  bcast_ew_options_init(&o);
+  o.profile = BCAST_PROFILE_NUMPY;
+  bcast_status st = alloc_pair(in, BCAST_FLOAT32, diag);
+  if (st == BCAST_OK)
+    st = bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL, &o, diag);
+  if (st == BCAST_OK) st = bcast_ew_plan_alloc_output(plan, &out, diag);
+  if (st == BCAST_OK) {
+    const void *data[2] = {in[0].data, in[1].data};
+    st = bcast_ew_plan_execute(plan, out.data, data, diag);
+  }
+  if (st == BCAST_OK && ((const float *)out.data)[5] != 12) st = BCAST_CHECKED;
+  bcast_ew_plan_destroy(plan);
+  bcast_tensor_release(&out);
+  bcast_tensor_release(&in[1]);
+  bcast_tensor_release(&in[0]);
+  return st;
+}
+
+/* The numpy profile's one-call form converting an int64 input (a scratch
+ * buffer): float32 + int64 is float64 in NumPy, into a caller's output. */
+static bcast_status case_ew_compute_into_converting(bcast_diag *diag) {
+  bcast_tensor in[2], out;
+  double out_data[6] = {0};
+  int64_t out_shape[2] = {2, 3};
+  bcast_ew_options o;
+  bcast_ew_options_init(&o);
+  o.profile = BCAST_PROFILE_NUMPY;
+  bcast_status st = alloc_pair(in, BCAST_INT64, diag);
+  if (st == BCAST_OK)
+    st = bcast_tensor_wrap(&out, BCAST_FLOAT64, 2, out_shape, NULL, out_data,
+                           diag);
+  if (st == BCAST_OK)
+    st = bcast_ew_compute_into(BCAST_OP_ADD, NULL, 2, in, &out, &o, diag);
+  if (st == BCAST_OK && out_data[5] != 12) st = BCAST_CHECKED;
+  bcast_tensor_release(&in[1]);
+  bcast_tensor_release(&in[0]);
+  return st;
+}
+
+/* ONNX Broadcast of two tensors into two new ones. */
+static bcast_status case_broadcast_materialize(bcast_diag *diag) {
+  bcast_tensor in[2], z[2];
+  memset(z, 0, sizeof z);
+  bcast_status st = alloc_pair(in, BCAST_FLOAT32, diag);
+  if (st == BCAST_OK)
+    st = bcast_broadcast_materialize(2, z, in, BCAST_DEFAULT_MAX_BYTES, 1,
+                                     diag);
+  if (st == BCAST_OK && (((const float *)z[0].data)[5] != 10 ||
+                         ((const float *)z[1].data)[5] != 2))
+    st = BCAST_CHECKED;
+  for (int k = 0; k < 2; k++) {
+    bcast_tensor_release(&z[k]);
+    bcast_tensor_release(&in[k]);
+  }
+  return st;
+}
+
+/* A .npy of every byte order and layout question the reader asks: written
+ * to memory by the writer, read back, compared. */
+typedef struct mem_sink {
+  char bytes[4096];
+  size_t len;
+} mem_sink;
+
+static bcast_status mem_write(void *ctx, const void *bytes, size_t len) {
+  mem_sink *m = ctx;
+  if (len > sizeof m->bytes - m->len) return BCAST_IO;
+  memcpy(m->bytes + m->len, bytes, len);
+  m->len += len;
+  return BCAST_OK;
+}
+
+static bcast_status case_npy_round_trip(bcast_diag *diag) {
+  bcast_tensor in[2], back;
+  memset(&back, 0, sizeof back);
+  static mem_sink sink;
+  sink.len = 0;
+  bcast_npy_write_opts w;
+  memset(&w, 0, sizeof w);
+  w.fortran_order = 1;
+  w.big_endian = 1;
+  bcast_status st = alloc_pair(in, BCAST_FLOAT32, diag);
+  if (st == BCAST_OK)
+    st = bcast_npy_write_stream(mem_write, &sink, "pair.npy", &in[1], &w,
+                                diag);
+  if (st == BCAST_OK)
+    st = bcast_npy_read_mem(sink.bytes, sink.len, "pair.npy", &back, NULL,
+                            BCAST_DEFAULT_MAX_BYTES, diag);
+  if (st == BCAST_OK && ((const float *)back.data)[2] != 2) st = BCAST_CHECKED;
+  bcast_tensor_release(&back);
+  bcast_tensor_release(&in[1]);
+  bcast_tensor_release(&in[0]);
+  return st;
+}
+
+/* The same through a file: bcast_npy_write's temporary file and rename,
+ * and bcast_npy_read. */
+static bcast_status case_npy_file(bcast_diag *diag) {
+  char path[] = "/tmp/bcast-test-alloc-XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) return BCAST_IO;
+  close(fd);
+  bcast_tensor in[2], back;
+  memset(&back, 0, sizeof back);
+  bcast_status st = alloc_pair(in, BCAST_FLOAT32, diag);
+  if (st == BCAST_OK) {
+    st = bcast_npy_write(path, &in[0], NULL, diag);
+    /* A failed write leaves the target as it was (empty). */
+    struct stat info;
+    if (st != BCAST_OK && (stat(path, &info) != 0 || info.st_size != 0))
+      st = BCAST_CHECKED;
+  }
+  if (st == BCAST_OK)
+    st = bcast_npy_read(path, &back, NULL, BCAST_DEFAULT_MAX_BYTES, diag);
+  if (st == BCAST_OK && ((const float *)back.data)[1] != 10) st = BCAST_CHECKED;
+  bcast_tensor_release(&back);
+  bcast_tensor_release(&in[1]);
+  bcast_tensor_release(&in[0]);
+  unlink(path);
+  return st;
+}
+
 static const struct {
   const char *name;
   alloc_case run;
 } cases[] = {
     {"bcast_materialize", case_materialize},
     {"bcast_ew_compute", case_ew_compute},
+    {"bcast_ew_plan_create/alloc_output/execute", case_ew_plan},
+    {"bcast_ew_compute_into (converting)", case_ew_compute_into_converting},
+    {"bcast_broadcast_materialize", case_broadcast_materialize},
+    {"bcast_npy_write_stream/read_mem", case_npy_round_trip},
+    {"bcast_npy_write/read", case_npy_file},
     {"bcast_emit_lower_module", case_lower},
 };
 enum { N_CASES = sizeof cases / sizeof cases[0] };
@@ -331,4 +487,61 @@ TEST(alloc_buffer_cache_is_thread_safe) {
   }
   CHECK_INT(failures, 0);
   CHECK_INT(bcast_set_buffer_cache(0), BCAST_OK);
+}
+
+/* bcast/allocator.h promises that the shape algebra, the MLIR type parser,
+ * scanner and verifier and a plan's execution never allocate: under a
+ * counter that fails every call they still succeed and it sees none. */
+static int any_op(const char *name, size_t len, void *ctx) {
+  (void)name;
+  (void)len;
+  (void)ctx;
+  return 1;
+}
+
+TEST(alloc_non_allocating_calls_make_no_allocation) {
+  bcast_tensor in[2], out;
+  memset(&out, 0, sizeof out);
+  bcast_ew_plan *plan = NULL;
+  bcast_diag d;
+  CHECK_INT(alloc_pair(in, BCAST_FLOAT32, &d), BCAST_OK);
+  CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL, NULL,
+                                 &d),
+            BCAST_OK);
+  CHECK_INT(bcast_ew_plan_alloc_output(plan, &out, &d), BCAST_OK);
+
+  counter c;
+  use_counter(t, &c);
+  c.fail_all = 1;
+  bcast_shape ops[2] = {{2, {4, 1}}, {1, {5}}}, result;
+  CHECK_INT(bcast_shape_infer(2, ops, BCAST_PROFILE_NUMPY, &result, &d),
+            BCAST_OK);
+  static const char text[] =
+      "%0 = tosa.add %a, %b : (tensor<2x1xf32>, tensor<1x3xf32>) -> "
+      "tensor<2x3xf32>\n"
+      "%1 = tosa.add %a, %b : (tensor<2x4xf32>, tensor<1x3xf32>) -> "
+      "tensor<2x3xf32>\n";
+  bcast_mlir_type type;
+  size_t consumed;
+  CHECK_INT(bcast_mlir_type_parse("tensor<2x?xf32>", 15, &type, &consumed, &d),
+            BCAST_OK);
+  bcast_mlir_scanner s;
+  bcast_mlir_scanner_init(&s, text, sizeof text - 1, any_op, NULL);
+  int found = 0, failed = 0, ops_seen = 0;
+  static bcast_mlir_op op;
+  while (bcast_mlir_scan_next(&s, &op, &found, &d) == BCAST_OK && found) {
+    ops_seen++;
+    if (bcast_mlir_verify(&op, NULL, NULL, &d) != BCAST_OK) failed++;
+  }
+  CHECK_INT(ops_seen, 2);
+  CHECK_INT(failed, 1);
+  const void *data[2] = {in[0].data, in[1].data};
+  CHECK_INT(bcast_ew_plan_execute(plan, out.data, data, &d), BCAST_OK);
+  bcast_set_allocator(NULL);
+  CHECK_INT(c.calls, 0);
+  CHECK_INT(((const float *)out.data)[5], 12);
+  bcast_ew_plan_destroy(plan);
+  bcast_tensor_release(&out);
+  bcast_tensor_release(&in[1]);
+  bcast_tensor_release(&in[0]);
 }
