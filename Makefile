@@ -3,8 +3,9 @@
 JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
 
-.PHONY: all build asan demo test unit-test bench install clean fuzz
+.PHONY: all build asan tsan demo test unit-test bench install clean fuzz
 
 all: build
 
@@ -17,6 +18,20 @@ asan:
 	@scripts/setup.sh build
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DBCAST_SANITIZE=ON >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+# The unit tests (test_threads.c: plans, one-call ops, materialize and MLIR
+# from several host threads, each op splitting across OpenMP threads) under
+# ThreadSanitizer.  clang with LLVM's OpenMP runtime, whose libarcher tells
+# TSan about OpenMP's own synchronization; the runtime itself is not
+# instrumented, hence ignore_noninstrumented_modules.
+LLVM_LIB ?= /usr/lib/llvm-14/lib
+tsan:
+	@scripts/setup.sh tsan
+	CC=clang cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DBCAST_TSAN=ON -DBCAST_BUILD_PYTHON=OFF -DBCAST_BUILD_BENCH=OFF >/dev/null
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target bcast_unit
+	TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1" \
+	  OMP_TOOL_LIBRARIES=$(LLVM_LIB)/libarcher.so $(TSAN_BUILD)/bcast_unit
 
 demo: build
 	@scripts/demo.sh $(BUILD)/bcast
@@ -44,4 +59,4 @@ install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)

@@ -5,6 +5,8 @@
 #   scripts/setup.sh test    also mlir-22-tools (the oracle), python3-pytest,
 #                            pkgconf, clang and groff-base (the package test)
 #   scripts/setup.sh bench   also python3-matplotlib (bench/chart.py)
+#   scripts/setup.sh tsan    also clang and LLVM's OpenMP runtime with its
+#                            ThreadSanitizer tool, libarcher (make tsan)
 set -euo pipefail
 what=${1:-build}
 need=()
@@ -17,6 +19,11 @@ if [ "$what" = test ]; then
   # pkg-config, clang and groff: the package test links through pkg-config
   # with both compilers and renders the man page.
   for p in mlir-22-tools pkgconf clang groff-base; do have "$p" || need+=("$p"); done
+fi
+if [ "$what" = tsan ]; then
+  # make tsan builds with clang against libomp, whose libarcher.so makes
+  # OpenMP's barriers visible to ThreadSanitizer (libgomp's are not).
+  for p in clang libomp-14-dev libclang-rt-14-dev; do have "$p" || need+=("$p"); done
 fi
 if [ "$what" = bench ]; then
   # make bench draws its charts with bench/chart.py under /usr/bin/python3.

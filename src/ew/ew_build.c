@@ -16,6 +16,10 @@
 #include "plan/stream.h"
 #include "tensor/buffer.h"
 
+#if EW_HAVE_AVX2
+#include <cpuid.h>
+#endif
+
 /* Every default is zero (profile TOSA, max_bytes 0 meaning
  * BCAST_DEFAULT_MAX_BYTES), so that a zeroed struct means the defaults. */
 void bcast_ew_options_init(bcast_ew_options *options) {
@@ -35,7 +39,11 @@ int bcast__ew_use_v3(void) {
     const char *isa = getenv("BCAST_ISA");
     int ok = !(isa && strcmp(isa, "portable") == 0);
 #if EW_HAVE_AVX2
-    ok = ok && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+    /* F16C from CPUID itself: clang's __builtin_cpu_supports does not
+     * know "f16c"; AVX2's check covers the OS saving the AVX state. */
+    unsigned eax, ebx, ecx, edx;
+    ok = ok && __builtin_cpu_supports("avx2") &&
+         __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C);
 #else
     ok = 0;
 #endif

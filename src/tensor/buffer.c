@@ -16,6 +16,7 @@
  * it with its pages already mapped instead of faulting in fresh zeroed
  * ones.  It is off by default because it holds memory the program has
  * released. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,7 +39,9 @@ typedef struct keep_node {
 } keep_node;
 
 struct bcast_buffer {
-  size_t refcount;
+  /* Atomic: views of one tensor may be made and released on several
+   * threads at once (README, "Thread safety"). */
+  atomic_size_t refcount;
   size_t bytes;
   void *data;
   /* What to give bcast__free: data itself, or the larger block data was
@@ -80,7 +83,7 @@ static bcast_status buffer_create(size_t bytes, int zeroed, bcast_buffer **out,
    * whole huge pages here, so the whole block is advised. */
   if (align == BUFFER_HUGE_ALIGN) bcast__advise_huge_pages(data, rounded);
   if (zeroed) memset(data, 0, rounded);
-  buffer->refcount = 1;
+  atomic_init(&buffer->refcount, 1);
   buffer->bytes = bytes;
   buffer->data = data;
   buffer->block = block;
@@ -106,11 +109,15 @@ void *bcast__buffer_data(bcast_buffer *buffer) { return buffer->data; }
 size_t bcast__buffer_size(const bcast_buffer *buffer) { return buffer->bytes; }
 
 void bcast__buffer_retain(bcast_buffer *buffer) {
-  if (buffer) buffer->refcount++;
+  if (buffer)
+    atomic_fetch_add_explicit(&buffer->refcount, 1, memory_order_relaxed);
 }
 
 void bcast__buffer_release(bcast_buffer *buffer) {
-  if (!buffer || --buffer->refcount > 0) return;
+  /* The last release sees every other thread's writes to the buffer. */
+  if (!buffer || atomic_fetch_sub_explicit(&buffer->refcount, 1,
+                                           memory_order_acq_rel) > 1)
+    return;
   for (int i = 0; i < BUFFER_KEEP_INLINE; i++)
     bcast__buffer_release(buffer->keep[i]);
   keep_node *node = buffer->keep_more;

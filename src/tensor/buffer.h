@@ -2,9 +2,10 @@
  *
  * A buffer holds `bytes` bytes of 64-byte-aligned memory and a reference
  * count.  It may keep one or more other buffers alive (string bytes shared
- * between a source and its materialized copy).  All functions are
- * thread-compatible, not thread-safe: a buffer shared across threads is
- * retained and released by one owner. */
+ * between a source and its materialized copy).  Retain and release are
+ * atomic, so views of one tensor may be made and dropped on several
+ * threads at once; bcast__buffer_keep changes the buffer and is only
+ * called on one the calling thread has just made. */
 #ifndef BCAST_TENSOR_BUFFER_H
 #define BCAST_TENSOR_BUFFER_H
 
