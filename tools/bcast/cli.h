@@ -62,6 +62,11 @@ int cli_output_is_archive(const char *output);
  * member NAME; anything else one .npy file.  CLI_OK or reported CLI_USAGE. */
 int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
                   const bcast_npy_write_opts *opts);
+/* Writes t[i] to the .npy file paths[i] for i < n, all or none: no file
+ * is replaced unless every one was written completely (bcast/output.h).
+ * CLI_OK or reported CLI_USAGE. */
+int cli_write_npy_files(size_t n, char *const *paths, const bcast_tensor *t,
+                        const bcast_npy_write_opts *opts);
 
 /* A progress line on standard error while a large output is computed:
  * only when stderr is a terminal, the output has at least

@@ -324,6 +324,34 @@ int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
   return CLI_USAGE;
 }
 
+int cli_write_npy_files(size_t n, char *const *paths, const bcast_tensor *t,
+                        const bcast_npy_write_opts *opts) {
+  bcast_output **out = calloc(n ? n : 1, sizeof *out);
+  if (!out) {
+    cli_error("out of memory");
+    return CLI_USAGE;
+  }
+  bcast_diag diag;
+  bcast_status st = BCAST_OK;
+  size_t opened = 0;
+  for (; opened < n && st == BCAST_OK; opened++) {
+    st = bcast_output_open(paths[opened], &out[opened], &diag);
+    if (st == BCAST_OK)
+      st = bcast_npy_write_stream(bcast_output_write, out[opened],
+                                  paths[opened], &t[opened],
+                                  opts ? &opts[opened] : NULL, &diag);
+  }
+  if (st == BCAST_OK) {
+    st = bcast_output_commit_all(n, out, &diag);
+  } else {
+    for (size_t i = 0; i < opened; i++) bcast_output_discard(out[i]);
+  }
+  free(out);
+  if (st == BCAST_OK) return CLI_OK;
+  cli_diag(NULL, &diag);
+  return CLI_USAGE;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Progress on a terminal. */
 
