@@ -15,6 +15,7 @@ static void lower_help(FILE *out) {
   fprintf(out,
           "usage: bcast lower [--only OP]... [--profile P] [--op-profile PATTERN=P]...\n"
           "                   [--assert-broadcast] [--stats] [--format text|json]\n"
+          "                   [--max-input-bytes N]\n"
           "                   [-o OUT] FILE.mlir | -\n"
           "\n"
           "Prints the module with every TOSA element-wise op (tosa.add,\n"
@@ -43,8 +44,11 @@ static void lower_help(FILE *out) {
           "                      N asserts' on stderr\n"
           "  --format F          text (default) | json: the --stats line and\n"
           "                      the diagnostics as JSON objects on stderr\n"
-          "  -o OUT              write the module to OUT (via a temporary file\n"
-          "                      and rename; '-' is stdout, the default)\n"
+          "  -o OUT              write the module to OUT (via a synced temporary\n"
+          "                      file and rename, see 'How outputs are written'\n"
+          "                      in the README; '-' is stdout, the default)\n"
+          "  --max-input-bytes N read at most N bytes of MLIR (K/M/G suffix;\n"
+          "                      default 1G); a larger input is an error (2)\n"
           "  -h, --help          this text\n"
           "\n"
           "Every op that cannot be lowered is reported, in source order, with\n"
@@ -120,6 +124,7 @@ int cmd_lower(int argc, char **argv) {
   size_t n_only = 0;
   const char *file = NULL, *out_path = NULL;
   int show_stats = 0, got;
+  int64_t max_input_bytes = CLI_DEFAULT_MAX_INPUT_BYTES;
   report_format format = REPORT_TEXT;
   cli_op_profiles rules;
   rules.n_rules = 0;
@@ -153,6 +158,10 @@ int cmd_lower(int argc, char **argv) {
         return CLI_USAGE;
       }
       out_path = argv[++i];
+    } else if (cli_option_is(a, "--max-input-bytes")) {
+      const char *value =
+          cli_option_value(argc, argv, &i, "--max-input-bytes", a);
+      if (!value || !cli_parse_bytes(value, &max_input_bytes)) return CLI_USAGE;
     } else if (!strcmp(a, "--assert-broadcast")) {
       o.assert_broadcast = 1;
     } else if (!strcmp(a, "--stats")) {
@@ -184,7 +193,7 @@ int cmd_lower(int argc, char **argv) {
   const char *name = strcmp(file, "-") == 0 ? "<stdin>" : file;
   o.source_name = name;
   size_t len;
-  char *text = cli_read_file(file, &len);
+  char *text = cli_read_file(file, &len, max_input_bytes);
   if (!text) return CLI_USAGE;
   failures printed;
   report_begin(&printed.out, format, stderr);
