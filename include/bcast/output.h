@@ -28,7 +28,8 @@
  * Named temporary files are recorded in a small fixed table so that a
  * signal handler can remove them (bcast_output_remove_temps); a process
  * killed with SIGKILL may leave a named ".bcast-tmp-*" file behind, never
- * an unnamed one.  Failures return BCAST_IO (or BCAST_NO_MEMORY) with a
+ * an unnamed one.  (The environment variable BCAST_OUTPUT_NAMED_TEMP=1
+ * forces named temporary files, for tests.)  Failures return BCAST_IO (or BCAST_NO_MEMORY) with a
  * message naming the path and the operating system's reason.
  */
 #ifndef BCAST_OUTPUT_H
