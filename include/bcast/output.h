@@ -13,9 +13,10 @@
  *    file behind.
  *  - a symbolic link to a regular file: the link is followed and its target
  *    replaced as above; the link stays.
- *  - a character or block device, a FIFO or a socket: written through
- *    (opened for writing, no temporary file, no rename); a failure may leave
- *    part of the bytes written.
+ *  - a character or block device, a FIFO or a socket, and /dev/stdout,
+ *    /dev/stderr, /dev/fd/N: written through (opened for writing, appending
+ *    to a regular file behind /dev/fd/N; no temporary file, no rename); a
+ *    failure may leave part of the bytes written.
  *  - "", a directory, a path ending in '/', a dangling symbolic link:
  *    refused (BCAST_IO, naming the path).
  *

@@ -46,6 +46,7 @@ struct bcast_output {
   int fd, dir_fd;
   int slot;           /* the temp table slot of tmp_name, or -1 */
   int has_old;        /* replacing an existing file: copy its owner, mode */
+  int append;         /* written through to a regular file (/dev/stdout) */
   struct stat old;
   int err;            /* the first write's errno, 0 while all is well */
   unsigned char *buf;
@@ -174,6 +175,13 @@ static bcast_status split_target(bcast_output *o, const char *target,
   return BCAST_OK;
 }
 
+/* Whether path names an open file descriptor of the process
+ * (/dev/stdout, /dev/fd/N, ...): written through like a device. */
+static int names_descriptor(const char *path) {
+  return !strcmp(path, "/dev/stdout") || !strcmp(path, "/dev/stderr") ||
+         !strncmp(path, "/dev/fd/", 8) || !strncmp(path, "/proc/self/fd/", 14);
+}
+
 /* Decides how to write path: fills o->kind (OUTPUT_THROUGH or not yet
  * known), dir, base and the old file's status. */
 static bcast_status classify(bcast_output *o, const char *path,
@@ -184,6 +192,14 @@ static bcast_status classify(bcast_output *o, const char *path,
     return bcast__fail(diag, BCAST_IO, "an output path is empty");
   if (path[len - 1] == '/')
     return os_fail(diag, "", path, EISDIR);
+  if (names_descriptor(path) && stat(path, &st) == 0 &&
+      !S_ISDIR(st.st_mode)) {
+    /* A shell redirection: '>' left the file empty, '>>' wants the bytes
+     * at its end; appending serves both. */
+    o->kind = OUTPUT_THROUGH;
+    o->append = S_ISREG(st.st_mode);
+    return BCAST_OK;
+  }
   if (lstat(path, &ls) != 0) {
     if (errno != ENOENT) return os_fail(diag, "", path, errno);
     o->kind = OUTPUT_NAMED;
@@ -231,7 +247,8 @@ bcast_status bcast_output_open(const char *path, bcast_output **out,
     st = bcast__fail(diag, BCAST_NO_MEMORY, "%s: out of memory", path);
   if (st == BCAST_OK) st = classify(o, path, diag);
   if (st == BCAST_OK && o->kind == OUTPUT_THROUGH) {
-    o->fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    o->fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY |
+                           (o->append ? O_APPEND : 0));
     if (o->fd < 0) st = os_fail(diag, "cannot open for writing", path, errno);
   } else if (st == BCAST_OK) {
     st = open_temp(o, diag);

@@ -5,9 +5,9 @@ with NumPy as the oracle for the bytes:
     owner; a symbolic link to a file has its target replaced and stays a
     link; a dangling link, a directory, 'dir/', '.' and '' are refused
     (exit 2, the path named);
-  - a FIFO (a reader thread) and a character device (/dev/null, and a
-    mknod'ed null device as root) are written through and stay what they
-    were; an .npz archive through a FIFO has the bytes of a file's;
+  - a FIFO (a reader thread), a character device (/dev/null, and a
+    mknod'ed null device as root) and /dev/stdout (a pipe; a file opened
+    with '>' or '>>') are written through and stay what they were; an .npz archive through a FIFO has the bytes of a file's;
   - a read-only directory (a read-only tmpfs as root, chmod 0555 as
     another user) and a full disk (a 256 KiB tmpfs, root only) leave the
     old file as it was, no temporary file, exit 2 with the OS's reason;
@@ -215,6 +215,24 @@ def check_special(t):
         if link != fifo:
             os.unlink(link)
 
+    # /dev/stdout: a pipe, and a file the shell opened (the same inode
+    # gets the bytes: '>' truncated it, '>>' appends).
+    rc, out, err = t.run("broadcast-to", t.p("a.npy"), "--shape", "4,2,3",
+                         "-o", "/dev/stdout")
+    t.check(rc == 0 and out == EXPECT, "-o /dev/stdout into a pipe",
+            "exit %s, %d bytes\n%s" % (rc, len(out), err))
+    redirected = os.path.join(d, "redirected.npy")
+    for mode, before in (("wb", b""), ("ab", OLD)):
+        write(redirected, OLD)
+        ino = os.stat(redirected).st_ino
+        with open(redirected, mode) as f:
+            proc = subprocess.run([t.bcast, "broadcast-to", t.p("a.npy"),
+                                   "--shape", "4,2,3", "-o", "/dev/stdout"],
+                                  stdout=f, stderr=subprocess.PIPE, timeout=60)
+        t.check(proc.returncode == 0 and read(redirected) == before + EXPECT
+                and os.stat(redirected).st_ino == ino,
+                "-o /dev/stdout redirected (%s): written in place" % mode,
+                "exit %s\n%s" % (proc.returncode, proc.stderr[-300:]))
     rc, err = to_shape(t, "/dev/null")
     t.check(rc == 0 and stat.S_ISCHR(os.stat("/dev/null").st_mode),
             "/dev/null written through, still a character device",
