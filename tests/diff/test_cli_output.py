@@ -6,7 +6,8 @@ with NumPy as the oracle for the bytes:
     link; a dangling link, a directory, 'dir/', '.' and '' are refused
     (exit 2, the path named);
   - a FIFO (a reader thread), a character device (/dev/null, and a
-    mknod'ed null device as root) and /dev/stdout (a pipe; a file opened
+    mknod'ed null device as root; a full one fails with ENOSPC) and
+    /dev/stdout (a pipe; a file opened
     with '>' or '>>') are written through and stay what they were; an .npz archive through a FIFO has the bytes of a file's;
   - a read-only directory (a read-only tmpfs as root, chmod 0555 as
     another user) and a full disk (a 256 KiB tmpfs, root only) leave the
@@ -253,8 +254,26 @@ def check_special(t):
                     os.lstat(null).st_rdev == os.makedev(1, 3),
                     "mknod'ed null device written through, still a device",
                     "exit %s\n%s" % (rc, err))
+        full = os.path.join(d, "full")
+        try:
+            os.mknod(full, stat.S_IFCHR | 0o666, os.makedev(1, 7))
+            os.symlink("full", full + ".npz")
+        except OSError as e:
+            t.skip("mknod'ed full device", "mknod failed: %s" % e)
+        else:
+            for name, argv in (
+                    ("npy", ["broadcast-to", t.p("a.npy"), "--shape", "4,2,3"]),
+                    ("npz", ["broadcast", t.p("a.npy"), t.p("b.npy")]),
+                    ("lower", ["lower", t.p("f.mlir")])):
+                target = full + ".npz" if name == "npz" else full
+                rc, _, err = t.run(*(argv + ["-o", target]))
+                t.check(rc == 2 and target + ": write failed: No space left "
+                        "on device" in err and
+                        stat.S_ISCHR(os.lstat(full).st_mode),
+                        "a full device (%s): exit 2, ENOSPC, still a device"
+                        % name, "exit %s\n%s" % (rc, err))
     else:
-        t.skip("mknod'ed null device", "needs root for mknod")
+        t.skip("mknod'ed null and full devices", "needs root for mknod")
     t.check(temps(d) == [], "special files: no temporary file", str(temps(d)))
 
 
