@@ -7,8 +7,9 @@ with NumPy as the oracle for the bytes:
     (exit 2, the path named);
   - a FIFO (a reader thread), a character device (/dev/null, and a
     mknod'ed null device as root; a full one fails with ENOSPC) and
-    /dev/stdout (a pipe; a file opened
-    with '>' or '>>') are written through and stay what they were; an .npz archive through a FIFO has the bytes of a file's;
+    /dev/stdout (a pipe; a file opened with '>' or '>>') are written
+    through and stay what they were; an .npz archive through a FIFO has
+    the bytes of a file's;
   - a read-only directory (a read-only tmpfs as root, chmod 0555 as
     another user) and a full disk (a 256 KiB tmpfs, root only) leave the
     old file as it was, no temporary file, exit 2 with the OS's reason;
