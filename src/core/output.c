@@ -55,8 +55,10 @@ struct bcast_output {
 
 /* ------------------------------------------------------------------------ */
 /* The named temporary files a signal handler removes.  A slot is claimed
- * (1) while its path is written, armed (2) once the file exists, and freed
- * (0) after the file was renamed or removed.  Only lock-free atomics and
+ * (1) while its path is written, armed (2) just before the file is created
+ * (a handler in another thread may run at any moment; unlinking a name not
+ * yet created is harmless, and the names carry the pid), and freed (0)
+ * after the file was renamed or removed.  Only lock-free atomics and
  * unlink(2) are touched by the handler. */
 
 #define TEMP_SLOTS 64
@@ -117,12 +119,16 @@ static int create_named(bcast_output *o) {
     unsigned n = atomic_fetch_add(&temp_counter, 1u);
     snprintf(o->tmp_name, sizeof o->tmp_name, ".bcast-tmp-%ld-%u",
              (long)getpid(), n);
+    /* Entered in the table first: a signal handled by another thread at
+     * any moment after the file appears must find it. */
+    o->slot = temp_arm(o->dir, o->tmp_name);
     int fd = openat(o->dir_fd, o->tmp_name,
                     O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd >= 0) {
-      o->slot = temp_arm(o->dir, o->tmp_name);
-      return fd;
-    }
+    if (fd >= 0) return fd;
+    int err = errno;
+    temp_release(o->slot);
+    o->slot = -1;
+    errno = err;
     if (errno != EEXIST) break;
   }
   o->tmp_name[0] = '\0';
@@ -342,13 +348,15 @@ static int link_unnamed(bcast_output *o) {
     unsigned n = atomic_fetch_add(&temp_counter, 1u);
     snprintf(o->tmp_name, sizeof o->tmp_name, ".bcast-tmp-%ld-%u",
              (long)getpid(), n);
+    o->slot = temp_arm(o->dir, o->tmp_name); /* first, as in create_named */
     int rc = linkat(AT_FDCWD, proc, o->dir_fd, o->tmp_name, AT_SYMLINK_FOLLOW);
     if (rc != 0 && errno == ENOENT) /* no /proc: needs CAP_DAC_READ_SEARCH */
       rc = linkat(o->fd, "", o->dir_fd, o->tmp_name, AT_EMPTY_PATH);
-    if (rc == 0) {
-      o->slot = temp_arm(o->dir, o->tmp_name);
-      return 0;
-    }
+    if (rc == 0) return 0;
+    int err = errno;
+    temp_release(o->slot);
+    o->slot = -1;
+    errno = err;
     if (errno != EEXIST) break;
   }
   int err = errno;
