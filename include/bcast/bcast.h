@@ -13,6 +13,7 @@
 #include "bcast/tensor.h"
 #include "bcast/plan.h"
 #include "bcast/npy.h"
+#include "bcast/output.h"
 #include "bcast/emit.h"
 #include "bcast/elementwise.h"
 

@@ -7,8 +7,9 @@
  * string elements), rank 0 and size-0 arrays.  Writes exactly the bytes
  * numpy.save writes for the same array (little-endian unless asked for
  * big-endian), so round trips are byte-identical.
- * Writing goes to a temporary file in the target's directory which is
- * renamed over the target only when complete.
+ * Writing goes through a durable output (bcast/output.h): a temporary
+ * file in the target's directory, synced and renamed over the target only
+ * when complete; devices and FIFOs are written through.
  *
  * bfloat16: NumPy has no bfloat16 type.  ml_dtypes (the bfloat16 of JAX
  * and TensorFlow) registers one without a type character, so numpy.save

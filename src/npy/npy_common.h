@@ -23,18 +23,6 @@
 /* The descr kind of bfloat16: a 2-byte void, as ml_dtypes saves it. */
 #define NPY_BF16_KIND 'V'
 
-/* Creates "<dir of path>/.bcast-tmp-<pid>-<n>" exclusively for writing;
- * *tmp_path is allocated (bcast__malloc). */
-bcast_status bcast__npy_temp_open(const char *path, char **tmp_path,
-                                  FILE **file, bcast_diag *diag);
-/* Closes f and, when st is BCAST_OK and every write reached the file,
- * renames tmp over path; else removes tmp.  Frees tmp.  Returns st or the
- * closing error. */
-bcast_status bcast__npy_temp_finish(const char *path, char *tmp, FILE *f,
-                                    bcast_status st, bcast_diag *diag);
-/* A bcast_npy_write_fn for a FILE * ctx. */
-bcast_status bcast__npy_file_write(void *ctx, const void *bytes, size_t len);
-
 /* Inflates the raw deflate stream in[0..in_len) (RFC 1951) into exactly
  * out_len bytes at out; BCAST_PARSE, naming name, for invalid data or any
  * other output size (inflate.c). */

@@ -9,19 +9,17 @@
  * already aligned header gets 63 spaces more.  Version 1.0 is used unless
  * the padded header exceeds 65535 bytes, then 2.0.
  *
- * The data go to a temporary file next to the target, which is renamed
- * over the target only once everything was written. */
+ * A file is written through a durable output (core/output.c): a
+ * temporary file next to the target, renamed over it once complete. */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/alloc.h"
 #include "core/diag.h"
+#include "core/output.h"
 #include "npy/npy_common.h"
 
 /* ------------------------------------------------------------------------ */
@@ -250,47 +248,6 @@ static size_t build_header(const char *descr, int fortran, int32_t rank,
 }
 
 /* ------------------------------------------------------------------------ */
-/* The temporary file. */
-
-static atomic_uint tmp_counter;
-
-bcast_status bcast__npy_temp_open(const char *path, char **tmp_path,
-                                  FILE **file, bcast_diag *diag) {
-  const char *slash = strrchr(path, '/');
-  size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
-  size_t cap = dir_len + 64;
-  char *tmp = bcast__malloc(cap);
-  if (!tmp) return bcast__fail(diag, BCAST_NO_MEMORY, "%s: out of memory", path);
-  memcpy(tmp, path, dir_len);
-  int fd = -1;
-  for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-    unsigned n = atomic_fetch_add(&tmp_counter, 1u);
-    snprintf(tmp + dir_len, cap - dir_len, ".bcast-tmp-%ld-%u", (long)getpid(), n);
-    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0 && errno != EEXIST) break;
-  }
-  if (fd < 0) {
-    int err = errno;
-    bcast__free(tmp);
-    return bcast__fail(diag, BCAST_IO,
-                       "%s: cannot create a temporary file next to it: %s",
-                       path, strerror(err));
-  }
-  FILE *f = fdopen(fd, "wb");
-  if (!f) {
-    int err = errno;
-    close(fd);
-    unlink(tmp);
-    bcast__free(tmp);
-    return bcast__fail(diag, BCAST_IO, "%s: cannot open a stream: %s", path,
-                       strerror(err));
-  }
-  *tmp_path = tmp;
-  *file = f;
-  return BCAST_OK;
-}
-
-/* ------------------------------------------------------------------------ */
 
 bcast_status bcast_npy_write_stream(bcast_npy_write_fn write, void *ctx,
                                     const char *path, const bcast_tensor *t,
@@ -391,31 +348,7 @@ bcast_status bcast_npy_write_stream(bcast_npy_write_fn write, void *ctx,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Files. */
-
-bcast_status bcast__npy_file_write(void *ctx, const void *bytes, size_t len) {
-  if (fwrite(bytes, 1, len, (FILE *)ctx) != len) {
-    if (!errno) errno = EIO;
-    return BCAST_IO;
-  }
-  return BCAST_OK;
-}
-
-bcast_status bcast__npy_temp_finish(const char *path, char *tmp, FILE *f,
-                                    bcast_status st, bcast_diag *diag) {
-  int err = 0;
-  if (st == BCAST_OK && (fflush(f) != 0 || ferror(f))) err = errno ? errno : EIO;
-  if (fclose(f) != 0 && st == BCAST_OK && !err) err = errno ? errno : EIO;
-  if (st == BCAST_OK && err)
-    st = bcast__fail(diag, BCAST_IO, "%s: write failed: %s", path,
-                     strerror(err));
-  if (st == BCAST_OK && rename(tmp, path) != 0)
-    st = bcast__fail(diag, BCAST_IO, "%s: cannot replace the file: %s", path,
-                     strerror(errno));
-  if (st != BCAST_OK) unlink(tmp);
-  bcast__free(tmp);
-  return st;
-}
+/* Files: through a durable output (core/output.c). */
 
 bcast_status bcast_npy_write(const char *path, const bcast_tensor *t,
                              const bcast_npy_write_opts *opts,
@@ -423,10 +356,13 @@ bcast_status bcast_npy_write(const char *path, const bcast_tensor *t,
   if (!path || !t)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                        "bcast_npy_write: invalid argument");
-  char *tmp = NULL;
-  FILE *f = NULL;
-  bcast_status st = bcast__npy_temp_open(path, &tmp, &f, diag);
+  bcast_output *out = NULL;
+  bcast_status st = bcast_output_open(path, &out, diag);
   if (st) return st;
-  st = bcast_npy_write_stream(bcast__npy_file_write, f, path, t, opts, diag);
-  return bcast__npy_temp_finish(path, tmp, f, st, diag);
+  st = bcast_npy_write_stream(bcast_output_write, out, path, t, opts, diag);
+  if (st) {
+    bcast_output_discard(out);
+    return st;
+  }
+  return bcast_output_commit(out, diag);
 }

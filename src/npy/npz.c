@@ -13,8 +13,9 @@
  * the file size, streams a stored member through the .npy reader (a
  * deflated one is inflated in memory first: inflate.c) and checks its
  * CRC-32.  The writer emits stored members, patches each local header's
- * CRC and sizes once the member is written (the temporary file is
- * seekable), and dates everything 1980-01-01 so output is reproducible. */
+ * CRC and sizes once the member is written (or, when the output is a
+ * FIFO or device, measures each member in a first pass), and dates
+ * everything 1980-01-01 so output is reproducible. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 
 #include "core/alloc.h"
 #include "core/diag.h"
+#include "core/output.h"
 #include "npy/npy_common.h"
 
 #define ZIP_LOCAL_SIG 0x04034b50u
@@ -411,9 +413,10 @@ bcast_status bcast_npz_read(const char *path, const char *member,
 /* ------------------------------------------------------------------------ */
 /* Writing. */
 
-/* The member being written: its bytes go to the file and into crc. */
+/* The member being written: its bytes go to the output (unless out is
+ * NULL: a pass that only measures) and into crc. */
 typedef struct member_writer {
-  FILE *file;
+  bcast_output *out;
   uint64_t size;
   uint32_t crc;
   const crc_table *table;
@@ -423,7 +426,7 @@ static bcast_status member_write(void *ctx, const void *bytes, size_t len) {
   member_writer *m = ctx;
   m->crc = crc_update(m->table, m->crc, bytes, len);
   m->size += len;
-  return bcast__npy_file_write(m->file, bytes, len);
+  return m->out ? bcast_output_write(m->out, bytes, len) : BCAST_OK;
 }
 
 /* A local header (csize = usize = size) or, with central set, a central
@@ -462,14 +465,23 @@ typedef struct written_member {
   uint32_t crc, size, offset;
 } written_member;
 
-/* Writes the members, then the directory, to f. */
-static bcast_status write_archive(FILE *f, const char *path, size_t n,
+static bcast_status write_failed(const char *path, bcast_diag *diag) {
+  return bcast__fail(diag, BCAST_IO, "%s: write failed: %s", path,
+                     strerror(errno));
+}
+
+/* Writes the members, then the directory, to out.  A member's local header
+ * is written with zero CRC and sizes and patched once the member is
+ * written; where out cannot seek (a FIFO), a first pass over the member
+ * measures them instead. */
+static bcast_status write_archive(bcast_output *out, const char *path, size_t n,
                                   const char *const *names,
                                   const bcast_tensor *tensors,
                                   const bcast_npy_write_opts *opts,
                                   written_member *w, bcast_diag *diag) {
   crc_table table;
   crc_table_init(&table);
+  const int seekable = bcast__output_seekable(out);
   unsigned char h[ZIP_CENTRAL_LEN];
   char name[300];
   uint64_t at = 0;
@@ -481,14 +493,29 @@ static bcast_status write_archive(FILE *f, const char *path, size_t n,
                          "%s: the archive passes 4 GiB, which needs zip64",
                          path);
     w[k].offset = (uint32_t)at;
-    size_t len = zip_header(h, 0, name_len, 0, 0, 0);
-    bcast_status st = bcast__npy_file_write(f, h, len);
-    if (st == BCAST_OK) st = bcast__npy_file_write(f, name, name_len);
-    if (st) return bcast__fail(diag, st, "%s: write failed: %s", path,
-                               strerror(errno));
-    member_writer m = {f, 0, 0, &table};
-    st = bcast_npy_write_stream(member_write, &m, path, &tensors[k],
-                                opts ? &opts[k] : NULL, diag);
+    const bcast_npy_write_opts *o = opts ? &opts[k] : NULL;
+    member_writer m = {NULL, 0, 0, &table};
+    bcast_status st = BCAST_OK;
+    if (!seekable) st = bcast_npy_write_stream(member_write, &m, path,
+                                               &tensors[k], o, diag);
+    if (st) return st;
+    if (m.size > ZIP_U32_MAX - 1)
+      return bcast__fail(diag, BCAST_UNSUPPORTED,
+                         "%s: member %s has %" PRIu64 " bytes, which needs "
+                         "zip64",
+                         path, name, m.size);
+    size_t len = zip_header(h, 0, name_len, m.crc, (uint32_t)m.size, 0);
+    if (bcast_output_write(out, h, len) ||
+        bcast_output_write(out, name, name_len))
+      return write_failed(path, diag);
+    if (seekable) {
+      m.out = out;
+      st = bcast_npy_write_stream(member_write, &m, path, &tensors[k], o,
+                                  diag);
+    } else {
+      st = bcast_npy_write_stream(bcast_output_write, out, path, &tensors[k],
+                                  o, diag);
+    }
     if (st) return st;
     if (m.size > ZIP_U32_MAX - 1)
       return bcast__fail(diag, BCAST_UNSUPPORTED,
@@ -497,16 +524,15 @@ static bcast_status write_archive(FILE *f, const char *path, size_t n,
                          path, name, m.size);
     w[k].crc = m.crc;
     w[k].size = (uint32_t)m.size;
-    /* Patch the local header's CRC and sizes, then return to the end. */
-    unsigned char patch[12];
-    put32(patch, m.crc);
-    put32(patch + 4, w[k].size);
-    put32(patch + 8, w[k].size);
-    if (fseeko(f, (off_t)(at + 14), SEEK_SET) != 0 ||
-        fwrite(patch, 1, sizeof patch, f) != sizeof patch ||
-        fseeko(f, 0, SEEK_END) != 0)
-      return bcast__fail(diag, BCAST_IO, "%s: write failed: %s", path,
-                         strerror(errno));
+    if (seekable) {
+      /* Patch the local header's CRC and sizes. */
+      unsigned char patch[12];
+      put32(patch, m.crc);
+      put32(patch + 4, w[k].size);
+      put32(patch + 8, w[k].size);
+      if (bcast__output_pwrite(out, at + 14, patch, sizeof patch))
+        return write_failed(path, diag);
+    }
     at += len + name_len + m.size;
   }
   if (at > ZIP_U32_MAX)
@@ -517,9 +543,9 @@ static bcast_status write_archive(FILE *f, const char *path, size_t n,
     member_name(names, k, name, sizeof name);
     const size_t name_len = strlen(name);
     size_t len = zip_header(h, 1, name_len, w[k].crc, w[k].size, w[k].offset);
-    if (bcast__npy_file_write(f, h, len) || bcast__npy_file_write(f, name, name_len))
-      return bcast__fail(diag, BCAST_IO, "%s: write failed: %s", path,
-                         strerror(errno));
+    if (bcast_output_write(out, h, len) ||
+        bcast_output_write(out, name, name_len))
+      return write_failed(path, diag);
     dir_size += len + name_len;
   }
   unsigned char end[ZIP_END_LEN];
@@ -529,9 +555,7 @@ static bcast_status write_archive(FILE *f, const char *path, size_t n,
   put16(end + 10, (uint32_t)n);
   put32(end + 12, (uint32_t)dir_size);
   put32(end + 16, (uint32_t)at);
-  if (bcast__npy_file_write(f, end, sizeof end))
-    return bcast__fail(diag, BCAST_IO, "%s: write failed: %s", path,
-                       strerror(errno));
+  if (bcast_output_write(out, end, sizeof end)) return write_failed(path, diag);
   return BCAST_OK;
 }
 
@@ -555,12 +579,12 @@ bcast_status bcast_npz_write(const char *path, size_t n,
   }
   written_member *w = bcast__malloc(n ? n * sizeof *w : 1);
   if (!w) return bcast__fail(diag, BCAST_NO_MEMORY, "%s: out of memory", path);
-  char *tmp = NULL;
-  FILE *f = NULL;
-  bcast_status st = bcast__npy_temp_open(path, &tmp, &f, diag);
+  bcast_output *out = NULL;
+  bcast_status st = bcast_output_open(path, &out, diag);
   if (st == BCAST_OK) {
-    st = write_archive(f, path, n, names, tensors, opts, w, diag);
-    st = bcast__npy_temp_finish(path, tmp, f, st, diag);
+    st = write_archive(out, path, n, names, tensors, opts, w, diag);
+    if (st == BCAST_OK) st = bcast_output_commit(out, diag);
+    else bcast_output_discard(out);
   }
   bcast__free(w);
   return st;

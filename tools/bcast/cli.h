@@ -29,8 +29,12 @@ CLI_COMMAND_LIST(CLI_DECLARE_)
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints a library diagnostic: "bcast: <what>: <message>". */
 void cli_diag(const char *what, const bcast_diag *diag);
-/* Reads a whole file (or stdin for "-") into a NUL-terminated buffer. */
-char *cli_read_file(const char *path, size_t *len);
+/* Reads a whole file (or stdin for "-") into a NUL-terminated buffer;
+ * NULL after reporting (the OS's reason and the path, or more than
+ * max_bytes: --max-input-bytes). */
+char *cli_read_file(const char *path, size_t *len, int64_t max_bytes);
+/* The default of --max-input-bytes: the most MLIR text read from a file. */
+#define CLI_DEFAULT_MAX_INPUT_BYTES ((int64_t)1 << 30)
 /* Parses a shape option value: "4x3", "[4,3]", "[]". */
 int cli_parse_shape(const char *text, bcast_shape *out);
 /* Parses a comma-separated list of dim indices ("0,2"; "" is none). */
@@ -62,6 +66,11 @@ int cli_output_is_archive(const char *output);
  * member NAME; anything else one .npy file.  CLI_OK or reported CLI_USAGE. */
 int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
                   const bcast_npy_write_opts *opts);
+/* Writes t[i] to the .npy file paths[i] for i < n, all or none: no file
+ * is replaced unless every one was written completely (bcast/output.h).
+ * CLI_OK or reported CLI_USAGE. */
+int cli_write_npy_files(size_t n, char *const *paths, const bcast_tensor *t,
+                        const bcast_npy_write_opts *opts);
 
 /* A progress line on standard error while a large output is computed:
  * only when stderr is a terminal, the output has at least

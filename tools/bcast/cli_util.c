@@ -1,6 +1,9 @@
 /* Helpers shared by the commands: messages, files, option values. */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,39 +32,75 @@ void cli_diag(const char *what, const bcast_diag *diag) {
     fprintf(stderr, "bcast: %s%s\n", diag->message, hint);
 }
 
-char *cli_read_file(const char *path, size_t *len) {
-  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-  if (!f) {
+/* Reports that path passed max_bytes; NULL. */
+static char *too_large(const char *path, int64_t max_bytes) {
+  cli_error("%s: larger than the input cap of %" PRId64 " bytes; raise it "
+            "with --max-input-bytes N",
+            path, max_bytes);
+  return NULL;
+}
+
+char *cli_read_file(const char *path, size_t *len, int64_t max_bytes) {
+  const int from_stdin = strcmp(path, "-") == 0;
+  const char *name = from_stdin ? "<stdin>" : path;
+  int fd = from_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
     cli_error("%s: %s", path, strerror(errno));
     return NULL;
   }
-  size_t cap = 1 << 16, n = 0;
+  struct stat sb;
+  int err = fstat(fd, &sb) != 0 ? errno : 0;
+  if (!err && S_ISDIR(sb.st_mode)) err = EISDIR;
+  if (!err && S_ISREG(sb.st_mode) && sb.st_size > max_bytes) {
+    if (!from_stdin) close(fd);
+    return too_large(name, max_bytes);
+  }
+  if (err) {
+    cli_error("%s: %s", name, strerror(err));
+    if (!from_stdin) close(fd);
+    return NULL;
+  }
+  /* Grow by doubling up to the cap (plus one byte to see it passed and one
+   * for the final NUL), whatever the file claims: devices and pipes have
+   * no size, and a regular file may grow while read. */
+  const size_t limit = (uint64_t)max_bytes > SIZE_MAX - 2
+                           ? SIZE_MAX
+                           : (size_t)max_bytes + 2;
+  size_t cap = limit < ((size_t)1 << 16) ? limit : (size_t)1 << 16, n = 0;
   char *buf = malloc(cap);
   while (buf) {
     if (n + 1 >= cap) {
-      char *bigger = cap > ((size_t)-1) / 2 ? NULL : realloc(buf, cap * 2);
+      if (cap >= limit) break; /* passed the cap */
+      size_t grown = cap > limit / 2 ? limit : cap * 2;
+      char *bigger = realloc(buf, grown);
       if (!bigger) {
         free(buf);
         buf = NULL;
         break;
       }
       buf = bigger;
-      cap *= 2;
+      cap = grown;
     }
-    size_t got = fread(buf + n, 1, cap - 1 - n, f);
-    n += got;
-    if (got == 0) break;
+    size_t want = cap - 1 - n;
+    ssize_t got = read(fd, buf + n, want > SSIZE_MAX ? SSIZE_MAX : want);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) err = errno;
+    if (got <= 0) break;
+    n += (size_t)got;
   }
-  int failed = ferror(f);
-  if (f != stdin) fclose(f);
+  if (!from_stdin) close(fd);
   if (!buf) {
-    cli_error("%s: out of memory reading the file", path);
+    cli_error("%s: out of memory reading the file", name);
     return NULL;
   }
-  if (failed) {
-    cli_error("%s: read error", path);
+  if (err) {
+    cli_error("%s: %s", name, strerror(err));
     free(buf);
     return NULL;
+  }
+  if (n > (uint64_t)max_bytes) {
+    free(buf);
+    return too_large(name, max_bytes);
   }
   buf[n] = '\0';
   *len = n;
@@ -319,6 +358,34 @@ int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
               n);
     return CLI_USAGE;
   }
+  if (st == BCAST_OK) return CLI_OK;
+  cli_diag(NULL, &diag);
+  return CLI_USAGE;
+}
+
+int cli_write_npy_files(size_t n, char *const *paths, const bcast_tensor *t,
+                        const bcast_npy_write_opts *opts) {
+  bcast_output **out = calloc(n ? n : 1, sizeof *out);
+  if (!out) {
+    cli_error("out of memory");
+    return CLI_USAGE;
+  }
+  bcast_diag diag;
+  bcast_status st = BCAST_OK;
+  size_t opened = 0;
+  for (; opened < n && st == BCAST_OK; opened++) {
+    st = bcast_output_open(paths[opened], &out[opened], &diag);
+    if (st == BCAST_OK)
+      st = bcast_npy_write_stream(bcast_output_write, out[opened],
+                                  paths[opened], &t[opened],
+                                  opts ? &opts[opened] : NULL, &diag);
+  }
+  if (st == BCAST_OK) {
+    st = bcast_output_commit_all(n, out, &diag);
+  } else {
+    for (size_t i = 0; i < opened; i++) bcast_output_discard(out[i]);
+  }
+  free(out);
   if (st == BCAST_OK) return CLI_OK;
   cli_diag(NULL, &diag);
   return CLI_USAGE;

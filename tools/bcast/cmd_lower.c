@@ -1,13 +1,12 @@
 /* bcast lower: print a module with its TOSA element-wise ops lowered to
  * linalg.generic (the TOSA-to-Linalg RFC's IR).  With -o FILE the module
- * goes to a temporary file next to FILE, renamed over it only when every
- * op lowered; a failure leaves no file behind. */
+ * goes to a durable output (bcast/output.h): a temporary file next to
+ * FILE, renamed over it only when every op lowered; a failure leaves FILE
+ * as it was. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "report.h"
@@ -16,6 +15,7 @@ static void lower_help(FILE *out) {
   fprintf(out,
           "usage: bcast lower [--only OP]... [--profile P] [--op-profile PATTERN=P]...\n"
           "                   [--assert-broadcast] [--stats] [--format text|json]\n"
+          "                   [--max-input-bytes N]\n"
           "                   [-o OUT] FILE.mlir | -\n"
           "\n"
           "Prints the module with every TOSA element-wise op (tosa.add,\n"
@@ -44,8 +44,11 @@ static void lower_help(FILE *out) {
           "                      N asserts' on stderr\n"
           "  --format F          text (default) | json: the --stats line and\n"
           "                      the diagnostics as JSON objects on stderr\n"
-          "  -o OUT              write the module to OUT (via a temporary file\n"
-          "                      and rename; '-' is stdout, the default)\n"
+          "  -o OUT              write the module to OUT (via a synced temporary\n"
+          "                      file and rename, see 'How outputs are written'\n"
+          "                      in the README; '-' is stdout, the default)\n"
+          "  --max-input-bytes N read at most N bytes of MLIR (K/M/G suffix;\n"
+          "                      default 1G); a larger input is an error (2)\n"
           "  -h, --help          this text\n"
           "\n"
           "Every op that cannot be lowered is reported, in source order, with\n"
@@ -58,6 +61,10 @@ static void lower_help(FILE *out) {
 static bcast_status write_stream(void *ctx, const char *data, size_t len) {
   FILE *f = ctx;
   return fwrite(data, 1, len, f) == len ? BCAST_OK : BCAST_IO;
+}
+
+static bcast_status write_output(void *ctx, const char *data, size_t len) {
+  return bcast_output_write(ctx, data, len);
 }
 
 /* Reports each op that cannot be lowered as it comes: a failed check as
@@ -110,38 +117,6 @@ static void lower_print_stats(report_format format, const bcast_emit_stats *stat
   json_line_end(&w);
 }
 
-/* Opens "<dir of path>/.bcast-tmp-<pid>-<n>" exclusively; NULL after
- * reporting. */
-static FILE *open_temp(const char *path, char **tmp_path) {
-  const char *slash = strrchr(path, '/');
-  size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
-  char *tmp = malloc(dir_len + 64);
-  if (!tmp) {
-    cli_error("lower: out of memory");
-    return NULL;
-  }
-  memcpy(tmp, path, dir_len);
-  int fd = -1;
-  for (unsigned n = 0; n < 100 && fd < 0; n++) {
-    snprintf(tmp + dir_len, 64, ".bcast-tmp-%ld-%u", (long)getpid(), n);
-    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-    if (fd < 0 && errno != EEXIST) break;
-  }
-  FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
-  if (!f) {
-    cli_error("lower: cannot create a file next to '%s': %s", path,
-              strerror(errno));
-    if (fd >= 0) {
-      close(fd);
-      unlink(tmp);
-    }
-    free(tmp);
-    return NULL;
-  }
-  *tmp_path = tmp;
-  return f;
-}
-
 int cmd_lower(int argc, char **argv) {
   bcast_emit_options o;
   bcast_emit_options_init(&o);
@@ -149,6 +124,7 @@ int cmd_lower(int argc, char **argv) {
   size_t n_only = 0;
   const char *file = NULL, *out_path = NULL;
   int show_stats = 0, got;
+  int64_t max_input_bytes = CLI_DEFAULT_MAX_INPUT_BYTES;
   report_format format = REPORT_TEXT;
   cli_op_profiles rules;
   rules.n_rules = 0;
@@ -182,6 +158,10 @@ int cmd_lower(int argc, char **argv) {
         return CLI_USAGE;
       }
       out_path = argv[++i];
+    } else if (cli_option_is(a, "--max-input-bytes")) {
+      const char *value =
+          cli_option_value(argc, argv, &i, "--max-input-bytes", a);
+      if (!value || !cli_parse_bytes(value, &max_input_bytes)) return CLI_USAGE;
     } else if (!strcmp(a, "--assert-broadcast")) {
       o.assert_broadcast = 1;
     } else if (!strcmp(a, "--stats")) {
@@ -213,7 +193,7 @@ int cmd_lower(int argc, char **argv) {
   const char *name = strcmp(file, "-") == 0 ? "<stdin>" : file;
   o.source_name = name;
   size_t len;
-  char *text = cli_read_file(file, &len);
+  char *text = cli_read_file(file, &len, max_input_bytes);
   if (!text) return CLI_USAGE;
   failures printed;
   report_begin(&printed.out, format, stderr);
@@ -228,18 +208,22 @@ int cmd_lower(int argc, char **argv) {
     return CLI_USAGE;
   }
   if (out_path && !strcmp(out_path, "-")) out_path = NULL;
-  char *tmp = NULL;
-  FILE *out = out_path ? open_temp(out_path, &tmp) : stdout;
-  if (!out) {
+  bcast_output *out = NULL;
+  if (out_path && bcast_output_open(out_path, &out, diag) != BCAST_OK) {
+    cli_diag("lower", diag);
     free(diag);
     free(text);
     return CLI_USAGE;
   }
   bcast_emit_stats stats;
-  bcast_status st = bcast_emit_lower_module(text, len, &o, write_stream, out, &stats, diag);
+  bcast_status st = out ? bcast_emit_lower_module(text, len, &o, write_output,
+                                                  out, &stats, diag)
+                        : bcast_emit_lower_module(text, len, &o, write_stream,
+                                                  stdout, &stats, diag);
   int rc = CLI_OK;
   if (st == BCAST_IO) {
-    cli_error("lower: writing the output failed");
+    cli_error("lower: writing %s failed: %s", out_path ? out_path : "the output",
+              strerror(errno));
     rc = CLI_USAGE;
   } else if (st != BCAST_OK) {
     if (printed.count == 0) {
@@ -251,21 +235,17 @@ int cmd_lower(int argc, char **argv) {
      * the file like a failed check, as in bcast verify and mlir-opt (exit
      * 1); resources and I/O are 2. */
     rc = st == BCAST_PARSE ? CLI_FAIL : bcast_status_exit_class(st);
-  } else if (fflush(out) != 0) {
-    cli_error("lower: writing the output failed");
+  } else if (!out && fflush(stdout) != 0) {
+    cli_error("lower: writing the output failed: %s", strerror(errno));
     rc = CLI_USAGE;
   }
-  if (tmp) {
-    if (fclose(out) != 0 && rc == CLI_OK) {
-      cli_error("lower: writing '%s' failed: %s", out_path, strerror(errno));
+  if (out && rc == CLI_OK) {
+    if (bcast_output_commit(out, diag) != BCAST_OK) {
+      cli_diag("lower", diag);
       rc = CLI_USAGE;
     }
-    if (rc == CLI_OK && rename(tmp, out_path) != 0) {
-      cli_error("lower: cannot replace '%s': %s", out_path, strerror(errno));
-      rc = CLI_USAGE;
-    }
-    if (rc != CLI_OK) unlink(tmp);
-    free(tmp);
+  } else if (out) {
+    bcast_output_discard(out);
   }
   report_end(&printed.out);
   if (rc == CLI_OK && show_stats) lower_print_stats(format, &stats);

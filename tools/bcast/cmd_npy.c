@@ -281,19 +281,24 @@ int cmd_broadcast(int argc, char **argv) {
       cli_error("%s: cannot create the directory: %s", o.output, strerror(errno));
       rc = CLI_USAGE;
     }
+    /* z0..zL are published together or not at all. */
     size_t cap = strlen(o.output) + 32;
-    char *path = malloc(cap);
-    for (size_t i = 0; i < n && rc == CLI_OK; i++) {
-      if (!path) {
-        cli_error("out of memory");
-        rc = CLI_USAGE;
-        break;
-      }
-      snprintf(path, cap, "%s/z%zu.npy", o.output, i);
-      bcast_npy_write_opts w = cli_npy_write_opts(&info[i]);
-      rc = cli_write_npy(path, 1, &z[i], &w);
+    char **paths = rc == CLI_OK ? calloc(n, sizeof *paths) : NULL;
+    bcast_npy_write_opts *w = paths ? calloc(n, sizeof *w) : NULL;
+    for (size_t i = 0; w && i < n; i++) {
+      if (!(paths[i] = malloc(cap))) break;
+      snprintf(paths[i], cap, "%s/z%zu.npy", o.output, i);
+      w[i] = cli_npy_write_opts(&info[i]);
     }
-    free(path);
+    if (rc == CLI_OK && (!w || !paths[n - 1])) {
+      cli_error("out of memory");
+      rc = CLI_USAGE;
+    } else if (rc == CLI_OK) {
+      rc = cli_write_npy_files(n, paths, z, w);
+    }
+    for (size_t i = 0; paths && i < n; i++) free(paths[i]);
+    free(paths);
+    free(w);
   }
   for (size_t i = 0; i < n; i++) bcast_tensor_release(&z[i]);
 release_inputs:

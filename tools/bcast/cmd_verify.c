@@ -17,12 +17,13 @@ typedef struct verify_opts {
   cli_op_profiles op_profiles;
   report_format format;
   int verify_diagnostics; /* check the file's expected-* annotations */
+  int64_t max_input_bytes;
 } verify_opts;
 
 static void verify_help(FILE *out) {
   fprintf(out,
           "usage: bcast verify [--profile P] [--op-profile PATTERN=P]... [--op NAME]...\n"
-          "                    [--summary]\n"
+          "                    [--summary] [--max-input-bytes N]\n"
           "                    [--format text|json|sarif]\n"
           "                    [--verify-diagnostics] [--split-input-file] FILE... | -\n"
           "\n"
@@ -54,6 +55,9 @@ static void verify_help(FILE *out) {
           "                last matching rule wins\n"
           "  --op NAME     also check ops named NAME (repeatable)\n"
           "  --summary     print 'N ops checked, N failed' on stdout\n"
+          "  --max-input-bytes N\n"
+          "                read at most N bytes of a file (K/M/G suffix;\n"
+          "                default 1G); a larger one is an error (exit 2)\n"
           "  --format F    text (default, on stderr) | json (one object per\n"
           "                diagnostic and line, on stdout) | sarif (a SARIF\n"
           "                2.1.0 log on stdout)\n"
@@ -70,8 +74,8 @@ static void verify_help(FILE *out) {
           "\n"
           "exit status: 0 all ops pass (or, with --verify-diagnostics, every\n"
           "diagnostic was expected and every expected one produced), 1 an op\n"
-          "fails or cannot be read, or the file has no op to check, 2 usage\n"
-          "or I/O error.\n");
+          "fails or cannot be read, or the file has no op to check, 2 usage,\n"
+          "I/O error, out of memory or a file over --max-input-bytes.\n");
 }
 
 static int want_op(const char *name, size_t len, void *ctx) {
@@ -92,6 +96,7 @@ typedef struct verify_run {
   vmatch match;
   long checked, failed;
   long files_without_ops;
+  long no_memory; /* ops the checks ran out of memory on */
 } verify_run;
 
 /* Hands a diagnostic to the annotation matcher or prints it. */
@@ -125,6 +130,7 @@ static void verify_text(verify_run *v, const char *path, const char *text,
     d.op_len = op->name_len;
     d.rule = bcast_status_name(st);
     char message[BCAST_DIAG_TEXT_MAX + BCAST_DIAG_MLIR_TEXT_MAX + 256];
+    if (st == BCAST_NO_MEMORY) v->no_memory++;
     if (st != BCAST_OK) {
       v->failed++;
       d.message = diag->message;
@@ -138,6 +144,7 @@ static void verify_text(verify_run *v, const char *path, const char *text,
     bcast_mlir_verdict verdict;
     st = bcast_mlir_verify(op, &vo, &verdict, diag);
     if (st == BCAST_OK) continue;
+    if (st == BCAST_NO_MEMORY) v->no_memory++;
     v->failed++;
     d.loc = report_cursor_loc(&src, verdict.line, verdict.col);
     report_op_failure(&d, message, sizeof message, verdict.profile, diag);
@@ -173,6 +180,7 @@ static void verify_file(verify_run *v, const char *path, const char *text,
 int cmd_verify(int argc, char **argv) {
   verify_opts o;
   memset(&o, 0, sizeof o);
+  o.max_input_bytes = CLI_DEFAULT_MAX_INPUT_BYTES;
   int summary = 0, n_files = 0;
   const char **files = calloc((size_t)argc, sizeof *files);
   if (!files) {
@@ -212,6 +220,11 @@ int cmd_verify(int argc, char **argv) {
        * every op either way. */
     } else if (!strcmp(a, "--summary")) {
       summary = 1;
+    } else if (cli_option_is(a, "--max-input-bytes")) {
+      const char *value =
+          cli_option_value(argc, argv, &i, "--max-input-bytes", a);
+      if (!value || !cli_parse_bytes(value, &o.max_input_bytes))
+        rc = CLI_USAGE;
     } else if (a[0] == '-' && a[1] != '\0') {
       cli_error("verify: unknown option '%s' (see 'bcast verify --help')", a);
       rc = CLI_USAGE;
@@ -237,7 +250,7 @@ int cmd_verify(int argc, char **argv) {
   int io_error = 0;
   for (int f = 0; f < n_files; f++) {
     size_t len;
-    char *text = cli_read_file(files[f], &len);
+    char *text = cli_read_file(files[f], &len, o.max_input_bytes);
     if (!text) {
       io_error = 1;
       continue;
@@ -271,7 +284,9 @@ int cmd_verify(int argc, char **argv) {
     vmatch_free(&v.match);
   }
   if (no_memory) cli_error("verify: out of memory reading the annotations");
-  if (io_error || no_memory) return CLI_USAGE;
+  /* Running out of memory is a resource failure like I/O (2), not a
+   * verdict on the ops (1). */
+  if (io_error || no_memory || v.no_memory) return CLI_USAGE;
   if (o.verify_diagnostics) {
     /* The ops' own failures were expected or reported as mismatches; only
      * a file with no op at all fails by itself. */

@@ -1,5 +1,6 @@
 /* bcast: the command line over the library.  Each command lives in its own
  * file; this one dispatches and prints the overview. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,7 +34,38 @@ static void usage(FILE *out) {
           "I/O error.\n");
 }
 
+/* SIGINT, SIGTERM, SIGHUP: remove the named temporary files of outputs
+ * being written, then die of the signal as before. */
+static void on_signal(int sig) {
+  bcast_output_remove_temps();
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(sig, &dfl, NULL);
+  sigset_t unblock;
+  sigemptyset(&unblock);
+  sigaddset(&unblock, sig);
+  sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+  raise(sig);
+}
+
+static void install_signal_handlers(void) {
+  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    struct sigaction old, sa;
+    /* A signal the parent ignores (nohup) stays ignored. */
+    if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+      continue;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sigs[i], &sa, NULL);
+  }
+}
+
 int main(int argc, char **argv) {
+  install_signal_handlers();
   if (argc < 2) {
     usage(stderr);
     return CLI_USAGE;
