@@ -15,5 +15,6 @@
 #include "bcast/npy.h"
 #include "bcast/emit.h"
 #include "bcast/elementwise.h"
+#include "bcast/tile.h"
 
 #endif
