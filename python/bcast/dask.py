@@ -232,10 +232,13 @@ def _graph(name, kind, out_shape, operands, scalars, chunks, dtype,
 
 # -- ops --------------------------------------------------------------------
 
-def apply(op, *args, profile="numpy", checked=False, chunks=None, **attrs):
+def apply(op, *args, profile="numpy", checked=False, chunks=None, threads=1,
+          **attrs):
     """bcast.<op>(*args) on dask arrays: a dask array computed chunk by
     chunk with bcast's kernel.  Raises what bcast.<op> raises on NumPy
-    arrays (BroadcastError, TypeError, ...) when the graph is built."""
+    arrays (BroadcastError, TypeError, ...) when the graph is built.
+    threads: the kernel's threads per task; 1 by default, because Dask
+    already runs one task per worker thread (None: OpenMP's default)."""
     if op not in _core.__dict__ or not callable(getattr(_core, op)):
         raise ValueError(f"bcast.dask: unknown op {op!r}")
     if "out" in attrs:
@@ -265,19 +268,21 @@ def apply(op, *args, profile="numpy", checked=False, chunks=None, **attrs):
         operands.append(o)
     real = [o for o in operands if o is not None]
     out_chunks = _out_chunks(out_shape, real, chunks, dtype)
-    name = f"bcast-{op}-" + tokenize(op, out_chunks, profile, checked,
+    name = f"bcast-{op}-" + tokenize(op, out_chunks, profile, checked, threads,
                                      sorted(attrs.items()),
                                      *[a if arr is None else arr.name
                                        for a, arr in zip(args, arrays)])
     scalars = [a if arr is None else None for a, arr in zip(args, arrays)]
     return _graph(name, "op", out_shape, operands, scalars, out_chunks,
-                  dtype, [True] * len(operands), op=op, kwargs=kwargs)
+                  dtype, [True] * len(operands), op=op,
+                  kwargs=dict(kwargs, threads=threads))
 
 
 def _make_op(op):
-    def fn(*args, profile="numpy", checked=False, chunks=None, **attrs):
+    def fn(*args, profile="numpy", checked=False, chunks=None, threads=1,
+           **attrs):
         return apply(op, *args, profile=profile, checked=checked,
-                     chunks=chunks, **attrs)
+                     chunks=chunks, threads=threads, **attrs)
     fn.__name__ = op
     fn.__qualname__ = op
     fn.__doc__ = (f"bcast.{op} on dask arrays (see bcast.dask.apply and "
