@@ -5,7 +5,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
 
-.PHONY: all build asan tsan demo test unit-test bench install clean fuzz
+.PHONY: all build asan tsan demo test unit-test bench bench-dask install clean fuzz
 
 all: build
 
@@ -54,6 +54,16 @@ bench:
 	  $(BUILD)/bcast_bench --dram --tsv $(BENCH_OUT)/results.tsv; } 2>&1 | \
 	  tee $(BENCH_OUT)/report.txt'
 	/usr/bin/python3 bench/chart.py $(BENCH_OUT)/results.tsv $(BENCH_OUT)
+
+# bcast.dask vs dask.array's x + y on a LocalCluster of two worker
+# processes (python3-dask, python3-distributed): seconds, input bytes fed
+# to tasks and bytes moved between workers, to $(BENCH_OUT)/dask.txt.
+bench-dask:
+	@scripts/setup.sh test
+	$(MAKE) build
+	mkdir -p $(BENCH_OUT)
+	bash -o pipefail -c 'PYTHONPATH=$(BUILD)/python /usr/bin/python3 \
+	  bench/dask_bench.py --tsv $(BENCH_OUT)/dask.tsv | tee $(BENCH_OUT)/dask.txt'
 
 install: build
 	cmake --install $(BUILD)

@@ -16,5 +16,6 @@
 #include "bcast/output.h"
 #include "bcast/emit.h"
 #include "bcast/elementwise.h"
+#include "bcast/tile.h"
 
 #endif

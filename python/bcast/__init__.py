@@ -9,6 +9,8 @@ Shapes:  broadcast_shapes, infer, explain, verify_shapes
 Views:   broadcast_to, broadcast_arrays, broadcast_in_dim (zero-copy,
          read-only), materialize (new arrays, ONNX Broadcast)
 MLIR:    verify_mlir, lower
+Tiles:   input_box, output_box, tiles (a broadcast one output box at a
+         time; bcast.dask runs ops on dask arrays with them)
 Ops:     the element-wise ops of the op table, one function each (add,
          mul, clamp, cast, select, ...; also their aliases: multiply,
          where, ...), e.g. add(a, b, out=None, *, profile='numpy',
@@ -34,10 +36,13 @@ from ._bcast import (
     broadcast_to,
     explain,
     infer,
+    input_box,
     lower,
     materialize,
+    output_box,
     plan,
     Plan,
+    tiles,
     verify_mlir,
     verify_shapes,
 )
@@ -62,10 +67,13 @@ __all__ = [
     "broadcast_to",
     "explain",
     "infer",
+    "input_box",
     "lower",
     "materialize",
+    "output_box",
     "plan",
     "Plan",
+    "tiles",
     "verify_mlir",
     "verify_shapes",
     *OPS,

@@ -16,6 +16,9 @@ PyObject *pb_materialize(PyObject *, PyObject *, PyObject *);
 PyObject *pb_verify_mlir(PyObject *, PyObject *, PyObject *);
 PyObject *pb_lower(PyObject *, PyObject *, PyObject *);
 PyObject *pb_plan(PyObject *, PyObject *, PyObject *);
+PyObject *pb_input_box(PyObject *, PyObject *, PyObject *);
+PyObject *pb_output_box(PyObject *, PyObject *, PyObject *);
+PyObject *pb_tiles(PyObject *, PyObject *, PyObject *);
 
 #define SHAPE_DOC                                                             \
   "A shape is a tuple (or list) of dims, an int (a 1-d shape) or the\n"    \
@@ -119,6 +122,25 @@ static PyMethodDef methods[] = {
      "with the arguments bcast.<op> takes.  p(*inputs, out=None) runs it\n"
      "on arrays laid out exactly so (ValueError otherwise): a new array,\n"
      "or into out when the plan was made with out=."},
+    {"input_box", PB_KW(pb_input_box), METH_VARARGS | METH_KEYWORDS,
+     "input_box(shape, out_shape, lo, hi, dims=None)\n--\n\n"
+     "The box (lo, hi) of an operand of the given shape that the output\n"
+     "box [lo, hi) of out_shape reads: exactly the elements it needs, [0, 1)\n"
+     "on a dim it broadcasts.  dims=None is implicit (NumPy) broadcasting,\n"
+     "else BroadcastInDim's map (operand dim i lands on output dim\n"
+     "dims[i]).  Shapes are static."},
+    {"output_box", PB_KW(pb_output_box), METH_VARARGS | METH_KEYWORDS,
+     "output_box(shape, out_shape, lo, hi, dims=None)\n--\n\n"
+     "The inverse of input_box: the box of out_shape whose elements read\n"
+     "anything of the operand box [lo, hi) (where a shard's elements go)."},
+    {"tiles", PB_KW(pb_tiles), METH_VARARGS | METH_KEYWORDS,
+     "tiles(out_shape, shapes, budget, *, itemsizes=None, out_itemsize=8,\n"
+     "      dims=None)\n--\n\n"
+     "Splits out_shape into boxes [(lo, hi), ...] in C order whose bytes\n"
+     "(the output box and each operand's input box, at the item sizes\n"
+     "given, 8 by default) stay within budget; each is one contiguous run\n"
+     "of a C-order output.  dims: one map (or None) per operand.  Raises\n"
+     "BudgetError when not even one element fits."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {

@@ -4,7 +4,8 @@
  * init), convert.c (Python values <-> bcast shapes, profiles, arrays,
  * diagnostics -> exceptions), shapes.c (broadcast_shapes, infer, explain,
  * verify_shapes), views.c (broadcast_to, broadcast_arrays,
- * broadcast_in_dim, materialize) and mlir.c (verify_mlir, lower).
+ * broadcast_in_dim, materialize), mlir.c (verify_mlir, lower) and tiles.c
+ * (input_box, output_box, tiles).
  * Everything here is internal: names start with pb_. */
 #ifndef BCAST_PYBCAST_H
 #define BCAST_PYBCAST_H

@@ -1,0 +1,210 @@
+"""bcast.dask on a dask.distributed LocalCluster of 2 worker processes:
+results equal NumPy's on random shapes and chunkings (uneven chunks, size-0
+dims, chunks of 1, operands chunked unlike the output), each output task
+reads exactly the input blocks the tile plan names, and errors come when
+the graph is built.  ctest runs this file as its own test ("dask", Release
+builds only: a cluster of sanitized interpreters is not meaningful)."""
+import logging
+
+import numpy as np
+import pytest
+
+import bcast
+import bcast.dask as bd
+import dask
+import dask.array as da
+from distributed import Client, LocalCluster
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                           dashboard_address=None, silence_logs=logging.ERROR)
+    c = Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+def random_chunks(rng, n):
+    """A random chunking of a dim of n: uneven, sometimes all 1s."""
+    if n == 0:
+        return (0,)
+    kind = rng.randrange(4)
+    if kind == 0:
+        return (n,)
+    if kind == 1:
+        return (1,) * n
+    cuts = sorted(rng.sample(range(1, n), rng.randrange(0, n))) if n > 1 else []
+    edges = [0] + cuts + [n]
+    return tuple(b - a for a, b in zip(edges, edges[1:]))
+
+
+def random_operands(rng, nrng, n, dtype):
+    """n operands that broadcast NumPy's way, with their own chunkings."""
+    rank = rng.randrange(0, 5)
+    out = [rng.choice([0, 1, 2, 3, 5, 7]) if rng.random() < 0.1
+           else rng.choice([1, 2, 3, 5, 7]) for _ in range(rank)]
+    arrays = []
+    for _ in range(n):
+        r = rng.randrange(0, rank + 1)
+        shape = tuple(1 if rng.random() < 0.3 else d for d in out[rank - r:])
+        if dtype == np.bool_:
+            a = nrng.integers(0, 2, size=shape).astype(np.bool_)
+        elif np.issubdtype(dtype, np.integer):
+            a = nrng.integers(-50, 50, size=shape).astype(dtype)
+        else:
+            a = (nrng.standard_normal(size=shape) * 10).astype(dtype)
+        arrays.append(a)
+    return arrays
+
+
+CASES = [("add", np.add, 2), ("subtract", np.subtract, 2),
+         ("multiply", np.multiply, 2), ("maximum", np.maximum, 2),
+         ("where", np.where, 3), ("negative", np.negative, 1)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int32])
+def test_ops_equal_numpy_on_random_chunkings(client, rng, nrng, dtype):
+    for _ in range(25):
+        name, ref, n = rng.choice(CASES)
+        arrays = random_operands(rng, nrng, n, dtype)
+        if name == "where":
+            arrays[0] = arrays[0] > 0
+        darrs = [da.from_array(a, chunks=tuple(random_chunks(rng, d)
+                                               for d in a.shape))
+                 for a in arrays]
+        z = getattr(bd, name)(*darrs)
+        want = ref(*arrays)
+        got = client.compute(z).result()
+        assert got.dtype == want.dtype, (name, got.dtype, want.dtype)
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+
+
+def test_output_chunks_given_and_scalars(client, rng, nrng):
+    for _ in range(10):
+        x, y = random_operands(rng, nrng, 2, np.float32)
+        dx = da.from_array(x, chunks=tuple(random_chunks(rng, d)
+                                           for d in x.shape))
+        shape = np.broadcast_shapes(x.shape, y.shape)
+        chunks = tuple(random_chunks(rng, d) for d in shape)
+        z = bd.add(dx, y, chunks=chunks)  # y: a NumPy array
+        assert z.chunks == chunks
+        np.testing.assert_array_equal(client.compute(z).result(), x + y)
+        # A Python scalar keeps NumPy's weak type: float32 stays float32.
+        w = bd.multiply(dx, 3)
+        assert w.dtype == np.float32
+        np.testing.assert_array_equal(client.compute(w).result(),
+                                      x * np.float32(3))  # NEP 50
+
+
+def test_each_task_reads_exactly_the_blocks_the_tile_plan_names():
+    col = da.from_array(np.arange(10, dtype=np.float32).reshape(10, 1),
+                        chunks=(3, 1))
+    row = da.from_array(np.arange(8, dtype=np.float32).reshape(1, 8),
+                        chunks=(1, 5))
+    z = bd.add(col, row, chunks=(4, 3))
+    layer = z.dask.layers[z.name]
+    assert set(z.dask.layers) == {z.name, col.name, row.name}
+    for key, task in layer.items():
+        _, i, j = key
+        lo = (sum(z.chunks[0][:i]), sum(z.chunks[1][:j]))
+        hi = (lo[0] + z.chunks[0][i], lo[1] + z.chunks[1][j])
+        for arr, feed in ((col, task[4]), (row, task[5])):
+            ilo, ihi = bcast.input_box(arr.shape, z.shape, lo, hi)
+            want = set()
+            for bi, (a, b) in enumerate(zip(np.cumsum((0,) + arr.chunks[0]),
+                                            np.cumsum(arr.chunks[0]))):
+                for bj, (c, d) in enumerate(
+                        zip(np.cumsum((0,) + arr.chunks[1]),
+                            np.cumsum(arr.chunks[1]))):
+                    if a < ihi[0] and b > ilo[0] and c < ihi[1] and d > ilo[1]:
+                        want.add((arr.name, bi, bj))
+            assert {k for _, k in feed} == want, (key, arr.name)
+    np.testing.assert_array_equal(
+        z.compute(scheduler="synchronous"),
+        np.arange(10, dtype=np.float32)[:, None] + np.arange(8))
+
+
+def test_broadcast_functions_equal_numpy(client, rng, nrng):
+    for _ in range(15):
+        x, = random_operands(rng, nrng, 1, np.int32)
+        shape = tuple(rng.choice([1, 2, 4]) for _ in range(rng.randrange(2)))
+        shape = shape + tuple(rng.choice([2, 3]) if d == 1 else d
+                              for d in x.shape)
+        dx = da.from_array(x, chunks=tuple(random_chunks(rng, d)
+                                           for d in x.shape))
+        want = np.broadcast_to(x, shape)
+        for chunks in (None, tuple(random_chunks(rng, d) for d in shape)):
+            got = client.compute(bd.broadcast_to(dx, shape, chunks=chunks))
+            np.testing.assert_array_equal(got.result(), want)
+        other = np.arange(shape[-1] if shape else 1, dtype=np.int32)
+        a, b = bd.broadcast_arrays(dx, other)
+        assert a.chunks == b.chunks
+        wa, wb = np.broadcast_arrays(x, other)
+        np.testing.assert_array_equal(client.compute(a).result(), wa)
+        np.testing.assert_array_equal(client.compute(b).result(), wb)
+        m = bd.materialize(dx, np.zeros(shape, np.int8))
+        res = client.compute(m[0]).result()
+        np.testing.assert_array_equal(res, want)
+    # BroadcastInDim, any order: (3, 2) onto dims (2, 0) of (2, 4, 3).
+    x = np.arange(6, dtype=np.int16).reshape(3, 2)
+    dx = da.from_array(x, chunks=(2, 1))
+    z = bd.broadcast_in_dim(dx, (2, 4, 3), [2, 0], chunks=(1, 3, 2))
+    want = np.broadcast_to(x.T[:, None, :], (2, 4, 3))
+    np.testing.assert_array_equal(client.compute(z).result(), want)
+
+
+def test_profiles_checked_and_attributes(client):
+    x = da.from_array(np.full((4, 1), 1 << 30, np.int32), chunks=2)
+    y = da.from_array(np.full((1, 6), 1 << 30, np.int32), chunks=4)
+    # tosa: equal ranks, checked arithmetic raises at compute.
+    z = bd.add(x, y, profile="tosa", checked=True)
+    with pytest.raises(bcast.CheckedError):
+        client.compute(z).result()
+    np.testing.assert_array_equal(
+        client.compute(bd.add(x, y, profile="tosa")).result(),
+        np.full((4, 6), -(1 << 31), np.int32))  # wraps, as TOSA's add
+    f = da.from_array(np.linspace(-3, 3, 12, dtype=np.float32).reshape(3, 4),
+                      chunks=(2, 3))
+    got = client.compute(bd.clamp(f, min_val=-1.0, max_val=1.5,
+                                  profile="tosa")).result()
+    np.testing.assert_array_equal(got, np.clip(f.compute(), -1.0, 1.5))
+    got = client.compute(bd.cast(f, to="float16")).result()
+    assert got.dtype == np.float16
+    np.testing.assert_array_equal(got, f.compute().astype(np.float16))
+
+
+def test_errors_come_when_the_graph_is_built():
+    x = da.ones((4, 3), chunks=2)
+    with pytest.raises(bcast.BroadcastError, match="incompatible"):
+        bd.add(x, da.ones((4,), chunks=2))
+    with pytest.raises(bcast.BroadcastError, match="rank"):
+        bd.add(x.astype(np.float32), da.ones((3,), chunks=2, dtype=np.float32),
+               profile="tosa")
+    with pytest.raises(bcast.BroadcastError, match="size 0"):
+        bd.add(da.ones((0, 3), dtype=np.float32),
+               da.ones((1, 3), dtype=np.float32), profile="tosa")
+    with pytest.raises(TypeError):
+        bd.add(x, {"not": "an array"})
+    with pytest.raises(TypeError, match="out="):
+        bd.add(x, x, out=np.empty((4, 3)))
+    with pytest.raises(TypeError):
+        bd.logical_and(x, x, profile="tosa")  # float operands
+    with pytest.raises(ValueError, match="unknown op"):
+        bd.apply("no_such_op", x)
+    with pytest.raises(bcast.BroadcastError):
+        bd.broadcast_in_dim(da.ones((3, 2)), (3, 4), [0, 1])
+    with pytest.raises(bcast.BroadcastError):
+        bd.broadcast_to(da.ones((3, 2)), (2,))
+
+
+def test_size_zero_and_zero_rank(client):
+    x = da.from_array(np.ones((0, 3), np.float32), chunks=(1, 2))
+    y = da.from_array(np.ones((1, 3), np.float32), chunks=(1, 1))
+    z = bd.add(x, y)
+    assert z.shape == (0, 3)
+    assert client.compute(z).result().shape == (0, 3)
+    s = bd.add(da.from_array(np.float32(2)), 3)
+    assert client.compute(s).result() == np.float32(5)
