@@ -5,7 +5,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
 
-.PHONY: all build asan tsan demo test unit-test bench bench-dask install clean fuzz
+.PHONY: all build asan tsan demo test unit-test bench bench-dask bench-stream install clean fuzz
 
 all: build
 
@@ -64,6 +64,16 @@ bench-dask:
 	mkdir -p $(BENCH_OUT)
 	bash -o pipefail -c 'PYTHONPATH=$(BUILD)/python /usr/bin/python3 \
 	  bench/dask_bench.py --tsv $(BENCH_OUT)/dask.tsv | tee $(BENCH_OUT)/dask.txt'
+
+# An output of twice the machine's memory written by bcast tile by tile,
+# against the disk's sequential write speed measured in the same run, and
+# bcast's peak resident memory (needs about 3x memory of free disk).
+bench-stream:
+	@scripts/setup.sh build
+	$(MAKE) build
+	mkdir -p $(BENCH_OUT)
+	bash -o pipefail -c '/usr/bin/python3 bench/stream_bench.py $(BUILD)/bcast \
+	  --tsv $(BENCH_OUT)/stream.tsv | tee $(BENCH_OUT)/stream.txt'
 
 install: build
 	cmake --install $(BUILD)

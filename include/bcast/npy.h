@@ -57,6 +57,16 @@ BCAST_API bcast_status bcast_npy_read_mem(const void *bytes, size_t size,
                                 bcast_npy_info *info, int64_t max_bytes,
                                 bcast_diag *diag);
 
+/* Maps path read-only instead of reading it: *out views the file's data
+ * in place (its buffer unmaps with the last reference), so an array larger
+ * than memory can be an input, and only the pages a computation touches
+ * are read.  The file must hold numbers in the host's byte order at an
+ * offset aligned to their size (what numpy.save writes on this machine);
+ * other files are refused with BCAST_UNSUPPORTED (read them with
+ * bcast_npy_read).  The memory is read-only: the file is never written. */
+BCAST_API bcast_status bcast_npy_map(const char *path, bcast_tensor *out,
+                                     bcast_npy_info *info, bcast_diag *diag);
+
 /* A source of bytes: copies up to cap bytes into buf and returns how many
  * (fewer is fine), 0 at the end, or -1 after an error (errno set). */
 typedef ptrdiff_t (*bcast_npy_read_fn)(void *ctx, void *buf, size_t cap);
@@ -77,6 +87,20 @@ typedef struct bcast_npy_write_opts {
   int big_endian;       /* write '>' data, as numpy saves a big-endian array;
                            multi-byte numbers and 'U' strings only */
 } bcast_npy_write_opts;
+
+/* Room for any header bcast_npy_header writes. */
+#define BCAST_NPY_HEADER_MAX 4096
+
+/* The .npy prefix and header for an array of t's dtype and shape (t's data
+ * is not read), into buf of cap bytes; *len is its length, a multiple of
+ * 64.  The data to follow is the elements in C order (Fortran order with
+ * opts->fortran_order), in the byte order opts asks for.  For writing an
+ * array in pieces, e.g. tile by tile (bcast/tile.h); string arrays, whose
+ * width depends on their strings, are refused (BCAST_UNSUPPORTED). */
+BCAST_API bcast_status bcast_npy_header(const bcast_tensor *t,
+                                        const bcast_npy_write_opts *opts,
+                                        void *buf, size_t cap, size_t *len,
+                                        bcast_diag *diag);
 
 /* Writes t (any strides) to path; opts may be NULL, which is the same
  * as a zeroed bcast_npy_write_opts (every default is 0). */

@@ -542,6 +542,7 @@ typedef struct npy_source {
   void *ctx;
   const char *name;
   int64_t size; /* -1: unknown (a pipe) */
+  int map_fd;   /* >= 0: map the data from this file instead of reading it */
 } npy_source;
 
 /* Reads up to n bytes, fewer only at the end of the source. */
@@ -616,6 +617,32 @@ static bcast_status load_data(const npy_header *h, const npy_source *src,
   return BCAST_OK;
 }
 
+/* Points out at the data of a mapped file (bcast_npy_map) after its header
+ * was read: numbers in host byte order, aligned for their type. */
+static bcast_status map_data(const npy_header *h, const npy_source *src,
+                             bcast_tensor *out, bcast_diag *diag) {
+  const char *name = src->name;
+  if (h->dtype == BCAST_STRING || h->swap)
+    return bcast__fail(diag, BCAST_UNSUPPORTED,
+                       "%s: %s data cannot be used in place (only numbers in "
+                       "the host's byte order can); read the file instead",
+                       name, h->descr);
+  if (h->data_offset % h->item_bytes)
+    return bcast__fail(diag, BCAST_UNSUPPORTED,
+                       "%s: the data starts at byte %zu, not aligned for %s; "
+                       "read the file instead",
+                       name, h->data_offset, h->descr);
+  bcast_buffer *buffer;
+  bcast_status st = bcast__buffer_map(src->map_fd, h->data_offset + h->data_bytes,
+                                      name, &buffer, diag);
+  if (st) return st;
+  out->dtype = h->dtype;
+  out->data = (char *)bcast__buffer_data(buffer) + h->data_offset;
+  out->owner = buffer;
+  set_layout(out, h, h->item_bytes);
+  return BCAST_OK;
+}
+
 /* Reads a whole .npy from src in one pass, never seeking: prefix, header
  * text, data. */
 static bcast_status read_source(const npy_source *src, bcast_tensor *out,
@@ -671,7 +698,8 @@ static bcast_status read_source(const npy_source *src, bcast_tensor *out,
     uint64_t have = (uint64_t)src->size - h.data_offset;
     if (have != h.data_bytes) return data_size_error(name, &h, have, diag);
   }
-  st = load_data(&h, src, out, max_bytes, diag);
+  st = src->map_fd >= 0 ? map_data(&h, src, out, diag)
+                        : load_data(&h, src, out, max_bytes, diag);
   if (st) return st;
   fill_info(info, &h);
   return BCAST_OK;
@@ -718,7 +746,7 @@ bcast_status bcast_npy_read_mem(const void *bytes, size_t size,
   clear_tensor(out);
   mem_reader m = {bytes, size, 0};
   const npy_source src = {mem_read, &m, name ? name : "<memory>",
-                          (int64_t)size};
+                          (int64_t)size, -1};
   return read_source(&src, out, info, max_bytes, diag);
 }
 
@@ -730,7 +758,7 @@ bcast_status bcast_npy_read_stream(bcast_npy_read_fn read, void *ctx,
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                        "bcast_npy_read_stream: invalid argument");
   clear_tensor(out);
-  const npy_source src = {read, ctx, name ? name : "<stream>", -1};
+  const npy_source src = {read, ctx, name ? name : "<stream>", -1, -1};
   return read_source(&src, out, info, max_bytes, diag);
 }
 
@@ -755,8 +783,41 @@ bcast_status bcast_npy_read(const char *path, bcast_tensor *out,
   if (st == BCAST_OK) {
     /* A regular file's size is known; a pipe's or device's is not. */
     const npy_source src = {file_read, f, path,
-                            S_ISREG(sb.st_mode) ? (int64_t)sb.st_size : -1};
+                            S_ISREG(sb.st_mode) ? (int64_t)sb.st_size : -1,
+                            -1};
     st = read_source(&src, out, info, max_bytes, diag);
+  }
+  fclose(f);
+  return st;
+}
+
+bcast_status bcast_npy_map(const char *path, bcast_tensor *out,
+                           bcast_npy_info *info, bcast_diag *diag) {
+  if (!path || !out)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "bcast_npy_map: invalid argument");
+  clear_tensor(out);
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return bcast__fail(diag, BCAST_IO, "%s: cannot open: %s", path,
+                       strerror(errno));
+  struct stat sb;
+  bcast_status st = BCAST_OK;
+  if (fstat(fileno(f), &sb) != 0)
+    st = bcast__fail(diag, BCAST_IO, "%s: cannot stat: %s", path,
+                     strerror(errno));
+  else if (S_ISDIR(sb.st_mode))
+    st = bcast__fail(diag, BCAST_IO, "%s: is a directory", path);
+  else if (!S_ISREG(sb.st_mode))
+    st = bcast__fail(diag, BCAST_UNSUPPORTED,
+                     "%s: not a regular file, so it cannot be mapped; read "
+                     "it instead",
+                     path);
+  if (st == BCAST_OK) {
+    /* The header is read through the stream; the data is mapped. */
+    const npy_source src = {file_read, f, path, (int64_t)sb.st_size,
+                            fileno(f)};
+    st = read_source(&src, out, info, INT64_MAX, diag);
   }
   fclose(f);
   return st;

@@ -249,34 +249,15 @@ static size_t build_header(const char *descr, int fortran, int32_t rank,
 
 /* ------------------------------------------------------------------------ */
 
-bcast_status bcast_npy_write_stream(bcast_npy_write_fn write, void *ctx,
-                                    const char *path, const bcast_tensor *t,
-                                    const bcast_npy_write_opts *opts,
-                                    bcast_diag *diag) {
-  if (!write || !t)
-    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                       "bcast_npy_write_stream: invalid argument");
-  if (!path) path = "<stream>";
-  if (t->rank < 0 || t->rank > BCAST_MAX_RANK)
-    return bcast__fail(diag, BCAST_RANK_LIMIT, "%s: rank %d is not supported",
-                       path, (int)t->rank);
-  int64_t count = 1;
-  for (int32_t i = 0; i < t->rank; i++) {
-    if (t->shape[i] < 0)
-      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                         "%s: dimension %d is negative", path, (int)i);
-    if (__builtin_mul_overflow(count, t->shape[i], &count))
-      return bcast__fail(diag, BCAST_OVERFLOW,
-                         "%s: the element count overflows", path);
-  }
-  if (count > 0 && !t->data)
-    return bcast__fail(diag, BCAST_INVALID_ARGUMENT, "%s: tensor has no data",
-                       path);
-  int fortran = opts ? opts->fortran_order != 0 : 0;
-  int big_endian = opts ? opts->big_endian != 0 : 0;
-  char order = big_endian ? '>' : '<';
-
-  char descr[32];
+/* The descr of t as numpy writes it ("<f4", "|b1", "<U5"), and for string
+ * tensors the kind and width (which measure every string when opts give
+ * no width). */
+static bcast_status describe(const bcast_tensor *t,
+                             const bcast_npy_write_opts *opts, int64_t count,
+                             const char *path, char descr[32], char *kind_out,
+                             size_t *width_out, bcast_diag *diag) {
+  const int big_endian = opts ? opts->big_endian != 0 : 0;
+  const char order = big_endian ? '>' : '<';
   char kind = 0;
   size_t width = 0;
   if (t->dtype == BCAST_STRING) {
@@ -302,7 +283,7 @@ bcast_status bcast_npy_write_stream(bcast_npy_write_fn write, void *ctx,
     if (width > (size_t)INT64_MAX / 4)
       return bcast__fail(diag, BCAST_OVERFLOW, "%s: string width too large",
                          path);
-    snprintf(descr, sizeof descr, "%c%c%zu", kind == 'S' ? '|' : order, kind,
+    snprintf(descr, 32, "%c%c%zu", kind == 'S' ? '|' : order, kind,
              width);
   } else {
     char npy_kind = 0;
@@ -322,9 +303,84 @@ bcast_status bcast_npy_write_stream(bcast_npy_write_fn write, void *ctx,
                          "%s: %s cannot be stored in a .npy file", path,
                          bcast_dtype_name(t->dtype));
     size_t size = bcast_dtype_size(t->dtype);
-    snprintf(descr, sizeof descr, "%c%c%zu", size == 1 ? '|' : order, npy_kind,
+    snprintf(descr, 32, "%c%c%zu", size == 1 ? '|' : order, npy_kind,
              size);
   }
+
+  *kind_out = kind;
+  *width_out = width;
+  return BCAST_OK;
+}
+
+/* Checks t's rank and dims and counts its elements. */
+static bcast_status count_elements(const bcast_tensor *t, const char *path,
+                                   int64_t *count, bcast_diag *diag) {
+  if (t->rank < 0 || t->rank > BCAST_MAX_RANK)
+    return bcast__fail(diag, BCAST_RANK_LIMIT, "%s: rank %d is not supported",
+                       path, (int)t->rank);
+  *count = 1;
+  for (int32_t i = 0; i < t->rank; i++) {
+    if (t->shape[i] < 0)
+      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                         "%s: dimension %d is negative", path, (int)i);
+    if (__builtin_mul_overflow(*count, t->shape[i], count))
+      return bcast__fail(diag, BCAST_OVERFLOW,
+                         "%s: the element count overflows", path);
+  }
+  return BCAST_OK;
+}
+
+bcast_status bcast_npy_header(const bcast_tensor *t,
+                              const bcast_npy_write_opts *opts, void *buf,
+                              size_t cap, size_t *len, bcast_diag *diag) {
+  if (!t || !buf || !len)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "bcast_npy_header: invalid argument");
+  if (t->dtype == BCAST_STRING)
+    return bcast__fail(diag, BCAST_UNSUPPORTED,
+                       "bcast_npy_header: string arrays are sized by their "
+                       "strings; write them with bcast_npy_write_stream");
+  int64_t count = 0;
+  char descr[32], kind;
+  size_t width;
+  bcast_status st = count_elements(t, "bcast_npy_header", &count, diag);
+  if (st == BCAST_OK)
+    st = describe(t, opts, count, "bcast_npy_header", descr, &kind, &width,
+                  diag);
+  if (st) return st;
+  unsigned char header[HEADER_CAP + 16];
+  size_t n = build_header(descr, opts ? opts->fortran_order != 0 : 0, t->rank,
+                          t->shape, header);
+  if (n > cap)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "bcast_npy_header: the header needs %zu bytes, the "
+                       "buffer has %zu",
+                       n, cap);
+  memcpy(buf, header, n);
+  *len = n;
+  return BCAST_OK;
+}
+
+bcast_status bcast_npy_write_stream(bcast_npy_write_fn write, void *ctx,
+                                    const char *path, const bcast_tensor *t,
+                                    const bcast_npy_write_opts *opts,
+                                    bcast_diag *diag) {
+  if (!write || !t)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "bcast_npy_write_stream: invalid argument");
+  if (!path) path = "<stream>";
+  int64_t count = 0;
+  bcast_status st = count_elements(t, path, &count, diag);
+  if (st) return st;
+  if (count > 0 && !t->data)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT, "%s: tensor has no data",
+                       path);
+  int fortran = opts ? opts->fortran_order != 0 : 0;
+  int big_endian = opts ? opts->big_endian != 0 : 0;
+  char descr[32], kind = 0;
+  size_t width = 0;
+  st = describe(t, opts, count, path, descr, &kind, &width, diag);
+  if (st) return st;
 
   unsigned char header[HEADER_CAP + 16];
   size_t header_len =

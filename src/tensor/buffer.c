@@ -16,9 +16,16 @@
  * it with its pages already mapped instead of faulting in fresh zeroed
  * ones.  It is off by default because it holds memory the program has
  * released. */
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#define BUFFER_HAVE_MMAP 1
+#else
+#define BUFFER_HAVE_MMAP 0
+#endif
 
 #include "core/alloc.h"
 #include "core/diag.h"
@@ -48,6 +55,7 @@ struct bcast_buffer {
    * aligned within when a program's allocator is in use. */
   void *block;
   size_t rounded; /* data's usable size: bytes rounded up to the alignment */
+  int mapped;     /* data is a read-only file mapping of `bytes` bytes */
   bcast_buffer *keep[BUFFER_KEEP_INLINE];
   keep_node *keep_more;
 };
@@ -88,6 +96,7 @@ static bcast_status buffer_create(size_t bytes, int zeroed, bcast_buffer **out,
   buffer->data = data;
   buffer->block = block;
   buffer->rounded = rounded;
+  buffer->mapped = 0;
   for (int i = 0; i < BUFFER_KEEP_INLINE; i++) buffer->keep[i] = NULL;
   buffer->keep_more = NULL;
   *out = buffer;
@@ -102,6 +111,42 @@ bcast_status bcast__buffer_alloc(size_t bytes, bcast_buffer **out,
 bcast_status bcast__buffer_alloc_uninit(size_t bytes, bcast_buffer **out,
                                         bcast_diag *diag) {
   return buffer_create(bytes, 0, out, diag);
+}
+
+bcast_status bcast__buffer_map(int fd, size_t bytes, const char *name,
+                               bcast_buffer **out, bcast_diag *diag) {
+  *out = NULL;
+#if BUFFER_HAVE_MMAP
+  if (bytes == 0)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "%s: an empty file cannot be mapped", name);
+  bcast_buffer *buffer = bcast__malloc(sizeof *buffer);
+  if (!buffer)
+    return bcast__fail(diag, BCAST_NO_MEMORY,
+                       "out of memory allocating a buffer header");
+  void *data = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
+  if (data == MAP_FAILED) {
+    const int err = errno;
+    bcast__free(buffer);
+    return bcast__fail(diag, err == ENOMEM ? BCAST_NO_MEMORY : BCAST_IO,
+                       "%s: cannot map: %s", name, strerror(err));
+  }
+  atomic_init(&buffer->refcount, 1);
+  buffer->bytes = bytes;
+  buffer->data = data;
+  buffer->block = NULL;
+  buffer->rounded = bytes;
+  buffer->mapped = 1;
+  for (int i = 0; i < BUFFER_KEEP_INLINE; i++) buffer->keep[i] = NULL;
+  buffer->keep_more = NULL;
+  *out = buffer;
+  return BCAST_OK;
+#else
+  (void)fd;
+  (void)bytes;
+  return bcast__fail(diag, BCAST_UNSUPPORTED,
+                     "%s: memory-mapped files are not supported here", name);
+#endif
 }
 
 void *bcast__buffer_data(bcast_buffer *buffer) { return buffer->data; }
@@ -127,6 +172,11 @@ void bcast__buffer_release(bcast_buffer *buffer) {
     bcast__free(node);
     node = next;
   }
+#if BUFFER_HAVE_MMAP
+  if (buffer->mapped)
+    munmap(buffer->data, buffer->bytes);
+  else
+#endif
   if (!(buffer->rounded >= BUFFER_HUGE_MIN &&
         bcast__cache_put(buffer->data, buffer->block, buffer->rounded)))
     bcast__free(buffer->block);

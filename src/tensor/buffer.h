@@ -17,6 +17,11 @@ bcast_status bcast__buffer_alloc(size_t bytes, bcast_buffer **out,
 /* The same without zeroing, for a buffer the caller overwrites at once. */
 bcast_status bcast__buffer_alloc_uninit(size_t bytes, bcast_buffer **out,
                                         bcast_diag *diag);
+/* A buffer over the first `bytes` bytes of the open file fd, mapped
+ * read-only (unmapped with the last reference; fd may be closed at once).
+ * BCAST_UNSUPPORTED where there is no mmap.  name is for messages. */
+bcast_status bcast__buffer_map(int fd, size_t bytes, const char *name,
+                               bcast_buffer **out, bcast_diag *diag);
 void *bcast__buffer_data(bcast_buffer *buffer);
 size_t bcast__buffer_size(const bcast_buffer *buffer);
 void bcast__buffer_retain(bcast_buffer *buffer);

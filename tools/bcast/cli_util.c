@@ -1,4 +1,7 @@
 /* Helpers shared by the commands: messages, files, option values. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise(MADV_DONTNEED) */
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -7,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -276,23 +280,74 @@ static int split_member(const char *path, char **archive, const char **member) {
   return 1;
 }
 
+/* The inputs this process mapped (cli_read_npy), whose pages a long
+ * streamed run hands back to the page cache as it goes. */
+#define CLI_MAX_MAPPED 16
+static struct {
+  const void *data;
+  size_t bytes;
+} mapped[CLI_MAX_MAPPED];
+static size_t n_mapped;
+
+static void remember_mapped(const bcast_tensor *t) {
+  int64_t count;
+  if (n_mapped == CLI_MAX_MAPPED ||
+      bcast_tensor_elem_count(t, &count, NULL) != BCAST_OK || count == 0)
+    return;
+  /* A mapped file's data is one block, C or Fortran order. */
+  mapped[n_mapped].data = t->data;
+  mapped[n_mapped].bytes = (size_t)count * bcast_dtype_size(t->dtype);
+  n_mapped++;
+}
+
+void cli_drop_mapped_pages(void) {
+#if defined(__linux__)
+  const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  for (size_t k = 0; k < n_mapped; k++) {
+    uintptr_t lo = (uintptr_t)mapped[k].data & ~(page - 1);
+    uintptr_t hi = (uintptr_t)mapped[k].data + mapped[k].bytes;
+    /* Read-only file pages: dropping them only unmaps them from this
+     * process; the next touch maps them again from the page cache. */
+    madvise((void *)lo, hi - lo, MADV_DONTNEED);
+  }
+#endif
+}
+
+int64_t cli_map_min_bytes(void) {
+  const char *env = getenv("BCAST_MAP_MIN_BYTES");
+  int64_t n;
+  if (env && *env && cli_parse_bytes(env, &n)) return n;
+  return CLI_MAP_MIN_BYTES;
+}
+
 int cli_read_npy(const char *path, bcast_tensor *out, bcast_npy_info *info,
                  int64_t max_bytes) {
   bcast_diag diag;
   bcast_status st;
   struct stat sb;
+  int have_stat = 0;
   char *archive = NULL;
   const char *member = NULL;
   if (cli_is_std(path)) {
     st = bcast_npy_read_stream(stdin_read, NULL, "<stdin>", out, info,
                                max_bytes, &diag);
-  } else if (stat(path, &sb) != 0 && split_member(path, &archive, &member)) {
+  } else if (!(have_stat = stat(path, &sb) == 0) &&
+             split_member(path, &archive, &member)) {
     st = bcast_npz_read(archive, member, out, info, max_bytes, &diag);
     free(archive);
   } else if (has_suffix(path, strlen(path), ".npz")) {
     st = bcast_npz_read(path, NULL, out, info, max_bytes, &diag);
   } else {
-    st = bcast_npy_read(path, out, info, max_bytes, &diag);
+    /* Large files are mapped, not read: they take no memory of their own
+     * (the pages a computation touches come from the page cache), so an
+     * input may be larger than memory.  What cannot be used in place
+     * (big-endian or string data) is read as before. */
+    st = BCAST_UNSUPPORTED;
+    if (have_stat && S_ISREG(sb.st_mode) && sb.st_size >= cli_map_min_bytes() &&
+        (st = bcast_npy_map(path, out, info, &diag)) == BCAST_OK)
+      remember_mapped(out);
+    if (st == BCAST_UNSUPPORTED)
+      st = bcast_npy_read(path, out, info, max_bytes, &diag);
   }
   if (st == BCAST_OK) return CLI_OK;
   cli_diag(NULL, &diag);

@@ -11,7 +11,7 @@ static void broadcast_in_dim_help(FILE *out) {
   fprintf(out,
           "usage: bcast broadcast-in-dim IN.npy --dims D,... (--shape S | --new-dims O:N,...)\n"
           "                              (-o OUT.npy | --print) [--any-order]\n"
-          "                              [--max-bytes N] [--threads N]\n"
+          "                              [--max-bytes N] [--memory N] [--threads N]\n"
           "       bcast broadcast-in-dim --operand SHAPE --dims D,... (--shape S | --new-dims O:N,...)\n"
           "\n"
           "XLA's BroadcastInDim: operand dim i lands on output dim D[i]; the other\n"
@@ -33,8 +33,13 @@ static void broadcast_in_dim_help(FILE *out) {
           "                    transpose); the default is XLA's strictly increasing\n"
           "  --operand SHAPE   shape-only mode: no file, print the result shape\n"
           "  -o OUT.npy        write the result;  --print  show it instead\n"
-          "  --max-bytes N     refuse to materialize more (K/M/G/T suffixes;\n"
-          "                    default 1G)\n"
+          "  --max-bytes N     the most bytes read into memory and written\n"
+          "                    (K/M/G/T suffixes; default 1G)\n"
+          "  --memory N        outputs larger than N bytes (default 1G) are\n"
+          "                    computed and written tile by tile, holding one\n"
+          "                    tile (at most N/2, 64M at most); .npy inputs of\n"
+          "                    64M or more are mapped, not read\n"
+          "  --quiet           no progress line on a terminal\n"
           "  --threads N       threads for materializing (default: OpenMP's)\n"
           "  -h, --help        this text\n"
           "\n"
@@ -77,8 +82,8 @@ bad:
 int cmd_broadcast_in_dim(int argc, char **argv) {
   const char *file = NULL, *output = NULL, *operand_text = NULL,
              *shape_text = NULL, *dims_text = NULL, *new_dims_text = NULL;
-  int print = 0, threads = 0;
-  int64_t max_bytes = BCAST_DEFAULT_MAX_BYTES;
+  int print = 0, threads = 0, quiet = 0;
+  int64_t max_bytes = BCAST_DEFAULT_MAX_BYTES, memory = CLI_DEFAULT_MEMORY;
   bcast_dims_order order = BCAST_DIMS_INCREASING;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -93,8 +98,11 @@ int cmd_broadcast_in_dim(int argc, char **argv) {
     else if (!strcmp(a, "--new-dims")) slot = &new_dims_text;
     else if (!strcmp(a, "--print")) print = 1;
     else if (!strcmp(a, "--any-order")) order = BCAST_DIMS_ANY_ORDER;
+    else if (!strcmp(a, "--quiet")) quiet = 1;
     else if (!strcmp(a, "--max-bytes")) {
       if (i + 1 >= argc || !cli_parse_bytes(argv[++i], &max_bytes)) return CLI_USAGE;
+    } else if (!strcmp(a, "--memory")) {
+      if (i + 1 >= argc || !cli_parse_bytes(argv[++i], &memory)) return CLI_USAGE;
     } else if (!strcmp(a, "--threads")) {
       if (i + 1 >= argc || atoi(argv[i + 1]) < 0) {
         cli_error("broadcast-in-dim: --threads takes a count >= 0");
@@ -194,6 +202,15 @@ int cmd_broadcast_in_dim(int argc, char **argv) {
   int rc = CLI_OK;
   st = bcast_broadcast_in_dim(&view, &x, out.rank, out.dims, dims, n_dims,
                               order, &diag);
+  if (st == BCAST_OK && !print && cli_stream_wanted(&view, memory)) {
+    /* Over --memory: written tile by tile. */
+    char *paths[1] = {(char *)output};
+    rc = cli_stream_copies(1, paths, &x, &view, &info, dims, n_dims,
+                           max_bytes, memory, threads, quiet);
+    bcast_tensor_release(&view);
+    bcast_tensor_release(&x);
+    return rc;
+  }
   if (st == BCAST_OK) {
     st = bcast_materialize(&z, &view, max_bytes, threads, &diag);
     bcast_tensor_release(&view);

@@ -17,6 +17,8 @@ typedef struct npy_opts {
   const char *output;
   int print;
   int64_t max_bytes;
+  int64_t memory; /* --memory: above it outputs stream (stream.c) */
+  int quiet;
   int threads;
   int64_t count; /* info: elements shown */
   const char *shape_text;
@@ -31,6 +33,7 @@ enum { OPT_OUTPUT = 1, OPT_PRINT = 2, OPT_BUDGET = 4, OPT_SHAPE = 8, OPT_COUNT =
 static int parse_opts(int argc, char **argv, unsigned allowed, npy_opts *o) {
   memset(o, 0, sizeof *o);
   o->max_bytes = BCAST_DEFAULT_MAX_BYTES;
+  o->memory = CLI_DEFAULT_MEMORY;
   o->count = 10;
   o->files = calloc((size_t)argc, sizeof *o->files);
   if (!o->files) {
@@ -56,6 +59,11 @@ static int parse_opts(int argc, char **argv, unsigned allowed, npy_opts *o) {
     } else if ((allowed & OPT_BUDGET) && cli_option_is(arg, "--max-bytes")) {
       if (!(value = cli_option_value(argc, argv, &i, "--max-bytes", arg))) return 0;
       if (!cli_parse_bytes(value, &o->max_bytes)) return 0;
+    } else if ((allowed & OPT_OUTPUT) && cli_option_is(arg, "--memory")) {
+      if (!(value = cli_option_value(argc, argv, &i, "--memory", arg))) return 0;
+      if (!cli_parse_bytes(value, &o->memory)) return 0;
+    } else if ((allowed & OPT_OUTPUT) && !strcmp(arg, "--quiet")) {
+      o->quiet = 1;
     } else if (cli_option_is(arg, "--threads")) {
       if (!(value = cli_option_value(argc, argv, &i, "--threads", arg))) return 0;
       char *end;
@@ -205,14 +213,74 @@ static void broadcast_help(FILE *out) {
         "                     numpy.savez names them; '-': standard output\n"
         "                     (one input only)\n"
         "  --print            print the shapes and (small) arrays instead\n"
-        "  --max-bytes N      memory budget for inputs and outputs, with an\n"
-        "                     optional K/M/G/T suffix (default 1G)\n"
+        "  --max-bytes N      the most bytes read into memory and written,\n"
+        "                     with an optional K/M/G/T suffix (default 1G)\n"
+        CLI_MEMORY_HELP
         "  --threads N        threads for copying (0 = automatic, default)\n"
         "  -h, --help         this text\n"
         "\n"
         "exit status: 0 ok; 1 the shapes do not broadcast or the budget is\n"
         "exceeded; 2 usage, unreadable or malformed files, write errors.\n",
         out);
+}
+
+/* The bytes of the outputs of broadcasting x[0..n) (0 when they do not
+ * broadcast, or hold strings: those are written whole, and the error or
+ * the budget is reported there). */
+static int64_t broadcast_bytes(size_t n, const bcast_tensor *x) {
+  bcast_tensor *z = calloc(n ? n : 1, sizeof *z);
+  int64_t total = 0;
+  if (z && bcast_broadcast_views(n, z, x, NULL) == BCAST_OK) {
+    for (size_t i = 0; i < n; i++) {
+      int64_t count = 0, bytes;
+      if (z[i].dtype == BCAST_STRING) {
+        total = 0;
+        break;
+      }
+      if (bcast_tensor_elem_count(&z[i], &count, NULL) != BCAST_OK ||
+          __builtin_mul_overflow(count, (int64_t)bcast_dtype_size(z[i].dtype),
+                                 &bytes) ||
+          __builtin_add_overflow(total, bytes, &total)) {
+        total = INT64_MAX;
+        break;
+      }
+    }
+    for (size_t i = 0; i < n; i++) bcast_tensor_release(&z[i]);
+  }
+  free(z);
+  return total;
+}
+
+/* broadcast into a directory, tile by tile: OUTDIR/z0.npy .. zL.npy. */
+static int stream_broadcast(const npy_opts *o, size_t n, const bcast_tensor *x,
+                            const bcast_npy_info *info) {
+  if (mkdir(o->output, 0777) != 0 && errno != EEXIST) {
+    cli_error("%s: cannot create the directory: %s", o->output,
+              strerror(errno));
+    return CLI_USAGE;
+  }
+  bcast_tensor *z = calloc(n, sizeof *z);
+  char **paths = calloc(n, sizeof *paths);
+  size_t cap = strlen(o->output) + 32;
+  int rc = z && paths ? CLI_OK : CLI_USAGE;
+  for (size_t i = 0; rc == CLI_OK && i < n; i++) {
+    if (!(paths[i] = malloc(cap))) rc = CLI_USAGE;
+    else snprintf(paths[i], cap, "%s/z%zu.npy", o->output, i);
+  }
+  if (rc != CLI_OK) cli_error("out of memory");
+  bcast_diag diag;
+  if (rc == CLI_OK && bcast_broadcast_views(n, z, x, &diag) != BCAST_OK) {
+    cli_diag("broadcast", &diag);
+    rc = CLI_FAIL;
+  } else if (rc == CLI_OK) {
+    rc = cli_stream_copies(n, paths, x, z, info, NULL, 0, o->max_bytes,
+                           o->memory, o->threads, o->quiet);
+    for (size_t i = 0; i < n; i++) bcast_tensor_release(&z[i]);
+  }
+  for (size_t i = 0; paths && i < n; i++) free(paths[i]);
+  free(paths);
+  free(z);
+  return rc;
 }
 
 int cmd_broadcast(int argc, char **argv) {
@@ -245,7 +313,14 @@ int cmd_broadcast(int argc, char **argv) {
   if (rc) goto done;
 
   bcast_diag diag;
-  bcast_status st = bcast_broadcast_materialize(n, z, x, o.max_bytes, o.threads, &diag);
+  bcast_status st;
+  if (!o.print && !cli_is_std(o.output) && !cli_output_is_archive(o.output) &&
+      broadcast_bytes(n, x) > o.memory) {
+    /* Outputs over --memory are written tile by tile. */
+    rc = stream_broadcast(&o, n, x, info);
+    goto release_inputs;
+  }
+  st = bcast_broadcast_materialize(n, z, x, o.max_bytes, o.threads, &diag);
   if (st) {
     cli_diag("broadcast", &diag);
     /* Name the files behind the operand numbers of the message. */
@@ -329,8 +404,9 @@ static void broadcast_to_help(FILE *out) {
         "                     X.npz or X.npz:NAME an archive (member arr_0\n"
         "                     or NAME)\n"
         "  --print            print the result instead of writing it\n"
-        "  --max-bytes N      memory budget for input and output, with an\n"
-        "                     optional K/M/G/T suffix (default 1G)\n"
+        "  --max-bytes N      the most bytes read into memory and written,\n"
+        "                     with an optional K/M/G/T suffix (default 1G)\n"
+        CLI_MEMORY_HELP
         "  --threads N        threads for copying (0 = automatic, default)\n"
         "  -h, --help         this text\n"
         "\n"
@@ -386,6 +462,16 @@ int cmd_broadcast_to(int argc, char **argv) {
   }
   bcast_diag diag;
   bcast_status st = bcast_broadcast_to(&view, &x, shape.rank, shape.dims, &diag);
+  if (st == BCAST_OK && !o.print && cli_stream_wanted(&view, o.memory)) {
+    /* Over --memory: written tile by tile. */
+    char *paths[1] = {(char *)o.output};
+    rc = cli_stream_copies(1, paths, &x, &view, &info, NULL, 0, o.max_bytes,
+                           o.memory, o.threads, o.quiet);
+    bcast_tensor_release(&view);
+    bcast_tensor_release(&x);
+    free(o.files);
+    return rc;
+  }
   if (st == BCAST_OK) {
     st = bcast_materialize(&z, &view, o.max_bytes, o.threads, &diag);
     bcast_tensor_release(&view);

@@ -29,6 +29,7 @@ typedef struct run_opts {
   int quiet;     /* --quiet: no progress line */
   int list_ops;  /* --list-ops */
   int64_t max_bytes;
+  int64_t memory; /* --memory: above it the output streams (stream.c) */
   int n_attrs;
   const char *attrs[RUN_MAX_ATTRS];
   int nfiles;
@@ -93,9 +94,16 @@ static void run_help(FILE *out) {
       "                        tensor<1x3xf32>) -> tensor<2x3xf32>': the op,\n"
       "                        shapes ('?' checked at run time) and element\n"
       "                        types the files must match; the line is also\n"
-      "                        verified under the profile\n"
-      "  --max-bytes N         memory budget for each input and the output,\n"
-      "                        optional K/M/G/T suffix (default 1G)\n"
+      "                        verified under the profile\n",
+      out);
+  fputs(
+      "  --max-bytes N         the most bytes of each input read into memory,\n"
+      "                        and of the output, optional K/M/G/T suffix\n"
+      "                        (default 1G)\n"
+      "  --memory N            an output larger than N bytes (default 1G) is\n"
+      "                        computed and written tile by tile, holding one\n"
+      "                        tile (at most N/2, 64M at most); .npy inputs of\n"
+      "                        64M or more are mapped, not read\n"
       "  -h, --help            this text\n"
       "\n"
       "exit status: 0 ok; 1 the op rejects the types, shapes or attributes,\n"
@@ -115,6 +123,7 @@ static int is_negative_literal(const char *arg) {
 static int parse_opts(int argc, char **argv, run_opts *o) {
   memset(o, 0, sizeof *o);
   o->max_bytes = BCAST_DEFAULT_MAX_BYTES;
+  o->memory = CLI_DEFAULT_MEMORY;
   o->files = calloc((size_t)argc, sizeof *o->files);
   if (!o->files) {
     cli_error("out of memory");
@@ -176,6 +185,10 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       if (!(value = cli_option_value(argc, argv, &i, "--max-bytes", arg)))
         return 0;
       if (!cli_parse_bytes(value, &o->max_bytes)) return 0;
+    } else if (cli_option_is(arg, "--memory")) {
+      if (!(value = cli_option_value(argc, argv, &i, "--memory", arg)))
+        return 0;
+      if (!cli_parse_bytes(value, &o->memory)) return 0;
     } else {
       cli_error("run: unknown option '%s' (see 'bcast run --help')", arg);
       return 0;
@@ -501,6 +514,21 @@ int cmd_run(int argc, char **argv) {
   }
 
   bcast_diag diag;
+  if (!o.print) {
+    /* An output over --memory is planned here, then written tile by tile;
+     * a plan that fails falls through to report as usual. */
+    bcast_ew_plan *plan = NULL;
+    if (bcast_ew_plan_create(&plan, op, &attrs, (size_t)arity, x, NULL,
+                             &options, NULL) == BCAST_OK) {
+      bcast_tensor layout = *bcast_ew_plan_output(plan);
+      bcast_ew_plan_destroy(plan);
+      if (cli_stream_wanted(&layout, o.memory)) {
+        rc = cli_stream_op(o.output, &layout, (size_t)arity, x, op, &attrs,
+                           &options, o.max_bytes, o.memory, o.quiet);
+        goto release;
+      }
+    }
+  }
   cli_progress progress;
   cli_progress_init(&progress, o.quiet);
   options.progress = cli_progress_update;
