@@ -37,6 +37,7 @@
 #define BCAST_OUTPUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "bcast/export.h"
 #include "bcast/status.h"
@@ -55,6 +56,13 @@ BCAST_API bcast_status bcast_output_open(const char *path, bcast_output **out,
  * reason) by the commit; later writes do nothing. */
 BCAST_API bcast_status bcast_output_write(void *output, const void *bytes,
                                           size_t len);
+/* Reserves room for bytes bytes on disk for the file being written, so a
+ * long write that the disk cannot hold fails at once (BCAST_IO, ENOSPC)
+ * rather than near its end.  The file's size stays what is written.  A
+ * no-op where the file system or the platform cannot reserve, and for
+ * outputs written through (devices, FIFOs). */
+BCAST_API bcast_status bcast_output_reserve(bcast_output *output,
+                                            uint64_t bytes, bcast_diag *diag);
 /* Syncs and publishes the output, then frees it (also on failure, after
  * which the target is as it was). */
 BCAST_API bcast_status bcast_output_commit(bcast_output *output,

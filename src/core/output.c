@@ -424,6 +424,27 @@ static bcast_status sync_dir(bcast_output *o, bcast_diag *diag) {
   return BCAST_OK;
 }
 
+bcast_status bcast_output_reserve(bcast_output *o, uint64_t bytes,
+                                  bcast_diag *diag) {
+  if (!o)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "bcast_output_reserve: invalid argument");
+  if (o->kind == OUTPUT_THROUGH || bytes == 0 || bytes > (uint64_t)INT64_MAX)
+    return BCAST_OK;
+#if defined(__linux__) && defined(FALLOC_FL_KEEP_SIZE)
+  /* Blocks only: the size stays what is written, so a reservation larger
+   * than the data can never leave zeros at the end of the file. */
+  if (fallocate(o->fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)bytes) != 0 &&
+      errno != EOPNOTSUPP && errno != ENOSYS && errno != EINVAL) {
+    char what[64];
+    snprintf(what, sizeof what, "cannot reserve %llu bytes",
+             (unsigned long long)bytes);
+    return os_fail(diag, what, o->shown, errno);
+  }
+#endif
+  return BCAST_OK;
+}
+
 void bcast_output_discard(bcast_output *o) {
   if (!o) return;
   if (o->fd >= 0) close(o->fd);

@@ -141,3 +141,31 @@ TEST(output_refuses_directories_and_dangling_links) {
   unlink(dangling);
   rmdir(out_dir);
 }
+
+/* A reservation larger than what is written leaves the file exactly the
+ * written bytes (blocks only, never zeros past the end); devices ignore
+ * it. */
+TEST(output_reserve_keeps_the_written_size) {
+  const char *a = out_path("r.txt");
+  for (int named = 0; named < 2; named++) {
+    if (named) setenv("BCAST_OUTPUT_NAMED_TEMP", "1", 1);
+    bcast_output *o = NULL;
+    bcast_diag diag;
+    CHECK_INT(bcast_output_open(a, &o, &diag), BCAST_OK);
+    CHECK_INT(bcast_output_reserve(o, 1 << 20, &diag), BCAST_OK);
+    write_text(o, "twelve bytes");
+    CHECK_INT(bcast_output_commit(o, &diag), BCAST_OK);
+    struct stat sb;
+    CHECK_INT(stat(a, &sb), 0);
+    CHECK_INT(sb.st_size, 12);
+    CHECK_STR(file_text(a), "twelve bytes");
+  }
+  unsetenv("BCAST_OUTPUT_NAMED_TEMP");
+  unlink(a);
+  bcast_output *o = NULL;
+  bcast_diag diag;
+  CHECK_INT(bcast_output_open("/dev/null", &o, &diag), BCAST_OK);
+  CHECK_INT(bcast_output_reserve(o, (uint64_t)1 << 40, &diag), BCAST_OK);
+  CHECK_INT(bcast_output_commit(o, &diag), BCAST_OK);
+  CHECK_INT(bcast_output_reserve(NULL, 1, &diag), BCAST_INVALID_ARGUMENT);
+}

@@ -187,6 +187,15 @@ static int write_job(const cli_stream_job *job, bcast_output *out,
   bcast_npy_write_opts wopts = {0, 0, 0, job->big_endian};
   st = bcast_npy_header(&job->layout, &wopts, header, sizeof header,
                         &header_len, &diag);
+  /* The whole file's blocks first, so that a disk filling up meanwhile
+   * fails here, not at the end of a long run. */
+  if (st == BCAST_OK &&
+      bcast_output_reserve(out, header_len + (uint64_t)layout_bytes(&job->layout),
+                           &diag) != BCAST_OK) {
+    free(buffer);
+    cli_diag(NULL, &diag);
+    return CLI_USAGE;
+  }
   if (st == BCAST_OK &&
       (*write_failed = bcast_output_write(out, header, header_len) != BCAST_OK))
     st = BCAST_IO;
