@@ -25,7 +25,9 @@ and every binary op again with both a shape error and an element-type
 error, so that the order of the two checks is compared too.
 
 Each op's combinations go to one file, one function each; mlir-opt and
-`bcast verify` run once per file.  For every
+`bcast verify` run once per file.  mlir-opt's output goes to a pipe, never
+to `-o /dev/null`: LLVM removes its output file when a run fails, and run
+as root that removes /dev/null.  For every
 combination the error line at the op (FILE:LINE:COL: error: MESSAGE) must
 be identical, or absent from both.  Counts are printed; any difference
 fails.  Nothing is random: every combination is enumerated.
@@ -236,7 +238,7 @@ def main():
             with open(path, "w") as out:
                 out.write(f.text())
             mrc, _, mout = common.run([args.mlir_opt, "--mlir-disable-threading",
-                                       path, "-o", "/dev/null"],
+                                       path],
                                       timeout=TIMEOUT)
             brc, _, bout = common.run([args.bcast, "verify", path],
                                       timeout=TIMEOUT)
