@@ -620,6 +620,60 @@ static bcast_status attr_fail(const bcast_mlir_op *op, bcast_mlir_span key,
                      msg);
 }
 
+/* The first dynamic dim of a ranked shape, or -1. */
+static int32_t dynamic_dim(const bcast_shape *s) {
+  for (int32_t d = 0; d < s->rank; d++)
+    if (BCAST_DIM_IS_DYNAMIC(s->dims[d])) return d;
+  return -1;
+}
+
+/* StableHLO's verifier message (hlo::verifyBroadcastInDimOp) for the first
+ * broadcast_in_dim constraint the map breaks, in its order: C2 the count,
+ * C4 repeats, C3 the range (negative or too large alike), C5 the sizes.
+ * A static size onto a dynamic dim (only other dialects allow dynamic
+ * results) prints the dim as '?'. */
+static void stablehlo_message(const verify_shapes *v, const int64_t *dims,
+                              size_t n_dims, bcast_diag *diag) {
+  const bcast_shape *in = &v->operands[0], *out = &v->result;
+  if (!diag || in->rank == BCAST_RANK_UNRANKED ||
+      out->rank == BCAST_RANK_UNRANKED)
+    return;
+  if ((int64_t)n_dims != in->rank) {
+    bcast__mlir_message(diag, 1,
+                        "broadcast_dimensions size (%zu) does not match "
+                        "operand rank (%d)",
+                        n_dims, (int)in->rank);
+    return;
+  }
+  for (size_t i = 1; i < n_dims; i++)
+    for (size_t j = 0; j < i; j++)
+      if (dims[i] == dims[j]) {
+        bcast__mlir_message(diag, 1,
+                            "broadcast_dimensions should not have duplicates");
+        return;
+      }
+  for (size_t i = 0; i < n_dims; i++)
+    if (dims[i] < 0 || dims[i] >= out->rank) {
+      bcast__mlir_message(diag, 1,
+                          "broadcast_dimensions contains invalid value %lld "
+                          "for result with rank %d",
+                          (long long)dims[i], (int)out->rank);
+      return;
+    }
+  for (size_t i = 0; i < n_dims; i++) {
+    int64_t s = in->dims[i], o = out->dims[dims[i]];
+    if (BCAST_DIM_IS_DYNAMIC(s) || s == 1 || s == o) continue;
+    char ot[24];
+    if (BCAST_DIM_IS_DYNAMIC(o)) snprintf(ot, sizeof ot, "?");
+    else snprintf(ot, sizeof ot, "%lld", (long long)o);
+    bcast__mlir_message(diag, 1,
+                        "size of operand dimension %zu (%lld) is not equal to "
+                        "1 or size of result dimension %lld (%s)",
+                        i, (long long)s, (long long)dims[i], ot);
+    return;
+  }
+}
+
 static bcast_status verify_explicit(const bcast_mlir_op *op,
                                     bcast_mlir_span key, bcast_mlir_span value,
                                     bcast_mlir_verdict *verdict,
@@ -645,11 +699,25 @@ static bcast_status verify_explicit(const bcast_mlir_op *op,
   const int64_t *dims = verdict->dims;
   size_t n_dims = verdict->n_dims;
   if (n == 1) {
+    static const char stablehlo[] = "stablehlo.broadcast_in_dim";
+    if (op->name_len == sizeof stablehlo - 1 &&
+        memcmp(op->name, stablehlo, op->name_len) == 0 &&
+        (v.result.rank == BCAST_RANK_UNRANKED || dynamic_dim(&v.result) >= 0)) {
+      char rt[BCAST_MAX_RANK * 21 + 512];
+      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                         "result type '%s' is not static; StableHLO's "
+                         "broadcast_in_dim has a statically shaped result "
+                         "(stablehlo.dynamic_broadcast_in_dim takes dynamic "
+                         "ones)",
+                         type_text(op, &op->result, rt, sizeof rt));
+    }
     st = bcast_broadcast_in_dim_check(&v.operands[0], &v.result, dims, n_dims,
                                       BCAST_DIMS_ANY_ORDER, &d);
     if (st == BCAST_INVALID_ARGUMENT)
-      return attr_fail(op, key, value, st, d.message, verdict, diag);
-    if (st != BCAST_OK && diag) *diag = d;
+      attr_fail(op, key, value, st, d.message, verdict, diag);
+    else if (st != BCAST_OK && diag)
+      *diag = d;
+    if (st != BCAST_OK) stablehlo_message(&v, dims, n_dims, diag);
     return st;
   }
   /* Two operands: XLA's binary rule, then the result type. */
