@@ -18,11 +18,13 @@ typedef enum bcast_dims_order {
   BCAST_DIMS_ANY_ORDER   /* StableHLO: unique, any order (a transpose) */
 } bcast_dims_order;
 
-/* Checks broadcast_in_dim(operand, out, dims): one entry per operand dim,
- * each in range, no repeats, the order rule, and each operand dim 1 or equal
- * to its output dim (a dynamic dim on either side passes here and is
- * checked when tensors are bound).  A scalar broadcasts to any shape with an
- * empty map. */
+/* Checks broadcast_in_dim(operand, out, dims) in StableHLO's order: one
+ * entry per operand dim, no repeats, each in range (a negative entry is out
+ * of range like one too large), the order rule, and each operand dim 1 or
+ * equal to its output dim.  A dynamic operand dim passes here and is
+ * checked when tensors are bound; a static operand size other than 1 onto
+ * a dynamic output dim fails (BCAST_INCOMPATIBLE), as in XLA's shape
+ * inference.  A scalar broadcasts to any shape with an empty map. */
 BCAST_API bcast_status bcast_broadcast_in_dim_check(const bcast_shape *operand,
                                           const bcast_shape *out,
                                           const int64_t *dims, size_t n_dims,

@@ -30,6 +30,24 @@ typedef enum bcast_op_verifier {
   BCAST_VERIFY_MUL         /* tosa.mul's own verifier */
 } bcast_op_verifier;
 
+/* How MLIR 22's TOSA dialect checks an op's element types by default
+ * (mlir-opt without --tosa-validate), after the ODS constraints of the
+ * columns below.  Checked against mlir-opt 22 by
+ * tests/diff/test_tosa_element_types.py. */
+typedef enum bcast_op_elem_rule {
+  BCAST_ELEM_SAME,    /* SameOperandsAndResultElementType: "requires the
+                         same element type for all operands and results" */
+  BCAST_ELEM_COMPARE, /* SameOperandsElementType: "requires the same element
+                         type for all operands" (the result is i1 by ODS) */
+  BCAST_ELEM_ANY,     /* tosa.cast: any pair of types */
+  BCAST_ELEM_MUL,     /* tosa.mul's verifier: an integer result as wide as
+                         the operands or wider, else all types the same */
+  BCAST_ELEM_NEGATE,  /* tosa.negate's verifier: input, output and their
+                         zero points of one type */
+  BCAST_ELEM_SELECT   /* tosa.select's verifier, after its shapes: the
+                         values and the result of one type */
+} bcast_op_elem_rule;
+
 /* ODS constraint wording: "tosa-conformant tensor of <...> values". */
 #define BCAST_OP_TYPES_NUMBER "number"
 #define BCAST_OP_TYPES_BOOL "1-bit signless integer"
@@ -94,7 +112,7 @@ typedef enum bcast_op_result_rule {
 /* The op table: one row per op, every column every module needs.
  *
  * X(ID, tosa name, broadcast operands, extra operands, verifier,
- *   ODS types of operand #0, of the other operands, of the result,
+ *   element-type rule, ODS types of operand #0, of the other operands, of the result,
  *   input types in the tosa and trait profiles, in the numpy profile,
  *   result rule, attributes read,
  *   scalar body for the emitter, why a result may be unpredictable)
@@ -109,110 +127,110 @@ typedef enum bcast_op_result_rule {
  * NULL when every result is defined.  Adding an op is a row here plus its
  * scalar function (src/ew/ew_scalar.h) and kernel list entry. */
 #define BCAST_OP_LIST(X)                                                      \
-  X(ABS, "abs", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,                     \
+  X(ABS, "abs", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,                     \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, SAME, 0, BODY(abs),   \
     "|x| overflows the type")                             \
-  X(BITWISE_NOT, "bitwise_not", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,     \
+  X(BITWISE_NOT, "bitwise_not", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,     \
     BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,            \
     BODY(bitwise_not), NULL)                                                  \
-  X(CAST, "cast", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,                   \
+  X(CAST, "cast", 1, 0, SAME_SHAPE, ELEM_ANY, NUMBER, NUMBER, NUMBER,                   \
     BCAST_TYPES_TINT | BCAST_TYPES_BOOL | BCAST_TYPES_TFP, BCAST_TYPES_ALL,   \
     CAST, BCAST_ATTR_BIT(TO), BODY(cast),                                     \
     "NaN or out of range for the integer type")                               \
-  X(CEIL, "ceil", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,  \
+  X(CEIL, "ceil", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,  \
     BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.ceil", NULL), NULL)               \
-  X(CLAMP, "clamp", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,                 \
+  X(CLAMP, "clamp", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,                 \
     BCAST_TYPE_BIT(INT8) | BCAST_TYPE_BIT(INT16) | BCAST_TYPES_TFP,           \
     BCAST_TYPES_NUM, SAME,                                                    \
     BCAST_ATTR_BIT(MIN_VAL) | BCAST_ATTR_BIT(MAX_VAL) |                       \
         BCAST_ATTR_BIT(NAN_MODE),                                             \
     BODY(clamp), NULL)                                                        \
-  X(CLZ, "clz", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER, BCAST_TYPES_I32,    \
+  X(CLZ, "clz", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, BCAST_TYPES_I32,    \
     BCAST_TYPES_INT, SAME, 0, ARITH(NULL, "math.ctlz"), NULL)                 \
-  X(ERF, "erf", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,    \
+  X(ERF, "erf", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,    \
     BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.erf", NULL), NULL)                \
-  X(EXP, "exp", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,    \
+  X(EXP, "exp", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,    \
     BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.exp", NULL), NULL)                \
-  X(FLOOR, "floor", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,                 \
+  X(FLOOR, "floor", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,                 \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.floor", NULL),   \
     NULL)                                                                     \
-  X(LOG, "log", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,    \
+  X(LOG, "log", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,    \
     BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.log", NULL), NULL)                \
-  X(LOGICAL_NOT, "logical_not", 1, 0, SAME_SHAPE, BOOL, BOOL, BOOL,           \
+  X(LOGICAL_NOT, "logical_not", 1, 0, SAME_SHAPE, ELEM_SAME, BOOL, BOOL, BOOL,           \
     BCAST_TYPES_BOOL, BCAST_TYPES_ALL, BOOL, 0, BODY(logical_not), NULL)      \
-  X(NEGATE, "negate", 1, 2, NEGATE, NUMBER, NUMBER, NUMBER,                   \
+  X(NEGATE, "negate", 1, 2, NEGATE, ELEM_NEGATE, NUMBER, NUMBER, NUMBER,                   \
     BCAST_TYPES_TINT | BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME,                \
     BCAST_ATTR_BIT(INPUT_ZP) | BCAST_ATTR_BIT(OUTPUT_ZP), BODY(negate),       \
     "-x overflows the type")                                                  \
-  X(RECIPROCAL, "reciprocal", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,       \
+  X(RECIPROCAL, "reciprocal", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,       \
     BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME, 0, BODY(reciprocal),              \
     "an integer reciprocal of 0 (numpy)")                                     \
-  X(RSQRT, "rsqrt", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,                 \
+  X(RSQRT, "rsqrt", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,                 \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.rsqrt", NULL),   \
     NULL)                                                                     \
-  X(SIGMOID, "sigmoid", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER,             \
+  X(SIGMOID, "sigmoid", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,             \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, BODY(sigmoid), NULL)         \
-  X(TANH, "tanh", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,  \
+  X(TANH, "tanh", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,  \
     BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.tanh", NULL), NULL)               \
-  X(ADD, "add", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER,                      \
+  X(ADD, "add", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,                      \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, SAME, 0,              \
     ARITH("arith.addf", "arith.addi"), "the sum overflows the type")          \
-  X(ARITHMETIC_RIGHT_SHIFT, "arithmetic_right_shift", 2, 0, BROADCAST,        \
+  X(ARITHMETIC_RIGHT_SHIFT, "arithmetic_right_shift", 2, 0, BROADCAST, ELEM_SAME,        \
     NUMBER, NUMBER, NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT, SAME,          \
     BCAST_ATTR_BIT(ROUND), BODY(arithmetic_right_shift),                      \
     "the shift count is outside [0, bits-1]")                                 \
-  X(BITWISE_AND, "bitwise_and", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER,      \
+  X(BITWISE_AND, "bitwise_and", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,      \
     BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,            \
     ARITH(NULL, "arith.andi"), NULL)                                          \
-  X(BITWISE_OR, "bitwise_or", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER,        \
+  X(BITWISE_OR, "bitwise_or", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,        \
     BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,            \
     ARITH(NULL, "arith.ori"), NULL)                                           \
-  X(BITWISE_XOR, "bitwise_xor", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER,      \
+  X(BITWISE_XOR, "bitwise_xor", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,      \
     BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,            \
     ARITH(NULL, "arith.xori"), NULL)                                          \
-  X(INTDIV, "intdiv", 2, 0, BROADCAST, INT32_64, INT32_64, INT32_64,          \
+  X(INTDIV, "intdiv", 2, 0, BROADCAST, ELEM_SAME, INT32_64, INT32_64, INT32_64,          \
     BCAST_TYPES_I32, BCAST_TYPES_INT, SAME, 0, ARITH(NULL, "arith.divsi"),    \
     "division by zero or overflow")                                           \
-  X(EQUAL, "equal", 2, 0, BROADCAST, NUMBER, NUMBER, BOOL,                    \
+  X(EQUAL, "equal", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER, BOOL,                    \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, BOOL, 0,              \
     ARITH("arith.cmpf oeq", "arith.cmpi eq"), NULL)                           \
-  X(GREATER, "greater", 2, 0, BROADCAST, NUMBER, NUMBER, BOOL,                \
+  X(GREATER, "greater", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER, BOOL,                \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, BOOL, 0,              \
     ARITH("arith.cmpf ogt", "arith.cmpi sgt"), NULL)                          \
-  X(GREATER_EQUAL, "greater_equal", 2, 0, BROADCAST, NUMBER, NUMBER, BOOL,    \
+  X(GREATER_EQUAL, "greater_equal", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER, BOOL,    \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, BOOL, 0,              \
     ARITH("arith.cmpf oge", "arith.cmpi sge"), NULL)                          \
-  X(LOGICAL_AND, "logical_and", 2, 0, BROADCAST, BOOL, BOOL, BOOL,            \
+  X(LOGICAL_AND, "logical_and", 2, 0, BROADCAST, ELEM_SAME, BOOL, BOOL, BOOL,            \
     BCAST_TYPES_BOOL, BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, "arith.andi"),    \
     NULL)                                                                     \
-  X(LOGICAL_LEFT_SHIFT, "logical_left_shift", 2, 0, BROADCAST, NUMBER,        \
+  X(LOGICAL_LEFT_SHIFT, "logical_left_shift", 2, 0, BROADCAST, ELEM_SAME, NUMBER,        \
     NUMBER, NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT, SAME, 0,               \
     ARITH(NULL, "arith.shli"), "the shift count is outside [0, bits-1]")      \
-  X(LOGICAL_OR, "logical_or", 2, 0, BROADCAST, BOOL, BOOL, BOOL,              \
+  X(LOGICAL_OR, "logical_or", 2, 0, BROADCAST, ELEM_SAME, BOOL, BOOL, BOOL,              \
     BCAST_TYPES_BOOL, BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, "arith.ori"),     \
     NULL)                                                                     \
-  X(LOGICAL_RIGHT_SHIFT, "logical_right_shift", 2, 0, BROADCAST, NUMBER,      \
+  X(LOGICAL_RIGHT_SHIFT, "logical_right_shift", 2, 0, BROADCAST, ELEM_SAME, NUMBER,      \
     NUMBER, NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT, SAME, 0,               \
     ARITH(NULL, "arith.shrui"), "the shift count is outside [0, bits-1]")     \
-  X(LOGICAL_XOR, "logical_xor", 2, 0, BROADCAST, BOOL, BOOL, BOOL,            \
+  X(LOGICAL_XOR, "logical_xor", 2, 0, BROADCAST, ELEM_SAME, BOOL, BOOL, BOOL,            \
     BCAST_TYPES_BOOL, BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, "arith.xori"),    \
     NULL)                                                                     \
-  X(MAXIMUM, "maximum", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER,              \
+  X(MAXIMUM, "maximum", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,              \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, SAME,                 \
     BCAST_ATTR_BIT(NAN_MODE), BODY(maximum), NULL)                            \
-  X(MINIMUM, "minimum", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER,              \
+  X(MINIMUM, "minimum", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,              \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, SAME,                 \
     BCAST_ATTR_BIT(NAN_MODE), BODY(minimum), NULL)                            \
-  X(MUL, "mul", 2, 1, MUL, NUMBER, NUMBER, NUMBER,                            \
+  X(MUL, "mul", 2, 1, MUL, ELEM_MUL, NUMBER, NUMBER, NUMBER,                            \
     BCAST_TYPES_TINT | BCAST_TYPES_TFP, BCAST_TYPES_ALL, MUL,                 \
     BCAST_ATTR_BIT(SHIFT), BODY(mul), "the shifted product is outside int32") \
-  X(POW, "pow", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,     \
+  X(POW, "pow", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,     \
     BCAST_TYPES_NUM, SAME, 0, ARITH("math.powf", NULL),                       \
     "outside the domain (a >= 0, a > 0 or b > 0, finite operands)")           \
-  X(SUB, "sub", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER,                      \
+  X(SUB, "sub", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,                      \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME, 0,              \
     ARITH("arith.subf", "arith.subi"), "the difference overflows the type")   \
-  X(SELECT, "select", 3, 0, BROADCAST, BOOL, NUMBER, NUMBER,                  \
+  X(SELECT, "select", 3, 0, BROADCAST, ELEM_SELECT, BOOL, NUMBER, NUMBER,                  \
     BCAST_TYPES_TINT | BCAST_TYPES_BOOL | BCAST_TYPES_TFP, BCAST_TYPES_ALL,   \
     SAME, 0, BODY(select), NULL)                                          \
   BCAST_NUMPY_OP_LIST(X)
@@ -224,26 +242,26 @@ typedef enum bcast_op_result_rule {
  * subtract, multiply, negative, absolute, power, true_divide, mod, where,
  * invert, left_shift, right_shift (src/op/op.c). */
 #define BCAST_NUMPY_OP_LIST(X)                                                \
-  X(SQRT, "sqrt", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER, 0,                \
+  X(SQRT, "sqrt", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,                \
     BCAST_TYPES_FLOAT, SAME, 0, ARITH(NULL, NULL), NULL)                      \
-  X(SQUARE, "square", 1, 0, SAME_SHAPE, NUMBER, NUMBER, NUMBER, 0,            \
+  X(SQUARE, "square", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,            \
     BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL), NULL)                        \
-  X(DIVIDE, "divide", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER, 0,             \
+  X(DIVIDE, "divide", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,             \
     BCAST_TYPES_FLOAT, TRUE_DIV, 0, ARITH(NULL, NULL), NULL)                  \
-  X(FLOOR_DIVIDE, "floor_divide", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER, 0, \
+  X(FLOOR_DIVIDE, "floor_divide", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0, \
     BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL),                              \
     "integer division by zero or overflow")                                   \
-  X(REMAINDER, "remainder", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER, 0,       \
+  X(REMAINDER, "remainder", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,       \
     BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL), "integer division by zero")  \
-  X(LESS, "less", 2, 0, BROADCAST, NUMBER, NUMBER, BOOL, 0, BCAST_TYPES_ALL,  \
+  X(LESS, "less", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER, BOOL, 0, BCAST_TYPES_ALL,  \
     BOOL, 0, ARITH(NULL, NULL), NULL)                                         \
-  X(LESS_EQUAL, "less_equal", 2, 0, BROADCAST, NUMBER, NUMBER, BOOL, 0,       \
+  X(LESS_EQUAL, "less_equal", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER, BOOL, 0,       \
     BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, NULL), NULL)                        \
-  X(NOT_EQUAL, "not_equal", 2, 0, BROADCAST, NUMBER, NUMBER, BOOL, 0,         \
+  X(NOT_EQUAL, "not_equal", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER, BOOL, 0,         \
     BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, NULL), NULL)                        \
-  X(FMAX, "fmax", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER, 0,                 \
+  X(FMAX, "fmax", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,                 \
     BCAST_TYPES_ALL, SAME, 0, ARITH(NULL, NULL), NULL)                        \
-  X(FMIN, "fmin", 2, 0, BROADCAST, NUMBER, NUMBER, NUMBER, 0,                 \
+  X(FMIN, "fmin", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,                 \
     BCAST_TYPES_ALL, SAME, 0, ARITH(NULL, NULL), NULL)
 
 typedef enum bcast_op {
@@ -267,6 +285,7 @@ typedef struct bcast_op_info {
   uint32_t attrs;               /* BCAST_ATTR_BIT(...) of the attrs read */
   const char *unpredictable;    /* why a result may be unpredictable, or
                                    NULL */
+  bcast_op_elem_rule elem_rule; /* MLIR 22's element-type check */
 } bcast_op_info;
 
 BCAST_API const bcast_op_info *bcast_op_get(bcast_op op);

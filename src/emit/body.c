@@ -456,7 +456,7 @@ typedef struct body_row {
 #define ARITH(f, i) {f, i, NULL}
 #define BODY(name) {NULL, NULL, body_##name}
 static const body_row bodies[BCAST_OP_COUNT] = {
-#define ROW_(id, name, nb, nx, ver, t0, t1, tr, tosa, numpy, rule, attrs,     \
+#define ROW_(id, name, nb, nx, ver, elem, t0, t1, tr, tosa, numpy, rule, attrs,     \
              body, unpred)                                                    \
   [BCAST_OP_##id] = body,
     BCAST_OP_LIST(ROW_)

@@ -57,8 +57,11 @@ typedef struct emit_op {
 /* The state of one module's lowering. */
 typedef struct emit_ctx {
   emit_buf out;          /* the rewritten module (without the map aliases) */
-  char prefix[16];       /* SSA name prefix, "bc" unless the input uses it */
-  char map_prefix[24];   /* "bcast_map" unless the input uses it */
+  /* Name prefixes no name of the input starts with (module.c,
+   * pick_prefix): "bc" or "bc_<k>_" for SSA values, "bcast_map" or
+   * "bcast_map_<k>_" for map aliases, k up to 20 digits. */
+  char prefix[32];
+  char map_prefix[40];
   char *maps[EMIT_MAX_MAPS]; /* affine_map<...> text, numbered by index */
   size_t n_maps;
   const bcast_emit_options *opts;

@@ -2,6 +2,8 @@
  * scanner, which records its statement (byte range, result, operand names,
  * attribute spans) and signature, and replace exactly the bytes of that
  * statement with its lowering. */
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,12 +40,37 @@ static int text_uses(const char *t, size_t len, char sigil, const char *prefix) 
   return 0;
 }
 
-/* The first of base, base_, base__, ... that the text never uses. */
-static void pick_prefix(const char *t, size_t len, char sigil, const char *base,
-                        char *out, size_t size) {
+/* A prefix that no name of the text starts with, for the names the
+ * emitter invents (each is "<sigil><prefix>" followed by more text):
+ * base when "<sigil>base" never occurs, else "base_<k>_" with k one more
+ * than the largest k of any "<sigil>base_<k>_" in the text.  A name
+ * starting with that prefix would be such a "<sigil>base_<k>_", so the
+ * choice cannot collide, whatever the text; one pass over the text finds
+ * it.  Fails (returns 0) only when k would pass UINT64_MAX, which takes a
+ * 20-digit k in the text.  out must hold strlen(base) + 23 bytes. */
+static int pick_prefix(const char *t, size_t len, char sigil, const char *base,
+                       char *out, size_t size) {
   snprintf(out, size, "%s", base);
-  while (text_uses(t, len, sigil, out) && strlen(out) + 2 < size)
-    strcat(out, "_");
+  if (!text_uses(t, len, sigil, base)) return 1;
+  size_t n = strlen(base);
+  uint64_t next = 0; /* one more than the largest k seen */
+  for (size_t i = 0; i + n + 1 < len; i++) {
+    if (t[i] != sigil || memcmp(t + i + 1, base, n) != 0 || t[i + 1 + n] != '_')
+      continue;
+    size_t j = i + 2 + n;
+    uint64_t k = 0;
+    int digits = 0, overflow = 0;
+    for (; j < len && t[j] >= '0' && t[j] <= '9'; j++, digits++) {
+      unsigned d = (unsigned)(t[j] - '0');
+      if (k > (UINT64_MAX - d) / 10) overflow = 1;
+      else k = k * 10 + d;
+    }
+    if (digits == 0 || j >= len || t[j] != '_') continue;
+    if (overflow || k == UINT64_MAX) return 0;
+    if (k + 1 > next) next = k + 1;
+  }
+  snprintf(out, size, "%s_%" PRIu64 "_", base, next);
+  return 1;
 }
 
 static bcast_status stmt_error(const bcast_mlir_op *m, bcast_diag *diag,
@@ -171,8 +198,14 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
     goto done;
   }
   c->opts = opts;
-  pick_prefix(text, len, '%', "bc", c->prefix, sizeof c->prefix);
-  pick_prefix(text, len, '#', "bcast_map", c->map_prefix, sizeof c->map_prefix);
+  if (!pick_prefix(text, len, '%', "bc", c->prefix, sizeof c->prefix) ||
+      !pick_prefix(text, len, '#', "bcast_map", c->map_prefix,
+                   sizeof c->map_prefix)) {
+    st = bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                     "cannot choose fresh names: the input uses %%bc_K_ or "
+                     "#bcast_map_K_ names with K up to 2^64-1");
+    goto done;
+  }
 
   bcast_mlir_verify_options vopts;
   bcast_mlir_verify_options_init(&vopts);

@@ -5,7 +5,7 @@
 #include "bcast/op.h"
 
 static const bcast_op_info op_table[] = {
-#define ROW_(id, name, nb, nx, ver, t0, t1, tr, tosa, numpy, rule, attrs,     \
+#define ROW_(id, name, nb, nx, ver, elem, t0, t1, tr, tosa, numpy, rule, attrs,     \
              body, unpred)                                                    \
   {name,                                                                      \
    nb,                                                                        \
@@ -18,7 +18,8 @@ static const bcast_op_info op_table[] = {
    numpy,                                                                     \
    BCAST_RESULT_##rule,                                                       \
    attrs,                                                                     \
-   unpred},
+   unpred,                                                                    \
+   BCAST_##elem},
     BCAST_OP_LIST(ROW_)
 #undef ROW_
 };

@@ -13,8 +13,9 @@ static const char *dim_text(int64_t d, char *buf, size_t cap) {
   return buf;
 }
 
-/* The map itself: one entry per operand dim, each in [0, out_rank), no
- * repeats, and strictly increasing under XLA's rule. */
+/* The map itself, checked in StableHLO's order: one entry per operand dim
+ * (C2), no repeats (C4), each in [0, out_rank) (C3, a negative entry
+ * failing like one too large), and strictly increasing under XLA's rule. */
 static bcast_status check_map(int32_t operand_rank, int32_t out_rank,
                               const int64_t *dims, size_t n_dims,
                               bcast_dims_order order, bcast_diag *diag) {
@@ -23,22 +24,20 @@ static bcast_status check_map(int32_t operand_rank, int32_t out_rank,
                        "broadcast_dimensions has %zu entries but the operand "
                        "has rank %d; give one output dim per operand dim",
                        n_dims, (int)operand_rank);
-  uint64_t seen[(BCAST_MAX_RANK + 63) / 64] = {0};
+  /* n_dims is an operand rank here, so the pairwise search is short. */
+  for (size_t i = 1; i < n_dims; i++)
+    for (size_t first = 0; first < i; first++)
+      if (dims[first] == dims[i])
+        return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                           "broadcast_dimensions[%zu] and [%zu] both map to "
+                           "output dim %lld",
+                           first, i, (long long)dims[i]);
   for (size_t i = 0; i < n_dims; i++) {
     if (dims[i] < 0 || dims[i] >= out_rank)
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                          "broadcast_dimensions[%zu] = %lld is out of range "
                          "for an output of rank %d",
                          i, (long long)dims[i], (int)out_rank);
-    if (seen[dims[i] / 64] & (1ull << (dims[i] % 64))) {
-      size_t first = 0;
-      while (dims[first] != dims[i]) first++;
-      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                         "broadcast_dimensions[%zu] and [%zu] both map to "
-                         "output dim %lld",
-                         first, i, (long long)dims[i]);
-    }
-    seen[dims[i] / 64] |= 1ull << (dims[i] % 64);
     if (order == BCAST_DIMS_INCREASING && i > 0 && dims[i] <= dims[i - 1])
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                          "broadcast_dimensions must be strictly increasing "
@@ -59,17 +58,28 @@ bcast_status bcast_broadcast_in_dim_check(const bcast_shape *operand,
                        "broadcast_in_dim needs ranked operand and output shapes");
   bcast_status st = check_map(operand->rank, out->rank, dims, n_dims, order, diag);
   if (st != BCAST_OK) return st;
+  /* StableHLO's C5 and XLA's InferBroadcastShape: a static operand dim is
+   * 1 or the size of its output dim.  A dynamic operand dim passes (it is
+   * checked when tensors are bound); a static size other than 1 mapped
+   * onto a dynamic output dim does not (XLA: "Input dimension should be
+   * either 1 or equal to the output dimension"). */
   for (size_t i = 0; i < n_dims; i++) {
     int64_t in = operand->dims[i], o = out->dims[dims[i]];
-    if (in == 1 || in == o || BCAST_DIM_IS_DYNAMIC(in) || BCAST_DIM_IS_DYNAMIC(o))
-      continue;
+    if (in == 1 || in == o || BCAST_DIM_IS_DYNAMIC(in)) continue;
     if (!diag) return BCAST_INCOMPATIBLE;
     char s0[24], s1[24];
-    bcast__fail(diag, BCAST_INCOMPATIBLE,
-                "operand dim %zu (size %s) maps to output dim %lld (size %s); "
-                "it must be 1 or %s",
-                i, dim_text(in, s0, sizeof s0), (long long)dims[i],
-                dim_text(o, s1, sizeof s1), s1);
+    if (BCAST_DIM_IS_DYNAMIC(o))
+      bcast__fail(diag, BCAST_INCOMPATIBLE,
+                  "operand dim %zu (size %s) maps to output dim %lld, which is "
+                  "dynamic; a static size other than 1 cannot broadcast onto "
+                  "a dynamic dim (XLA's rule)",
+                  i, dim_text(in, s0, sizeof s0), (long long)dims[i]);
+    else
+      bcast__fail(diag, BCAST_INCOMPATIBLE,
+                  "operand dim %zu (size %s) maps to output dim %lld (size "
+                  "%s); it must be 1 or %s",
+                  i, dim_text(in, s0, sizeof s0), (long long)dims[i],
+                  dim_text(o, s1, sizeof s1), s1);
     bcast__locate(diag, 0, (int)i, in, BCAST_DIAG_RESULT, (int)dims[i], o,
                   (int)dims[i]);
     return BCAST_INCOMPATIBLE;

@@ -60,45 +60,276 @@ static int32_t zero_dim(const bcast_shape *s) {
   return -1;
 }
 
-/* 1. ODS: "tosa-conformant tensor" rules out size-0 dims. */
+/* Element types as MLIR's TOSA dialect sorts them, read from their
+ * spelling: signless integers of any width ("i1", "i48"), unsigned ones
+ * ("ui8"), the builtin float types ("f16", "bf16", "tf32", "f8E4M3FN"),
+ * dialect types ("!quant.uniform<...>", which bcast does not model: taken
+ * to be numbers, as quant types are), and the rest ("si8", "index",
+ * "complex<f32>"), which no TOSA element-wise op takes. */
+typedef enum elem_class {
+  ELEM_OTHER,
+  ELEM_SIGNLESS,
+  ELEM_UNSIGNED,
+  ELEM_FLOAT,
+  ELEM_DIALECT
+} elem_class;
+
+static int all_digits(const char *t, size_t n) {
+  if (n == 0) return 0;
+  for (size_t k = 0; k < n; k++)
+    if (t[k] < '0' || t[k] > '9') return 0;
+  return 1;
+}
+
+static elem_class classify_elem(const char *e, size_t n) {
+  static const char *const floats[] = {"f16", "bf16", "f32", "f64",
+                                       "f80", "f128", "tf32"};
+  if (n > 0 && e[0] == '!') return ELEM_DIALECT;
+  if (n > 1 && e[0] == 'i' && all_digits(e + 1, n - 1)) return ELEM_SIGNLESS;
+  if (n > 2 && e[0] == 'u' && e[1] == 'i' && all_digits(e + 2, n - 2))
+    return ELEM_UNSIGNED;
+  for (size_t k = 0; k < sizeof floats / sizeof floats[0]; k++)
+    if (strlen(floats[k]) == n && memcmp(floats[k], e, n) == 0)
+      return ELEM_FLOAT;
+  /* The small floats: f4E2M1FN, f6E3M2FN, f8E5M2, f8E8M0FNU, ... */
+  if (n > 3 && e[0] == 'f' && e[1] >= '4' && e[1] <= '8' && e[2] == 'E')
+    return ELEM_FLOAT;
+  return ELEM_OTHER;
+}
+
+/* The width of an integer element type, 0 for any other type. */
+static unsigned elem_int_width(const char *e, size_t n) {
+  elem_class c = classify_elem(e, n);
+  if (c != ELEM_SIGNLESS && c != ELEM_UNSIGNED) return 0;
+  unsigned w = 0;
+  for (size_t k = c == ELEM_SIGNLESS ? 1 : 2; k < n && w < 1000000u; k++)
+    w = w * 10u + (unsigned)(e[k] - '0');
+  return w;
+}
+
+static int elem_is(const char *e, size_t n, const char *want) {
+  return strlen(want) == n && memcmp(e, want, n) == 0;
+}
+
+static int same_elem(const bcast_mlir_type_ref *a,
+                     const bcast_mlir_type_ref *b) {
+  return a->elem_len == b->elem_len &&
+         memcmp(a->elem, b->elem, a->elem_len) == 0;
+}
+
+/* Does the ODS wording (a BCAST_OP_TYPES_* string) admit the element
+ * type?  MLIR's "number" is every integer and float type and quant's
+ * types; not "si8", "index" or "complex<...>". */
+static int ods_admits(const char *types, const char *e, size_t n) {
+  if (strcmp(types, BCAST_OP_TYPES_BOOL) == 0) return elem_is(e, n, "i1");
+  if (strcmp(types, BCAST_OP_TYPES_INT32_64) == 0)
+    return elem_is(e, n, "i32") || elem_is(e, n, "i64");
+  return classify_elem(e, n) != ELEM_OTHER;
+}
+
+/* ODS of tosa.mul's shift and tosa.negate's zero points: a tensor of one
+ * element ("scalar tensor": rank 1, size 1) or an unranked tensor. */
+#define ODS_SHIFT "8-bit signless integer"
+#define ODS_ZERO_POINT "unsigned integer or signless integer or floating-point"
+
+static int ods_scalar_admits(const bcast_mlir_op *op,
+                             const bcast_mlir_type_ref *t, const char *types) {
+  if (t->container != BCAST_CONTAINER_TENSOR) return 0;
+  if (t->rank != BCAST_RANK_UNRANKED &&
+      !(t->rank == 1 && op->dims[t->dims_at] == 1))
+    return 0;
+  if (strcmp(types, ODS_SHIFT) == 0) return elem_is(t->elem, t->elem_len, "i8");
+  elem_class c = classify_elem(t->elem, t->elem_len);
+  return c == ELEM_SIGNLESS || c == ELEM_UNSIGNED || c == ELEM_FLOAT;
+}
+
+/* 1. ODS, operand by operand and then the result: a "tosa-conformant
+ * tensor" has no size-0 dim and an element type of the op's column (the
+ * extra operands: a scalar tensor of their type). */
 static bcast_status tosa_type_constraints(const bcast_mlir_op *op,
                                           const verify_shapes *v,
                                           const bcast_op_info *info,
                                           bcast_diag *diag) {
-  for (int k = 0; k <= info->broadcast_operands; k++) {
-    int is_result = k == info->broadcast_operands;
-    const bcast_mlir_type_ref *type = is_result ? &op->result : &op->operands[k];
-    int32_t axis = zero_dim(is_result ? &v->result : &v->operands[k]);
-    if (axis < 0) continue;
-    if (!diag) return BCAST_INVALID_ARGUMENT;
-    const char *types = is_result ? info->result_types
-                        : k == 0  ? info->operand0_types
-                                  : info->operand_types;
-    char text[BCAST_MAX_RANK * 21 + 512];
-    if (is_result) {
-      bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                  "result dim %d has size 0; TOSA requires every dim to be at "
-                  "least 1",
-                  (int)axis);
-      bcast__locate(diag, BCAST_DIAG_RESULT, axis, 0, BCAST_DIAG_NONE,
-                    BCAST_DIAG_NONE, 0, axis);
+  int nb = info->broadcast_operands, nx = info->extra_operands;
+  char text[BCAST_MAX_RANK * 21 + 512];
+  for (int k = 0; k < nb + nx; k++) {
+    const bcast_mlir_type_ref *type = &op->operands[k];
+    if (k >= nb) {
+      const char *types = info->verifier == BCAST_VERIFY_MUL ? ODS_SHIFT
+                                                             : ODS_ZERO_POINT;
+      if (ods_scalar_admits(op, type, types)) continue;
+      if (!diag) return BCAST_TYPE;
+      bcast__fail(diag, BCAST_TYPE,
+                  "operand #%d ('%s') must be a tensor<1x...> or an unranked "
+                  "tensor of %s values",
+                  k, type_text(op, type, text, sizeof text), types);
       bcast__mlir_message(diag, 1,
-                          "result #0 must be tosa-conformant tensor of %s "
-                          "values, but got '%s'",
-                          types, type_text(op, type, text, sizeof text));
-    } else {
+                          "operand #%d must be tosa-conformant unranked "
+                          "tensor of %s values or tosa-conformant scalar "
+                          "tensor of %s values, but got '%s'",
+                          k, types, types, text);
+      return BCAST_TYPE;
+    }
+    const char *types = k == 0 ? info->operand0_types : info->operand_types;
+    int32_t axis = zero_dim(&v->operands[k]);
+    int admits = ods_admits(types, type->elem, type->elem_len);
+    if (axis < 0 && admits) continue;
+    if (!diag) return axis >= 0 ? BCAST_INVALID_ARGUMENT : BCAST_TYPE;
+    if (axis >= 0) {
       bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                   "operand #%d dim %d has size 0; TOSA requires every dim to "
                   "be at least 1",
                   k, (int)axis);
       bcast__locate(diag, k, axis, 0, BCAST_DIAG_NONE, BCAST_DIAG_NONE, 0,
                     axis);
-      bcast__mlir_message(diag, 1,
-                          "operand #%d must be tosa-conformant tensor of %s "
-                          "values, but got '%s'",
-                          k, types, type_text(op, type, text, sizeof text));
+    } else {
+      bcast__fail(diag, BCAST_TYPE,
+                  "operand #%d has element type '%.*s'; tosa.%s takes tensors "
+                  "of %s values",
+                  k, (int)type->elem_len, type->elem, info->name, types);
     }
-    return BCAST_INVALID_ARGUMENT;
+    bcast__mlir_message(diag, 1,
+                        "operand #%d must be tosa-conformant tensor of %s "
+                        "values, but got '%s'",
+                        k, types, type_text(op, type, text, sizeof text));
+    return axis >= 0 ? BCAST_INVALID_ARGUMENT : BCAST_TYPE;
+  }
+  const bcast_mlir_type_ref *type = &op->result;
+  int32_t axis = zero_dim(&v->result);
+  int admits = ods_admits(info->result_types, type->elem, type->elem_len);
+  if (axis < 0 && admits) return BCAST_OK;
+  if (!diag) return axis >= 0 ? BCAST_INVALID_ARGUMENT : BCAST_TYPE;
+  if (axis >= 0) {
+    bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                "result dim %d has size 0; TOSA requires every dim to be at "
+                "least 1",
+                (int)axis);
+    bcast__locate(diag, BCAST_DIAG_RESULT, axis, 0, BCAST_DIAG_NONE,
+                  BCAST_DIAG_NONE, 0, axis);
+  } else {
+    bcast__fail(diag, BCAST_TYPE,
+                "the result has element type '%.*s'; tosa.%s gives tensors "
+                "of %s values",
+                (int)type->elem_len, type->elem, info->name,
+                info->result_types);
+  }
+  bcast__mlir_message(diag, 1,
+                      "result #0 must be tosa-conformant tensor of %s values, "
+                      "but got '%s'",
+                      info->result_types,
+                      type_text(op, type, text, sizeof text));
+  return axis >= 0 ? BCAST_INVALID_ARGUMENT : BCAST_TYPE;
+}
+
+/* An element-type failure: bcast's explanation, then MLIR's wording. */
+static bcast_status elem_fail(bcast_diag *diag, const char *why,
+                              const char *mlir_text) {
+  if (!diag) return BCAST_TYPE;
+  bcast__fail(diag, BCAST_TYPE, "%s", why);
+  bcast__mlir_message(diag, 1, "%s", mlir_text);
+  return BCAST_TYPE;
+}
+
+/* "expect <what> to have same element type, got 'A' and 'B'" and the
+ * like: two element types named in both messages. */
+static bcast_status elem_pair_fail(bcast_diag *diag, const char *mlir_head,
+                                   const bcast_mlir_type_ref *a,
+                                   const bcast_mlir_type_ref *b,
+                                   const char *names) {
+  if (!diag) return BCAST_TYPE;
+  bcast__fail(diag, BCAST_TYPE, "%s have element types '%.*s' and '%.*s'; "
+              "they must be the same",
+              names, (int)a->elem_len, a->elem, (int)b->elem_len, b->elem);
+  bcast__mlir_message(diag, 1, "%s, got '%.*s' and '%.*s'", mlir_head,
+                      (int)a->elem_len, a->elem, (int)b->elem_len, b->elem);
+  return BCAST_TYPE;
+}
+
+/* 2. The op's element-type rule (bcast_op_elem_rule), after ODS. */
+static bcast_status tosa_elem_rule(const bcast_mlir_op *op,
+                                   const bcast_op_info *info,
+                                   bcast_diag *diag) {
+  int nb = info->broadcast_operands;
+  const bcast_mlir_type_ref *r = &op->result, *a = &op->operands[0];
+  switch (info->elem_rule) {
+  case BCAST_ELEM_ANY:
+    return BCAST_OK;
+  case BCAST_ELEM_SAME:
+  case BCAST_ELEM_COMPARE:
+    for (int k = 1; k < nb; k++) {
+      if (same_elem(a, &op->operands[k])) continue;
+      if (info->elem_rule == BCAST_ELEM_COMPARE)
+        return elem_fail(diag,
+                         "the operands have different element types; this op "
+                         "compares operands of one element type",
+                         "requires the same element type for all operands");
+      return elem_fail(diag,
+                       "the operands have different element types; this op "
+                       "needs one element type for its operands and result",
+                       "requires the same element type for all operands and "
+                       "results");
+    }
+    if (info->elem_rule == BCAST_ELEM_SAME && !same_elem(a, r))
+      return elem_fail(diag,
+                       "the result's element type differs from the "
+                       "operands'; this op keeps its operands' element type",
+                       "requires the same element type for all operands "
+                       "and results");
+    return BCAST_OK;
+  case BCAST_ELEM_MUL: {
+    const bcast_mlir_type_ref *b = &op->operands[1];
+    unsigned rw = elem_int_width(r->elem, r->elem_len);
+    if (rw > 0) {
+      unsigned aw = elem_int_width(a->elem, a->elem_len);
+      if (aw == 0 || !same_elem(a, b))
+        return elem_fail(diag,
+                         "with an integer result, tosa.mul needs two integer "
+                         "operands of one element type",
+                         "requires the same element type for all operands");
+      if (rw < aw)
+        return elem_fail(diag,
+                         "the integer result is narrower than the operands; "
+                         "tosa.mul's result must be at least as wide",
+                         "invalid data type size for operands or result");
+      return BCAST_OK;
+    }
+    if (!same_elem(a, b) || !same_elem(a, r))
+      return elem_fail(diag,
+                       "with a non-integer result, tosa.mul needs operands "
+                       "and result of one element type",
+                       "requires the same element type for all operands and "
+                       "results");
+    return BCAST_OK;
+  }
+  case BCAST_ELEM_NEGATE:
+    if (!same_elem(a, r))
+      return elem_pair_fail(diag,
+                            "expect input and output to have same element "
+                            "type",
+                            a, r, "the input and the output");
+    if (!same_elem(a, &op->operands[1]))
+      return elem_pair_fail(diag,
+                            "expect both input1 and its zero point are the "
+                            "same element type",
+                            a, &op->operands[1],
+                            "the input and its zero point (operand #1)");
+    if (!same_elem(r, &op->operands[2]))
+      return elem_pair_fail(diag,
+                            "expect both output and its zero point are the "
+                            "same element type",
+                            r, &op->operands[2],
+                            "the output and its zero point (operand #2)");
+    return BCAST_OK;
+  case BCAST_ELEM_SELECT:
+    for (int k = 1; k < 3; k++)
+      if (!same_elem(&op->operands[k], r))
+        return elem_pair_fail(diag,
+                              "expect input and output to have same element "
+                              "type",
+                              &op->operands[k], r,
+                              k == 1 ? "operand #1 and the result"
+                                     : "operand #2 and the result");
+    return BCAST_OK;
   }
   return BCAST_OK;
 }
@@ -267,18 +498,30 @@ bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
   verify_shapes v;
   load_shapes(op, n, &v);
   if (profile == BCAST_PROFILE_TOSA && info) {
+    /* MLIR's order: ODS; then the traits and verifier, whose element-type
+     * check comes before the shape check except in unary ops (the shape
+     * trait is listed first) and tosa.select (its verifier runs after the
+     * broadcast trait). */
     if ((st = tosa_type_constraints(op, &v, info, diag)) != BCAST_OK) return st;
     switch (info->verifier) {
     case BCAST_VERIFY_SAME_SHAPE:
-      return tosa_same_shape(
+      st = tosa_same_shape(
           &v, "requires the same shape for all operands and results", diag);
+      return st != BCAST_OK ? st : tosa_elem_rule(op, info, diag);
     case BCAST_VERIFY_NEGATE:
+      if ((st = tosa_elem_rule(op, info, diag)) != BCAST_OK) return st;
       return tosa_same_shape(&v, "requires the same shape for input1 and output",
                              diag);
     case BCAST_VERIFY_MUL:
+      if ((st = tosa_elem_rule(op, info, diag)) != BCAST_OK) return st;
       return tosa_mul(op, &v, diag);
     case BCAST_VERIFY_BROADCAST:
-      break;
+      if (info->elem_rule != BCAST_ELEM_SELECT &&
+          (st = tosa_elem_rule(op, info, diag)) != BCAST_OK)
+        return st;
+      st = bcast__shape_verify(operand_shapes(&v, n), &v.result, profile, diag);
+      if (st != BCAST_OK || info->elem_rule != BCAST_ELEM_SELECT) return st;
+      return tosa_elem_rule(op, info, diag);
     }
   }
   return bcast__shape_verify(operand_shapes(&v, n), &v.result, profile, diag);
@@ -377,6 +620,60 @@ static bcast_status attr_fail(const bcast_mlir_op *op, bcast_mlir_span key,
                      msg);
 }
 
+/* The first dynamic dim of a ranked shape, or -1. */
+static int32_t dynamic_dim(const bcast_shape *s) {
+  for (int32_t d = 0; d < s->rank; d++)
+    if (BCAST_DIM_IS_DYNAMIC(s->dims[d])) return d;
+  return -1;
+}
+
+/* StableHLO's verifier message (hlo::verifyBroadcastInDimOp) for the first
+ * broadcast_in_dim constraint the map breaks, in its order: C2 the count,
+ * C4 repeats, C3 the range (negative or too large alike), C5 the sizes.
+ * A static size onto a dynamic dim (only other dialects allow dynamic
+ * results) prints the dim as '?'. */
+static void stablehlo_message(const verify_shapes *v, const int64_t *dims,
+                              size_t n_dims, bcast_diag *diag) {
+  const bcast_shape *in = &v->operands[0], *out = &v->result;
+  if (!diag || in->rank == BCAST_RANK_UNRANKED ||
+      out->rank == BCAST_RANK_UNRANKED)
+    return;
+  if ((int64_t)n_dims != in->rank) {
+    bcast__mlir_message(diag, 1,
+                        "broadcast_dimensions size (%zu) does not match "
+                        "operand rank (%d)",
+                        n_dims, (int)in->rank);
+    return;
+  }
+  for (size_t i = 1; i < n_dims; i++)
+    for (size_t j = 0; j < i; j++)
+      if (dims[i] == dims[j]) {
+        bcast__mlir_message(diag, 1,
+                            "broadcast_dimensions should not have duplicates");
+        return;
+      }
+  for (size_t i = 0; i < n_dims; i++)
+    if (dims[i] < 0 || dims[i] >= out->rank) {
+      bcast__mlir_message(diag, 1,
+                          "broadcast_dimensions contains invalid value %lld "
+                          "for result with rank %d",
+                          (long long)dims[i], (int)out->rank);
+      return;
+    }
+  for (size_t i = 0; i < n_dims; i++) {
+    int64_t s = in->dims[i], o = out->dims[dims[i]];
+    if (BCAST_DIM_IS_DYNAMIC(s) || s == 1 || s == o) continue;
+    char ot[24];
+    if (BCAST_DIM_IS_DYNAMIC(o)) snprintf(ot, sizeof ot, "?");
+    else snprintf(ot, sizeof ot, "%lld", (long long)o);
+    bcast__mlir_message(diag, 1,
+                        "size of operand dimension %zu (%lld) is not equal to "
+                        "1 or size of result dimension %lld (%s)",
+                        i, (long long)s, (long long)dims[i], ot);
+    return;
+  }
+}
+
 static bcast_status verify_explicit(const bcast_mlir_op *op,
                                     bcast_mlir_span key, bcast_mlir_span value,
                                     bcast_mlir_verdict *verdict,
@@ -402,11 +699,25 @@ static bcast_status verify_explicit(const bcast_mlir_op *op,
   const int64_t *dims = verdict->dims;
   size_t n_dims = verdict->n_dims;
   if (n == 1) {
+    static const char stablehlo[] = "stablehlo.broadcast_in_dim";
+    if (op->name_len == sizeof stablehlo - 1 &&
+        memcmp(op->name, stablehlo, op->name_len) == 0 &&
+        (v.result.rank == BCAST_RANK_UNRANKED || dynamic_dim(&v.result) >= 0)) {
+      char rt[BCAST_MAX_RANK * 21 + 512];
+      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                         "result type '%s' is not static; StableHLO's "
+                         "broadcast_in_dim has a statically shaped result "
+                         "(stablehlo.dynamic_broadcast_in_dim takes dynamic "
+                         "ones)",
+                         type_text(op, &op->result, rt, sizeof rt));
+    }
     st = bcast_broadcast_in_dim_check(&v.operands[0], &v.result, dims, n_dims,
                                       BCAST_DIMS_ANY_ORDER, &d);
     if (st == BCAST_INVALID_ARGUMENT)
-      return attr_fail(op, key, value, st, d.message, verdict, diag);
-    if (st != BCAST_OK && diag) *diag = d;
+      attr_fail(op, key, value, st, d.message, verdict, diag);
+    else if (st != BCAST_OK && diag)
+      *diag = d;
+    if (st != BCAST_OK) stablehlo_message(&v, dims, n_dims, diag);
     return st;
   }
   /* Two operands: XLA's binary rule, then the result type. */

@@ -100,6 +100,33 @@ def main():
               want in getattr(r, where), what, r.stderr)
     r = common.bcast_text(args.bcast, ["lower", "--only", "tosa.nope", "-"], "")
     check(r.returncode == 2, "unknown --only op is a usage error", r.stderr)
+    # Fresh names: an input that uses every prefix the emitter once tried
+    # ("%bc", "%bc_", ... "%bc" and 13 underscores; "#bcast_map" and up to
+    # 14 underscores, all its buffers held) and some of the "bc_<k>_" ones
+    # it tries now.  The output must parse and verify: no SSA value or map
+    # alias defined twice.
+    # The last two also spell the names the old emitter then made ("%" +
+    # "bc" and 12 underscores + "0_a0", "#" + "bcast_map" and 13
+    # underscores + "0"), so reusing a prefix is a redefinition.
+    ssa = ["bc" + "_" * n for n in range(14)] + ["bc_0_", "bc_7_x",
+                                                  "bc" + "_" * 12 + "0_a0"]
+    maps = (["bcast_map" + "_" * n for n in range(15)] +
+            ["bcast_map_3_", "bcast_map" + "_" * 13 + "0"])
+    params = ", ".join("%%%s: tensor<2x?xf32>" % n for n in ssa)
+    collide = "".join("#%s = affine_map<(d0, d1) -> (d1, d0)>\n" % m for m in maps)
+    collide += ("func.func @f(%%a: tensor<1x?xf32>, %s) -> tensor<2x?xf32> {\n"
+                "  %%bc0 = tosa.add %%a, %%bc : (tensor<1x?xf32>, tensor<2x?xf32>) -> tensor<2x?xf32>\n"
+                "  %%bc_8_0 = tosa.exp %%bc0 : (tensor<2x?xf32>) -> tensor<2x?xf32>\n"
+                "  return %%bc_8_0 : tensor<2x?xf32>\n}\n" % params)
+    r = lower(args.bcast, collide, [])
+    check(r.returncode == 0, "input using every old name prefix lowers", r.stderr)
+    check("%bc_9_" in r.stdout and "#bcast_map_4_" in r.stdout,
+          "fresh names are one past the input's largest bc_K_ / bcast_map_K_",
+          r.stdout[:2000])
+    if have_opt and r.returncode == 0:
+        v = common.mlir_opt(text=r.stdout)
+        check(v.returncode == 0, "lowering of the colliding input: mlir-opt "
+              "rejects it", v.stderr[-2000:])
     # A module without TOSA ops comes back byte for byte.
     plain = "func.func @g(%x: i32) -> i32 {\n  return %x : i32\n}\n"
     r = lower(args.bcast, plain, [])

@@ -237,6 +237,51 @@ FIXED = [
 ]
 
 
+# Single-operand broadcast_in_dim against StableHLO's spec (constraints
+# C1-C6 of broadcast_in_dim) and verifier (hlo::verifyBroadcastInDimOp),
+# whose messages bcast prints; stablehlo-opt is not installed, so the rule
+# cited on each line is the oracle.  mhlo.broadcast_in_dim allows dynamic
+# result dims and follows XLA's InferBroadcastShape there.
+SHLO = '  %%r = "%s"(%%%s) {broadcast_dimensions = %s} : (%s) -> %s'
+BROADCAST_IN_DIM = [
+    # C5 holds: 3 onto the result's dim 1 of size 3.
+    (SHLO % ("stablehlo.broadcast_in_dim", "a", "array<i64: 1>", "tensor<3xf32>", "tensor<4x3xf32>"), "pass", None),
+    # C5: 3 onto a dim of size 4.
+    (SHLO % ("stablehlo.broadcast_in_dim", "a", "array<i64: 0>", "tensor<3xf32>", "tensor<4x3xf32>"), "shape",
+     "'stablehlo.broadcast_in_dim' op size of operand dimension 0 (3) is not equal to 1 or size of result dimension 0 (4)"),
+    # C2: two entries for an operand of rank 1.
+    (SHLO % ("stablehlo.broadcast_in_dim", "a", "array<i64: 0, 1>", "tensor<3xf32>", "tensor<4x3xf32>"), "attr",
+     "'stablehlo.broadcast_in_dim' op broadcast_dimensions size (2) does not match operand rank (1)"),
+    # C3: too large and negative are the same failure.
+    (SHLO % ("stablehlo.broadcast_in_dim", "a", "array<i64: 5>", "tensor<3xf32>", "tensor<4x3xf32>"), "attr",
+     "broadcast_dimensions contains invalid value 5 for result with rank 2"),
+    (SHLO % ("stablehlo.broadcast_in_dim", "a", "array<i64: -1>", "tensor<3xf32>", "tensor<4x3xf32>"), "attr",
+     "broadcast_dimensions contains invalid value -1 for result with rank 2"),
+    (SHLO % ("stablehlo.broadcast_in_dim", "a", "dense<-3> : tensor<1xi64>", "tensor<3xf32>", "tensor<4x3xf32>"), "attr",
+     "broadcast_dimensions contains invalid value -3 for result with rank 2"),
+    # C4 (checked before C3 by the verifier): a repeated entry.
+    (SHLO % ("stablehlo.broadcast_in_dim", "b", "array<i64: 1, 1>", "tensor<1x3xf32>", "tensor<4x3xf32>"), "attr",
+     "broadcast_dimensions should not have duplicates"),
+    (SHLO % ("stablehlo.broadcast_in_dim", "b", "array<i64: 5, 5>", "tensor<1x3xf32>", "tensor<4x3xf32>"), "attr",
+     "broadcast_dimensions should not have duplicates"),
+    # C5 skips a dynamic operand dim; C2-C4 allow any order (a transpose).
+    (SHLO % ("stablehlo.broadcast_in_dim", "d", "array<i64: 1>", "tensor<?xf32>", "tensor<4x3xf32>"), "pass", None),
+    (SHLO % ("stablehlo.broadcast_in_dim", "b", "array<i64: 1, 0>", "tensor<1x3xf32>", "tensor<3x4xf32>"), "pass", None),
+    # The result is HLO_StaticShapeTensor: a dynamic result dim fails even
+    # where C5 would hold.
+    (SHLO % ("stablehlo.broadcast_in_dim", "a", "array<i64: 1>", "tensor<3xf32>", "tensor<?x3xf32>"), "shape",
+     "is not static"),
+    (SHLO % ("stablehlo.broadcast_in_dim", "a", "array<i64: 1>", "tensor<3xf32>", "tensor<4x?xf32>"), "shape",
+     "is not static"),
+    # XLA (mhlo): a static size other than 1 onto a dynamic dim fails; 1
+    # onto a dynamic dim and a dynamic dim onto a static one pass.
+    (SHLO % ("mhlo.broadcast_in_dim", "a", "array<i64: 1>", "tensor<3xf32>", "tensor<4x?xf32>"), "shape",
+     "size of operand dimension 0 (3) is not equal to 1 or size of result dimension 1 (?)"),
+    (SHLO % ("mhlo.broadcast_in_dim", "b", "array<i64: 0, 1>", "tensor<1x3xf32>", "tensor<?x3xf32>"), "pass", None),
+    (SHLO % ("mhlo.broadcast_in_dim", "d", "array<i64: 1>", "tensor<?xf32>", "tensor<4x3xf32>"), "pass", None),
+]
+
+
 def part1_fixed(args, tally, tmp):
     lines, expect = ["func.func @g() {"], {}
     for (lhs, rhs, result), attr, want in FIXED:
@@ -244,28 +289,34 @@ def part1_fixed(args, tally, tmp):
         expect[len(lines) + 1] = (want, op_col if want == "shape" else attr_col, text)
         lines.append(text)
     # Unit attribute, three operands (an op --op selects), one operand.
+    # (text, verdict, text the error line must hold or None).
     extra = [
-        ('  %r = chlo.broadcast_add %a, %b {broadcast_dimensions} : (tensor<4xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>', "attr"),
-        ('  %r = my.op3 %a, %b, %c {broadcast_dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>', "attr"),
-        ('  %r = "stablehlo.broadcast_in_dim"(%a) {broadcast_dimensions = array<i64: 1>} : (tensor<3xf32>) -> tensor<4x3xf32>', "pass"),
-        ('  %r = "stablehlo.broadcast_in_dim"(%a) {broadcast_dimensions = array<i64: 0>} : (tensor<3xf32>) -> tensor<4x3xf32>', "shape"),
-        ('  %r = "stablehlo.broadcast_in_dim"(%a) {broadcast_dimensions = array<i64: 0, 1>} : (tensor<3xf32>) -> tensor<4x3xf32>', "attr"),
-    ]
-    for text, want in extra:
+        ('  %r = chlo.broadcast_add %a, %b {broadcast_dimensions} : (tensor<4xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>', "attr", None),
+        ('  %r = my.op3 %a, %b, %c {broadcast_dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>', "attr", None),
+    ] + BROADCAST_IN_DIM
+    for text, want, message in extra:
         name = text.split("= ", 1)[1].split(" ", 1)[0].split("(")[0]
         col = text.index("broadcast_dimensions") + 1 if want == "attr" else text.index(name) + 1
-        expect[len(lines) + 1] = (want, col, text)
+        expect[len(lines) + 1] = (want, col, text, message)
         lines.append(text)
     lines.append("  return\n}")
     path = write_file(tmp, "fixed.mlir", lines)
     rc, _, err = common.run([args.bcast, "verify", "--op", "my.op3", "--op",
-                             "stablehlo.broadcast_in_dim", path])
+                             "stablehlo.broadcast_in_dim", "--op",
+                             "mhlo.broadcast_in_dim", path])
     got = errors_by_line(err, path)
     tally.check(rc == 1, "fixed cases: exit %s" % rc, err)
-    for line_no, (want, col, text) in sorted(expect.items()):
+    for line_no, entry in sorted(expect.items()):
+        want, col, text = entry[:3]
+        message = entry[3] if len(entry) > 3 else None
         g = got.get(line_no)
         if want == "pass":
             tally.check(g is None, "fixed line %d should verify" % line_no, "%s\n%s" % (text, g))
+        elif message is not None:
+            ok = g is not None and g[0] == col and message in g[1]
+            tally.check(ok, "fixed line %d: expected an error at column %d "
+                        "holding %r" % (line_no, col, message),
+                        "%s\n%s" % (text, g))
         else:
             ok = g is not None and g[0] == col and (
                 ("invalid broadcast_dimensions" in g[1]) == (want == "attr"))

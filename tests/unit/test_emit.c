@@ -85,9 +85,40 @@ TEST(emit_names_avoid_the_input) {
   bcast_emit_options_init(&o);
   mem_sink *s = new_sink();
   CHECK_INT(lower(text, &o, s, NULL, NULL), BCAST_OK);
-  CHECK_CONTAINS(s->buf, "#bcast_map_0 = affine_map<(d0) -> (d0)>");
-  CHECK_CONTAINS(s->buf, "%bc__0_empty = tensor.empty()");
+  CHECK_CONTAINS(s->buf, "#bcast_map_0_0 = affine_map<(d0) -> (d0)>");
+  CHECK_CONTAINS(s->buf, "%bc_0_0_empty = tensor.empty()");
   CHECK_CONTAINS(s->buf, "%bc_1 = linalg.generic");
+  free(s);
+}
+
+/* The prefixes the old emitter tried in turn ("bc", "bc_", "bc__", ...
+ * up to its buffer) and the new one's "bc_<k>_" all in use: the names it
+ * picks are one past the largest k, and a k that cannot be passed is an
+ * error, never a reused name. */
+TEST(emit_names_avoid_every_used_prefix) {
+  const char *text =
+      "#bcast_map_7_ = affine_map<(d0) -> (d0)>\n"
+      "func.func @f(%bc: tensor<3xi32>, %bc_: tensor<3xi32>,\n"
+      "    %bc______________: tensor<3xi32>, %bc_0_: tensor<3xi32>,\n"
+      "    %bc_41_x: tensor<3xi32>) -> tensor<3xi32> {\n"
+      "  %bc_2_0 = tosa.abs %bc : (tensor<3xi32>) -> tensor<3xi32>\n"
+      "  return %bc_2_0 : tensor<3xi32>\n}\n";
+  bcast_emit_options o;
+  bcast_emit_options_init(&o);
+  mem_sink *s = new_sink();
+  CHECK_INT(lower(text, &o, s, NULL, NULL), BCAST_OK);
+  CHECK_CONTAINS(s->buf, "#bcast_map_8_0 = affine_map<(d0) -> (d0)>");
+  CHECK_CONTAINS(s->buf, "%bc_42_0_empty = tensor.empty()");
+  free(s);
+  const char *full =
+      "func.func @f(%bc_18446744073709551615_: tensor<3xi32>) -> tensor<3xi32> {\n"
+      "  %0 = tosa.abs %bc_18446744073709551615_ : (tensor<3xi32>) -> tensor<3xi32>\n"
+      "  return %0 : tensor<3xi32>\n}\n";
+  s = new_sink();
+  bcast_diag d;
+  CHECK_INT(lower(full, &o, s, NULL, &d), BCAST_INVALID_ARGUMENT);
+  CHECK_INT(s->len, 0);
+  CHECK_CONTAINS(d.message, "cannot choose fresh names");
   free(s);
 }
 

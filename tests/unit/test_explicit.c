@@ -89,6 +89,31 @@ TEST(explicit_broadcast_in_dim_checks) {
   CHECK_INT(bcast_broadcast_in_dim_check(&dyn, &out, ok, 2, BCAST_DIMS_INCREASING, &d), BCAST_OK);
 }
 
+/* StableHLO's order and XLA's dynamic-dim rule (broadcast_in_dim C2-C5). */
+TEST(explicit_broadcast_in_dim_stablehlo_corners) {
+  bcast_diag d;
+  bcast_shape in = SHAPE(2, 3), out = SHAPE(4, 2, 3);
+  /* C3: a negative entry fails as one too large does. */
+  int64_t neg[] = {-1, 2}, big[] = {1, 7};
+  CHECK_INT(bcast_broadcast_in_dim_check(&in, &out, neg, 2, BCAST_DIMS_ANY_ORDER, &d), BCAST_INVALID_ARGUMENT);
+  CHECK_CONTAINS(d.message, "broadcast_dimensions[0] = -1 is out of range for an output of rank 3");
+  CHECK_INT(bcast_broadcast_in_dim_check(&in, &out, big, 2, BCAST_DIMS_ANY_ORDER, &d), BCAST_INVALID_ARGUMENT);
+  CHECK_CONTAINS(d.message, "broadcast_dimensions[1] = 7 is out of range for an output of rank 3");
+  /* C4 before C3: repeats of an out-of-range entry are named as repeats. */
+  int64_t rep_big[] = {9, 9};
+  CHECK_INT(bcast_broadcast_in_dim_check(&in, &out, rep_big, 2, BCAST_DIMS_ANY_ORDER, &d), BCAST_INVALID_ARGUMENT);
+  CHECK_CONTAINS(d.message, "[0] and [1] both map to output dim 9");
+  /* XLA: a static size other than 1 onto a dynamic dim fails; 1 onto it
+   * and a dynamic dim onto a static one pass. */
+  bcast_shape dyn_out = SHAPE(4, Q, Q);
+  int64_t ok[] = {1, 2};
+  CHECK_INT(bcast_broadcast_in_dim_check(&in, &dyn_out, ok, 2, BCAST_DIMS_ANY_ORDER, &d), BCAST_INCOMPATIBLE);
+  CHECK_CONTAINS(d.message, "operand dim 0 (size 2) maps to output dim 1, which is dynamic");
+  bcast_shape ones = SHAPE(1, 1), dyn_in = SHAPE(Q, Q);
+  CHECK_INT(bcast_broadcast_in_dim_check(&ones, &dyn_out, ok, 2, BCAST_DIMS_ANY_ORDER, &d), BCAST_OK);
+  CHECK_INT(bcast_broadcast_in_dim_check(&dyn_in, &out, ok, 2, BCAST_DIMS_ANY_ORDER, &d), BCAST_OK);
+}
+
 TEST(explicit_partial_form) {
   /* (A,B) = (5,7), dims (0,2), {1: 4} gives (5,4,7). */
   bcast_shape in = SHAPE(5, 7), out, want = SHAPE(5, 4, 7);

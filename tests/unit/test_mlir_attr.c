@@ -211,10 +211,10 @@ static bcast_status no_write(void *ctx, const char *data, size_t len) {
 
 TEST(emit_reports_every_failing_op) {
   const char *text =
-      "func.func @f(%a: tensor<3xf32>, %b: tensor<2x3xf32>) {\n"
+      "func.func @f(%a: tensor<3xf32>, %b: tensor<2x3xf32>, %i: tensor<2x3xi32>) {\n"
       "  %0 = tosa.add %a, %b : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>\n"
       "  %1 = tosa.sub %b, %b : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>\n"
-      "  %2 = tosa.exp %b : (tensor<2x3xf32>) -> tensor<2x3xi32>\n"
+      "  %2 = tosa.exp %i : (tensor<2x3xi32>) -> tensor<2x3xi32>\n"
       "  %3 = tosa.maximum %b, %b : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x4xf32>\n"
       "  return\n}\n";
   bcast_emit_options o;
@@ -234,7 +234,8 @@ TEST(emit_reports_every_failing_op) {
   CHECK_INT(s.lines[1], 4);
   CHECK_INT(s.lines[2], 5);
   CHECK_INT(s.verified[0], 0);
-  CHECK_INT(s.verified[1], 1); /* verifies, but the result type is wrong */
+  CHECK_INT(s.verified[1], 1); /* MLIR 22 verifies it; TOSA has no
+                                  integer exp to lower it to */
   CHECK_INT(s.verified[2], 0);
   /* A rule lets tosa.add expand ranks; without a callback the first
    * failure stops the lowering. */

@@ -1,0 +1,283 @@
+#!/usr/bin/python3
+"""Differential test of the tosa profile's element-type rules against
+MLIR 22's TOSA verifier (mlir-opt 22, default verification, no
+--tosa-validate).
+
+Every TOSA element-wise op of bcast's op table meets every combination of
+the element types i1, i8, i16, i32, i64, f16, bf16, f32, f64 for each of
+its operands and its result:
+  - unary ops (cast included): 9 x 9 (operand, result);
+  - binary ops: 9 x 9 x 9 (a, b, result);
+  - tosa.mul: 9 x 9 x 9 (a, b, result) with an i8 shift, then the shift's
+    own type (9 types) and shape (tensor<1x..>, <..>, <2x..>, <?x..>,
+    <*x..>) with a = b = result = i32;
+  - tosa.negate: 9 x 9 (input, output) with zero points of the input's
+    type, then 9 x 9 x 9 (input = output, zero point 1, zero point 2),
+    then the zero points' shapes;
+  - tosa.select: 9 x 9 x 9 (value 1, value 2, result) with an i1
+    condition, then 9 conditions with f32 values (restricted: 9^4 combos
+    would mostly repeat the condition's ODS failure);
+  - tosa.clamp: its min_val / max_val are written in the input's type
+    (i1 has no such literal in MLIR 22's parser and is left out of clamp).
+Then a few element types outside that list (ui8, i4, i48, si8, index,
+complex<f32>, f8E4M3FN, tf32) on add, abs, intdiv, equal, logical_not,
+and every binary op again with both a shape error and an element-type
+error, so that the order of the two checks is compared too.
+
+Each op's combinations go to one file, one function each; mlir-opt and
+`bcast verify` run once per file.  mlir-opt's output goes to a pipe, never
+to `-o /dev/null`: LLVM removes its output file when a run fails, and run
+as root that removes /dev/null.  For every
+combination the error line at the op (FILE:LINE:COL: error: MESSAGE) must
+be identical, or absent from both.  Counts are printed; any difference
+fails.  Nothing is random: every combination is enumerated.
+
+Usage:
+  /usr/bin/python3 tests/diff/test_tosa_element_types.py --bcast BUILD/bcast \
+      [--mlir-opt PATH] [--keep DIR]
+"""
+
+import itertools
+import os
+import re
+import sys
+import tempfile
+import time
+
+import common
+
+TYPES = ["i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"]
+EXOTIC = ["ui8", "i4", "i48", "si8", "index", "complex<f32>", "f8E4M3FN",
+          "tf32"]
+UNARY = ["abs", "bitwise_not", "cast", "ceil", "clamp", "clz", "erf", "exp",
+         "floor", "log", "logical_not", "reciprocal", "rsqrt", "sigmoid",
+         "tanh"]
+BINARY = ["add", "arithmetic_right_shift", "bitwise_and", "bitwise_or",
+          "bitwise_xor", "intdiv", "equal", "greater", "greater_equal",
+          "logical_and", "logical_left_shift", "logical_or",
+          "logical_right_shift", "logical_xor", "maximum", "minimum", "pow",
+          "sub"]
+TIMEOUT = 120
+
+
+def tensor(elem, shape="2"):
+    if shape is None:
+        return "tensor<*x%s>" % elem
+    return "tensor<%s%s>" % (shape + "x" if shape else "", elem)
+
+
+def literal(elem, value):
+    if elem.startswith("i") or elem.startswith("ui"):
+        return "%d : %s" % (value, elem)
+    return "%d.0 : %s" % (value, elem)
+
+
+def attrs_of(op, elem):
+    if op == "clamp":
+        return " {min_val = %s, max_val = %s}" % (literal(elem, 0),
+                                                   literal(elem, 1))
+    if op == "arithmetic_right_shift":
+        return " {round = false}"
+    return ""
+
+
+class OpFile:
+    """One module of functions of one op each; remembers the line of each
+    op statement and a label for each.  (One module rather than
+    --split-input-file: MLIR's verifier reports every failing op of a
+    module, and a module parses ten times faster than as many splits.)"""
+
+    def __init__(self, name):
+        self.name = name
+        self.chunks = []
+        self.cases = []  # (line, col, label)
+        self.line = 1
+
+    def add(self, op, operand_types, result_type, label, attrs=""):
+        params = ", ".join("%%v%d: %s" % (k, t)
+                           for k, t in enumerate(operand_types))
+        values = ", ".join("%%v%d" % k for k in range(len(operand_types)))
+        stmt = "  %%0 = tosa.%s %s%s : (%s) -> %s" % (
+            op, values, attrs, ", ".join(operand_types), result_type)
+        chunk = ("func.func @f%d(%s) -> %s {\n%s\n  return %%0 : %s\n}" %
+                 (len(self.chunks), params, result_type, stmt, result_type))
+        self.cases.append((self.line + 1, 8, label))
+        self.chunks.append(chunk)
+        self.line += chunk.count("\n") + 1
+
+    def text(self):
+        return "\n".join(self.chunks) + "\n"
+
+
+ERROR_RE = re.compile(r"^(.*?):(\d+):(\d+): error: (.*)$")
+
+
+def errors_of(stderr, path):
+    out = {}
+    for line in stderr.split("\n"):
+        m = ERROR_RE.match(line)
+        if m and m.group(1) == path:
+            out.setdefault((int(m.group(2)), int(m.group(3))), []).append(
+                m.group(4))
+    return out
+
+
+def build_files():
+    files = []
+    for op in UNARY:
+        f = OpFile(op)
+        for a, r in itertools.product(TYPES, TYPES):
+            if op == "clamp" and "i1" in (a, r):
+                continue
+            f.add(op, [tensor(a)], tensor(r), "(%s) -> %s" % (a, r),
+                  attrs_of(op, a))
+        files.append(f)
+    for op in BINARY:
+        f = OpFile(op)
+        for a, b, r in itertools.product(TYPES, TYPES, TYPES):
+            f.add(op, [tensor(a), tensor(b)], tensor(r),
+                  "(%s, %s) -> %s" % (a, b, r), attrs_of(op, a))
+        files.append(f)
+
+    f = OpFile("mul")
+    shift = tensor("i8", "1")
+    for a, b, r in itertools.product(TYPES, TYPES, TYPES):
+        f.add("mul", [tensor(a), tensor(b), shift], tensor(r),
+              "(%s, %s, shift i8) -> %s" % (a, b, r))
+    for s in TYPES:
+        for shape in ["1", "", "2", "?", None]:
+            st = tensor(s, shape)
+            f.add("mul", [tensor("i32"), tensor("i32"), st], tensor("i32"),
+                  "(i32, i32, shift %s) -> i32" % st)
+    files.append(f)
+
+    f = OpFile("negate")
+    for a, r in itertools.product(TYPES, TYPES):
+        z = tensor(a, "1")
+        f.add("negate", [tensor(a), z, z], tensor(r),
+              "(%s, zp %s, zp %s) -> %s" % (a, a, a, r))
+    for a, z1, z2 in itertools.product(TYPES, TYPES, TYPES):
+        f.add("negate", [tensor(a), tensor(z1, "1"), tensor(z2, "1")],
+              tensor(a), "(%s, zp %s, zp %s) -> %s" % (a, z1, z2, a))
+    for a in TYPES:
+        for shape in ["", "2", "?", None]:
+            z = tensor(a, shape)
+            f.add("negate", [tensor(a), z, z], tensor(a),
+                  "(%s, zp %s, zp %s) -> %s" % (a, z, z, a))
+    files.append(f)
+
+    f = OpFile("select")
+    for a, b, r in itertools.product(TYPES, TYPES, TYPES):
+        f.add("select", [tensor("i1"), tensor(a), tensor(b)], tensor(r),
+              "(i1, %s, %s) -> %s" % (a, b, r))
+    for c in TYPES:
+        f.add("select", [tensor(c), tensor("f32"), tensor("f32")],
+              tensor("f32"), "(%s, f32, f32) -> f32" % c)
+    files.append(f)
+
+    f = OpFile("exotic")
+    for e in EXOTIC:
+        f.add("add", [tensor(e), tensor(e)], tensor(e), "add %s" % e)
+        f.add("abs", [tensor(e)], tensor(e), "abs %s" % e)
+        f.add("intdiv", [tensor(e), tensor(e)], tensor(e), "intdiv %s" % e)
+        f.add("equal", [tensor(e), tensor(e)], tensor("i1"), "equal %s" % e)
+        f.add("logical_not", [tensor(e)], tensor(e), "logical_not %s" % e)
+    files.append(f)
+
+    # Shape and element-type errors together: which check comes first.
+    f = OpFile("order")
+    for op in BINARY + ["mul", "select"]:
+        for a, r in [("i32", "f32"), ("f32", "i32"), ("i8", "i8"),
+                     ("i1", "i1")]:
+            if op == "mul":
+                ops = [tensor(a, "2"), tensor(a, "3"), tensor("i8", "1")]
+            elif op == "select":
+                ops = [tensor("i1", "2"), tensor(a, "3"), tensor(r, "2")]
+            else:
+                ops = [tensor(a, "2"), tensor(r, "3")]
+            f.add(op, ops, tensor(r, "3"), "%s shapes 2/3, %s/%s" % (op, a, r),
+                  attrs_of(op, a))
+            f.add(op, ops, tensor(r, "1x3"),
+                  "%s rank 2 result, %s/%s" % (op, a, r), attrs_of(op, a))
+    for op in UNARY + ["negate"]:
+        if op == "clamp":
+            continue
+        for a, r in [("i32", "f32"), ("f32", "f32"), ("i1", "i1")]:
+            ops = [tensor(a, "2")]
+            if op == "negate":
+                ops += [tensor(a, "1")] * 2
+            f.add(op, ops, tensor(r, "3"), "%s shapes 2/3, %s/%s" % (op, a, r))
+    files.append(f)
+    return files
+
+
+def main():
+    ap = common.parser(__doc__.split("\n")[0])
+    ap.add_argument("--mlir-opt", default=common.MLIR_OPT)
+    ap.add_argument("--keep", help="write the generated .mlir files to this "
+                    "directory instead of a temporary one")
+    args = common.parse_args(ap)
+    if common.missing(args.bcast, "bcast binary not found or not executable: %s"):
+        return 1
+    if common.missing(args.mlir_opt, "mlir-opt not found at %s (package "
+                      "mlir-22-tools); the differential test cannot run"):
+        return 1
+    start = time.time()
+    tally = common.Tally(most_shown=20)
+    tmp = None
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+        tmpdir = args.keep
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="bcast-tosa-elem-")
+        tmpdir = tmp.name
+    combos = agree = rejected = 0
+    try:
+        for f in build_files():
+            path = os.path.join(tmpdir, f.name + ".mlir")
+            with open(path, "w") as out:
+                out.write(f.text())
+            mrc, _, mout = common.run([args.mlir_opt, "--mlir-disable-threading",
+                                       path],
+                                      timeout=TIMEOUT)
+            brc, _, bout = common.run([args.bcast, "verify", path],
+                                      timeout=TIMEOUT)
+            if mrc is None or brc is None or brc < 0 or brc >= 128:
+                tally.fail("%s: mlir-opt exit %s, bcast exit %s" %
+                           (f.name, mrc, brc), bout[-2000:])
+                continue
+            mer, ber = errors_of(mout, path), errors_of(bout, path)
+            known = set()
+            any_err = False
+            for line, col, label in f.cases:
+                key = (line, col)
+                known.add(key)
+                combos += 1
+                want, got = mer.get(key, []), ber.get(key, [])
+                any_err = any_err or bool(want)
+                rejected += bool(want)
+                if tally.check(want == got, "%s %s: verdicts differ" %
+                               (f.name, label),
+                               "mlir-opt: %s\nbcast:    %s" %
+                               (want or "(accepts)", got or "(accepts)")):
+                    agree += 1
+            for tool, table in (("mlir-opt", mer), ("bcast", ber)):
+                stray = sorted(k for k in table if k not in known)
+                tally.check(not stray, "%s: %s reported errors away from the "
+                            "ops" % (f.name, tool),
+                            "\n".join("%d:%d: %s" % (k[0], k[1], table[k])
+                                      for k in stray[:5]))
+            tally.check(brc == (1 if any_err else 0),
+                        "%s: bcast exit status %s, expected %d" %
+                        (f.name, brc, 1 if any_err else 0))
+    finally:
+        if tmp:
+            tmp.cleanup()
+    print("combinations %d (mlir-opt rejects %d), agreements %d, "
+          "differences %d; runtime %.1f s" %
+          (combos, rejected, agree, combos - agree, time.time() - start))
+    return tally.summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
