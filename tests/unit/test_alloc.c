@@ -287,6 +287,62 @@ static bcast_status case_npy_file(bcast_diag *diag) {
   return st;
 }
 
+/* An .npz of two members written and one read back; then the file
+ * mapped (bcast_npy_map) after a plain .npy write. */
+static bcast_status case_npz_and_map(bcast_diag *diag) {
+  char path[] = "/tmp/bcast-test-alloc-XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) return BCAST_IO;
+  close(fd);
+  bcast_tensor in[2], back, mapped;
+  memset(&back, 0, sizeof back);
+  memset(&mapped, 0, sizeof mapped);
+  const char *names[2] = {"a", "b"};
+  bcast_status st = alloc_pair(in, BCAST_FLOAT32, diag);
+  if (st == BCAST_OK) st = bcast_npz_write(path, 2, names, in, NULL, diag);
+  if (st == BCAST_OK)
+    st = bcast_npz_read(path, "b", &back, NULL, BCAST_DEFAULT_MAX_BYTES, diag);
+  if (st == BCAST_OK && ((const float *)back.data)[2] != 2) st = BCAST_CHECKED;
+  if (st == BCAST_OK) st = bcast_npy_write(path, &in[0], NULL, diag);
+  if (st == BCAST_OK) st = bcast_npy_map(path, &mapped, NULL, diag);
+  if (st == BCAST_OK && ((const float *)mapped.data)[1] != 10)
+    st = BCAST_CHECKED;
+  bcast_tensor_release(&mapped);
+  bcast_tensor_release(&back);
+  bcast_tensor_release(&in[1]);
+  bcast_tensor_release(&in[0]);
+  unlink(path);
+  return st;
+}
+
+/* Two durable outputs committed together, the second reserved first. */
+static bcast_status case_outputs(bcast_diag *diag) {
+  char dir[] = "/tmp/bcast-test-alloc-XXXXXX";
+  if (!mkdtemp(dir)) return BCAST_IO;
+  char a[64], b[64];
+  snprintf(a, sizeof a, "%s/a", dir);
+  snprintf(b, sizeof b, "%s/b", dir);
+  bcast_output *o[2] = {NULL, NULL};
+  bcast_status st = bcast_output_open(a, &o[0], diag);
+  if (st == BCAST_OK) st = bcast_output_open(b, &o[1], diag);
+  if (st == BCAST_OK) st = bcast_output_reserve(o[1], 4096, diag);
+  if (st == BCAST_OK) st = bcast_output_write(o[0], "a", 1);
+  if (st == BCAST_OK) st = bcast_output_write(o[1], "b", 1);
+  if (st == BCAST_OK) {
+    st = bcast_output_commit_all(2, o, diag);
+  } else {
+    bcast_output_discard(o[0]);
+    bcast_output_discard(o[1]);
+  }
+  /* All or none, whatever failed. */
+  const int have_a = access(a, F_OK) == 0, have_b = access(b, F_OK) == 0;
+  if (have_a != have_b || (st == BCAST_OK) != have_a) st = BCAST_CHECKED;
+  unlink(a);
+  unlink(b);
+  rmdir(dir);
+  return st;
+}
+
 static const struct {
   const char *name;
   alloc_case run;
@@ -298,6 +354,8 @@ static const struct {
     {"bcast_broadcast_materialize", case_broadcast_materialize},
     {"bcast_npy_write_stream/read_mem", case_npy_round_trip},
     {"bcast_npy_write/read", case_npy_file},
+    {"bcast_npz_write/npz_read/npy_map", case_npz_and_map},
+    {"bcast_output_open/reserve/write/commit_all", case_outputs},
     {"bcast_emit_lower_module", case_lower},
 };
 enum { N_CASES = sizeof cases / sizeof cases[0] };
@@ -355,6 +413,9 @@ TEST(alloc_failing_each_allocation_returns_no_memory) {
       test_fail(t, __FILE__, __LINE__,
                 "%s: %ld of %ld allocations could fail unnoticed",
                 cases[k].name, optional, total);
+    if (getenv("BCAST_TEST_VERBOSE"))
+      printf("  %-45s %3ld allocations failed in turn\n", cases[k].name,
+             total);
     /* And with every allocation failing, without a diagnostic too. */
     use_counter(t, &c);
     c.fail_all = 1;
