@@ -692,7 +692,11 @@ bcast_status bcast_op_attrs_parse_mlir(bcast_op_attrs *attrs, bcast_op op,
     if (i < len && text[i] == '"') {
       size_t k = i + 1;
       while (k < len && text[k] != '"') k++;
-      if (k >= len) break;
+      if (k >= len)
+        return bcast__fail(diag, BCAST_PARSE,
+                           "attribute dictionary: unterminated quoted name at "
+                           "offset %zu",
+                           i);
       key = (span){text + i + 1, k - i - 1};
       i = k + 1;
     } else {
