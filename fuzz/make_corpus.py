@@ -62,7 +62,7 @@ def mlir_seeds():
     for sub in ["lower", "verify"]:
         d = os.path.join(ROOT, "tests", "data", sub)
         for name in sorted(os.listdir(d)):
-            if name.endswith(".mlir"):
+            if name.endswith(".mlir") or name.endswith(".golden"):
                 with open(os.path.join(d, name), "rb") as f:
                     data = f.read()
                 put("mlir", data, "%s-%s" % (sub, name))
