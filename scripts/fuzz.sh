@@ -4,8 +4,9 @@
 # checked-in seeds stay), crashes to fuzz/crashes/<harness>/.  Prints per
 # harness: seconds, execs, cov, ft, corpus size and findings.
 #   scripts/fuzz.sh BUILD_DIR [HARNESS...]     (default: all six)
-# Environment: FUZZ_SECONDS (60), FUZZ_ARGS (extra libFuzzer
-# flags, e.g. "-max_len=8192").
+# Environment: FUZZ_SECONDS (60), FUZZ_ARGS (extra libFuzzer flags, e.g.
+# "-max_len=8192"), FUZZ_MINIMIZE (1: afterwards drop the new corpus
+# entries that add no coverage, so the checked-in corpus stays small).
 set -uo pipefail
 build=${1:?usage: scripts/fuzz.sh BUILD_DIR [HARNESS...]}
 shift
@@ -38,6 +39,18 @@ for h in "${targets[@]}"; do
     -rss_limit_mb=2048 ${FUZZ_ARGS:-} >"$log" 2>&1
   rc=$?
   end=$(date +%s)
+  # Keep only the new inputs that add coverage over the rest: libFuzzer
+  # names its inputs by SHA-1; the seeds (fuzz/make_corpus.py) stay.
+  if [ "${FUZZ_MINIMIZE:-1}" = 1 ]; then
+    kept=$(mktemp -d)
+    if nice -n 10 "$bin" -merge=1 "$kept" "$corpus" >"$crashes/merge.log" 2>&1; then
+      for f in "$corpus"/*; do
+        b=$(basename "$f")
+        if [[ $b =~ ^[0-9a-f]{40}$ ]] && [ ! -e "$kept/$b" ]; then rm -f "$f"; fi
+      done
+    fi
+    rm -rf "$kept"
+  fi
   after=$(find "$crashes" -type f ! -name '*.log' | wc -l)
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
   last=$(grep -E '^#[0-9]+' "$log" | tail -1)
