@@ -56,7 +56,7 @@ def shape_arg(shape):
     return "[" + ",".join(str(d) for d in shape) + "]"
 
 
-def part_shapes(args, rng, failures):
+def part_shapes(args, rng, failures, stats):
     cases = 0
     for _ in range(args.shapes):
         n = rng.randint(1, 4)
@@ -69,13 +69,14 @@ def part_shapes(args, rng, failures):
                 r = rng.random()
                 if r < 0.3:
                     s[i] = 1
-                elif r < 0.38:
+                elif r < 0.45:
                     s[i] = rng.choice([0, 1, 2, 3])
             shapes.append(tuple(s))
         try:
             want = tuple(np.broadcast_shapes(*shapes))
         except ValueError:
             want = None
+            stats["numpy_refused"] += 1
         rc, out, err = run([args.bcast, "infer", "--profile", "numpy"] +
                            [shape_arg(s) for s in shapes])
         cases += 1
@@ -164,7 +165,7 @@ def gen_op(rng):
     return name, arg_types, type_text(result, result_elem)
 
 
-def part_tosa(args, rng, tmpdir, failures):
+def part_tosa(args, rng, tmpdir, failures, stats):
     lines, op_lines = [], []
     for k in range(args.ops):
         name, arg_types, result_type = gen_op(rng)
@@ -199,6 +200,7 @@ def part_tosa(args, rng, tmpdir, failures):
         return out
 
     mrej, brej = rejected(mout), rejected(bout)
+    stats["mlir_rejected"] += sum(1 for ln in op_lines if ln in mrej)
     for ln in op_lines:
         if (ln in mrej) != (ln in brej):
             failures.append("line %d: %s\n    mlir-opt: %s\n    bcast:    %s" %
@@ -231,20 +233,23 @@ def main():
     master = random.Random(seed)
     total_shapes = total_ops = rounds = 0
     failed = 0
+    stats = {"numpy_refused": 0, "mlir_rejected": 0}
     with tempfile.TemporaryDirectory(prefix="bcast-diff-") as tmpdir:
         while True:
             round_seed = master.randrange(1 << 31)
             rng = random.Random(round_seed)
             failures = []
-            total_shapes += part_shapes(args, rng, failures)
-            total_ops += part_tosa(args, rng, tmpdir, failures)
+            total_shapes += part_shapes(args, rng, failures, stats)
+            total_ops += part_tosa(args, rng, tmpdir, failures, stats)
             rounds += 1
             for f in failures[:20]:
                 print("FAIL (round seed %d, replay: --seed %d --rounds %d): %s" %
                       (round_seed, seed, rounds, f))
             failed += len(failures)
-            print("round %d: %d shape cases, %d ops, %d failures (%.0f s)" %
-                  (rounds, total_shapes, total_ops, failed, time.time() - start),
+            print("round %d: %d shape cases (NumPy refused %d), %d ops "
+                  "(mlir-opt rejected %d), %d failures (%.0f s)" %
+                  (rounds, total_shapes, stats["numpy_refused"], total_ops,
+                   stats["mlir_rejected"], failed, time.time() - start),
                   flush=True)
             if args.rounds and rounds >= args.rounds:
                 break
