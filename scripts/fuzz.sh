@@ -32,6 +32,8 @@ for h in "${targets[@]}"; do
   mkdir -p "$corpus" "$crashes"
   log="$crashes/last-run.log"
   before=$(find "$crashes" -type f ! -name '*.log' | wc -l)
+  old=$(mktemp)
+  ls "$corpus" >"$old"
   start=$(date +%s)
   # A crash stops the run: its input is in $crashes/crash-<sha1>.
   nice -n 10 "$bin" "$corpus" -dict="$dict" -max_total_time="$seconds" \
@@ -39,18 +41,21 @@ for h in "${targets[@]}"; do
     -rss_limit_mb=2048 ${FUZZ_ARGS:-} >"$log" 2>&1
   rc=$?
   end=$(date +%s)
-  # Keep only the new inputs that add coverage over the rest: libFuzzer
-  # names its inputs by SHA-1; the seeds (fuzz/make_corpus.py) stay.
+  # Of this run's new inputs keep those that add coverage over what was
+  # there before (-merge=1 copies into its first directory, which starts as
+  # the old corpus, only the inputs that add features); the old stay.
   if [ "${FUZZ_MINIMIZE:-1}" = 1 ]; then
     kept=$(mktemp -d)
+    (cd "$corpus" && xargs -r -d '\n' cp -t "$kept" <"$old")
     if nice -n 10 "$bin" -merge=1 "$kept" "$corpus" >"$crashes/merge.log" 2>&1; then
       for f in "$corpus"/*; do
         b=$(basename "$f")
-        if [[ $b =~ ^[0-9a-f]{40}$ ]] && [ ! -e "$kept/$b" ]; then rm -f "$f"; fi
+        if ! grep -qxF "$b" "$old" && [ ! -e "$kept/$b" ]; then rm -f "$f"; fi
       done
     fi
     rm -rf "$kept"
   fi
+  rm -f "$old"
   after=$(find "$crashes" -type f ! -name '*.log' | wc -l)
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
   last=$(grep -E '^#[0-9]+' "$log" | tail -1)
