@@ -5,7 +5,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
 
-.PHONY: all build asan tsan demo test unit-test bench bench-dask bench-stream install clean fuzz
+.PHONY: all build asan tsan demo test unit-test bench bench-dask bench-stream install clean fuzz fuzz-build fuzz-diff
 
 all: build
 
@@ -32,6 +32,29 @@ tsan:
 	cmake --build $(TSAN_BUILD) -j $(JOBS) --target bcast_unit
 	TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1" \
 	  OMP_TOOL_LIBRARIES=$(LLVM_LIB)/libarcher.so $(TSAN_BUILD)/bcast_unit
+
+# libFuzzer harnesses (fuzz/): clang, ASan + UBSan, no OpenMP.  make fuzz
+# runs each for FUZZ_SECONDS, one at a time, keeping new corpus entries in
+# fuzz/corpus/<harness>/ and crashes in fuzz/crashes/<harness>/;
+# FUZZ_TARGETS picks harnesses ("npy mlir").  make fuzz-diff compares bcast
+# with NumPy and mlir-opt on random shapes (FUZZ_DIFF_ARGS="--seed N").
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= npy mlir shape explicit attr lower
+FUZZ_DIFF_ARGS ?=
+fuzz-build:
+	@scripts/setup.sh fuzz
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DBCAST_FUZZ=ON -DBCAST_OPENMP=OFF -DBCAST_BUILD_TESTS=OFF \
+	  -DBCAST_BUILD_TOOLS=OFF -DBCAST_BUILD_PYTHON=OFF -DBCAST_BUILD_BENCH=OFF >/dev/null
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(addprefix bcast_fuzz_,$(FUZZ_TARGETS))
+
+fuzz: fuzz-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_TARGETS)
+
+fuzz-diff: build
+	@scripts/setup.sh test
+	/usr/bin/python3 fuzz/diff.py --bcast $(BUILD)/bcast $(FUZZ_DIFF_ARGS)
 
 demo: build
 	@scripts/demo.sh $(BUILD)/bcast

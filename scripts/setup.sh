@@ -8,6 +8,8 @@
 #   scripts/setup.sh bench   also python3-matplotlib (bench/chart.py)
 #   scripts/setup.sh tsan    also clang and LLVM's OpenMP runtime with its
 #                            ThreadSanitizer tool, libarcher (make tsan)
+#   scripts/setup.sh fuzz    also clang and libclang-rt-14-dev, which holds
+#                            libFuzzer (make fuzz)
 set -euo pipefail
 what=${1:-build}
 need=()
@@ -27,6 +29,10 @@ if [ "$what" = tsan ]; then
   # make tsan builds with clang against libomp, whose libarcher.so makes
   # OpenMP's barriers visible to ThreadSanitizer (libgomp's are not).
   for p in clang libomp-14-dev libclang-rt-14-dev; do have "$p" || need+=("$p"); done
+fi
+if [ "$what" = fuzz ]; then
+  # clang's -fsanitize=fuzzer links libclang_rt.fuzzer from libclang-rt-14-dev.
+  for p in clang libclang-rt-14-dev; do have "$p" || need+=("$p"); done
 fi
 if [ "$what" = bench ]; then
   # make bench draws its charts with bench/chart.py under /usr/bin/python3.

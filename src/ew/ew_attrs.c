@@ -15,6 +15,7 @@
 #include "core/diag.h"
 #include "ew/ew_attrs.h"
 #include "ew/ew_scalar.h"
+#include "type/text.h"
 
 /* ------------------------------------------------------------------------ */
 /* Scalars. */
@@ -630,18 +631,6 @@ bcast_status bcast_op_attr_parse(bcast_op_attrs *attrs, bcast_op op,
 /* ------------------------------------------------------------------------ */
 /* Dictionaries. */
 
-/* Skips spaces and // comments from i. */
-static size_t skip_trivia(const char *t, size_t len, size_t i) {
-  for (;;) {
-    while (i < len && is_space(t[i])) i++;
-    if (i + 1 < len && t[i] == '/' && t[i + 1] == '/') {
-      while (i < len && t[i] != '\n') i++;
-      continue;
-    }
-    return i;
-  }
-}
-
 /* The end of a value starting at i: the first ',' or '}' outside quotes
  * and brackets ((), [], {}, <>; "->" inside an affine map is not a
  * bracket).  Returns len when the dictionary does not close. */
@@ -654,7 +643,7 @@ static size_t value_end(const char *t, size_t len, size_t i) {
         if (t[i] == '\\') i++;
       continue;
     }
-    if (c == '-' && i + 1 < len && t[i + 1] == '>') {
+    if (c == '-' && bcast__peek(t, len, i + 1) == '>') {
       i++;
       continue;
     }
@@ -685,27 +674,31 @@ bcast_status bcast_op_attrs_parse_mlir(bcast_op_attrs *attrs, bcast_op op,
   bcast_op_attrs next = *attrs;
   size_t i = 1;
   for (int first = 1;; first = 0) {
-    i = skip_trivia(text, len, i);
-    if (i < len && text[i] == '}' && first) break;
+    i = bcast__skip_trivia(text, len, i);
+    if (bcast__peek(text, len, i) == '}' && first) break;
     /* A key: a bare identifier or a quoted string. */
     span key = {text + i, 0};
-    if (i < len && text[i] == '"') {
+    if (bcast__peek(text, len, i) == '"') {
       size_t k = i + 1;
       while (k < len && text[k] != '"') k++;
-      if (k >= len) break;
+      if (k >= len)
+        return bcast__fail(diag, BCAST_PARSE,
+                           "attribute dictionary: unterminated quoted name at "
+                           "offset %zu",
+                           i);
       key = (span){text + i + 1, k - i - 1};
       i = k + 1;
     } else {
-      while (i < len && is_key_char(text[i])) i++;
+      while (is_key_char(bcast__peek(text, len, i))) i++;
       key.n = (size_t)(text + i - key.p);
     }
     if (key.n == 0)
       return bcast__fail(diag, BCAST_PARSE,
                          "attribute dictionary: expected a name at offset %zu",
                          i);
-    i = skip_trivia(text, len, i);
+    i = bcast__skip_trivia(text, len, i);
     /* "name" alone is a unit attribute; "name = value" has a value. */
-    if (i < len && text[i] == '=') {
+    if (bcast__peek(text, len, i) == '=') {
       const size_t start = i + 1;
       i = value_end(text, len, start);
       if (i >= len) break;
@@ -717,11 +710,11 @@ bcast_status bcast_op_attrs_parse_mlir(bcast_op_attrs *attrs, bcast_op op,
         if (status != BCAST_OK) return status;
       }
     }
-    if (i < len && text[i] == ',') {
+    if (bcast__peek(text, len, i) == ',') {
       i++;
       continue;
     }
-    if (i < len && text[i] == '}') break;
+    if (bcast__peek(text, len, i) == '}') break;
     return bcast__fail(diag, BCAST_PARSE,
                        "attribute dictionary: expected ',' or '}' at offset "
                        "%zu",

@@ -90,7 +90,10 @@ static bcast_status expect_char(header_cursor *c, char ch, const char *where) {
 }
 
 /* A Python string literal in single or double quotes without escapes.  At
- * most cap - 1 bytes are copied; *full_len is the literal's real length. */
+ * most cap - 1 bytes are copied; *full_len is the literal's real length.
+ * A NUL byte is refused, as NumPy refuses it (Python source cannot hold
+ * one): copied into out it would cut the string short, so '<f4\0junk'
+ * would read as '<f4'. */
 static bcast_status read_py_string(header_cursor *c, char *out, size_t cap,
                                    size_t *full_len) {
   skip_space(c);
@@ -105,6 +108,7 @@ static bcast_status read_py_string(header_cursor *c, char *out, size_t cap,
     if (ch == '\n' || ch == '\r') return header_error(c, "newline in a string");
     if (ch == '\\')
       return header_error(c, "escape sequences in strings are not supported");
+    if (ch == 0) return header_error(c, "NUL byte in a string");
     c->pos++;
     if (ch == quote) break;
     if (n + 1 < cap) out[n] = (char)ch;

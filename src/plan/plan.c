@@ -259,6 +259,7 @@ static int plan_threads(const bcast_plan *plan, int threads) {
 #endif
 }
 
+#ifdef _OPENMP
 /* Thread tid's share [*begin, *end) of the plan's elements among nt.
  * Chunks end on row boundaries when there are rows enough to share, else
  * on 64-element boundaries inside the one long run.  Written so no step
@@ -274,6 +275,7 @@ static void plan_share(const bcast_plan *plan, int64_t nt, int64_t tid,
   *begin = tid > 0 && chunk > count / tid ? count : tid * chunk;
   *end = count - *begin <= chunk ? count : *begin + chunk;
 }
+#endif
 
 /* Runs the elements [begin, end) with a two-dimensional kernel.  The dim
  * next to the innermost (if any) is the kernel's row dim; the dims outside

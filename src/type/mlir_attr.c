@@ -30,18 +30,22 @@ static int dict_find(bcast_mlir_span dict, const char *name, size_t name_len,
   for (;;) {
     i = bcast__skip_trivia(t, len, i);
     size_t k0 = i, k1;
-    if (i < len && t[i] == '"') {
-      i = bcast__skip_string(t, len, i);
+    if (bcast__peek(t, len, i) == '"') {
+      /* A quoted name that does not close ends the lookup. */
+      size_t j = k0 + 1;
+      while (j < len && t[j] != '"' && t[j] != '\n') j += t[j] == '\\' ? 2 : 1;
+      if (j >= len || t[j] != '"') return 0;
       k0++;
-      k1 = i > k0 ? i - 1 : k0;
+      k1 = j;
+      i = j + 1;
     } else {
-      while (i < len && is_key_char(t[i])) i++;
+      while (is_key_char(bcast__peek(t, len, i))) i++;
       k1 = i;
     }
     if (k1 == k0) return 0;
     i = bcast__skip_trivia(t, len, i);
     size_t v0 = i, v1 = i;
-    if (i < len && t[i] == '=') {
+    if (bcast__peek(t, len, i) == '=') {
       v0 = bcast__skip_trivia(t, len, i + 1);
       i = bcast__skip_balanced(t, len, v0, 0);
       v1 = i;
@@ -54,7 +58,7 @@ static int dict_find(bcast_mlir_span dict, const char *name, size_t name_len,
       value->len = v1 - v0;
       return 1;
     }
-    if (i < len && t[i] == ',') {
+    if (bcast__peek(t, len, i) == ',') {
       i++;
       continue;
     }
@@ -88,12 +92,12 @@ static bcast_status read_ints(const char *t, size_t len, size_t *i,
                               size_t *n, bcast_diag *diag) {
   size_t j = bcast__skip_trivia(t, len, *i);
   *n = 0;
-  if (j < len && t[j] == closer) {
+  if (bcast__peek(t, len, j) == closer) {
     *i = j;
     return BCAST_OK;
   }
   for (;;) {
-    int neg = j < len && t[j] == '-';
+    int neg = bcast__peek(t, len, j) == '-';
     if (neg) j++;
     if (j >= len || !bcast__is_digit(t[j]))
       return list_error(diag, t, len, "expected an integer");
@@ -106,11 +110,11 @@ static bcast_status read_ints(const char *t, size_t len, size_t *i,
                          (int)(len > 200 ? 200 : len), t, cap);
     dims[(*n)++] = neg ? -v : v;
     j = bcast__skip_trivia(t, len, j);
-    if (j < len && t[j] == ',') {
+    if (bcast__peek(t, len, j) == ',') {
       j = bcast__skip_trivia(t, len, j + 1);
       continue;
     }
-    if (j < len && t[j] == closer) {
+    if (bcast__peek(t, len, j) == closer) {
       *i = j;
       return BCAST_OK;
     }
@@ -127,12 +131,12 @@ static bcast_status read_dense(const char *t, size_t len, size_t i,
   bcast_status st;
   int splat = 0;
   i = bcast__skip_trivia(t, len, i);
-  if (i < len && t[i] == '[') {
+  if (bcast__peek(t, len, i) == '[') {
     i++;
     if ((st = read_ints(t, len, &i, ']', dims, cap, n, diag)) != BCAST_OK)
       return st;
     i = bcast__skip_trivia(t, len, i + 1);
-  } else if (i < len && t[i] == '>') {
+  } else if (bcast__peek(t, len, i) == '>') {
     *n = 0;
   } else {
     if ((st = read_ints(t, len, &i, '>', dims, cap ? 1 : 0, n, diag)) != BCAST_OK)
@@ -187,11 +191,11 @@ bcast_status bcast_mlir_i64_list_parse(const char *t, size_t len,
                       "expected array<i64: ...> or dense<...> : tensor<...>");
   i = bcast__skip_trivia(t, len, i + 6);
   size_t e = i;
-  while (e < len && bcast__is_ident(t[e])) e++;
+  while (bcast__is_ident(bcast__peek(t, len, e))) e++;
   if (e - i < 2 || (t[i] != 'i' && t[i] != 'u' && t[i] != 's'))
     return list_error(diag, t, len, "expected an integer element type after 'array<'");
   i = bcast__skip_trivia(t, len, e);
-  if (i < len && t[i] == ':') {
+  if (bcast__peek(t, len, i) == ':') {
     i++;
     if ((st = read_ints(t, len, &i, '>', dims, cap, n, diag)) != BCAST_OK) return st;
   }

@@ -66,10 +66,10 @@ static void advance_to(bcast_mlir_scanner *s, size_t to) {
 static size_t read_result(const char *t, size_t len, size_t i, size_t *count) {
   if (i >= len || t[i] != '%') return 0;
   size_t j = i + 1;
-  while (j < len && bcast__is_ident(t[j])) j++;
+  while (bcast__is_ident(bcast__peek(t, len, j))) j++;
   if (j == i + 1) return 0;
   *count = 1;
-  if (j < len && t[j] == ':') {
+  if (bcast__peek(t, len, j) == ':') {
     size_t k = j + 1;
     int64_t n = 0;
     if (bcast__parse_size(t, len, k, &n, &k) == BCAST_OK && n > 0 &&
@@ -101,11 +101,11 @@ static size_t read_result_list(const char *t, size_t len, size_t i,
     *n_results += count;
     *list_end = j;
     j = bcast__skip_trivia(t, len, j);
-    if (j < len && t[j] == ',') {
+    if (bcast__peek(t, len, j) == ',') {
       i = bcast__skip_trivia(t, len, j + 1);
       continue;
     }
-    if (j < len && t[j] == '=' && !(j + 1 < len && t[j + 1] == '='))
+    if (bcast__peek(t, len, j) == '=' && bcast__peek(t, len, j + 1) != '=')
       return bcast__skip_trivia(t, len, j + 1);
     *stop = j > i ? j : i + 1;
     return 0;
@@ -146,9 +146,9 @@ static bcast_status parse_signature(const char *t, size_t len, size_t i,
   uint32_t pool_used = 0;
   i = bcast__skip_trivia(t, len, i);
   op->n_operands = 0;
-  if (i < len && t[i] == '(') {
+  if (bcast__peek(t, len, i) == '(') {
     i = bcast__skip_trivia(t, len, i + 1);
-    if (i < len && t[i] == ')') {
+    if (bcast__peek(t, len, i) == ')') {
       i++;
     } else {
       for (;;) {
@@ -159,11 +159,11 @@ static bcast_status parse_signature(const char *t, size_t len, size_t i,
         if (st != BCAST_OK) return st;
         op->n_operands++;
         i = bcast__skip_trivia(t, len, i);
-        if (i < len && t[i] == ',') {
+        if (bcast__peek(t, len, i) == ',') {
           i = bcast__skip_trivia(t, len, i + 1);
           continue;
         }
-        if (i < len && t[i] == ')') {
+        if (bcast__peek(t, len, i) == ')') {
           i++;
           break;
         }
@@ -171,17 +171,17 @@ static bcast_status parse_signature(const char *t, size_t len, size_t i,
       }
     }
     i = bcast__skip_trivia(t, len, i);
-    if (!(i + 1 < len && t[i] == '-' && t[i + 1] == '>'))
+    if (bcast__peek(t, len, i) != '-' || bcast__peek(t, len, i + 1) != '>')
       return op_error(diag, op, "expected '->' and the result type");
     i = bcast__skip_trivia(t, len, i + 2);
-    int parenthesized = i < len && t[i] == '(';
+    int parenthesized = bcast__peek(t, len, i) == '(';
     if (parenthesized) i = bcast__skip_trivia(t, len, i + 1);
     if (i >= len || (parenthesized && t[i] == ')'))
       return op_error(diag, op, "expected one result type");
     if ((st = parse_type(t, len, &i, op, &pool_used, &op->result, diag)) != BCAST_OK) return st;
     if (parenthesized) {
       i = bcast__skip_trivia(t, len, i);
-      if (i < len && t[i] == ',')
+      if (bcast__peek(t, len, i) == ',')
         return op_error(diag, op, "has more than one result; broadcasting ops have one");
       if (i >= len || t[i] != ')')
         return op_error(diag, op, "expected ')' after the result type");
@@ -231,12 +231,12 @@ static size_t find_signature(const char *t, size_t len, size_t i,
     if (c == ':') return i;
     if (c == '"') {
       i = bcast__skip_string(t, len, i);
-    } else if (c == '/' && i + 1 < len && t[i + 1] == '/') {
+    } else if (c == '/' && bcast__peek(t, len, i + 1) == '/') {
       while (i < len && t[i] != '\n') i++;
     } else if (c == '(' || c == '{' || c == '[' || c == '<') {
       size_t j = bcast__skip_balanced(t, len, i + 1, 0);
       /* skip_balanced stops at ',' at depth 0: keep going to the closer. */
-      while (j < len && t[j] == ',') j = bcast__skip_balanced(t, len, j + 1, 0);
+      while (bcast__peek(t, len, j) == ',') j = bcast__skip_balanced(t, len, j + 1, 0);
       if (c == '(') {
         /* Generic form operands: record the uses inside. */
         for (size_t k = i + 1; k < j; k++)
@@ -246,7 +246,7 @@ static size_t find_signature(const char *t, size_t len, size_t i,
       if (c == '{' && op->attrs.len == 0) {
         op->attrs.text = t + i;
         op->attrs.len = end - i;
-      } else if (c == '<' && i + 1 < len && t[i + 1] == '{' &&
+      } else if (c == '<' && bcast__peek(t, len, i + 1) == '{' &&
                  op->properties.len == 0) {
         op->properties.text = t + i;
         op->properties.len = end - i;
@@ -271,7 +271,7 @@ bcast_status bcast_mlir_scan_next(bcast_mlir_scanner *s, bcast_mlir_op *op,
   *found = 0;
   while (i < len) {
     char c = t[i];
-    if (c == '/' && i + 1 < len && t[i + 1] == '/') {
+    if (c == '/' && bcast__peek(t, len, i + 1) == '/') {
       while (i < len && t[i] != '\n') i++;
       continue;
     }
@@ -291,7 +291,7 @@ bcast_status bcast_mlir_scan_next(bcast_mlir_scanner *s, bcast_mlir_op *op,
     }
     /* The op name, generic or custom. */
     size_t name_start, name_end, after_name;
-    int generic = t[name_at] == '"';
+    int generic = bcast__peek(t, len, name_at) == '"';
     if (generic) {
       name_start = name_at + 1;
       name_end = name_start;
@@ -305,7 +305,7 @@ bcast_status bcast_mlir_scan_next(bcast_mlir_scanner *s, bcast_mlir_op *op,
     } else {
       name_start = name_at;
       name_end = name_at;
-      while (name_end < len && bcast__is_ident(t[name_end])) name_end++;
+      while (bcast__is_ident(bcast__peek(t, len, name_end))) name_end++;
       after_name = name_end;
     }
     if (name_end == name_start ||

@@ -28,7 +28,7 @@ size_t bcast__skip_balanced(const char *t, size_t len, size_t i,
       i = bcast__skip_string(t, len, i);
       continue;
     }
-    if (c == '-' && i + 1 < len && t[i + 1] == '>') {
+    if (c == '-' && bcast__peek(t, len, i + 1) == '>') {
       if (depth == 0) return i;
       i += 2;
       continue;
@@ -52,7 +52,7 @@ size_t bcast__skip_string(const char *t, size_t len, size_t i) {
     if (t[i] == '\\' && i + 1 < len) i++;
     i++;
   }
-  return i < len && t[i] == '"' ? i + 1 : i;
+  return bcast__peek(t, len, i) == '"' ? i + 1 : i;
 }
 
 static bcast_status type_error(bcast_diag *diag, bcast_status st,
@@ -79,15 +79,15 @@ static bcast_status type_error(bcast_diag *diag, bcast_status st,
  * not one. */
 static int valid_elem_type(const char *e, size_t n) {
   size_t i = 0;
-  if (i < n && e[i] == '!') i++;
+  if (bcast__peek(e, n, i) == '!') i++;
   if (i >= n || !((e[i] >= 'a' && e[i] <= 'z') || (e[i] >= 'A' && e[i] <= 'Z') ||
                   e[i] == '_'))
     return 0;
   if (e[i] == 'x' && i == 0) return 0;
   while (i < n && (bcast__is_ident(e[i]) && e[i] != '-')) i++;
-  if (i < n && e[i] == '<') {
+  if (bcast__peek(e, n, i) == '<') {
     size_t end = bcast__skip_balanced(e, n, i + 1, 0);
-    while (end < n && e[end] == ',') end = bcast__skip_balanced(e, n, end + 1, 0);
+    while (bcast__peek(e, n, end) == ',') end = bcast__skip_balanced(e, n, end + 1, 0);
     if (end >= n || e[end] != '>') return 0;
     i = end + 1;
   }
@@ -148,7 +148,7 @@ bcast_status bcast__mlir_type_read(const char *t, size_t len,
   }
 
   i = bcast__skip_spaces(t, len, i);
-  if (i < len && t[i] == '*') {
+  if (bcast__peek(t, len, i) == '*') {
     if (out->container == BCAST_CONTAINER_VECTOR)
       return type_error(diag, BCAST_PARSE, t, len, "vectors cannot be unranked");
     i = bcast__skip_spaces(t, len, i + 1);
@@ -160,12 +160,12 @@ bcast_status bcast__mlir_type_read(const char *t, size_t len,
     for (;;) {
       int64_t dim;
       size_t start = i;
-      int scalable = i < len && t[i] == '[';
+      int scalable = bcast__peek(t, len, i) == '[';
       if (scalable) i++;
-      if (i < len && t[i] == '?' && !scalable) {
+      if (bcast__peek(t, len, i) == '?' && !scalable) {
         dim = BCAST_DIM_DYNAMIC;
         i++;
-      } else if (i < len && bcast__is_digit(t[i])) {
+      } else if (bcast__is_digit(bcast__peek(t, len, i))) {
         size_t end;
         bcast_status st = bcast__parse_size(t, len, i, &dim, &end);
         if (st != BCAST_OK) {
@@ -183,10 +183,10 @@ bcast_status bcast__mlir_type_read(const char *t, size_t len,
                               "expected ']' after a scalable dimension");
           i++;
         }
-      } else if (i < len && t[i] == '-' && i + 1 < len &&
-                 bcast__is_digit(t[i + 1])) {
+      } else if (bcast__peek(t, len, i) == '-' &&
+                 bcast__is_digit(bcast__peek(t, len, i + 1))) {
         size_t end = i + 1;
-        while (end < len && bcast__is_digit(t[end])) end++;
+        while (bcast__is_digit(bcast__peek(t, len, end))) end++;
         char what[96];
         snprintf(what, sizeof what, "negative dimension '%.*s'",
                  (int)(end - i > 40 ? 40 : end - i), t + i);
@@ -232,7 +232,7 @@ bcast_status bcast__mlir_type_read(const char *t, size_t len,
   out->elem = t + i;
   out->elem_len = trimmed - i;
   i = elem_end;
-  if (i < len && t[i] == ',') {
+  if (bcast__peek(t, len, i) == ',') {
     if (out->container == BCAST_CONTAINER_VECTOR)
       return type_error(diag, BCAST_PARSE, t, len,
                         "vectors take no encoding attribute");

@@ -63,14 +63,14 @@ static bcast_status parse_name(const char *t, size_t len, size_t *i,
 static bcast_status parse_dim(const char *t, size_t len, size_t *i,
                               int64_t *dim, int names_allowed,
                               bcast_symbols *symbols, bcast_diag *diag) {
-  if (names_allowed && *i < len && is_name_start(t[*i]))
+  if (names_allowed && is_name_start(bcast__peek(t, len, *i)))
     return parse_name(t, len, i, symbols, dim, diag);
-  if (*i < len && t[*i] == '?') {
+  if (bcast__peek(t, len, *i) == '?') {
     *dim = BCAST_DIM_DYNAMIC;
     (*i)++;
     return BCAST_OK;
   }
-  if (*i < len && t[*i] == '-')
+  if (bcast__peek(t, len, *i) == '-')
     return shape_error(diag, BCAST_PARSE, t, len,
                        "sizes cannot be negative (use '?' for a dynamic size)");
   if (*i >= len || !bcast__is_digit(t[*i]))
@@ -110,7 +110,7 @@ static bcast_status parse_shape(const char *t, size_t len,
   char sep = bracketed ? ',' : 'x';
   if (bracketed) {
     i = bcast__skip_spaces(t, len, i + 1);
-    if (i < len && t[i] == close) {
+    if (bcast__peek(t, len, i) == close) {
       if (i + 1 != len)
         return shape_error(diag, BCAST_PARSE, t, len, "text after the shape");
       return BCAST_OK;
@@ -128,14 +128,14 @@ static bcast_status parse_shape(const char *t, size_t len,
     }
     out->dims[out->rank++] = dim;
     i = bcast__skip_spaces(t, len, i);
-    if (i < len && t[i] == sep) {
+    if (bcast__peek(t, len, i) == sep) {
       i = bcast__skip_spaces(t, len, i + 1);
       /* A trailing comma closes a Python tuple: "(3,)". */
-      if (bracketed && i < len && t[i] == close && i + 1 == len) return BCAST_OK;
+      if (bracketed && bcast__peek(t, len, i) == close && i + 1 == len) return BCAST_OK;
       continue;
     }
     if (bracketed) {
-      if (i < len && t[i] == close && i + 1 == len) return BCAST_OK;
+      if (bcast__peek(t, len, i) == close && i + 1 == len) return BCAST_OK;
       return shape_error(diag, BCAST_PARSE, t, len,
                          i >= len ? "missing closing bracket"
                                   : "expected ',' or the closing bracket");

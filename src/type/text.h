@@ -7,6 +7,16 @@
 
 #include "bcast/status.h"
 
+/* The byte at t[i], or '\0' at and past the end.  Every scanner over
+ * (text, len) looks ahead through this, never through t[i] behind a
+ * separate bounds test, so none can read t[len]: the text is not
+ * NUL-terminated (a buffer from a file, a slice of a larger text).  '\0'
+ * is no character any grammar here accepts, so the end reads as a
+ * mismatch; a real NUL inside the text is a mismatch too. */
+static inline char bcast__peek(const char *t, size_t len, size_t i) {
+  return i < len ? t[i] : '\0';
+}
+
 static inline int bcast__is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
          c == '\v';
@@ -18,7 +28,7 @@ static inline int bcast__is_ident(char c) {
 }
 
 static inline size_t bcast__skip_spaces(const char *t, size_t len, size_t i) {
-  while (i < len && bcast__is_space(t[i])) i++;
+  while (bcast__is_space(bcast__peek(t, len, i))) i++;
   return i;
 }
 
@@ -26,7 +36,7 @@ static inline size_t bcast__skip_spaces(const char *t, size_t len, size_t i) {
 static inline size_t bcast__skip_trivia(const char *t, size_t len, size_t i) {
   for (;;) {
     i = bcast__skip_spaces(t, len, i);
-    if (i + 1 < len && t[i] == '/' && t[i + 1] == '/') {
+    if (bcast__peek(t, len, i) == '/' && bcast__peek(t, len, i + 1) == '/') {
       while (i < len && t[i] != '\n') i++;
       continue;
     }
@@ -41,7 +51,7 @@ static inline bcast_status bcast__parse_size(const char *t, size_t len,
                                              size_t *end) {
   int64_t v = 0;
   int overflow = 0;
-  while (i < len && bcast__is_digit(t[i])) {
+  while (bcast__is_digit(bcast__peek(t, len, i))) {
     if (!overflow && (__builtin_mul_overflow(v, 10, &v) ||
                       __builtin_add_overflow(v, t[i] - '0', &v)))
       overflow = 1;
