@@ -139,6 +139,10 @@ def main():
 
     # --- peak resident memory ----------------------------------------------
     _, _, base = peak_rss_kib([bcast, "info", P("row.npy")])
+    # The sanitizer build (--scale below 1) keeps freed blocks in ASan's
+    # quarantine and maps shadow memory for what it touches: its resident
+    # set floats by several MiB, so its bound is looser.
+    slack = 4096 if args.scale >= 1 else 12288
     out_kib = 3000 * 2000 * 4 // 1024
     code, err, streamed = peak_rss_kib(
         [bcast, "run", "add", P("col.npy"), P("row.npy"), "-o", P("o1.npy"),
@@ -150,8 +154,8 @@ def main():
           f"output {out_kib} KiB")
     check("streamed run: exit 0", code == 0, err)
     check("whole run: exit 0", code2 == 0, err2)
-    check("streamed peak RSS within 4 MiB of bcast info's",
-          streamed < base + 4096, f"{streamed} KiB vs {base} KiB")
+    check(f"streamed peak RSS within {slack // 1024} MiB of bcast info's",
+          streamed < base + slack, f"{streamed} KiB vs {base} KiB")
     check("the default run holds the output (the measure can fail)",
           whole > base + out_kib * 3 // 4, f"{whole} KiB")
     env = dict(os.environ, BCAST_MAP_MIN_BYTES="1M")
@@ -160,8 +164,8 @@ def main():
          "--memory", MEM], env=env)
     print(f"peak RSS, a mapped 24 MB input, streamed: {mapped} KiB")
     check("mapped input, streamed: exit 0", code == 0, err)
-    check("mapped input, streamed: peak RSS within 4 MiB of bcast info's",
-          mapped < base + 4096, f"{mapped} KiB vs {base} KiB")
+    check(f"mapped input, streamed: peak RSS within {slack // 1024} MiB of "
+          "bcast info's", mapped < base + slack, f"{mapped} KiB vs {base} KiB")
     if code == 0:
         same_as_numpy("mapped input, streamed", P("o3.npy"), full + row)
     # The output replaces the mapped input it is computed from.
