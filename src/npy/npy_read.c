@@ -766,12 +766,10 @@ bcast_status bcast_npy_read_stream(bcast_npy_read_fn read, void *ctx,
   return read_source(&src, out, info, max_bytes, diag);
 }
 
-bcast_status bcast_npy_read(const char *path, bcast_tensor *out,
-                            bcast_npy_info *info, int64_t max_bytes,
-                            bcast_diag *diag) {
-  if (!path || !out || max_bytes < 0)
-    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                       "bcast_npy_read: invalid argument");
+/* Reads (or with map, maps the data of) the .npy file at path. */
+static bcast_status read_path(const char *path, int map, bcast_tensor *out,
+                              bcast_npy_info *info, int64_t max_bytes,
+                              bcast_diag *diag) {
   clear_tensor(out);
   FILE *f = fopen(path, "rb");
   if (!f)
@@ -784,15 +782,30 @@ bcast_status bcast_npy_read(const char *path, bcast_tensor *out,
                      strerror(errno));
   else if (S_ISDIR(sb.st_mode))
     st = bcast__fail(diag, BCAST_IO, "%s: is a directory", path);
+  else if (map && !S_ISREG(sb.st_mode))
+    st = bcast__fail(diag, BCAST_UNSUPPORTED,
+                     "%s: not a regular file, so it cannot be mapped; read "
+                     "it instead",
+                     path);
   if (st == BCAST_OK) {
-    /* A regular file's size is known; a pipe's or device's is not. */
+    /* A regular file's size is known; a pipe's or device's is not.  A
+     * mapped file's header is read through the stream, its data mapped. */
     const npy_source src = {file_read, f, path,
                             S_ISREG(sb.st_mode) ? (int64_t)sb.st_size : -1,
-                            -1};
+                            map ? fileno(f) : -1};
     st = read_source(&src, out, info, max_bytes, diag);
   }
   fclose(f);
   return st;
+}
+
+bcast_status bcast_npy_read(const char *path, bcast_tensor *out,
+                            bcast_npy_info *info, int64_t max_bytes,
+                            bcast_diag *diag) {
+  if (!path || !out || max_bytes < 0)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "bcast_npy_read: invalid argument");
+  return read_path(path, 0, out, info, max_bytes, diag);
 }
 
 bcast_status bcast_npy_map(const char *path, bcast_tensor *out,
@@ -800,29 +813,5 @@ bcast_status bcast_npy_map(const char *path, bcast_tensor *out,
   if (!path || !out)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                        "bcast_npy_map: invalid argument");
-  clear_tensor(out);
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return bcast__fail(diag, BCAST_IO, "%s: cannot open: %s", path,
-                       strerror(errno));
-  struct stat sb;
-  bcast_status st = BCAST_OK;
-  if (fstat(fileno(f), &sb) != 0)
-    st = bcast__fail(diag, BCAST_IO, "%s: cannot stat: %s", path,
-                     strerror(errno));
-  else if (S_ISDIR(sb.st_mode))
-    st = bcast__fail(diag, BCAST_IO, "%s: is a directory", path);
-  else if (!S_ISREG(sb.st_mode))
-    st = bcast__fail(diag, BCAST_UNSUPPORTED,
-                     "%s: not a regular file, so it cannot be mapped; read "
-                     "it instead",
-                     path);
-  if (st == BCAST_OK) {
-    /* The header is read through the stream; the data is mapped. */
-    const npy_source src = {file_read, f, path, (int64_t)sb.st_size,
-                            fileno(f)};
-    st = read_source(&src, out, info, INT64_MAX, diag);
-  }
-  fclose(f);
-  return st;
+  return read_path(path, 1, out, info, INT64_MAX, diag);
 }

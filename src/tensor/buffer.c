@@ -60,6 +60,19 @@ struct bcast_buffer {
   keep_node *keep_more;
 };
 
+/* A new header: one reference, nothing kept. */
+static void buffer_init(bcast_buffer *buffer, size_t bytes, void *data,
+                        void *block, size_t rounded, int mapped) {
+  atomic_init(&buffer->refcount, 1);
+  buffer->bytes = bytes;
+  buffer->data = data;
+  buffer->block = block;
+  buffer->rounded = rounded;
+  buffer->mapped = mapped;
+  for (int i = 0; i < BUFFER_KEEP_INLINE; i++) buffer->keep[i] = NULL;
+  buffer->keep_more = NULL;
+}
+
 static bcast_status buffer_create(size_t bytes, int zeroed, bcast_buffer **out,
                                   bcast_diag *diag) {
   *out = NULL;
@@ -91,14 +104,7 @@ static bcast_status buffer_create(size_t bytes, int zeroed, bcast_buffer **out,
    * whole huge pages here, so the whole block is advised. */
   if (align == BUFFER_HUGE_ALIGN) bcast__advise_huge_pages(data, rounded);
   if (zeroed) memset(data, 0, rounded);
-  atomic_init(&buffer->refcount, 1);
-  buffer->bytes = bytes;
-  buffer->data = data;
-  buffer->block = block;
-  buffer->rounded = rounded;
-  buffer->mapped = 0;
-  for (int i = 0; i < BUFFER_KEEP_INLINE; i++) buffer->keep[i] = NULL;
-  buffer->keep_more = NULL;
+  buffer_init(buffer, bytes, data, block, rounded, 0);
   *out = buffer;
   return BCAST_OK;
 }
@@ -131,14 +137,7 @@ bcast_status bcast__buffer_map(int fd, size_t bytes, const char *name,
     return bcast__fail(diag, err == ENOMEM ? BCAST_NO_MEMORY : BCAST_IO,
                        "%s: cannot map: %s", name, strerror(err));
   }
-  atomic_init(&buffer->refcount, 1);
-  buffer->bytes = bytes;
-  buffer->data = data;
-  buffer->block = NULL;
-  buffer->rounded = bytes;
-  buffer->mapped = 1;
-  for (int i = 0; i < BUFFER_KEEP_INLINE; i++) buffer->keep[i] = NULL;
-  buffer->keep_more = NULL;
+  buffer_init(buffer, bytes, data, NULL, bytes, 1);
   *out = buffer;
   return BCAST_OK;
 #else
