@@ -7,7 +7,9 @@ folder is on sys.path, so `import common` finds this file."""
 
 import argparse
 import os
+import pty
 import random
+import select
 import subprocess
 
 LLVM = "/usr/lib/llvm-22"
@@ -152,3 +154,28 @@ class Tally:
             print(replay)
         print("%d passed, %d failed" % (self.passed, self.failed))
         return 1 if self.failed else 0
+
+
+def run_pty(argv, stderr_tty=True):
+    """Runs ARGV with stderr on a pseudo-terminal (or a pipe); returns
+    (exit status, stderr bytes)."""
+    if not stderr_tty:
+        p = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        return p.returncode, p.stderr
+    master, slave = pty.openpty()
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    data = b''
+    while True:
+        ready, _, _ = select.select([master], [], [], 60)
+        if not ready:
+            break
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    os.close(master)
+    return p.wait(), data

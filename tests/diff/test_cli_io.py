@@ -21,10 +21,8 @@ Random values print their seed; replay with --seed.
 """
 import io
 import os
-import pty
 import random
 import re
-import select
 import shutil
 import subprocess
 import sys
@@ -336,29 +334,6 @@ def test_bfloat16(r, rng):
             'numpy-written V2 file reads as bfloat16', err)
 
 
-def run_pty(argv, stderr_tty=True):
-    """Runs ARGV with stderr on a pseudo-terminal (or a pipe); returns
-    (exit status, stderr bytes)."""
-    if not stderr_tty:
-        p = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        return p.returncode, p.stderr
-    master, slave = pty.openpty()
-    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=slave)
-    os.close(slave)
-    data = b''
-    while True:
-        ready, _, _ = select.select([master], [], [], 60)
-        if not ready:
-            break
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        data += chunk
-    os.close(master)
-    return p.wait(), data
 
 
 def test_progress(r):
@@ -366,17 +341,17 @@ def test_progress(r):
     cp = r.save('col.npy', np.ones((8192, 1), np.float32))
     rp = r.save('row.npy', np.full((1, 8192), 2, np.float32))
     argv = [r.bcast, 'run', 'add', cp, rp, '--print']
-    rc, data = run_pty(argv)
+    rc, data = common.run_pty(argv)
     text = data.decode('utf-8', 'replace')
     r.check(rc == 0 and re.search(r'\d+ / 256 MiB +[0-9.]+ GB/s +ETA [0-9.]+ s', text)
             and text.endswith('\r\x1b[K'),
             'progress line on a terminal, erased at the end', repr(text[:300]))
-    rc, data = run_pty(argv + ['--quiet'])
+    rc, data = common.run_pty(argv + ['--quiet'])
     r.check(rc == 0 and data == b'', '--quiet: no progress', repr(data[:200]))
-    rc, data = run_pty(argv, stderr_tty=False)
+    rc, data = common.run_pty(argv, stderr_tty=False)
     r.check(rc == 0 and data == b'', 'no terminal: no progress', repr(data[:200]))
     small = r.save('small.npy', np.ones((64, 64), np.float32))
-    rc, data = run_pty([r.bcast, 'run', 'add', small, small, '--print'])
+    rc, data = common.run_pty([r.bcast, 'run', 'add', small, small, '--print'])
     r.check(rc == 0 and data == b'', 'small output: no progress', repr(data[:200]))
 
 

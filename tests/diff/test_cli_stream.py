@@ -20,7 +20,6 @@ larger than memory), with NumPy as the oracle:
     standard error is not a terminal.
 The data come from a seeded generator (--seed, printed)."""
 import os
-import pty
 import subprocess
 import sys
 import tempfile
@@ -231,28 +230,14 @@ def main():
     np.save(P("wide.npy"), np.ones((1, 24000), np.float32))
     big[3] = P("wide.npy")
     for quiet in (False, True):
-        master, slave = pty.openpty()
-        p = subprocess.Popen([bcast] + big + (["--quiet"] if quiet else []),
-                             stdout=subprocess.DEVNULL, stderr=slave)
-        os.close(slave)
-        seen = b""
-        while True:
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-        p.wait()
-        os.close(master)
+        code, seen = common.run_pty([bcast] + big +
+                                    (["--quiet"] if quiet else []))
         text = seen.decode("utf-8", "replace")
         if quiet:
-            check("--quiet: no progress line", p.returncode == 0 and not text,
-                  text)
+            check("--quiet: no progress line", code == 0 and not text, text)
         else:
             check("a terminal gets the progress line",
-                  p.returncode == 0 and "MiB" in text and "GB/s" in text and
+                  code == 0 and "MiB" in text and "GB/s" in text and
                   "ETA" in text, text)
     code, _, err = bc(*big)
     check("not a terminal: no progress line", code == 0 and err == "", err)
