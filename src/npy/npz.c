@@ -465,6 +465,17 @@ typedef struct written_member {
   uint32_t crc, size, offset;
 } written_member;
 
+/* A member's size as a zip without zip64 can hold it. */
+static bcast_status member_fits(const char *path, const char *name,
+                                uint64_t size, bcast_diag *diag) {
+  if (size > ZIP_U32_MAX - 1)
+    return bcast__fail(diag, BCAST_UNSUPPORTED,
+                       "%s: member %s has %" PRIu64 " bytes, which needs "
+                       "zip64",
+                       path, name, size);
+  return BCAST_OK;
+}
+
 static bcast_status write_failed(const char *path, bcast_diag *diag) {
   return bcast__fail(diag, BCAST_IO, "%s: write failed: %s", path,
                      strerror(errno));
@@ -498,12 +509,8 @@ static bcast_status write_archive(bcast_output *out, const char *path, size_t n,
     bcast_status st = BCAST_OK;
     if (!seekable) st = bcast_npy_write_stream(member_write, &m, path,
                                                &tensors[k], o, diag);
+    if (st == BCAST_OK) st = member_fits(path, name, m.size, diag);
     if (st) return st;
-    if (m.size > ZIP_U32_MAX - 1)
-      return bcast__fail(diag, BCAST_UNSUPPORTED,
-                         "%s: member %s has %" PRIu64 " bytes, which needs "
-                         "zip64",
-                         path, name, m.size);
     size_t len = zip_header(h, 0, name_len, m.crc, (uint32_t)m.size, 0);
     if (bcast_output_write(out, h, len) ||
         bcast_output_write(out, name, name_len))
@@ -516,12 +523,8 @@ static bcast_status write_archive(bcast_output *out, const char *path, size_t n,
       st = bcast_npy_write_stream(bcast_output_write, out, path, &tensors[k],
                                   o, diag);
     }
+    if (st == BCAST_OK) st = member_fits(path, name, m.size, diag);
     if (st) return st;
-    if (m.size > ZIP_U32_MAX - 1)
-      return bcast__fail(diag, BCAST_UNSUPPORTED,
-                         "%s: member %s has %" PRIu64 " bytes, which needs "
-                         "zip64",
-                         path, name, m.size);
     w[k].crc = m.crc;
     w[k].size = (uint32_t)m.size;
     if (seekable) {
