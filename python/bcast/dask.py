@@ -301,7 +301,10 @@ for _op in _core.__dict__:
 
 def _broadcast(x, shape, dims, chunks, copy, what):
     arr = _as_dask(x, what)
-    shape = tuple(int(n) for n in shape)
+    # bcast's own shape reading: ints, or shape text; its errors.
+    shape = tuple(_core.broadcast_shapes(shape))
+    if any(not isinstance(n, int) for n in shape):
+        raise ValueError(f"{what}: the shape must be static, not {shape}")
     implicit = dims is None
     if implicit:
         if arr.ndim > len(shape):

@@ -198,6 +198,12 @@ def test_errors_come_when_the_graph_is_built():
         bd.broadcast_in_dim(da.ones((3, 2)), (3, 4), [0, 1])
     with pytest.raises(bcast.BroadcastError):
         bd.broadcast_to(da.ones((3, 2)), (2,))
+    with pytest.raises(ValueError, match="static"):
+        bd.broadcast_to(da.ones((3, 1)), (3, None))
+    with pytest.raises(ValueError, match="negative"):
+        bd.broadcast_to(da.ones((3, 1)), (-1, 3))
+    with pytest.raises(TypeError):
+        bd.broadcast_to(da.ones((3, 1)), (3, 4.5))
 
 
 def test_size_zero_and_zero_rank(client):
