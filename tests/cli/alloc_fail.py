@@ -43,6 +43,15 @@ COMMANDS = [
                       "{d}/out.npy"], ["out.npy"]),
     ("broadcast-in-dim", ["broadcast-in-dim", "{d}/c.npy", "--dims", "1",
                           "--shape", "2,4", "-o", "{d}/out.npy"], ["out.npy"]),
+    # Outputs over --memory, written tile by tile (stream.c).
+    ("run streamed", ["run", "add", "{d}/e.npy", "{d}/b.npy", "--memory", "40",
+                      "-o", "{d}/out.npy"], ["out.npy"]),
+    ("broadcast-to streamed", ["broadcast-to", "{d}/b.npy", "--shape", "4,2,3",
+                               "--memory", "64", "-o", "{d}/out.npy"],
+     ["out.npy"]),
+    ("broadcast streamed", ["broadcast", "{d}/e.npy", "{d}/b.npy", "--memory",
+                            "64", "-o", "{d}/outdir"],
+     ["outdir/z0.npy", "outdir/z1.npy"]),
     ("verify", ["verify", "{d}/f.mlir"], []),
     ("lower", ["lower", "{d}/g.mlir", "-o", "{d}/out.mlir"], ["out.mlir"]),
     ("infer", ["infer", "--format", "json", "tensor<2x1xf32>", "3"], []),
@@ -57,6 +66,7 @@ def prepare(d):
     np.save(os.path.join(d, "a.npy"), np.arange(2, dtype=np.float32).reshape(2, 1))
     np.save(os.path.join(d, "b.npy"), np.arange(3, dtype=np.float32).reshape(1, 3))
     np.save(os.path.join(d, "c.npy"), np.arange(4, dtype=np.float32))
+    np.save(os.path.join(d, "e.npy"), np.arange(4, dtype=np.float32).reshape(4, 1))
     np.save(os.path.join(d, "i.npy"), np.arange(3, dtype=np.int64).reshape(1, 3))
     with open(os.path.join(d, "f.mlir"), "w") as f:
         f.write(MLIR)
