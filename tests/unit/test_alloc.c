@@ -598,6 +598,33 @@ TEST(alloc_non_allocating_calls_make_no_allocation) {
   CHECK_INT(failed, 1);
   const void *data[2] = {in[0].data, in[1].data};
   CHECK_INT(bcast_ew_plan_execute(plan, out.data, data, &d), BCAST_OK);
+  /* explain, and a tile: its map, plan, views and the op into a box. */
+  static bcast_explained explained[2];
+  CHECK_INT(bcast_explain(2, ops, BCAST_PROFILE_NUMPY, &result, explained, &d),
+            BCAST_OK);
+  bcast_shape shapes[2], out_shape;
+  bcast_tile_map maps[2];
+  bcast_shape_set(&out_shape, out.rank, out.shape, NULL);
+  for (int k = 0; k < 2; k++) {
+    bcast_shape_set(&shapes[k], in[k].rank, in[k].shape, NULL);
+    CHECK_INT(bcast_tile_map_init(&maps[k], &shapes[k], &out_shape, NULL, 0, &d),
+              BCAST_OK);
+  }
+  const size_t four[2] = {4, 4};
+  bcast_tiler tiler;
+  bcast_box box;
+  bcast_tensor views[2], window;
+  CHECK_INT(bcast_tiler_init(&tiler, 2, maps, four, 4, 32, &d), BCAST_OK);
+  while (bcast_tiler_next(&tiler, &box)) {
+    CHECK_INT(bcast_tile_views(2, maps, in, NULL, &box, views, &d), BCAST_OK);
+    CHECK_INT(bcast_tensor_box(&window, &out, NULL, &box, &d), BCAST_OK);
+    CHECK_INT(bcast_ew_compute_into(BCAST_OP_ADD, NULL, 2, views, &window, NULL,
+                                    &d),
+              BCAST_OK);
+    bcast_tensor_release(&window);
+    bcast_tensor_release(&views[1]);
+    bcast_tensor_release(&views[0]);
+  }
   bcast_set_allocator(NULL);
   CHECK_INT(c.calls, 0);
   CHECK_INT(((const float *)out.data)[5], 12);
