@@ -13,7 +13,8 @@ larger than memory), with NumPy as the oracle:
   - an output path equal to a mapped input;
   - --checked failing in a later tile: exit 1, the element's index in the
     whole output, the old file untouched;
-  - --max-bytes refuses (exit 1, the bytes needed); an archive or standard
+  - without --max-bytes a 1.16 GB output streams (to /dev/null); a given
+    --max-bytes refuses (exit 1, the bytes needed); an archive or standard
     output over --memory is refused (exit 2); a file system without room
     is refused before anything is written (a 1 MiB tmpfs, root only);
   - the progress line: on a terminal (a pty), absent with --quiet or when
@@ -194,6 +195,13 @@ def main():
               f.read() == b"old contents")
     check("no temporary file left",
           not [n for n in os.listdir(tmp) if n.startswith(".bcast-tmp")])
+    # Without --max-bytes a streamed output has no cap but the disk: 1.16 GB
+    # (over the 1 GiB default of --max-bytes and --memory) to /dev/null.
+    np.save(P("c17.npy"), np.ones((17000, 1), np.float32))
+    np.save(P("r17.npy"), np.ones((1, 17000), np.float32))
+    code, _, err = bc("run", "add", P("c17.npy"), P("r17.npy"), "-o",
+                      "/dev/null", "--quiet")
+    check("1.16 GB without --max-bytes streams: exit 0", code == 0, err)
     code, _, err = bc("run", "add", P("col.npy"), P("row.npy"), "-o",
                       P("o4.npy"), "--memory", MEM, "--max-bytes", "10M")
     check("--max-bytes: exit 1 naming the bytes",

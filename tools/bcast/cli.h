@@ -138,8 +138,9 @@ int cli_stream_op(const char *path, const bcast_tensor *layout, size_t n,
 /* The help lines of --memory and --quiet. */
 #define CLI_MEMORY_HELP                                                       \
   "  --memory N         outputs larger than N bytes (default 1G) are\n"      \
-  "                     computed and written tile by tile, holding one tile\n" \
-  "                     (at most N/2, 64M at most) instead of the output;\n"  \
+  "                     written to their .npy file tile by tile, holding\n"  \
+  "                     one tile (at most N/2, 64M at most), limited by\n"   \
+  "                     free disk space, and by --max-bytes if given;\n"     \
   "                     .npy inputs of 64M or more are mapped, not read\n"   \
   "  --quiet            no progress line on a terminal\n"
 

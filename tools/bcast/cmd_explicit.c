@@ -33,12 +33,14 @@ static void broadcast_in_dim_help(FILE *out) {
           "                    transpose); the default is XLA's strictly increasing\n"
           "  --operand SHAPE   shape-only mode: no file, print the result shape\n"
           "  -o OUT.npy        write the result;  --print  show it instead\n"
-          "  --max-bytes N     the most bytes read into memory and written\n"
-          "                    (K/M/G/T suffixes; default 1G)\n"
+          "  --max-bytes N     the most bytes read or made in memory (K/M/G/T\n"
+          "                    suffixes; default 1G); when given, also the\n"
+          "                    largest output written tile by tile\n"
           "  --memory N        outputs larger than N bytes (default 1G) are\n"
-          "                    computed and written tile by tile, holding one\n"
-          "                    tile (at most N/2, 64M at most); .npy inputs of\n"
-          "                    64M or more are mapped, not read\n"
+          "                    written to their .npy file tile by tile, holding\n"
+          "                    one tile (at most N/2, 64M at most), limited by\n"
+          "                    free disk space, and by --max-bytes if given;\n"
+          "                    .npy inputs of 64M or more are mapped, not read\n"
           "  --quiet           no progress line on a terminal\n"
           "  --threads N       threads for materializing (default: OpenMP's)\n"
           "  -h, --help        this text\n"
@@ -82,7 +84,7 @@ bad:
 int cmd_broadcast_in_dim(int argc, char **argv) {
   const char *file = NULL, *output = NULL, *operand_text = NULL,
              *shape_text = NULL, *dims_text = NULL, *new_dims_text = NULL;
-  int print = 0, threads = 0, quiet = 0;
+  int print = 0, threads = 0, quiet = 0, max_bytes_given = 0;
   int64_t max_bytes = BCAST_DEFAULT_MAX_BYTES, memory = CLI_DEFAULT_MEMORY;
   bcast_dims_order order = BCAST_DIMS_INCREASING;
   for (int i = 1; i < argc; i++) {
@@ -101,6 +103,7 @@ int cmd_broadcast_in_dim(int argc, char **argv) {
     else if (!strcmp(a, "--quiet")) quiet = 1;
     else if (!strcmp(a, "--max-bytes")) {
       if (i + 1 >= argc || !cli_parse_bytes(argv[++i], &max_bytes)) return CLI_USAGE;
+      max_bytes_given = 1;
     } else if (!strcmp(a, "--memory")) {
       if (i + 1 >= argc || !cli_parse_bytes(argv[++i], &memory)) return CLI_USAGE;
     } else if (!strcmp(a, "--threads")) {
@@ -206,7 +209,8 @@ int cmd_broadcast_in_dim(int argc, char **argv) {
     /* Over --memory: written tile by tile. */
     char *paths[1] = {(char *)output};
     rc = cli_stream_copies(1, paths, &x, &view, &info, dims, n_dims,
-                           max_bytes, memory, threads, quiet);
+                           max_bytes_given ? max_bytes : INT64_MAX, memory,
+                           threads, quiet);
     bcast_tensor_release(&view);
     bcast_tensor_release(&x);
     return rc;

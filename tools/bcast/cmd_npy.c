@@ -17,6 +17,7 @@ typedef struct npy_opts {
   const char *output;
   int print;
   int64_t max_bytes;
+  int max_bytes_given; /* without --max-bytes, a streamed output has no cap */
   int64_t memory; /* --memory: above it outputs stream (stream.c) */
   int quiet;
   int threads;
@@ -59,6 +60,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, npy_opts *o) {
     } else if ((allowed & OPT_BUDGET) && cli_option_is(arg, "--max-bytes")) {
       if (!(value = cli_option_value(argc, argv, &i, "--max-bytes", arg))) return 0;
       if (!cli_parse_bytes(value, &o->max_bytes)) return 0;
+      o->max_bytes_given = 1;
     } else if ((allowed & OPT_OUTPUT) && cli_option_is(arg, "--memory")) {
       if (!(value = cli_option_value(argc, argv, &i, "--memory", arg))) return 0;
       if (!cli_parse_bytes(value, &o->memory)) return 0;
@@ -213,8 +215,9 @@ static void broadcast_help(FILE *out) {
         "                     numpy.savez names them; '-': standard output\n"
         "                     (one input only)\n"
         "  --print            print the shapes and (small) arrays instead\n"
-        "  --max-bytes N      the most bytes read into memory and written,\n"
-        "                     with an optional K/M/G/T suffix (default 1G)\n"
+        "  --max-bytes N      the most bytes read or made in memory (K/M/G/T\n"
+        "                     suffixes; default 1G); when given, also the\n"
+        "                     largest output written tile by tile\n"
         CLI_MEMORY_HELP
         "  --threads N        threads for copying (0 = automatic, default)\n"
         "  -h, --help         this text\n"
@@ -273,7 +276,8 @@ static int stream_broadcast(const npy_opts *o, size_t n, const bcast_tensor *x,
     cli_diag("broadcast", &diag);
     rc = CLI_FAIL;
   } else if (rc == CLI_OK) {
-    rc = cli_stream_copies(n, paths, x, z, info, NULL, 0, o->max_bytes,
+    rc = cli_stream_copies(n, paths, x, z, info, NULL, 0,
+                           o->max_bytes_given ? o->max_bytes : INT64_MAX,
                            o->memory, o->threads, o->quiet);
     for (size_t i = 0; i < n; i++) bcast_tensor_release(&z[i]);
   }
@@ -404,8 +408,9 @@ static void broadcast_to_help(FILE *out) {
         "                     X.npz or X.npz:NAME an archive (member arr_0\n"
         "                     or NAME)\n"
         "  --print            print the result instead of writing it\n"
-        "  --max-bytes N      the most bytes read into memory and written,\n"
-        "                     with an optional K/M/G/T suffix (default 1G)\n"
+        "  --max-bytes N      the most bytes read or made in memory (K/M/G/T\n"
+        "                     suffixes; default 1G); when given, also the\n"
+        "                     largest output written tile by tile\n"
         CLI_MEMORY_HELP
         "  --threads N        threads for copying (0 = automatic, default)\n"
         "  -h, --help         this text\n"
@@ -465,7 +470,8 @@ int cmd_broadcast_to(int argc, char **argv) {
   if (st == BCAST_OK && !o.print && cli_stream_wanted(&view, o.memory)) {
     /* Over --memory: written tile by tile. */
     char *paths[1] = {(char *)o.output};
-    rc = cli_stream_copies(1, paths, &x, &view, &info, NULL, 0, o.max_bytes,
+    rc = cli_stream_copies(1, paths, &x, &view, &info, NULL, 0,
+                           o.max_bytes_given ? o.max_bytes : INT64_MAX,
                            o.memory, o.threads, o.quiet);
     bcast_tensor_release(&view);
     bcast_tensor_release(&x);

@@ -29,6 +29,7 @@ typedef struct run_opts {
   int quiet;     /* --quiet: no progress line */
   int list_ops;  /* --list-ops */
   int64_t max_bytes;
+  int max_bytes_given; /* without --max-bytes, a streamed output has no cap */
   int64_t memory; /* --memory: above it the output streams (stream.c) */
   int n_attrs;
   const char *attrs[RUN_MAX_ATTRS];
@@ -97,13 +98,15 @@ static void run_help(FILE *out) {
       "                        verified under the profile\n",
       out);
   fputs(
-      "  --max-bytes N         the most bytes of each input read into memory,\n"
-      "                        and of the output, optional K/M/G/T suffix\n"
-      "                        (default 1G)\n"
+      "  --max-bytes N         the most bytes of each input read, and of the\n"
+      "                        output made, in memory (K/M/G/T suffixes;\n"
+      "                        default 1G); when given, also the largest\n"
+      "                        output written tile by tile\n"
       "  --memory N            an output larger than N bytes (default 1G) is\n"
-      "                        computed and written tile by tile, holding one\n"
-      "                        tile (at most N/2, 64M at most); .npy inputs of\n"
-      "                        64M or more are mapped, not read\n"
+      "                        written to its .npy file tile by tile, holding\n"
+      "                        one tile (at most N/2, 64M at most), limited by\n"
+      "                        free disk space, and by --max-bytes if given;\n"
+      "                        .npy inputs of 64M or more are mapped, not read\n"
       "  -h, --help            this text\n"
       "\n"
       "exit status: 0 ok; 1 the op rejects the types, shapes or attributes,\n"
@@ -185,6 +188,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       if (!(value = cli_option_value(argc, argv, &i, "--max-bytes", arg)))
         return 0;
       if (!cli_parse_bytes(value, &o->max_bytes)) return 0;
+      o->max_bytes_given = 1;
     } else if (cli_option_is(arg, "--memory")) {
       if (!(value = cli_option_value(argc, argv, &i, "--memory", arg)))
         return 0;
@@ -524,7 +528,9 @@ int cmd_run(int argc, char **argv) {
       bcast_ew_plan_destroy(plan);
       if (cli_stream_wanted(&layout, o.memory)) {
         rc = cli_stream_op(o.output, &layout, (size_t)arity, x, op, &attrs,
-                           &options, o.max_bytes, o.memory, o.quiet);
+                           &options,
+                           o.max_bytes_given ? o.max_bytes : INT64_MAX,
+                           o.memory, o.quiet);
         goto release;
       }
     }
