@@ -301,25 +301,32 @@ static bcast_status tosa_elem_rule(const bcast_mlir_op *op,
                        "results");
     return BCAST_OK;
   }
-  case BCAST_ELEM_NEGATE:
-    if (!same_elem(a, r))
-      return elem_pair_fail(diag,
-                            "expect input and output to have same element "
-                            "type",
-                            a, r, "the input and the output");
-    if (!same_elem(a, &op->operands[1]))
-      return elem_pair_fail(diag,
-                            "expect both input1 and its zero point are the "
-                            "same element type",
-                            a, &op->operands[1],
-                            "the input and its zero point (operand #1)");
-    if (!same_elem(r, &op->operands[2]))
-      return elem_pair_fail(diag,
-                            "expect both output and its zero point are the "
-                            "same element type",
-                            r, &op->operands[2],
-                            "the output and its zero point (operand #2)");
+  case BCAST_ELEM_NEGATE: {
+    /* In MLIR's order: input and output, input and its zero point, output
+     * and its zero point (operand -1 is the result). */
+    static const struct {
+      int x, y;
+      const char *mlir, *names;
+    } pairs[] = {
+        {0, -1, "expect input and output to have same element type",
+         "the input and the output"},
+        {0, 1, "expect both input1 and its zero point are the same element "
+               "type",
+         "the input and its zero point (operand #1)"},
+        {-1, 2, "expect both output and its zero point are the same element "
+                "type",
+         "the output and its zero point (operand #2)"},
+    };
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+      const bcast_mlir_type_ref *x =
+          pairs[k].x < 0 ? r : &op->operands[pairs[k].x];
+      const bcast_mlir_type_ref *y =
+          pairs[k].y < 0 ? r : &op->operands[pairs[k].y];
+      if (!same_elem(x, y))
+        return elem_pair_fail(diag, pairs[k].mlir, x, y, pairs[k].names);
+    }
     return BCAST_OK;
+  }
   case BCAST_ELEM_SELECT:
     for (int k = 1; k < 3; k++)
       if (!same_elem(&op->operands[k], r))

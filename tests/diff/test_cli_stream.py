@@ -206,6 +206,10 @@ def main():
                       P("o4.npy"), "--memory", MEM, "--max-bytes", "10M")
     check("--max-bytes: exit 1 naming the bytes",
           code == 1 and "needs 24000000 bytes" in err, err)
+    code, _, err = bc("broadcast-to", P("row.npy"), "--shape",
+                      "4611686018427387904x2000", "-o", P("o5.npy"))
+    check("an output size over 64 bits: exit 1", code == 1 and
+          "overflows 64 bits" in err and not os.path.exists(P("o5.npy")), err)
     for target, what in ((P("o.npz"), "an archive"), ("-", "standard output")):
         code, _, err = bc("broadcast-to", P("row.npy"), "--shape", "3000x2000",
                           "-o", target, "--memory", MEM)

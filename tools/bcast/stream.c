@@ -19,10 +19,15 @@
  * stay in the last-level cache's neighbourhood. */
 #define STREAM_TILE_MAX ((int64_t)64 << 20)
 
+/* The output's data bytes, INT64_MAX when they overflow (more than any
+ * memory, --max-bytes or disk allows, so it is refused as such). */
 static int64_t layout_bytes(const bcast_tensor *t) {
   int64_t n = 1;
-  for (int32_t d = 0; d < t->rank; d++) n *= t->shape[d];
-  return n * (int64_t)bcast_dtype_size(t->dtype);
+  for (int32_t d = 0; d < t->rank; d++)
+    if (__builtin_mul_overflow(n, t->shape[d], &n)) return INT64_MAX;
+  if (__builtin_mul_overflow(n, (int64_t)bcast_dtype_size(t->dtype), &n))
+    return INT64_MAX;
+  return n;
 }
 
 int cli_stream_wanted(const bcast_tensor *layout, int64_t memory) {
@@ -231,7 +236,9 @@ int cli_stream_write(size_t n, const cli_stream_job *jobs, int64_t memory,
     return CLI_USAGE;
   }
   int64_t total = 0, done = 0;
-  for (size_t k = 0; k < n; k++) total += layout_bytes(&jobs[k].layout);
+  for (size_t k = 0; k < n; k++)
+    if (__builtin_add_overflow(total, layout_bytes(&jobs[k].layout), &total))
+      total = INT64_MAX;
   cli_progress progress;
   cli_progress_init(&progress, quiet);
   int rc = CLI_OK, write_failed = 0;
@@ -286,7 +293,12 @@ static int stream_allowed(size_t n, char *const *paths,
                 cli_is_std(paths[k]) ? "standard output" : "an archive");
       return CLI_USAGE;
     }
-    total += layout_bytes(&layouts[k]);
+    if (__builtin_add_overflow(total, layout_bytes(&layouts[k]), &total))
+      total = INT64_MAX;
+  }
+  if (total == INT64_MAX) {
+    cli_error("the output%s size overflows 64 bits", n > 1 ? "s'" : "'s");
+    return CLI_FAIL;
   }
   if (total > max_bytes) {
     cli_error("the output%s need%s %" PRId64 " bytes, more than --max-bytes "
