@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what bcast needs on a Debian 12 machine, skipping what is there.
-#   scripts/setup.sh build   compiler, CMake, OpenMP runtime, and python3-dev
-#                            with python3-numpy for the Python module
+#   scripts/setup.sh build   compiler, CMake, OpenMP runtime, zlib, and
+#                            python3-dev with python3-numpy for the Python
+#                            module
 #   scripts/setup.sh test    also mlir-22-tools (the oracle), python3-pytest,
 #                            pkgconf, clang and groff-base (the package test),
 #                            python3-dask and python3-distributed (bcast.dask)
@@ -15,6 +16,8 @@ what=${1:-build}
 need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 for p in gcc make cmake libgomp1; do have "$p" || need+=("$p"); done
+# zlib inflates np.savez_compressed members and sums CRC-32s (src/npy).
+have zlib1g-dev || need+=(zlib1g-dev)
 # The Python module (import bcast) builds against Debian's interpreter.
 for p in python3 python3-dev python3-numpy; do have "$p" || need+=("$p"); done
 if [ "$what" = test ]; then

@@ -402,10 +402,10 @@ int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
       free(archive);
       return CLI_USAGE;
     }
-    st = bcast_npz_write(archive, 1, &member, t, opts, &diag);
+    st = bcast_npz_update(archive, 1, &member, t, opts, &diag);
     free(archive);
   } else if (cli_output_is_archive(output)) {
-    st = bcast_npz_write(output, n, NULL, t, opts, &diag);
+    st = bcast_npz_update(output, n, NULL, t, opts, &diag);
   } else if (n == 1) {
     st = bcast_npy_write(output, t, opts, &diag);
   } else {
