@@ -278,22 +278,21 @@ static bcast_status decode_extra(const zip_archive *z, const unsigned char *x,
 /* Where a directory offset points once the bytes before the archive are
  * counted: the directory says it starts at dir_offset and really starts
  * at start_dir.  Clamped to -1 and file_size + 1 outside the file. */
-static int64_t moved_offset(const zip_archive *z, uint64_t raw,
-                            uint64_t dir_offset) {
-  if (raw >= dir_offset) {
-    const uint64_t d = raw - dir_offset;
+static int64_t moved_offset(const zip_archive *z, uint64_t raw) {
+  if (raw >= z->dir_offset) {
+    const uint64_t d = raw - z->dir_offset;
     return d > z->file_size - z->start_dir ? (int64_t)z->file_size + 1
                                            : (int64_t)(z->start_dir + d);
   }
-  const uint64_t d = dir_offset - raw;
+  const uint64_t d = z->dir_offset - raw;
   return d > z->start_dir ? -1 : (int64_t)(z->start_dir - d);
 }
 
 /* Parses entry e at dir[pos] with bounds b; its decoded name goes to
  * *names, which advances. */
 static bcast_status parse_entry(zip_archive *z, size_t pos,
-                                const entry_bounds *b, uint64_t dir_offset,
-                                zip_entry *e, char **names, bcast_diag *diag) {
+                                const entry_bounds *b, zip_entry *e,
+                                char **names, bcast_diag *diag) {
   const unsigned char *p = z->dir + pos;
   memset(e, 0, sizeof *e);
   if (p[6] > ZIP_MAX_EXTRACT_VERSION)
@@ -321,7 +320,8 @@ static bcast_status parse_entry(zip_archive *z, size_t pos,
   bcast_status st = decode_extra(z, p + ZIP_CENTRAL_LEN + b->name, b->extra,
                                  ZIP_CENTRAL_LEN + b->name, e, &offset, diag);
   if (st) return st;
-  e->header_offset = moved_offset(z, offset, dir_offset);
+  e->raw_offset = offset;
+  e->header_offset = moved_offset(z, offset);
   return BCAST_OK;
 }
 
@@ -335,6 +335,7 @@ static bcast_status read_directory(zip_archive *z, const end_record *r,
                                    "before the file",
                           diag);
   z->start_dir = r->at - before - r->dir_size;
+  z->dir_offset = r->dir_offset;
   if (r->dir_size > SIZE_MAX - 1)
     return bcast__fail(diag, BCAST_NO_MEMORY, "%s: out of memory", z->path);
   z->dir_len = (size_t)r->dir_size;
@@ -359,7 +360,7 @@ static bcast_status read_directory(zip_archive *z, const end_record *r,
   size_t k = 0;
   for (size_t pos = 0; pos < z->dir_len; pos = b.next, k++) {
     bound_entry(z, pos, &b, NULL);
-    st = parse_entry(z, pos, &b, r->dir_offset, &z->entries[k], &names, diag);
+    st = parse_entry(z, pos, &b, &z->entries[k], &names, diag);
     if (st) return st;
   }
   z->count = count;
@@ -420,23 +421,23 @@ ptrdiff_t bcast__zip_find(const zip_archive *z, const char *key) {
   return -1;
 }
 
-/* Where entry k's bytes must end: zipfile sorts the entries by header
- * offset (stably, from the last) and ends each at the header after it, the
- * last at the directory; of several at one offset, all but the first in
- * directory order end where they start. */
+/* Where entry k's bytes must end, as a raw offset: zipfile sorts the
+ * entries by header offset (stably, from the last) and ends each at the
+ * header after it, the last at the directory; of several at one offset,
+ * all but the first in directory order end where they start. */
 static uint64_t entry_end(const zip_archive *z, size_t k) {
-  const int64_t at = z->entries[k].header_offset;
-  int64_t end = (int64_t)z->start_dir;
+  const uint64_t at = z->entries[k].raw_offset;
+  uint64_t end = z->dir_offset;
   int found = 0;
   for (size_t j = 0; j < z->count; j++) {
-    const int64_t o = z->entries[j].header_offset;
-    if (o == at && j < k) return (uint64_t)at;
+    const uint64_t o = z->entries[j].raw_offset;
+    if (o == at && j < k) return at;
     if (o > at && (!found || o < end)) {
       end = o;
       found = 1;
     }
   }
-  return (uint64_t)end;
+  return end;
 }
 
 bcast_status bcast__zip_locate(const zip_archive *z, size_t k,
@@ -474,9 +475,15 @@ bcast_status bcast__zip_locate(const zip_archive *z, size_t k,
                         diag);
   bcast__free(raw);
   if (st) return st;
-  *data_at = h + ZIP_LOCAL_LEN + name_len + extra_len;
-  *end_at = entry_end(z, k);
-  if (*data_at > *end_at || e->csize > *end_at - *data_at)
+  /* zipfile's overlap check, among raw offsets (a member's compressed
+   * size may pass the end of the file when it is larger than the bytes
+   * read, the uncompressed size of a stored member). */
+  const uint64_t header_len = ZIP_LOCAL_LEN + name_len + extra_len;
+  const uint64_t end = entry_end(z, k);
+  *data_at = h + header_len;
+  *end_at = (uint64_t)moved_offset(z, end);
+  if (e->raw_offset > end || header_len > end - e->raw_offset ||
+      e->csize > end - e->raw_offset - header_len)
     return bcast__zip_bad(name, "the member's data overlap the next member "
                                 "or the directory",
                           diag);

@@ -38,9 +38,11 @@
 typedef struct zip_entry {
   uint32_t flags, method, crc;
   uint64_t csize, usize;
-  /* The local header's offset in the file (zipfile's header_offset: the
-   * directory's value moved by whatever precedes the archive), -1 when it
-   * falls before the file and file_size + 1 when past its end. */
+  /* The local header's offset as the directory gives it, and in the file
+   * (zipfile's header_offset: moved by whatever precedes the archive), -1
+   * when that falls before the file and file_size + 1 when past its end.
+   * All entries move alike, so they compare as their raw offsets. */
+  uint64_t raw_offset;
   int64_t header_offset;
   size_t raw_pos, raw_len; /* the entry's bytes in the directory */
   size_t offset_field;     /* where in them its header offset is stored */
@@ -57,7 +59,8 @@ typedef struct zip_archive {
   FILE *file;
   const char *path;
   uint64_t file_size;
-  uint64_t start_dir; /* where the central directory starts */
+  uint64_t start_dir;  /* where the central directory starts */
+  uint64_t dir_offset; /* where the end record says it starts */
   unsigned char *dir; /* its bytes */
   size_t dir_len;
   zip_entry *entries;
@@ -86,7 +89,8 @@ ptrdiff_t bcast__zip_find(const zip_archive *z, const char *key);
 /* zipfile.open's checks of entry k's local header (signature, the same
  * name as the directory's, its data ending before the next member's
  * header); *data_at is where its data starts, *end_at where the next
- * member (or the directory) starts.  name for messages. */
+ * member (or the directory) starts, at most file_size + 1.  name for
+ * messages. */
 bcast_status bcast__zip_locate(const zip_archive *z, size_t k,
                                const char *name, uint64_t *data_at,
                                uint64_t *end_at, bcast_diag *diag);
