@@ -18,6 +18,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "diff"))
 import common  # noqa: E402
+import npz_craft  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -39,6 +40,11 @@ COMMANDS = [
      ["outdir/z0.npy", "outdir/z1.npy"]),
     ("broadcast npz", ["broadcast", "{d}/a.npy", "{d}/b.npy", "-o",
                        "{d}/out.npz"], ["out.npz"]),
+    # Deflated members read (zlib), a member added to an archive whose
+    # other members are copied.
+    ("run npz member", ["run", "add", "{d}/in.npz:a", "{d}/in.npz:b",
+                        "--profile", "numpy", "-o", "{d}/out.npz:c"],
+     ["out.npz"]),
     ("broadcast-to", ["broadcast-to", "{d}/b.npy", "--shape", "4,2,3", "-o",
                       "{d}/out.npy"], ["out.npy"]),
     ("broadcast-in-dim", ["broadcast-in-dim", "{d}/c.npy", "--dims", "1",
@@ -60,6 +66,15 @@ COMMANDS = [
 ]
 
 OLD = b"the old contents of an output file\n"
+# An archive output's old contents: an archive (its members are kept), with
+# a stored and a deflated member.
+OLD_NPZ = npz_craft.build([npz_craft.Member("kept.npy", npz_craft.npy_bytes(np.arange(3))),
+                           npz_craft.Member("packed.npy", npz_craft.npy_bytes(np.zeros(40)),
+                                            8)])
+
+
+def old_bytes(o):
+    return OLD_NPZ if o.endswith(".npz") else OLD
 
 
 def prepare(d):
@@ -75,12 +90,15 @@ def prepare(d):
         f.write("".join(line for line in MLIR.splitlines(True)
                         if "tosa.sub" not in line))
     os.makedirs(os.path.join(d, "outdir"), exist_ok=True)
+    np.savez_compressed(os.path.join(d, "in.npz"),
+                        a=np.arange(2, dtype=np.float32).reshape(2, 1),
+                        b=np.arange(3, dtype=np.float32).reshape(1, 3))
 
 
 def reset_outputs(d, outputs):
     for o in outputs:
         with open(os.path.join(d, o), "wb") as f:
-            f.write(OLD)
+            f.write(old_bytes(o))
 
 
 def read(d, o):
@@ -109,7 +127,8 @@ def main():
             files = listing(d)
             rc0, out0, err0 = common.run(argv)
             expect = {o: read(d, o) for o in outputs}
-            if not tally.check(rc0 in (0, 1) and all(v != OLD for v in expect.values()),
+            if not tally.check(rc0 in (0, 1) and
+                               all(v != old_bytes(o) for o, v in expect.items()),
                                "%s: the normal run" % name,
                                "exit %s\n%s" % (rc0, err0)):
                 continue
@@ -144,7 +163,7 @@ def main():
                     tally.check(p.returncode in (1, 2) and err.strip() != "",
                                 what + ": exit status and message",
                                 "exit %s, stderr %r" % (p.returncode, err[-300:]))
-                    tally.check(all(read(d, o) == OLD for o in outputs),
+                    tally.check(all(read(d, o) == old_bytes(o) for o in outputs),
                                 what + ": an output file was changed")
                 tally.check(listing(d) == files, what + ": files left behind",
                             "%s" % sorted(set(listing(d)) - set(files)))
