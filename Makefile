@@ -40,7 +40,7 @@ tsan:
 # with NumPy and mlir-opt on random shapes (FUZZ_DIFF_ARGS="--seed N").
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= npy mlir shape explicit attr lower
+FUZZ_TARGETS ?= npy npz mlir shape explicit attr lower
 FUZZ_DIFF_ARGS ?=
 fuzz-build:
 	@scripts/setup.sh fuzz
