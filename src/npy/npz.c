@@ -343,9 +343,15 @@ static bcast_status member_write(void *ctx, const void *bytes, size_t len) {
 }
 
 /* A local header (csize = usize = size) or, with central set, a central
- * directory entry at offset; returns its fixed length. */
-static size_t zip_header(unsigned char *h, int central, size_t name_len,
-                         uint32_t crc, uint32_t size, uint32_t offset) {
+ * directory entry at offset; returns its fixed length.  A name with bytes
+ * past ASCII is flagged UTF-8, as zipfile flags it (else readers take it
+ * for code page 437). */
+static size_t zip_header(unsigned char *h, int central, const char *name,
+                         size_t name_len, uint32_t crc, uint32_t size,
+                         uint32_t offset) {
+  uint32_t flags = 0;
+  for (size_t i = 0; i < name_len; i++)
+    if ((unsigned char)name[i] >= 0x80) flags = ZIP_FLAG_UTF8;
   memset(h, 0, ZIP_CENTRAL_LEN);
   unsigned char *p = h;
   if (central) {
@@ -356,6 +362,7 @@ static size_t zip_header(unsigned char *h, int central, size_t name_len,
     bcast__put32(p, ZIP_LOCAL_SIG);
   }
   bcast__put16(p + 4, ZIP_VERSION); /* needed to extract */
+  bcast__put16(p + 6, flags);
   bcast__put16(p + 12, ZIP_DOS_DATE);
   bcast__put32(p + 14, crc);
   bcast__put32(p + 18, size);
@@ -406,7 +413,7 @@ static bcast_status write_member(archive_writer *w, const char *base,
   if (st == BCAST_OK) st = member_fits(w->path, name, m.size, diag);
   if (st) return st;
   unsigned char h[ZIP_CENTRAL_LEN];
-  const size_t len = zip_header(h, 0, name_len, m.crc, (uint32_t)m.size, 0);
+  const size_t len = zip_header(h, 0, name, name_len, m.crc, (uint32_t)m.size, 0);
   if (bcast_output_write(w->out, h, len) ||
       bcast_output_write(w->out, name, name_len))
     return write_failed(w->path, diag);
@@ -428,7 +435,8 @@ static bcast_status write_member(archive_writer *w, const char *base,
       return write_failed(w->path, diag);
   }
   w->at += len + name_len + m.size;
-  const size_t clen = zip_header(h, 1, name_len, m.crc, (uint32_t)m.size, offset);
+  const size_t clen =
+      zip_header(h, 1, name, name_len, m.crc, (uint32_t)m.size, offset);
   st = central_add(w, h, clen, diag);
   if (st == BCAST_OK) st = central_add(w, name, name_len, diag);
   if (st == BCAST_OK) w->count++;
@@ -600,6 +608,14 @@ static bcast_status check_write_args(const char *path, size_t n,
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                          "%s: member name %zu must have 1 to 255 bytes", path,
                          k);
+    /* A name is written as UTF-8, which zipfile decodes strictly. */
+    uint32_t cp;
+    for (size_t i = 0, used; i < len; i += used) {
+      used = bcast__utf8_decode((const unsigned char *)names[k] + i, len - i, &cp);
+      if (used == 0)
+        return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                           "%s: member name '%s' is not UTF-8", path, names[k]);
+    }
   }
   return BCAST_OK;
 }

@@ -95,7 +95,7 @@ def bcast_reads(r, path, key):
 
 
 def same_array(a, b):
-    return (a.dtype == b.dtype and a.shape == b.shape and
+    return (a is not None and b is not None and a.dtype == b.dtype and a.shape == b.shape and
             np.array_equal(a, b, equal_nan=a.dtype.kind == 'f'))
 
 
@@ -320,8 +320,7 @@ def test_writing(r):
         ok = rc == 0
         if ok:
             after = entries(path)
-            with np.load(path) as z:
-                got = z['c']
+            got = numpy_reads(path, 'c')
             ok = (sorted(after) == sorted(list(before) + ['c.npy']) and
                   all(after[k] == before[k] for k in before) and
                   same_array(got, want) and
@@ -333,7 +332,7 @@ def test_writing(r):
         with zipfile.ZipFile(path) as z:
             names = z.namelist()
         r.check(rc == 0 and names == ['keep.npy', 'packed.npy', 's.npy', 'c.npy'] and
-                same_array(np.load(path)['keep'], want) and
+                same_array(numpy_reads(path, 'keep'), want) and
                 entries(path)['packed.npy'] == before['packed.npy'],
                 '%s -o X.npz:keep replaces keep in its place' % title,
                 'exit %s names %s\n%s' % (rc, names, err))
@@ -344,7 +343,7 @@ def test_writing(r):
     with zipfile.ZipFile(path) as z:
         names = z.namelist()
     r.check(rc == 0 and names == ['c.npy', 'k.npy'] and
-            same_array(np.load(path)['c'], y) and same_array(np.load(path)['k'], B),
+            same_array(numpy_reads(path, 'c'), y) and same_array(numpy_reads(path, 'k'), B),
             'writing c replaces both "c" and "c.npy"', 'names %s\n%s' % (names, err))
 
     # The archive is also an input (the example).
@@ -356,11 +355,11 @@ def test_writing(r):
     rc, _, err = r.run('run', 'add', '--profile', 'numpy', path + ':a', path + ':b', '-o', path + ':c')
     after = entries(path) if rc == 0 else {}
     r.check(rc == 0 and all(after.get(k) == v for k, v in before.items()) and
-            same_array(np.load(path)['c'], x + y),
+            same_array(numpy_reads(path, 'c'), x + y),
             'run add data.npz:a data.npz:b -o data.npz:c keeps a and b', err)
     rc, _, err = r.run('run', 'add', '--profile', 'numpy', path + ':a', path + ':b', '-o', path + ':a')
-    r.check(rc == 0 and same_array(np.load(path)['a'], x + y) and
-            same_array(np.load(path)['b'], y),
+    r.check(rc == 0 and same_array(numpy_reads(path, 'a'), x + y) and
+            same_array(numpy_reads(path, 'b'), y),
             'run add data.npz:a data.npz:b -o data.npz:a replaces a', err)
 
     # broadcast -o OUT.npz: arr_0..arr_L into the archive, the rest kept.
@@ -370,13 +369,13 @@ def test_writing(r):
     after = entries(path) if rc == 0 else {}
     ex = np.broadcast_arrays(x, y)
     r.check(rc == 0 and all(after.get(k) == v for k, v in before.items()) and
-            same_array(np.load(path)['arr_0'], ex[0]) and
-            same_array(np.load(path)['arr_1'], ex[1]),
+            same_array(numpy_reads(path, 'arr_0'), ex[0]) and
+            same_array(numpy_reads(path, 'arr_1'), ex[1]),
             'broadcast -o OUT.npz adds arr_0, arr_1 and keeps the rest', err)
     rc, _, err = r.run('run', 'add', '--profile', 'numpy', xp, xp, '-o', path)
-    r.check(rc == 0 and same_array(np.load(path)['arr_0'], x + x) and
-            same_array(np.load(path)['arr_1'], ex[1]) and
-            len(np.load(path).files) == len(before) + 2,
+    r.check(rc == 0 and same_array(numpy_reads(path, 'arr_0'), x + x) and
+            same_array(numpy_reads(path, 'arr_1'), ex[1]) and
+            len(entries(path)) == len(before) + 2,
             'run -o OUT.npz replaces arr_0 only', err)
 
     # What cannot be kept is refused, the file left as it was.
@@ -391,10 +390,21 @@ def test_writing(r):
             r.check(rc == 2 and path in err and f.read() == data,
                     'writing into %s is refused, the file kept' % title,
                     'exit %s\n%s' % (rc, err))
+    # A name past ASCII is flagged UTF-8, as zipfile writes it: numpy.load
+    # finds it, and writing it again replaces it.
+    path = r.path('utf8.npz')
+    for _ in range(2):
+        rc, _, err = r.run('broadcast', yp, '-o', path + ':\u00e9t\u00e9')
+    with zipfile.ZipFile(path) as z:
+        names = z.namelist()
+    r.check(rc == 0 and names == ['\u00e9t\u00e9.npy'] and
+            same_array(numpy_reads(path, '\u00e9t\u00e9'), y),
+            'a UTF-8 member name as numpy.load names it', 'names %s\n%s' % (names, err))
     # An empty file, or none, is a new archive.
     path = r.write('empty.npz', b'')
     rc, _, err = r.run('broadcast', yp, '-o', path + ':c')
-    r.check(rc == 0 and np.load(path).files == ['c'], 'an empty file becomes an archive', err)
+    r.check(rc == 0 and list(entries(path)) == ['c.npy'], 'an empty file becomes an archive',
+            err)
 
 
 def is_sanitized(bcast):
