@@ -563,8 +563,7 @@ static bcast_status write_archive(archive_writer *w, const zip_archive *z,
 }
 
 /* Opens the archive already at path, if any, for its members to be kept:
- * *have 0 when there is none (no file, an empty one, or not a regular file,
- * which is written through). */
+ * *have 0 when there is none (no file, or an empty one). */
 static bcast_status open_existing(const char *path, FILE **f, zip_archive *z,
                                   int *have, bcast_diag *diag) {
   *have = 0;
@@ -631,17 +630,20 @@ static bcast_status write_npz(const char *path, size_t n,
   FILE *f = NULL;
   zip_archive z;
   int have = 0;
-  if (keep) st = open_existing(path, &f, &z, &have, diag);
-  unsigned char *written = st ? NULL : bcast__calloc(n ? n : 1, 1);
-  if (st == BCAST_OK && !written) st = no_memory(path, diag);
   archive_writer w;
   memset(&w, 0, sizeof w);
   w.path = path;
+  unsigned char *written = bcast__calloc(n ? n : 1, 1);
+  if (!written) st = no_memory(path, diag);
   if (st == BCAST_OK) st = bcast_output_open(path, &w.out, diag);
   if (st == BCAST_OK) {
+    /* A file replaced by a temporary one keeps its members; what is
+     * written through (a FIFO, a device, /dev/stdout) gets a new archive. */
     w.seekable = bcast__output_seekable(w.out);
-    st = write_archive(&w, have ? &z : NULL, n, names, tensors, opts, written,
-                       diag);
+    if (keep && w.seekable) st = open_existing(path, &f, &z, &have, diag);
+    if (st == BCAST_OK)
+      st = write_archive(&w, have ? &z : NULL, n, names, tensors, opts,
+                         written, diag);
     if (st == BCAST_OK) st = bcast_output_commit(w.out, diag);
     else bcast_output_discard(w.out);
   }
