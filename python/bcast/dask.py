@@ -94,12 +94,15 @@ class _Operand:
 
 def _out_chunks(out_shape, operands, chunks, dtype):
     """The output's chunks: chunks= when given, else per dim those of the
-    first operand spanning it (not broadcasting along it), else auto."""
+    first operand spanning it (not broadcasting along it), else auto.  An
+    empty output has no bytes to size auto chunks by (Dask's auto_chunks
+    divides by the product of the other chunks), so there each such dim is
+    one chunk."""
     if chunks is not None:
         return da.core.normalize_chunks(chunks, out_shape, dtype=dtype)
     spec = []
     for d, n in enumerate(out_shape):
-        picked = "auto"
+        picked = n if 0 in out_shape else "auto"
         for op in operands:
             if d in op.out_dim:
                 i = op.out_dim.index(d)

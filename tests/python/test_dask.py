@@ -214,3 +214,15 @@ def test_size_zero_and_zero_rank(client):
     assert client.compute(z).result().shape == (0, 3)
     s = bd.add(da.from_array(np.float32(2)), 3)
     assert client.compute(s).result() == np.float32(5)
+
+
+def test_size_zero_output_with_new_dims(client):
+    # Dask's auto chunking divides by the other chunks' product, which is 0
+    # for an empty output (seed 3846577106 of the test above found it).
+    x = da.from_array(np.ones((2, 0), np.int32), chunks=(1, 1))
+    for shape in ((2, 2, 0), (4, 2, 0), (3, 1, 2, 0)):
+        got = bd.broadcast_to(x, shape)
+        assert got.shape == shape
+        assert client.compute(got).result().shape == shape
+    z = bd.add(x, da.ones((5, 1, 1), np.int32))
+    assert client.compute(z).result().shape == (5, 2, 0)
