@@ -771,8 +771,7 @@ static void op_doc(bcast_op op, char *buf, size_t cap) {
     PyOS_snprintf(buf + used, cap - used,
                   ")\n\nThe element-wise op '%s' (TOSA's, or NumPy's under "
                   "the numpy profile) over\nNumPy arrays and Python scalars "
-                  "(NEP 50), broadcast; see the README's\n'Python API' "
-                  "section.",
+                  "(NEP 50), broadcast; see docs/python.md\nin the source tree.",
                   bcast_op_get(op)->name);
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""How bcast writes its output files (README: How outputs are written),
+"""How bcast writes its output files (docs/cli.md: How outputs are written),
 with NumPy as the oracle for the bytes:
   - a new file; an overwritten one keeps its mode (0600) and, as root, its
     owner; a symbolic link to a file has its target replaced and stays a

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Outputs larger than --memory, written tile by tile (README: Outputs
+"""Outputs larger than --memory, written tile by tile (docs/cli.md: Outputs
 larger than memory), with NumPy as the oracle:
   - run (tosa and numpy profiles, a scalar operand, mixed types),
     broadcast-to (big-endian data keeps its byte order), broadcast-in-dim

@@ -46,7 +46,7 @@ static void lower_help(FILE *out) {
           "                      the diagnostics as JSON objects on stderr\n"
           "  -o OUT              write the module to OUT (via a synced temporary\n"
           "                      file and rename, see 'How outputs are written'\n"
-          "                      in the README; '-' is stdout, the default)\n"
+          "                      in docs/cli.md; '-' is stdout, the default)\n"
           "  --max-input-bytes N read at most N bytes of MLIR (K/M/G suffix;\n"
           "                      default 1G); a larger input is an error (2)\n"
           "  -h, --help          this text\n"
