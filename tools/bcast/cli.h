@@ -2,6 +2,7 @@
 #ifndef BCAST_CLI_H
 #define BCAST_CLI_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "bcast/bcast.h"
@@ -24,6 +25,22 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 #define CLI_DECLARE_(name, fn, summary) int fn(int argc, char **argv);
 CLI_COMMAND_LIST(CLI_DECLARE_)
 #undef CLI_DECLARE_
+
+/* The process's own descriptors (fdio.c).  Reads up to cap bytes of fd:
+ * the count (0 at the end), or -1 with errno set.  A signal (EINTR) is
+ * retried and a non-blocking descriptor not ready yet (EAGAIN) is waited
+ * for with poll, never reported. */
+ptrdiff_t cli_fd_read(int fd, void *buf, size_t cap);
+/* Writes all len bytes to fd, retrying and waiting like cli_fd_read: 0, or
+ * the errno of the failure (EPIPE when the reader has gone). */
+int cli_fd_write(int fd, const void *bytes, size_t len);
+/* Called first by main: SIGPIPE ignored (a reader gone is a write error,
+ * reported), stdout and stderr written through cli_fd_write. */
+void cli_stdio_init(void);
+/* Called last by main with the command's exit code: flushes standard
+ * output; a write that failed there is reported ("<stdout>: write failed:
+ * REASON") and the exit code becomes CLI_USAGE. */
+int cli_stdio_finish(int rc);
 
 /* Prints "bcast: " + message to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

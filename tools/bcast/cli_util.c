@@ -6,8 +6,8 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdint.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -85,9 +85,7 @@ char *cli_read_file(const char *path, size_t *len, int64_t max_bytes) {
       buf = bigger;
       cap = grown;
     }
-    size_t want = cap - 1 - n;
-    ssize_t got = read(fd, buf + n, want > SSIZE_MAX ? SSIZE_MAX : want);
-    if (got < 0 && errno == EINTR) continue;
+    ptrdiff_t got = cli_fd_read(fd, buf + n, cap - 1 - n);
     if (got < 0) err = errno;
     if (got <= 0) break;
     n += (size_t)got;
@@ -253,10 +251,7 @@ int cli_stdin_once(char **files, int n) {
 
 static ptrdiff_t stdin_read(void *ctx, void *buf, size_t cap) {
   (void)ctx;
-  for (;;) {
-    ssize_t n = read(STDIN_FILENO, buf, cap > SSIZE_MAX ? SSIZE_MAX : cap);
-    if (n >= 0 || errno != EINTR) return n;
-  }
+  return cli_fd_read(STDIN_FILENO, buf, cap);
 }
 
 static int has_suffix(const char *s, size_t len, const char *suffix) {
@@ -361,18 +356,10 @@ int cli_output_is_archive(const char *output) {
 
 static bcast_status stdout_write(void *ctx, const void *bytes, size_t len) {
   (void)ctx;
-  const char *p = bytes;
-  while (len > 0) {
-    ssize_t n = write(STDOUT_FILENO, p, len > SSIZE_MAX ? SSIZE_MAX : len);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      if (n == 0) errno = EIO;
-      return BCAST_IO;
-    }
-    p += n;
-    len -= (size_t)n;
-  }
-  return BCAST_OK;
+  const int err = cli_fd_write(STDOUT_FILENO, bytes, len);
+  if (!err) return BCAST_OK;
+  errno = err; /* for the writer's message */
+  return BCAST_IO;
 }
 
 int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
