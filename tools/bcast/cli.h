@@ -42,6 +42,16 @@ void cli_stdio_init(void);
  * REASON") and the exit code becomes CLI_USAGE. */
 int cli_stdio_finish(int rc);
 
+/* Output directories (cli_util.c).  Makes directory path for a command's
+ * outputs unless it exists (a directory, or a link to one): 1, or 0 after
+ * reporting.  A directory made here is recorded, and removed again by
+ * cli_remove_created when the command fails or a signal ends it; a path
+ * that existed before is never removed. */
+int cli_make_output_dir(const char *path);
+/* Removes the recorded directories (rmdir: only while empty) and forgets
+ * them.  Async-signal-safe, for the signal handler. */
+void cli_remove_created(void);
+
 /* Prints "bcast: " + message to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints a library diagnostic: "bcast: <what>: <message>". */

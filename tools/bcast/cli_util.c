@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -431,6 +432,44 @@ int cli_write_npy_files(size_t n, char *const *paths, const bcast_tensor *t,
   if (st == BCAST_OK) return CLI_OK;
   cli_diag(NULL, &diag);
   return CLI_USAGE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Output directories this run made: removed again when the command fails
+ * (main) or a signal ends it (main's handler), so a failure leaves no
+ * trace.  rmdir(2) removes only an empty directory, and only these are
+ * recorded, so nothing that existed before the run, and no file published
+ * into one, is ever removed.  The handler may run in any thread at any
+ * moment: an entry is complete before the count covers it. */
+
+#define CLI_MAX_CREATED 8
+#define CLI_CREATED_PATH_MAX 4096
+static char created[CLI_MAX_CREATED][CLI_CREATED_PATH_MAX];
+static atomic_int n_created;
+
+int cli_make_output_dir(const char *path) {
+  if (mkdir(path, 0777) == 0) {
+    const int i = atomic_load(&n_created);
+    const size_t len = strlen(path);
+    if (i < CLI_MAX_CREATED && len < CLI_CREATED_PATH_MAX) {
+      memcpy(created[i], path, len + 1);
+      atomic_store(&n_created, i + 1);
+    }
+    return 1;
+  }
+  const int err = errno;
+  struct stat sb;
+  if (err == EEXIST && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) return 1;
+  if (err == EEXIST)
+    cli_error("%s: exists and is not a directory", path);
+  else
+    cli_error("%s: cannot create the directory: %s", path, strerror(err));
+  return 0;
+}
+
+void cli_remove_created(void) {
+  for (int i = atomic_exchange(&n_created, 0); i > 0; i--)
+    rmdir(created[i - 1]);
 }
 
 /* ------------------------------------------------------------------------ */

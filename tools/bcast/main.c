@@ -33,13 +33,16 @@ static void usage(FILE *out) {
           "Exit status: 0 success, 1 a check or broadcast failed, 2 usage or\n"
           "I/O error.  An output whose reader went away (a closed pipe) is a\n"
           "write error, 2 with 'write failed: Broken pipe', not death by\n"
-          "SIGPIPE; a non-blocking standard input or output is waited for.\n");
+          "SIGPIPE; a non-blocking standard input or output is waited for.  A\n"
+          "failed run leaves no file or directory it made.\n");
 }
 
 /* SIGINT, SIGTERM, SIGHUP: remove the named temporary files of outputs
- * being written, then die of the signal as before. */
+ * being written and the output directories this run made, then die of the
+ * signal as before. */
 static void on_signal(int sig) {
   bcast_output_remove_temps();
+  cli_remove_created();
   struct sigaction dfl;
   memset(&dfl, 0, sizeof dfl);
   dfl.sa_handler = SIG_DFL;
@@ -95,5 +98,9 @@ static int dispatch(int argc, char **argv) {
 int main(int argc, char **argv) {
   install_signal_handlers();
   cli_stdio_init();
-  return cli_stdio_finish(dispatch(argc, argv));
+  const int rc = cli_stdio_finish(dispatch(argc, argv));
+  /* A failed command leaves no directory it made (files it began are
+   * discarded by the output writer already). */
+  if (rc != CLI_OK) cli_remove_created();
+  return rc;
 }
