@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,30 +270,10 @@ bcast_status bcast_output_open(const char *path, bcast_output **out,
 /* ------------------------------------------------------------------------ */
 /* Writing. */
 
-/* Waits until fd takes more bytes: 0 or an errno.  Only a descriptor
- * written through can be non-blocking: /dev/fd/N where opening it
- * duplicates the descriptor (the BSDs, macOS), sharing a parent's
- * O_NONBLOCK, which is the parent's to keep. */
-static int wait_writable(int fd) {
-  struct pollfd p;
-  p.fd = fd;
-  p.events = POLLOUT;
-  for (;;) {
-    p.revents = 0;
-    if (poll(&p, 1, -1) >= 0) return p.revents & POLLNVAL ? EBADF : 0;
-    if (errno != EINTR && errno != EAGAIN) return errno;
-  }
-}
-
 static int write_all(int fd, const unsigned char *p, size_t n) {
   while (n > 0) {
     ssize_t got = write(fd, p, n > (size_t)SSIZE_MAX ? (size_t)SSIZE_MAX : n);
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      const int err = wait_writable(fd);
-      if (err) return err;
-      continue;
-    }
     if (got <= 0) return got == 0 ? ENOSPC : errno;
     p += got;
     n -= (size_t)got;
