@@ -17,6 +17,7 @@ import io
 import os
 import random
 import re
+import select
 import shutil
 import subprocess
 import sys
@@ -54,8 +55,12 @@ def closed_early(argv, cwd, fifo=None):
     p = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE)
     if fifo:
-        with open(fifo, "rb") as f:
-            got = f.read(4096)
+        # Opened without waiting for the writer, then waited for with a
+        # timeout: a bcast that fails before opening it cannot hang this.
+        fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        ready = select.select([fd], [], [], 60)[0]
+        got = os.read(fd, 4096) if ready else b""
+        os.close(fd)
     else:
         got = p.stdout.read(4096)
     p.stdout.close()
