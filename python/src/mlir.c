@@ -25,7 +25,7 @@ static int rule_add(rules_in *r, PyObject *pattern, PyObject *profile) {
   }
   if (PyList_Append(r->keep, pattern) < 0) return -1;
   Py_ssize_t len;
-  const char *text = PyUnicode_AsUTF8AndSize(pattern, &len);
+  const char *text = pb_utf8(pattern, &len, "op_profile: a rule");
   if (!text) return -1;
   bcast_mlir_op_profile *rule = &r->rules[r->n];
   if (profile) {
@@ -54,11 +54,14 @@ static int rules_from(PyObject *obj, rules_in *r) {
   if (obj == Py_None) return 0;
   if (PyUnicode_Check(obj)) return rule_add(r, obj, NULL);
   if (PyDict_Check(obj)) {
-    Py_ssize_t pos = 0;
-    PyObject *key, *value;
-    while (PyDict_Next(obj, &pos, &key, &value))
-      if (rule_add(r, key, value) < 0) return -1;
-    return 0;
+    PyObject *items = PyDict_Items(obj); /* a snapshot, as pb_sequence */
+    int rc = items ? 0 : -1;
+    for (Py_ssize_t k = 0; rc == 0 && k < PyList_GET_SIZE(items); k++) {
+      PyObject *item = PyList_GET_ITEM(items, k);
+      rc = rule_add(r, PyTuple_GET_ITEM(item, 0), PyTuple_GET_ITEM(item, 1));
+    }
+    Py_XDECREF(items);
+    return rc;
   }
   PyObject *list = pb_sequence(obj, "op_profile");
   int rc = list ? 0 : -1;
@@ -85,6 +88,7 @@ static int want_op(const char *name, size_t len, void *ctx) {
                                       len))
       return 1;
   }
+  /* verify_mlir encoded every name before the scan: this cannot fail. */
   for (Py_ssize_t k = 0; w->ops && k < PyList_GET_SIZE(w->ops); k++) {
     Py_ssize_t n;
     const char *op = PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(w->ops, k), &n);
@@ -104,13 +108,13 @@ static PyObject *diagnostic(const char *op, size_t op_len, uint32_t line,
                       : Py_NewRef(Py_None);
   PyObject *message = NULL;
   if (!name) message = NULL;
-  else if (!op) message = PyUnicode_FromString(diag->message);
+  else if (!op) message = pb_text(diag->message);
   else if (!mlir[0] || diag->mlir_op_prefix)
     message = PyUnicode_FromFormat("'%U' op %s", name,
                                    mlir[0] ? mlir : diag->message);
-  else message = PyUnicode_FromString(mlir);
-  PyObject *notes =
-      mlir[0] ? Py_BuildValue("[s]", diag->message) : PyList_New(0);
+  else message = pb_text(mlir);
+  PyObject *notes = mlir[0] ? Py_BuildValue("[N]", pb_text(diag->message))
+                            : PyList_New(0);
   PyObject *prof = has_profile
                        ? PyUnicode_FromString(bcast_profile_name(profile))
                        : Py_NewRef(Py_None);
@@ -134,13 +138,14 @@ static int append_new(PyObject *list, PyObject *item) {
   return rc;
 }
 
-/* The UTF-8 text of a str or bytes argument (borrowed from obj). */
+/* The text of a str or bytes argument (borrowed from obj): bytes as they
+ * are (not necessarily UTF-8; the library reports what it cannot parse). */
 static const char *text_of(PyObject *obj, Py_ssize_t *len) {
   if (PyBytes_Check(obj)) {
     *len = PyBytes_GET_SIZE(obj);
     return PyBytes_AS_STRING(obj);
   }
-  if (PyUnicode_Check(obj)) return PyUnicode_AsUTF8AndSize(obj, len);
+  if (PyUnicode_Check(obj)) return pb_utf8(obj, len, "text");
   PyErr_Format(PyExc_TypeError, "text must be str or bytes, not %.100s",
                Py_TYPE(obj)->tp_name);
   return NULL;
@@ -167,11 +172,12 @@ PyObject *pb_verify_mlir(PyObject *self, PyObject *args, PyObject *kwargs) {
   if (ops_obj != Py_None) {
     want.ops = pb_sequence(ops_obj, "ops");
     if (!want.ops) goto done;
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(want.ops); k++)
-      if (!PyUnicode_Check(PyList_GET_ITEM(want.ops, k))) {
-        PyErr_SetString(PyExc_TypeError, "ops must be op names (str)");
-        goto done;
-      }
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(want.ops); k++) {
+      char what[48];
+      Py_ssize_t n;
+      PyOS_snprintf(what, sizeof what, "ops[%zd] (an op name)", k);
+      if (!pb_utf8(PyList_GET_ITEM(want.ops, k), &n, what)) goto done;
+    }
   }
   out = PyList_New(0);
   bcast_mlir_scanner scanner;
@@ -211,6 +217,7 @@ typedef struct sink {
 
 static bcast_status sink_write(void *ctx, const char *data, size_t len) {
   sink *s = ctx;
+  if (len == 0) return BCAST_OK; /* s->data and data may be NULL */
   if (len > s->cap - s->len) {
     size_t cap = s->cap ? s->cap : 4096;
     while (cap - s->len < len) {
@@ -273,13 +280,13 @@ static int only_from(PyObject *obj, bcast_op *only, size_t *n) {
   for (Py_ssize_t k = 0; rc == 0 && k < PyList_GET_SIZE(list); k++) {
     PyObject *item = PyList_GET_ITEM(list, k);
     Py_ssize_t len;
-    const char *name =
-        PyUnicode_Check(item) ? PyUnicode_AsUTF8AndSize(item, &len) : NULL;
+    const char *name = pb_utf8(item, &len, "only: an op name");
     bcast_op op;
-    if (!name || bcast_op_lookup(name, (size_t)len, &op) != BCAST_OK) {
-      if (!PyErr_Occurred())
-        PyErr_Format(PyExc_ValueError,
-                     "only: %R is not a TOSA element-wise op", item);
+    if (!name) {
+      rc = -1;
+    } else if (bcast_op_lookup(name, (size_t)len, &op) != BCAST_OK) {
+      PyErr_Format(PyExc_ValueError,
+                   "only: '%.100s' is not a TOSA element-wise op", name);
       rc = -1;
     } else if (*n < BCAST_OP_COUNT) {
       only[(*n)++] = op;
@@ -295,16 +302,18 @@ PyObject *pb_lower(PyObject *self, PyObject *args, PyObject *kwargs) {
                            "profile",    "op_profile",  "source_name",
                            NULL};
   PyObject *text_obj, *only_obj = Py_None, *op_profile = Py_None,
-                      *profile_obj = Py_None;
+                      *profile_obj = Py_None, *source_obj = Py_None;
   int assert_broadcast = 0;
-  const char *source_name = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OpOOz:lower", kwlist,
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OpOOO:lower", kwlist,
                                    &text_obj, &only_obj, &assert_broadcast,
-                                   &profile_obj, &op_profile, &source_name))
+                                   &profile_obj, &op_profile, &source_obj))
     return NULL;
   Py_ssize_t len;
   const char *text = text_of(text_obj, &len);
   if (!text) return NULL;
+  const char *source_name =
+      source_obj == Py_None ? NULL : pb_cstr(source_obj, "source_name");
+  if (source_obj != Py_None && !source_name) return NULL;
   bcast_emit_options opts;
   bcast_emit_options_init(&opts);
   opts.profile_given = profile_obj != Py_None;
