@@ -137,14 +137,16 @@ static int inputs_from(op_call *c, PyObject *const *objs) {
   return 0;
 }
 
-/* CAST's target: anything np.dtype accepts. */
+/* CAST's target: anything np.dtype accepts (a name that is no UTF-8 text
+ * is refused here: NumPy would raise a codec's error). */
 static int cast_target(op_call *c, PyObject *value) {
+  Py_ssize_t len;
+  if (PyUnicode_Check(value) && !pb_utf8(value, &len, "cast: to")) return -1;
   PyArray_Descr *d = NULL;
   if (!PyArray_DescrConverter(value, &d)) return -1;
   PyObject *name = PyObject_GetAttrString((PyObject *)d, "name");
   Py_DECREF(d);
   if (!name) return -1;
-  Py_ssize_t len;
   const char *text = PyUnicode_AsUTF8AndSize(name, &len);
   bcast_status st = text ? bcast_dtype_parse(text, (size_t)len, &c->cast_to)
                          : BCAST_INVALID_ARGUMENT;

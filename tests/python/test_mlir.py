@@ -136,7 +136,8 @@ def test_undecodable_text_and_names():
         bcast.lower(text)
     assert [(d["line"], d["column"]) for d in e.value.diagnostics] == [(1, 6)]
     assert "\ufffd" in str(e.value)
-    add = "%0 = tosa.add %a, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+    add = ("%0 = tosa.add %a, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+           '%1 = "test.op"(%0) : (tensor<2xf32>) -> tensor<2xf32>\n')
     for call, name in [(lambda: bcast.verify_mlir(add, ops=["\ud800"]), "ops"),
                        (lambda: bcast.verify_mlir(add, op_profile={"\ud800": "numpy"}),
                         "op_profile"),
