@@ -204,6 +204,14 @@ def test_errors_come_when_the_graph_is_built():
         bd.broadcast_to(da.ones((3, 1)), (-1, 3))
     with pytest.raises(TypeError):
         bd.broadcast_to(da.ones((3, 1)), (3, 4.5))
+    # threads= as bcast reads it, when the graph is built; dims are ints
+    # (not truncated floats or numeric strings)
+    for threads in [-1, -2**31 - 1, 4097]:
+        with pytest.raises(ValueError, match="threads"):
+            bd.add(x, x, threads=threads)
+    for dims in [[1.7], ["1"]]:
+        with pytest.raises(TypeError, match="broadcast_dimensions"):
+            bd.broadcast_in_dim(da.ones(3), (2, 3), dims)
 
 
 def test_size_zero_and_zero_rank(client):
