@@ -269,7 +269,8 @@ static PyObject *raise_mlir_error(PyObject *failures) {
   return NULL;
 }
 
-/* only=: op names ("tosa.add" or "add") as the library's ops. */
+/* only=: op names ("tosa.add" or "add") as the library's ops, each once
+ * (only has room for BCAST_OP_COUNT). */
 static int only_from(PyObject *obj, bcast_op *only, size_t *n) {
   *n = 0;
   if (obj == Py_None) return 0;
@@ -288,8 +289,10 @@ static int only_from(PyObject *obj, bcast_op *only, size_t *n) {
       PyErr_Format(PyExc_ValueError,
                    "only: '%.100s' is not a TOSA element-wise op", name);
       rc = -1;
-    } else if (*n < BCAST_OP_COUNT) {
-      only[(*n)++] = op;
+    } else {
+      size_t i = 0;
+      while (i < *n && only[i] != op) i++;
+      if (i == *n) only[(*n)++] = op;
     }
   }
   Py_DECREF(list);

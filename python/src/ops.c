@@ -26,7 +26,7 @@ typedef struct op_call {
   bcast_op_attrs attrs;
   bcast_dtype cast_to;
   bcast_ew_options options;
-  PyObject *out;
+  PyObject *out; /* owned: the keyword arguments are read from a copy */
 } op_call;
 
 static void op_call_release(op_call *c) {
@@ -34,6 +34,7 @@ static void op_call_release(op_call *c) {
     if (c->owned[k]) bcast_tensor_release(&c->inputs[k]);
     pb_array_release(&c->arrays[k]);
   }
+  Py_CLEAR(c->out);
 }
 
 /* A Python int, float or bool (not a NumPy scalar: those have a type) as
@@ -240,7 +241,7 @@ static int keyword_from(op_call *c, PyObject *key, PyObject *value,
       return -1;
     }
     *seen_out = 1;
-    c->out = value;
+    c->out = Py_NewRef(value);
     return 0;
   }
   if (!strcmp(name, "profile"))
@@ -331,7 +332,7 @@ static int op_call_parse(op_call *c, bcast_op op, PyObject *args,
     if (i - c->arity < n_pos) {
       if (attr_from(c, pos[i - c->arity], v) < 0) return -1;
     } else {
-      c->out = v;
+      c->out = Py_NewRef(v);
       seen_out = 1;
     }
   }

@@ -150,3 +150,14 @@ def test_undecodable_text_and_names():
         assert type(e.value) is ValueError and name in str(e.value)
     with pytest.raises(TypeError, match="only"):
         bcast.lower(add, only=[3])
+
+
+def test_lower_only_takes_every_name():
+    """only= may name an op many times: the last name still counts (the
+    list has room for each op once, and extra names were dropped)."""
+    text = ("%0 = tosa.add %a, %b : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>\n"
+            "%1 = tosa.sub %a, %b : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>\n")
+    both = bcast.lower(text, only=["add"] * 100 + ["tosa.sub"])
+    assert "arith.subf" in both and "tosa." not in both
+    one = bcast.lower(text, only=["add"] * 100)
+    assert "arith.addf" in one and "tosa.sub" in one and "arith.subf" not in one
