@@ -284,7 +284,8 @@ typedef struct bcast_mlir_checked {
 
 /* Receives each checked op in source order; returns 0 to go on, anything
  * else to stop the run after this op. */
-typedef int (*bcast_mlir_checked_fn)(void *ctx, const bcast_mlir_checked *op);
+typedef int (*bcast_mlir_checked_fn)(void *ctx,
+                                     const bcast_mlir_checked *checked);
 
 /* How many ops a run met.  seen counts the op statements with results in
  * the text (ops without results, like func.return, are not seen); each
