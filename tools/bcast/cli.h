@@ -206,7 +206,4 @@ typedef struct cli_op_profiles {
  * bad rule; 0 if arg is not it. */
 int cli_op_profile_option(const char *cmd, int argc, char **argv, int *i,
                           const char *arg, cli_op_profiles *p);
-/* Whether a rule names the op exactly (such ops are checked like --op). */
-int cli_op_profile_names(const cli_op_profiles *p, const char *name,
-                         size_t len);
 #endif
