@@ -64,7 +64,9 @@ bcast_status bcast_broadcast_in_dim_check(const bcast_shape *operand,
    * onto a dynamic output dim does not (XLA: "Input dimension should be
    * either 1 or equal to the output dimension"). */
   for (size_t i = 0; i < n_dims; i++) {
-    int64_t in = operand->dims[i], o = out->dims[dims[i]];
+    int64_t to = dims[i];
+    /*@ assert mapped: i < operand->rank && 0 <= to < out->rank; */
+    int64_t in = operand->dims[i], o = out->dims[to];
     if (in == 1 || in == o || BCAST_DIM_IS_DYNAMIC(in)) continue;
     if (!diag) return BCAST_INCOMPATIBLE;
     char s0[24], s1[24];
@@ -97,7 +99,7 @@ bcast_status bcast_xla_binary_shape(const bcast_shape *lhs,
   /* Place the lower-rank operand in the higher rank. */
   int low_is_lhs = lhs->rank < rhs->rank;
   const bcast_shape *low = low_is_lhs ? lhs : rhs, *high = low_is_lhs ? rhs : lhs;
-  bcast_shape placed;
+  bcast_shape placed = {0};
   if (low->rank != high->rank && low->rank != 0) {
     if (n_dims == 0)
       return bcast__fail(diag, BCAST_RANK_MISMATCH,
@@ -108,8 +110,12 @@ bcast_status bcast_xla_binary_shape(const bcast_shape *lhs,
                                 BCAST_DIMS_INCREASING, diag);
     if (st != BCAST_OK) return st;
     placed.rank = high->rank;
-    for (int32_t d = 0; d < high->rank; d++) placed.dims[d] = 1;
-    for (size_t i = 0; i < n_dims; i++) placed.dims[dims[i]] = low->dims[i];
+    for (int32_t d = 0; d < BCAST_MAX_RANK; d++) placed.dims[d] = 1;
+    for (size_t i = 0; i < n_dims; i++) {
+      int64_t to = dims[i];
+      /*@ assert mapped: i < low->rank && 0 <= to < high->rank; */
+      placed.dims[to] = low->dims[i];
+    }
     low = &placed;
   } else if (n_dims != 0 && low->rank == high->rank) {
     /* Equal ranks: XLA allows only the identity map. */
@@ -172,12 +178,14 @@ bcast_status bcast_broadcast_in_dim_partial(const bcast_shape *operand,
   if (st != BCAST_OK) return st;
   out->rank = (int32_t)rank;
   int32_t from[BCAST_MAX_RANK];
-  for (int32_t o = 0; o < out->rank; o++) from[o] = -1;
+  for (int32_t o = 0; o < BCAST_MAX_RANK; o++) from[o] = -1;
   for (size_t i = 0; i < n_dims; i++) {
-    from[dims[i]] = (int32_t)i;
-    out->dims[dims[i]] = operand->dims[i];
+    int64_t to = dims[i];
+    /*@ assert mapped: i < operand->rank && 0 <= to < out->rank; */
+    from[to] = (int32_t)i;
+    out->dims[to] = operand->dims[i];
   }
-  int64_t given[BCAST_MAX_RANK];
+  int64_t given[BCAST_MAX_RANK] = {0}; /* read only where sized */
   uint64_t has_size[(BCAST_MAX_RANK + 63) / 64] = {0};
   for (size_t s = 0; s < n_sizes; s++) {
     int32_t o = sizes[s].dim;
@@ -222,20 +230,20 @@ bcast_status bcast_explain(size_t n, const bcast_shape *operands,
   if (st != BCAST_OK) return st;
   int32_t rank = out->rank;
   bcast__shapes ops = bcast__shapes_of(operands, n);
-  bcast__axis axes[BCAST_MAX_RANK];
-  for (int32_t a = 0; a < rank; a++)
-    bcast__axis_analyze(ops, rank, a, out->dims[a], &axes[a], NULL, 0, NULL);
   for (size_t k = 0; k < n; k++) {
-    const bcast_shape *s = &operands[k];
     bcast_explained *e = &explained[k];
-    e->rank = s->rank;
+    e->rank = operands[k].rank;
     e->expanded = e->maybe_expanded = e->runtime_check = 0;
-    if (s->rank == BCAST_RANK_UNRANKED) continue;
-    int32_t offset = rank - s->rank;
-    for (int32_t i = 0; i < s->rank; i++) {
-      int32_t a = offset + i;
+  }
+  for (int32_t a = 0; a < rank; a++) {
+    bcast__axis axis;
+    bcast__axis_analyze(ops, rank, a, out->dims[a], &axis, NULL, 0, NULL);
+    for (size_t k = 0; k < n; k++) {
+      int32_t i = bcast__own_axis(&operands[k], rank, a);
+      if (i < 0) continue;
+      bcast_explained *e = &explained[k];
       e->broadcast_dimensions[i] = a;
-      switch (bcast__dim_role_of(ops, rank, &axes[a], k)) {
+      switch (bcast__dim_role_of(ops, rank, &axis, k)) {
       case BCAST__DIM_EXPANDED:
         e->expanded |= 1ull << i;
         break;
