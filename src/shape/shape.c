@@ -50,6 +50,21 @@ void bcast_shape_set_unranked(bcast_shape *shape) {
  * document's InferDim table extended to size 0 and to named symbols:
  * a dynamic dim yields to a static size > 1, a 1 yields to anything, and two
  * dynamic dims stay dynamic (the same symbol stays that symbol). */
+/*@ requires \valid(out);
+    assigns *out;
+    ensures status: \result == BCAST_OK || \result == BCAST_INCOMPATIBLE;
+    ensures error_iff: \result == BCAST_INCOMPATIBLE <==>
+                         bcast_incompatible(dim0, dim1);
+    ensures one_yields: \result == BCAST_OK && dim0 == 1 ==> *out == dim1;
+    ensures yields_one: \result == BCAST_OK && dim1 == 1 ==> *out == dim0;
+    ensures same: \result == BCAST_OK && dim0 == dim1 ==> *out == dim0;
+    ensures dyn_static: dim0 < 0 && dim1 > 1 ==> *out == dim1;
+    ensures static_dyn: dim0 > 1 && dim1 < 0 ==> *out == dim0;
+    ensures dyn_zero: (dim0 < 0 && dim1 == 0) || (dim0 == 0 && dim1 < 0) ==>
+                      *out == BCAST_DIM_DYNAMIC;
+    ensures two_dyn: dim0 < 0 && dim1 < 0 && dim0 != dim1 ==>
+                     *out == BCAST_DIM_DYNAMIC;
+ */
 bcast_status bcast_dim_infer(int64_t dim0, int64_t dim1, int64_t *out) {
   if (BCAST_DIM_IS_DYNAMIC(dim0) || BCAST_DIM_IS_DYNAMIC(dim1)) {
     if (dim0 > 1) *out = dim0;
@@ -141,12 +156,38 @@ size_t bcast_shape_format_symbolic(const bcast_shape *shape,
   return format_dims(shape->rank, shape->dims, style, symbols, buf, size);
 }
 
+/* Proven (docs/proofs.md): it succeeds exactly when the shape is ranked,
+ * static and every partial product dims[0] * ... * dims[i] fits in 64 bits
+ * (so a 0 after an overflowing prefix is still an overflow), and then
+ * returns the product; no product is formed without its overflow check. */
+/*@ logic integer bcast_product{L}(int64_t *d, integer n) =
+      n <= 0 ? 1 : bcast_product(d, n - 1) * d[n - 1];
+    predicate bcast_fits(integer v) = INT64_MIN <= v <= INT64_MAX;
+ */
+/*@ requires \valid_read(shape) && \valid(out);
+    requires BCAST_RANK_UNRANKED <= shape->rank <= BCAST_MAX_RANK;
+    requires diag == \null || (\valid(diag) && \separated(diag, shape, out));
+    assigns *out, *diag;
+    ensures ok_iff: \result == BCAST_OK <==>
+      (shape->rank >= 0 &&
+       (\forall integer i; 0 <= i < shape->rank ==> shape->dims[i] >= 0) &&
+       (\forall integer i; 1 <= i <= shape->rank ==>
+          bcast_fits(bcast_product(&shape->dims[0], i))));
+    ensures count: \result == BCAST_OK ==>
+      *out == bcast_product(&shape->dims[0], shape->rank);
+ */
 bcast_status bcast_shape_elem_count(const bcast_shape *shape, int64_t *out,
                                     bcast_diag *diag) {
   if (shape->rank == BCAST_RANK_UNRANKED)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                        "an unranked shape has no element count");
   int64_t count = 1;
+  /*@ loop invariant 0 <= i <= shape->rank;
+      loop invariant \forall integer p; 0 <= p < i ==> shape->dims[p] >= 0;
+      loop invariant \forall integer p; 1 <= p <= i ==>
+                       bcast_fits(bcast_product(&shape->dims[0], p));
+      loop invariant count == bcast_product(&shape->dims[0], i);
+      loop assigns i, count; */
   for (int32_t i = 0; i < shape->rank; i++) {
     int64_t d = shape->dims[i];
     if (BCAST_DIM_IS_DYNAMIC(d))

@@ -6,6 +6,13 @@
 
 #include "bcast/shape.h"
 
+/* The rule of one dimension pair, in ACSL for the proofs (docs/proofs.md):
+ * two dims are incompatible when both are static, neither is 1 and they
+ * differ. */
+/*@ predicate bcast_incompatible(integer d0, integer d1) =
+      d0 >= 0 && d1 >= 0 && d0 != 1 && d1 != 1 && d0 != d1;
+ */
+
 typedef struct bcast__shapes {
   const char *base;   /* address of operand 0's bcast_shape */
   size_t stride;      /* bytes from one operand's shape to the next */

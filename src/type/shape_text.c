@@ -29,7 +29,7 @@ static int is_name_start(char c) {
 static bcast_status parse_name(const char *t, size_t len, size_t *i,
                                bcast_symbols *symbols, int64_t *dim,
                                bcast_diag *diag) {
-  char name[NAME_SHOWN + 1];
+  char name[NAME_SHOWN + 1] = {0};
   size_t n = 0;
   for (char c = bcast__peek(t, len, *i);
        is_name_start(c) || bcast__is_digit(c); c = bcast__peek(t, len, *i)) {
@@ -63,6 +63,7 @@ static bcast_status parse_name(const char *t, size_t len, size_t *i,
     return shape_error(diag, BCAST_PARSE, t, len, what);
   }
   memcpy(symbols->names[symbols->count], name, n + 1);
+  symbols->names[symbols->count][BCAST_SYMBOL_NAME_MAX - 1] = '\0';
   *dim = BCAST_DIM_SYMBOL(symbols->count);
   symbols->count++;
   return BCAST_OK;
