@@ -225,12 +225,14 @@ bcast_status bcast_broadcast_in_dim_partial(const bcast_shape *operand,
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                          "output dim %d has a negative size", (int)sizes[s].dim);
   }
-  /* Compared before it is added, so that no sum can wrap. */
-  if (n_dims > BCAST_MAX_RANK || new_dims > BCAST_MAX_RANK - n_dims)
+  /* The sum is used only when neither term is over the limit, so a sum
+   * that wrapped is never taken for a small rank. */
+  size_t rank = n_dims + new_dims;
+  if (n_dims > BCAST_MAX_RANK || new_dims > BCAST_MAX_RANK ||
+      rank > BCAST_MAX_RANK)
     return bcast__fail(diag, BCAST_RANK_LIMIT,
                        "the output would have rank %llu, over the limit of %d",
                        (unsigned long long)n_dims + new_dims, BCAST_MAX_RANK);
-  int64_t rank = (int64_t)(n_dims + new_dims);
   bcast_status st = check_map(operand->rank, (int32_t)rank, dims, n_dims,
                               BCAST_DIMS_ANY_ORDER, diag);
   if (st != BCAST_OK) return st;
