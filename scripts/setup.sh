@@ -11,6 +11,8 @@
 #                            ThreadSanitizer tool, libarcher (make tsan)
 #   scripts/setup.sh fuzz    also clang and libclang-rt-14-dev, which holds
 #                            libFuzzer (make fuzz)
+#   scripts/setup.sh prove   also Frama-C, Why3 and the Z3 and CVC4 provers
+#                            (make prove)
 set -euo pipefail
 what=${1:-build}
 need=()
@@ -36,6 +38,12 @@ fi
 if [ "$what" = fuzz ]; then
   # clang's -fsanitize=fuzzer links libclang_rt.fuzzer from libclang-rt-14-dev.
   for p in clang libclang-rt-14-dev; do have "$p" || need+=("$p"); done
+fi
+if [ "$what" = prove ]; then
+  # make prove (scripts/prove.sh): Frama-C 25's EVA and WP plugins check the
+  # shape core; WP hands its goals through Why3 to Z3 and CVC4.  (Debian's
+  # cvc5 1.0.3 is newer than Why3 1.5 knows, so it would go unused.)
+  for p in frama-c-base why3 z3 cvc4; do have "$p" || need+=("$p"); done
 fi
 if [ "$what" = bench ]; then
   # make bench draws its charts with bench/chart.py under /usr/bin/python3.
