@@ -11,8 +11,8 @@
 #include "bcast/elementwise.h"
 #include "core/alloc.h"
 #include "core/diag.h"
-#include "ew/ew_attrs.h"
 #include "ew/ew_plan.h"
+#include "op/op_attrs.h"
 #include "plan/stream.h"
 #include "tensor/buffer.h"
 
@@ -99,6 +99,26 @@ static bcast_status check_types(bcast_op op, bcast_profile profile, size_t n,
                          bcast_dtype_name(in_types[k]),
                          bcast_dtype_name(conv[k]));
   return BCAST_OK;
+}
+
+/* The kernels' parameters from attributes bcast_ew_result_dtype accepted
+ * for data type data, so the bounds convert without failing. */
+static void params_from_attrs(ew_params *p, const bcast_op_attrs *a,
+                              bcast_dtype data) {
+  memset(p, 0, sizeof *p);
+  p->shift = a->shift;
+  p->round = a->round != 0;
+  p->nan_ignore = a->nan_mode == BCAST_NAN_IGNORE;
+  p->in_zp = (int32_t)a->input_zp;
+  p->out_zp = (int32_t)a->output_zp;
+  bcast__clamp_bounds bounds;
+  bcast__op_clamp_bounds(a, data, &bounds, NULL);
+  p->lo_i = bounds.lo_i;
+  p->hi_i = bounds.hi_i;
+  p->lo_u = bounds.lo_u;
+  p->hi_u = bounds.hi_u;
+  p->lo_f = bounds.lo_f;
+  p->hi_f = bounds.hi_f;
 }
 
 /* Outputs up to this size run on one thread whatever the plan's thread
@@ -195,7 +215,7 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
   plan->max_bytes =
       options->max_bytes ? options->max_bytes : BCAST_DEFAULT_MAX_BYTES;
   plan->row = row;
-  bcast__ew_params_from_attrs(&plan->params, attrs, data);
+  params_from_attrs(&plan->params, attrs, data);
   for (int k = 0; k < arity; k++)
     bcast__ew_copy_layout(&plan->in[k], &inputs[k]);
 

@@ -3,9 +3,9 @@
  *
  * The plan's work is split by concern:
  *   ew_dispatch.c  the kernel tables of the four kernel files;
- *   ew_attrs.c     the attributes, and the kernels' parameters from them;
  *   ew_shape.c     the broadcast shape and the declared signature's checks;
- *   ew_build.c     building a plan: options, variant, kernel set, output;
+ *   ew_build.c     building a plan: options, the kernels' parameters from
+ *                  the attributes, variant, kernel set, output;
  *   ew_stream.c    the non-temporal-store wrapper around a kernel;
  *   ew_checked.c   the C-order walk: the reference path and checked mode;
  *   ew_run.c       executing a plan, and the one-call compute entry points. */
