@@ -235,7 +235,7 @@ static void run_setup(const ew_case *c, ew_run *x, ew_result *res) {
     out_layout = x->view;
     layout = &out_layout;
   } else {
-    x->arity = (size_t)bcast_ew_arity(c->op);
+    x->arity = (size_t)bcast_op_arity(c->op);
     int k = 0;
     if (x->arity == 3)
       make_input(&x->in[k++], BCAST_BOOL, c->rank[2], c->shape[2], 1);

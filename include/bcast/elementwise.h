@@ -104,12 +104,10 @@ BCAST_API bcast_status bcast_scalar_tensor(const bcast_scalar *scalar,
 
 /* ------------------------------------------------------------------------ */
 /* Types.  The attributes (bcast_op_attrs) and their parser are the op
- * table's (bcast/op.h); an MLIR dictionary is read by
- * bcast_op_attrs_parse_mlir (bcast/mlir.h). */
-
-/* Number of data inputs of op (1, 2 or 3: the op table's broadcast
- * operands).  MUL's shift and NEGATE's zero points are attributes here. */
-BCAST_API int bcast_ew_arity(bcast_op op);
+ * table's (bcast/op.h), as is an op's number of data inputs
+ * (bcast_op_arity: MUL's shift and NEGATE's zero points are attributes
+ * here); an MLIR dictionary is read by bcast_op_attrs_parse_mlir
+ * (bcast/mlir.h). */
 
 /* Whether op supports these input types under the profile (tosa, trait or
  * numpy), with these attributes; on success *out is the result type.

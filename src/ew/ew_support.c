@@ -11,8 +11,6 @@
 #include "core/diag.h"
 #include "op/op_attrs.h"
 
-int bcast_ew_arity(bcast_op op) { return bcast_op_arity(op); }
-
 bcast_status bcast_ew_result_dtype(bcast_op op, bcast_profile profile,
                                    size_t n_inputs, const bcast_dtype *inputs,
                                    const bcast_op_attrs *attrs,

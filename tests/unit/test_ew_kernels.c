@@ -130,7 +130,7 @@ static int run_case(test_ctx *t, uint64_t *rng, bcast_op op,
                     const bcast_op_attrs *attrs, bcast_profile profile,
                     const bcast_dtype *types, const input_case *cases,
                     const ew_row **row_out) {
-  const int arity = bcast_ew_arity(op);
+  const int arity = bcast_op_arity(op);
   bcast_tensor in[3];
   void *mem[3];
   const void *in_data[3];
@@ -212,7 +212,7 @@ TEST(ew_every_supported_signature_has_a_kernel_and_matches_the_reference) {
   for (int pi = 0; pi < 3; pi++) {
     const bcast_profile profile = profiles[pi];
     for (int op = 0; op < BCAST_OP_COUNT; op++) {
-      const int arity = bcast_ew_arity((bcast_op)op);
+      const int arity = bcast_op_arity((bcast_op)op);
       bcast_dtype types[3], result;
       for (size_t idx = 0;
            bcast_ew_supported((bcast_op)op, profile, idx, types, &result) ==
@@ -330,7 +330,7 @@ TEST(ew_two_threads_match_one) {
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
     for (int w = 0; w < 2; w++) {
       const bcast_op op = cases[c].op;
-      const int arity = bcast_ew_arity(op);
+      const int arity = bcast_op_arity(op);
       bcast_dtype types[3] = {cases[c].type, cases[c].type, cases[c].type};
       if (op == BCAST_OP_SELECT) types[0] = BCAST_BOOL;
       bcast_op_attrs attrs;
