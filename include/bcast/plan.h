@@ -61,23 +61,25 @@ BCAST_API bcast_status bcast_plan_build(bcast_plan *plan, int32_t out_rank,
 BCAST_API void bcast_plan_run(const bcast_plan *plan, char *const *base,
                     bcast_kernel_fn kernel, const void *params, int threads);
 
-/* Two-dimensional kernels: one call covers `rows` innermost runs of n
- * elements each.  Run r of operand k starts at ptrs[k] + r * row_strides[k]
+/* Row kernels (two-dimensional): one call covers `rows` innermost runs of
+ * n elements each.  Run r of operand k starts at ptrs[k] + r * row_strides[k]
  * and steps by strides[k] along the run, as for bcast_kernel_fn.  The
  * engine hands a kernel as many consecutive runs of the second-innermost
  * dim as it can (a whole plane, or what is left of it in the thread's
  * share), so short runs no longer cost one call each; a run cut by a
  * thread boundary comes as rows == 1 with a shorter n.  ndim == 1 plans
  * call with rows == 1. */
-typedef void (*bcast_kernel2_fn)(int64_t rows, int64_t n, char *const *ptrs,
-                                 const int64_t *strides,
-                                 const int64_t *row_strides,
-                                 const void *params);
+typedef void (*bcast_rows_kernel_fn)(int64_t rows, int64_t n,
+                                     char *const *ptrs, const int64_t *strides,
+                                     const int64_t *row_strides,
+                                     const void *params);
 
-/* As bcast_plan_run, with a two-dimensional kernel.  The same threading,
- * the same store fence per thread. */
-BCAST_API void bcast_plan_run2(const bcast_plan *plan, char *const *base,
-                     bcast_kernel2_fn kernel, const void *params, int threads);
+/* As bcast_plan_run, handing a row kernel several rows of runs per call.
+ * The same threading, the same store fence per thread.  (Formerly
+ * bcast_plan_run2, with bcast_kernel2_fn.) */
+BCAST_API void bcast_plan_run_rows(const bcast_plan *plan, char *const *base,
+                                   bcast_rows_kernel_fn kernel,
+                                   const void *params, int threads);
 
 /* Copy kernels for a plan whose operand 0 is the destination and operand 1
  * the source, both of elem_bytes bytes (1, 2, 4, 8 or 16).  Returns the

@@ -56,7 +56,7 @@ int bcast__ew_use_v3(void) {
 /* The row's kernels compiled for this CPU: the v3 set where allowed
  * (measured: 64x64 + 64 float32 add 0.63 -> 0.22 us; 32x4096 float16
  * add in cache 0.76 -> 0.13 ns per element), else the baseline set. */
-static const bcast_kernel2_fn *kernel_set(const ew_row *row) {
+static const bcast_rows_kernel_fn *kernel_set(const ew_row *row) {
   return bcast__ew_use_v3() ? row->kernels_avx2 : row->kernels;
 }
 

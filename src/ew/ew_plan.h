@@ -34,7 +34,7 @@ struct bcast_ew_plan {
   int out_c_order; /* the output layout is C-contiguous */
   int64_t max_bytes;
   const ew_row *row;
-  bcast_kernel2_fn kernel;
+  bcast_rows_kernel_fn kernel;
   int stream; /* large outputs: non-temporal stores (ew_stream.c) */
   /* The engine plan has at most two dims and runs on one thread: execute
    * calls the kernel once, with these steps (bytes per element of the
@@ -96,7 +96,7 @@ int bcast__ew_want_stream(const bcast_plan *engine, int variant, int64_t elem);
 
 /* What the streaming wrapper runs: the plan's kernel and parameters. */
 typedef struct ew_stream_params {
-  bcast_kernel2_fn kernel;
+  bcast_rows_kernel_fn kernel;
   const ew_params *params;
   int64_t elem; /* output element size */
   int n_operands;

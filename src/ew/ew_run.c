@@ -20,7 +20,7 @@
 #define EW_PROGRESS_PIECE ((int64_t)1 << 20)
 
 typedef struct ew_progress {
-  bcast_kernel2_fn kernel;
+  bcast_rows_kernel_fn kernel;
   const void *params;
   int n_operands;
   int64_t elem_bytes, total_bytes;
@@ -79,7 +79,7 @@ static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
                  plan->step, plan->row_step, &plan->params);
     return BCAST_OK;
   }
-  bcast_kernel2_fn kernel = plan->kernel;
+  bcast_rows_kernel_fn kernel = plan->kernel;
   const void *params = &plan->params;
 #if BCAST__HAVE_STREAM
   const ew_stream_params sp = {plan->kernel, &plan->params,
@@ -90,13 +90,14 @@ static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
   }
 #endif
   if (!options || !options->progress) {
-    bcast_plan_run2(&plan->engine, base, kernel, params, plan->threads);
+    bcast_plan_run_rows(&plan->engine, base, kernel, params, plan->threads);
     return BCAST_OK;
   }
   ew_progress pg = {kernel, params, plan->arity + 1, plan->engine.elem_bytes[0],
                     plan->engine.elem_count * plan->engine.elem_bytes[0], 0,
                     options->progress, options->progress_ctx};
-  bcast_plan_run2(&plan->engine, base, progress_kernel, &pg, plan->threads);
+  bcast_plan_run_rows(&plan->engine, base, progress_kernel, &pg,
+                      plan->threads);
   options->progress(options->progress_ctx, pg.total_bytes, pg.total_bytes);
   return BCAST_OK;
 }
