@@ -85,15 +85,16 @@ BCAST_API void bcast_plan_run_rows(const bcast_plan *plan, char *const *base,
  * the source, both of elem_bytes bytes (1, 2, 4, 8 or 16).  Returns the
  * kernel for the plan's innermost run: a block copy when both are
  * contiguous, a fill when the source is broadcast (stride 0), a strided loop
- * otherwise.  With BCAST_COPY_STREAM_LARGE, outputs larger than the
- * last-level cache get non-temporal stores where the CPU has them: right
+ * otherwise.  With BCAST_COPY_NT_STORE_LARGE (formerly
+ * BCAST_COPY_STREAM_LARGE), outputs larger than the last-level cache get
+ * non-temporal stores where the CPU has them: right
  * for a destination that was written before, wrong for freshly allocated
  * memory, whose pages the OS has just zeroed through the cache (use
  * BCAST_COPY_CACHED there).  NULL for any other element size.  The kernels
  * take params == NULL. */
 typedef enum bcast_copy_stores {
   BCAST_COPY_CACHED,
-  BCAST_COPY_STREAM_LARGE
+  BCAST_COPY_NT_STORE_LARGE
 } bcast_copy_stores;
 BCAST_API bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
                                   bcast_copy_stores stores);

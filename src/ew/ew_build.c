@@ -13,7 +13,7 @@
 #include "core/diag.h"
 #include "ew/ew_plan.h"
 #include "op/op_attrs.h"
-#include "plan/stream.h"
+#include "plan/nt_store.h"
 #include "tensor/buffer.h"
 
 #if EW_HAVE_AVX2
@@ -281,7 +281,7 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
   if (status != BCAST_OK) return status;
   plan->variant = pick_variant(&plan->engine, arity);
   plan->kernel = kernel_set(row)[plan->variant];
-  plan->stream = bcast__ew_want_stream(&plan->engine, plan->variant, elem);
+  plan->nt_store = bcast__ew_want_nt_store(&plan->engine, plan->variant, elem);
   plan_direct(plan);
   return BCAST_OK;
 }
@@ -320,7 +320,7 @@ const ew_row *bcast__ew_plan_row(const bcast_ew_plan *plan) {
 void bcast__ew_plan_force_strided(bcast_ew_plan *plan) {
   plan->variant = 0;
   plan->kernel = plan->row->kernels[0];
-  plan->stream = 0;
+  plan->nt_store = 0;
 }
 
 void bcast__ew_plan_force_portable(bcast_ew_plan *plan) {
@@ -332,14 +332,14 @@ int bcast__ew_plan_uses_avx2(const bcast_ew_plan *plan) {
          plan->kernel == plan->row->kernels_avx2[plan->variant];
 }
 
-void bcast__ew_plan_force_stream(bcast_ew_plan *plan) {
-  if (plan->variant != 0) plan->stream = 1;
+void bcast__ew_plan_force_nt_store(bcast_ew_plan *plan) {
+  if (plan->variant != 0) plan->nt_store = 1;
 }
 
-int bcast__ew_plan_streams(const bcast_ew_plan *plan) { return plan->stream; }
+int bcast__ew_plan_nt_stores(const bcast_ew_plan *plan) { return plan->nt_store; }
 
 int bcast__ew_plan_direct(const bcast_ew_plan *plan) {
-  return plan->direct && !plan->stream;
+  return plan->direct && !plan->nt_store;
 }
 
 /* A large new output is written once, front to back: from this size on it

@@ -25,7 +25,7 @@
 #include "bcast/plan.h"
 #include "core/diag.h"
 #include "core/machine.h"
-#include "plan/stream.h"
+#include "plan/nt_store.h"
 
 static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
@@ -235,7 +235,7 @@ static void plan_run_range(const bcast_plan *plan, char *const *base,
   }
   /* Kernels may leave non-temporal stores unfenced; each thread fences once
    * when its share is done, so the caller sees every store. */
-  bcast__stream_fence();
+  bcast__nt_store_fence();
 }
 
 /* Whether the plan runs on several threads, and how many.  Outputs
@@ -346,7 +346,7 @@ static void plan_run_rows_range(const bcast_plan *plan, char *const *base,
   }
   /* Kernels may leave non-temporal stores unfenced; each thread fences once
    * when its share is done, so the caller sees every store. */
-  bcast__stream_fence();
+  bcast__nt_store_fence();
 }
 
 /* One run of a plan: the plan, the operands and one of the two kernel
