@@ -227,12 +227,11 @@ static bcast_status set_value(bcast_op_attrs *attrs, bcast_op op,
     return BCAST_OK;
   case BCAST_ATTR_MIN_VAL:
   case BCAST_ATTR_MAX_VAL: {
-    bcast_scalar s;
-    if (!read_number(value, type, &s))
-      return bad_value(diag, op, attr, raw, "a number");
-    if (attr == BCAST_ATTR_MIN_VAL) attrs->min_val = s;
-    else attrs->max_val = s;
-    return BCAST_OK;
+    bcast_scalar *bound =
+        attr == BCAST_ATTR_MIN_VAL ? &attrs->min_val : &attrs->max_val;
+    return read_number(value, type, bound)
+               ? BCAST_OK
+               : bad_value(diag, op, attr, raw, "a number");
   }
   case BCAST_ATTR_NAN_MODE: {
     span mode = unquote(value);
@@ -253,12 +252,11 @@ static bcast_status set_value(bcast_op_attrs *attrs, bcast_op op,
   }
   case BCAST_ATTR_INPUT_ZP:
   case BCAST_ATTR_OUTPUT_ZP: {
-    int64_t n;
-    if (!read_int64(value, &n))
-      return bad_value(diag, op, attr, raw, "an integer");
-    if (attr == BCAST_ATTR_INPUT_ZP) attrs->input_zp = n;
-    else attrs->output_zp = n;
-    return BCAST_OK;
+    int64_t *zp =
+        attr == BCAST_ATTR_INPUT_ZP ? &attrs->input_zp : &attrs->output_zp;
+    return read_int64(value, zp)
+               ? BCAST_OK
+               : bad_value(diag, op, attr, raw, "an integer");
   }
   case BCAST_ATTR_TO: {
     /* A type has no ": type" of its own; the whole text names it. */

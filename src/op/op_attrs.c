@@ -18,31 +18,19 @@
 /* Scalars and defaults. */
 
 bcast_scalar bcast_scalar_int(int64_t value) {
-  bcast_scalar s;
-  s.kind = BCAST_SCALAR_INT;
-  s.v.i = value;
-  return s;
+  return (bcast_scalar){BCAST_SCALAR_INT, {.i = value}};
 }
 
 bcast_scalar bcast_scalar_uint(uint64_t value) {
-  bcast_scalar s;
-  s.kind = BCAST_SCALAR_UINT;
-  s.v.u = value;
-  return s;
+  return (bcast_scalar){BCAST_SCALAR_UINT, {.u = value}};
 }
 
 bcast_scalar bcast_scalar_float(double value) {
-  bcast_scalar s;
-  s.kind = BCAST_SCALAR_FLOAT;
-  s.v.f = value;
-  return s;
+  return (bcast_scalar){BCAST_SCALAR_FLOAT, {.f = value}};
 }
 
 bcast_scalar bcast_scalar_bool(int value) {
-  bcast_scalar s;
-  s.kind = BCAST_SCALAR_BOOL;
-  s.v.i = value != 0;
-  return s;
+  return (bcast_scalar){BCAST_SCALAR_BOOL, {.i = value != 0}};
 }
 
 /* Every default is zero (BCAST_SCALAR_NONE, BCAST_NAN_PROPAGATE, cast_to
