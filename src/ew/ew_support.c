@@ -5,10 +5,8 @@
  * accepts; the coverage test then proves each such signature has a
  * kernel. */
 #include <stdint.h>
-#include <string.h>
 
 #include "bcast/elementwise.h"
-#include "core/diag.h"
 #include "op/op_attrs.h"
 
 bcast_status bcast_ew_result_dtype(bcast_op op, bcast_profile profile,
