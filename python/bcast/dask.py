@@ -26,6 +26,7 @@ spans it, and dims every operand broadcasts take Dask's automatic size.
 """
 
 import itertools
+import operator
 
 import numpy as np
 import dask.array as da
@@ -94,12 +95,15 @@ class _Operand:
 
 def _out_chunks(out_shape, operands, chunks, dtype):
     """The output's chunks: chunks= when given, else per dim those of the
-    first operand spanning it (not broadcasting along it), else auto."""
+    first operand spanning it (not broadcasting along it), else auto.  An
+    empty output has no bytes to size auto chunks by (Dask's auto_chunks
+    divides by the product of the other chunks), so there each such dim is
+    one chunk."""
     if chunks is not None:
         return da.core.normalize_chunks(chunks, out_shape, dtype=dtype)
     spec = []
     for d, n in enumerate(out_shape):
-        picked = "auto"
+        picked = n if 0 in out_shape else "auto"
         for op in operands:
             if d in op.out_dim:
                 i = op.out_dim.index(d)
@@ -247,10 +251,11 @@ def apply(op, *args, profile="numpy", checked=False, chunks=None, threads=1,
     fn = getattr(_core, op)
     arrays = [None if _is_scalar(a) else _as_dask(a, f"argument {k}")
               for k, a in enumerate(args)]
-    kwargs = dict(attrs, profile=profile, checked=checked)
-    # The result type and every argument error, from stand-ins of one
-    # element (empty where the operand is, so that profiles refusing
-    # size-0 dims refuse here); then the shapes, by the profile's rule.
+    kwargs = dict(attrs, profile=profile, checked=checked, threads=threads)
+    # The result type and every argument error (threads= too), from
+    # stand-ins of one element (empty where the operand is, so that
+    # profiles refusing size-0 dims refuse here); then the shapes, by the
+    # profile's rule.
     samples = [a if arr is None else np.empty(arr.shape, arr.dtype)
                if arr.size == 0 else np.ones((1,) * arr.ndim, arr.dtype)
                for a, arr in zip(args, arrays)]
@@ -274,8 +279,7 @@ def apply(op, *args, profile="numpy", checked=False, chunks=None, threads=1,
                                        for a, arr in zip(args, arrays)])
     scalars = [a if arr is None else None for a, arr in zip(args, arrays)]
     return _graph(name, "op", out_shape, operands, scalars, out_chunks,
-                  dtype, [True] * len(operands), op=op,
-                  kwargs=dict(kwargs, threads=threads))
+                  dtype, [True] * len(operands), op=op, kwargs=kwargs)
 
 
 def _make_op(op):
@@ -312,7 +316,11 @@ def _broadcast(x, shape, dims, chunks, copy, what):
                 f"{what}: cannot broadcast a rank-{arr.ndim} array to rank "
                 f"{len(shape)}")
         dims = list(range(len(shape) - arr.ndim, len(shape)))
-    dims = [int(d) for d in dims]
+    try:  # ints as bcast takes them (int() would truncate 1.7 to 1)
+        dims = [operator.index(d) for d in dims]
+    except TypeError:
+        raise TypeError(f"{what}: broadcast_dimensions must be a sequence "
+                        f"of ints, not {type(dims).__name__}") from None
     # The tile plan checks the map (bcast's BroadcastError) on the whole.
     _core.input_box(arr.shape, shape, (0,) * len(shape), shape, dims)
     o = _Operand(arr, dims)

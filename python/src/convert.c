@@ -98,11 +98,16 @@ fail:
   return -1;
 }
 
+PyObject *pb_text(const char *text) {
+  return PyUnicode_DecodeUTF8(text, (Py_ssize_t)strlen(text), "replace");
+}
+
 PyObject *pb_raise(bcast_status status, const bcast_diag *diag) {
   PyObject *type = exception_for(status);
-  const char *message =
-      diag && diag->message[0] ? diag->message : bcast_status_text(status);
-  PyObject *exc = PyObject_CallFunction(type, "s", message);
+  PyObject *message = pb_text(
+      diag && diag->message[0] ? diag->message : bcast_status_text(status));
+  PyObject *exc = message ? PyObject_CallOneArg(type, message) : NULL;
+  Py_XDECREF(message);
   if (!exc) return NULL;
   int failed = set_field(exc, "status",
                          PyUnicode_FromString(bcast_status_name(status)));
@@ -119,9 +124,8 @@ PyObject *pb_raise(bcast_status status, const bcast_diag *diag) {
                   Py_BuildValue("(NN)", pb_dim_to(diag->size[0], NULL),
                                 pb_dim_to(diag->size[1], NULL))) ||
         set_field(exc, "mlir_message",
-                  diag->mlir_message[0]
-                      ? PyUnicode_FromString(diag->mlir_message)
-                      : Py_NewRef(Py_None));
+                  diag->mlir_message[0] ? pb_text(diag->mlir_message)
+                                        : Py_NewRef(Py_None));
   }
   if (!failed && diag && status == BCAST_CHECKED && diag->element.flat >= 0)
     failed = set_element_fields(exc, &diag->element);
@@ -138,7 +142,7 @@ int pb_profile_converter(PyObject *obj, void *out) {
                  "not %.100s", Py_TYPE(obj)->tp_name);
     return 0;
   }
-  const char *name = PyUnicode_AsUTF8(obj);
+  const char *name = pb_cstr(obj, "profile");
   if (!name) return 0;
   if (bcast_profile_parse(name, out) != BCAST_OK) {
     PyErr_Format(PyExc_ValueError,
@@ -147,6 +151,58 @@ int pb_profile_converter(PyObject *obj, void *out) {
     return 0;
   }
   return 1;
+}
+
+int pb_threads_converter(PyObject *obj, void *out) {
+  int *threads = out;
+  *threads = 0;
+  if (obj == Py_None) return 1;
+  if (PyFloat_Check(obj) || !PyIndex_Check(obj)) {
+    PyErr_Format(PyExc_TypeError, "threads must be None or an int, not %.100s",
+                 Py_TYPE(obj)->tp_name);
+    return 0;
+  }
+  PyObject *index = PyNumber_Index(obj);
+  if (!index) return 0;
+  int overflow = 0;
+  long long n = PyLong_AsLongLongAndOverflow(index, &overflow);
+  Py_DECREF(index);
+  if (n == -1 && PyErr_Occurred()) return 0;
+  if (overflow || n < 0 || n > PB_MAX_THREADS) {
+    PyErr_Format(PyExc_ValueError,
+                 "threads must be None or 0..%d (0: OpenMP's default)",
+                 PB_MAX_THREADS);
+    return 0;
+  }
+  *threads = (int)n;
+  return 1;
+}
+
+const char *pb_utf8(PyObject *obj, Py_ssize_t *len, const char *what) {
+  if (!PyUnicode_Check(obj)) {
+    PyErr_Format(PyExc_TypeError, "%s must be a str, not %.100s", what,
+                 Py_TYPE(obj)->tp_name);
+    return NULL;
+  }
+  const char *text = PyUnicode_AsUTF8AndSize(obj, len);
+  if (!text && PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_ValueError,
+                 "%s is not valid text: it cannot be encoded as UTF-8 (a "
+                 "lone surrogate)", what);
+  }
+  return text;
+}
+
+const char *pb_cstr(PyObject *obj, const char *what) {
+  Py_ssize_t len;
+  const char *text = pb_utf8(obj, &len, what);
+  if (text && strlen(text) != (size_t)len) {
+    PyErr_Format(PyExc_ValueError, "%s must not contain a NUL character",
+                 what);
+    return NULL;
+  }
+  return text;
 }
 
 PyObject *pb_sequence(PyObject *obj, const char *what) {
@@ -158,12 +214,9 @@ PyObject *pb_sequence(PyObject *obj, const char *what) {
   return PySequence_List(obj);
 }
 
-/* An int >= 0 (anything with __index__, as NumPy takes dims). */
-static int nonneg_int(PyObject *obj, int64_t *out, const char *what,
-                      Py_ssize_t k) {
+int pb_size_from(PyObject *obj, int64_t *out, const char *what) {
   if (PyFloat_Check(obj) || !PyIndex_Check(obj)) {
-    PyErr_Format(PyExc_TypeError,
-                 "%s: entry %zd must be an int, not %.100s", what, k,
+    PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s", what,
                  Py_TYPE(obj)->tp_name);
     return -1;
   }
@@ -174,16 +227,23 @@ static int nonneg_int(PyObject *obj, int64_t *out, const char *what,
   Py_DECREF(index);
   if (v == -1 && PyErr_Occurred()) return -1;
   if (overflow > 0) {
-    PyErr_Format(PyExc_OverflowError,
-                 "%s: entry %zd does not fit in 64 bits", what, k);
+    PyErr_Format(PyExc_OverflowError, "%s does not fit in 64 bits", what);
     return -1;
   }
   if (overflow < 0 || v < 0) {
-    PyErr_Format(PyExc_ValueError, "%s: entry %zd is negative", what, k);
+    PyErr_Format(PyExc_ValueError, "%s is negative", what);
     return -1;
   }
   *out = (int64_t)v;
   return 0;
+}
+
+/* Entry k of the argument what, an int >= 0 (as NumPy takes dims). */
+static int nonneg_int(PyObject *obj, int64_t *out, const char *what,
+                      Py_ssize_t k) {
+  char entry[128];
+  PyOS_snprintf(entry, sizeof entry, "%s: entry %zd", what, k);
+  return pb_size_from(obj, out, entry);
 }
 
 /* The symbol index of name, added to the table when new. */
@@ -218,7 +278,7 @@ static int symbol_of(bcast_symbols *symbols, const char *name, size_t len,
 static int shape_from_text(PyObject *obj, bcast_shape *out,
                            bcast_symbols *symbols, const char *what) {
   Py_ssize_t len;
-  const char *text = PyUnicode_AsUTF8AndSize(obj, &len);
+  const char *text = pb_utf8(obj, &len, what);
   if (!text) return -1;
   bcast_symbols scratch;
   bcast_diag diag;
@@ -270,11 +330,14 @@ int pb_shape_from(PyObject *obj, bcast_shape *out, bcast_symbols *symbols,
     if (symbols && item == Py_None) {
       *dim = BCAST_DIM_DYNAMIC;
     } else if (symbols && PyUnicode_Check(item)) {
-      Py_ssize_t len;
-      const char *name = PyUnicode_AsUTF8AndSize(item, &len);
+      char name_what[128];
+      PyOS_snprintf(name_what, sizeof name_what, "%s: the name of dim %zd",
+                    what, k);
+      const char *name = pb_cstr(item, name_what);
+      size_t len = name ? strlen(name) : 0;
       if (!name) rc = -1;
       else if (len == 1 && name[0] == '?') *dim = BCAST_DIM_DYNAMIC;
-      else rc = symbol_of(symbols, name, (size_t)len, dim, what, k);
+      else rc = symbol_of(symbols, name, len, dim, what, k);
     } else if (symbols && !PyIndex_Check(item)) {
       PyErr_Format(PyExc_TypeError,
                    "%s: dim %zd must be an int, None or a name, not %.100s",
@@ -293,7 +356,7 @@ PyObject *pb_dim_to(int64_t dim, const bcast_symbols *symbols) {
   if (dim >= 0) return PyLong_FromLongLong(dim);
   int64_t k = BCAST_DIM_SYMBOL_INDEX(dim);
   if (symbols && dim != BCAST_DIM_DYNAMIC && k < symbols->count)
-    return PyUnicode_FromString(symbols->names[k]);
+    return pb_text(symbols->names[k]);
   Py_RETURN_NONE;
 }
 

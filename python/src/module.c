@@ -93,7 +93,8 @@ static PyMethodDef methods[] = {
      "ONNX Broadcast: new C-contiguous arrays holding each array broadcast\n"
      "to the common shape (a tuple).  All outputs together must fit in\n"
      "max_bytes, else BudgetError (a MemoryError) says how many bytes they\n"
-     "need.  threads: OpenMP threads for large copies (None: the default).\n"
+     "need.  threads: OpenMP threads for large copies, 0..4096 (None or 0:\n"
+     "OpenMP's default).\n"
      "The GIL is released while copying."},
     {"verify_mlir", PB_KW(pb_verify_mlir), METH_VARARGS | METH_KEYWORDS,
      "verify_mlir(text, profile=None, op_profile=None, ops=None)\n--\n\n"

@@ -10,6 +10,10 @@
 
 #define PB_MAX_INPUTS 3
 
+/* The inputs' names in error messages. */
+static const char *const input_names[PB_MAX_INPUTS] = {"input 0", "input 1",
+                                                        "input 2"};
+
 /* The op's per-call state: inputs (arrays or Python scalars turned into
  * rank-0 tensors), attributes and options. */
 typedef struct op_call {
@@ -22,7 +26,7 @@ typedef struct op_call {
   bcast_op_attrs attrs;
   bcast_dtype cast_to;
   bcast_ew_options options;
-  PyObject *out;
+  PyObject *out; /* owned: the keyword arguments are read from a copy */
 } op_call;
 
 static void op_call_release(op_call *c) {
@@ -30,11 +34,13 @@ static void op_call_release(op_call *c) {
     if (c->owned[k]) bcast_tensor_release(&c->inputs[k]);
     pb_array_release(&c->arrays[k]);
   }
+  Py_CLEAR(c->out);
 }
 
 /* A Python int, float or bool (not a NumPy scalar: those have a type) as
- * a weak scalar; 1 when obj is one, 0 when not, -1 on error. */
-static int weak_scalar(PyObject *obj, bcast_scalar *out) {
+ * a weak scalar; 1 when obj is one, 0 when not, -1 on error (an int
+ * beyond 64 bits: OverflowError naming what). */
+static int weak_scalar(PyObject *obj, bcast_scalar *out, const char *what) {
   if (PyBool_Check(obj)) {
     *out = bcast_scalar_bool(obj == Py_True);
     return 1;
@@ -47,8 +53,15 @@ static int weak_scalar(PyObject *obj, bcast_scalar *out) {
       *out = bcast_scalar_int((int64_t)v);
       return 1;
     }
-    unsigned long long u = PyLong_AsUnsignedLongLong(obj);
-    if (u == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    unsigned long long u = 0;
+    if (overflow > 0) u = PyLong_AsUnsignedLongLong(obj);
+    if (overflow < 0 || PyErr_Occurred()) {
+      PyErr_Clear();
+      PyErr_Format(PyExc_OverflowError,
+                   "%s: the int does not fit in 64 bits (int64 or uint64)",
+                   what);
+      return -1;
+    }
     *out = bcast_scalar_uint((uint64_t)u);
     return 1;
   }
@@ -90,9 +103,9 @@ static int out_array(PyObject *obj, pb_array *out) {
 /* The inputs: arrays wrapped as they are, then the scalars typed against
  * the arrays (SELECT's condition is no part of its values' type). */
 static int inputs_from(op_call *c, PyObject *const *objs) {
-  static const char *const what[] = {"input 0", "input 1", "input 2"};
+  const char *const *what = input_names;
   for (int k = 0; k < c->arity; k++) {
-    int is_scalar = weak_scalar(objs[k], &c->scalars[k]);
+    int is_scalar = weak_scalar(objs[k], &c->scalars[k], what[k]);
     if (is_scalar < 0) return -1;
     if (!is_scalar && input_array(objs[k], &c->arrays[k], what[k]) < 0)
       return -1;
@@ -115,7 +128,7 @@ static int inputs_from(op_call *c, PyObject *const *objs) {
       st = bcast_scalar_tensor(&c->scalars[k], dt, &c->inputs[k], &diag);
     if (st != BCAST_OK) {
       if (st == BCAST_INVALID_ARGUMENT)
-        PyErr_SetString(PyExc_OverflowError, diag.message);
+        PyErr_Format(PyExc_OverflowError, "%s: %s", what[k], diag.message);
       else
         pb_raise(st, &diag);
       return -1;
@@ -125,14 +138,16 @@ static int inputs_from(op_call *c, PyObject *const *objs) {
   return 0;
 }
 
-/* CAST's target: anything np.dtype accepts. */
+/* CAST's target: anything np.dtype accepts (a name that is no UTF-8 text
+ * is refused here: NumPy would raise a codec's error). */
 static int cast_target(op_call *c, PyObject *value) {
+  Py_ssize_t len;
+  if (PyUnicode_Check(value) && !pb_utf8(value, &len, "cast: to")) return -1;
   PyArray_Descr *d = NULL;
   if (!PyArray_DescrConverter(value, &d)) return -1;
   PyObject *name = PyObject_GetAttrString((PyObject *)d, "name");
   Py_DECREF(d);
   if (!name) return -1;
-  Py_ssize_t len;
   const char *text = PyUnicode_AsUTF8AndSize(name, &len);
   bcast_status st = text ? bcast_dtype_parse(text, (size_t)len, &c->cast_to)
                          : BCAST_INVALID_ARGUMENT;
@@ -144,23 +159,32 @@ static int cast_target(op_call *c, PyObject *value) {
   return 0;
 }
 
-/* A CLAMP bound: a Python number (None: no bound). */
+/* A CLAMP bound: a Python bool, int or float, a subclass of one, or a
+ * NumPy scalar or 0-d array of those kinds (taken by value); None: no
+ * bound. */
 static int bound_from(PyObject *value, bcast_scalar *out, const char *name) {
   if (value == Py_None) {
     memset(out, 0, sizeof *out);
     return 0;
   }
-  int rc = weak_scalar(value, out);
-  if (rc == 0 && PyNumber_Check(value)) {
-    PyObject *item = PyObject_CallMethod(value, "item", NULL);
-    if (!item) return -1;
-    rc = weak_scalar(item, out);
-    Py_DECREF(item);
-  }
+  PyObject *plain = NULL;
+  if (PyArray_IsScalar(value, Generic) ||
+      (PyArray_Check(value) && PyArray_NDIM((PyArrayObject *)value) == 0))
+    plain = PyObject_CallMethod(value, "item", NULL);
+  else if (PyLong_Check(value) && !PyBool_Check(value))
+    plain = PyNumber_Long(value);
+  else if (PyFloat_Check(value))
+    plain = PyFloat_FromDouble(PyFloat_AS_DOUBLE(value));
+  else
+    plain = Py_NewRef(value);
+  if (!plain) return -1;
+  int rc = weak_scalar(plain, out, name);
+  Py_DECREF(plain);
   if (rc == 0)
-    PyErr_Format(PyExc_TypeError, "%s must be a number or None, not %R",
-                 name, value);
-  return rc < 0 || rc == 0 ? -1 : 0;
+    PyErr_Format(PyExc_TypeError,
+                 "%s must be a bool, int or float (or None), not %.100s", name,
+                 Py_TYPE(value)->tp_name);
+  return rc == 1 ? 0 : -1;
 }
 
 /* One attribute keyword: TO (also spelled dtype) and the bounds from
@@ -180,7 +204,7 @@ static int attr_from(op_call *c, bcast_attr attr, PyObject *value) {
   PyObject *text = PyObject_Str(value);
   if (!text) return -1;
   Py_ssize_t len;
-  const char *s = PyUnicode_AsUTF8AndSize(text, &len);
+  const char *s = pb_utf8(text, &len, name);
   bcast_diag diag;
   bcast_status st = s ? bcast_op_attr_set(&c->attrs, c->op, name,
                                           strlen(name), s, (size_t)len, &diag)
@@ -188,7 +212,7 @@ static int attr_from(op_call *c, bcast_attr attr, PyObject *value) {
   Py_DECREF(text);
   if (!s) return -1;
   if (st != BCAST_OK) {
-    PyErr_SetString(PyExc_ValueError, diag.message);
+    PyErr_Format(PyExc_ValueError, "%s", diag.message);
     return -1;
   }
   return 0;
@@ -209,7 +233,7 @@ static int positional_attrs(bcast_op op, bcast_attr *out) {
  * attributes the op reads. */
 static int keyword_from(op_call *c, PyObject *key, PyObject *value,
                         int *seen_out) {
-  const char *name = PyUnicode_AsUTF8(key);
+  const char *name = pb_cstr(key, "a keyword argument's name");
   if (!name) return -1;
   if (!strcmp(name, "out")) {
     if (*seen_out) {
@@ -217,7 +241,7 @@ static int keyword_from(op_call *c, PyObject *key, PyObject *value,
       return -1;
     }
     *seen_out = 1;
-    c->out = value;
+    c->out = Py_NewRef(value);
     return 0;
   }
   if (!strcmp(name, "profile"))
@@ -228,13 +252,8 @@ static int keyword_from(op_call *c, PyObject *key, PyObject *value,
     c->options.checked = t;
     return 0;
   }
-  if (!strcmp(name, "threads")) {
-    if (value == Py_None) return 0;
-    long t = PyLong_AsLong(value);
-    if (t == -1 && PyErr_Occurred()) return -1;
-    c->options.threads = t > 1024 ? 1024 : (int)t;
-    return 0;
-  }
+  if (!strcmp(name, "threads"))
+    return pb_threads_converter(value, &c->options.threads) ? 0 : -1;
   bcast_attr attr;
   if (c->op == BCAST_OP_CAST && !strcmp(name, "dtype"))
     return attr_from(c, BCAST_ATTR_TO, value);
@@ -313,15 +332,23 @@ static int op_call_parse(op_call *c, bcast_op op, PyObject *args,
     if (i - c->arity < n_pos) {
       if (attr_from(c, pos[i - c->arity], v) < 0) return -1;
     } else {
-      c->out = v;
+      c->out = Py_NewRef(v);
       seen_out = 1;
     }
   }
   if (kwargs) {
-    PyObject *key, *value;
-    Py_ssize_t it = 0;
-    while (PyDict_Next(kwargs, &it, &key, &value))
-      if (keyword_from(c, key, value, &seen_out) < 0) return -1;
+    /* A snapshot: the conversions run the caller's code (__str__,
+     * __bool__, ...), and kwargs may be a dict the caller holds. */
+    PyObject *items = PyDict_Items(kwargs);
+    if (!items) return -1;
+    int rc = 0;
+    for (Py_ssize_t k = 0; rc == 0 && k < PyList_GET_SIZE(items); k++) {
+      PyObject *item = PyList_GET_ITEM(items, k);
+      rc = keyword_from(c, PyTuple_GET_ITEM(item, 0), PyTuple_GET_ITEM(item, 1),
+                        &seen_out);
+    }
+    Py_DECREF(items);
+    if (rc < 0) return -1;
   }
   if (bcast_op_reads_attr(op, BCAST_ATTR_TO) && !c->attrs.cast_to) {
     PyErr_Format(PyExc_TypeError, "%s() needs the result dtype (dtype= or to=)",
@@ -445,14 +472,22 @@ static int slot_set(plan_slot *s, const bcast_tensor *t, int type_num) {
   return 1;
 }
 
+/* Whether dims and strides of ndim dims equal the slot's (NumPy's
+ * pointers of a 0-d array may be NULL, which memcmp must not see). */
+static int same_layout(const plan_slot *s, int ndim, const npy_intp *dims,
+                       const npy_intp *strides) {
+  const size_t bytes = (size_t)ndim * sizeof(npy_intp);
+  return ndim == s->ndim &&
+         (ndim == 0 || (!memcmp(dims, s->dims, bytes) &&
+                        !memcmp(strides, s->strides, bytes)));
+}
+
 static int slot_matches(const plan_slot *s, PyObject *obj) {
   if (!PyArray_Check(obj)) return 0;
   PyArrayObject *a = (PyArrayObject *)obj;
   return PyArray_DESCR(a)->type_num == s->type_num &&
-         PyArray_ISNOTSWAPPED(a) && PyArray_NDIM(a) == s->ndim &&
-         !memcmp(PyArray_DIMS(a), s->dims, (size_t)s->ndim * sizeof(npy_intp)) &&
-         !memcmp(PyArray_STRIDES(a), s->strides,
-                 (size_t)s->ndim * sizeof(npy_intp));
+         PyArray_ISNOTSWAPPED(a) &&
+         same_layout(s, PyArray_NDIM(a), PyArray_DIMS(a), PyArray_STRIDES(a));
 }
 
 static int slots_overlap(const plan_slot *a, const char *pa, const plan_slot *b,
@@ -543,14 +578,14 @@ static PyObject *plan_vectorcall(PyObject *self, PyObject *const *args,
   memset(&result_t, 0, sizeof result_t);
   for (; k < p->arity; k++) {
     bcast_scalar sc;
-    int is_scalar = weak_scalar(args[k], &sc);
+    int is_scalar = weak_scalar(args[k], &sc, input_names[k]);
     if (is_scalar < 0) goto done;
     if (is_scalar) {
       st = bcast_scalar_tensor(&sc, p->dtypes[k], &inputs[k], &diag);
       if (st != BCAST_OK) goto done;
       owned[k] = 1;
     } else {
-      if (input_array(args[k], &arrays[k], "input") < 0) goto done;
+      if (input_array(args[k], &arrays[k], input_names[k]) < 0) goto done;
       inputs[k] = arrays[k].tensor;
     }
   }
@@ -657,10 +692,8 @@ static void plan_fast_setup(plan_object *p, const op_call *c) {
     p->fast &= slot_set(&p->slot[k], &c->inputs[k],
                         a ? PyArray_DESCR((PyArrayObject *)a)->type_num : -1);
     p->same_as_out[k] =
-        p->slot[k].ndim == os->ndim &&
-        !memcmp(p->slot[k].dims, os->dims, (size_t)os->ndim * sizeof(npy_intp)) &&
-        !memcmp(p->slot[k].strides, os->strides,
-                (size_t)os->ndim * sizeof(npy_intp));
+        p->fast && same_layout(os, p->slot[k].ndim, p->slot[k].dims,
+                               p->slot[k].strides);
   }
   if (p->has_out) {
     /* The planned out's own NumPy type: an int64 out may be NPY_LONG or
@@ -677,17 +710,17 @@ static void plan_fast_setup(plan_object *p, const op_call *c) {
 
 PyObject *pb_plan(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
-  Py_ssize_t n = PyTuple_GET_SIZE(args);
-  const char *name = n > 0 ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(args, 0))
-                           : NULL;
-  if (!name) {
-    if (!PyErr_Occurred())
-      PyErr_SetString(PyExc_TypeError, "plan(op, *inputs, ...) needs an op");
+  if (PyTuple_GET_SIZE(args) == 0) {
+    PyErr_SetString(PyExc_TypeError, "plan(op, *inputs, ...) needs an op");
     return NULL;
   }
+  Py_ssize_t len;
+  const char *name = pb_utf8(PyTuple_GET_ITEM(args, 0), &len, "plan: op");
+  if (!name) return NULL;
   bcast_op op;
-  if (bcast_op_lookup(name, strlen(name), &op) != BCAST_OK) {
-    PyErr_Format(PyExc_ValueError, "plan: unknown op '%s'", name);
+  if (bcast_op_lookup(name, (size_t)len, &op) != BCAST_OK) {
+    PyErr_Format(PyExc_ValueError, "plan: unknown op %.100R",
+                 PyTuple_GET_ITEM(args, 0));
     return NULL;
   }
   op_call c;
@@ -771,8 +804,7 @@ static void op_doc(bcast_op op, char *buf, size_t cap) {
     PyOS_snprintf(buf + used, cap - used,
                   ")\n\nThe element-wise op '%s' (TOSA's, or NumPy's under "
                   "the numpy profile) over\nNumPy arrays and Python scalars "
-                  "(NEP 50), broadcast; see the README's\n'Python API' "
-                  "section.",
+                  "(NEP 50), broadcast; see docs/python.md\nin the source tree.",
                   bcast_op_get(op)->name);
 }
 
@@ -782,6 +814,13 @@ int pb_add_ops(PyObject *m) {
   int rc = -1;
   if (!module_name) return -1;
   for (int op = 0; op < BCAST_OP_COUNT; op++) {
+    const int arity = bcast_op_arity((bcast_op)op);
+    if (arity < 0 || arity > PB_MAX_INPUTS) {
+      /* op_call's arrays hold PB_MAX_INPUTS inputs. */
+      PyErr_Format(PyExc_ImportError, "bcast: op '%s' has %d inputs, over %d",
+                   bcast_op_get((bcast_op)op)->name, arity, PB_MAX_INPUTS);
+      goto done;
+    }
     op_doc((bcast_op)op, op_docs[op], sizeof op_docs[op]);
     op_defs[op].ml_name = bcast_op_get((bcast_op)op)->name;
     op_defs[op].ml_meth = PB_KW(pb_op_call);

@@ -39,6 +39,22 @@ PyObject *pb_raise(bcast_status status, const bcast_diag *diag);
 /* "O&" converter: a profile name, or None for the caller's default (which
  * *out holds on entry). */
 int pb_profile_converter(PyObject *obj, void *out);
+/* "O&" converter of a threads= argument into the int *out: None (0, the
+ * OpenMP default) or an int in 0..PB_MAX_THREADS, else TypeError or
+ * ValueError.  Every threads= of the module goes through it. */
+#define PB_MAX_THREADS 4096
+int pb_threads_converter(PyObject *obj, void *out);
+
+/* The UTF-8 bytes of the str obj (borrowed from it) and their count;
+ * NULL with TypeError when obj is no str, or ValueError when it cannot be
+ * encoded (a lone surrogate), naming what. */
+const char *pb_utf8(PyObject *obj, Py_ssize_t *len, const char *what);
+/* pb_utf8 for text the library takes NUL-terminated: also ValueError for
+ * an embedded NUL. */
+const char *pb_cstr(PyObject *obj, const char *what);
+/* A str of library text (a diagnostic, a name), which may quote a
+ * user's bytes that are not UTF-8: those decode as U+FFFD. */
+PyObject *pb_text(const char *text);
 
 /* A shape from Python: an int (a 1-d shape, as NumPy takes it), a
  * sequence of dims, or the library's shape text ("*", "[n,?,3]",
@@ -64,8 +80,12 @@ int pb_npy_type(bcast_dtype dtype);
  * row of BCAST_OP_LIST and per alias.  -1 with an exception set. */
 int pb_add_ops(PyObject *m);
 
-/* A sequence of ints (each in [0, limit) when limit > 0, >= 0 otherwise)
- * into dims[0..cap); *n receives the count. */
+/* An int >= 0 (anything with __index__ but a float, as NumPy takes
+ * dims): 0, or -1 with TypeError, ValueError or OverflowError naming
+ * what. */
+int pb_size_from(PyObject *obj, int64_t *out, const char *what);
+/* A sequence of ints >= 0 into dims[0..cap) (more: ValueError); *n
+ * receives the count. */
 int pb_ints_from(PyObject *obj, int64_t *dims, size_t cap, size_t *n,
                  const char *what);
 
@@ -103,7 +123,10 @@ PyObject *pb_view_to_array(const bcast_tensor *view, const pb_array *src);
 PyObject *pb_owned_to_array(bcast_tensor *t, const pb_array *src);
 
 /* A list from a sequence argument; a new reference or NULL with TypeError
- * naming what. */
+ * naming what.  The list is always a new one, a snapshot of obj: converting
+ * its items may run the user's code (__index__, __str__, ...), which must
+ * not change what is being read, so every container of the user's is read
+ * through such a copy (pb_sequence, or PyDict_Items for a dict). */
 PyObject *pb_sequence(PyObject *obj, const char *what);
 
 #endif

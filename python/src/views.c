@@ -160,25 +160,17 @@ static int check_budget(const arrays_in *in, int64_t max_bytes) {
 PyObject *pb_materialize(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
   static char *kwlist[] = {"max_bytes", "threads", NULL};
-  long long max_bytes = BCAST_DEFAULT_MAX_BYTES;
-  PyObject *threads_obj = Py_None;
+  PyObject *max_bytes_obj = NULL;
+  materialize_ctx m = {BCAST_DEFAULT_MAX_BYTES, 0};
   PyObject *empty = PyTuple_New(0);
   if (!empty) return NULL;
-  int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, "|$LO:materialize",
-                                       kwlist, &max_bytes, &threads_obj);
+  int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, "|$OO&:materialize",
+                                       kwlist, &max_bytes_obj,
+                                       pb_threads_converter, &m.threads);
   Py_DECREF(empty);
-  if (!ok) return NULL;
-  materialize_ctx m = {(int64_t)max_bytes, 0};
-  if (threads_obj != Py_None) {
-    long threads = PyLong_AsLong(threads_obj);
-    if (threads == -1 && PyErr_Occurred()) return NULL;
-    if (threads < 0 || threads > 4096) {
-      PyErr_SetString(PyExc_ValueError,
-                      "threads must be None or 0..4096 (0: OpenMP's default)");
-      return NULL;
-    }
-    m.threads = (int)threads;
-  }
+  if (!ok || (max_bytes_obj &&
+              pb_size_from(max_bytes_obj, &m.max_bytes, "max_bytes") < 0))
+    return NULL;
   arrays_in in;
   if (arrays_from(args, &in) < 0) return NULL;
   PyObject *out =
@@ -187,38 +179,41 @@ PyObject *pb_materialize(PyObject *self, PyObject *args, PyObject *kwargs) {
   return out;
 }
 
-/* new_dims={dim: size, ...} as the library's list. */
+/* new_dims={dim: size, ...} as the library's list, read from a snapshot
+ * of the dict's items (a key's __index__ may change the dict). */
 static int dim_sizes_from(PyObject *obj, bcast_dim_size *sizes, size_t *n) {
+  *n = 0;
   if (!PyDict_Check(obj)) {
     PyErr_Format(PyExc_TypeError,
                  "new_dims must be a dict {dim: size}, not %.100s",
                  Py_TYPE(obj)->tp_name);
     return -1;
   }
-  if (PyDict_GET_SIZE(obj) > BCAST_MAX_RANK) {
+  PyObject *items = PyDict_Items(obj);
+  if (!items) return -1;
+  const Py_ssize_t count = PyList_GET_SIZE(items);
+  int rc = 0;
+  if (count > BCAST_MAX_RANK) {
     PyErr_Format(PyExc_ValueError, "new_dims: more than %d entries",
                  BCAST_MAX_RANK);
-    return -1;
+    rc = -1;
   }
-  Py_ssize_t pos = 0;
-  PyObject *key, *value;
-  *n = 0;
-  while (PyDict_Next(obj, &pos, &key, &value)) {
-    PyObject *pair = PyTuple_Pack(2, key, value);
+  for (Py_ssize_t k = 0; rc == 0 && k < count; k++) {
     int64_t v[2];
     size_t got;
-    int rc = pair ? pb_ints_from(pair, v, 2, &got, "new_dims") : -1;
-    Py_XDECREF(pair);
-    if (rc < 0) return -1;
-    if (v[0] >= BCAST_MAX_RANK) {
+    rc = pb_ints_from(PyList_GET_ITEM(items, k), v, 2, &got, "new_dims");
+    if (rc == 0 && v[0] >= BCAST_MAX_RANK) {
       PyErr_Format(PyExc_ValueError, "new_dims: dim %lld is out of range",
                    (long long)v[0]);
-      return -1;
+      rc = -1;
     }
-    sizes[*n].dim = (int32_t)v[0];
-    sizes[(*n)++].size = v[1];
+    if (rc == 0) {
+      sizes[*n].dim = (int32_t)v[0];
+      sizes[(*n)++].size = v[1];
+    }
   }
-  return 0;
+  Py_DECREF(items);
+  return rc;
 }
 
 PyObject *pb_broadcast_in_dim(PyObject *self, PyObject *args,

@@ -5,7 +5,9 @@ LD_PRELOAD shim tests/cli/failalloc.c.  Each failing run must end with an
 exit status of 1 or 2 (never a signal) and a message on standard error,
 leave every output file as it was before the run (or, when the command
 still succeeded because the allocation was optional, exactly as the normal
-run writes it), and leave no temporary file behind.
+run writes it), and leave no temporary file behind.  An output directory
+that the command makes (missing before each run) must be gone again after
+every failing run: nothing that a failing run creates may stay.
 
 Run by ctest in the release build only: AddressSanitizer must own malloc,
 and a preloaded one would displace it."""
@@ -29,7 +31,8 @@ MLIR = """func.func @f(%a: tensor<2x1xf32>, %b: tensor<1x3xf32>, %c: tensor<4xf3
 }
 """
 
-# (name, arguments; {d} is the work folder, outputs listed separately)
+# (name, arguments; {d} is the work folder, outputs listed separately[, the
+# directory the command makes, removed before each run])
 COMMANDS = [
     ("run", ["run", "add", "{d}/a.npy", "{d}/b.npy", "--profile", "numpy",
              "-o", "{d}/out.npy"], ["out.npy"]),
@@ -52,6 +55,13 @@ COMMANDS = [
     ("broadcast streamed", ["broadcast", "{d}/e.npy", "{d}/b.npy", "--memory",
                             "64", "-o", "{d}/outdir"],
      ["outdir/z0.npy", "outdir/z1.npy"]),
+    # An output directory the command makes.
+    ("broadcast made dir", ["broadcast", "{d}/a.npy", "{d}/b.npy", "-o",
+                            "{d}/newdir"],
+     ["newdir/z0.npy", "newdir/z1.npy"], "newdir"),
+    ("broadcast streamed made dir", ["broadcast", "{d}/e.npy", "{d}/b.npy",
+                                     "--memory", "64", "-o", "{d}/newdir"],
+     ["newdir/z0.npy", "newdir/z1.npy"], "newdir"),
     ("verify", ["verify", "{d}/f.mlir"], []),
     ("lower", ["lower", "{d}/g.mlir", "-o", "{d}/out.mlir"], ["out.mlir"]),
     ("infer", ["infer", "--format", "json", "tensor<2x1xf32>", "3"], []),
@@ -77,10 +87,21 @@ def prepare(d):
     os.makedirs(os.path.join(d, "outdir"), exist_ok=True)
 
 
-def reset_outputs(d, outputs):
+def reset_outputs(d, outputs, made):
+    """The old contents in every output, or with made no such directory."""
+    if made:
+        shutil.rmtree(os.path.join(d, made), ignore_errors=True)
+        return
     for o in outputs:
         with open(os.path.join(d, o), "wb") as f:
             f.write(OLD)
+
+
+def unchanged(d, outputs, made):
+    """What a failed run must leave: the old contents, or no directory."""
+    if made:
+        return not os.path.lexists(os.path.join(d, made))
+    return all(read(d, o) == OLD for o in outputs)
 
 
 def read(d, o):
@@ -89,8 +110,9 @@ def read(d, o):
 
 
 def listing(d):
+    """Every file and directory under d."""
     return sorted(os.path.relpath(os.path.join(root, n), d)
-                  for root, _, names in os.walk(d) for n in names)
+                  for root, dirs, names in os.walk(d) for n in names + dirs)
 
 
 def main():
@@ -103,12 +125,14 @@ def main():
     runs = 0
     try:
         prepare(d)
-        for name, argv, outputs in COMMANDS:
+        for name, argv, outputs, *made in COMMANDS:
+            made = made[0] if made else None
             argv = [args.bcast] + [a.format(d=d) for a in argv]
-            reset_outputs(d, outputs)
+            reset_outputs(d, outputs, made)
             files = listing(d)
             rc0, out0, err0 = common.run(argv)
             expect = {o: read(d, o) for o in outputs}
+            files_ok = listing(d)
             if not tally.check(rc0 in (0, 1) and all(v != OLD for v in expect.values()),
                                "%s: the normal run" % name,
                                "exit %s\n%s" % (rc0, err0)):
@@ -116,7 +140,7 @@ def main():
             n, failures = 0, 0
             while True:
                 n += 1
-                reset_outputs(d, outputs)
+                reset_outputs(d, outputs, made)
                 if os.path.exists(log):
                     os.unlink(log)
                 env = dict(os.environ, LD_PRELOAD=args.shim,
@@ -140,14 +164,17 @@ def main():
                     # the outputs are the normal run's.
                     tally.check(all(read(d, o) == expect[o] for o in outputs),
                                 what + ": succeeded with other outputs")
+                    want = files_ok
                 else:
                     tally.check(p.returncode in (1, 2) and err.strip() != "",
                                 what + ": exit status and message",
                                 "exit %s, stderr %r" % (p.returncode, err[-300:]))
-                    tally.check(all(read(d, o) == OLD for o in outputs),
-                                what + ": an output file was changed")
-                tally.check(listing(d) == files, what + ": files left behind",
-                            "%s" % sorted(set(listing(d)) - set(files)))
+                    tally.check(unchanged(d, outputs, made),
+                                what + ": an output file or directory was "
+                                "changed")
+                    want = files
+                tally.check(listing(d) == want, what + ": files left behind",
+                            "%s" % sorted(set(listing(d)) - set(want)))
                 if n > 5000:
                     tally.fail(name + ": more than 5000 allocations")
                     break

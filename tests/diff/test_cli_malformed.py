@@ -453,7 +453,7 @@ def part_verify_usage(tally, bcast, tmpdir):
     check_failure(tally, "verify, unknown option", r, {2}, [r"frobnicate"])
     empty = os.path.join(tmpdir, "empty.mlir")
     open(empty, "w").close()
-    # Nothing to verify is not a pass: an error at 1:1 (README, bcast verify).
+    # Nothing to verify is not a pass: an error at 1:1 (docs/cli.md, bcast verify).
     r = run(bcast, ["verify", empty])
     check_failure(tally, "verify, empty file", r, {1}, [r"no op to check"],
                   line=1, path=empty)

@@ -219,3 +219,35 @@ def test_signatures_and_docs():
     assert "any_order" in inspect.signature(bcast.broadcast_in_dim).parameters
     for name in bcast.__all__:
         assert getattr(bcast, name).__doc__, name
+
+
+def test_new_dims_read_from_a_snapshot():
+    """new_dims is read from a copy of the dict: a key whose __index__ adds
+    entries while the dict is read (here 300, over the 64 the library's
+    list holds) neither overruns that list nor changes the answer."""
+    sizes = {}
+
+    class One:
+        def __index__(self):
+            return 1
+
+    class Growing:
+        def __index__(self):
+            while len(sizes) < 300:
+                sizes[One()] = 1
+            return 1
+
+    sizes[Growing()] = 4
+    x = np.arange(3.0)
+    got = bcast.broadcast_in_dim(x, broadcast_dimensions=(0,), new_dims=sizes)
+    assert len(sizes) == 300
+    assert np.array_equal(got, np.broadcast_to(x[:, None], (3, 4)))
+
+    class Clearing:
+        def __index__(self):
+            sizes.clear()
+            return 0
+
+    sizes = {Clearing(): 5}
+    got = bcast.broadcast_in_dim(x, broadcast_dimensions=(1,), new_dims=sizes)
+    assert sizes == {} and np.array_equal(got, np.broadcast_to(x, (5, 3)))
