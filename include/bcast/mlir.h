@@ -207,6 +207,33 @@ BCAST_API bcast_status bcast_mlir_i64_list_parse(const char *text, size_t len,
                                                  int64_t *dims, size_t cap,
                                                  size_t *n, bcast_diag *diag);
 
+/* ------------------------------------------------------------------------ */
+/* Op attributes (bcast_op_attrs, bcast/op.h) as MLIR writes them. */
+
+/* Reads an MLIR attribute dictionary "{a = ..., b = ...}" (text[0] is
+ * '{'; len may run past the closing brace) into attrs.  Entries for
+ * attributes op reads are parsed as bcast_op_attr_set; every other entry
+ * (a dialect op carries attributes bcast does not model) is skipped.
+ * *used is the length through the closing '}' (may be NULL).  Errors:
+ * BCAST_PARSE for a malformed dictionary or value. */
+BCAST_API bcast_status bcast_op_attrs_parse_mlir(bcast_op_attrs *attrs, bcast_op op,
+                                       const char *text, size_t len,
+                                       size_t *used, bcast_diag *diag);
+
+/* Writes scalar as an MLIR literal of element type dtype into buf (cap
+ * bytes, NUL-terminated), as arith.constant and TOSA attributes spell it:
+ * integers in decimal ("-5"; bool "0" or "1"), floats rounded to dtype and
+ * written exactly with a '.' ("-1.5", "6.0", "1.0000000000000001e-05"),
+ * infinities as MLIR's hexadecimal bit pattern ("0xFF800000" for -inf in
+ * f32).  The value must be one bcast_ew_result_dtype accepts as a CLAMP
+ * bound of dtype (BCAST_INVALID_ARGUMENT otherwise, and for NONE);
+ * BCAST_OVERFLOW when cap is too small. */
+BCAST_API bcast_status bcast_scalar_format_mlir(const bcast_scalar *scalar,
+                                      bcast_dtype dtype, char *buf, size_t cap,
+                                      bcast_diag *diag);
+
+/* ------------------------------------------------------------------------ */
+
 /* What bcast_mlir_verify decided about one op. */
 typedef struct bcast_mlir_verdict {
   /* The profile the op was judged by; BCAST_PROFILE_XLA when its own

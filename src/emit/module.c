@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "emit/emit_internal.h"
-#include "ew/ew_attrs.h"
+#include "op/op_attrs.h"
 #include "type/mlir_internal.h"
 #include "type/text.h"
 
@@ -157,9 +157,9 @@ static bcast_status describe_op(const bcast_mlir_op *m, bcast_profile profile,
   if (st != BCAST_OK || op->op != BCAST_OP_CLAMP) return st;
   /* The bounds obey the same rule as in bcast run: values of the input's
    * type, min_val <= max_val. */
-  ew_bounds bounds;
+  bcast__clamp_bounds bounds;
   bcast_diag d;
-  st = bcast__ew_clamp_bounds(&op->attrs, op->in[0].dtype, &bounds,
+  st = bcast__op_clamp_bounds(&op->attrs, op->in[0].dtype, &bounds,
                               diag ? &d : NULL);
   return st == BCAST_OK ? BCAST_OK : op_fail(m, st, &d, diag);
 }

@@ -421,7 +421,7 @@ int cmd_run(int argc, char **argv) {
     files++;
     nfiles--;
   }
-  const int arity = bcast_ew_arity(op);
+  const int arity = bcast_op_arity(op);
   const char *opname = bcast_op_get(op)->name;
   if (nfiles != arity) {
     cli_error("run: tosa.%s takes %d input file%s, %d given", opname, arity,

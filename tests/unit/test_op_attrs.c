@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bcast/elementwise.h"
+#include "bcast/mlir.h"
 #include "bcast/tensor.h"
 #include "test.h"
 
@@ -44,7 +45,7 @@ static int mentions_flag(const char *message) {
   return strstr(message, "--") != NULL;
 }
 
-TEST(ew_attrs_list_names_and_which_op_reads_what) {
+TEST(op_attrs_list_names_and_which_op_reads_what) {
   CHECK_STR(bcast_attr_name(BCAST_ATTR_SHIFT), "shift");
   CHECK_STR(bcast_attr_name(BCAST_ATTR_INPUT_ZP), "input_zp");
   CHECK_STR(bcast_attr_name(BCAST_ATTR_TO), "to");
@@ -88,7 +89,7 @@ TEST(ew_attrs_list_names_and_which_op_reads_what) {
   CHECK_INT(bcast_op_reads_attr(BCAST_OP_MUL, BCAST_ATTR_COUNT), 0);
 }
 
-TEST(ew_attrs_parse_command_line_spelling) {
+TEST(op_attrs_parse_command_line_spelling) {
   bcast_op_attrs a = defaults();
   CHECK_INT(a.min_val.kind, BCAST_SCALAR_NONE);
   CHECK_PARSE(BCAST_OP_MUL, "shift=3", shift, 3);
@@ -138,7 +139,7 @@ TEST(ew_attrs_parse_command_line_spelling) {
   CHECK_PARSE_TO("to=bfloat16", BCAST_BFLOAT16);
 }
 
-TEST(ew_attrs_parse_mlir_spelling) {
+TEST(op_attrs_parse_mlir_spelling) {
   bcast_op_attrs a = defaults();
   CHECK_PARSE_THEN(BCAST_OP_CLAMP, "min_val = -1.5 : f32",
                    a.min_val.kind == BCAST_SCALAR_FLOAT && a.min_val.v.f == -1.5);
@@ -177,7 +178,7 @@ TEST(ew_attrs_parse_mlir_spelling) {
   CHECK(a.min_val.v.f == 2.5);
 }
 
-TEST(ew_attrs_parse_errors_leave_attrs_unchanged) {
+TEST(op_attrs_parse_errors_leave_attrs_unchanged) {
   static const struct {
     bcast_op op;
     const char *text;
@@ -235,7 +236,7 @@ TEST(ew_attrs_parse_errors_leave_attrs_unchanged) {
 
 /* The attribute dictionaries of the clamp/mul/negate/arithmetic_right_shift
  * /cast examples in tests/data/lower and the lowering tests. */
-TEST(ew_attrs_parse_mlir_dictionaries) {
+TEST(mlir_attrs_parse_dictionaries) {
   bcast_op_attrs a = defaults();
   bcast_diag diag;
   size_t used = 0;
@@ -321,7 +322,7 @@ TEST(ew_attrs_parse_mlir_dictionaries) {
 
 /* The clamp-bound rule, one row per case: bounds, data type, profile, and
  * the expected status and message. */
-TEST(ew_attrs_clamp_bounds_must_be_values_of_the_data_type) {
+TEST(op_attrs_clamp_bounds_must_be_values_of_the_data_type) {
   static const struct {
     bcast_scalar lo, hi;
     bcast_dtype type;
@@ -438,7 +439,7 @@ TEST(ew_attrs_clamp_bounds_run_as_the_data_type) {
   CHECK_CONTAINS(diag.message, "max_val 128 is outside int8's range -128..127");
 }
 
-TEST(ew_attrs_format_scalar_as_mlir_literal) {
+TEST(mlir_attrs_format_scalar_as_literal) {
   static const struct {
     bcast_scalar value;
     bcast_dtype type;

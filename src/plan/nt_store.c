@@ -1,4 +1,4 @@
-/* Streaming copies and huge-page advice (stream.h): the out-of-line half of
+/* Non-temporal copies and huge-page advice (nt_store.h): the out-of-line half of
  * the one home for how large outputs are written. */
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
@@ -11,17 +11,17 @@
 #include <sys/mman.h>
 #endif
 
-#include "plan/stream.h"
+#include "plan/nt_store.h"
 
 /* Invariant: bytes [0, i) of dst hold those of src.  The head up to the
  * first 64-byte line boundary of dst and the tail after the last whole line
  * go by memcpy (ordinary stores); between them i advances a whole line at a
- * time with streaming stores.  A streaming store to part of a line flushes
+ * time with non-temporal stores.  One to part of a line flushes
  * a partly filled write-combining buffer, which costs more than the read
- * for ownership it saves, so only whole lines stream: a NumPy array, which
+ * for ownership it saves, so only whole lines go non-temporal: a NumPy array, which
  * starts 16 bytes past a line, writes its first 48 bytes the ordinary way. */
-void bcast__stream_copy(char *dst, const char *src, int64_t bytes) {
-#if BCAST__HAVE_STREAM
+void bcast__nt_store_copy(char *dst, const char *src, int64_t bytes) {
+#if BCAST__HAVE_NT_STORE
   int64_t head = (int64_t)(-(uintptr_t)dst & 63u);
   if (head > bytes) head = bytes;
   memcpy(dst, src, (size_t)head);
