@@ -1,11 +1,12 @@
 /* pybcast.h - what the files of the CPython extension bcast._bcast share.
  *
- * The module is split by concern: module.c (method table, exceptions,
- * init), convert.c (Python values <-> bcast shapes, profiles, arrays,
- * diagnostics -> exceptions), shapes.c (broadcast_shapes, infer, explain,
- * verify_shapes), views.c (broadcast_to, broadcast_arrays,
- * broadcast_in_dim, materialize), mlir.c (verify_mlir, lower) and tiles.c
- * (input_box, output_box, tiles).
+ * The module is split by concern: module.c (method table, init),
+ * errors.c (exception classes, statuses -> exceptions), convert.c (Python
+ * values <-> bcast shapes, profiles, arrays), shapes.c (broadcast_shapes,
+ * infer, explain, verify_shapes), views.c (broadcast_to,
+ * broadcast_arrays, broadcast_in_dim, materialize), mlir.c (verify_mlir,
+ * lower), tiles.c (input_box, output_box, tiles) and ops.c (the
+ * element-wise ops, bcast.plan).
  * Everything here is internal: names start with pb_. */
 #ifndef BCAST_PYBCAST_H
 #define BCAST_PYBCAST_H
@@ -21,19 +22,22 @@
 
 #include "bcast/bcast.h"
 
-/* The module's exceptions (module.c). */
-extern PyObject *pb_BroadcastError; /* ValueError: shapes do not broadcast */
-extern PyObject *pb_BudgetError;    /* MemoryError: over max_bytes */
-extern PyObject *pb_MLIRError;      /* ValueError: ops of a module fail */
-extern PyObject *pb_CheckedError;   /* ArithmeticError: checked=True */
+/* Adds the module's exception classes (BroadcastError, BudgetError,
+ * MLIRError, CheckedError) to m and resolves the class each library
+ * status raises, from the Python column of BCAST_STATUS_LIST (errors.c).
+ * -1 with an exception set. */
+int pb_add_exceptions(PyObject *m);
+/* bcast.MLIRError (a ValueError), which lower raises for the failing ops
+ * of a module; set by pb_add_exceptions. */
+extern PyObject *pb_MLIRError;
 
 /* A method's function, cast for a PyMethodDef that takes keywords. */
 #define PB_KW(fn) ((PyCFunction)(void (*)(void))(fn))
 
-/* Raises the exception a failed library call deserves (see
- * pb_exception_for) with the diagnostic's message and its fields as
- * attributes: status, operands, axis, operand_axes, sizes, mlir_message.
- * Returns NULL. */
+/* Raises the exception a failed library call's status names in the
+ * status list, with the diagnostic's message and its fields as
+ * attributes: status, operands, axis, operand_axes, sizes, mlir_message
+ * (and index, values, result for BCAST_CHECKED).  Returns NULL. */
 PyObject *pb_raise(bcast_status status, const bcast_diag *diag);
 
 /* "O&" converter: a profile name, or None for the caller's default (which
