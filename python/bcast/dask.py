@@ -243,7 +243,7 @@ def apply(op, *args, profile="numpy", checked=False, chunks=None, threads=1,
     arrays (BroadcastError, TypeError, ...) when the graph is built.
     threads: the kernel's threads per task; 1 by default, because Dask
     already runs one task per worker thread (None: OpenMP's default)."""
-    if op not in _core.__dict__ or not callable(getattr(_core, op)):
+    if op not in _core.OPS:
         raise ValueError(f"bcast.dask: unknown op {op!r}")
     if "out" in attrs:
         raise TypeError("bcast.dask: out= is not supported (dask arrays are "
@@ -294,11 +294,9 @@ def _make_op(op):
     return fn
 
 
-for _op in _core.__dict__:
-    if callable(getattr(_core, _op)) and getattr(_core, _op).__doc__ and \
-            "The element-wise op" in getattr(_core, _op).__doc__:
-        globals()[_op] = _make_op(_op)
-        __all__.append(_op)
+for _op in _core.OPS:
+    globals()[_op] = _make_op(_op)
+    __all__.append(_op)
 
 
 # -- broadcasts -------------------------------------------------------------

@@ -159,6 +159,7 @@ PyMODINIT_FUNC PyInit__bcast(void) {
   PyObject *m = PyModule_Create(&module_def);
   if (!m) return NULL;
   if (pb_add_exceptions(m) < 0 || pb_add_ops(m) < 0 ||
+      pb_add_plan_type(m) < 0 ||
       PyModule_AddStringConstant(m, "__version__", bcast_version()) < 0) {
     Py_DECREF(m);
     return NULL;
