@@ -445,6 +445,50 @@ TEST(tensor_broadcast_materialize_checks_total_budget) {
   bcast_tensor_release(&out[1]);
 }
 
+TEST(tensor_materialize_all_checks_total_budget) {
+  /* x: float32 [3] read with stride 8 (every other float); y: int16
+   * [2,1].  Their copies need 3 * 4 + 2 * 2 = 16 bytes. */
+  float xs[6] = {1, -1, 2, -1, 3, -1};
+  int16_t ys[2] = {7, 8};
+  bcast_tensor in[2], out[2];
+  bcast_diag diag;
+  const int64_t sx[1] = {3}, stride_x[1] = {8}, sy[2] = {2, 1};
+  CHECK_INT(bcast_tensor_wrap(&in[0], BCAST_FLOAT32, 1, sx, stride_x, xs,
+                              NULL),
+            BCAST_OK);
+  CHECK_INT(bcast_tensor_wrap(&in[1], BCAST_INT16, 2, sy, NULL, ys, NULL),
+            BCAST_OK);
+  CHECK_INT(bcast_materialize_all(2, out, in, 15, 1, &diag), BCAST_BUDGET);
+  CHECK_STR(diag.message,
+            "materializing 2 outputs of shapes [3], [2,1] needs 16 bytes (16 "
+            "bytes), over the budget of 15 bytes (15 bytes)");
+  CHECK_INT(bcast_materialize_all(1, out, &in[1], 3, 1, &diag), BCAST_BUDGET);
+  CHECK_STR(diag.message,
+            "materializing 1 output of shape [2,1] needs 4 bytes (4 bytes), "
+            "over the budget of 3 bytes (3 bytes)");
+  CHECK_INT(bcast_materialize_all(2, out, in, 16, 1, &diag), BCAST_OK);
+  CHECK(bcast_tensor_is_contiguous(&out[0]) &&
+        bcast_tensor_is_contiguous(&out[1]));
+  const float *z0 = out[0].data;
+  const int16_t *z1 = out[1].data;
+  CHECK(z0[0] == 1 && z0[1] == 2 && z0[2] == 3);
+  CHECK(z1[0] == 7 && z1[1] == 8);
+  bcast_tensor_release(&out[0]);
+  bcast_tensor_release(&out[1]);
+
+  /* Two stride-0 views of 2^62 bytes each: the sum overflows 64 bits,
+   * found before anything is allocated. */
+  int8_t one = 1;
+  const int64_t huge[1] = {(int64_t)1 << 62}, zero[1] = {0};
+  CHECK_INT(bcast_tensor_wrap(&in[0], BCAST_INT8, 1, huge, zero, &one, NULL),
+            BCAST_OK);
+  in[1] = in[0];
+  CHECK_INT(bcast_materialize_all(2, out, in, INT64_MAX, 1, &diag),
+            BCAST_OVERFLOW);
+  CHECK_STR(diag.message, "the 2 outputs together need more than "
+                          "9223372036854775807 bytes");
+}
+
 TEST(tensor_bind_check_symbols_and_runtime_broadcast) {
   char mem[64];
   bcast_tensor ts[2];
