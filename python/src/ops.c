@@ -448,11 +448,15 @@ static int slot_set(plan_slot *s, const bcast_tensor *t, int type_num) {
 static int slot_matches(const plan_slot *s, PyObject *obj) {
   if (!PyArray_Check(obj)) return 0;
   PyArrayObject *a = (PyArrayObject *)obj;
+  /* A 0-d array's dims and strides may be NULL, which memcmp must not
+   * see even for 0 bytes. */
   return PyArray_DESCR(a)->type_num == s->type_num &&
          PyArray_ISNOTSWAPPED(a) && PyArray_NDIM(a) == s->ndim &&
-         !memcmp(PyArray_DIMS(a), s->dims, (size_t)s->ndim * sizeof(npy_intp)) &&
-         !memcmp(PyArray_STRIDES(a), s->strides,
-                 (size_t)s->ndim * sizeof(npy_intp));
+         (s->ndim == 0 ||
+          (!memcmp(PyArray_DIMS(a), s->dims,
+                   (size_t)s->ndim * sizeof(npy_intp)) &&
+           !memcmp(PyArray_STRIDES(a), s->strides,
+                   (size_t)s->ndim * sizeof(npy_intp))));
 }
 
 static int slots_overlap(const plan_slot *a, const char *pa, const plan_slot *b,

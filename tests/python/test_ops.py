@@ -456,6 +456,21 @@ def test_plan_fast_path(nrng):
         q(a, b, threads=2)
 
 
+def test_plan_fast_path_zero_dim():
+    """0-d arrays on the fast path: NumPy gives them no dims or strides
+    arrays (NULL), which the layout comparison must not hand to memcmp
+    (UBSan's nonnull check caught it in make soak); out= 0-d too."""
+    a = np.array(1.5, np.float32)
+    b = np.array(2.0, np.float32)
+    q = bcast.plan("add", a, b)
+    assert q._fast
+    r = q(a, b)
+    assert r.shape == () and r == np.float32(3.5)
+    out = np.empty((), np.float32)
+    p = bcast.plan("mul", a, b, out=out)
+    assert p(a, b, out=out) is out and out == np.float32(3.0)
+
+
 def test_plan_converts_like_the_one_call_functions(nrng):
     """Under the numpy profile a plan takes inputs of differing types as
     the one-call functions do: each is converted, into the plan's own
