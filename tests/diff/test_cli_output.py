@@ -17,7 +17,8 @@ with NumPy as the oracle for the bytes:
     it was, no temporary file (unnamed O_TMPFILE files; and with
     BCAST_OUTPUT_NAMED_TEMP=1, the named ones the SIGTERM handler removes);
   - broadcast's z0..zL published all or none (a refused z1, a disk full at
-    z1);
+    z1); an output folder broadcast created is removed again by a failure
+    and by SIGTERM mid-write;
   - an output path equal to an input for every command that takes -o;
   - --max-input-bytes on /dev/zero and on a pipe, a directory as MLIR
     input.
@@ -428,6 +429,41 @@ def check_killed(t, sig, env, tag):
             what + ": old file kept, no temporary file", str(os.listdir(d)))
 
 
+def check_outdir_removed(t, env, tag):
+    """broadcast -o OUTDIR creates OUTDIR: a run that fails, or that
+    SIGTERM ends mid-write, removes it again."""
+    d = tempfile.mkdtemp(dir=t.tmp)
+    new = os.path.join(d, "new")
+    rc, _, err = t.run("broadcast", t.p("a.npy"), t.p("b.npy"), "-o", new,
+                       "--memory", "1", env=env)
+    t.check(rc == 1 and os.listdir(d) == [],
+            tag + "broadcast -o OUTDIR failing: the new folder removed",
+            "exit %s, %s\n%s" % (rc, os.listdir(d), err))
+    row, col = t.p("row.npy"), t.p("col50.npy")
+    if not os.path.exists(row):
+        np.save(row, np.zeros((1, 1 << 20), dtype=np.float32))
+    np.save(col, np.zeros((50, 1), dtype=np.float32))
+    proc = subprocess.Popen([t.bcast, "broadcast", row, col, "-o", new,
+                             "--memory", "64M"],
+                            env=dict(os.environ, **(env or {})),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    caught = False
+    deadline = time.time() + 20
+    while time.time() < deadline and proc.poll() is None:
+        if os.path.isdir(new) and open_temp_of(proc.pid, new):
+            proc.send_signal(signal.SIGTERM)
+            caught = True
+            break
+        time.sleep(0.0005)
+    proc.wait(30)
+    proc.stderr.close()
+    if t.check(caught and proc.returncode == -signal.SIGTERM,
+               tag + "broadcast -o OUTDIR: caught writing, died of SIGTERM",
+               "caught %s, exit %s" % (caught, proc.returncode)):
+        t.check(os.listdir(d) == [],
+                tag + "SIGTERM mid-write: the new folder removed", str(os.listdir(d)))
+
+
 def check_all_or_none(t):
     """broadcast publishes z0..zL together: z1 refused, z0 untouched."""
     d = tempfile.mkdtemp(dir=t.tmp)
@@ -529,6 +565,8 @@ def main():
         check_killed(t, signal.SIGKILL, None, "")
         check_killed(t, signal.SIGTERM, None, "")
         check_killed(t, signal.SIGTERM, named, "named temp: ")
+        check_outdir_removed(t, None, "")
+        check_outdir_removed(t, named, "named temp: ")
         check_all_or_none(t)
         check_same_as_input(t)
         check_input_cap(t)

@@ -62,6 +62,13 @@ void cli_drop_mapped_pages(void);
   "./-); ARCHIVE.npz:NAME for member NAME of an np.savez or\n"             \
   "np.savez_compressed archive, or ARCHIVE.npz for its only member.\n"
 
+/* Creates broadcast's output folder unless it exists; 0, or -1 with
+ * errno.  A folder this run created is removed again, if still empty, by
+ * cli_outdir_done(1) when the run fails and by cli_outdir_remove() (safe in
+ * a signal handler) when SIGINT, SIGTERM or SIGHUP end it. */
+int cli_outdir_make(const char *path);
+void cli_outdir_done(int failed);
+void cli_outdir_remove(void);
 /* Whether path is "-" (standard input or output). */
 int cli_is_std(const char *path);
 /* 0 (reported) when more than one of files is "-". */

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -34,6 +35,31 @@ void cli_diag(const char *what, const bcast_diag *diag) {
     fprintf(stderr, "bcast: %s: %s%s\n", what, diag->message, hint);
   else
     fprintf(stderr, "bcast: %s%s\n", diag->message, hint);
+}
+
+/* The output folder this run created, for cli_outdir_done and the signal
+ * handler (which reads only made_dir_set and made_dir). */
+static char made_dir[4096];
+static volatile sig_atomic_t made_dir_set;
+
+int cli_outdir_make(const char *path) {
+  if (mkdir(path, 0777) != 0) return errno == EEXIST ? 0 : -1;
+  size_t len = strlen(path);
+  if (len < sizeof made_dir) {
+    memcpy(made_dir, path, len + 1);
+    made_dir_set = 1;
+  }
+  return 0;
+}
+
+void cli_outdir_done(int failed) {
+  if (failed) cli_outdir_remove();
+  made_dir_set = 0;
+}
+
+void cli_outdir_remove(void) {
+  /* rmdir leaves a folder that holds anything, such as published outputs. */
+  if (made_dir_set) rmdir(made_dir);
 }
 
 /* Reports that path passed max_bytes; NULL. */

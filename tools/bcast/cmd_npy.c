@@ -257,7 +257,7 @@ static int64_t broadcast_bytes(size_t n, const bcast_tensor *x) {
 /* broadcast into a directory, tile by tile: OUTDIR/z0.npy .. zL.npy. */
 static int stream_broadcast(const npy_opts *o, size_t n, const bcast_tensor *x,
                             const bcast_npy_info *info) {
-  if (mkdir(o->output, 0777) != 0 && errno != EEXIST) {
+  if (cli_outdir_make(o->output) != 0) {
     cli_error("%s: cannot create the directory: %s", o->output,
               strerror(errno));
     return CLI_USAGE;
@@ -356,7 +356,7 @@ int cmd_broadcast(int argc, char **argv) {
     }
     free(w);
   } else {
-    if (mkdir(o.output, 0777) != 0 && errno != EEXIST) {
+    if (cli_outdir_make(o.output) != 0) {
       cli_error("%s: cannot create the directory: %s", o.output, strerror(errno));
       rc = CLI_USAGE;
     }
@@ -383,6 +383,7 @@ int cmd_broadcast(int argc, char **argv) {
 release_inputs:
   for (size_t i = 0; i < n; i++) bcast_tensor_release(&x[i]);
 done:
+  cli_outdir_done(rc != CLI_OK);
   free(x);
   free(z);
   free(info);

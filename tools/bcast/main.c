@@ -35,9 +35,11 @@ static void usage(FILE *out) {
 }
 
 /* SIGINT, SIGTERM, SIGHUP: remove the named temporary files of outputs
- * being written, then die of the signal as before. */
+ * being written and an output folder this run created, then die of the
+ * signal as before. */
 static void on_signal(int sig) {
   bcast_output_remove_temps();
+  cli_outdir_remove();
   struct sigaction dfl;
   memset(&dfl, 0, sizeof dfl);
   dfl.sa_handler = SIG_DFL;
