@@ -35,6 +35,12 @@ COMMANDS = [
              "-o", "{d}/out.npy"], ["out.npy"]),
     ("run converting", ["run", "add", "{d}/a.npy", "{d}/i.npy", "--profile",
                         "numpy", "-o", "{d}/out.npy"], ["out.npy"]),
+    # A member of an archive, out and in: out of memory splitting the name
+    # must not make "out.npz:m" a file of that name.
+    ("run npz member", ["run", "add", "{d}/a.npy", "{d}/b.npy", "-o",
+                        "{d}/out.npz:m"], ["out.npz"]),
+    ("run from a member", ["run", "add", "{d}/a.npy", "{d}/ab.npz:b", "-o",
+                           "{d}/out.npy"], ["out.npy"]),
     ("broadcast", ["broadcast", "{d}/a.npy", "{d}/b.npy", "-o", "{d}/outdir"],
      ["outdir/z0.npy", "outdir/z1.npy"]),
     ("broadcast npz", ["broadcast", "{d}/a.npy", "{d}/b.npy", "-o",
@@ -68,6 +74,8 @@ def prepare(d):
     np.save(os.path.join(d, "c.npy"), np.arange(4, dtype=np.float32))
     np.save(os.path.join(d, "e.npy"), np.arange(4, dtype=np.float32).reshape(4, 1))
     np.save(os.path.join(d, "i.npy"), np.arange(3, dtype=np.int64).reshape(1, 3))
+    np.savez(os.path.join(d, "ab.npz"), a=np.load(os.path.join(d, "a.npy")),
+             b=np.load(os.path.join(d, "b.npy")))
     with open(os.path.join(d, "f.mlir"), "w") as f:
         f.write(MLIR)
     # The same without the op that fails verification, for lower.
