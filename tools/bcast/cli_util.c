@@ -6,9 +6,9 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <signal.h>
-#include <stdint.h>
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -35,31 +35,6 @@ void cli_diag(const char *what, const bcast_diag *diag) {
     fprintf(stderr, "bcast: %s: %s%s\n", what, diag->message, hint);
   else
     fprintf(stderr, "bcast: %s%s\n", diag->message, hint);
-}
-
-/* The output folder this run created, for cli_outdir_done and the signal
- * handler (which reads only made_dir_set and made_dir). */
-static char made_dir[4096];
-static volatile sig_atomic_t made_dir_set;
-
-int cli_outdir_make(const char *path) {
-  if (mkdir(path, 0777) != 0) return errno == EEXIST ? 0 : -1;
-  size_t len = strlen(path);
-  if (len < sizeof made_dir) {
-    memcpy(made_dir, path, len + 1);
-    made_dir_set = 1;
-  }
-  return 0;
-}
-
-void cli_outdir_done(int failed) {
-  if (failed) cli_outdir_remove();
-  made_dir_set = 0;
-}
-
-void cli_outdir_remove(void) {
-  /* rmdir leaves a folder that holds anything, such as published outputs. */
-  if (made_dir_set) rmdir(made_dir);
 }
 
 /* Reports that path passed max_bytes; NULL. */
@@ -111,9 +86,7 @@ char *cli_read_file(const char *path, size_t *len, int64_t max_bytes) {
       buf = bigger;
       cap = grown;
     }
-    size_t want = cap - 1 - n;
-    ssize_t got = read(fd, buf + n, want > SSIZE_MAX ? SSIZE_MAX : want);
-    if (got < 0 && errno == EINTR) continue;
+    ptrdiff_t got = cli_fd_read(fd, buf + n, cap - 1 - n);
     if (got < 0) err = errno;
     if (got <= 0) break;
     n += (size_t)got;
@@ -279,10 +252,7 @@ int cli_stdin_once(char **files, int n) {
 
 static ptrdiff_t stdin_read(void *ctx, void *buf, size_t cap) {
   (void)ctx;
-  for (;;) {
-    ssize_t n = read(STDIN_FILENO, buf, cap > SSIZE_MAX ? SSIZE_MAX : cap);
-    if (n >= 0 || errno != EINTR) return n;
-  }
+  return cli_fd_read(STDIN_FILENO, buf, cap);
 }
 
 static int has_suffix(const char *s, size_t len, const char *suffix) {
@@ -291,9 +261,8 @@ static int has_suffix(const char *s, size_t len, const char *suffix) {
 }
 
 /* Splits "ARCHIVE.npz:NAME" at its last ".npz:" into an allocated archive
- * path and *member (pointing into path).  1 when split, 0 when path has no
- * such part, -1 (reported) when out of memory: never taken for "no such
- * part", which would make "x.npz:a" a file of that name. */
+ * path and *member (pointing into path).  0 when path has no such part,
+ * -1 (reported) when out of memory. */
 static int split_member(const char *path, char **archive, const char **member) {
   const char *at = NULL;
   for (const char *p = strstr(path, ".npz:"); p; p = strstr(p + 1, ".npz:"))
@@ -394,18 +363,10 @@ int cli_output_is_archive(const char *output) {
 
 static bcast_status stdout_write(void *ctx, const void *bytes, size_t len) {
   (void)ctx;
-  const char *p = bytes;
-  while (len > 0) {
-    ssize_t n = write(STDOUT_FILENO, p, len > SSIZE_MAX ? SSIZE_MAX : len);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      if (n == 0) errno = EIO;
-      return BCAST_IO;
-    }
-    p += n;
-    len -= (size_t)n;
-  }
-  return BCAST_OK;
+  const int err = cli_fd_write(STDOUT_FILENO, bytes, len);
+  if (!err) return BCAST_OK;
+  errno = err; /* for the writer's message */
+  return BCAST_IO;
 }
 
 int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
@@ -437,10 +398,10 @@ int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
       free(archive);
       return CLI_USAGE;
     }
-    st = bcast_npz_write(archive, 1, &member, t, opts, &diag);
+    st = bcast_npz_update(archive, 1, &member, t, opts, &diag);
     free(archive);
   } else if (cli_output_is_archive(output)) {
-    st = bcast_npz_write(output, n, NULL, t, opts, &diag);
+    st = bcast_npz_update(output, n, NULL, t, opts, &diag);
   } else if (n == 1) {
     st = bcast_npy_write(output, t, opts, &diag);
   } else {
@@ -479,6 +440,44 @@ int cli_write_npy_files(size_t n, char *const *paths, const bcast_tensor *t,
   if (st == BCAST_OK) return CLI_OK;
   cli_diag(NULL, &diag);
   return CLI_USAGE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Output directories this run made: removed again when the command fails
+ * (main) or a signal ends it (main's handler), so a failure leaves no
+ * trace.  rmdir(2) removes only an empty directory, and only these are
+ * recorded, so nothing that existed before the run, and no file published
+ * into one, is ever removed.  The handler may run in any thread at any
+ * moment: an entry is complete before the count covers it. */
+
+#define CLI_MAX_CREATED 8
+#define CLI_CREATED_PATH_MAX 4096
+static char created[CLI_MAX_CREATED][CLI_CREATED_PATH_MAX];
+static atomic_int n_created;
+
+int cli_make_output_dir(const char *path) {
+  if (mkdir(path, 0777) == 0) {
+    const int i = atomic_load(&n_created);
+    const size_t len = strlen(path);
+    if (i < CLI_MAX_CREATED && len < CLI_CREATED_PATH_MAX) {
+      memcpy(created[i], path, len + 1);
+      atomic_store(&n_created, i + 1);
+    }
+    return 1;
+  }
+  const int err = errno;
+  struct stat sb;
+  if (err == EEXIST && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) return 1;
+  if (err == EEXIST)
+    cli_error("%s: exists and is not a directory", path);
+  else
+    cli_error("%s: cannot create the directory: %s", path, strerror(err));
+  return 0;
+}
+
+void cli_remove_created(void) {
+  for (int i = atomic_exchange(&n_created, 0); i > 0; i--)
+    rmdir(created[i - 1]);
 }
 
 /* ------------------------------------------------------------------------ */
