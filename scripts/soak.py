@@ -522,6 +522,7 @@ class Job:
         self.kill = None            # (signal, delay in seconds)
         self.failalloc = None       # N: the Nth allocation fails
         self.may_write_inputs = False  # garbage argv may name an input as -o
+        self.npz_refused = False    # -o names a file that is no archive
         self.program = None         # None: bcast; else an argv prefix
         self.preload = ""
         self.timeout = None
@@ -860,10 +861,26 @@ class Soak:
             member = None
             if n_results == 1 and rng.random() < 0.5:
                 member = "r%d" % rng.randrange(10)
-            self.maybe_old(rng, d, path)
+            ours = [member] if member else ["arr_%d" % i for i in range(n_results)]
+            kept = None
+            x = rng.random()
+            if x < 0.2:
+                # Not an archive: refused (exit 2) and left as it is.
+                with open(os.path.join(d, path), "wb") as f:
+                    f.write(OLD)
+                job.npz_refused = True
+            elif x < 0.5:
+                # An archive: its other members kept, one of ours replaced.
+                members = {"keep": rand_array(rng, (3,), "int16")}
+                if rng.random() < 0.5:
+                    members[rng.choice(ours)] = np.zeros(2)
+                save = np.savez_compressed if rng.random() < 0.5 else np.savez
+                save(os.path.join(d, path), **members)
+                with zipfile.ZipFile(os.path.join(d, path)) as z:
+                    kept = z.read("keep.npy")
             job.argv += ["-o", path + (":" + member if member else "")]
             job.outputs.append(path)
-            return ("npz", path, member)
+            return ("npz", path, ours, kept)
         path = "out.npy"
         self.maybe_old(rng, d, path)
         job.argv += ["-o", path]
@@ -886,6 +903,8 @@ class Soak:
         job.argv += ["--max-bytes", rng.choice(["64M", "1M", "4K"]) if small
                      else "256M"]
         job.expect = {0, 1} if small else {0}
+        if job.npz_refused:
+            job.expect = {1, 2} if small else {2}
         if rng.random() < 0.3:
             memory = rng.choice(["1", "64", "1K", "4K", "64K"])
             job.argv += ["--memory", memory]
@@ -917,15 +936,17 @@ class Soak:
         if kind == "stdout":
             return [np.load(io.BytesIO(stdout))], [stdout]
         if kind == "npz":
-            with zipfile.ZipFile(os.path.join(d, out[1])) as z:
+            _, path, ours, kept = out
+            with zipfile.ZipFile(os.path.join(d, path)) as z:
                 names = z.namelist()
-                raws = [z.read(n) for n in names]
-            if out[2]:
-                if names != [out[2] + ".npy"]:
-                    raise ValueError("archive members %s" % names)
-            elif names != ["arr_%d.npy" % i for i in range(len(names))]:
-                raise ValueError("archive members %s" % names)
-            return [np.load(io.BytesIO(r)) for r in raws], raws
+                raws = {n: z.read(n) for n in names}
+            want = [m + ".npy" for m in ours] + ([] if kept is None else ["keep.npy"])
+            if sorted(names) != sorted(want):
+                raise ValueError("archive members %s, expected %s" % (names, want))
+            if kept is not None and raws["keep.npy"] != kept:
+                raise ValueError("the archive's other member keep.npy changed")
+            mine = [raws[m + ".npy"] for m in ours]
+            return [np.load(io.BytesIO(r)) for r in mine], mine
         return None, None
 
     def check_copies(self, out, wants):
