@@ -3,6 +3,7 @@
 #   scripts/setup.sh build   compiler, CMake, OpenMP runtime, and python3-dev
 #                            with python3-numpy for the Python module
 #   scripts/setup.sh test    also mlir-22-tools (the oracle), python3-pytest,
+#                            python3-hypothesis,
 #                            pkgconf, clang and groff-base (the package test),
 #                            python3-dask and python3-distributed (bcast.dask)
 #   scripts/setup.sh bench   also python3-matplotlib (bench/chart.py)
@@ -19,6 +20,8 @@ for p in gcc make cmake libgomp1; do have "$p" || need+=("$p"); done
 for p in python3 python3-dev python3-numpy; do have "$p" || need+=("$p"); done
 if [ "$what" = test ]; then
   have python3-pytest || need+=(python3-pytest)
+  # tests/python/test_properties.py: property tests of the Python API.
+  have python3-hypothesis || need+=(python3-hypothesis)
   # bcast.dask and its tests on a dask.distributed LocalCluster.
   for p in python3-dask python3-distributed; do have "$p" || need+=("$p"); done
   # pkg-config, clang and groff: the package test links through pkg-config
