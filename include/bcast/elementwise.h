@@ -56,6 +56,8 @@
  *     out of range                           x86-64's conversion: the
  *                                            integer minimum of the 32- or
  *                                            64-bit conversion, wrapped
+ *                                            (uint64 from 2^64 and +inf:
+ *                                            0, as NumPy)
  *   integer pow with a negative exponent     trunc(a^b): 1 for a == 1,
  *     (numpy profile)                        +-1 for a == -1, else 0
  *   floor_divide / remainder of integers     a // 0 = a % 0 = 0,
