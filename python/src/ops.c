@@ -20,6 +20,7 @@ typedef struct op_call {
   bcast_tensor inputs[PB_MAX_INPUTS];
   int owned[PB_MAX_INPUTS];        /* inputs[k] is a scalar's own tensor */
   bcast_op_attrs attrs;
+  PyObject *wide_bound[2];         /* a CLAMP bound beyond 64 bits (borrowed) */
   bcast_dtype cast_to;
   bcast_ew_options options;
   PyObject *out;
@@ -33,7 +34,9 @@ static void op_call_release(op_call *c) {
 }
 
 /* A Python int, float or bool (not a NumPy scalar: those have a type) as
- * a weak scalar; 1 when obj is one, 0 when not, -1 on error. */
+ * a weak scalar; 1 when obj is one, 2 for an int beyond 64 bits (*out is
+ * then 0: typed as an int, scalar_tensor takes its value from obj), 0
+ * when not, -1 on error. */
 static int weak_scalar(PyObject *obj, bcast_scalar *out) {
   if (PyBool_Check(obj)) {
     *out = bcast_scalar_bool(obj == Py_True);
@@ -47,15 +50,46 @@ static int weak_scalar(PyObject *obj, bcast_scalar *out) {
       *out = bcast_scalar_int((int64_t)v);
       return 1;
     }
-    unsigned long long u = PyLong_AsUnsignedLongLong(obj);
-    if (u == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-    *out = bcast_scalar_uint((uint64_t)u);
-    return 1;
+    if (overflow > 0) {
+      unsigned long long u = PyLong_AsUnsignedLongLong(obj);
+      if (!(u == (unsigned long long)-1 && PyErr_Occurred())) {
+        *out = bcast_scalar_uint((uint64_t)u);
+        return 1;
+      }
+      if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
+      PyErr_Clear();
+    }
+    *out = bcast_scalar_int(0);
+    return 2;
   }
   if (PyFloat_CheckExact(obj)) {
     *out = bcast_scalar_float(PyFloat_AS_DOUBLE(obj));
     return 1;
   }
+  return 0;
+}
+
+/* The rank-0 tensor of dt for the Python scalar obj (weak_scalar gave
+ * scalar and kind, 2 for an int beyond 64 bits).  Such an int is, as
+ * NumPy converts it, the nearest value of a float type, true as a bool,
+ * and in no integer type (OverflowError).  -1 with an exception set. */
+static int scalar_tensor(PyObject *obj, const bcast_scalar *scalar, int kind,
+                         bcast_dtype dt, bcast_tensor *out) {
+  bcast_scalar s = *scalar;
+  if (kind == 2 && bcast_dtype_kind_of(dt) == BCAST_KIND_FLOAT) {
+    const double d = PyLong_AsDouble(obj);
+    if (d == -1.0 && PyErr_Occurred()) return -1;
+    s = bcast_scalar_float(d);
+  } else if (kind == 2 && dt == BCAST_BOOL) {
+    s = bcast_scalar_bool(1);
+  } else if (kind == 2) {
+    PyErr_Format(PyExc_OverflowError, "Python integer %S out of bounds for %s",
+                 obj, bcast_dtype_name(dt));
+    return -1;
+  }
+  bcast_diag diag;
+  const bcast_status st = bcast_scalar_tensor(&s, dt, out, &diag);
+  if (st != BCAST_OK) return pb_raise(st, &diag), -1;
   return 0;
 }
 
@@ -91,8 +125,9 @@ static int out_array(PyObject *obj, pb_array *out) {
  * the arrays (SELECT's condition is no part of its values' type). */
 static int inputs_from(op_call *c, PyObject *const *objs) {
   static const char *const what[] = {"input 0", "input 1", "input 2"};
+  int kinds[PB_MAX_INPUTS];
   for (int k = 0; k < c->arity; k++) {
-    int is_scalar = weak_scalar(objs[k], &c->scalars[k]);
+    int is_scalar = kinds[k] = weak_scalar(objs[k], &c->scalars[k]);
     if (is_scalar < 0) return -1;
     if (!is_scalar && input_array(objs[k], &c->arrays[k], what[k]) < 0)
       return -1;
@@ -109,10 +144,9 @@ static int inputs_from(op_call *c, PyObject *const *objs) {
     bcast_diag diag;
     bcast_status st =
         k < first ? bcast_scalar_weak_dtype(&c->scalars[k], 0, NULL, &dt, &diag)
-                  : bcast_scalar_weak_dtype(&c->scalars[k], n_strong, strong,
-                                            &dt, &diag);
-    if (st == BCAST_OK)
-      st = bcast_scalar_tensor(&c->scalars[k], dt, &c->inputs[k], &diag);
+                  : bcast_op_scalar_dtype(c->op, c->options.profile,
+                                          &c->scalars[k], n_strong, strong,
+                                          &dt, &diag);
     if (st != BCAST_OK) {
       if (st == BCAST_INVALID_ARGUMENT)
         PyErr_SetString(PyExc_OverflowError, diag.message);
@@ -120,6 +154,8 @@ static int inputs_from(op_call *c, PyObject *const *objs) {
         pb_raise(st, &diag);
       return -1;
     }
+    if (scalar_tensor(objs[k], &c->scalars[k], kinds[k], dt, &c->inputs[k]) < 0)
+      return -1;
     c->owned[k] = 1;
   }
   return 0;
@@ -144,13 +180,22 @@ static int cast_target(op_call *c, PyObject *value) {
   return 0;
 }
 
-/* A CLAMP bound: a Python number (None: no bound). */
-static int bound_from(PyObject *value, bcast_scalar *out, const char *name) {
+/* A CLAMP bound: a Python number (None: no bound).  An int beyond 64 bits
+ * is its nearest double, and *wide is set to it (wide_bounds_fit). */
+static int bound_from(PyObject *value, bcast_scalar *out, const char *name,
+                      PyObject **wide) {
   if (value == Py_None) {
     memset(out, 0, sizeof *out);
     return 0;
   }
   int rc = weak_scalar(value, out);
+  if (rc == 2) {
+    const double d = PyLong_AsDouble(value);
+    if (d == -1.0 && PyErr_Occurred()) return -1;
+    *out = bcast_scalar_float(d);
+    *wide = value;
+    return 0;
+  }
   if (rc == 0 && PyNumber_Check(value)) {
     PyObject *item = PyObject_CallMethod(value, "item", NULL);
     if (!item) return -1;
@@ -169,9 +214,9 @@ static int attr_from(op_call *c, bcast_attr attr, PyObject *value) {
   const char *name = bcast_attr_name(attr);
   if (attr == BCAST_ATTR_TO) return cast_target(c, value);
   if (attr == BCAST_ATTR_MIN_VAL)
-    return bound_from(value, &c->attrs.min_val, name);
+    return bound_from(value, &c->attrs.min_val, name, &c->wide_bound[0]);
   if (attr == BCAST_ATTR_MAX_VAL)
-    return bound_from(value, &c->attrs.max_val, name);
+    return bound_from(value, &c->attrs.max_val, name, &c->wide_bound[1]);
   if (PyFloat_Check(value) || (attr != BCAST_ATTR_NAN_MODE &&
                                PyUnicode_Check(value))) {
     PyErr_Format(PyExc_TypeError, "%s: %R is not a valid value", name, value);
@@ -285,6 +330,20 @@ static PyObject *compute(op_call *c) {
   return pb_tensor_to_array(&result);
 }
 
+/* A CLAMP bound beyond 64 bits bounds float data as its nearest double
+ * and is in no integer type: ValueError, as any bound outside the type. */
+static int wide_bounds_fit(const op_call *c) {
+  const bcast_dtype data = c->inputs[0].dtype;
+  for (int b = 0; b < 2; b++)
+    if (c->wide_bound[b] && bcast_dtype_kind_of(data) != BCAST_KIND_FLOAT) {
+      PyErr_Format(PyExc_ValueError, "clamp: %s %S is outside %s's range",
+                   b ? "max_val" : "min_val", c->wide_bound[b],
+                   bcast_dtype_name(data));
+      return -1;
+    }
+  return 0;
+}
+
 /* Parses an op's arguments (args[first..]: its inputs, positional
  * attributes and out; kwargs) into c.  -1 with an exception set; c must
  * be released either way. */
@@ -328,7 +387,8 @@ static int op_call_parse(op_call *c, bcast_op op, PyObject *args,
                  bcast_op_get(op)->name);
     return -1;
   }
-  return inputs_from(c, &PyTuple_GET_ITEM(args, first));
+  if (inputs_from(c, &PyTuple_GET_ITEM(args, first)) < 0) return -1;
+  return wide_bounds_fit(c);
 }
 
 PyObject *pb_op_call(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -448,11 +508,14 @@ static int slot_set(plan_slot *s, const bcast_tensor *t, int type_num) {
 static int slot_matches(const plan_slot *s, PyObject *obj) {
   if (!PyArray_Check(obj)) return 0;
   PyArrayObject *a = (PyArrayObject *)obj;
+  /* A 0-d array's dims and strides are NULL: nothing to compare. */
   return PyArray_DESCR(a)->type_num == s->type_num &&
          PyArray_ISNOTSWAPPED(a) && PyArray_NDIM(a) == s->ndim &&
-         !memcmp(PyArray_DIMS(a), s->dims, (size_t)s->ndim * sizeof(npy_intp)) &&
-         !memcmp(PyArray_STRIDES(a), s->strides,
-                 (size_t)s->ndim * sizeof(npy_intp));
+         (s->ndim == 0 ||
+          (!memcmp(PyArray_DIMS(a), s->dims,
+                   (size_t)s->ndim * sizeof(npy_intp)) &&
+           !memcmp(PyArray_STRIDES(a), s->strides,
+                   (size_t)s->ndim * sizeof(npy_intp))));
 }
 
 static int slots_overlap(const plan_slot *a, const char *pa, const plan_slot *b,
@@ -546,8 +609,8 @@ static PyObject *plan_vectorcall(PyObject *self, PyObject *const *args,
     int is_scalar = weak_scalar(args[k], &sc);
     if (is_scalar < 0) goto done;
     if (is_scalar) {
-      st = bcast_scalar_tensor(&sc, p->dtypes[k], &inputs[k], &diag);
-      if (st != BCAST_OK) goto done;
+      if (scalar_tensor(args[k], &sc, is_scalar, p->dtypes[k], &inputs[k]) < 0)
+        goto done;
       owned[k] = 1;
     } else {
       if (input_array(args[k], &arrays[k], "input") < 0) goto done;
