@@ -42,5 +42,5 @@ for cmd in $("$bcast" --help | awk '/^commands:/ {on = 1; next}
 done
 cat <<ROFF
 .SH SEE ALSO
-The library's guide, docs/guide.md, and README.md in the source tree.
+The manual in the source tree: README.md and docs/ (cli.md, ops.md, python.md, c-api.md, guide.md).
 ROFF

@@ -16,7 +16,13 @@
  *  - a character or block device, a FIFO or a socket, and /dev/stdout,
  *    /dev/stderr, /dev/fd/N: written through (opened for writing, appending
  *    to a regular file behind /dev/fd/N; no temporary file, no rename); a
- *    failure may leave part of the bytes written.
+ *    failure may leave part of the bytes written.  The writer opens the
+ *    path itself, blocking (on Linux /dev/fd/N and /dev/stdout open the
+ *    pipe or file anew, without a parent's O_NONBLOCK; where opening them
+ *    duplicates the descriptor instead, EAGAIN would be reported as a
+ *    failure).  A FIFO or pipe whose reader has gone fails with EPIPE
+ *    (BCAST_IO, "write failed: Broken pipe") in a process that ignores
+ *    SIGPIPE, as the bcast CLI does; otherwise the signal ends it.
  *  - "", a directory, a path ending in '/', a dangling symbolic link:
  *    refused (BCAST_IO, naming the path).
  *

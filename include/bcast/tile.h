@@ -96,7 +96,11 @@ typedef struct bcast_tiler {
 
 /* n operands described by maps (all with the same output shape) and their
  * element sizes; out_elem_bytes for the output.  BCAST_BUDGET (with the
- * bytes one element needs) when not even a one-element tile fits. */
+ * bytes one element needs) when not even a one-element tile fits;
+ * BCAST_OVERFLOW (naming the shape) for an output of more than INT64_MAX
+ * elements, whose tiles and positions int64 cannot number.  Any size up
+ * to that is planned exactly, (INT64_MAX) included; an output with a 0 dim
+ * has no tiles whatever its other dims. */
 BCAST_API bcast_status bcast_tiler_init(bcast_tiler *tiler, size_t n,
                                         const bcast_tile_map *maps,
                                         const size_t *in_elem_bytes,

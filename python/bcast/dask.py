@@ -26,6 +26,7 @@ spans it, and dims every operand broadcasts take Dask's automatic size.
 """
 
 import itertools
+import operator
 
 import numpy as np
 import dask.array as da
@@ -94,12 +95,15 @@ class _Operand:
 
 def _out_chunks(out_shape, operands, chunks, dtype):
     """The output's chunks: chunks= when given, else per dim those of the
-    first operand spanning it (not broadcasting along it), else auto."""
+    first operand spanning it (not broadcasting along it), else auto.  An
+    empty output has no bytes to size auto chunks by (Dask's auto_chunks
+    divides by the product of the other chunks), so there each such dim is
+    one chunk."""
     if chunks is not None:
         return da.core.normalize_chunks(chunks, out_shape, dtype=dtype)
     spec = []
     for d, n in enumerate(out_shape):
-        picked = "auto"
+        picked = n if 0 in out_shape else "auto"
         for op in operands:
             if d in op.out_dim:
                 i = op.out_dim.index(d)
@@ -239,7 +243,7 @@ def apply(op, *args, profile="numpy", checked=False, chunks=None, threads=1,
     arrays (BroadcastError, TypeError, ...) when the graph is built.
     threads: the kernel's threads per task; 1 by default, because Dask
     already runs one task per worker thread (None: OpenMP's default)."""
-    if op not in _core.__dict__ or not callable(getattr(_core, op)):
+    if op not in _core.OPS:
         raise ValueError(f"bcast.dask: unknown op {op!r}")
     if "out" in attrs:
         raise TypeError("bcast.dask: out= is not supported (dask arrays are "
@@ -247,10 +251,11 @@ def apply(op, *args, profile="numpy", checked=False, chunks=None, threads=1,
     fn = getattr(_core, op)
     arrays = [None if _is_scalar(a) else _as_dask(a, f"argument {k}")
               for k, a in enumerate(args)]
-    kwargs = dict(attrs, profile=profile, checked=checked)
-    # The result type and every argument error, from stand-ins of one
-    # element (empty where the operand is, so that profiles refusing
-    # size-0 dims refuse here); then the shapes, by the profile's rule.
+    kwargs = dict(attrs, profile=profile, checked=checked, threads=threads)
+    # The result type and every argument error (threads= too), from
+    # stand-ins of one element (empty where the operand is, so that
+    # profiles refusing size-0 dims refuse here); then the shapes, by the
+    # profile's rule.
     samples = [a if arr is None else np.empty(arr.shape, arr.dtype)
                if arr.size == 0 else np.ones((1,) * arr.ndim, arr.dtype)
                for a, arr in zip(args, arrays)]
@@ -274,8 +279,7 @@ def apply(op, *args, profile="numpy", checked=False, chunks=None, threads=1,
                                        for a, arr in zip(args, arrays)])
     scalars = [a if arr is None else None for a, arr in zip(args, arrays)]
     return _graph(name, "op", out_shape, operands, scalars, out_chunks,
-                  dtype, [True] * len(operands), op=op,
-                  kwargs=dict(kwargs, threads=threads))
+                  dtype, [True] * len(operands), op=op, kwargs=kwargs)
 
 
 def _make_op(op):
@@ -290,31 +294,44 @@ def _make_op(op):
     return fn
 
 
-for _op in _core.__dict__:
-    if callable(getattr(_core, _op)) and getattr(_core, _op).__doc__ and \
-            "The element-wise op" in getattr(_core, _op).__doc__:
-        globals()[_op] = _make_op(_op)
-        __all__.append(_op)
+for _op in _core.OPS:
+    globals()[_op] = _make_op(_op)
+    __all__.append(_op)
 
 
 # -- broadcasts -------------------------------------------------------------
 
+def _static_shape(shape, stand_in):
+    """shape as bcast reads it (ints, None, '?' or names, or shape text),
+    as a tuple of ints; a shape with dynamic dims goes, as shape text, to
+    bcast.broadcast_to, which refuses it with its message."""
+    read = _core.broadcast_shapes(shape)
+    if read != "*" and all(isinstance(n, int) for n in read):
+        return tuple(read)
+    _core.broadcast_to(stand_in, read if read == "*" else "[" + ",".join(
+        str(n) if isinstance(n, int) else "?" for n in read) + "]")
+    raise AssertionError(f"bcast.dask: {read} was taken as static")
+
+
 def _broadcast(x, shape, dims, chunks, copy, what):
     arr = _as_dask(x, what)
-    # bcast's own shape reading: ints, or shape text; its errors.
-    shape = tuple(_core.broadcast_shapes(shape))
-    if any(not isinstance(n, int) for n in shape):
-        raise ValueError(f"{what}: the shape must be static, not {shape}")
-    implicit = dims is None
-    if implicit:
-        if arr.ndim > len(shape):
-            raise _core.BroadcastError(
-                f"{what}: cannot broadcast a rank-{arr.ndim} array to rank "
-                f"{len(shape)}")
+    # bcast's own checks and errors, on a stand-in of arr's dtype and shape
+    # (a view of one element): the shape as bcast reads it (ints, None,
+    # '?' or names, or shape text), which must be static, then
+    # bcast.broadcast_to's checks for implicit broadcasting, or
+    # bcast.broadcast_in_dim's (any order) for a map.
+    stand_in = np.broadcast_to(np.empty((), arr.dtype), arr.shape)
+    shape = _static_shape(shape, stand_in)
+    if dims is None:
+        _core.broadcast_to(stand_in, shape)
         dims = list(range(len(shape) - arr.ndim, len(shape)))
-    dims = [int(d) for d in dims]
-    # The tile plan checks the map (bcast's BroadcastError) on the whole.
-    _core.input_box(arr.shape, shape, (0,) * len(shape), shape, dims)
+    else:
+        try:
+            dims = list(dims)  # one reading of the caller's object
+        except TypeError:
+            pass  # no sequence: bcast.broadcast_in_dim refuses it
+        _core.broadcast_in_dim(stand_in, shape, dims, any_order=True)
+        dims = [operator.index(d) for d in dims]
     o = _Operand(arr, dims)
     o.place(len(shape))
     out_chunks = _out_chunks(shape, [o], chunks, arr.dtype)

@@ -1,133 +1,11 @@
-/* Python values <-> bcast values: diagnostics as exceptions, profiles,
- * shapes, arrays as tensors and tensors as arrays (pybcast.h). */
+/* Python values <-> bcast values: library text, profiles, shapes, arrays
+ * as tensors and tensors as arrays (pybcast.h). */
 #include "pybcast.h"
 
 #include <string.h>
 
-/* Which Python exception a library status is. */
-static PyObject *exception_for(bcast_status status) {
-  switch (status) {
-  case BCAST_INCOMPATIBLE:
-  case BCAST_RESULT_MISMATCH:
-  case BCAST_RANK_MISMATCH:
-  case BCAST_RUNTIME_SHAPE:
-    return pb_BroadcastError;
-  case BCAST_OVERFLOW:
-    return PyExc_OverflowError;
-  case BCAST_NO_MEMORY:
-    return PyExc_MemoryError;
-  case BCAST_BUDGET:
-    return pb_BudgetError;
-  case BCAST_TYPE:
-    return PyExc_TypeError;
-  case BCAST_IO:
-    return PyExc_OSError;
-  case BCAST_CHECKED:
-    return pb_CheckedError;
-  default:
-    return PyExc_ValueError;
-  }
-}
-
-/* An operand index of a diagnostic: an int, "result" or None. */
-static PyObject *diag_operand(int operand) {
-  if (operand == BCAST_DIAG_RESULT) return PyUnicode_FromString("result");
-  if (operand < 0) Py_RETURN_NONE;
-  return PyLong_FromLong(operand);
-}
-
-static PyObject *diag_index(int index) {
-  if (index < 0) Py_RETURN_NONE;
-  return PyLong_FromLong(index);
-}
-
-/* Sets name on exc to value (stolen); -1 when value is NULL or fails. */
-static int set_field(PyObject *exc, const char *name, PyObject *value) {
-  if (!value) return -1;
-  int rc = PyObject_SetAttrString(exc, name, value);
-  Py_DECREF(value);
-  return rc;
-}
-
-/* One value of a diagnostic's element: a NumPy scalar of its type, or a
- * float for bfloat16 (NumPy has no type for it). */
-static PyObject *element_value(int32_t dtype, const unsigned char *bytes) {
-  const int type = pb_npy_type((bcast_dtype)dtype);
-  if (type < 0) {
-    uint16_t b;
-    memcpy(&b, bytes, sizeof b);
-    return PyFloat_FromDouble(bcast_bf16_to_float(b));
-  }
-  PyArray_Descr *descr = PyArray_DescrFromType(type);
-  PyObject *v = PyArray_Scalar((void *)(uintptr_t)bytes, descr, NULL);
-  Py_DECREF(descr);
-  return v;
-}
-
-/* CheckedError's element fields: index (a tuple), values (the operands'
- * values there) and result (what an unchecked run writes there). */
-static int set_element_fields(PyObject *exc, const bcast_diag_element *e) {
-  PyObject *index = PyTuple_New(e->rank);
-  PyObject *values = PyTuple_New(e->operands);
-  if (!index || !values) {
-    Py_XDECREF(index);
-    Py_XDECREF(values);
-    return -1;
-  }
-  for (int32_t d = 0; d < e->rank; d++) {
-    PyObject *v = PyLong_FromLongLong(e->index[d]);
-    if (!v) goto fail;
-    PyTuple_SET_ITEM(index, d, v);
-  }
-  for (int32_t k = 0; k < e->operands; k++) {
-    PyObject *v = element_value(e->dtype[k], e->value[k]);
-    if (!v) goto fail;
-    PyTuple_SET_ITEM(values, k, v);
-  }
-  /* set_field takes its value's reference, also when it fails. */
-  if (set_field(exc, "index", index)) {
-    Py_DECREF(values);
-    return -1;
-  }
-  return set_field(exc, "values", values) ||
-         set_field(exc, "result",
-                   element_value(e->dtype[e->operands], e->value[e->operands]));
-fail:
-  Py_DECREF(index);
-  Py_DECREF(values);
-  return -1;
-}
-
-PyObject *pb_raise(bcast_status status, const bcast_diag *diag) {
-  PyObject *type = exception_for(status);
-  const char *message =
-      diag && diag->message[0] ? diag->message : bcast_status_text(status);
-  PyObject *exc = PyObject_CallFunction(type, "s", message);
-  if (!exc) return NULL;
-  int failed = set_field(exc, "status",
-                         PyUnicode_FromString(bcast_status_name(status)));
-  if (!failed && diag) {
-    failed =
-        set_field(exc, "operands",
-                  Py_BuildValue("(NN)", diag_operand(diag->operand[0]),
-                                diag_operand(diag->operand[1]))) ||
-        set_field(exc, "axis", diag_index(diag->axis)) ||
-        set_field(exc, "operand_axes",
-                  Py_BuildValue("(NN)", diag_index(diag->operand_axis[0]),
-                                diag_index(diag->operand_axis[1]))) ||
-        set_field(exc, "sizes",
-                  Py_BuildValue("(NN)", pb_dim_to(diag->size[0], NULL),
-                                pb_dim_to(diag->size[1], NULL))) ||
-        set_field(exc, "mlir_message",
-                  diag->mlir_message[0]
-                      ? PyUnicode_FromString(diag->mlir_message)
-                      : Py_NewRef(Py_None));
-  }
-  if (!failed && diag && status == BCAST_CHECKED && diag->element.flat >= 0)
-    failed = set_element_fields(exc, &diag->element);
-  if (!failed) PyErr_SetObject(type, exc);
-  Py_DECREF(exc);
-  return NULL;
+PyObject *pb_text(const char *text) {
+  return PyUnicode_DecodeUTF8(text, (Py_ssize_t)strlen(text), "replace");
 }
 
 int pb_profile_converter(PyObject *obj, void *out) {
@@ -138,7 +16,7 @@ int pb_profile_converter(PyObject *obj, void *out) {
                  "not %.100s", Py_TYPE(obj)->tp_name);
     return 0;
   }
-  const char *name = PyUnicode_AsUTF8(obj);
+  const char *name = pb_cstr(obj, "profile");
   if (!name) return 0;
   if (bcast_profile_parse(name, out) != BCAST_OK) {
     PyErr_Format(PyExc_ValueError,
@@ -147,6 +25,58 @@ int pb_profile_converter(PyObject *obj, void *out) {
     return 0;
   }
   return 1;
+}
+
+int pb_threads_converter(PyObject *obj, void *out) {
+  int *threads = out;
+  *threads = 0;
+  if (obj == Py_None) return 1;
+  if (PyFloat_Check(obj) || !PyIndex_Check(obj)) {
+    PyErr_Format(PyExc_TypeError, "threads must be None or an int, not %.100s",
+                 Py_TYPE(obj)->tp_name);
+    return 0;
+  }
+  PyObject *index = PyNumber_Index(obj);
+  if (!index) return 0;
+  int overflow = 0;
+  long long n = PyLong_AsLongLongAndOverflow(index, &overflow);
+  Py_DECREF(index);
+  if (n == -1 && PyErr_Occurred()) return 0;
+  if (overflow || n < 0 || n > PB_MAX_THREADS) {
+    PyErr_Format(PyExc_ValueError,
+                 "threads must be None or 0..%d (0: OpenMP's default)",
+                 PB_MAX_THREADS);
+    return 0;
+  }
+  *threads = (int)n;
+  return 1;
+}
+
+const char *pb_utf8(PyObject *obj, Py_ssize_t *len, const char *what) {
+  if (!PyUnicode_Check(obj)) {
+    PyErr_Format(PyExc_TypeError, "%s must be a str, not %.100s", what,
+                 Py_TYPE(obj)->tp_name);
+    return NULL;
+  }
+  const char *text = PyUnicode_AsUTF8AndSize(obj, len);
+  if (!text && PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_ValueError,
+                 "%s is not valid text: it cannot be encoded as UTF-8 (a "
+                 "lone surrogate)", what);
+  }
+  return text;
+}
+
+const char *pb_cstr(PyObject *obj, const char *what) {
+  Py_ssize_t len;
+  const char *text = pb_utf8(obj, &len, what);
+  if (text && strlen(text) != (size_t)len) {
+    PyErr_Format(PyExc_ValueError, "%s must not contain a NUL character",
+                 what);
+    return NULL;
+  }
+  return text;
 }
 
 PyObject *pb_sequence(PyObject *obj, const char *what) {
@@ -158,12 +88,9 @@ PyObject *pb_sequence(PyObject *obj, const char *what) {
   return PySequence_List(obj);
 }
 
-/* An int >= 0 (anything with __index__, as NumPy takes dims). */
-static int nonneg_int(PyObject *obj, int64_t *out, const char *what,
-                      Py_ssize_t k) {
+int pb_size_from(PyObject *obj, int64_t *out, const char *what) {
   if (PyFloat_Check(obj) || !PyIndex_Check(obj)) {
-    PyErr_Format(PyExc_TypeError,
-                 "%s: entry %zd must be an int, not %.100s", what, k,
+    PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s", what,
                  Py_TYPE(obj)->tp_name);
     return -1;
   }
@@ -174,16 +101,23 @@ static int nonneg_int(PyObject *obj, int64_t *out, const char *what,
   Py_DECREF(index);
   if (v == -1 && PyErr_Occurred()) return -1;
   if (overflow > 0) {
-    PyErr_Format(PyExc_OverflowError,
-                 "%s: entry %zd does not fit in 64 bits", what, k);
+    PyErr_Format(PyExc_OverflowError, "%s does not fit in 64 bits", what);
     return -1;
   }
   if (overflow < 0 || v < 0) {
-    PyErr_Format(PyExc_ValueError, "%s: entry %zd is negative", what, k);
+    PyErr_Format(PyExc_ValueError, "%s is negative", what);
     return -1;
   }
   *out = (int64_t)v;
   return 0;
+}
+
+/* Entry k of the argument what, an int >= 0 (as NumPy takes dims). */
+static int nonneg_int(PyObject *obj, int64_t *out, const char *what,
+                      Py_ssize_t k) {
+  char entry[128];
+  PyOS_snprintf(entry, sizeof entry, "%s: entry %zd", what, k);
+  return pb_size_from(obj, out, entry);
 }
 
 /* The symbol index of name, added to the table when new. */
@@ -218,7 +152,7 @@ static int symbol_of(bcast_symbols *symbols, const char *name, size_t len,
 static int shape_from_text(PyObject *obj, bcast_shape *out,
                            bcast_symbols *symbols, const char *what) {
   Py_ssize_t len;
-  const char *text = PyUnicode_AsUTF8AndSize(obj, &len);
+  const char *text = pb_utf8(obj, &len, what);
   if (!text) return -1;
   bcast_symbols scratch;
   bcast_diag diag;
@@ -270,11 +204,14 @@ int pb_shape_from(PyObject *obj, bcast_shape *out, bcast_symbols *symbols,
     if (symbols && item == Py_None) {
       *dim = BCAST_DIM_DYNAMIC;
     } else if (symbols && PyUnicode_Check(item)) {
-      Py_ssize_t len;
-      const char *name = PyUnicode_AsUTF8AndSize(item, &len);
+      char name_what[128];
+      PyOS_snprintf(name_what, sizeof name_what, "%s: the name of dim %zd",
+                    what, k);
+      const char *name = pb_cstr(item, name_what);
+      size_t len = name ? strlen(name) : 0;
       if (!name) rc = -1;
       else if (len == 1 && name[0] == '?') *dim = BCAST_DIM_DYNAMIC;
-      else rc = symbol_of(symbols, name, (size_t)len, dim, what, k);
+      else rc = symbol_of(symbols, name, len, dim, what, k);
     } else if (symbols && !PyIndex_Check(item)) {
       PyErr_Format(PyExc_TypeError,
                    "%s: dim %zd must be an int, None or a name, not %.100s",
@@ -293,7 +230,7 @@ PyObject *pb_dim_to(int64_t dim, const bcast_symbols *symbols) {
   if (dim >= 0) return PyLong_FromLongLong(dim);
   int64_t k = BCAST_DIM_SYMBOL_INDEX(dim);
   if (symbols && dim != BCAST_DIM_DYNAMIC && k < symbols->count)
-    return PyUnicode_FromString(symbols->names[k]);
+    return pb_text(symbols->names[k]);
   Py_RETURN_NONE;
 }
 

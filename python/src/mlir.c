@@ -25,7 +25,7 @@ static int rule_add(rules_in *r, PyObject *pattern, PyObject *profile) {
   }
   if (PyList_Append(r->keep, pattern) < 0) return -1;
   Py_ssize_t len;
-  const char *text = PyUnicode_AsUTF8AndSize(pattern, &len);
+  const char *text = pb_utf8(pattern, &len, "op_profile: a rule");
   if (!text) return -1;
   bcast_mlir_op_profile *rule = &r->rules[r->n];
   if (profile) {
@@ -54,11 +54,14 @@ static int rules_from(PyObject *obj, rules_in *r) {
   if (obj == Py_None) return 0;
   if (PyUnicode_Check(obj)) return rule_add(r, obj, NULL);
   if (PyDict_Check(obj)) {
-    Py_ssize_t pos = 0;
-    PyObject *key, *value;
-    while (PyDict_Next(obj, &pos, &key, &value))
-      if (rule_add(r, key, value) < 0) return -1;
-    return 0;
+    PyObject *items = PyDict_Items(obj); /* a snapshot, as pb_sequence */
+    int rc = items ? 0 : -1;
+    for (Py_ssize_t k = 0; rc == 0 && k < PyList_GET_SIZE(items); k++) {
+      PyObject *item = PyList_GET_ITEM(items, k);
+      rc = rule_add(r, PyTuple_GET_ITEM(item, 0), PyTuple_GET_ITEM(item, 1));
+    }
+    Py_XDECREF(items);
+    return rc;
   }
   PyObject *list = pb_sequence(obj, "op_profile");
   int rc = list ? 0 : -1;
@@ -66,31 +69,6 @@ static int rules_from(PyObject *obj, rules_in *r) {
     rc = rule_add(r, PyList_GET_ITEM(list, k), NULL);
   Py_XDECREF(list);
   return rc;
-}
-
-/* The ops verify_mlir checks: broadcasting ops, ops a rule names exactly
- * (as `bcast verify` does) and the extra names of ops=. */
-typedef struct want_ctx {
-  const rules_in *rules;
-  PyObject *ops; /* list of str, or NULL */
-} want_ctx;
-
-static int want_op(const char *name, size_t len, void *ctx) {
-  const want_ctx *w = ctx;
-  if (bcast_mlir_is_broadcasting_op(name, len)) return 1;
-  for (size_t k = 0; k < w->rules->n; k++) {
-    const bcast_mlir_op_profile *rule = &w->rules->rules[k];
-    if (!memchr(rule->pattern, '*', rule->pattern_len) &&
-        bcast_mlir_op_pattern_matches(rule->pattern, rule->pattern_len, name,
-                                      len))
-      return 1;
-  }
-  for (Py_ssize_t k = 0; w->ops && k < PyList_GET_SIZE(w->ops); k++) {
-    Py_ssize_t n;
-    const char *op = PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(w->ops, k), &n);
-    if (op && (size_t)n == len && memcmp(op, name, len) == 0) return 1;
-  }
-  return 0;
 }
 
 /* One diagnostic as a dict, worded as `bcast verify` prints it: MLIR's
@@ -103,14 +81,17 @@ static PyObject *diagnostic(const char *op, size_t op_len, uint32_t line,
   PyObject *name = op ? PyUnicode_DecodeUTF8(op, (Py_ssize_t)op_len, "replace")
                       : Py_NewRef(Py_None);
   PyObject *message = NULL;
-  if (!name) message = NULL;
-  else if (!op) message = PyUnicode_FromString(diag->message);
-  else if (!mlir[0] || diag->mlir_op_prefix)
-    message = PyUnicode_FromFormat("'%U' op %s", name,
-                                   mlir[0] ? mlir : diag->message);
-  else message = PyUnicode_FromString(mlir);
+  size_t len = bcast_mlir_diag_format(op, op_len, diag, NULL, 0);
+  char *text = len < (size_t)PY_SSIZE_T_MAX ? PyMem_Malloc(len + 1) : NULL;
+  if (!text) PyErr_NoMemory();
+  else if (name) {
+    bcast_mlir_diag_format(op, op_len, diag, text, len + 1);
+    message = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "replace");
+  }
+  PyMem_Free(text);
   PyObject *notes =
-      mlir[0] ? Py_BuildValue("[s]", diag->message) : PyList_New(0);
+      mlir[0] ? Py_BuildValue("[N]", pb_text(diag->message))
+                : PyList_New(0);
   PyObject *prof = has_profile
                        ? PyUnicode_FromString(bcast_profile_name(profile))
                        : Py_NewRef(Py_None);
@@ -134,16 +115,31 @@ static int append_new(PyObject *list, PyObject *item) {
   return rc;
 }
 
-/* The UTF-8 text of a str or bytes argument (borrowed from obj). */
+/* The text of a str or bytes argument (borrowed from obj): bytes as they
+ * are (not necessarily UTF-8; the library reports what it cannot parse). */
 static const char *text_of(PyObject *obj, Py_ssize_t *len) {
   if (PyBytes_Check(obj)) {
     *len = PyBytes_GET_SIZE(obj);
     return PyBytes_AS_STRING(obj);
   }
-  if (PyUnicode_Check(obj)) return PyUnicode_AsUTF8AndSize(obj, len);
+  if (PyUnicode_Check(obj)) return pb_utf8(obj, len, "text");
   PyErr_Format(PyExc_TypeError, "text must be str or bytes, not %.100s",
                Py_TYPE(obj)->tp_name);
   return NULL;
+}
+
+/* Collects the failed ops of verify_mlir (list NULL after an error, which
+ * stops the run). */
+static int collect_checked(void *ctx, const bcast_mlir_checked *c) {
+  PyObject **list = ctx;
+  if (c->outcome != BCAST_MLIR_FAILED) return 0;
+  if (append_new(*list, diagnostic(c->op->name, c->op->name_len,
+                                   c->verdict.line, c->verdict.col, c->read,
+                                   c->verdict.profile, c->diag)) < 0) {
+    Py_CLEAR(*list);
+    return 1;
+  }
+  return 0;
 }
 
 PyObject *pb_verify_mlir(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -159,47 +155,40 @@ PyObject *pb_verify_mlir(PyObject *self, PyObject *args, PyObject *kwargs) {
   const char *text = text_of(text_obj, &len);
   if (!text) return NULL;
   rules_in rules;
-  want_ctx want = {&rules, NULL};
-  PyObject *out = NULL;
-  bcast_mlir_op *op = PyMem_Malloc(sizeof *op);
-  if (!op) return PyErr_NoMemory();
+  PyObject *ops = NULL, *out = NULL;
+  bcast_mlir_span *names = NULL;
   if (rules_from(op_profile, &rules) < 0) goto done;
+  bcast_mlir_verify_options vo;
+  bcast_mlir_verify_options_init(&vo);
+  vo.profile = profile;
+  vo.rules = rules.rules;
+  vo.n_rules = rules.n;
   if (ops_obj != Py_None) {
-    want.ops = pb_sequence(ops_obj, "ops");
-    if (!want.ops) goto done;
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(want.ops); k++)
-      if (!PyUnicode_Check(PyList_GET_ITEM(want.ops, k))) {
-        PyErr_SetString(PyExc_TypeError, "ops must be op names (str)");
-        goto done;
-      }
+    ops = pb_sequence(ops_obj, "ops");
+    if (!ops) goto done;
+    vo.n_ops = (size_t)PyList_GET_SIZE(ops);
+    names = PyMem_Calloc(vo.n_ops ? vo.n_ops : 1, sizeof *names);
+    if (!names) {
+      PyErr_NoMemory();
+      goto done;
+    }
+    for (size_t k = 0; k < vo.n_ops; k++) {
+      char what[48];
+      Py_ssize_t n;
+      PyOS_snprintf(what, sizeof what, "ops[%zu] (an op name)", k);
+      names[k].text = pb_utf8(PyList_GET_ITEM(ops, (Py_ssize_t)k), &n, what);
+      if (!names[k].text) goto done;
+      names[k].len = (size_t)n;
+    }
+    vo.ops = names;
   }
   out = PyList_New(0);
-  bcast_mlir_scanner scanner;
-  bcast_mlir_scanner_init(&scanner, text, (size_t)len, want_op, &want);
-  bcast_mlir_verify_options vo = {profile, rules.rules, rules.n};
-  while (out) {
-    int found = 0;
-    bcast_diag diag;
-    bcast_status st = bcast_mlir_scan_next(&scanner, op, &found, &diag);
-    if (!found) break;
-    if (st != BCAST_OK) {
-      diag.mlir_message[0] = '\0';
-      if (append_new(out, diagnostic(op->name, op->name_len, op->line, op->col,
-                                     0, profile, &diag)) < 0)
-        Py_CLEAR(out);
-      continue;
-    }
-    bcast_mlir_verdict verdict;
-    if (bcast_mlir_verify(op, &vo, &verdict, &diag) == BCAST_OK) continue;
-    if (append_new(out, diagnostic(op->name, op->name_len, verdict.line,
-                                   verdict.col, 1, verdict.profile,
-                                   &diag)) < 0)
-      Py_CLEAR(out);
-  }
+  if (out) bcast_mlir_verify_text(text, (size_t)len, &vo, collect_checked, &out,
+                                  NULL, NULL);
 done:
-  Py_XDECREF(want.ops);
+  PyMem_Free(names);
+  Py_XDECREF(ops);
   Py_XDECREF(rules.keep);
-  PyMem_Free(op);
   return out;
 }
 
@@ -211,6 +200,7 @@ typedef struct sink {
 
 static bcast_status sink_write(void *ctx, const char *data, size_t len) {
   sink *s = ctx;
+  if (len == 0) return BCAST_OK; /* s->data and data may be NULL */
   if (len > s->cap - s->len) {
     size_t cap = s->cap ? s->cap : 4096;
     while (cap - s->len < len) {
@@ -262,7 +252,8 @@ static PyObject *raise_mlir_error(PyObject *failures) {
   return NULL;
 }
 
-/* only=: op names ("tosa.add" or "add") as the library's ops. */
+/* only=: op names ("tosa.add" or "add") as the library's ops, each once
+ * (only has room for BCAST_OP_COUNT). */
 static int only_from(PyObject *obj, bcast_op *only, size_t *n) {
   *n = 0;
   if (obj == Py_None) return 0;
@@ -273,16 +264,18 @@ static int only_from(PyObject *obj, bcast_op *only, size_t *n) {
   for (Py_ssize_t k = 0; rc == 0 && k < PyList_GET_SIZE(list); k++) {
     PyObject *item = PyList_GET_ITEM(list, k);
     Py_ssize_t len;
-    const char *name =
-        PyUnicode_Check(item) ? PyUnicode_AsUTF8AndSize(item, &len) : NULL;
+    const char *name = pb_utf8(item, &len, "only: an op name");
     bcast_op op;
-    if (!name || bcast_op_lookup(name, (size_t)len, &op) != BCAST_OK) {
-      if (!PyErr_Occurred())
-        PyErr_Format(PyExc_ValueError,
-                     "only: %R is not a TOSA element-wise op", item);
+    if (!name) {
       rc = -1;
-    } else if (*n < BCAST_OP_COUNT) {
-      only[(*n)++] = op;
+    } else if (bcast_op_lookup(name, (size_t)len, &op) != BCAST_OK) {
+      PyErr_Format(PyExc_ValueError,
+                   "only: '%.100s' is not a TOSA element-wise op", name);
+      rc = -1;
+    } else {
+      size_t i = 0;
+      while (i < *n && only[i] != op) i++;
+      if (i == *n) only[(*n)++] = op;
     }
   }
   Py_DECREF(list);
@@ -295,16 +288,18 @@ PyObject *pb_lower(PyObject *self, PyObject *args, PyObject *kwargs) {
                            "profile",    "op_profile",  "source_name",
                            NULL};
   PyObject *text_obj, *only_obj = Py_None, *op_profile = Py_None,
-                      *profile_obj = Py_None;
+                      *profile_obj = Py_None, *source_obj = Py_None;
   int assert_broadcast = 0;
-  const char *source_name = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OpOOz:lower", kwlist,
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OpOOO:lower", kwlist,
                                    &text_obj, &only_obj, &assert_broadcast,
-                                   &profile_obj, &op_profile, &source_name))
+                                   &profile_obj, &op_profile, &source_obj))
     return NULL;
   Py_ssize_t len;
   const char *text = text_of(text_obj, &len);
   if (!text) return NULL;
+  const char *source_name =
+      source_obj == Py_None ? NULL : pb_cstr(source_obj, "source_name");
+  if (source_obj != Py_None && !source_name) return NULL;
   bcast_emit_options opts;
   bcast_emit_options_init(&opts);
   opts.profile_given = profile_obj != Py_None;

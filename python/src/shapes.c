@@ -77,11 +77,11 @@ static PyObject *checks_to_list(const bcast_constraint *c, size_t n,
     char condition[256];
     bcast_constraint_format(&c[k], symbols, condition, sizeof condition);
     PyObject *d = Py_BuildValue(
-        "{s:i,s:(ii),s:(ii),s:(NN),s:s}", "axis", (int)c[k].axis, "operands",
+        "{s:i,s:(ii),s:(ii),s:(NN),s:N}", "axis", (int)c[k].axis, "operands",
         c[k].operand[0], c[k].operand[1], "operand_axes",
         (int)c[k].operand_axis[0], (int)c[k].operand_axis[1], "sizes",
         pb_dim_to(c[k].size[0], symbols), pb_dim_to(c[k].size[1], symbols),
-        "condition", condition);
+        "condition", pb_text(condition));
     if (!d) Py_CLEAR(list);
     else PyList_SET_ITEM(list, (Py_ssize_t)k, d);
   }

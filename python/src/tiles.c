@@ -3,22 +3,21 @@
  * from. */
 #include "pybcast.h"
 
-/* The tile map of an operand: its shape, the output's, and dims (None:
- * implicit broadcasting, else BroadcastInDim's map). */
-static int map_from(PyObject *shape, PyObject *out_shape, PyObject *dims,
+/* The tile map of an operand: its shape, the output's (converted once
+ * for every operand: a second reading of the user's object might differ),
+ * and dims (None: implicit broadcasting, else BroadcastInDim's map). */
+static int map_from(PyObject *shape, const bcast_shape *out, PyObject *dims,
                     const char *what, bcast_tile_map *map) {
-  bcast_shape in, out;
+  bcast_shape in;
   int64_t d[BCAST_MAX_RANK];
   size_t n = 0;
-  if (pb_shape_from(shape, &in, NULL, what) < 0 ||
-      pb_shape_from(out_shape, &out, NULL, "out_shape") < 0)
-    return -1;
+  if (pb_shape_from(shape, &in, NULL, what) < 0) return -1;
   if (dims && dims != Py_None &&
       pb_ints_from(dims, d, BCAST_MAX_RANK, &n, "dims") < 0)
     return -1;
   bcast_diag diag;
   bcast_status st = bcast_tile_map_init(
-      map, &in, &out, dims && dims != Py_None ? d : NULL, n, &diag);
+      map, &in, out, dims && dims != Py_None ? d : NULL, n, &diag);
   if (st != BCAST_OK) {
     pb_raise(st, &diag);
     return -1;
@@ -71,8 +70,11 @@ static PyObject *map_box(PyObject *args, PyObject *kwargs, const char *fmt,
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, fmt, kwlist, &shape,
                                    &out_shape, &lo, &hi, &dims))
     return NULL;
+  bcast_shape out;
   bcast_tile_map map;
-  if (map_from(shape, out_shape, dims, "shape", &map) < 0) return NULL;
+  if (pb_shape_from(out_shape, &out, NULL, "out_shape") < 0 ||
+      map_from(shape, &out, dims, "shape", &map) < 0)
+    return NULL;
   bcast_box from, to;
   if (box_from(lo, hi, to_input ? map.out.rank : map.in.rank, &from) < 0)
     return NULL;
@@ -97,20 +99,27 @@ PyObject *pb_tiles(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
   static char *kwlist[] = {"out_shape", "shapes",       "budget", "itemsizes",
                            "out_itemsize", "dims", NULL};
-  PyObject *out_shape, *shapes_obj, *itemsizes_obj = Py_None,
-                                    *dims_obj = Py_None;
-  long long budget;
-  Py_ssize_t out_itemsize = 8;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOL|$OnO:tiles", kwlist,
-                                   &out_shape, &shapes_obj, &budget,
-                                   &itemsizes_obj, &out_itemsize, &dims_obj))
+  PyObject *out_shape, *shapes_obj, *budget_obj, *itemsizes_obj = Py_None,
+                                                *out_itemsize_obj = NULL,
+                                                *dims_obj = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|$OOO:tiles", kwlist,
+                                   &out_shape, &shapes_obj, &budget_obj,
+                                   &itemsizes_obj, &out_itemsize_obj,
+                                   &dims_obj))
     return NULL;
-  if (out_itemsize <= 0)
-    return PyErr_Format(PyExc_ValueError, "out_itemsize must be > 0, not %zd",
-                        out_itemsize);
+  int64_t budget, out_itemsize = 8;
+  bcast_shape out;
+  if (pb_size_from(budget_obj, &budget, "budget") < 0 ||
+      (out_itemsize_obj &&
+       pb_size_from(out_itemsize_obj, &out_itemsize, "out_itemsize") < 0) ||
+      pb_shape_from(out_shape, &out, NULL, "out_shape") < 0)
+    return NULL;
+  if (out_itemsize == 0)
+    return PyErr_Format(PyExc_ValueError, "out_itemsize must be > 0");
   PyObject *shapes = pb_sequence(shapes_obj, "shapes");
-  PyObject *itemsizes = NULL, *dims = NULL, *result = NULL;
+  PyObject *dims = NULL, *result = NULL;
   bcast_tile_map *maps = NULL;
+  int64_t *itemsizes = NULL;
   size_t *sizes = NULL;
   if (!shapes) return NULL;
   const Py_ssize_t n = PyList_GET_SIZE(shapes);
@@ -118,39 +127,34 @@ PyObject *pb_tiles(PyObject *self, PyObject *args, PyObject *kwargs) {
     PyErr_SetString(PyExc_ValueError, "tiles: no operand shape");
     goto done;
   }
-  if (itemsizes_obj != Py_None &&
-      !(itemsizes = pb_sequence(itemsizes_obj, "itemsizes")))
-    goto done;
-  if (dims_obj != Py_None && !(dims = pb_sequence(dims_obj, "dims"))) goto done;
-  if ((itemsizes && PyList_GET_SIZE(itemsizes) != n) ||
-      (dims && PyList_GET_SIZE(dims) != n)) {
-    PyErr_Format(PyExc_ValueError,
-                 "tiles: itemsizes and dims need one entry per shape (%zd)", n);
+  maps = PyMem_Calloc((size_t)n, sizeof *maps);
+  itemsizes = PyMem_Calloc((size_t)n, sizeof *itemsizes);
+  sizes = PyMem_Calloc((size_t)n, sizeof *sizes);
+  if (!maps || !itemsizes || !sizes) {
+    PyErr_NoMemory();
     goto done;
   }
-  maps = PyMem_Calloc((size_t)n, sizeof *maps);
-  sizes = PyMem_Calloc((size_t)n, sizeof *sizes);
-  if (!maps || !sizes) {
-    PyErr_NoMemory();
+  size_t n_itemsizes = (size_t)n;
+  if (itemsizes_obj != Py_None &&
+      pb_ints_from(itemsizes_obj, itemsizes, (size_t)n, &n_itemsizes,
+                   "itemsizes") < 0)
+    goto done;
+  if (dims_obj != Py_None && !(dims = pb_sequence(dims_obj, "dims"))) goto done;
+  if (n_itemsizes != (size_t)n || (dims && PyList_GET_SIZE(dims) != n)) {
+    PyErr_Format(PyExc_ValueError,
+                 "tiles: itemsizes and dims need one entry per shape (%zd)", n);
     goto done;
   }
   for (Py_ssize_t k = 0; k < n; k++) {
     char what[32];
     PyOS_snprintf(what, sizeof what, "shapes[%zd]", k);
-    if (map_from(PyList_GET_ITEM(shapes, k), out_shape,
+    if (map_from(PyList_GET_ITEM(shapes, k), &out,
                  dims ? PyList_GET_ITEM(dims, k) : NULL, what, &maps[k]) < 0)
       goto done;
-    sizes[k] = 8;
-    if (itemsizes) {
-      Py_ssize_t s = PyNumber_AsSsize_t(PyList_GET_ITEM(itemsizes, k),
-                                        PyExc_OverflowError);
-      if (s == -1 && PyErr_Occurred()) goto done;
-      if (s <= 0) {
-        PyErr_Format(PyExc_ValueError, "itemsizes[%zd] must be > 0, not %zd",
-                     k, s);
-        goto done;
-      }
-      sizes[k] = (size_t)s;
+    sizes[k] = itemsizes_obj == Py_None ? 8 : (size_t)itemsizes[k];
+    if (sizes[k] == 0) {
+      PyErr_Format(PyExc_ValueError, "itemsizes[%zd] must be > 0", k);
+      goto done;
     }
   }
   bcast_tiler tiler;
@@ -177,9 +181,9 @@ PyObject *pb_tiles(PyObject *self, PyObject *args, PyObject *kwargs) {
   }
 done:
   PyMem_Free(maps);
+  PyMem_Free(itemsizes);
   PyMem_Free(sizes);
   Py_XDECREF(dims);
-  Py_XDECREF(itemsizes);
   Py_DECREF(shapes);
   return result;
 }

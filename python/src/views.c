@@ -106,119 +106,115 @@ PyObject *pb_broadcast_arrays(PyObject *self, PyObject *args,
   return out;
 }
 
-/* materialize's budget and threads. */
-typedef struct materialize_ctx {
-  int64_t max_bytes;
-  int threads;
-} materialize_ctx;
-
-static PyObject *make_copy(arrays_in *in, size_t k, void *ctx) {
-  const materialize_ctx *m = ctx;
-  const pb_array *a = &in->arrays[k];
-  bcast_tensor view, copy;
-  bcast_diag diag;
-  bcast_status st = bcast_broadcast_to(&view, &a->tensor, in->common.rank,
-                                       in->common.dims, &diag);
-  if (st == BCAST_OK && pb_with_byte_dim(&view, a) < 0) {
-    bcast_tensor_release(&view);
-    return NULL;
-  }
-  if (st == BCAST_OK) {
-    Py_BEGIN_ALLOW_THREADS
-    st = bcast_materialize(&copy, &view, m->max_bytes, m->threads, &diag);
-    Py_END_ALLOW_THREADS
-    bcast_tensor_release(&view);
-  }
-  if (st != BCAST_OK) return pb_raise(st, &diag);
-  return pb_owned_to_array(&copy, a);
+/* Array k of materialize's result, taking over the library's copy k
+ * (ctx: the copies). */
+static PyObject *take_copy(arrays_in *in, size_t k, void *ctx) {
+  bcast_tensor *copies = ctx;
+  return pb_owned_to_array(&copies[k], &in->arrays[k]);
 }
 
-/* The bytes all outputs need together, against the budget. */
-static int check_budget(const arrays_in *in, int64_t max_bytes) {
+/* The copies of materialize: each array's view broadcast to the common
+ * shape (with the byte dim of a bytewise array), copied by the library,
+ * which checks all the copies' bytes together against max_bytes before
+ * it allocates any. */
+static PyObject *materialize_copies(arrays_in *in, int64_t max_bytes,
+                                    int threads) {
+  bcast_tensor *views = PyMem_Calloc(in->n ? in->n : 1, sizeof *views);
+  bcast_tensor *copies = PyMem_Calloc(in->n ? in->n : 1, sizeof *copies);
+  PyObject *out = NULL;
   bcast_diag diag;
-  int64_t count, item = 0, bytes;
-  bcast_status st = bcast_shape_elem_count(&in->common, &count, &diag);
-  if (st != BCAST_OK) return pb_raise(st, &diag), -1;
-  for (size_t k = 0; k < in->n; k++)
-    item += PyArray_ITEMSIZE(in->arrays[k].array);
-  if (__builtin_mul_overflow(count, item, &bytes)) {
-    PyErr_SetString(PyExc_OverflowError,
-                    "materialize: the byte count overflows 64 bits");
-    return -1;
+  bcast_status st = BCAST_OK;
+  if (!views || !copies) {
+    PyErr_NoMemory();
+    goto done;
   }
-  if (bytes > max_bytes) {
-    PyErr_Format(pb_BudgetError,
-                 "materialize: %zu arrays of %lld elements need %lld bytes, "
-                 "over the budget of max_bytes=%lld",
-                 in->n, (long long)count, (long long)bytes,
-                 (long long)max_bytes);
-    return -1;
+  for (size_t k = 0; k < in->n; k++) {
+    const pb_array *a = &in->arrays[k];
+    st = bcast_broadcast_to(&views[k], &a->tensor, in->common.rank,
+                            in->common.dims, &diag);
+    if (st != BCAST_OK) {
+      pb_raise(st, &diag);
+      goto done;
+    }
+    if (pb_with_byte_dim(&views[k], a) < 0) goto done;
   }
-  return 0;
+  Py_BEGIN_ALLOW_THREADS
+  st = bcast_materialize_all(in->n, copies, views, max_bytes, threads, &diag);
+  Py_END_ALLOW_THREADS
+  if (st != BCAST_OK) {
+    pb_raise(st, &diag);
+    goto done;
+  }
+  out = per_array(in, take_copy, copies);
+done:
+  /* The views, and the copies no array took over (after an error); a
+   * tensor never made (zeroed) or taken over releases nothing. */
+  for (size_t k = 0; views && copies && k < in->n; k++) {
+    bcast_tensor_release(&views[k]);
+    bcast_tensor_release(&copies[k]);
+  }
+  PyMem_Free(views);
+  PyMem_Free(copies);
+  return out;
 }
 
 PyObject *pb_materialize(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
   static char *kwlist[] = {"max_bytes", "threads", NULL};
-  long long max_bytes = BCAST_DEFAULT_MAX_BYTES;
-  PyObject *threads_obj = Py_None;
+  PyObject *max_bytes_obj = NULL;
+  int64_t max_bytes = BCAST_DEFAULT_MAX_BYTES;
+  int threads = 0;
   PyObject *empty = PyTuple_New(0);
   if (!empty) return NULL;
-  int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, "|$LO:materialize",
-                                       kwlist, &max_bytes, &threads_obj);
+  int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, "|$OO&:materialize",
+                                       kwlist, &max_bytes_obj,
+                                       pb_threads_converter, &threads);
   Py_DECREF(empty);
-  if (!ok) return NULL;
-  materialize_ctx m = {(int64_t)max_bytes, 0};
-  if (threads_obj != Py_None) {
-    long threads = PyLong_AsLong(threads_obj);
-    if (threads == -1 && PyErr_Occurred()) return NULL;
-    if (threads < 0 || threads > 4096) {
-      PyErr_SetString(PyExc_ValueError,
-                      "threads must be None or 0..4096 (0: OpenMP's default)");
-      return NULL;
-    }
-    m.threads = (int)threads;
-  }
+  if (!ok || (max_bytes_obj &&
+              pb_size_from(max_bytes_obj, &max_bytes, "max_bytes") < 0))
+    return NULL;
   arrays_in in;
   if (arrays_from(args, &in) < 0) return NULL;
-  PyObject *out =
-      check_budget(&in, m.max_bytes) < 0 ? NULL : per_array(&in, make_copy, &m);
+  PyObject *out = materialize_copies(&in, max_bytes, threads);
   arrays_free(&in);
   return out;
 }
 
-/* new_dims={dim: size, ...} as the library's list. */
+/* new_dims={dim: size, ...} as the library's list, read from a snapshot
+ * of the dict's items (a key's __index__ may change the dict). */
 static int dim_sizes_from(PyObject *obj, bcast_dim_size *sizes, size_t *n) {
+  *n = 0;
   if (!PyDict_Check(obj)) {
     PyErr_Format(PyExc_TypeError,
                  "new_dims must be a dict {dim: size}, not %.100s",
                  Py_TYPE(obj)->tp_name);
     return -1;
   }
-  if (PyDict_GET_SIZE(obj) > BCAST_MAX_RANK) {
+  PyObject *items = PyDict_Items(obj);
+  if (!items) return -1;
+  const Py_ssize_t count = PyList_GET_SIZE(items);
+  int rc = 0;
+  if (count > BCAST_MAX_RANK) {
     PyErr_Format(PyExc_ValueError, "new_dims: more than %d entries",
                  BCAST_MAX_RANK);
-    return -1;
+    rc = -1;
   }
-  Py_ssize_t pos = 0;
-  PyObject *key, *value;
-  *n = 0;
-  while (PyDict_Next(obj, &pos, &key, &value)) {
-    PyObject *pair = PyTuple_Pack(2, key, value);
+  for (Py_ssize_t k = 0; rc == 0 && k < count; k++) {
     int64_t v[2];
     size_t got;
-    int rc = pair ? pb_ints_from(pair, v, 2, &got, "new_dims") : -1;
-    Py_XDECREF(pair);
-    if (rc < 0) return -1;
-    if (v[0] >= BCAST_MAX_RANK) {
+    rc = pb_ints_from(PyList_GET_ITEM(items, k), v, 2, &got, "new_dims");
+    if (rc == 0 && v[0] >= BCAST_MAX_RANK) {
       PyErr_Format(PyExc_ValueError, "new_dims: dim %lld is out of range",
                    (long long)v[0]);
-      return -1;
+      rc = -1;
     }
-    sizes[*n].dim = (int32_t)v[0];
-    sizes[(*n)++].size = v[1];
+    if (rc == 0) {
+      sizes[*n].dim = (int32_t)v[0];
+      sizes[(*n)++].size = v[1];
+    }
   }
-  return 0;
+  Py_DECREF(items);
+  return rc;
 }
 
 PyObject *pb_broadcast_in_dim(PyObject *self, PyObject *args,

@@ -1,6 +1,6 @@
 /* Running an element-wise plan: executing it on bound buffers (checked
  * mode first if asked, then the engine with the plan's kernel or its
- * streaming wrapper), running it on tensors after checking their layouts
+ * non-temporal wrapper), running it on tensors after checking their layouts
  * and overlap, and the one-call compute entry points that plan and run. */
 #include <stdatomic.h>
 #include <stdint.h>
@@ -20,7 +20,7 @@
 #define EW_PROGRESS_PIECE ((int64_t)1 << 20)
 
 typedef struct ew_progress {
-  bcast_kernel2_fn kernel;
+  bcast_rows_kernel_fn kernel;
   const void *params;
   int n_operands;
   int64_t elem_bytes, total_bytes;
@@ -72,31 +72,32 @@ static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
   for (int k = 0; k < plan->arity; k++)
     base[k + 1] = (char *)(uintptr_t)in_data[k];
   /* Small and two-dimensional: one kernel call, without the engine's walk
-   * (or its fence, which only streaming stores need). */
-  if (plan->direct && !plan->stream && (!options || !options->progress)) {
+   * (or its fence, which only non-temporal stores need). */
+  if (plan->direct && !plan->nt_store && (!options || !options->progress)) {
     const bcast_plan *e = &plan->engine;
     plan->kernel(e->ndim > 1 ? e->extent[0] : 1, e->extent[e->ndim - 1], base,
                  plan->step, plan->row_step, &plan->params);
     return BCAST_OK;
   }
-  bcast_kernel2_fn kernel = plan->kernel;
+  bcast_rows_kernel_fn kernel = plan->kernel;
   const void *params = &plan->params;
-#if BCAST__HAVE_STREAM
-  const ew_stream_params sp = {plan->kernel, &plan->params,
+#if BCAST__HAVE_NT_STORE
+  const ew_nt_store_params sp = {plan->kernel, &plan->params,
                                plan->engine.elem_bytes[0], plan->arity + 1};
-  if (plan->stream) {
-    kernel = bcast__ew_stream_kernel;
+  if (plan->nt_store) {
+    kernel = bcast__ew_nt_store_kernel;
     params = &sp;
   }
 #endif
   if (!options || !options->progress) {
-    bcast_plan_run2(&plan->engine, base, kernel, params, plan->threads);
+    bcast_plan_run_rows(&plan->engine, base, kernel, params, plan->threads);
     return BCAST_OK;
   }
   ew_progress pg = {kernel, params, plan->arity + 1, plan->engine.elem_bytes[0],
                     plan->engine.elem_count * plan->engine.elem_bytes[0], 0,
                     options->progress, options->progress_ctx};
-  bcast_plan_run2(&plan->engine, base, progress_kernel, &pg, plan->threads);
+  bcast_plan_run_rows(&plan->engine, base, progress_kernel, &pg,
+                      plan->threads);
   options->progress(options->progress_ctx, pg.total_bytes, pg.total_bytes);
   return BCAST_OK;
 }
@@ -179,19 +180,6 @@ bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
   return run_laid_out(plan, inputs, out, diag);
 }
 
-static bcast_status compute_new(bcast_op op, const bcast_op_attrs *attrs,
-                                size_t n_inputs, const bcast_tensor *inputs,
-                                bcast_tensor *result,
-                                const bcast_ew_options *options,
-                                const bcast_dtype *checked_result,
-                                bcast_diag *diag);
-static bcast_status compute_into(bcast_op op, const bcast_op_attrs *attrs,
-                                 size_t n_inputs, const bcast_tensor *inputs,
-                                 const bcast_tensor *out,
-                                 const bcast_ew_options *options,
-                                 const bcast_dtype *checked_result,
-                                 bcast_diag *diag);
-
 /* The numpy profile's conversions (bcast_op_operand_dtypes): each input
  * of another type than the op computes in is cast (numpy's CAST) into a
  * new C-contiguous tensor of its own shape, so a broadcast operand is
@@ -250,6 +238,36 @@ static void release_converted(bcast_tensor *conv, unsigned converted) {
     if (converted & (1u << k)) bcast_tensor_release(&conv[k]);
 }
 
+/* Plans and runs: a new *result when out is NULL, else into out.
+ * checked_result as for bcast__ew_plan_init. */
+static bcast_status plan_and_run(bcast_op op, const bcast_op_attrs *attrs,
+                                 size_t n_inputs, const bcast_tensor *inputs,
+                                 bcast_tensor *result, const bcast_tensor *out,
+                                 const bcast_ew_options *options,
+                                 const bcast_dtype *checked_result,
+                                 bcast_diag *diag) {
+  struct bcast_ew_plan plan;
+  bcast_status status =
+      bcast__ew_plan_init(&plan, op, attrs, n_inputs, inputs, out, options,
+                          checked_result, diag);
+  if (status != BCAST_OK) return status;
+  /* The plan was made for exactly out's layout: only overlap is left to
+   * check. */
+  if (out) return run_laid_out(&plan, inputs, out, diag);
+  /* A new output's pages are zeroed by the OS as they are first touched,
+   * through the cache: ordinary stores then hit those lines, where
+   * non-temporal stores would write each line twice (measured: 4096x1 +
+   * 1x4096 float32 into a new output 9.0 ms non-temporal, 6.8 ms cached). */
+  plan.nt_store = 0;
+  status = bcast_ew_plan_alloc_output(&plan, result, diag);
+  if (status != BCAST_OK) return status;
+  const void *in_data[EW_MAX_INPUTS];
+  for (size_t k = 0; k < n_inputs; k++) in_data[k] = inputs[k].data;
+  status = execute(&plan, result->data, in_data, options, diag);
+  if (status != BCAST_OK) bcast_tensor_release(result);
+  return status;
+}
+
 /* The one-call forms: a new *result when out is NULL, else into out; under
  * the numpy profile, inputs of another type than the op computes in are
  * converted first (the type check is then done once, here). */
@@ -273,10 +291,8 @@ static bcast_status compute_one(bcast_op op, const bcast_op_attrs *attrs,
       checked = &type;
   }
   if (status == BCAST_OK)
-    status = out ? compute_into(op, attrs, n_inputs, inputs, out, options,
-                                checked, diag)
-                 : compute_new(op, attrs, n_inputs, inputs, result, options,
-                               checked, diag);
+    status = plan_and_run(op, attrs, n_inputs, inputs, result, out, options,
+                          checked, diag);
   release_converted(conv, converted);
   return status;
 }
@@ -297,44 +313,4 @@ bcast_status bcast_ew_compute_into(bcast_op op, const bcast_op_attrs *attrs,
                                    const bcast_ew_options *options,
                                    bcast_diag *diag) {
   return compute_one(op, attrs, n_inputs, inputs, NULL, out, options, diag);
-}
-
-static bcast_status compute_new(bcast_op op, const bcast_op_attrs *attrs,
-                                size_t n_inputs, const bcast_tensor *inputs,
-                                bcast_tensor *result,
-                                const bcast_ew_options *options,
-                                const bcast_dtype *checked_result,
-                                bcast_diag *diag) {
-  struct bcast_ew_plan plan;
-  bcast_status status =
-      bcast__ew_plan_init(&plan, op, attrs, n_inputs, inputs, NULL, options,
-                          checked_result, diag);
-  /* A new output's pages are zeroed by the OS as they are first touched,
-   * through the cache: ordinary stores then hit those lines, where
-   * streaming stores would write each line twice (measured: 4096x1 +
-   * 1x4096 float32 into a new output 9.0 ms streaming, 6.8 ms cached). */
-  plan.stream = 0;
-  if (status == BCAST_OK) status = bcast_ew_plan_alloc_output(&plan, result, diag);
-  if (status != BCAST_OK) return status;
-  const void *in_data[EW_MAX_INPUTS];
-  for (size_t k = 0; k < n_inputs; k++) in_data[k] = inputs[k].data;
-  status = execute(&plan, result->data, in_data, options, diag);
-  if (status != BCAST_OK) bcast_tensor_release(result);
-  return status;
-}
-
-static bcast_status compute_into(bcast_op op, const bcast_op_attrs *attrs,
-                                 size_t n_inputs, const bcast_tensor *inputs,
-                                 const bcast_tensor *out,
-                                 const bcast_ew_options *options,
-                                 const bcast_dtype *checked_result,
-                                 bcast_diag *diag) {
-  struct bcast_ew_plan plan;
-  bcast_status status =
-      bcast__ew_plan_init(&plan, op, attrs, n_inputs, inputs, out, options,
-                          checked_result, diag);
-  /* The plan was made for exactly these layouts: only overlap is left to
-   * check. */
-  if (status != BCAST_OK) return status;
-  return run_laid_out(&plan, inputs, out, diag);
 }

@@ -165,6 +165,29 @@ static int64_t tile_bytes(const int64_t *ext, int32_t rank, size_t n,
   return total;
 }
 
+/* Whether a tile of the given bytes is within the budget: a saturated
+ * count (tile_bytes' INT64_MAX) never is, whatever the budget. */
+static int fits(int64_t bytes, int64_t budget_bytes) {
+  return bytes < INT64_MAX && bytes <= budget_bytes;
+}
+
+/* ceil(n / d) for n >= 0 and d > 0, without forming n + d - 1 (which
+ * overflows for an n near INT64_MAX). */
+static int64_t ceil_div(int64_t n, int64_t d) { return n / d + (n % d != 0); }
+
+/* The refusal of an output whose elements (so whose tiles, positions and
+ * box bounds) cannot all be numbered in int64. */
+static bcast_status too_many_elements(const bcast_shape *out,
+                                      bcast_diag *diag) {
+  char text[BCAST_MAX_RANK * 24];
+  bcast_shape_format_dims(out->rank, out->dims, BCAST_SHAPE_STYLE_LIST, text,
+                          sizeof text);
+  return bcast__fail(diag, BCAST_OVERFLOW,
+                     "tiler: the output shape %s has more than %lld "
+                     "elements; tiles are numbered in 64 bits",
+                     text, (long long)INT64_MAX);
+}
+
 bcast_status bcast_tiler_init(bcast_tiler *tiler, size_t n,
                               const bcast_tile_map *maps,
                               const size_t *in_elem_bytes,
@@ -189,7 +212,12 @@ bcast_status bcast_tiler_init(bcast_tiler *tiler, size_t n,
   bcast_box_full(&tiler->whole, rank, out->dims);
   tiler->split = -1;
   tiler->step = 1;
+  /* An empty output has no tiles, however large its other dims. */
   if (bcast_box_elem_count(&tiler->whole) == 0) return BCAST_OK;
+  int64_t elems = 1;
+  for (int32_t d = 0; d < rank; d++)
+    if (__builtin_mul_overflow(elems, out->dims[d], &elems))
+      return too_many_elements(out, diag);
 
   int64_t ext[BCAST_MAX_RANK] = {0};
   for (int32_t d = 0; d < rank; d++) ext[d] = out->dims[d];
@@ -198,24 +226,24 @@ bcast_status bcast_tiler_init(bcast_tiler *tiler, size_t n,
   /* Cut the outer dims to 1 until the rest fits; the last one cut is the
    * split dim, given as many of its elements as fit. */
   int32_t k = 0;
-  while (bytes > budget_bytes && k < rank) {
+  while (!fits(bytes, budget_bytes) && k < rank) {
     ext[k++] = 1;
     bytes = tile_bytes(ext, rank, n, maps, in_elem_bytes, out_elem_bytes);
   }
-  if (bytes > budget_bytes)
+  if (!fits(bytes, budget_bytes))
     return bcast__fail(diag, BCAST_BUDGET,
                        "tiles of one element need %lld bytes, over the "
                        "budget of %lld",
                        (long long)bytes, (long long)budget_bytes);
-  tiler->count = 1;
+  int64_t count = 1;
   if (k > 0) {
     const int32_t s = k - 1;
     int64_t lo = 1, hi = out->dims[s]; /* lo fits; find the largest that does */
     while (lo < hi) {
       int64_t mid = lo + (hi - lo + 1) / 2;
       ext[s] = mid;
-      if (tile_bytes(ext, rank, n, maps, in_elem_bytes, out_elem_bytes) <=
-          budget_bytes)
+      if (fits(tile_bytes(ext, rank, n, maps, in_elem_bytes, out_elem_bytes),
+               budget_bytes))
         lo = mid;
       else
         hi = mid - 1;
@@ -224,10 +252,13 @@ bcast_status bcast_tiler_init(bcast_tiler *tiler, size_t n,
     bytes = tile_bytes(ext, rank, n, maps, in_elem_bytes, out_elem_bytes);
     tiler->split = s;
     tiler->step = lo;
-    /* count <= the element count, which fits in int64 for a box. */
-    for (int32_t d = 0; d < s; d++) tiler->count *= out->dims[d];
-    tiler->count *= (out->dims[s] + lo - 1) / lo;
+    /* count <= elems, so these products fit; checked all the same. */
+    count = ceil_div(out->dims[s], lo);
+    for (int32_t d = 0; d < s; d++)
+      if (__builtin_mul_overflow(count, out->dims[d], &count))
+        return too_many_elements(out, diag);
   }
+  tiler->count = count;
   tiler->tile_bytes = bytes;
   return BCAST_OK;
 }
@@ -238,10 +269,11 @@ int bcast_tiler_tile(const bcast_tiler *tiler, int64_t k, bcast_box *box) {
   const int32_t s = tiler->split;
   if (s < 0) return 1;
   const int64_t size = tiler->whole.hi[s];
-  const int64_t chunks = (size + tiler->step - 1) / tiler->step;
+  const int64_t chunks = ceil_div(size, tiler->step);
   int64_t c = k % chunks, rest = k / chunks;
+  /* c * step < size; the run ends at size (lo + step may overflow). */
   box->lo[s] = c * tiler->step;
-  box->hi[s] = box->lo[s] + tiler->step < size ? box->lo[s] + tiler->step : size;
+  box->hi[s] = size - box->lo[s] > tiler->step ? box->lo[s] + tiler->step : size;
   for (int32_t d = s - 1; d >= 0; d--) {
     int64_t i = rest % tiler->whole.hi[d];
     rest /= tiler->whole.hi[d];

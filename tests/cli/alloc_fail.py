@@ -5,7 +5,9 @@ LD_PRELOAD shim tests/cli/failalloc.c.  Each failing run must end with an
 exit status of 1 or 2 (never a signal) and a message on standard error,
 leave every output file as it was before the run (or, when the command
 still succeeded because the allocation was optional, exactly as the normal
-run writes it), and leave no temporary file behind.
+run writes it), and leave no temporary file behind.  An output directory
+that the command makes (missing before each run) must be gone again after
+every failing run: nothing that a failing run creates may stay.
 
 Run by ctest in the release build only: AddressSanitizer must own malloc,
 and a preloaded one would displace it."""
@@ -18,6 +20,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "diff"))
 import common  # noqa: E402
+import npz_craft  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -29,7 +32,8 @@ MLIR = """func.func @f(%a: tensor<2x1xf32>, %b: tensor<1x3xf32>, %c: tensor<4xf3
 }
 """
 
-# (name, arguments; {d} is the work folder, outputs listed separately)
+# (name, arguments; {d} is the work folder, outputs listed separately[, the
+# directory the command makes, removed before each run])
 COMMANDS = [
     ("run", ["run", "add", "{d}/a.npy", "{d}/b.npy", "--profile", "numpy",
              "-o", "{d}/out.npy"], ["out.npy"]),
@@ -39,6 +43,11 @@ COMMANDS = [
      ["outdir/z0.npy", "outdir/z1.npy"]),
     ("broadcast npz", ["broadcast", "{d}/a.npy", "{d}/b.npy", "-o",
                        "{d}/out.npz"], ["out.npz"]),
+    # Deflated members read (zlib), a member added to an archive whose
+    # other members are copied.
+    ("run npz member", ["run", "add", "{d}/in.npz:a", "{d}/in.npz:b",
+                        "--profile", "numpy", "-o", "{d}/out.npz:c"],
+     ["out.npz"]),
     ("broadcast-to", ["broadcast-to", "{d}/b.npy", "--shape", "4,2,3", "-o",
                       "{d}/out.npy"], ["out.npy"]),
     ("broadcast-in-dim", ["broadcast-in-dim", "{d}/c.npy", "--dims", "1",
@@ -52,6 +61,13 @@ COMMANDS = [
     ("broadcast streamed", ["broadcast", "{d}/e.npy", "{d}/b.npy", "--memory",
                             "64", "-o", "{d}/outdir"],
      ["outdir/z0.npy", "outdir/z1.npy"]),
+    # An output directory the command makes.
+    ("broadcast made dir", ["broadcast", "{d}/a.npy", "{d}/b.npy", "-o",
+                            "{d}/newdir"],
+     ["newdir/z0.npy", "newdir/z1.npy"], "newdir"),
+    ("broadcast streamed made dir", ["broadcast", "{d}/e.npy", "{d}/b.npy",
+                                     "--memory", "64", "-o", "{d}/newdir"],
+     ["newdir/z0.npy", "newdir/z1.npy"], "newdir"),
     ("verify", ["verify", "{d}/f.mlir"], []),
     ("lower", ["lower", "{d}/g.mlir", "-o", "{d}/out.mlir"], ["out.mlir"]),
     ("infer", ["infer", "--format", "json", "tensor<2x1xf32>", "3"], []),
@@ -60,6 +76,15 @@ COMMANDS = [
 ]
 
 OLD = b"the old contents of an output file\n"
+# An archive output's old contents: an archive (its members are kept), with
+# a stored and a deflated member.
+OLD_NPZ = npz_craft.build([npz_craft.Member("kept.npy", npz_craft.npy_bytes(np.arange(3))),
+                           npz_craft.Member("packed.npy", npz_craft.npy_bytes(np.zeros(40)),
+                                            8)])
+
+
+def old_bytes(o):
+    return OLD_NPZ if o.endswith(".npz") else OLD
 
 
 def prepare(d):
@@ -75,12 +100,26 @@ def prepare(d):
         f.write("".join(line for line in MLIR.splitlines(True)
                         if "tosa.sub" not in line))
     os.makedirs(os.path.join(d, "outdir"), exist_ok=True)
+    np.savez_compressed(os.path.join(d, "in.npz"),
+                        a=np.arange(2, dtype=np.float32).reshape(2, 1),
+                        b=np.arange(3, dtype=np.float32).reshape(1, 3))
 
 
-def reset_outputs(d, outputs):
+def reset_outputs(d, outputs, made):
+    """The old contents in every output, or with made no such directory."""
+    if made:
+        shutil.rmtree(os.path.join(d, made), ignore_errors=True)
+        return
     for o in outputs:
         with open(os.path.join(d, o), "wb") as f:
-            f.write(OLD)
+            f.write(old_bytes(o))
+
+
+def unchanged(d, outputs, made):
+    """What a failed run must leave: the old contents, or no directory."""
+    if made:
+        return not os.path.lexists(os.path.join(d, made))
+    return all(read(d, o) == old_bytes(o) for o in outputs)
 
 
 def read(d, o):
@@ -89,8 +128,9 @@ def read(d, o):
 
 
 def listing(d):
+    """Every file and directory under d."""
     return sorted(os.path.relpath(os.path.join(root, n), d)
-                  for root, _, names in os.walk(d) for n in names)
+                  for root, dirs, names in os.walk(d) for n in names + dirs)
 
 
 def main():
@@ -103,20 +143,23 @@ def main():
     runs = 0
     try:
         prepare(d)
-        for name, argv, outputs in COMMANDS:
+        for name, argv, outputs, *made in COMMANDS:
+            made = made[0] if made else None
             argv = [args.bcast] + [a.format(d=d) for a in argv]
-            reset_outputs(d, outputs)
+            reset_outputs(d, outputs, made)
             files = listing(d)
             rc0, out0, err0 = common.run(argv)
             expect = {o: read(d, o) for o in outputs}
-            if not tally.check(rc0 in (0, 1) and all(v != OLD for v in expect.values()),
+            files_ok = listing(d)
+            if not tally.check(rc0 in (0, 1) and
+                               all(v != old_bytes(o) for o, v in expect.items()),
                                "%s: the normal run" % name,
                                "exit %s\n%s" % (rc0, err0)):
                 continue
             n, failures = 0, 0
             while True:
                 n += 1
-                reset_outputs(d, outputs)
+                reset_outputs(d, outputs, made)
                 if os.path.exists(log):
                     os.unlink(log)
                 env = dict(os.environ, LD_PRELOAD=args.shim,
@@ -140,14 +183,17 @@ def main():
                     # the outputs are the normal run's.
                     tally.check(all(read(d, o) == expect[o] for o in outputs),
                                 what + ": succeeded with other outputs")
+                    want = files_ok
                 else:
                     tally.check(p.returncode in (1, 2) and err.strip() != "",
                                 what + ": exit status and message",
                                 "exit %s, stderr %r" % (p.returncode, err[-300:]))
-                    tally.check(all(read(d, o) == OLD for o in outputs),
-                                what + ": an output file was changed")
-                tally.check(listing(d) == files, what + ": files left behind",
-                            "%s" % sorted(set(listing(d)) - set(files)))
+                    tally.check(unchanged(d, outputs, made),
+                                what + ": an output file or directory was "
+                                "changed")
+                    want = files
+                tally.check(listing(d) == want, what + ": files left behind",
+                            "%s" % sorted(set(listing(d)) - set(want)))
                 if n > 5000:
                     tally.fail(name + ": more than 5000 allocations")
                     break

@@ -15,7 +15,7 @@ Checks, with NumPy 1.24 on the other side:
     nearest even (computed here from the bits), and read back;
   - the progress line through a pseudo-terminal, absent with --quiet or
     without a terminal;
-  - bcast --list-ops against README.md's op list and against what run
+  - bcast --list-ops against docs/ops.md's op list and against what run
     accepts.
 Random values print their seed; replay with --seed.
 """
@@ -35,7 +35,7 @@ import numpy as np
 import common
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-README = os.path.join(HERE, '..', '..', 'README.md')
+OPS_DOC = os.path.join(HERE, '..', '..', 'docs', 'ops.md')
 
 
 class Runner(common.Tally):
@@ -95,7 +95,7 @@ def test_stdio(r, rng):
             'broadcast-to - -o -', err)
     rc, out, err = r.run('info', '-', stdin=npy_bytes(x))
     r.check(rc == 0 and b'shape (2, 3)' in out, 'info -', err)
-    # A pipe through a shell, as the README shows it.
+    # A pipe through a shell, as docs/cli.md shows it.
     p = subprocess.run('%s run add %s %s -o - | /usr/bin/python3 -c "import io,numpy,sys;'
                        'print(numpy.load(io.BytesIO(sys.stdin.buffer.read())).sum())"'
                        % (r.bcast, xp, yp), shell=True, capture_output=True, text=True)
@@ -224,12 +224,20 @@ def test_npz(r, rng):
                 all(z['arr_%d' % i].dtype == ex[i].dtype and
                     np.array_equal(z['arr_%d' % i], ex[i]) for i in range(2)),
                 'broadcast -o out.npz matches np.broadcast_arrays', str(z.files))
+    # A member written into an existing archive keeps the others.
     rc, _, err = r.run('broadcast-to', yp, '--shape', '2,3', '-o', out + ':wide')
-    r.check(rc == 0 and np.load(out).files == ['wide'] and
-            np.array_equal(np.load(out)['wide'], np.broadcast_to(y, (2, 3))),
-            'broadcast-to -o x.npz:NAME', err)
+    ex = np.broadcast_arrays(x, y)
+    with np.load(out) as z:
+        r.check(rc == 0 and z.files == ['arr_0', 'arr_1', 'wide'] and
+                np.array_equal(z['wide'], np.broadcast_to(y, (2, 3))) and
+                np.array_equal(z['arr_1'], ex[1]),
+                'broadcast-to -o x.npz:NAME adds NAME', err)
     rc, _, err = r.run('run', 'add', '--profile', 'numpy', xp, xp, '-o', out)
-    r.check(rc == 0 and np.array_equal(np.load(out)['arr_0'], x + x), 'run -o x.npz', err)
+    with np.load(out) as z:
+        r.check(rc == 0 and z.files == ['arr_0', 'arr_1', 'wide'] and
+                np.array_equal(z['arr_0'], x + x) and
+                np.array_equal(z['arr_1'], ex[1]),
+                'run -o x.npz replaces arr_0 only', err)
     # An existing file of the whole name wins over the archive reading.
     literal = arch + ':a'
     np.save(r.path('lit.npy'), b)
@@ -355,26 +363,26 @@ def test_progress(r):
     r.check(rc == 0 and data == b'', 'small output: no progress', repr(data[:200]))
 
 
-def readme_op_list():
-    text = open(README, encoding='utf-8').read()
+def documented_op_list():
+    text = open(OPS_DOC, encoding='utf-8').read()
     m = re.search(r'<!-- list-ops begin -->\n```\n(.*?)```\n<!-- list-ops end -->', text, re.S)
     return m.group(1) if m else None
 
 
-def update_readme(listing):
-    text = open(README, encoding='utf-8').read()
+def update_ops_doc(listing):
+    text = open(OPS_DOC, encoding='utf-8').read()
     new = re.sub(r'(<!-- list-ops begin -->\n```\n).*?(```\n<!-- list-ops end -->)',
                  lambda m: m.group(1) + listing + m.group(2), text, flags=re.S)
-    open(README, 'w', encoding='utf-8').write(new)
+    open(OPS_DOC, 'w', encoding='utf-8').write(new)
 
 
 def test_list_ops(r, rng):
     rc, out, err = r.run('--list-ops')
     rc2, out2, _ = r.run('run', '--list-ops')
     r.check(rc == 0 and rc2 == 0 and out == out2, 'bcast --list-ops == bcast run --list-ops', err)
-    listed = readme_op_list()
-    r.check(listed == out.decode(), "README's op list is bcast --list-ops' output "
-            "(regenerate: see README)", 'README section missing' if listed is None else '')
+    listed = documented_op_list()
+    r.check(listed == out.decode(), "docs/ops.md's op list is bcast --list-ops' output "
+            "(regenerate: --update-ops-doc)", 'docs/ops.md section missing' if listed is None else '')
     # Listed numpy-profile types (a random few per op, --scale times 3) are
     # ones run accepts, with inputs of that type (select: a bool condition
     # first).
@@ -409,12 +417,12 @@ def test_list_ops(r, rng):
 
 def main():
     ap = common.parser(__doc__, seed=lambda: int(time.time()) % 1000000)
-    ap.add_argument('--update-readme', action='store_true',
-                    help="rewrite README.md's op list from bcast --list-ops and exit")
+    ap.add_argument('--update-ops-doc', action='store_true',
+                    help="rewrite docs/ops.md's op list from bcast --list-ops and exit")
     args = common.parse_args(ap)
-    if args.update_readme:
+    if args.update_ops_doc:
         p = subprocess.run([args.bcast, '--list-ops'], capture_output=True, text=True, check=True)
-        update_readme(p.stdout)
+        update_ops_doc(p.stdout)
         return 0
     print('seed %d (replay: --seed %d)' % (args.seed, args.seed))
     rng = random.Random(args.seed)

@@ -453,7 +453,7 @@ def part_verify_usage(tally, bcast, tmpdir):
     check_failure(tally, "verify, unknown option", r, {2}, [r"frobnicate"])
     empty = os.path.join(tmpdir, "empty.mlir")
     open(empty, "w").close()
-    # Nothing to verify is not a pass: an error at 1:1 (README, bcast verify).
+    # Nothing to verify is not a pass: an error at 1:1 (docs/cli.md, bcast verify).
     r = run(bcast, ["verify", empty])
     check_failure(tally, "verify, empty file", r, {1}, [r"no op to check"],
                   line=1, path=empty)
@@ -531,35 +531,41 @@ INCOMPATIBLE = [
                                                r"operand #1 dim 0 \(size 3\)"]),
 ]
 
-# (arguments, exact stdout)
-VALID_INFER = [
-    (["[2,?,1]", "[3]"], "[2,?,3]"),
-    (["[0]", "[1]"], "[0]"),
-    (["[0]", "[?]"], "[?]"),
-    (["*", "[2]"], "[2]"),
-    (["*", "*"], "*"),
-    (["[]", "[4,1]"], "[4,1]"),
-    (["[]"], "[]"),
-    (["[]", "[]"], "[]"),
-    (["tensor<4x1xf32>", "1x5"], "[4,5]"),
-    (["tensor<*xi32>", "[2,1]", "vector<1x3xf32>"], "[2,3]"),
-    (["[?,?]", "[3,1]"], "[3,?]"),
-    (["(2,3)", "[3]"], "[2,3]"),
-    (["4x?x3", "[3]"], "[4,?,3]"),
-    (["vector<4xf16>", "[1]"], "[4]"),
-    (["[?]", "[3]"], "[3]"),
-    (["[?]", "[1]"], "[?]"),
-    (["[?]", "[?]"], "[?]"),
-    (["[1,1]", "[1]"], "[1,1]"),
-    (["[2,3]", "[4,1,1]"], "[4,2,3]"),
-    (["[1]", "[1]", "[1]", "[5]"], "[5]"),
-    (["[9223372036854775807]", "[1]"], "[9223372036854775807]"),
-    (["[" + ",".join(["1"] * 64) + "]"], "[" + ",".join(["1"] * 64) + "]"),
-    (["--profile", "tosa", "[2,1]", "[1,3]"], "[2,3]"),
-    (["--profile=tosa", "[?,1]", "[1,?]"], "[?,?]"),
-    (["--profile", "mlir", "[3]", "[1,3]"], "[1,3]"),
-    (["--profile", "numpy", "[0,3]", "[1]"], "[0,3]"),
-]
+
+def infer_table(text):
+    """[(arguments, exact stdout)] from lines "ARGUMENT ... -> STDOUT"."""
+    return [(args.split(), want.strip()) for args, want in
+            (line.split(" -> ") for line in text.strip().splitlines())]
+
+
+ONES64 = "[" + ",".join(["1"] * 64) + "]"
+VALID_INFER = infer_table("""
+[2,?,1] [3]                         -> [2,?,3]
+[0] [1]                             -> [0]
+[0] [?]                             -> [?]
+* [2]                               -> [2]
+* *                                 -> *
+[] [4,1]                            -> [4,1]
+[]                                  -> []
+[] []                               -> []
+tensor<4x1xf32> 1x5                 -> [4,5]
+tensor<*xi32> [2,1] vector<1x3xf32> -> [2,3]
+[?,?] [3,1]                         -> [3,?]
+(2,3) [3]                           -> [2,3]
+4x?x3 [3]                           -> [4,?,3]
+vector<4xf16> [1]                   -> [4]
+[?] [3]                             -> [3]
+[?] [1]                             -> [?]
+[?] [?]                             -> [?]
+[1,1] [1]                           -> [1,1]
+[2,3] [4,1,1]                       -> [4,2,3]
+[1] [1] [1] [5]                     -> [5]
+[9223372036854775807] [1]           -> [9223372036854775807]
+--profile tosa [2,1] [1,3]          -> [2,3]
+--profile=tosa [?,1] [1,?]          -> [?,?]
+--profile mlir [3] [1,3]            -> [1,3]
+--profile numpy [0,3] [1]           -> [0,3]
+""") + [([ONES64], ONES64)]
 
 
 def part_infer_results(tally, bcast):

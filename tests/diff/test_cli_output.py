@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""How bcast writes its output files (README: How outputs are written),
+"""How bcast writes its output files (docs/cli.md: How outputs are written),
 with NumPy as the oracle for the bytes:
   - a new file; an overwritten one keeps its mode (0600) and, as root, its
     owner; a symbolic link to a file has its target replaced and stays a
@@ -18,6 +18,10 @@ with NumPy as the oracle for the bytes:
     BCAST_OUTPUT_NAMED_TEMP=1, the named ones the SIGTERM handler removes);
   - broadcast's z0..zL published all or none (a refused z1, a disk full at
     z1);
+  - broadcast -o DIR: a DIR the run made is removed again when it fails
+    after making it (outputs over --max-bytes, a full disk in memory and
+    streamed, SIGTERM mid-write); a DIR there before stays; a later input
+    failing makes none; a file named DIR is refused and kept;
   - an output path equal to an input for every command that takes -o;
   - --max-input-bytes on /dev/zero and on a pipe, a directory as MLIR
     input.
@@ -353,12 +357,15 @@ def check_disk_full(t, env, tag):
         for name, argv in (
                 ("npy", ["broadcast-to", big, "--shape", "2,65536", "-o", old]),
                 ("npz", ["broadcast", big, big, "-o", old + ".npz"])):
+            before = OLD
             if name == "npz":
+                # An archive: the new members are added to it.
                 old = old + ".npz"
-                write(old, OLD)
+                np.savez(old, kept=np.arange(3))
+                before = read(old)
             rc, _, err = t.run(*argv, env=env)
             t.check(rc == 2 and old in err and "No space left on device" in err
-                    and read(old) == OLD and temps(d) == [],
+                    and read(old) == before and temps(d) == [],
                     tag + "disk full (%s): exit 2, ENOSPC named, old file "
                     "kept, no temporary file" % name,
                     "exit %s temps %s\n%s" % (rc, temps(d), err))
@@ -437,6 +444,100 @@ def check_all_or_none(t):
     t.check(rc == 2 and "z1.npy" in err and
             read(os.path.join(d, "z0.npy")) == OLD and temps(d) == [],
             "broadcast: z1 refused, z0 not published", "exit %s\n%s" % (rc, err))
+
+
+def check_made_dir(t, env, tag):
+    """broadcast -o DIR makes DIR when it is missing, and a failure after
+    that (a refusal, a full disk, a signal) removes it again; a directory
+    that was there before is never removed, and a later input that fails
+    to read makes none."""
+    d = tempfile.mkdtemp(dir=t.tmp)
+    new = os.path.join(d, "new")
+    big = t.p("wide.npy")
+    if not os.path.exists(big):
+        np.save(big, np.zeros((1, 1 << 20), dtype=np.float32))
+    tall = t.p("tall.npy")
+    if not os.path.exists(tall):
+        np.save(tall, np.zeros((25, 1), dtype=np.float32))
+    row = t.p("row256k.npy")
+    if not os.path.exists(row):
+        np.save(row, np.zeros((1, 1 << 16), dtype=np.float32))
+    stream = ["--memory", "1M"]
+    # Refused after DIR was made: streamed outputs (2 x 6.5 MB) over
+    # --max-bytes (the inputs are within it).
+    rc, _, err = t.run("broadcast", row, tall, "-o", new, *stream,
+                       "--max-bytes", "1M", env=env)
+    t.check(rc == 1 and "--max-bytes" in err and os.listdir(d) == [],
+            tag + "made DIR, outputs over --max-bytes: DIR removed",
+            "exit %s, %s\n%s" % (rc, os.listdir(d), err))
+
+    def clear():  # what a failed check left, so the next starts clean
+        subprocess.run(["rm", "-rf", new])
+
+    clear()
+    # ... and the same with DIR there before: it stays, empty.
+    os.mkdir(new)
+    rc, _, err = t.run("broadcast", row, tall, "-o", new, *stream,
+                       "--max-bytes", "1M", env=env)
+    t.check(rc == 1 and os.path.isdir(new) and os.listdir(new) == [],
+            tag + "DIR there before, outputs over --max-bytes: DIR kept",
+            "exit %s, %s\n%s" % (rc, os.listdir(d), err))
+    os.rmdir(new)
+    # A later input that cannot be read: nothing made.
+    for bad in (os.path.join(d, "missing.npy"), t.p("f.mlir")):
+        rc, _, err = t.run("broadcast", t.p("a.npy"), bad, "-o", new, env=env)
+        t.check(rc == 2 and os.listdir(d) == [],
+                tag + "a later input failing (%s): no DIR" %
+                os.path.basename(bad), "exit %s, %s\n%s" % (rc, os.listdir(d),
+                                                            err))
+        clear()
+    # A file where DIR should be: refused, the file as it was.
+    write(new, OLD)
+    rc, _, err = t.run("broadcast", t.p("a.npy"), t.p("b.npy"), "-o", new,
+                       env=env)
+    t.check(rc == 2 and "not a directory" in err and read(new) == OLD,
+            tag + "a file named DIR: refused, kept", "exit %s\n%s" % (rc, err))
+    os.unlink(new)
+    # SIGTERM while z0 is written: DIR goes with the temporary file.
+    proc = subprocess.Popen([t.bcast, "broadcast", big, tall, "-o", new] +
+                            stream, env=dict(os.environ, **(env or {})),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    caught = False
+    deadline = time.time() + 20
+    while time.time() < deadline and proc.poll() is None:
+        if os.path.isdir(new) and open_temp_of(proc.pid, new):
+            proc.send_signal(signal.SIGTERM)
+            caught = True
+            break
+        time.sleep(0.0005)
+    proc.wait(30)
+    proc.stderr.close()
+    if t.check(caught and proc.returncode == -signal.SIGTERM,
+               tag + "made DIR, SIGTERM mid-write: caught writing",
+               "caught %s, exit %s" % (caught, proc.returncode)):
+        t.check(os.listdir(d) == [], tag + "made DIR, SIGTERM: DIR removed",
+                str(os.listdir(d)))
+    clear()
+    if not IS_ROOT:
+        t.skip(tag + "made DIR, disk full", "mounting a small tmpfs needs root")
+        return
+    why = mount_tmpfs(d, "256k")
+    if why:
+        t.skip(tag + "made DIR, disk full", "cannot mount a tmpfs: " + why)
+        return
+    try:
+        half = t.p("half.npy")
+        np.save(half, np.arange(1 << 15, dtype=np.float32))
+        # In memory, z1 not fitting; streamed, refused before writing.
+        for how, extra in (("in memory", []), ("streamed", ["--memory", "1K"])):
+            rc, _, err = t.run("broadcast", half, half, "-o", new, *extra,
+                               env=env)
+            t.check(rc == 2 and os.listdir(d) == [],
+                    tag + "made DIR, disk full (%s): DIR removed" % how,
+                    "exit %s, %s\n%s" % (rc, os.listdir(d), err))
+            clear()
+    finally:
+        umount(d)
 
 
 def check_same_as_input(t):
@@ -524,6 +625,7 @@ def main():
         for env, tag in ((None, ""), (named, "named temp: ")):
             check_targets(t, env, tag)
             check_disk_full(t, env, tag)
+            check_made_dir(t, env, tag)
         check_special(t)
         check_unwritable(t)
         check_killed(t, signal.SIGKILL, None, "")

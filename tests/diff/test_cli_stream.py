@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Outputs larger than --memory, written tile by tile (README: Outputs
+"""Outputs larger than --memory, written tile by tile (docs/cli.md: Outputs
 larger than memory), with NumPy as the oracle:
   - run (tosa and numpy profiles, a scalar operand, mixed types),
     broadcast-to (big-endian data keeps its byte order), broadcast-in-dim
@@ -13,13 +13,19 @@ larger than memory), with NumPy as the oracle:
   - an output path equal to a mapped input;
   - --checked failing in a later tile: exit 1, the element's index in the
     whole output, the old file untouched;
+  - an output of 2^63 - 257 elements streams to a pipe with the right
+    header and data, and ends in a write error when the reader goes away;
+    float64 bytes past 64 bits are refused (exit 1); a 0 dim beside huge
+    ones gives an empty file with numpy.save's bytes;
   - without --max-bytes a 1.16 GB output streams (to /dev/null); a given
     --max-bytes refuses (exit 1, the bytes needed); an archive or standard
     output over --memory is refused (exit 2); a file system without room
-    is refused before anything is written (a 1 MiB tmpfs, root only);
+    is refused before anything is written (a 1 MiB tmpfs, root only),
+    also behind /dev/stdout redirected to a file there;
   - the progress line: on a terminal (a pty), absent with --quiet or when
     standard error is not a terminal.
 The data come from a seeded generator (--seed, printed)."""
+import io
 import os
 import subprocess
 import sys
@@ -55,6 +61,77 @@ def peak_rss_kib(argv, env=None):
                        capture_output=True, env=env, timeout=120)
     return (p.returncode, p.stderr.decode("utf-8", "replace"),
             int(p.stdout.decode().strip() or 0))
+
+
+INT64_MAX = 2**63 - 1
+
+
+def near_max(check, bc, bcast, P):
+    """Outputs of up to INT64_MAX elements stream exactly: 2^63 - 257 bytes
+    to a pipe start with the right header and data, and a reader that goes
+    away ends the run with a write error (the tiler's count once overflowed:
+    the header alone, exit 0).  Bytes past 64 bits are refused; a 0 dim
+    beside huge ones is an empty, correct file."""
+    np.save(P("one.npy"), np.ones(1, np.uint8))
+    np.save(P("one8.npy"), np.ones(1, np.float64))
+    n = INT64_MAX - 256
+    for title, argv in (
+            ("broadcast-to", ["broadcast-to", P("one.npy"), "--shape", str(n)]),
+            ("broadcast-in-dim", ["broadcast-in-dim", P("one.npy"), "--dims",
+                                  "0", "--shape", str(n)])):
+        p = subprocess.Popen([bcast] + argv + ["-o", "/dev/stdout", "--memory",
+                                               "1M"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        head = np.lib.format.read_magic(p.stdout)
+        header = np.lib.format._read_array_header(p.stdout, head)
+        data = p.stdout.read(3 * MiB)
+        p.stdout.close()
+        err = p.stderr.read().decode("utf-8", "replace")
+        p.stderr.close()
+        code = p.wait(60)
+        check(f"{title} to {n} elements: numpy's header",
+              header == ((n,), False, np.dtype(np.uint8)), str(header))
+        check(f"{title} to {n} elements: tiles of ones",
+              len(data) == 3 * MiB and data == b"\x01" * (3 * MiB),
+              f"{len(data)} bytes")
+        check(f"{title} to {n} elements: the reader gone is a write error",
+              code == 2 and "/dev/stdout: write failed: Broken pipe" in err,
+              f"exit {code}, {err!r}")
+    # The element count fits in 64 bits, the bytes do not.
+    code, _, err = bc("broadcast-to", P("one8.npy"), "--shape", str(n),
+                      "-o", P("o6.npy"))
+    check("float64 elements past 64 bits of bytes: exit 1", code == 1 and
+          "overflows 64 bits" in err and not os.path.exists(P("o6.npy")), err)
+    # A 0 dim beside huge ones: size 0, an empty and correct file.
+    for shape in ((0, INT64_MAX), (INT64_MAX, 0), (3, 0, INT64_MAX // 3)):
+        want = np.empty(shape, np.uint8)
+        text = "x".join(map(str, shape))
+        for memory in ("0", "1G"):
+            out = P("empty.npy")
+            code, _, err = bc("broadcast-to", P("one.npy"), "--shape", text,
+                              "-o", out, "--memory", memory)
+            check(f"broadcast-to {text} (--memory {memory}): exit 0",
+                  code == 0, err)
+            if code == 0:
+                with open(out, "rb") as f:
+                    got = f.read()
+                check(f"broadcast-to {text}: numpy.save's bytes",
+                      got == npy_bytes(want))
+    np.save(P("zero_wide.npy"), np.empty((0, INT64_MAX), np.uint8))
+    code, _, err = bc("run", "add", P("zero_wide.npy"), P("one.npy"),
+                      "--profile", "numpy", "-o", P("empty.npy"), "--memory",
+                      "0")
+    check("run add of a (0, INT64_MAX) operand: exit 0", code == 0, err)
+    if code == 0:
+        with open(P("empty.npy"), "rb") as f:
+            check("run add of a (0, INT64_MAX) operand: numpy.save's bytes",
+                  f.read() == npy_bytes(np.empty((0, INT64_MAX), np.uint8)))
+
+
+def npy_bytes(a):
+    f = io.BytesIO()
+    np.save(f, a)
+    return f.getvalue()
 
 
 def main():
@@ -228,12 +305,29 @@ def main():
                       code == 2 and "free; nothing was written" in err, err)
                 check("no room: nothing in the file system",
                       os.listdir(mnt) == [], str(os.listdir(mnt)))
+                # /dev/stdout redirected to a file there: that file's file
+                # system counts, not /dev's.
+                redirected = os.path.join(mnt, "redirected.npy")
+                with open(redirected, "wb") as f:
+                    p = subprocess.run(
+                        [bcast, "run", "add", P("col.npy"), P("row.npy"),
+                         "-o", "/dev/stdout", "--memory", MEM],
+                        stdout=f, stderr=subprocess.PIPE, timeout=120)
+                err = p.stderr.decode("utf-8", "replace")
+                check("no room behind /dev/stdout: exit 2 before writing",
+                      p.returncode == 2 and "free; nothing was written" in err
+                      and os.path.getsize(redirected) == 0,
+                      f"exit {p.returncode}, "
+                      f"{os.path.getsize(redirected)} bytes, {err}")
             finally:
                 subprocess.run(["umount", mnt])
         else:
             print("SKIP: no room: tmpfs could not be mounted (not counted)")
     else:
         print("SKIP: no room: mounting a small tmpfs needs root (not counted)")
+
+    # --- sizes near INT64_MAX ------------------------------------------------
+    near_max(check, bc, bcast, P)
 
     # --- progress: on a terminal only ---------------------------------------
     big = ["run", "add", P("col.npy"), P("row.npy"), "-o", "/dev/null",

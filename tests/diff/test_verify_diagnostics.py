@@ -314,7 +314,7 @@ def part_json(tally, args, tmpdir):
 
 def part_json_commands(tally, args, tmpdir):
     b = args.bcast
-    # infer: the README's examples; the text output of the same call.
+    # infer: the examples of docs/cli.md; the text output of the same call.
     for shapes, result, checks in ((["[2,?,1]", "[3]"], "[2,?,3]", []),
                                    (["[n]", "[m]"], "[?]",
                                     ["n == m or n == 1 or m == 1"]),

@@ -204,6 +204,46 @@ def test_errors_come_when_the_graph_is_built():
         bd.broadcast_to(da.ones((3, 1)), (-1, 3))
     with pytest.raises(TypeError):
         bd.broadcast_to(da.ones((3, 1)), (3, 4.5))
+    # threads= as bcast reads it, when the graph is built; dims are ints
+    # (not truncated floats or numeric strings)
+    for threads in [-1, -2**31 - 1, 4097]:
+        with pytest.raises(ValueError, match="threads"):
+            bd.add(x, x, threads=threads)
+    for dims in [[1.7], ["1"]]:
+        with pytest.raises(TypeError, match="broadcast_dimensions"):
+            bd.broadcast_in_dim(da.ones(3), (2, 3), dims)
+
+
+def test_errors_are_bcasts_own():
+    """bcast.dask words no shape error itself: each is the error bcast
+    raises on a NumPy array of the same shape (class, message, and the
+    library's status where it has one)."""
+    def error(call):
+        with pytest.raises(Exception) as e:
+            call()
+        return type(e.value), str(e.value), getattr(e.value, "status", None)
+
+    cases = [
+        (lambda: bd.broadcast_to(da.ones((3, 2)), (2,)),
+         lambda: bcast.broadcast_to(np.ones((3, 2)), (2,))),
+        (lambda: bd.broadcast_to(da.ones((3, 2)), (4, 2)),
+         lambda: bcast.broadcast_to(np.ones((3, 2)), (4, 2))),
+        (lambda: bd.broadcast_in_dim(da.ones((3, 2)), (3, 4), [0, 1]),
+         lambda: bcast.broadcast_in_dim(np.ones((3, 2)), (3, 4), [0, 1],
+                                        any_order=True)),
+        (lambda: bd.broadcast_in_dim(da.ones(3), (2, 3), [1.7]),
+         lambda: bcast.broadcast_in_dim(np.ones(3), (2, 3), [1.7])),
+        (lambda: bd.broadcast_in_dim(da.ones(3), (2, 3), 1),
+         lambda: bcast.broadcast_in_dim(np.ones(3), (2, 3), 1)),
+        # A dynamic dim, as bcast refuses it where sizes must be static.
+        (lambda: bd.broadcast_to(da.ones((3, 1)), (3, None)),
+         lambda: bcast.broadcast_to(np.ones((3, 1)), "[3,?]")),
+        (lambda: bd.broadcast_to(da.ones((3, 1)), "*"),
+         lambda: bcast.broadcast_to(np.ones((3, 1)), "*")),
+    ]
+    for dask_call, numpy_call in cases:
+        assert error(dask_call) == error(numpy_call)
+    assert error(cases[0][0])[2] == "BCAST_RANK_MISMATCH"
 
 
 def test_size_zero_and_zero_rank(client):
@@ -214,3 +254,15 @@ def test_size_zero_and_zero_rank(client):
     assert client.compute(z).result().shape == (0, 3)
     s = bd.add(da.from_array(np.float32(2)), 3)
     assert client.compute(s).result() == np.float32(5)
+
+
+def test_size_zero_output_with_new_dims(client):
+    # Dask's auto chunking divides by the other chunks' product, which is 0
+    # for an empty output (seed 3846577106 of the test above found it).
+    x = da.from_array(np.ones((2, 0), np.int32), chunks=(1, 1))
+    for shape in ((2, 2, 0), (4, 2, 0), (3, 1, 2, 0)):
+        got = bd.broadcast_to(x, shape)
+        assert got.shape == shape
+        assert client.compute(got).result().shape == shape
+    z = bd.add(x, da.ones((5, 1, 1), np.int32))
+    assert client.compute(z).result().shape == (5, 2, 0)

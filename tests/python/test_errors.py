@@ -219,3 +219,28 @@ def test_no_leaks():
     grown = rss_kb() - before
     if not SANITIZE:
         assert grown < 2048, f"RSS grew by {grown} KB over {n} calls"
+
+
+def test_byte_counts_name_the_argument():
+    """max_bytes, budget, itemsizes and out_itemsize are ints >= 0, and an
+    error names which one is wrong (a negative max_bytes is no budget that
+    every output is over)."""
+    a = np.zeros(3)
+    for kwargs, error, name in [
+            (dict(max_bytes=1.5), TypeError, "max_bytes"),
+            (dict(max_bytes=-1), ValueError, "max_bytes"),
+            (dict(max_bytes=2**64), OverflowError, "max_bytes")]:
+        with pytest.raises(error, match=name):
+            bcast.materialize(a, **kwargs)
+    for args, kwargs, error, name in [
+            ((1.5,), {}, TypeError, "budget"),
+            ((-1,), {}, ValueError, "budget"),
+            ((100,), dict(itemsizes=["8"]), TypeError, "itemsizes"),
+            ((100,), dict(itemsizes=[0]), ValueError, "itemsizes"),
+            ((100,), dict(itemsizes=[8, 8]), ValueError, "itemsizes"),
+            ((100,), dict(out_itemsize=0), ValueError, "out_itemsize"),
+            ((100,), dict(out_itemsize=2**64), OverflowError, "out_itemsize")]:
+        with pytest.raises(error, match=name):
+            bcast.tiles((4,), [(4,)], *args, **kwargs)
+    assert bcast.tiles((4,), [(4,)], 16, itemsizes=[np.int8(2)], out_itemsize=2) \
+        == [((0,), (4,))]

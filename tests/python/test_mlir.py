@@ -120,3 +120,44 @@ def test_lower_reports_every_failing_op():
     assert [d["line"] for d in e.value.diagnostics] == [1, 3]
     assert "1:6:" in str(e.value) and "3:6:" in str(e.value)
     assert "tosa.sub" not in bcast.lower(text, only=["sub"]).split("\n")[1]
+
+
+def test_undecodable_text_and_names():
+    """Bytes that are not UTF-8 are reported, not a codec error: lower
+    raises MLIRError for the op verify_mlir reports (the message decoded
+    with U+FFFD).  Names that are no UTF-8 text (a lone surrogate) are a
+    ValueError naming the argument, not SystemError."""
+    text = (b'%0 = "tosa.add"(%a, %b) : (tensor<2x\xffxf32>, tensor<3xf32>)'
+            b' -> tensor<3xf32>\n')
+    found = bcast.verify_mlir(text)
+    assert [(d["line"], d["column"]) for d in found] == [(1, 6)]
+    assert "\ufffd" in found[0]["message"]
+    with pytest.raises(bcast.MLIRError) as e:
+        bcast.lower(text)
+    assert [(d["line"], d["column"]) for d in e.value.diagnostics] == [(1, 6)]
+    assert "\ufffd" in str(e.value)
+    add = ("%0 = tosa.add %a, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+           '%1 = "test.op"(%0) : (tensor<2xf32>) -> tensor<2xf32>\n')
+    for call, name in [(lambda: bcast.verify_mlir(add, ops=["\ud800"]), "ops"),
+                       (lambda: bcast.verify_mlir(add, op_profile={"\ud800": "numpy"}),
+                        "op_profile"),
+                       (lambda: bcast.verify_mlir("\ud800"), "text"),
+                       (lambda: bcast.lower(add, only=["\ud800"]), "only"),
+                       (lambda: bcast.lower(add, source_name="\ud800"), "source_name"),
+                       (lambda: bcast.lower(add, source_name="a\0b"), "source_name")]:
+        with pytest.raises(ValueError) as e:
+            call()
+        assert type(e.value) is ValueError and name in str(e.value)
+    with pytest.raises(TypeError, match="only"):
+        bcast.lower(add, only=[3])
+
+
+def test_lower_only_takes_every_name():
+    """only= may name an op many times: the last name still counts (the
+    list has room for each op once, and extra names were dropped)."""
+    text = ("%0 = tosa.add %a, %b : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>\n"
+            "%1 = tosa.sub %a, %b : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>\n")
+    both = bcast.lower(text, only=["add"] * 100 + ["tosa.sub"])
+    assert "arith.subf" in both and "tosa." not in both
+    one = bcast.lower(text, only=["add"] * 100)
+    assert "arith.addf" in one and "tosa.sub" in one and "arith.subf" not in one

@@ -598,3 +598,90 @@ def test_ops_release_the_gil():
         stop.set()
         t.join()
     assert np.array_equal(out, a + a)
+
+
+def test_threads_range_checked_everywhere():
+    """Every threads= (the ops, bcast.plan, materialize) takes None or
+    0..4096 and refuses the rest, as the CLI's --threads does: no count
+    wraps around to 2**31 - 1 OpenMP threads."""
+    a = np.arange(4.0)
+    calls = [lambda t: bcast.add(a, a, threads=t),
+             lambda t: bcast.clamp(a, 0, 1, threads=t),
+             lambda t: bcast.plan("add", a, a, threads=t),
+             lambda t: bcast.materialize(a, threads=t)]
+    for call in calls:
+        for bad in [-1, -2**31 - 1, 2**31, 4097, 2**64]:
+            with pytest.raises(ValueError, match="threads"):
+                call(bad)
+        for bad in [1.5, "2", [2]]:
+            with pytest.raises(TypeError, match="threads"):
+                call(bad)
+        for good in [None, 0, 1, 4096, np.int64(2), True]:
+            call(good)
+
+
+def test_zero_d_plan():
+    """A plan of 0-d arrays (NumPy gives them NULL dims and strides) on its
+    fast path, with and without out=."""
+    p = bcast.plan("abs", np.array(5, "u1"))
+    assert p._fast
+    got = p(np.array(7, "u1"))
+    assert got.shape == () and got.dtype == np.uint8 and got == 7
+    out = np.array(0, "i4")
+    q = bcast.plan("add", np.array(2, "i4"), np.array(3, "i4"), out=out)
+    assert q(np.array(4, "i4"), np.array(5, "i4"), out=out) is out and out == 9
+
+
+def test_clamp_bounds():
+    """A bound is a bool, int or float, a subclass of one or a NumPy scalar;
+    anything else (complex here) is a TypeError naming the bound."""
+    import enum
+    x = np.arange(6, dtype=np.int32)
+
+    class Low(enum.IntEnum):
+        TWO = 2
+
+    class Half(float):
+        pass
+
+    assert np.array_equal(bcast.clamp(x, Low.TWO, np.int64(4)), np.clip(x, 2, 4))
+    y = x.astype(np.float64)
+    assert np.array_equal(bcast.clamp(y, Half(0.5), np.array(3.5)), np.clip(y, 0.5, 3.5))
+    for bad, name in [((1j, 2), "min_val"), ((1, np.complex64(2)), "max_val"),
+                      (("1", 2), "min_val"), ((1, [2]), "max_val")]:
+        with pytest.raises(TypeError, match=name):
+            bcast.clamp(x, *bad)
+
+
+def test_argument_errors_name_the_argument():
+    """Conversions raise TypeError, ValueError or OverflowError naming the
+    argument, never SystemError, AttributeError or a codec's error."""
+    a = np.arange(3.0)
+    with pytest.raises(OverflowError, match="input 1"):
+        bcast.add(np.arange(3), -2**70)
+    with pytest.raises(TypeError, match="op"):
+        bcast.plan(3, a)
+    with pytest.raises(ValueError, match="unknown op"):
+        bcast.plan("add\0sub", a, a)    # not add: the name is all of it
+    with pytest.raises(ValueError) as e:
+        bcast.add(a, a, **{"\ud800": 1})
+    assert type(e.value) is ValueError and "keyword" in str(e.value)
+    with pytest.raises(ValueError, match="profile"):
+        bcast.add(a, a, profile="numpy\0tosa")
+
+
+def test_ops_list_is_the_c_modules_op_table():
+    """bcast.OPS is the C module's list of the functions it binds from the
+    op table: every op in the table's order (docs/ops.md's list, which the
+    CLI's --list-ops prints), then their aliases that are Python names."""
+    import re
+    assert bcast.OPS is bcast._bcast.OPS
+    doc = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                            "docs", "ops.md")).read()
+    listing = doc.split("<!-- list-ops begin -->")[1].split("<!-- list-ops end -->")[0]
+    names = re.findall(r"^(\w+): \d input", listing, re.M)
+    aliases = {a for line in re.findall(r"^  also named: +(.*)$", listing, re.M)
+               for a in line.split() if re.fullmatch(r"[a-z_][a-z0-9_]*", a)}
+    assert bcast.OPS[:len(names)] == tuple(names)
+    assert set(bcast.OPS[len(names):]) == aliases - set(names)
+    assert all(callable(getattr(bcast, name)) for name in bcast.OPS)

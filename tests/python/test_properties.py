@@ -15,8 +15,9 @@ does: the same shape, strides, dtype and values (exact with NaN equal to
 NaN and signed zeros told apart, except for the transcendental ops, which
 must lie within the error budget test_ops.py takes from
 tests/diff/test_run_numpy.py), or NumPy's error as bcast's exception.
-Where bcast deliberately differs, the property follows README.md's
-Python API section (or bcast/elementwise.h) and says so where it does.
+Where bcast deliberately differs, the property follows docs/python.md
+(the Python API), docs/cli.md (the numpy profile) or bcast/elementwise.h,
+and says so where it does.
 
 The examples come from one seed, printed by each test with its replay
 command: BCAST_SEED=N replays a run.  The ASan build (BCAST_TEST_SANITIZE=1)
@@ -46,7 +47,7 @@ set_hypothesis_home_dir(os.path.join(tempfile.gettempdir(), f"bcast-hypothesis-{
 SEED = int(os.environ.get("BCAST_SEED", random.randrange(1 << 32)))
 SCALE = 0.25 if SANITIZE else 1.0
 NUMPY_MAX_RANK = 32   # NumPy 1.24's NPY_MAXDIMS
-BCAST_MAX_RANK = 64   # ValueError beyond (README: "ranks over 64 (NumPy: 32)")
+BCAST_MAX_RANK = 64   # ValueError beyond (docs/python.md: "ranks over 64 (NumPy: 32)")
 MAX_ELEMS = 60        # elements of an array: small keeps examples fast
 
 NUMERIC = ["?", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8"]
@@ -72,7 +73,7 @@ def prop(n):
 def replay_and_nep50(request):
     """Prints the seed and its replay command; NumPy quiet about inf and
     NaN results, and typing Python scalars by NEP 50's weak rule (bcast
-    does: README, "typed per NEP 50")."""
+    does: docs/python.md, "typed per NEP 50")."""
     print(f"seed {SEED}; replay: BCAST_SEED={SEED} "
           f"PYTHONPATH={os.environ.get('PYTHONPATH', '')} {sys.executable} -m pytest "
           f"{request.node.nodeid}")
@@ -160,7 +161,7 @@ def numpy_broadcast(shapes):
 
 def check_conflict(err, shapes, k):
     """A BroadcastError names the conflicting axis, two operands and their
-    sizes there (the library's diagnostic, README "Errors")."""
+    sizes there (the library's diagnostic, docs/python.md "Errors")."""
     rank = max(len(s) for s in shapes)
     assert isinstance(err, ValueError) and err.axis == rank - 1 - k, (err.axis, str(err))
     assert err.sizes[0] != err.sizes[1] and 1 not in err.sizes, err.sizes
@@ -179,7 +180,7 @@ SHAPE_FORMS = [tuple, list, lambda s: "[" + ",".join(map(str, s)) + "]"]
        profile=st.sampled_from([None, "numpy", "trait", "mlir"]))
 def test_broadcast_shapes_equal_numpy(shapes, forms, profile):
     """Every profile but tosa and xla expands ranks; with static sizes they
-    all infer NumPy's shape (README, Profiles)."""
+    all infer NumPy's shape (docs/profiles.md)."""
     want = numpy_broadcast(shapes) if shapes else np.broadcast_shapes()
     args = [f(s) for f, s in zip(forms, shapes)]
     got = bcast.broadcast_shapes(*args) if profile is None else \
@@ -226,7 +227,7 @@ def test_broadcast_shapes_conflict(case, profile):
 @given(rank=st.integers(BCAST_MAX_RANK + 1, 2 * BCAST_MAX_RANK),
        neg=st.integers(-5, -1), where=st.integers(0, 3))
 def test_shape_limits(rank, neg, where):
-    """Ranks over 64 and negative dims: ValueError (README, Errors), as
+    """Ranks over 64 and negative dims: ValueError (docs/python.md, Errors), as
     NumPy raises ValueError beyond its 32 dims and for negative dims."""
     with pytest.raises(ValueError, match="rank"):
         bcast.broadcast_shapes((1,) * rank)
@@ -376,7 +377,7 @@ def array_sets(draw, n_min=1, n_max=4, dtypes=VIEW_DTYPES, conflict=False):
 @given(case=array_sets())
 def test_broadcast_arrays_equal_numpy(case):
     """Values as np.broadcast_arrays; every result a read-only view as
-    np.broadcast_to makes it (README: "One deliberate difference:
+    np.broadcast_to makes it (docs/python.md: "One deliberate difference:
     np.broadcast_arrays returns an input itself when its shape does not
     change; bcast.broadcast_arrays always returns read-only views")."""
     arrs, _ = case
@@ -510,7 +511,7 @@ def test_broadcast_in_dim_refusals(case, how):
 @given(dtype=st.sampled_from(UNSUPPORTED), shape=result_shapes(3))
 def test_unsupported_dtypes_raise_type_error(dtype, shape):
     """complex, long double, object, datetime and void arrays: TypeError
-    (README: element types bool, int8..uint64, float16/32/64; strings for
+    (docs/python.md: element types bool, int8..uint64, float16/32/64; strings for
     the views)."""
     a = np.zeros(shape, dtype)
     for call in (lambda: bcast.broadcast_to(a, shape), lambda: bcast.materialize(a),
@@ -546,7 +547,7 @@ ANY_ZERO_SIGN = {"maximum", "minimum", "fmax", "fmin", "clamp"}
 
 def _int_type(arrays):
     """The promoted type an integer-only op computes in: bool computes in
-    int8 (README, numpy profile: "integer ops without a bool loop ...
+    int8 (docs/cli.md, numpy profile: "integer ops without a bool loop ...
     compute bool in int8"); floats have no such op (TypeError)."""
     t = np.result_type(*arrays)
     if t.kind == "f":
@@ -564,7 +565,7 @@ def _typed(v, t):
 
 def _power(a, b):
     """np.power; integers to a negative power give trunc(a^b), 1 for
-    a == 1, +-1 for a == -1, else 0, where NumPy raises (README, numpy
+    a == 1, +-1 for a == -1, else 0, where NumPy raises (docs/cli.md, numpy
     profile: "power of integers with a negative exponent gives trunc(a^b)
     (NumPy raises)"; bcast/elementwise.h)."""
     t = np.result_type(a, b)
@@ -685,7 +686,7 @@ def agree(op, got, want, ins):
 @st.composite
 def attributes(draw, op, dtype):
     """clamp's bounds (values of the input's type, min_val <= max_val, no
-    NaN: README, "Attribute values") and cast's target, in the forms
+    NaN: docs/cli.md, "Attribute values") and cast's target, in the forms
     np.dtype accepts."""
     if op == "clamp":
         dt = np.dtype(dtype)
@@ -749,7 +750,7 @@ def test_op_equals_numpy(op, data):
 @prop(150)
 @given(dtype=st.sampled_from(NUMERIC), data=st.data())
 def test_clamp_refuses_bounds_outside_the_type(dtype, data):
-    """README, "Attribute values": clamp's bounds are values of the
+    """docs/cli.md, "Attribute values": clamp's bounds are values of the
     input's type with min_val <= max_val; a bound outside the type, NaN or
     min_val > max_val is refused (ValueError), not clipped."""
     x = data.draw(arrays(dtype, data.draw(result_shapes(3))))
@@ -758,7 +759,8 @@ def test_clamp_refuses_bounds_outside_the_type(dtype, data):
         bad = float("nan")
     else:
         lo, hi = (0, 1) if dt.kind == "b" else (int(np.iinfo(dt).min), int(np.iinfo(dt).max))
-        bad = data.draw(st.one_of(st.integers(hi + 1, hi + 2**70), st.integers(lo - 2**70, lo - 1)))
+        bad = data.draw(st.one_of(st.integers(hi + 1, hi + 2**70),
+                                  st.integers(lo - 2**70, lo - 1)))
     good = np.asarray(data.draw(values(dtype, ()).filter(lambda v: v == v))).item()
     if dt.kind == "b":
         good = int(good)
@@ -830,7 +832,7 @@ def _wrong_out(data, op, ins, want):
     shape, dtype = list(want.shape), want.dtype
     if how == "shape":
         # NumPy also takes an out= the result broadcasts to; bcast wants
-        # exactly the broadcast shape (README, Python API: "out= is any
+        # exactly the broadcast shape (docs/python.md: "out= is any
         # writeable array of exactly the broadcast shape")
         edit = data.draw(st.sampled_from(["grow", "lead", "drop"]))
         if edit == "grow" and shape:
@@ -927,9 +929,9 @@ def _nep50(op, x, s, first):
        s=PYTHON_SCALARS, first=st.booleans(), data=st.data())
 def test_python_scalars_nep50(op, dtype, s, first, data):
     """A Python int, float or bool beside an array is typed by NEP 50's
-    weak rule (README, Python API): NumPy's dtype and values; NumPy's
+    weak rule (docs/python.md): NumPy's dtype and values; NumPy's
     OverflowError for an int outside the array's integer type; complex has
-    no library type (TypeError, README: the element types)."""
+    no library type (TypeError, docs/python.md: the element types)."""
     x = data.draw(arrays(dtype, data.draw(result_shapes(4))))
     canon = getattr(bcast, op).__name__
     args = (s, x) if first else (x, s)
@@ -970,7 +972,7 @@ def test_plan_equals_numpy(case, data):
     """bcast.plan(op, *inputs, ...) then p(*inputs) on arrays of the
     planned dtypes, shapes and strides gives NumPy's answer, into out=
     exactly when planned with one; arrays laid out otherwise (strides,
-    dtype, shape) are refused with ValueError (README, Python API)."""
+    dtype, shape) are refused with ValueError (docs/python.md)."""
     op, (ins, ins2), attrs, out_lay = case
     try:
         wants = [expected(op, x, attrs) for x in (ins, ins2)]
@@ -1029,7 +1031,7 @@ NUMPY_ONLY = ["sqrt", "square", "divide", "floor_divide", "remainder", "less", "
 
 def tosa_expected(op, ins, attrs):
     """NumPy's answer where TOSA's numerics are NumPy's, and TOSA's own
-    rules where they differ (README, `bcast run`; bcast/elementwise.h):
+    rules where they differ (docs/cli.md, `bcast run`; bcast/elementwise.h):
     mul widens int8 and int16 to int32, and negate saturates."""
     if op == "mul" and ins[0].dtype.kind == "i":
         return np.multiply(*(x.astype(np.int32) for x in ins))
@@ -1079,7 +1081,7 @@ def test_tosa_and_trait_profiles(op, profile, data):
 @given(op=st.sampled_from(NUMPY_ONLY), profile=st.sampled_from(["tosa", "trait"]),
        dtype=st.sampled_from(TFP), data=st.data())
 def test_tosa_and_trait_refuse_numpy_ops(op, profile, dtype, data):
-    """README: "The tosa and trait profiles refuse NumPy's own ops" (a
+    """docs/cli.md: "The tosa and trait profiles refuse NumPy's own ops" (a
     TypeError naming the numpy profile); and TOSA tensors have no size-0
     dims (BroadcastError)."""
     ins = [data.draw(arrays(dtype, (2, 3), scalar=False)) for _ in range(ARITY[op])]
@@ -1140,20 +1142,6 @@ def test_scalar_typed_by_the_loop_the_op_runs():
         bcast.add(i8, 128)
     with pytest.raises(OverflowError, match="out of bounds for int8"):
         bcast.less(i8, 128)   # NumPy 1.24 raises too (NumPy 2 compares)
-
-
-def test_plan_of_0d_arrays():
-    """A plan's fast path on 0-d arrays (NumPy's dims and strides pointers
-    are NULL there; comparing them was undefined behaviour, which the
-    sanitizer build stops at)."""
-    a, b = np.array(3, np.int16), np.array(-5, np.int16)
-    p = bcast.plan("add", a, b)
-    assert p._fast
-    got = p(b, a)
-    assert got.shape == () and got.dtype == np.int16 and got == -2
-    out = np.zeros((), np.int16)
-    q = bcast.plan("mul", a, b, out=out)
-    assert q(a, a, out=out) is out and out == 9
 
 
 def test_cast_to_uint64_beyond_its_range():

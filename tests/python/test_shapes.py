@@ -176,3 +176,14 @@ def test_static_sizes_meet_across_a_dynamic_dim():
         bcast.broadcast_shapes((3, None), (1, 0), (None, 4))
     assert bcast.broadcast_shapes((None,), (0,), (2,), profile="mlir") == (2,)
     assert bcast.broadcast_shapes((None,), (1,), (2,)) == (2,)
+
+
+def test_names_and_profiles_are_whole_strings():
+    """A dim name or profile with a NUL in it is refused: the library's
+    C strings would cut it there ('a\\0b' and 'a\\0c' would both be 'a')."""
+    with pytest.raises(ValueError, match="name of dim 0"):
+        bcast.broadcast_shapes(("a\0b",), ("a\0c",))
+    with pytest.raises(ValueError, match="profile"):
+        bcast.broadcast_shapes((2,), profile="numpy\0junk")
+    with pytest.raises(ValueError, match="name of dim 1"):
+        bcast.infer((2, "\ud800"))

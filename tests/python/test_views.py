@@ -201,6 +201,17 @@ def test_materialize_budget():
     with pytest.raises(bcast.BudgetError) as e:
         bcast.materialize(a, b, max_bytes=need - 1)
     assert isinstance(e.value, MemoryError) and str(need) in str(e.value)
+    # The library decides (bcast_materialize_all), with its diagnostic;
+    # a string's copy is its bytes, an innermost dim of the item size.
+    assert e.value.status == "BCAST_BUDGET"
+    assert str(e.value).startswith("materializing 2 outputs of shape [1000,3] "
+                                   f"needs {need} bytes")
+    with pytest.raises(bcast.BudgetError) as e:
+        bcast.materialize(np.array(["ab", "c"]), a[:2], max_bytes=23)
+    assert str(e.value).startswith("materializing 2 outputs of shapes [2,8], [2] "
+                                   "needs 24 bytes")
+    assert [g.nbytes for g in bcast.materialize(np.array(["ab", "c"]), a[:2],
+                                                max_bytes=24)] == [16, 8]
 
 
 def test_materialize_in_threads():
@@ -219,3 +230,35 @@ def test_signatures_and_docs():
     assert "any_order" in inspect.signature(bcast.broadcast_in_dim).parameters
     for name in bcast.__all__:
         assert getattr(bcast, name).__doc__, name
+
+
+def test_new_dims_read_from_a_snapshot():
+    """new_dims is read from a copy of the dict: a key whose __index__ adds
+    entries while the dict is read (here 300, over the 64 the library's
+    list holds) neither overruns that list nor changes the answer."""
+    sizes = {}
+
+    class One:
+        def __index__(self):
+            return 1
+
+    class Growing:
+        def __index__(self):
+            while len(sizes) < 300:
+                sizes[One()] = 1
+            return 1
+
+    sizes[Growing()] = 4
+    x = np.arange(3.0)
+    got = bcast.broadcast_in_dim(x, broadcast_dimensions=(0,), new_dims=sizes)
+    assert len(sizes) == 300
+    assert np.array_equal(got, np.broadcast_to(x[:, None], (3, 4)))
+
+    class Clearing:
+        def __index__(self):
+            sizes.clear()
+            return 0
+
+    sizes = {Clearing(): 5}
+    got = bcast.broadcast_in_dim(x, broadcast_dimensions=(1,), new_dims=sizes)
+    assert sizes == {} and np.array_equal(got, np.broadcast_to(x, (5, 3)))

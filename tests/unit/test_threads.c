@@ -1,4 +1,4 @@
-/* The calls README's "Thread safety" names as safe to run concurrently,
+/* The calls "Thread safety" of docs/c-api.md names as safe to run concurrently,
  * run from several host threads at once and compared with the same work
  * done on one thread: one plan executed by four threads into their own
  * outputs (each execution also splitting across OpenMP threads), the

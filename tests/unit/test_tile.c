@@ -413,3 +413,151 @@ TEST(tiler_picks_whole_rows_of_a_big_outer_product) {
   CHECK_INT(last.hi[1], 4096);
   CHECK(!bcast_tiler_tile(&tl, tl.count, &last));
 }
+
+/* ------------------------------------------------------------------------ */
+/* Sizes near INT64_MAX: the tiler's arithmetic never overflows. */
+
+/* The map of an operand of shape in (rank r) onto out, implicit. */
+static int near_max_map(test_ctx *t, int32_t r, const int64_t *in,
+                        const int64_t *out, bcast_tile_map *m) {
+  bcast_shape si, so;
+  bcast_shape_set(&si, r, in, NULL);
+  bcast_shape_set(&so, r, out, NULL);
+  bcast_diag diag;
+  if (bcast_tile_map_init(m, &si, &so, NULL, 0, &diag) == BCAST_OK) return 1;
+  test_fail(t, __FILE__, __LINE__, "%s", diag.message);
+  return 0;
+}
+
+/* A tile's bytes (its output box and its operand's input box, 1 byte an
+ * element), or -1 when they overflow. */
+static int64_t near_max_bytes(const bcast_tile_map *m, const bcast_box *box) {
+  bcast_box ib;
+  int64_t total;
+  if (bcast_tile_input_box(m, box, &ib, NULL) != BCAST_OK ||
+      __builtin_add_overflow(bcast_box_elem_count(box),
+                             bcast_box_elem_count(&ib), &total) ||
+      total == INT64_MAX)
+    return -1;
+  return total;
+}
+
+/* The C-order positions of a box's first and last elements. */
+static void box_ends(const bcast_shape *s, const bcast_box *b, int64_t *first,
+                     int64_t *last) {
+  int64_t idx[BCAST_MAX_RANK];
+  for (int32_t d = 0; d < b->rank; d++) idx[d] = b->lo[d];
+  *first = linear(s, idx);
+  for (int32_t d = 0; d < b->rank; d++) idx[d] = b->hi[d] - 1;
+  *last = linear(s, idx);
+}
+
+/* Checks tile k of a one-operand plan (1-byte elements): within budget,
+ * one contiguous C-order run of the output, starting right after the
+ * previous tile (*end: its last position + 1). */
+static void check_near_max_tile(test_ctx *t, const bcast_tiler *tl,
+                                const bcast_tile_map *m, int64_t budget,
+                                int64_t k, int64_t *end) {
+  bcast_box box;
+  if (!bcast_tiler_tile(tl, k, &box)) {
+    test_fail(t, __FILE__, __LINE__, "no tile %lld of %lld", (long long)k,
+              (long long)tl->count);
+    return;
+  }
+  for (int32_t d = 0; d < box.rank; d++)
+    if (!(0 <= box.lo[d] && box.lo[d] < box.hi[d] &&
+          box.hi[d] <= m->out.dims[d]))
+      test_fail(t, __FILE__, __LINE__, "tile %lld dim %d is [%lld, %lld)",
+                (long long)k, (int)d, (long long)box.lo[d],
+                (long long)box.hi[d]);
+  const int64_t bytes = near_max_bytes(m, &box);
+  CHECK(bytes >= 0 && bytes <= budget && bytes <= tl->tile_bytes);
+  int64_t first, last;
+  box_ends(&m->out, &box, &first, &last);
+  CHECK_INT(last - first + 1, bcast_box_elem_count(&box));
+  if (*end >= 0) CHECK_INT(first, *end);
+  *end = last + 1;
+}
+
+/* Every tile at both ends and runs of tiles in between (seeded). */
+static void check_near_max_plan(test_ctx *t, uint64_t *rng,
+                                const bcast_tile_map *m, int64_t budget,
+                                int64_t elems) {
+  bcast_tiler tl;
+  bcast_diag diag;
+  size_t one = 1;
+  if (bcast_tiler_init(&tl, 1, m, &one, 1, budget, &diag) != BCAST_OK) {
+    test_fail(t, __FILE__, __LINE__, "%s", diag.message);
+    return;
+  }
+  CHECK(tl.count > 0);
+  int64_t end = 0;
+  for (int64_t k = 0; k < tl.count && k < 4; k++)
+    check_near_max_tile(t, &tl, m, budget, k, &end);
+  for (int run = 0; run < 16 && tl.count > 8; run++) {
+    int64_t k = test_rand_range(rng, 4, tl.count - 5);
+    end = -1;
+    check_near_max_tile(t, &tl, m, budget, k, &end);
+    check_near_max_tile(t, &tl, m, budget, k + 1, &end);
+  }
+  end = tl.count > 4 ? -1 : end;
+  for (int64_t k = tl.count > 4 ? tl.count - 4 : tl.count; k < tl.count; k++)
+    check_near_max_tile(t, &tl, m, budget, k, &end);
+  CHECK_INT(end, elems); /* the last tile ends at the last element */
+  bcast_box box;
+  CHECK(!bcast_tiler_tile(&tl, tl.count, &box));
+}
+
+TEST(tiler_plans_outputs_near_int64_max_exactly) {
+  uint64_t rng = test_seed();
+  /* (rank, operand, output, budget): the CLI's 2^63 - 257 under 1 MiB; a
+   * last run whose lo + step passes INT64_MAX; a whole output of 2^64
+   * bytes, which a saturated count must not take for one that fits; a
+   * split inner dim under outer ones. */
+  static const struct {
+    int32_t rank;
+    int64_t in[2], out[2], budget;
+  } cases[] = {
+      {1, {1}, {INT64_MAX - 256}, (int64_t)1 << 20},
+      {1, {1}, {INT64_MAX}, (int64_t)1 << 62},
+      {1, {INT64_MAX}, {INT64_MAX}, INT64_MAX},
+      {1, {1}, {INT64_MAX}, 3},
+      {2, {3, 1}, {3, INT64_MAX / 3}, (int64_t)1 << 20},
+      {2, {1, 1}, {INT64_MAX / 7, 7}, (int64_t)1 << 40},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    bcast_tile_map m;
+    if (!near_max_map(t, cases[c].rank, cases[c].in, cases[c].out, &m))
+      continue;
+    int64_t elems = 1;
+    for (int32_t d = 0; d < cases[c].rank; d++) elems *= cases[c].out[d];
+    check_near_max_plan(t, &rng, &m, cases[c].budget, elems);
+  }
+}
+
+TEST(tiler_refuses_outputs_past_int64_elements_and_plans_empty_ones) {
+  /* More elements than int64 counts: refused, the shape named. */
+  const int64_t huge[] = {(int64_t)1 << 32, (int64_t)1 << 32};
+  const int64_t one[] = {1, 1};
+  bcast_tile_map m;
+  if (!near_max_map(t, 2, one, huge, &m)) return;
+  bcast_tiler tl;
+  bcast_diag diag;
+  size_t eb = 1;
+  CHECK_INT(bcast_tiler_init(&tl, 1, &m, &eb, 1, 2, &diag), BCAST_OVERFLOW);
+  CHECK_CONTAINS(diag.message, "[4294967296,4294967296]");
+  CHECK_INT(bcast_tiler_init(&tl, 1, &m, &eb, 1, INT64_MAX, &diag),
+            BCAST_OVERFLOW);
+  /* A 0 dim beside huge ones: an empty output, no tiles. */
+  static const int64_t empty[][3] = {
+      {0, INT64_MAX, 1}, {INT64_MAX, 0, 1}, {(int64_t)1 << 62, 0, (int64_t)1 << 62},
+      {INT64_MAX, INT64_MAX, 0}};
+  const int64_t ones[] = {1, 1, 1};
+  for (size_t c = 0; c < sizeof empty / sizeof empty[0]; c++) {
+    if (!near_max_map(t, 3, ones, empty[c], &m)) continue;
+    CHECK_INT(bcast_tiler_init(&tl, 1, &m, &eb, 1, 16, &diag), BCAST_OK);
+    CHECK_INT(tl.count, 0);
+    bcast_box box;
+    CHECK(!bcast_tiler_next(&tl, &box));
+  }
+}

@@ -2,6 +2,7 @@
 #ifndef BCAST_CLI_H
 #define BCAST_CLI_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "bcast/bcast.h"
@@ -24,6 +25,32 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 #define CLI_DECLARE_(name, fn, summary) int fn(int argc, char **argv);
 CLI_COMMAND_LIST(CLI_DECLARE_)
 #undef CLI_DECLARE_
+
+/* The process's own descriptors (fdio.c).  Reads up to cap bytes of fd:
+ * the count (0 at the end), or -1 with errno set.  A signal (EINTR) is
+ * retried and a non-blocking descriptor not ready yet (EAGAIN) is waited
+ * for with poll, never reported. */
+ptrdiff_t cli_fd_read(int fd, void *buf, size_t cap);
+/* Writes all len bytes to fd, retrying and waiting like cli_fd_read: 0, or
+ * the errno of the failure (EPIPE when the reader has gone). */
+int cli_fd_write(int fd, const void *bytes, size_t len);
+/* Called first by main: SIGPIPE ignored (a reader gone is a write error,
+ * reported), stdout and stderr written through cli_fd_write. */
+void cli_stdio_init(void);
+/* Called last by main with the command's exit code: flushes standard
+ * output; a write that failed there is reported ("<stdout>: write failed:
+ * REASON") and the exit code becomes CLI_USAGE. */
+int cli_stdio_finish(int rc);
+
+/* Output directories (cli_util.c).  Makes directory path for a command's
+ * outputs unless it exists (a directory, or a link to one): 1, or 0 after
+ * reporting.  A directory made here is recorded, and removed again by
+ * cli_remove_created when the command fails or a signal ends it; a path
+ * that existed before is never removed. */
+int cli_make_output_dir(const char *path);
+/* Removes the recorded directories (rmdir: only while empty) and forgets
+ * them.  Async-signal-safe, for the signal handler. */
+void cli_remove_created(void);
 
 /* Prints "bcast: " + message to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -61,6 +88,11 @@ void cli_drop_mapped_pages(void);
   "Inputs: a .npy file; '-' for standard input (once; a file named '-' is\n" \
   "./-); ARCHIVE.npz:NAME for member NAME of an np.savez or\n"             \
   "np.savez_compressed archive, or ARCHIVE.npz for its only member.\n"
+/* The help text paragraph on archive outputs (cli_write_npy). */
+#define CLI_ARCHIVE_OUTPUT_HELP                                               \
+  "An archive output (-o X.npz, -o X.npz:NAME) is added to an existing\n"  \
+  "archive: members of the names written are replaced, every other member\n" \
+  "is kept as it is (remove the file first for a fresh archive).\n"
 
 /* Whether path is "-" (standard input or output). */
 int cli_is_std(const char *path);
@@ -69,9 +101,11 @@ int cli_stdin_once(char **files, int n);
 /* Whether output names an .npz archive ("x.npz" or "x.npz:NAME"). */
 int cli_output_is_archive(const char *output);
 /* Writes n results t[0..n) (opts: NULL or n entries) to output: "-" is
- * standard output (one result, not a terminal); "x.npz" an archive of
- * members arr_0.. as numpy.savez names them; "x.npz:NAME" an archive of one
- * member NAME; anything else one .npy file.  CLI_OK or reported CLI_USAGE. */
+ * standard output (one result, not a terminal); "x.npz" members arr_0..
+ * (numpy.savez's names) and "x.npz:NAME" one member NAME of an archive,
+ * added to an existing one, whose other members are kept
+ * (bcast_npz_update); anything else one .npy file.  CLI_OK or reported
+ * CLI_USAGE. */
 int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
                   const bcast_npy_write_opts *opts);
 /* Writes t[i] to the .npy file paths[i] for i < n, all or none: no file
@@ -179,7 +213,4 @@ typedef struct cli_op_profiles {
  * bad rule; 0 if arg is not it. */
 int cli_op_profile_option(const char *cmd, int argc, char **argv, int *i,
                           const char *arg, cli_op_profiles *p);
-/* Whether a rule names the op exactly (such ops are checked like --op). */
-int cli_op_profile_names(const cli_op_profiles *p, const char *name,
-                         size_t len);
 #endif

@@ -6,8 +6,9 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdint.h>
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -85,9 +86,7 @@ char *cli_read_file(const char *path, size_t *len, int64_t max_bytes) {
       buf = bigger;
       cap = grown;
     }
-    size_t want = cap - 1 - n;
-    ssize_t got = read(fd, buf + n, want > SSIZE_MAX ? SSIZE_MAX : want);
-    if (got < 0 && errno == EINTR) continue;
+    ptrdiff_t got = cli_fd_read(fd, buf + n, cap - 1 - n);
     if (got < 0) err = errno;
     if (got <= 0) break;
     n += (size_t)got;
@@ -253,10 +252,7 @@ int cli_stdin_once(char **files, int n) {
 
 static ptrdiff_t stdin_read(void *ctx, void *buf, size_t cap) {
   (void)ctx;
-  for (;;) {
-    ssize_t n = read(STDIN_FILENO, buf, cap > SSIZE_MAX ? SSIZE_MAX : cap);
-    if (n >= 0 || errno != EINTR) return n;
-  }
+  return cli_fd_read(STDIN_FILENO, buf, cap);
 }
 
 static int has_suffix(const char *s, size_t len, const char *suffix) {
@@ -265,7 +261,8 @@ static int has_suffix(const char *s, size_t len, const char *suffix) {
 }
 
 /* Splits "ARCHIVE.npz:NAME" at its last ".npz:" into an allocated archive
- * path and *member (pointing into path).  0 when path has no such part. */
+ * path and *member (pointing into path).  0 when path has no such part,
+ * -1 (reported) when out of memory. */
 static int split_member(const char *path, char **archive, const char **member) {
   const char *at = NULL;
   for (const char *p = strstr(path, ".npz:"); p; p = strstr(p + 1, ".npz:"))
@@ -273,7 +270,10 @@ static int split_member(const char *path, char **archive, const char **member) {
   if (!at || !at[5]) return 0;
   size_t len = (size_t)(at - path) + 4;
   *archive = malloc(len + 1);
-  if (!*archive) return 0;
+  if (!*archive) {
+    cli_error("%s: out of memory", path);
+    return -1;
+  }
   memcpy(*archive, path, len);
   (*archive)[len] = '\0';
   *member = at + 5;
@@ -328,11 +328,13 @@ int cli_read_npy(const char *path, bcast_tensor *out, bcast_npy_info *info,
   int have_stat = 0;
   char *archive = NULL;
   const char *member = NULL;
+  int split = 0;
   if (cli_is_std(path)) {
     st = bcast_npy_read_stream(stdin_read, NULL, "<stdin>", out, info,
                                max_bytes, &diag);
   } else if (!(have_stat = stat(path, &sb) == 0) &&
-             split_member(path, &archive, &member)) {
+             (split = split_member(path, &archive, &member)) != 0) {
+    if (split < 0) return CLI_USAGE;
     st = bcast_npz_read(archive, member, out, info, max_bytes, &diag);
     free(archive);
   } else if (has_suffix(path, strlen(path), ".npz")) {
@@ -361,18 +363,10 @@ int cli_output_is_archive(const char *output) {
 
 static bcast_status stdout_write(void *ctx, const void *bytes, size_t len) {
   (void)ctx;
-  const char *p = bytes;
-  while (len > 0) {
-    ssize_t n = write(STDOUT_FILENO, p, len > SSIZE_MAX ? SSIZE_MAX : len);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      if (n == 0) errno = EIO;
-      return BCAST_IO;
-    }
-    p += n;
-    len -= (size_t)n;
-  }
-  return BCAST_OK;
+  const int err = cli_fd_write(STDOUT_FILENO, bytes, len);
+  if (!err) return BCAST_OK;
+  errno = err; /* for the writer's message */
+  return BCAST_IO;
 }
 
 int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
@@ -381,6 +375,7 @@ int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
   bcast_status st;
   char *archive = NULL;
   const char *member = NULL;
+  int split = 0;
   if (cli_is_std(output)) {
     if (n != 1) {
       cli_error("-o -: %zu results cannot share standard output; write them "
@@ -394,7 +389,8 @@ int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
       return CLI_USAGE;
     }
     st = bcast_npy_write_stream(stdout_write, NULL, "<stdout>", t, opts, &diag);
-  } else if (split_member(output, &archive, &member)) {
+  } else if ((split = split_member(output, &archive, &member)) != 0) {
+    if (split < 0) return CLI_USAGE;
     if (n != 1) {
       cli_error("%s: %zu results need an archive without a member name "
                 "(members arr_0..arr_%zu)",
@@ -402,10 +398,10 @@ int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
       free(archive);
       return CLI_USAGE;
     }
-    st = bcast_npz_write(archive, 1, &member, t, opts, &diag);
+    st = bcast_npz_update(archive, 1, &member, t, opts, &diag);
     free(archive);
   } else if (cli_output_is_archive(output)) {
-    st = bcast_npz_write(output, n, NULL, t, opts, &diag);
+    st = bcast_npz_update(output, n, NULL, t, opts, &diag);
   } else if (n == 1) {
     st = bcast_npy_write(output, t, opts, &diag);
   } else {
@@ -444,6 +440,44 @@ int cli_write_npy_files(size_t n, char *const *paths, const bcast_tensor *t,
   if (st == BCAST_OK) return CLI_OK;
   cli_diag(NULL, &diag);
   return CLI_USAGE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Output directories this run made: removed again when the command fails
+ * (main) or a signal ends it (main's handler), so a failure leaves no
+ * trace.  rmdir(2) removes only an empty directory, and only these are
+ * recorded, so nothing that existed before the run, and no file published
+ * into one, is ever removed.  The handler may run in any thread at any
+ * moment: an entry is complete before the count covers it. */
+
+#define CLI_MAX_CREATED 8
+#define CLI_CREATED_PATH_MAX 4096
+static char created[CLI_MAX_CREATED][CLI_CREATED_PATH_MAX];
+static atomic_int n_created;
+
+int cli_make_output_dir(const char *path) {
+  if (mkdir(path, 0777) == 0) {
+    const int i = atomic_load(&n_created);
+    const size_t len = strlen(path);
+    if (i < CLI_MAX_CREATED && len < CLI_CREATED_PATH_MAX) {
+      memcpy(created[i], path, len + 1);
+      atomic_store(&n_created, i + 1);
+    }
+    return 1;
+  }
+  const int err = errno;
+  struct stat sb;
+  if (err == EEXIST && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) return 1;
+  if (err == EEXIST)
+    cli_error("%s: exists and is not a directory", path);
+  else
+    cli_error("%s: cannot create the directory: %s", path, strerror(err));
+  return 0;
+}
+
+void cli_remove_created(void) {
+  for (int i = atomic_exchange(&n_created, 0); i > 0; i--)
+    rmdir(created[i - 1]);
 }
 
 /* ------------------------------------------------------------------------ */

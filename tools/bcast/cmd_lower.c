@@ -46,7 +46,7 @@ static void lower_help(FILE *out) {
           "                      the diagnostics as JSON objects on stderr\n"
           "  -o OUT              write the module to OUT (via a synced temporary\n"
           "                      file and rename, see 'How outputs are written'\n"
-          "                      in the README; '-' is stdout, the default)\n"
+          "                      in docs/cli.md; '-' is stdout, the default)\n"
           "  --max-input-bytes N read at most N bytes of MLIR (K/M/G suffix;\n"
           "                      default 1G); a larger input is an error (2)\n"
           "  -h, --help          this text\n"
@@ -222,7 +222,7 @@ int cmd_lower(int argc, char **argv) {
                                                   stdout, &stats, diag);
   int rc = CLI_OK;
   if (st == BCAST_IO) {
-    cli_error("lower: writing %s failed: %s", out_path ? out_path : "the output",
+    cli_error("lower: %s: write failed: %s", out_path ? out_path : "<stdout>",
               strerror(errno));
     rc = CLI_USAGE;
   } else if (st != BCAST_OK) {
@@ -236,7 +236,7 @@ int cmd_lower(int argc, char **argv) {
      * 1); resources and I/O are 2. */
     rc = st == BCAST_PARSE ? CLI_FAIL : bcast_status_exit_class(st);
   } else if (!out && fflush(stdout) != 0) {
-    cli_error("lower: writing the output failed: %s", strerror(errno));
+    cli_error("lower: <stdout>: write failed: %s", strerror(errno));
     rc = CLI_USAGE;
   }
   if (out && rc == CLI_OK) {

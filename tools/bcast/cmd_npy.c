@@ -8,7 +8,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -208,9 +207,11 @@ static void broadcast_help(FILE *out) {
         "byte-identical to numpy.save(np.broadcast_arrays(...)[i].copy()).\n"
         "Outputs keep their input's byte order, and strings its kind and width.\n"
         CLI_INPUT_FORMS_HELP
+        CLI_ARCHIVE_OUTPUT_HELP
         "\n"
         "options:\n"
-        "  -o, --output DIR   directory for z0.npy..zL.npy (created if missing);\n"
+        "  -o, --output DIR   directory for z0.npy..zL.npy (created if missing,\n"
+        "                     and removed again if the run fails);\n"
         "                     OUT.npz: an archive of members arr_0..arr_L, as\n"
         "                     numpy.savez names them; '-': standard output\n"
         "                     (one input only)\n"
@@ -257,11 +258,7 @@ static int64_t broadcast_bytes(size_t n, const bcast_tensor *x) {
 /* broadcast into a directory, tile by tile: OUTDIR/z0.npy .. zL.npy. */
 static int stream_broadcast(const npy_opts *o, size_t n, const bcast_tensor *x,
                             const bcast_npy_info *info) {
-  if (mkdir(o->output, 0777) != 0 && errno != EEXIST) {
-    cli_error("%s: cannot create the directory: %s", o->output,
-              strerror(errno));
-    return CLI_USAGE;
-  }
+  if (!cli_make_output_dir(o->output)) return CLI_USAGE;
   bcast_tensor *z = calloc(n, sizeof *z);
   char **paths = calloc(n, sizeof *paths);
   size_t cap = strlen(o->output) + 32;
@@ -356,10 +353,7 @@ int cmd_broadcast(int argc, char **argv) {
     }
     free(w);
   } else {
-    if (mkdir(o.output, 0777) != 0 && errno != EEXIST) {
-      cli_error("%s: cannot create the directory: %s", o.output, strerror(errno));
-      rc = CLI_USAGE;
-    }
+    if (!cli_make_output_dir(o.output)) rc = CLI_USAGE;
     /* z0..zL are published together or not at all. */
     size_t cap = strlen(o.output) + 32;
     char **paths = rc == CLI_OK ? calloc(n, sizeof *paths) : NULL;
@@ -400,6 +394,7 @@ static void broadcast_to_help(FILE *out) {
         "and width.  OUT.npy may be IN.npy: the input is read whole before the output is\n"
         "written to a temporary file and renamed.\n"
         CLI_INPUT_FORMS_HELP
+        CLI_ARCHIVE_OUTPUT_HELP
         "\n"
         "options:\n"
         "  --shape SHAPE      target shape, in any form 'bcast infer' takes:\n"

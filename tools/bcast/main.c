@@ -31,13 +31,18 @@ static void usage(FILE *out) {
           "'bcast COMMAND --help' describes a command's options;\n"
           "'bcast --list-ops' lists the ops of 'bcast run'.\n"
           "Exit status: 0 success, 1 a check or broadcast failed, 2 usage or\n"
-          "I/O error.\n");
+          "I/O error.  An output whose reader went away (a closed pipe) is a\n"
+          "write error, 2 with 'write failed: Broken pipe', not death by\n"
+          "SIGPIPE; a non-blocking standard input or output is waited for.  A\n"
+          "failed run leaves no file or directory it made.\n");
 }
 
 /* SIGINT, SIGTERM, SIGHUP: remove the named temporary files of outputs
- * being written, then die of the signal as before. */
+ * being written and the output directories this run made, then die of the
+ * signal as before. */
 static void on_signal(int sig) {
   bcast_output_remove_temps();
+  cli_remove_created();
   struct sigaction dfl;
   memset(&dfl, 0, sizeof dfl);
   dfl.sa_handler = SIG_DFL;
@@ -64,8 +69,8 @@ static void install_signal_handlers(void) {
   }
 }
 
-int main(int argc, char **argv) {
-  install_signal_handlers();
+/* The command argv names; its exit code. */
+static int dispatch(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
     return CLI_USAGE;
@@ -88,4 +93,14 @@ int main(int argc, char **argv) {
       return commands[i].fn(argc - 1, argv + 1);
   cli_error("unknown command '%s' (see 'bcast --help')", argv[1]);
   return CLI_USAGE;
+}
+
+int main(int argc, char **argv) {
+  install_signal_handlers();
+  cli_stdio_init();
+  const int rc = cli_stdio_finish(dispatch(argc, argv));
+  /* A failed command leaves no directory it made (files it began are
+   * discarded by the output writer already). */
+  if (rc != CLI_OK) cli_remove_created();
+  return rc;
 }

@@ -81,12 +81,9 @@ report_loc report_cursor_loc(report_cursor *c, uint32_t line, uint32_t col) {
 void report_op_failure(report_diag *d, char *buf, size_t size,
                        bcast_profile profile, const bcast_diag *diag) {
   const char *mlir = diag->mlir_message;
-  int op_len = d->op_len > 200 ? 200 : (int)d->op_len;
-  if (!mlir[0] || diag->mlir_op_prefix)
-    snprintf(buf, size, "'%.*s' op %s", op_len, d->op,
-             mlir[0] ? mlir : diag->message);
-  else
-    snprintf(buf, size, "%s", mlir);
+  /* A name of any length leaves room for the message. */
+  bcast_mlir_diag_format(d->op, d->op_len > 200 ? 200 : d->op_len, diag, buf,
+                         size);
   d->severity = REPORT_ERROR;
   d->message = buf;
   d->rule = bcast_status_name(diag->status);
@@ -275,7 +272,8 @@ static void sarif_location(json_writer *w, const report_loc *loc,
 
 /* The rules of the SARIF log: the status list, then the two rules that are
  * not statuses. */
-#define REPORT_SARIF_RULE_(id, text, exit_class) {"BCAST_" #id, text},
+#define REPORT_SARIF_RULE_(id, text, exit_class, py_exception) \
+  {"BCAST_" #id, text},
 static const struct {
   const char *id, *text;
 } sarif_rules[] = {

@@ -5,7 +5,7 @@
  *          the source line, and a caret under the column (with '~' under
  *          a range); a note at the same place as the line before it gets
  *          no source line, as in MLIR's SourceMgrDiagnosticHandler;
- *   json   one JSON object per diagnostic and line (README.md, "Machine-
+ *   json   one JSON object per diagnostic and line (docs/cli.md, "Machine-
  *          readable output", has the schema);
  *   sarif  one SARIF 2.1.0 log for the whole run. */
 #ifndef BCAST_CLI_REPORT_H

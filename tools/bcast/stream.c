@@ -34,6 +34,15 @@ int cli_stream_wanted(const bcast_tensor *layout, int64_t memory) {
   return layout->dtype != BCAST_STRING && layout_bytes(layout) > memory;
 }
 
+/* A tile's bytes: within the tiler's budget, so they fit; checked all the
+ * same (-1 on overflow, which the caller refuses). */
+static int64_t box_bytes(const bcast_box *box, size_t elem) {
+  int64_t bytes;
+  if (__builtin_mul_overflow(bcast_box_elem_count(box), (int64_t)elem, &bytes))
+    return -1;
+  return bytes;
+}
+
 /* The directory holding path ("." for a bare name), in buf. */
 static void parent_dir(const char *path, char *buf, size_t cap) {
   const char *slash = strrchr(path, '/');
@@ -55,9 +64,14 @@ static int check_space(size_t n, const cli_stream_job *jobs) {
   size_t nfs = 0;
   for (size_t k = 0; k < n; k++) {
     struct stat sb;
-    if (stat(jobs[k].path, &sb) == 0 && !S_ISREG(sb.st_mode)) continue;
+    const int exists = stat(jobs[k].path, &sb) == 0;
+    if (exists && !S_ISREG(sb.st_mode)) continue;
+    /* An existing file's own file system (through a link, or /dev/stdout
+     * redirected to a file, that is not its name's directory's); a new
+     * file's directory's. */
     char dir[4096];
-    parent_dir(jobs[k].path, dir, sizeof dir);
+    if (exists) snprintf(dir, sizeof dir, "%s", jobs[k].path);
+    else parent_dir(jobs[k].path, dir, sizeof dir);
     struct statvfs fs;
     struct stat db;
     if (statvfs(dir, &fs) != 0 || stat(dir, &db) != 0)
@@ -70,7 +84,11 @@ static int check_space(size_t n, const cli_stream_job *jobs) {
       need[nfs] = 0;
       avail[nfs++] = (uint64_t)fs.f_bavail * fs.f_frsize;
     }
-    need[i] += (uint64_t)layout_bytes(&jobs[k].layout) + BCAST_NPY_HEADER_MAX;
+    if (__builtin_add_overflow(need[i],
+                               (uint64_t)layout_bytes(&jobs[k].layout) +
+                                   BCAST_NPY_HEADER_MAX,
+                               &need[i]))
+      need[i] = UINT64_MAX;
     if (need[i] > avail[i]) {
       cli_error("%s: the output%s need%s %" PRIu64 " bytes, and the file "
                 "system of %s has %" PRIu64 " free; nothing was written",
@@ -179,12 +197,17 @@ static int write_job(const cli_stream_job *job, bcast_output *out,
     return bcast_status_exit_class(st);
   }
   bcast_box box;
-  size_t cap = elem;
+  int64_t cap = (int64_t)elem;
   if (bcast_tiler_tile(&tiler, 0, &box)) /* the first tile is the largest */
-    cap = (size_t)bcast_box_elem_count(&box) * elem;
-  unsigned char *buffer = malloc(cap ? cap : 1);
+    cap = box_bytes(&box, elem);
+  if (cap < 0 || (uint64_t)cap > SIZE_MAX) {
+    cli_error("%s: a tile's size overflows", job->path);
+    return CLI_FAIL;
+  }
+  unsigned char *buffer = malloc(cap ? (size_t)cap : 1);
   if (!buffer) {
-    cli_error("%s: out of memory for a tile of %zu bytes", job->path, cap);
+    cli_error("%s: out of memory for a tile of %" PRId64 " bytes", job->path,
+              cap);
     return CLI_USAGE;
   }
   unsigned char header[BCAST_NPY_HEADER_MAX];
@@ -205,14 +228,16 @@ static int write_job(const cli_stream_job *job, bcast_output *out,
       (*write_failed = bcast_output_write(out, header, header_len) != BCAST_OK))
     st = BCAST_IO;
   while (st == BCAST_OK && bcast_tiler_next(&tiler, &box)) {
+    /* Every tile is at most the first's bytes (cap). */
     const int64_t count = bcast_box_elem_count(&box);
+    const int64_t bytes = box_bytes(&box, elem);
     st = run_tile(job, maps, &box, buffer, &diag);
     if (st) break;
     if (job->big_endian && elem > 1) swap_bytes(buffer, count, elem);
     if ((*write_failed =
-             bcast_output_write(out, buffer, (size_t)count * elem) != BCAST_OK))
+             bcast_output_write(out, buffer, (size_t)bytes) != BCAST_OK))
       st = BCAST_IO;
-    *done += count * (int64_t)elem;
+    if (__builtin_add_overflow(*done, bytes, done)) *done = total;
     cli_drop_mapped_pages();
     cli_progress_update(progress, *done, total);
   }
