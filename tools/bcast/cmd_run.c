@@ -260,25 +260,23 @@ static int parse_scalar_literal(const char *text, bcast_scalar *out) {
 
 /* Types the scalar operands (is_scalar[k]) by NEP 50 beside the array
  * operands and makes each a rank-0 tensor in x[k].  SELECT's condition is
- * typed on its own, its values beside each other.  The logical ops' inputs
- * (TOSA's bool-only ops) are truth values, which NumPy computes in bool
- * whatever their types: a scalar there is typed on its own too (int8 array
- * or 300 is no out-of-range error).  Returns 0 after reporting a failure. */
-static int type_scalars(bcast_op op, int arity, const int *is_scalar,
-                        const bcast_scalar *scalars, bcast_tensor *x) {
-  const int truth_values = bcast_op_get(op)->tosa_types == BCAST_TYPES_BOOL;
+ * typed on its own, its values beside each other.  Returns 0 after
+ * reporting a failure. */
+static int type_scalars(bcast_op op, bcast_profile profile, int arity,
+                        const int *is_scalar, const bcast_scalar *scalars,
+                        bcast_tensor *x) {
   for (int k = 0; k < arity; k++) {
     if (!is_scalar[k]) continue;
     bcast_dtype strong[3];
     size_t n_strong = 0;
     const int first = op == BCAST_OP_SELECT && k > 0 ? 1 : 0;
-    if (!(op == BCAST_OP_SELECT && k == 0) && !truth_values)
+    if (!(op == BCAST_OP_SELECT && k == 0))
       for (int j = first; j < arity; j++)
         if (!is_scalar[j]) strong[n_strong++] = x[j].dtype;
     bcast_dtype dtype;
     bcast_diag diag;
-    if (bcast_scalar_weak_dtype(&scalars[k], n_strong, strong, &dtype,
-                                &diag) != BCAST_OK ||
+    if (bcast_op_scalar_dtype(op, profile, &scalars[k], n_strong, strong,
+                              &dtype, &diag) != BCAST_OK ||
         bcast_scalar_tensor(&scalars[k], dtype, &x[k], &diag) != BCAST_OK) {
       cli_diag("run: scalar operand", &diag);
       return 0;
@@ -466,7 +464,7 @@ int cmd_run(int argc, char **argv) {
       goto release;
     }
   }
-  if (!type_scalars(op, arity, is_scalar, scalars, x)) {
+  if (!type_scalars(op, options.profile, arity, is_scalar, scalars, x)) {
     rc = CLI_FAIL;
     goto release;
   }
