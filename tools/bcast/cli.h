@@ -79,10 +79,6 @@ int cli_read_npy(const char *path, bcast_tensor *out, bcast_npy_info *info,
  * (bcast_npy_map); BCAST_MAP_MIN_BYTES in the environment overrides it. */
 #define CLI_MAP_MIN_BYTES ((int64_t)64 << 20)
 int64_t cli_map_min_bytes(void);
-/* Hands the pages of every mapped input back to the page cache (they are
- * mapped again when touched), so that a streamed run's resident memory
- * stays one tile's however large its inputs. */
-void cli_drop_mapped_pages(void);
 /* The help text paragraph on input names (cli_read_npy). */
 #define CLI_INPUT_FORMS_HELP                                                  \
   "Inputs: a .npy file; '-' for standard input (once; a file named '-' is\n" \
@@ -121,47 +117,35 @@ void cli_progress_init(cli_progress *p, int quiet);
 void cli_progress_update(void *ctx, int64_t done, int64_t total);
 void cli_progress_end(cli_progress *p);
 
-/* Streaming (stream.c): an output larger than --memory is computed tile by
- * tile and written as it is made, so the process holds one tile (at most
- * half of --memory, 64 MiB at most), not the output. */
+/* Streaming (stream.c): an output larger than --memory is computed tile
+ * by tile and written as it is made by the library (bcast/save.h), so the
+ * process holds one tile (at most half of --memory, 64 MiB at most), not
+ * the output. */
 #define CLI_DEFAULT_MEMORY ((int64_t)1 << 30)
-typedef struct cli_stream_job {
-  const char *path;            /* the output .npy file */
-  bcast_tensor layout;         /* its dtype, rank and shape (no data) */
-  size_t n;                    /* operands, 1 to 3 */
-  const bcast_tensor *inputs;  /* the whole operands */
-  const int64_t *dims;         /* BroadcastInDim's map of a copy, or NULL */
-  size_t n_dims;               /* (implicit broadcasting) */
-  int op_job;                  /* 1: op over the inputs; 0: copy inputs[0] */
-  bcast_op op;
-  const bcast_op_attrs *attrs;
-  const bcast_ew_options *options; /* for a tile: no declared shapes */
-  int threads;                 /* copies */
-  int big_endian;              /* write '>' data */
-} cli_stream_job;
 /* Whether an output of this layout streams under --memory (not strings,
  * whose width depends on the data). */
 int cli_stream_wanted(const bcast_tensor *layout, int64_t memory);
-/* Writes jobs[0..n) to their paths all or none, tile by tile, after
- * checking the file systems have room; a progress line as cli_progress.
- * CLI_OK or the reported exit code. */
-int cli_stream_write(size_t n, const cli_stream_job *jobs, int64_t memory,
-                     int quiet);
-
-/* Streams copies: paths[k] gets x[k] broadcast to layouts[k] (through dims,
- * or implicitly when dims is NULL), all or none; the outputs must be .npy
- * files and within max_bytes (reported otherwise: exit 2 and 1). */
-int cli_stream_copies(size_t n, char *const *paths, const bcast_tensor *x,
-                      const bcast_tensor *layouts, const bcast_npy_info *info,
-                      const int64_t *dims, size_t n_dims, int64_t max_bytes,
-                      int64_t memory, int threads, int quiet);
+/* What the streamed commands share: --max-bytes when given (INT64_MAX
+ * when not: a streamed output then has no cap but the disk), --memory,
+ * --threads and --quiet. */
+typedef struct cli_stream_opts {
+  int64_t max_bytes;
+  int64_t memory;
+  int threads;
+  int quiet;
+} cli_stream_opts;
+/* Streams views[k] to paths[k] for k < n, all or none, keeping the byte
+ * order info[k] gives; the outputs must be .npy files and within
+ * max_bytes (reported otherwise: exit 2 and 1).  CLI_OK or the reported
+ * exit code. */
+int cli_stream_views(size_t n, char *const *paths, const bcast_tensor *views,
+                     const bcast_npy_info *info, const cli_stream_opts *o);
 /* Streams op over inputs (already planned: layout is the output's) to
  * path, with the same checks. */
 int cli_stream_op(const char *path, const bcast_tensor *layout, size_t n,
                   const bcast_tensor *inputs, bcast_op op,
                   const bcast_op_attrs *attrs,
-                  const bcast_ew_options *options, int64_t max_bytes,
-                  int64_t memory, int quiet);
+                  const bcast_ew_options *options, const cli_stream_opts *o);
 /* The help lines of --memory and --quiet. */
 #define CLI_MEMORY_HELP                                                       \
   "  --memory N         outputs larger than N bytes (default 1G) are\n"      \

@@ -1,7 +1,4 @@
 /* Helpers shared by the commands: messages, files, option values. */
-#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE /* madvise(MADV_DONTNEED) */
-#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -11,7 +8,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -276,39 +272,6 @@ static int split_member(const char *path, char **archive, const char **member) {
   return 1;
 }
 
-/* The inputs this process mapped (cli_read_npy), whose pages a long
- * streamed run hands back to the page cache as it goes. */
-#define CLI_MAX_MAPPED 16
-static struct {
-  const void *data;
-  size_t bytes;
-} mapped[CLI_MAX_MAPPED];
-static size_t n_mapped;
-
-static void remember_mapped(const bcast_tensor *t) {
-  int64_t count;
-  if (n_mapped == CLI_MAX_MAPPED ||
-      bcast_tensor_elem_count(t, &count, NULL) != BCAST_OK || count == 0)
-    return;
-  /* A mapped file's data is one block, C or Fortran order. */
-  mapped[n_mapped].data = t->data;
-  mapped[n_mapped].bytes = (size_t)count * bcast_dtype_size(t->dtype);
-  n_mapped++;
-}
-
-void cli_drop_mapped_pages(void) {
-#if defined(__linux__)
-  const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-  for (size_t k = 0; k < n_mapped; k++) {
-    uintptr_t lo = (uintptr_t)mapped[k].data & ~(page - 1);
-    uintptr_t hi = (uintptr_t)mapped[k].data + mapped[k].bytes;
-    /* Read-only file pages: dropping them only unmaps them from this
-     * process; the next touch maps them again from the page cache. */
-    madvise((void *)lo, hi - lo, MADV_DONTNEED);
-  }
-#endif
-}
-
 int64_t cli_map_min_bytes(void) {
   const char *env = getenv("BCAST_MAP_MIN_BYTES");
   int64_t n;
@@ -339,9 +302,8 @@ int cli_read_npy(const char *path, bcast_tensor *out, bcast_npy_info *info,
      * input may be larger than memory.  What cannot be used in place
      * (big-endian or string data) is read as before. */
     st = BCAST_UNSUPPORTED;
-    if (have_stat && S_ISREG(sb.st_mode) && sb.st_size >= cli_map_min_bytes() &&
-        (st = bcast_npy_map(path, out, info, &diag)) == BCAST_OK)
-      remember_mapped(out);
+    if (have_stat && S_ISREG(sb.st_mode) && sb.st_size >= cli_map_min_bytes())
+      st = bcast_npy_map(path, out, info, &diag);
     if (st == BCAST_UNSUPPORTED)
       st = bcast_npy_read(path, out, info, max_bytes, &diag);
   }

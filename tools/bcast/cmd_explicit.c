@@ -208,9 +208,9 @@ int cmd_broadcast_in_dim(int argc, char **argv) {
   if (st == BCAST_OK && !print && cli_stream_wanted(&view, memory)) {
     /* Over --memory: written tile by tile. */
     char *paths[1] = {(char *)output};
-    rc = cli_stream_copies(1, paths, &x, &view, &info, dims, n_dims,
-                           max_bytes_given ? max_bytes : INT64_MAX, memory,
-                           threads, quiet);
+    const cli_stream_opts so = {max_bytes_given ? max_bytes : INT64_MAX,
+                                memory, threads, quiet};
+    rc = cli_stream_views(1, paths, &view, &info, &so);
     bcast_tensor_release(&view);
     bcast_tensor_release(&x);
     return rc;

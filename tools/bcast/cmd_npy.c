@@ -272,9 +272,9 @@ static int stream_broadcast(const npy_opts *o, size_t n, const bcast_tensor *x,
     cli_diag("broadcast", &diag);
     rc = CLI_FAIL;
   } else if (rc == CLI_OK) {
-    rc = cli_stream_copies(n, paths, x, z, info, NULL, 0,
-                           o->max_bytes_given ? o->max_bytes : INT64_MAX,
-                           o->memory, o->threads, o->quiet);
+    const cli_stream_opts so = {o->max_bytes_given ? o->max_bytes : INT64_MAX,
+                                o->memory, o->threads, o->quiet};
+    rc = cli_stream_views(n, paths, z, info, &so);
     for (size_t i = 0; i < n; i++) bcast_tensor_release(&z[i]);
   }
   for (size_t i = 0; paths && i < n; i++) free(paths[i]);
@@ -463,9 +463,9 @@ int cmd_broadcast_to(int argc, char **argv) {
   if (st == BCAST_OK && !o.print && cli_stream_wanted(&view, o.memory)) {
     /* Over --memory: written tile by tile. */
     char *paths[1] = {(char *)o.output};
-    rc = cli_stream_copies(1, paths, &x, &view, &info, NULL, 0,
-                           o.max_bytes_given ? o.max_bytes : INT64_MAX,
-                           o.memory, o.threads, o.quiet);
+    const cli_stream_opts so = {o.max_bytes_given ? o.max_bytes : INT64_MAX,
+                                o.memory, o.threads, o.quiet};
+    rc = cli_stream_views(1, paths, &view, &info, &so);
     bcast_tensor_release(&view);
     bcast_tensor_release(&x);
     free(o.files);

@@ -527,10 +527,11 @@ int cmd_run(int argc, char **argv) {
       bcast_tensor layout = *bcast_ew_plan_output(plan);
       bcast_ew_plan_destroy(plan);
       if (cli_stream_wanted(&layout, o.memory)) {
+        const cli_stream_opts so = {
+            o.max_bytes_given ? o.max_bytes : INT64_MAX, o.memory, o.threads,
+            o.quiet};
         rc = cli_stream_op(o.output, &layout, (size_t)arity, x, op, &attrs,
-                           &options,
-                           o.max_bytes_given ? o.max_bytes : INT64_MAX,
-                           o.memory, o.quiet);
+                           &options, &so);
         goto release;
       }
     }
