@@ -8,28 +8,11 @@
 
 #include <structmember.h>
 
-#define PB_MAX_INPUTS 3
-
 /* The inputs' names in error messages. */
 static const char *const input_names[PB_MAX_INPUTS] = {"input 0", "input 1",
                                                         "input 2"};
 
-/* The op's per-call state: inputs (arrays or Python scalars turned into
- * rank-0 tensors), attributes and options. */
-typedef struct op_call {
-  bcast_op op;
-  int arity;
-  pb_array arrays[PB_MAX_INPUTS];  /* array inputs (array == NULL else) */
-  bcast_scalar scalars[PB_MAX_INPUTS];
-  bcast_tensor inputs[PB_MAX_INPUTS];
-  int owned[PB_MAX_INPUTS];        /* inputs[k] is a scalar's own tensor */
-  bcast_op_attrs attrs;
-  bcast_dtype cast_to;
-  bcast_ew_options options;
-  PyObject *out; /* owned: the keyword arguments are read from a copy */
-} op_call;
-
-static void op_call_release(op_call *c) {
+void pb_op_args_release(pb_op_args *c) {
   for (int k = 0; k < c->arity; k++) {
     if (c->owned[k]) bcast_tensor_release(&c->inputs[k]);
     pb_array_release(&c->arrays[k]);
@@ -74,7 +57,7 @@ static int weak_scalar(PyObject *obj, bcast_scalar *out, const char *what) {
 
 /* An array input wrapped without a copy, except an array in non-native
  * byte order: its native copy (the kernels read native values). */
-static int input_array(PyObject *obj, pb_array *out, const char *what) {
+int pb_native_array(PyObject *obj, pb_array *out, const char *what) {
   if (PyArray_Check(obj) && !PyArray_ISNOTSWAPPED((PyArrayObject *)obj)) {
     PyArray_Descr *native = PyArray_DescrNewByteorder(
         PyArray_DESCR((PyArrayObject *)obj), NPY_NATIVE);
@@ -102,12 +85,12 @@ static int out_array(PyObject *obj, pb_array *out) {
 
 /* The inputs: arrays wrapped as they are, then the scalars typed against
  * the arrays (SELECT's condition is no part of its values' type). */
-static int inputs_from(op_call *c, PyObject *const *objs) {
+static int inputs_from(pb_op_args *c, PyObject *const *objs) {
   const char *const *what = input_names;
   for (int k = 0; k < c->arity; k++) {
     int is_scalar = weak_scalar(objs[k], &c->scalars[k], what[k]);
     if (is_scalar < 0) return -1;
-    if (!is_scalar && input_array(objs[k], &c->arrays[k], what[k]) < 0)
+    if (!is_scalar && pb_native_array(objs[k], &c->arrays[k], what[k]) < 0)
       return -1;
     if (!is_scalar) c->inputs[k] = c->arrays[k].tensor;
   }
@@ -140,7 +123,7 @@ static int inputs_from(op_call *c, PyObject *const *objs) {
 
 /* CAST's target: anything np.dtype accepts (a name that is no UTF-8 text
  * is refused here: NumPy would raise a codec's error). */
-static int cast_target(op_call *c, PyObject *value) {
+static int cast_target(pb_op_args *c, PyObject *value) {
   Py_ssize_t len;
   if (PyUnicode_Check(value) && !pb_utf8(value, &len, "cast: to")) return -1;
   PyArray_Descr *d = NULL;
@@ -189,7 +172,7 @@ static int bound_from(PyObject *value, bcast_scalar *out, const char *name) {
 
 /* One attribute keyword: TO (also spelled dtype) and the bounds from
  * Python values, the others as their text through bcast_op_attr_set. */
-static int attr_from(op_call *c, bcast_attr attr, PyObject *value) {
+static int attr_from(pb_op_args *c, bcast_attr attr, PyObject *value) {
   const char *name = bcast_attr_name(attr);
   if (attr == BCAST_ATTR_TO) return cast_target(c, value);
   if (attr == BCAST_ATTR_MIN_VAL)
@@ -231,7 +214,7 @@ static int positional_attrs(bcast_op op, bcast_attr *out) {
 
 /* The keyword arguments: out, profile, checked, threads, and exactly the
  * attributes the op reads. */
-static int keyword_from(op_call *c, PyObject *key, PyObject *value,
+static int keyword_from(pb_op_args *c, PyObject *key, PyObject *value,
                         int *seen_out) {
   const char *name = pb_cstr(key, "a keyword argument's name");
   if (!name) return -1;
@@ -265,14 +248,13 @@ static int keyword_from(op_call *c, PyObject *key, PyObject *value,
   return -1;
 }
 
-static PyObject *raise_for(const op_call *c, bcast_status st,
-                           const bcast_diag *diag) {
+PyObject *pb_op_raise(bcast_op op, bcast_status st, const bcast_diag *diag) {
   pb_raise(st, diag);
   if (st == BCAST_CHECKED) {
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
     PyErr_NormalizeException(&type, &value, &tb);
-    PyObject *name = PyUnicode_FromString(bcast_op_get(c->op)->name);
+    PyObject *name = PyUnicode_FromString(bcast_op_get(op)->name);
     if (value && name) PyObject_SetAttrString(value, "op", name);
     Py_XDECREF(name);
     PyErr_Restore(type, value, tb);
@@ -280,7 +262,7 @@ static PyObject *raise_for(const op_call *c, bcast_status st,
   return NULL;
 }
 
-static PyObject *compute(op_call *c) {
+static PyObject *compute(pb_op_args *c) {
   bcast_diag diag;
   bcast_status st;
   if (c->out && c->out != Py_None) {
@@ -291,7 +273,7 @@ static PyObject *compute(op_call *c) {
                                &out.tensor, &c->options, &diag);
     Py_END_ALLOW_THREADS
     pb_array_release(&out);
-    if (st != BCAST_OK) return raise_for(c, st, &diag);
+    if (st != BCAST_OK) return pb_op_raise(c->op, st, &diag);
     return Py_NewRef(c->out);
   }
   bcast_tensor result;
@@ -300,15 +282,15 @@ static PyObject *compute(op_call *c) {
   st = bcast_ew_compute(c->op, &c->attrs, (size_t)c->arity, c->inputs,
                         &result, &c->options, &diag);
   Py_END_ALLOW_THREADS
-  if (st != BCAST_OK) return raise_for(c, st, &diag);
+  if (st != BCAST_OK) return pb_op_raise(c->op, st, &diag);
   return pb_tensor_to_array(&result);
 }
 
 /* Parses an op's arguments (args[first..]: its inputs, positional
  * attributes and out; kwargs) into c.  -1 with an exception set; c must
  * be released either way. */
-static int op_call_parse(op_call *c, bcast_op op, PyObject *args,
-                         Py_ssize_t first, PyObject *kwargs) {
+int pb_op_args_parse(pb_op_args *c, bcast_op op, PyObject *args,
+                     Py_ssize_t first, PyObject *kwargs) {
   memset(c, 0, sizeof *c);
   c->op = op;
   c->arity = bcast_ew_arity(op);
@@ -359,11 +341,11 @@ static int op_call_parse(op_call *c, bcast_op op, PyObject *args,
 }
 
 PyObject *pb_op_call(PyObject *self, PyObject *args, PyObject *kwargs) {
-  op_call c;
+  pb_op_args c;
   PyObject *result = NULL;
-  if (op_call_parse(&c, (bcast_op)PyLong_AsLong(self), args, 0, kwargs) == 0)
+  if (pb_op_args_parse(&c, (bcast_op)PyLong_AsLong(self), args, 0, kwargs) == 0)
     result = compute(&c);
-  op_call_release(&c);
+  pb_op_args_release(&c);
   return result;
 }
 
@@ -585,7 +567,7 @@ static PyObject *plan_vectorcall(PyObject *self, PyObject *const *args,
       if (st != BCAST_OK) goto done;
       owned[k] = 1;
     } else {
-      if (input_array(args[k], &arrays[k], input_names[k]) < 0) goto done;
+      if (pb_native_array(args[k], &arrays[k], input_names[k]) < 0) goto done;
       inputs[k] = arrays[k].tensor;
     }
   }
@@ -602,10 +584,7 @@ static PyObject *plan_vectorcall(PyObject *self, PyObject *const *args,
     memset(&out.tensor, 0, sizeof out.tensor);
   }
 done:
-  if (st != BCAST_OK) {
-    op_call c = {.op = p->op};
-    raise_for(&c, st, &diag);
-  }
+  if (st != BCAST_OK) pb_op_raise(p->op, st, &diag);
   if (!p->has_out) bcast_tensor_release(&out.tensor);
   pb_array_release(&out);
   for (int i = 0; i < k; i++) {
@@ -640,7 +619,7 @@ static PyTypeObject plan_type = {
  * computed type that a cast plan fills from the caller's array before each
  * run (a scalar is made in the computed type at once; the caller releases
  * in[k] where it is not c->inputs[k]). */
-static bcast_status plan_conversions(plan_object *p, const op_call *c,
+static bcast_status plan_conversions(plan_object *p, const pb_op_args *c,
                                      bcast_tensor *in, bcast_diag *diag) {
   bcast_dtype types[PB_MAX_INPUTS], computed[PB_MAX_INPUTS];
   for (int k = 0; k < c->arity; k++) {
@@ -682,7 +661,7 @@ static bcast_status plan_conversions(plan_object *p, const op_call *c,
 
 /* Whether and how the fast path serves p: every input planned from an
  * array NumPy can hold, and a new output that fits the byte budget. */
-static void plan_fast_setup(plan_object *p, const op_call *c) {
+static void plan_fast_setup(plan_object *p, const pb_op_args *c) {
   const bcast_tensor *out = bcast_ew_plan_output(p->plan);
   plan_slot *os = &p->slot[PB_MAX_INPUTS];
   p->out_type = pb_npy_type(out->dtype);
@@ -723,9 +702,9 @@ PyObject *pb_plan(PyObject *self, PyObject *args, PyObject *kwargs) {
                  PyTuple_GET_ITEM(args, 0));
     return NULL;
   }
-  op_call c;
+  pb_op_args c;
   PyObject *result = NULL;
-  if (op_call_parse(&c, op, args, 1, kwargs) < 0) goto done;
+  if (pb_op_args_parse(&c, op, args, 1, kwargs) < 0) goto done;
   pb_array out;
   memset(&out, 0, sizeof out);
   int has_out = c.out && c.out != Py_None;
@@ -762,14 +741,14 @@ PyObject *pb_plan(PyObject *self, PyObject *args, PyObject *kwargs) {
     goto done;
   }
   if (st != BCAST_OK) {
-    raise_for(&c, st, &diag);
+    pb_op_raise(c.op, st, &diag);
     Py_DECREF(p);
     goto done;
   }
   plan_fast_setup(p, &c);
   result = (PyObject *)p;
 done:
-  op_call_release(&c);
+  pb_op_args_release(&c);
   return result;
 }
 
@@ -816,7 +795,7 @@ int pb_add_ops(PyObject *m) {
   for (int op = 0; op < BCAST_OP_COUNT; op++) {
     const int arity = bcast_ew_arity((bcast_op)op);
     if (arity < 0 || arity > PB_MAX_INPUTS) {
-      /* op_call's arrays hold PB_MAX_INPUTS inputs. */
+      /* pb_op_args's arrays hold PB_MAX_INPUTS inputs. */
       PyErr_Format(PyExc_ImportError, "bcast: op '%s' has %d inputs, over %d",
                    bcast_op_get((bcast_op)op)->name, arity, PB_MAX_INPUTS);
       goto done;

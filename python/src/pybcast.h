@@ -4,8 +4,9 @@
  * init), convert.c (Python values <-> bcast shapes, profiles, arrays,
  * diagnostics -> exceptions), shapes.c (broadcast_shapes, infer, explain,
  * verify_shapes), views.c (broadcast_to, broadcast_arrays,
- * broadcast_in_dim, materialize), mlir.c (verify_mlir, lower) and tiles.c
- * (input_box, output_box, tiles).
+ * broadcast_in_dim, materialize), mlir.c (verify_mlir, lower), tiles.c
+ * (input_box, output_box, tiles), ops.c (the element-wise ops, plan) and
+ * save.c (save_op, save_broadcast_to).
  * Everything here is internal: names start with pb_. */
 #ifndef BCAST_PYBCAST_H
 #define BCAST_PYBCAST_H
@@ -128,5 +129,37 @@ PyObject *pb_owned_to_array(bcast_tensor *t, const pb_array *src);
  * not change what is being read, so every container of the user's is read
  * through such a copy (pb_sequence, or PyDict_Items for a dict). */
 PyObject *pb_sequence(PyObject *obj, const char *what);
+
+/* The most inputs an element-wise op takes (SELECT's three). */
+#define PB_MAX_INPUTS 3
+
+/* An element-wise op's arguments as bcast.<op> takes them (ops.c):
+ * inputs (arrays or Python scalars turned into rank-0 tensors),
+ * attributes and options. */
+typedef struct pb_op_args {
+  bcast_op op;
+  int arity;
+  pb_array arrays[PB_MAX_INPUTS];  /* array inputs (array == NULL else) */
+  bcast_scalar scalars[PB_MAX_INPUTS];
+  bcast_tensor inputs[PB_MAX_INPUTS];
+  int owned[PB_MAX_INPUTS];        /* inputs[k] is a scalar's own tensor */
+  bcast_op_attrs attrs;
+  bcast_dtype cast_to;
+  bcast_ew_options options;
+  PyObject *out; /* owned: the keyword arguments are read from a copy */
+} pb_op_args;
+
+/* Parses an op's arguments (args[first..]: its inputs, positional
+ * attributes and out; kwargs) into c.  -1 with an exception set; c must
+ * be released either way. */
+int pb_op_args_parse(pb_op_args *c, bcast_op op, PyObject *args,
+                     Py_ssize_t first, PyObject *kwargs);
+void pb_op_args_release(pb_op_args *c);
+/* Raises what a failed call of op deserves (pb_raise; a CheckedError also
+ * gets .op).  Returns NULL. */
+PyObject *pb_op_raise(bcast_op op, bcast_status st, const bcast_diag *diag);
+/* An array input wrapped without a copy, except an array in non-native
+ * byte order: its native copy (the kernels read native values). */
+int pb_native_array(PyObject *obj, pb_array *out, const char *what);
 
 #endif

@@ -27,6 +27,10 @@ typedef struct save_job {
   bcast_tensor layout;                /* dtype, rank, shape; no data */
   size_t n;                           /* operands a tile reads, 1 to 3 */
   bcast_tensor inputs[EW_MAX_INPUTS]; /* borrowed, as the maps see them */
+  /* Bytes an element of each operand's box takes while a tile is made:
+   * its own, plus its converted copy's where the numpy profile converts
+   * it (bcast_ew_compute converts the boxes a tile reads). */
+  size_t in_bytes[EW_MAX_INPUTS];
   int op_job;                         /* the op over inputs; else a copy */
   bcast_op op;
   const bcast_op_attrs *attrs;
@@ -42,14 +46,15 @@ typedef struct save_run {
   int64_t done, total; /* data bytes written, and in all */
 } save_run;
 
-/* The output's data bytes, INT64_MAX when they overflow (more than any
- * disk holds, so it is refused as such). */
+/* The output's data bytes, -1 when they overflow 64 bits (save_jobs
+ * refuses such an output first; an empty one is 0 whatever its other
+ * dims). */
 static int64_t layout_bytes(const bcast_tensor *t) {
-  int64_t n = 1;
+  int64_t n = (int64_t)bcast_dtype_size(t->dtype);
   for (int32_t d = 0; d < t->rank; d++)
-    if (__builtin_mul_overflow(n, t->shape[d], &n)) return INT64_MAX;
-  if (__builtin_mul_overflow(n, (int64_t)bcast_dtype_size(t->dtype), &n))
-    return INT64_MAX;
+    if (t->shape[d] == 0) return 0;
+  for (int32_t d = 0; d < t->rank; d++)
+    if (__builtin_mul_overflow(n, t->shape[d], &n)) return -1;
   return n;
 }
 
@@ -133,26 +138,35 @@ static bcast_status check_space(size_t n, const save_job *jobs,
 /* ------------------------------------------------------------------------ */
 /* One output's tiles. */
 
-/* Computes one tile of job into buffer (C-contiguous, the box's shape). */
+/* Computes one tile of job into buffer (C-contiguous, the box's shape)
+ * from the boxes of the operands it reads, which broadcast to the tile as
+ * the whole operands do to the output (dims the output box spans in full
+ * on an operand's dim of size 1 stay 1). */
 static bcast_status run_tile(const save_job *job, const bcast_tile_map *maps,
                              const bcast_box *box, void *buffer,
                              bcast_diag *diag) {
-  bcast_tensor views[EW_MAX_INPUTS], tile;
+  bcast_tensor boxes[EW_MAX_INPUTS], tile;
   int64_t ext[BCAST_MAX_RANK];
   for (int32_t d = 0; d < box->rank; d++) ext[d] = box->hi[d] - box->lo[d];
   bcast_status st = bcast_tensor_wrap(&tile, job->layout.dtype, box->rank,
                                       ext, NULL, buffer, diag);
-  if (st) return st;
-  st = bcast_tile_views(job->n, maps, job->inputs, NULL, box, views, diag);
-  if (st) return st;
-  if (job->op_job) {
-    const ew_origin at = {box->lo, job->layout.shape};
-    st = bcast__ew_compute_tile(job->op, job->attrs, job->n, views, &tile,
-                                job->ew, &at, diag);
-  } else {
-    st = bcast_tensor_copy(&tile, &views[0], job->threads, diag);
+  size_t made = 0;
+  for (; st == BCAST_OK && made < job->n; made++) {
+    bcast_box in_box;
+    st = bcast_tile_input_box(&maps[made], box, &in_box, diag);
+    if (st) break;
+    st = bcast_tensor_box(&boxes[made], &job->inputs[made], NULL, &in_box,
+                          diag);
+    if (st) break;
   }
-  for (size_t k = 0; k < job->n; k++) bcast_tensor_release(&views[k]);
+  if (st == BCAST_OK && job->op_job) {
+    const ew_origin at = {box->lo, job->layout.shape};
+    st = bcast__ew_compute_tile(job->op, job->attrs, job->n, boxes, &tile,
+                                job->ew, &at, diag);
+  } else if (st == BCAST_OK) {
+    st = bcast_tensor_copy(&tile, &boxes[0], job->threads, diag);
+  }
+  for (size_t k = 0; k < made; k++) bcast_tensor_release(&boxes[k]);
   /* The pages a mapped operand gave this tile go back to the page cache. */
   for (size_t k = 0; k < job->n; k++)
     bcast__buffer_drop_pages(job->inputs[k].owner);
@@ -163,18 +177,16 @@ static bcast_status run_tile(const save_job *job, const bcast_tile_map *maps,
 static bcast_status plan_tiles(const save_job *job, int64_t budget,
                                bcast_tile_map *maps, bcast_tiler *tiler,
                                unsigned char **buffer, bcast_diag *diag) {
-  size_t in_bytes[EW_MAX_INPUTS];
   for (size_t k = 0; k < job->n; k++) {
     bcast_shape in, out;
     bcast_shape_set(&in, job->inputs[k].rank, job->inputs[k].shape, NULL);
     bcast_shape_set(&out, job->layout.rank, job->layout.shape, NULL);
     bcast_status st = bcast_tile_map_init(&maps[k], &in, &out, NULL, 0, diag);
     if (st) return about(job->path, st, diag);
-    in_bytes[k] = bcast_dtype_size(job->inputs[k].dtype);
   }
   const size_t elem = bcast_dtype_size(job->layout.dtype);
   bcast_status st =
-      bcast_tiler_init(tiler, job->n, maps, in_bytes, elem, budget, diag);
+      bcast_tiler_init(tiler, job->n, maps, job->in_bytes, elem, budget, diag);
   if (st) return about(job->path, st, diag);
   /* The first tile is the largest; every other is at most its bytes. */
   bcast_box box;
@@ -251,6 +263,11 @@ static bcast_status save_jobs(size_t n, const save_job *jobs,
                               int64_t memory_bytes,
                               const bcast_save_options *options,
                               bcast_diag *diag) {
+  for (size_t k = 0; k < n; k++)
+    if (layout_bytes(&jobs[k].layout) < 0)
+      return bcast__fail(diag, BCAST_OVERFLOW,
+                         "%s: the output's size overflows 64 bits",
+                         jobs[k].path);
   bcast_status st = check_space(n, jobs, diag);
   if (st) return st;
   bcast_output **outs = bcast__calloc(n ? n : 1, sizeof *outs);
@@ -300,14 +317,17 @@ static void c_strides(bcast_tensor *t) {
 }
 
 /* The op's output layout, from a plan of the whole inputs (every type,
- * shape, attribute and declared-signature check).  Under the numpy
- * profile the plan is made for the types the op computes in, which the
- * tiles convert their inputs to as bcast_ew_compute converts the whole. */
+ * shape, attribute and declared-signature check), and the bytes an
+ * operand's element takes in a tile.  Under the numpy profile the plan is
+ * made for the types the op computes in, which each tile converts its
+ * operand boxes to as bcast_ew_compute converts whole inputs. */
 static bcast_status op_layout(bcast_op op, const bcast_op_attrs *attrs,
                               size_t n, const bcast_tensor *inputs,
-                              const bcast_ew_options *ew, bcast_tensor *layout,
+                              const bcast_ew_options *ew, save_job *job,
                               bcast_diag *diag) {
   bcast_tensor typed[EW_MAX_INPUTS];
+  for (size_t k = 0; k < n && k < EW_MAX_INPUTS; k++)
+    job->in_bytes[k] = bcast_dtype_size(inputs[k].dtype);
   bcast_status st = BCAST_OK;
   if (ew && ew->profile == BCAST_PROFILE_NUMPY && op != BCAST_OP_CAST &&
       n <= EW_MAX_INPUTS) {
@@ -324,6 +344,7 @@ static bcast_status op_layout(bcast_op op, const bcast_op_attrs *attrs,
       if (want[k] == types[k]) continue;
       typed[k].dtype = want[k];
       c_strides(&typed[k]);
+      job->in_bytes[k] += bcast_dtype_size(want[k]);
     }
     inputs = typed;
   }
@@ -331,7 +352,7 @@ static bcast_status op_layout(bcast_op op, const bcast_op_attrs *attrs,
   if (st == BCAST_OK)
     st = bcast_ew_plan_create(&plan, op, attrs, n, inputs, NULL, ew, diag);
   if (st) return st;
-  *layout = *bcast_ew_plan_output(plan);
+  job->layout = *bcast_ew_plan_output(plan);
   bcast_ew_plan_destroy(plan);
   return BCAST_OK;
 }
@@ -349,7 +370,7 @@ bcast_status bcast_npy_save_op(const char *path, bcast_op op,
   save_job job;
   memset(&job, 0, sizeof job);
   bcast_status st =
-      op_layout(op, attrs, n_inputs, inputs, ew_options, &job.layout, diag);
+      op_layout(op, attrs, n_inputs, inputs, ew_options, &job, diag);
   if (st) return st;
   /* A tile is not the shape a declared signature gives: the whole was
    * checked against it above. */
@@ -408,6 +429,7 @@ bcast_status bcast_npy_save_views(size_t n, const char *const *paths,
     jobs[k].layout.owner = NULL;
     jobs[k].n = 1;
     squeeze_broadcast(&arrays[k], &jobs[k].inputs[0]);
+    jobs[k].in_bytes[0] = bcast_dtype_size(arrays[k].dtype);
     jobs[k].threads = options ? options->threads : 0;
     jobs[k].big_endian = opts ? opts[k].big_endian : 0;
   }

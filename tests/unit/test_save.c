@@ -313,6 +313,18 @@ TEST(save_refusals_name_the_output) {
             BCAST_BUDGET);
   CHECK(strncmp(diag.message, path, strlen(path)) == 0);
   CHECK_CONTAINS(diag.message, ": tiles of one element need 16 bytes");
+  /* Bytes past 64 bits: no such file, whatever the disk. */
+  const int64_t huge[2] = {INT64_MAX / 8, 2};
+  bcast_tensor wide, s;
+  int64_t one_el = 1;
+  CHECK_INT(bcast_tensor_alloc(&s, BCAST_FLOAT64, 1, &one_el, 16, NULL),
+            BCAST_OK);
+  CHECK_INT(bcast_broadcast_to(&wide, &s, 2, huge, NULL), BCAST_OK);
+  CHECK_INT(bcast_npy_save_views(1, &path, &wide, NULL, 4096, NULL, &diag),
+            BCAST_OVERFLOW);
+  CHECK_CONTAINS(diag.message, ": the output's size overflows 64 bits");
+  bcast_tensor_release(&wide);
+  bcast_tensor_release(&s);
   /* Fortran order is not how tiles are written. */
   const bcast_npy_write_opts fortran = {0, 0, 1, 0};
   CHECK_INT(bcast_npy_save_views(1, &path, &x, &fortran, 4096, NULL, &diag),
