@@ -1,6 +1,6 @@
 /* bcast_bench, element-wise section: one case table, timed with 1 and 2
  * threads, NumPy on the same cases in the same run, each held against the
- * STREAM-style limit measured in the same run (bench.c).
+ * STREAM-style limit measured in the same run (bench_bw.c).
  *
  * The table: add, mul, select and maximum over same-shape, row, column,
  * scalar, outer and 4-D broadcasts of 4096x4096 float32, the same-shape
@@ -36,6 +36,7 @@
 #include "bcast/allocator.h"
 #include "bcast/elementwise.h"
 #include "bcast/tensor.h"
+#include "bench_bw.h"
 #include "bench_ew.h"
 
 enum {
@@ -121,12 +122,6 @@ typedef struct ew_result {
   double py_alloc, py_into, py_plan; /* the Python module, 1 thread */
 } ew_result;
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void die(const char *what, const bcast_diag *d) {
   fprintf(stderr, "bcast_bench: %s: %s\n", what, d->message);
   exit(1);
@@ -209,9 +204,9 @@ static double best_time(void (*call)(ew_run *), ew_run *x, int reps) {
   const int batch = x->c->flags & EW_LATENCY ? 20000 : 1;
   double best = 1e30;
   for (int r = 0; r < reps; r++) {
-    double t0 = now();
+    double t0 = bench_now();
     for (int b = 0; b < batch; b++) call(x);
-    double dt = (now() - t0) / batch;
+    double dt = (bench_now() - t0) / batch;
     if (dt < best) best = dt;
   }
   return best;
@@ -235,7 +230,7 @@ static void run_setup(const ew_case *c, ew_run *x, ew_result *res) {
     out_layout = x->view;
     layout = &out_layout;
   } else {
-    x->arity = (size_t)bcast_ew_arity(c->op);
+    x->arity = (size_t)bcast_op_arity(c->op);
     int k = 0;
     if (x->arity == 3)
       make_input(&x->in[k++], BCAST_BOOL, c->rank[2], c->shape[2], 1);

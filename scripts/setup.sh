@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what bcast needs on a Debian 12 machine, skipping what is there.
-#   scripts/setup.sh build   compiler, CMake, OpenMP runtime, and python3-dev
-#                            with python3-numpy for the Python module
+#   scripts/setup.sh build   compiler, CMake, OpenMP runtime, zlib, and
+#                            python3-dev with python3-numpy for the Python
+#                            module
 #   scripts/setup.sh test    also mlir-22-tools (the oracle), python3-pytest
 #                            with python3-hypothesis, pkgconf, clang and
 #                            groff-base (the package test),
@@ -11,11 +12,15 @@
 #                            ThreadSanitizer tool, libarcher (make tsan)
 #   scripts/setup.sh fuzz    also clang and libclang-rt-14-dev, which holds
 #                            libFuzzer (make fuzz)
+#   scripts/setup.sh prove   also Frama-C, Why3 and the Z3 and CVC4 provers
+#                            (make prove)
 set -euo pipefail
 what=${1:-build}
 need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 for p in gcc make cmake libgomp1; do have "$p" || need+=("$p"); done
+# zlib inflates np.savez_compressed members and sums CRC-32s (src/npy).
+have zlib1g-dev || need+=(zlib1g-dev)
 # The Python module (import bcast) builds against Debian's interpreter.
 for p in python3 python3-dev python3-numpy; do have "$p" || need+=("$p"); done
 if [ "$what" = test ]; then
@@ -36,6 +41,12 @@ fi
 if [ "$what" = fuzz ]; then
   # clang's -fsanitize=fuzzer links libclang_rt.fuzzer from libclang-rt-14-dev.
   for p in clang libclang-rt-14-dev; do have "$p" || need+=("$p"); done
+fi
+if [ "$what" = prove ]; then
+  # make prove (scripts/prove.sh): Frama-C 25's EVA and WP plugins check the
+  # shape core; WP hands its goals through Why3 to Z3 and CVC4.  (Debian's
+  # cvc5 1.0.3 is newer than Why3 1.5 knows, so it would go unused.)
+  for p in frama-c-base why3 z3 cvc4; do have "$p" || need+=("$p"); done
 fi
 if [ "$what" = bench ]; then
   # make bench draws its charts with bench/chart.py under /usr/bin/python3.

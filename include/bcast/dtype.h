@@ -132,14 +132,16 @@ BCAST_API bcast_status bcast_dtype_promote(bcast_dtype a, bcast_dtype b,
 BCAST_API bcast_status bcast_dtype_result_type(size_t n, const bcast_dtype *types,
                                                bcast_dtype *out, bcast_diag *diag);
 
-/* IEEE binary16 and bfloat16 conversions.  float -> half rounds to nearest
- * even, overflows to infinity, keeps NaN (quiet) and signed zero; subnormals
- * are exact where representable. */
+/* IEEE binary16 and bfloat16 conversions.  Narrowing (float or double ->
+ * half or bfloat16) rounds once, to nearest even, overflows to infinity,
+ * keeps NaN (quiet) and signed zero; subnormals are exact where
+ * representable. */
 BCAST_API float bcast_half_to_float(uint16_t h);
 BCAST_API uint16_t bcast_float_to_half(float f);
 BCAST_API uint16_t bcast_double_to_half(double d);
 BCAST_API float bcast_bf16_to_float(uint16_t b);
 BCAST_API uint16_t bcast_float_to_bf16(float f);
+BCAST_API uint16_t bcast_double_to_bf16(double d);
 
 #ifdef __cplusplus
 }

@@ -77,32 +77,7 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------------------ */
-/* Scalars: an attribute value that may be an integer, an unsigned integer
- * beyond INT64_MAX, or a floating-point number, or absent.  A zeroed
- * bcast_scalar is BCAST_SCALAR_NONE. */
-
-typedef enum bcast_scalar_kind {
-  BCAST_SCALAR_NONE,  /* no value (an attribute's default applies) */
-  BCAST_SCALAR_INT,   /* i */
-  BCAST_SCALAR_UINT,  /* u: for values above INT64_MAX */
-  BCAST_SCALAR_FLOAT, /* f */
-  BCAST_SCALAR_BOOL   /* i (0 or 1): a Python bool operand; not a bound */
-} bcast_scalar_kind;
-
-typedef struct bcast_scalar {
-  bcast_scalar_kind kind;
-  union {
-    int64_t i;
-    uint64_t u;
-    double f;
-  } v;
-} bcast_scalar;
-
-BCAST_API bcast_scalar bcast_scalar_int(int64_t value);
-BCAST_API bcast_scalar bcast_scalar_uint(uint64_t value);
-BCAST_API bcast_scalar bcast_scalar_float(double value);
-
-BCAST_API bcast_scalar bcast_scalar_bool(int value);
+/* Scalar operands.  A bcast_scalar (bcast/op.h) beside the arrays. */
 
 /* Scalar operands (NumPy's Python scalars, NEP 50's "weak" rule, as NumPy
  * 2 and NumPy 1.24 with numpy._set_promotion_state("weak") type them).  A
@@ -127,105 +102,12 @@ BCAST_API bcast_status bcast_scalar_tensor(const bcast_scalar *scalar,
                                  bcast_dtype dtype, bcast_tensor *out,
                                  bcast_diag *diag);
 
-/* Writes scalar as an MLIR literal of element type dtype into buf (cap
- * bytes, NUL-terminated), as arith.constant and TOSA attributes spell it:
- * integers in decimal ("-5"; bool "0" or "1"), floats rounded to dtype and
- * written exactly with a '.' ("-1.5", "6.0", "1.0000000000000001e-05"),
- * infinities as MLIR's hexadecimal bit pattern ("0xFF800000" for -inf in
- * f32).  The value must be one bcast_ew_result_dtype accepts as a CLAMP
- * bound of dtype (BCAST_INVALID_ARGUMENT otherwise, and for NONE);
- * BCAST_OVERFLOW when cap is too small. */
-BCAST_API bcast_status bcast_scalar_format_mlir(const bcast_scalar *scalar,
-                                      bcast_dtype dtype, char *buf, size_t cap,
-                                      bcast_diag *diag);
-
 /* ------------------------------------------------------------------------ */
-/* Attributes. */
-
-/* NaN handling of CLAMP, MAXIMUM and MINIMUM. */
-typedef enum bcast_nan_mode {
-  BCAST_NAN_PROPAGATE, /* a NaN operand gives NaN (TOSA's default) */
-  BCAST_NAN_IGNORE     /* the non-NaN operand wins; CLAMP(NaN) = min_val */
-} bcast_nan_mode;
-
-/* The attributes of every op in one struct; an op reads only its own.
- * The defaults given here are all zero: `bcast_op_attrs a = {0};` and
- * bcast_op_attrs_init(&a) give the same attributes. */
-typedef struct bcast_op_attrs {
-  /* MUL: right shift of the product, 0..63, with rounding half up
-   * ((a*b + 2^(shift-1)) >> shift computed in 64 bits).  Nonzero only for
-   * int32 inputs.  Default 0. */
-  int32_t shift;
-  /* ARITHMETIC_RIGHT_SHIFT: nonzero adds 1 when the last bit shifted out is
-   * 1 (rounding half toward +inf).  Default 0. */
-  int round;
-  /* CLAMP bounds; BCAST_SCALAR_NONE (default) means no bound on that side.
-   * TOSA gives min_val and max_val the input's element type, so a bound
-   * must be a value of the data type:
-   *   integer data  an integer within the type's range (a float bound must
-   *                 be integral and within it); bool data 0 or 1;
-   *   float data    any number but NaN (infinities included), rounded to
-   *                 the type (round to nearest even);
-   * and min_val <= max_val.  Anything else is BCAST_INVALID_ARGUMENT,
-   * naming the attribute, its value and the type's range. */
-  bcast_scalar min_val, max_val;
-  /* CLAMP, MAXIMUM, MINIMUM.  Default BCAST_NAN_PROPAGATE. */
-  bcast_nan_mode nan_mode;
-  /* NEGATE zero points: result = clip(-(x - input_zp) + output_zp).  Tosa:
-   * nonzero only for int8 (then within -128..127); numpy: must be 0.
-   * Default 0. */
-  int64_t input_zp, output_zp;
-  /* CAST: the result type, read during the call only (a plan keeps the
-   * type, not the pointer).  Default NULL, meaning "not set": CAST then
-   * fails with BCAST_INVALID_ARGUMENT, unless the options declare a result
-   * type (see bcast_ew_options).  A pointer, so that a zeroed struct cannot
-   * name a type by accident (BCAST_BOOL is 0):
-   *   bcast_dtype to = BCAST_INT8;  attrs.cast_to = &to; */
-  const bcast_dtype *cast_to;
-} bcast_op_attrs;
-
-BCAST_API void bcast_op_attrs_init(bcast_op_attrs *attrs);
-
-/* Sets one attribute of op from text.  name is an attribute name or alias;
- * value may be written as on a command line or as an MLIR attribute value,
- * with an optional ": TYPE" suffix (ignored: MLIR writes the bounds with
- * the input's type, checked when the op is planned):
- *   shift, input_zp, output_zp  an integer ("3", "-128", "3 : i8")
- *   round                       true, false, 1 or 0 (also True, False)
- *   min_val, max_val            a number ("-1.5", "inf", "nan", "300",
- *                               "18446744073709551615", "0.0 : f32", and
- *                               MLIR's bit patterns "0x7F800000 : f32")
- *   nan_mode                    PROPAGATE or IGNORE, in any case, quoted
- *                               or as #tosa.nan_mode<IGNORE>
- *   to                          an element type ("int8", "f32", "i1")
- * Whether a bound fits the data type is checked when the op is planned
- * (bcast_ew_result_dtype), not here.  Errors (attrs unchanged):
- * BCAST_NOT_FOUND for an unknown name, BCAST_INVALID_ARGUMENT for an
- * attribute op does not read, BCAST_PARSE for a malformed value. */
-BCAST_API bcast_status bcast_op_attr_set(bcast_op_attrs *attrs, bcast_op op,
-                               const char *name, size_t name_len,
-                               const char *value, size_t value_len,
-                               bcast_diag *diag);
-
-/* Sets one attribute from a whole entry "NAME=VALUE" or "name = value :
- * type" (spaces around '=' allowed), as bcast_op_attr_set. */
-BCAST_API bcast_status bcast_op_attr_parse(bcast_op_attrs *attrs, bcast_op op,
-                                 const char *text, size_t len,
-                                 bcast_diag *diag);
-
-/* Reads an MLIR attribute dictionary "{a = ..., b = ...}" (text[0] is
- * '{'; len may run past the closing brace) into attrs.  Entries for
- * attributes op reads are parsed as bcast_op_attr_set; every other entry
- * (a dialect op carries attributes bcast does not model) is skipped.
- * *used is the length through the closing '}' (may be NULL).  Errors:
- * BCAST_PARSE for a malformed dictionary or value. */
-BCAST_API bcast_status bcast_op_attrs_parse_mlir(bcast_op_attrs *attrs, bcast_op op,
-                                       const char *text, size_t len,
-                                       size_t *used, bcast_diag *diag);
-
-/* Number of data inputs of op (1, 2 or 3: the op table's broadcast
- * operands).  MUL's shift and NEGATE's zero points are attributes here. */
-BCAST_API int bcast_ew_arity(bcast_op op);
+/* Types.  The attributes (bcast_op_attrs) and their parser are the op
+ * table's (bcast/op.h), as is an op's number of data inputs
+ * (bcast_op_arity: MUL's shift and NEGATE's zero points are attributes
+ * here); an MLIR dictionary is read by bcast_op_attrs_parse_mlir
+ * (bcast/mlir.h). */
 
 /* Whether op supports these input types under the profile (tosa, trait or
  * numpy), with these attributes; on success *out is the result type.

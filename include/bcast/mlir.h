@@ -157,9 +157,20 @@ typedef struct bcast_mlir_verify_options {
   bcast_profile profile;
   const bcast_mlir_op_profile *rules;
   size_t n_rules;
+  /* Which ops bcast_mlir_verify_text checks (bcast_mlir_verify ignores
+   * the rest of these options): the ops bcast checks by default
+   * (bcast_mlir_is_broadcasting_op), every op a rule names exactly (a
+   * pattern without '*') and the ops named in ops[0..n_ops). */
+  const bcast_mlir_span *ops;
+  size_t n_ops;
+  /* When set, only the ops it accepts among those are checked; the others
+   * count as skipped (bcast_emit_lower_module narrows to the ops it
+   * lowers this way).  NULL: all of them. */
+  bcast_mlir_op_filter only;
+  void *only_ctx;
 } bcast_mlir_verify_options;
 
-/* Defaults: no rules, other ops by BCAST_PROFILE_TRAIT. */
+/* Defaults: no rules, other ops by BCAST_PROFILE_TRAIT, the default ops. */
 BCAST_API void bcast_mlir_verify_options_init(bcast_mlir_verify_options *opts);
 
 /* Reads one rule "PATTERN=PROFILE" ("tosa.*=trait"; spaces around '='
@@ -195,6 +206,33 @@ BCAST_API int bcast_mlir_op_attr(const bcast_mlir_op *op, const char *name,
 BCAST_API bcast_status bcast_mlir_i64_list_parse(const char *text, size_t len,
                                                  int64_t *dims, size_t cap,
                                                  size_t *n, bcast_diag *diag);
+
+/* ------------------------------------------------------------------------ */
+/* Op attributes (bcast_op_attrs, bcast/op.h) as MLIR writes them. */
+
+/* Reads an MLIR attribute dictionary "{a = ..., b = ...}" (text[0] is
+ * '{'; len may run past the closing brace) into attrs.  Entries for
+ * attributes op reads are parsed as bcast_op_attr_set; every other entry
+ * (a dialect op carries attributes bcast does not model) is skipped.
+ * *used is the length through the closing '}' (may be NULL).  Errors:
+ * BCAST_PARSE for a malformed dictionary or value. */
+BCAST_API bcast_status bcast_op_attrs_parse_mlir(bcast_op_attrs *attrs, bcast_op op,
+                                       const char *text, size_t len,
+                                       size_t *used, bcast_diag *diag);
+
+/* Writes scalar as an MLIR literal of element type dtype into buf (cap
+ * bytes, NUL-terminated), as arith.constant and TOSA attributes spell it:
+ * integers in decimal ("-5"; bool "0" or "1"), floats rounded to dtype and
+ * written exactly with a '.' ("-1.5", "6.0", "1.0000000000000001e-05"),
+ * infinities as MLIR's hexadecimal bit pattern ("0xFF800000" for -inf in
+ * f32).  The value must be one bcast_ew_result_dtype accepts as a CLAMP
+ * bound of dtype (BCAST_INVALID_ARGUMENT otherwise, and for NONE);
+ * BCAST_OVERFLOW when cap is too small. */
+BCAST_API bcast_status bcast_scalar_format_mlir(const bcast_scalar *scalar,
+                                      bcast_dtype dtype, char *buf, size_t cap,
+                                      bcast_diag *diag);
+
+/* ------------------------------------------------------------------------ */
 
 /* What bcast_mlir_verify decided about one op. */
 typedef struct bcast_mlir_verdict {
@@ -240,6 +278,79 @@ BCAST_API bcast_status bcast_mlir_verify(const bcast_mlir_op *op,
  * broadcast operand. */
 BCAST_API bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
                                   bcast_profile profile, bcast_diag *diag);
+
+/* ------------------------------------------------------------------------ */
+/* Verifying a whole text: the one entry point of bcast verify, Python's
+ * verify_mlir and bcast lower's verification. */
+
+/* What became of one checked op. */
+typedef enum bcast_mlir_outcome {
+  BCAST_MLIR_PASSED,       /* the op verifies */
+  BCAST_MLIR_FAILED,       /* it does not, or its statement cannot be read */
+  BCAST_MLIR_CANNOT_CHECK  /* bcast cannot judge it (diag says why); not a
+                            * failure.  No op gives it yet. */
+} bcast_mlir_outcome;
+
+/* One checked op, as bcast_mlir_verify_text hands it to its callback.
+ * The pointers are valid during the call only. */
+typedef struct bcast_mlir_checked {
+  /* The op as scanned: its name, position and statement always; its
+   * signature only when read. */
+  const bcast_mlir_op *op;
+  /* 0: the statement could not be read (diag has the scanner's error,
+   * without the op name in front; verdict.profile is the profile the op
+   * would have had). */
+  int read;
+  bcast_mlir_outcome outcome;
+  bcast_status status;         /* BCAST_OK when passed */
+  /* The profile the op was judged by, where the failure lies (line, col)
+   * and the broadcast_dimensions read, as from bcast_mlir_verify. */
+  bcast_mlir_verdict verdict;
+  const bcast_diag *diag;      /* why, when not passed; NULL when passed */
+} bcast_mlir_checked;
+
+/* Receives each checked op in source order; returns 0 to go on, anything
+ * else to stop the run after this op. */
+typedef int (*bcast_mlir_checked_fn)(void *ctx,
+                                     const bcast_mlir_checked *checked);
+
+/* How many ops a run met.  seen counts the op statements with results in
+ * the text (ops without results, like func.return, are not seen); each
+ * is either checked (selected: then passed, failed or cannot_check) or
+ * skipped. */
+typedef struct bcast_mlir_counts {
+  size_t seen;
+  size_t checked;
+  size_t failed;
+  size_t cannot_check;
+  size_t skipped;
+} bcast_mlir_counts;
+
+/* Finds the ops of text[0..len) that opts selects (see
+ * bcast_mlir_verify_options; NULL: the defaults), verifies each with
+ * bcast_mlir_verify and hands it to on_op (may be NULL) with ctx.
+ * counts (may be NULL) gets the tallies of the run.
+ * Returns BCAST_OK when no checked op failed, also when none was checked
+ * (counts->checked tells); otherwise the status of the first failure, and
+ * diag gets "LINE:COL: " and its text (bcast_mlir_diag_format's, then
+ * " [P profile]" when the op was read).  A run that on_op stops covers
+ * the ops up to it.  BCAST_INVALID_ARGUMENT for a NULL text with len > 0.
+ * Nothing allocates; the run keeps one op and one diagnostic (about 9 KB)
+ * on the stack. */
+BCAST_API bcast_status bcast_mlir_verify_text(
+    const char *text, size_t len, const bcast_mlir_verify_options *opts,
+    bcast_mlir_checked_fn on_op, void *ctx, bcast_mlir_counts *counts,
+    bcast_diag *diag);
+
+/* The text of a failed op's diagnostic as mlir-opt words it, into buf
+ * (snprintf-like: returns the full length, writes at most size bytes
+ * with the NUL): MLIR's message with "'OP' op " in front where MLIR puts
+ * it (diag->mlir_op_prefix), or, where MLIR has no words for the failure,
+ * "'OP' op " and bcast's message.  op NULL (a statement that could not be
+ * read): bcast's message alone. */
+BCAST_API size_t bcast_mlir_diag_format(const char *op, size_t op_len,
+                                        const bcast_diag *diag, char *buf,
+                                        size_t size);
 
 #ifdef __cplusplus
 }

@@ -124,32 +124,58 @@ BCAST_API bcast_status bcast_npy_write_stream(bcast_npy_write_fn write, void *ct
 /* ------------------------------------------------------------------------ */
 /* .npz archives: zip files of .npy members, as numpy.savez writes them.
  *
- * Members may be stored (np.savez) or deflated (np.savez_compressed;
- * bcast has its own inflater, as the library depends on no zlib; a
- * deflated member is inflated whole into memory, its stated size checked
- * against max_bytes first).  Writing stores members.  Zip64 archives (central directory sizes or offsets of 0xFFFFFFFF, more than
- * 65535 members), encrypted, multi-disk and other compression methods are
- * BCAST_UNSUPPORTED; numpy's zip64 *local* extra fields (np.savez forces
- * them) are skipped.  The CRC-32 of a member is checked after reading it. */
+ * An archive means what numpy.load makes of it (through Python's zipfile):
+ * the file must start with a zip signature; every central directory entry
+ * is checked before a member is read (a broken one refuses the archive, as
+ * zipfile does); zip64 end records and extra fields are read; names are
+ * UTF-8 when flagged, else code page 437, cut at a NUL; of several entries
+ * of one name the last counts; the local header must repeat the
+ * directory's name and end before the next member.  Members may be stored
+ * (np.savez) or deflated (np.savez_compressed; inflated with zlib straight
+ * into the tensor's buffer, so reading needs the array's bytes within
+ * max_bytes and little more).  Encrypted members and other compression
+ * methods (bzip2 and LZMA, which zipfile also reads, among them) are
+ * BCAST_UNSUPPORTED.  The CRC-32 of a member is checked after reading it;
+ * a member whose bytes go on after the array (which numpy.load ignores,
+ * unchecked) is refused.  Writing stores members and refuses what would
+ * need zip64 (4 GiB, 65535 members). */
 
-/* Reads the member named member (the name numpy.load gives it: the file
- * name without ".npy") of the archive at path.  member NULL reads the only
- * member of a one-member archive.  An unknown member is BCAST_IO (like a
- * missing file), its message listing the members. */
+/* Reads the member named member of the archive at path: what
+ * numpy.load(path)[member] gives, i.e. the member of that exact name, else
+ * the one named member + ".npy".  member NULL reads the only member of a
+ * one-member archive.  An unknown member is BCAST_IO (like a missing
+ * file), its message listing the members. */
 BCAST_API bcast_status bcast_npz_read(const char *path, const char *member,
                             bcast_tensor *out, bcast_npy_info *info,
                             int64_t max_bytes, bcast_diag *diag);
 
-/* Writes n tensors as members names[k] + ".npy" (stored, like numpy.savez;
+/* Writes a new archive of n tensors as members names[k] + ".npy" (stored,
+ * like numpy.savez, which also replaces any file at path;
  * numpy.load(path)[names[k]] gives tensor k).  names NULL means numpy's
  * "arr_0", "arr_1", ...; opts NULL or an array of n.  Written to a
- * temporary file renamed over path when complete.  A member over 4 GiB
- * would need zip64: BCAST_UNSUPPORTED. */
+ * temporary file renamed over path when complete. */
 BCAST_API bcast_status bcast_npz_write(const char *path, size_t n,
                              const char *const *names,
                              const bcast_tensor *tensors,
                              const bcast_npy_write_opts *opts,
                              bcast_diag *diag);
+
+/* Like bcast_npz_write, but an archive already at path keeps its other
+ * members: each tensor k replaces whatever numpy.load(path)[names[k]]
+ * gave (the entries named names[k] and names[k] + ".npy"), in the place
+ * of the first of them, or is added at the end; every other member is
+ * copied as it is (compressed members stay compressed, their CRC-32s and
+ * the archive comment kept).  The new archive is written to a temporary
+ * file renamed over path when complete, so path may be an archive the
+ * tensors were read from.  No file, an empty file, or a FIFO or device
+ * (written through) get a new archive; an existing file that numpy.load
+ * would not read as an archive, or a member that cannot be copied, is
+ * refused and the file left as it was. */
+BCAST_API bcast_status bcast_npz_update(const char *path, size_t n,
+                              const char *const *names,
+                              const bcast_tensor *tensors,
+                              const bcast_npy_write_opts *opts,
+                              bcast_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -348,6 +348,115 @@ BCAST_API bcast_status bcast_op_lookup(const char *name, size_t len, bcast_op *o
  * names in *op; NULL past the last.  For listings and bindings. */
 BCAST_API const char *bcast_op_alias(size_t k, bcast_op *op);
 
+/* ------------------------------------------------------------------------ */
+/* Scalars: an attribute value that may be an integer, an unsigned integer
+ * beyond INT64_MAX, or a floating-point number, or absent; also a Python
+ * scalar operand (bcast_scalar_weak_dtype in bcast/elementwise.h).  A
+ * zeroed bcast_scalar is BCAST_SCALAR_NONE. */
+
+typedef enum bcast_scalar_kind {
+  BCAST_SCALAR_NONE,  /* no value (an attribute's default applies) */
+  BCAST_SCALAR_INT,   /* i */
+  BCAST_SCALAR_UINT,  /* u: for values above INT64_MAX */
+  BCAST_SCALAR_FLOAT, /* f */
+  BCAST_SCALAR_BOOL   /* i (0 or 1): a Python bool operand; not a bound */
+} bcast_scalar_kind;
+
+typedef struct bcast_scalar {
+  bcast_scalar_kind kind;
+  union {
+    int64_t i;
+    uint64_t u;
+    double f;
+  } v;
+} bcast_scalar;
+
+BCAST_API bcast_scalar bcast_scalar_int(int64_t value);
+BCAST_API bcast_scalar bcast_scalar_uint(uint64_t value);
+BCAST_API bcast_scalar bcast_scalar_float(double value);
+
+BCAST_API bcast_scalar bcast_scalar_bool(int value);
+
+/* ------------------------------------------------------------------------ */
+/* Attribute values.  One struct holds what every op reads; the op table's
+ * attributes column says which op reads which.  The text parser is
+ * bcast_op_attr_set; an MLIR dictionary is read by
+ * bcast_op_attrs_parse_mlir (bcast/mlir.h), and a bound is printed as an
+ * MLIR literal by bcast_scalar_format_mlir (bcast/mlir.h). */
+
+/* NaN handling of CLAMP, MAXIMUM and MINIMUM. */
+typedef enum bcast_nan_mode {
+  BCAST_NAN_PROPAGATE, /* a NaN operand gives NaN (TOSA's default) */
+  BCAST_NAN_IGNORE     /* the non-NaN operand wins; CLAMP(NaN) = min_val */
+} bcast_nan_mode;
+
+/* The attributes of every op in one struct; an op reads only its own.
+ * The defaults given here are all zero: `bcast_op_attrs a = {0};` and
+ * bcast_op_attrs_init(&a) give the same attributes. */
+typedef struct bcast_op_attrs {
+  /* MUL: right shift of the product, 0..63, with rounding half up
+   * ((a*b + 2^(shift-1)) >> shift computed in 64 bits).  Nonzero only for
+   * int32 inputs.  Default 0. */
+  int32_t shift;
+  /* ARITHMETIC_RIGHT_SHIFT: nonzero adds 1 when the last bit shifted out is
+   * 1 (rounding half toward +inf).  Default 0. */
+  int round;
+  /* CLAMP bounds; BCAST_SCALAR_NONE (default) means no bound on that side.
+   * TOSA gives min_val and max_val the input's element type, so a bound
+   * must be a value of the data type:
+   *   integer data  an integer within the type's range (a float bound must
+   *                 be integral and within it); bool data 0 or 1;
+   *   float data    any number but NaN (infinities included), rounded to
+   *                 the type (round to nearest even);
+   * and min_val <= max_val.  Anything else is BCAST_INVALID_ARGUMENT,
+   * naming the attribute, its value and the type's range (checked by
+   * bcast_ew_result_dtype and by bcast lower). */
+  bcast_scalar min_val, max_val;
+  /* CLAMP, MAXIMUM, MINIMUM.  Default BCAST_NAN_PROPAGATE. */
+  bcast_nan_mode nan_mode;
+  /* NEGATE zero points: result = clip(-(x - input_zp) + output_zp).  Tosa:
+   * nonzero only for int8 (then within -128..127); numpy: must be 0.
+   * Default 0. */
+  int64_t input_zp, output_zp;
+  /* CAST: the result type, read during the call only (a plan keeps the
+   * type, not the pointer).  Default NULL, meaning "not set": CAST then
+   * fails with BCAST_INVALID_ARGUMENT, unless the options declare a result
+   * type (see bcast_ew_options).  A pointer, so that a zeroed struct cannot
+   * name a type by accident (BCAST_BOOL is 0):
+   *   bcast_dtype to = BCAST_INT8;  attrs.cast_to = &to; */
+  const bcast_dtype *cast_to;
+} bcast_op_attrs;
+
+BCAST_API void bcast_op_attrs_init(bcast_op_attrs *attrs);
+
+/* Sets one attribute of op from text.  name is an attribute name or alias;
+ * value may be written as on a command line or as an MLIR attribute value,
+ * with an optional ": TYPE" suffix (ignored: MLIR writes the bounds with
+ * the input's type, checked when the op is planned):
+ *   shift, input_zp, output_zp  an integer ("3", "-128", "3 : i8")
+ *   round                       true, false, 1 or 0 (also True, False)
+ *   min_val, max_val            a number ("-1.5", "inf", "nan", "300",
+ *                               "18446744073709551615", "0.0 : f32", and
+ *                               MLIR's bit patterns "0x7F800000 : f32")
+ *   nan_mode                    PROPAGATE or IGNORE, in any case, quoted
+ *                               or as #tosa.nan_mode<IGNORE>
+ *   to                          an element type ("int8", "f32", "i1")
+ * Whether a bound fits the data type is checked when the op is planned
+ * (bcast_ew_result_dtype), not here.  Errors (attrs unchanged):
+ * BCAST_INVALID_ARGUMENT for an unknown name (the message lists the known
+ * ones) or an attribute op does not read, BCAST_PARSE for a malformed
+ * value. */
+BCAST_API bcast_status bcast_op_attr_set(bcast_op_attrs *attrs, bcast_op op,
+                               const char *name, size_t name_len,
+                               const char *value, size_t value_len,
+                               bcast_diag *diag);
+
+/* Sets one attribute from a whole entry "NAME=VALUE" or "name = value :
+ * type" (spaces around '=' allowed), as bcast_op_attr_set. */
+BCAST_API bcast_status bcast_op_attr_parse(bcast_op_attrs *attrs, bcast_op op,
+                                 const char *text, size_t len,
+                                 bcast_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif

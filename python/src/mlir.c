@@ -71,32 +71,6 @@ static int rules_from(PyObject *obj, rules_in *r) {
   return rc;
 }
 
-/* The ops verify_mlir checks: broadcasting ops, ops a rule names exactly
- * (as `bcast verify` does) and the extra names of ops=. */
-typedef struct want_ctx {
-  const rules_in *rules;
-  PyObject *ops; /* list of str, or NULL */
-} want_ctx;
-
-static int want_op(const char *name, size_t len, void *ctx) {
-  const want_ctx *w = ctx;
-  if (bcast_mlir_is_broadcasting_op(name, len)) return 1;
-  for (size_t k = 0; k < w->rules->n; k++) {
-    const bcast_mlir_op_profile *rule = &w->rules->rules[k];
-    if (!memchr(rule->pattern, '*', rule->pattern_len) &&
-        bcast_mlir_op_pattern_matches(rule->pattern, rule->pattern_len, name,
-                                      len))
-      return 1;
-  }
-  /* verify_mlir encoded every name before the scan: this cannot fail. */
-  for (Py_ssize_t k = 0; w->ops && k < PyList_GET_SIZE(w->ops); k++) {
-    Py_ssize_t n;
-    const char *op = PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(w->ops, k), &n);
-    if (op && (size_t)n == len && memcmp(op, name, len) == 0) return 1;
-  }
-  return 0;
-}
-
 /* One diagnostic as a dict, worded as `bcast verify` prints it: MLIR's
  * message for the op (with its "'name' op " prefix) and bcast's own
  * explanation as a note. */
@@ -107,14 +81,17 @@ static PyObject *diagnostic(const char *op, size_t op_len, uint32_t line,
   PyObject *name = op ? PyUnicode_DecodeUTF8(op, (Py_ssize_t)op_len, "replace")
                       : Py_NewRef(Py_None);
   PyObject *message = NULL;
-  if (!name) message = NULL;
-  else if (!op) message = pb_text(diag->message);
-  else if (!mlir[0] || diag->mlir_op_prefix)
-    message = PyUnicode_FromFormat("'%U' op %s", name,
-                                   mlir[0] ? mlir : diag->message);
-  else message = pb_text(mlir);
-  PyObject *notes = mlir[0] ? Py_BuildValue("[N]", pb_text(diag->message))
-                            : PyList_New(0);
+  size_t len = bcast_mlir_diag_format(op, op_len, diag, NULL, 0);
+  char *text = len < (size_t)PY_SSIZE_T_MAX ? PyMem_Malloc(len + 1) : NULL;
+  if (!text) PyErr_NoMemory();
+  else if (name) {
+    bcast_mlir_diag_format(op, op_len, diag, text, len + 1);
+    message = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "replace");
+  }
+  PyMem_Free(text);
+  PyObject *notes =
+      mlir[0] ? Py_BuildValue("[N]", pb_text(diag->message))
+                : PyList_New(0);
   PyObject *prof = has_profile
                        ? PyUnicode_FromString(bcast_profile_name(profile))
                        : Py_NewRef(Py_None);
@@ -151,6 +128,20 @@ static const char *text_of(PyObject *obj, Py_ssize_t *len) {
   return NULL;
 }
 
+/* Collects the failed ops of verify_mlir (list NULL after an error, which
+ * stops the run). */
+static int collect_checked(void *ctx, const bcast_mlir_checked *c) {
+  PyObject **list = ctx;
+  if (c->outcome != BCAST_MLIR_FAILED) return 0;
+  if (append_new(*list, diagnostic(c->op->name, c->op->name_len,
+                                   c->verdict.line, c->verdict.col, c->read,
+                                   c->verdict.profile, c->diag)) < 0) {
+    Py_CLEAR(*list);
+    return 1;
+  }
+  return 0;
+}
+
 PyObject *pb_verify_mlir(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
   static char *kwlist[] = {"text", "profile", "op_profile", "ops", NULL};
@@ -164,48 +155,40 @@ PyObject *pb_verify_mlir(PyObject *self, PyObject *args, PyObject *kwargs) {
   const char *text = text_of(text_obj, &len);
   if (!text) return NULL;
   rules_in rules;
-  want_ctx want = {&rules, NULL};
-  PyObject *out = NULL;
-  bcast_mlir_op *op = PyMem_Malloc(sizeof *op);
-  if (!op) return PyErr_NoMemory();
+  PyObject *ops = NULL, *out = NULL;
+  bcast_mlir_span *names = NULL;
   if (rules_from(op_profile, &rules) < 0) goto done;
+  bcast_mlir_verify_options vo;
+  bcast_mlir_verify_options_init(&vo);
+  vo.profile = profile;
+  vo.rules = rules.rules;
+  vo.n_rules = rules.n;
   if (ops_obj != Py_None) {
-    want.ops = pb_sequence(ops_obj, "ops");
-    if (!want.ops) goto done;
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(want.ops); k++) {
+    ops = pb_sequence(ops_obj, "ops");
+    if (!ops) goto done;
+    vo.n_ops = (size_t)PyList_GET_SIZE(ops);
+    names = PyMem_Calloc(vo.n_ops ? vo.n_ops : 1, sizeof *names);
+    if (!names) {
+      PyErr_NoMemory();
+      goto done;
+    }
+    for (size_t k = 0; k < vo.n_ops; k++) {
       char what[48];
       Py_ssize_t n;
-      PyOS_snprintf(what, sizeof what, "ops[%zd] (an op name)", k);
-      if (!pb_utf8(PyList_GET_ITEM(want.ops, k), &n, what)) goto done;
+      PyOS_snprintf(what, sizeof what, "ops[%zu] (an op name)", k);
+      names[k].text = pb_utf8(PyList_GET_ITEM(ops, (Py_ssize_t)k), &n, what);
+      if (!names[k].text) goto done;
+      names[k].len = (size_t)n;
     }
+    vo.ops = names;
   }
   out = PyList_New(0);
-  bcast_mlir_scanner scanner;
-  bcast_mlir_scanner_init(&scanner, text, (size_t)len, want_op, &want);
-  bcast_mlir_verify_options vo = {profile, rules.rules, rules.n};
-  while (out) {
-    int found = 0;
-    bcast_diag diag;
-    bcast_status st = bcast_mlir_scan_next(&scanner, op, &found, &diag);
-    if (!found) break;
-    if (st != BCAST_OK) {
-      diag.mlir_message[0] = '\0';
-      if (append_new(out, diagnostic(op->name, op->name_len, op->line, op->col,
-                                     0, profile, &diag)) < 0)
-        Py_CLEAR(out);
-      continue;
-    }
-    bcast_mlir_verdict verdict;
-    if (bcast_mlir_verify(op, &vo, &verdict, &diag) == BCAST_OK) continue;
-    if (append_new(out, diagnostic(op->name, op->name_len, verdict.line,
-                                   verdict.col, 1, verdict.profile,
-                                   &diag)) < 0)
-      Py_CLEAR(out);
-  }
+  if (out) bcast_mlir_verify_text(text, (size_t)len, &vo, collect_checked, &out,
+                                  NULL, NULL);
 done:
-  Py_XDECREF(want.ops);
+  PyMem_Free(names);
+  Py_XDECREF(ops);
   Py_XDECREF(rules.keep);
-  PyMem_Free(op);
   return out;
 }
 

@@ -293,7 +293,7 @@ int pb_op_args_parse(pb_op_args *c, bcast_op op, PyObject *args,
                      Py_ssize_t first, PyObject *kwargs) {
   memset(c, 0, sizeof *c);
   c->op = op;
-  c->arity = bcast_ew_arity(op);
+  c->arity = bcast_op_arity(op);
   bcast_op_attrs_init(&c->attrs);
   bcast_ew_options_init(&c->options);
   c->options.profile = BCAST_PROFILE_NUMPY;
@@ -759,7 +759,7 @@ static char op_docs[BCAST_OP_COUNT][512];
 
 static void op_doc(bcast_op op, char *buf, size_t cap) {
   static const char *const inputs[] = {"", "x", "x, y", "cond, x, y"};
-  int arity = bcast_ew_arity(op);
+  int arity = bcast_op_arity(op);
   size_t used = (size_t)PyOS_snprintf(buf, cap, "%s(%s",
                                       bcast_op_get(op)->name,
                                       inputs[arity < 0 || arity > 3 ? 0 : arity]);
@@ -793,7 +793,7 @@ int pb_add_ops(PyObject *m) {
   int rc = -1;
   if (!module_name) return -1;
   for (int op = 0; op < BCAST_OP_COUNT; op++) {
-    const int arity = bcast_ew_arity((bcast_op)op);
+    const int arity = bcast_op_arity((bcast_op)op);
     if (arity < 0 || arity > PB_MAX_INPUTS) {
       /* pb_op_args's arrays hold PB_MAX_INPUTS inputs. */
       PyErr_Format(PyExc_ImportError, "bcast: op '%s' has %d inputs, over %d",

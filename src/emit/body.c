@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bcast/elementwise.h"
 
 #include "emit/emit_internal.h"
 

@@ -7,7 +7,7 @@
 #include <stdarg.h>
 
 #include "bcast/dtype.h"
-#include "bcast/elementwise.h"
+#include "bcast/op.h"
 #include "bcast/emit.h"
 #include "bcast/mlir.h"
 #include "core/alloc.h"

@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "emit/emit_internal.h"
-#include "ew/ew_attrs.h"
+#include "op/op_attrs.h"
+#include "type/mlir_internal.h"
 #include "type/text.h"
 
 void bcast_emit_options_init(bcast_emit_options *opts) {
@@ -17,18 +18,16 @@ void bcast_emit_options_init(bcast_emit_options *opts) {
   opts->profile = BCAST_PROFILE_TOSA;
 }
 
-typedef struct filter_ctx {
-  const bcast_emit_options *opts;
-} filter_ctx;
-
-static int want_op(const char *name, size_t len, void *ctx) {
-  const filter_ctx *f = ctx;
+/* Of the ops bcast verifies, the ones it lowers: the TOSA element-wise
+ * ops opts->only names (all of them when it names none). */
+static int lowers_op(const char *name, size_t len, void *ctx) {
+  const bcast_emit_options *opts = ctx;
   bcast_op op;
   if (len <= 5 || memcmp(name, "tosa.", 5) != 0) return 0;
   if (bcast_op_lookup(name, len, &op) != BCAST_OK) return 0;
-  if (!f->opts->only || f->opts->n_only == 0) return 1;
-  for (size_t i = 0; i < f->opts->n_only; i++)
-    if (f->opts->only[i] == op) return 1;
+  if (!opts->only || opts->n_only == 0) return 1;
+  for (size_t i = 0; i < opts->n_only; i++)
+    if (opts->only[i] == op) return 1;
   return 0;
 }
 
@@ -158,25 +157,97 @@ static bcast_status describe_op(const bcast_mlir_op *m, bcast_profile profile,
   if (st != BCAST_OK || op->op != BCAST_OP_CLAMP) return st;
   /* The bounds obey the same rule as in bcast run: values of the input's
    * type, min_val <= max_val. */
-  ew_bounds bounds;
+  bcast__clamp_bounds bounds;
   bcast_diag d;
-  st = bcast__ew_clamp_bounds(&op->attrs, op->in[0].dtype, &bounds,
+  st = bcast__op_clamp_bounds(&op->attrs, op->in[0].dtype, &bounds,
                               diag ? &d : NULL);
   return st == BCAST_OK ? BCAST_OK : op_fail(m, st, &d, diag);
 }
 
-/* An op failed with status st; odiag (f->diag) says why, starting with its
- * line and column.  Passes the failure to the caller's callback, keeps the
- * first one in diag and returns whether lowering goes on. */
-static int op_failed(const bcast_emit_options *opts,
-                     const bcast_emit_failure *f, bcast_status st,
-                     bcast_diag *diag, bcast_status *first) {
+/* One run of the emitter over a module: the ops come from
+ * bcast_mlir_verify_text, verified, in source order. */
+typedef struct lower_run {
+  emit_ctx *c;
+  const char *text;
+  emit_op *op;
+  bcast_diag *odiag; /* the emitter's own failures */
+  bcast_diag *diag;  /* the caller's: the first failure */
+  size_t copied;     /* text[0..copied) is in c->out or replaced */
+  bcast_status first; /* the first failure */
+  bcast_status stop;  /* the failure that ended the run early */
+} lower_run;
+
+/* An op failed with status st; f->diag says why: the verifier's
+ * diagnostic (f->verified 0) or one whose message starts with the line
+ * and column.  Passes the failure to the caller's callback, keeps the
+ * first one in the caller's diagnostic (located as
+ * bcast_mlir_verify_text's) and returns whether lowering goes on. */
+static int op_failed(lower_run *r, const bcast_emit_failure *f,
+                     bcast_status st) {
+  const bcast_emit_options *opts = r->c->opts;
   if (opts->on_failure) opts->on_failure(opts->failure_ctx, f);
-  if (*first == BCAST_OK) {
-    *first = st;
-    if (diag) *diag = *f->diag;
+  if (r->first == BCAST_OK) {
+    r->first = st;
+    if (!f->verified)
+      bcast__mlir_failure(r->diag, f->line, f->col, f->op_name,
+                          f->op_name_len, f->profile, f->diag);
+    else if (r->diag)
+      *r->diag = *f->diag;
   }
-  return opts->on_failure != NULL && st != BCAST_NO_MEMORY;
+  if (opts->on_failure != NULL && st != BCAST_NO_MEMORY) return 1;
+  r->stop = st;
+  return 0;
+}
+
+/* Lowers one checked op, or reports why it cannot be; returns nonzero to
+ * stop the run. */
+static int lower_checked(void *ctx, const bcast_mlir_checked *k) {
+  lower_run *r = ctx;
+  emit_ctx *c = r->c;
+  const bcast_mlir_op *m = k->op;
+  bcast_emit_failure f = {NULL, 0, m->line, m->col, BCAST_PROFILE_TOSA, 1,
+                          r->odiag};
+  bcast_status st;
+  if (!k->read) {
+    st = bcast__mlir_failure(r->odiag, m->line, m->col, NULL, 0,
+                             BCAST_PROFILE_TOSA, k->diag);
+    return !op_failed(r, &f, st);
+  }
+  f.op_name = m->name;
+  f.op_name_len = m->name_len;
+  if (m->n_results != 1 || memchr(m->results.text, ':', m->results.len)) {
+    st = stmt_error(m, r->odiag, m->n_results != 1
+                                     ? "bcast lowers ops with one result"
+                                     : "bcast lowers ops with one named result");
+    return !op_failed(r, &f, st);
+  }
+  f.profile = k->verdict.profile;
+  if (k->outcome == BCAST_MLIR_FAILED) {
+    f.line = k->verdict.line;
+    f.col = k->verdict.col;
+    f.verified = 0;
+    f.diag = k->diag;
+    return !op_failed(r, &f, k->status);
+  }
+  if ((st = describe_op(m, k->verdict.profile, r->op, r->odiag)) != BCAST_OK)
+    return !op_failed(r, &f, st);
+
+  const char *text = r->text;
+  bcast__emit_buf_put(&c->out, text + r->copied, m->stmt_start - r->copied);
+  /* The statement's indentation: the white space that starts its line. */
+  size_t ls = m->stmt_start;
+  while (ls > 0 && text[ls - 1] != '\n') ls--;
+  size_t ie = ls;
+  while (ie < m->stmt_start && (text[ie] == ' ' || text[ie] == '\t')) ie++;
+  c->indent = text + ls;
+  c->indent_len = ie - ls;
+  c->first_line = 1;
+  c->op_number = c->stats.ops_lowered;
+  r->copied = m->stmt_end;
+  if ((st = bcast__emit_lower_op(c, r->op, r->odiag)) != BCAST_OK)
+    return !op_failed(r, &f, st);
+  c->stats.ops_lowered++;
+  return 0;
 }
 
 bcast_status bcast_emit_lower_module(const char *text, size_t len,
@@ -187,13 +258,10 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
   if (!text || !opts || !write)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT, "bcast_emit_lower_module: NULL argument");
   emit_ctx *c = bcast__calloc(1, sizeof *c);
-  bcast_mlir_op m_storage; /* a few KB */
-  bcast_mlir_op *m = &m_storage;
   emit_op *op = bcast__malloc(sizeof *op);
-  bcast_diag *vdiag = bcast__malloc(sizeof *vdiag);
   bcast_diag *odiag = bcast__malloc(sizeof *odiag);
   bcast_status st = BCAST_OK;
-  if (!c || !op || !vdiag || !odiag) {
+  if (!c || !op || !odiag) {
     st = bcast__fail(diag, BCAST_NO_MEMORY, "out of memory");
     goto done;
   }
@@ -212,84 +280,16 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
   if (opts->profile_given) vopts.profile = opts->profile;
   vopts.rules = opts->rules;
   vopts.n_rules = opts->n_rules;
-  filter_ctx fc = {opts};
-  bcast_mlir_scanner sc;
-  bcast_mlir_scanner_init(&sc, text, len, want_op, &fc);
-  size_t copied = 0;
-  bcast_status first = BCAST_OK; /* the first failure */
-  for (;;) {
-    int found = 0;
-    bcast_emit_failure f = {NULL, 0, 0, 0, BCAST_PROFILE_TOSA, 1, odiag};
-    st = bcast_mlir_scan_next(&sc, m, &found, odiag);
-    if (!found) break;
-    f.line = m->line;
-    f.col = m->col;
-    if (st != BCAST_OK) {
-      /* Prefix the scanner's message with the position. */
-      char msg[BCAST_DIAG_TEXT_MAX];
-      snprintf(msg, sizeof msg, "%s", odiag->message);
-      bcast__fail(odiag, st, "%u:%u: %s", m->line, m->col, msg);
-      if (op_failed(opts, &f, st, diag, &first)) continue;
-      goto done;
-    }
-    f.op_name = m->name;
-    f.op_name_len = m->name_len;
-    size_t stmt_start = m->stmt_start, stmt_end = m->stmt_end;
-    if (m->n_results != 1 || memchr(m->results.text, ':', m->results.len)) {
-      st = stmt_error(m, odiag, m->n_results != 1
-                                    ? "bcast lowers ops with one result"
-                                    : "bcast lowers ops with one named result");
-      if (op_failed(opts, &f, st, diag, &first)) continue;
-      goto done;
-    }
-
-    /* Verify, then describe and lower. */
-    bcast_mlir_verdict verdict;
-    st = bcast_mlir_verify(m, &vopts, &verdict, vdiag);
-    f.profile = verdict.profile;
-    if (st != BCAST_OK) {
-      f.line = verdict.line;
-      f.col = verdict.col;
-      f.verified = 0;
-      f.diag = vdiag;
-      if (opts->on_failure) opts->on_failure(opts->failure_ctx, &f);
-      if (first == BCAST_OK) {
-        first = st;
-        bcast__fail(diag, vdiag->status, "%u:%u: '%.*s' op %s [%s profile]",
-                    verdict.line, verdict.col, (int)m->name_len, m->name,
-                    vdiag->mlir_message[0] ? vdiag->mlir_message : vdiag->message,
-                    bcast_profile_name(verdict.profile));
-      }
-      if (opts->on_failure) continue;
-      goto done;
-    }
-    if ((st = describe_op(m, verdict.profile, op, odiag)) != BCAST_OK) {
-      if (op_failed(opts, &f, st, diag, &first)) continue;
-      goto done;
-    }
-
-    bcast__emit_buf_put(&c->out, text + copied, stmt_start - copied);
-    /* The statement's indentation: the white space that starts its line. */
-    size_t ls = stmt_start;
-    while (ls > 0 && text[ls - 1] != '\n') ls--;
-    size_t ie = ls;
-    while (ie < stmt_start && (text[ie] == ' ' || text[ie] == '\t')) ie++;
-    c->indent = text + ls;
-    c->indent_len = ie - ls;
-    c->first_line = 1;
-    c->op_number = c->stats.ops_lowered;
-    copied = stmt_end;
-    if ((st = bcast__emit_lower_op(c, op, odiag)) != BCAST_OK) {
-      if (op_failed(opts, &f, st, diag, &first)) continue;
-      goto done;
-    }
-    c->stats.ops_lowered++;
-  }
-  if (first != BCAST_OK) {
-    st = first;
+  vopts.only = lowers_op;
+  vopts.only_ctx = (void *)opts;
+  lower_run run = {c, text, op, odiag, diag, 0, BCAST_OK, BCAST_OK};
+  bcast_mlir_verify_text(text, len, &vopts, lower_checked, &run, NULL, NULL);
+  if (run.first != BCAST_OK) {
+    /* A run stopped early fails with the status that stopped it. */
+    st = run.stop != BCAST_OK ? run.stop : run.first;
     goto done;
   }
-  bcast__emit_buf_put(&c->out, text + copied, len - copied);
+  bcast__emit_buf_put(&c->out, text + run.copied, len - run.copied);
   if (c->out.err != BCAST_OK) {
     st = bcast__fail(diag, c->out.err, "%s", bcast_status_text(c->out.err));
     goto done;
@@ -318,7 +318,6 @@ done:
   }
   bcast__free(c);
   bcast__free(op);
-  bcast__free(vdiag);
   bcast__free(odiag);
   return st;
 }

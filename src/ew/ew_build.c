@@ -11,9 +11,9 @@
 #include "bcast/elementwise.h"
 #include "core/alloc.h"
 #include "core/diag.h"
-#include "ew/ew_attrs.h"
 #include "ew/ew_plan.h"
-#include "plan/stream.h"
+#include "op/op_attrs.h"
+#include "plan/nt_store.h"
 #include "tensor/buffer.h"
 
 #if EW_HAVE_AVX2
@@ -56,7 +56,7 @@ int bcast__ew_use_v3(void) {
 /* The row's kernels compiled for this CPU: the v3 set where allowed
  * (measured: 64x64 + 64 float32 add 0.63 -> 0.22 us; 32x4096 float16
  * add in cache 0.76 -> 0.13 ns per element), else the baseline set. */
-static const bcast_kernel2_fn *kernel_set(const ew_row *row) {
+static const bcast_rows_kernel_fn *kernel_set(const ew_row *row) {
   return bcast__ew_use_v3() ? row->kernels_avx2 : row->kernels;
 }
 
@@ -99,6 +99,26 @@ static bcast_status check_types(bcast_op op, bcast_profile profile, size_t n,
                          bcast_dtype_name(in_types[k]),
                          bcast_dtype_name(conv[k]));
   return BCAST_OK;
+}
+
+/* The kernels' parameters from attributes bcast_ew_result_dtype accepted
+ * for data type data, so the bounds convert without failing. */
+static void params_from_attrs(ew_params *p, const bcast_op_attrs *a,
+                              bcast_dtype data) {
+  memset(p, 0, sizeof *p);
+  p->shift = a->shift;
+  p->round = a->round != 0;
+  p->nan_ignore = a->nan_mode == BCAST_NAN_IGNORE;
+  p->in_zp = (int32_t)a->input_zp;
+  p->out_zp = (int32_t)a->output_zp;
+  bcast__clamp_bounds bounds;
+  bcast__op_clamp_bounds(a, data, &bounds, NULL);
+  p->lo_i = bounds.lo_i;
+  p->hi_i = bounds.hi_i;
+  p->lo_u = bounds.lo_u;
+  p->hi_u = bounds.hi_u;
+  p->lo_f = bounds.lo_f;
+  p->hi_f = bounds.hi_f;
 }
 
 /* Outputs up to this size run on one thread whatever the plan's thread
@@ -195,7 +215,7 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
   plan->max_bytes =
       options->max_bytes ? options->max_bytes : BCAST_DEFAULT_MAX_BYTES;
   plan->row = row;
-  bcast__ew_params_from_attrs(&plan->params, attrs, data);
+  params_from_attrs(&plan->params, attrs, data);
   for (int k = 0; k < arity; k++)
     bcast__ew_copy_layout(&plan->in[k], &inputs[k]);
 
@@ -261,7 +281,7 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
   if (status != BCAST_OK) return status;
   plan->variant = pick_variant(&plan->engine, arity);
   plan->kernel = kernel_set(row)[plan->variant];
-  plan->stream = bcast__ew_want_stream(&plan->engine, plan->variant, elem);
+  plan->nt_store = bcast__ew_want_nt_store(&plan->engine, plan->variant, elem);
   plan_direct(plan);
   return BCAST_OK;
 }
@@ -300,7 +320,7 @@ const ew_row *bcast__ew_plan_row(const bcast_ew_plan *plan) {
 void bcast__ew_plan_force_strided(bcast_ew_plan *plan) {
   plan->variant = 0;
   plan->kernel = plan->row->kernels[0];
-  plan->stream = 0;
+  plan->nt_store = 0;
 }
 
 void bcast__ew_plan_force_portable(bcast_ew_plan *plan) {
@@ -312,14 +332,14 @@ int bcast__ew_plan_uses_avx2(const bcast_ew_plan *plan) {
          plan->kernel == plan->row->kernels_avx2[plan->variant];
 }
 
-void bcast__ew_plan_force_stream(bcast_ew_plan *plan) {
-  if (plan->variant != 0) plan->stream = 1;
+void bcast__ew_plan_force_nt_store(bcast_ew_plan *plan) {
+  if (plan->variant != 0) plan->nt_store = 1;
 }
 
-int bcast__ew_plan_streams(const bcast_ew_plan *plan) { return plan->stream; }
+int bcast__ew_plan_nt_stores(const bcast_ew_plan *plan) { return plan->nt_store; }
 
 int bcast__ew_plan_direct(const bcast_ew_plan *plan) {
-  return plan->direct && !plan->stream;
+  return plan->direct && !plan->nt_store;
 }
 
 /* A large new output is written once, front to back: from this size on it

@@ -1,7 +1,7 @@
 /* Loops around the scalar functions of ew_scalar.h, generated once per
  * arity and variant, and the table that finds them.
  *
- * A kernel is the engine's two-dimensional kind (bcast_kernel2_fn: rows
+ * A kernel is the engine's two-dimensional kind (bcast_rows_kernel_fn: rows
  * runs of n elements, operand 0 the output).  The strides along the run
  * pick the variant; the row strides are free.  For an op of arity N there
  * are 1 + 2^N variants:
@@ -37,8 +37,8 @@ typedef struct ew_row {
   bcast_op op;
   int flavour;
   bcast_dtype in, out;          /* SELECT: in is the values' type */
-  const bcast_kernel2_fn *kernels; /* 1 + 2^arity variants */
-  const bcast_kernel2_fn *kernels_avx2; /* the same, v3 set (AVX2, F16C) */
+  const bcast_rows_kernel_fn *kernels; /* 1 + 2^arity variants */
+  const bcast_rows_kernel_fn *kernels_avx2; /* the same, v3 set (AVX2, F16C) */
   ew_elem_fn elem;
   ew_unpred_fn unpred;
 } ew_row;
@@ -136,7 +136,7 @@ const ew_row *bcast__ew_row_at(size_t index);
 #define EW_AVX2_
 #endif
 
-/* Every kernel is two-dimensional (bcast_kernel2_fn): rows runs of n
+/* Every kernel is two-dimensional (bcast_rows_kernel_fn): rows runs of n
  * elements, run j of operand k at ptrs[k] + j * row_strides[k].  The row
  * strides are copied to locals first (the output's stores could alias
  * them as far as the compiler knows); a broadcast input's value is loaded
@@ -295,7 +295,8 @@ const ew_row *bcast__ew_row_at(size_t index);
   }                                                                           \
   STEP(ATTR, NAME##_0, 0, TA, LA, VA, TR, SR, FN)                             \
   STEP(ATTR, NAME##_1, 1, TA, LA, VA, TR, SR, FN)                             \
-  static const bcast_kernel2_fn NAME##_k[3] = {NAME##_s, NAME##_0, NAME##_1};
+  static const bcast_rows_kernel_fn NAME##_k[3] = {NAME##_s, NAME##_0,       \
+                                                   NAME##_1};
 
 #define EW_UNARY_(NAME, TA, LA, VA, TR, SR, FN, UN)                           \
   EW_UNARY_SET_(EW_PORTABLE_, EW_UNARY_STEP_, NAME, TA, LA, VA, TR, SR, FN)   \
@@ -366,7 +367,7 @@ const ew_row *bcast__ew_row_at(size_t index);
   STEP(ATTR, NAME##_10, 1, 0, TA, LA, VA, TR, SR, FN)                         \
   STEP(ATTR, NAME##_01, 0, 1, TA, LA, VA, TR, SR, FN)                         \
   STEP(ATTR, NAME##_11, 1, 1, TA, LA, VA, TR, SR, FN)                         \
-  static const bcast_kernel2_fn NAME##_k[5] = {                               \
+  static const bcast_rows_kernel_fn NAME##_k[5] = {                           \
       NAME##_s, NAME##_00, NAME##_10, NAME##_01, NAME##_11};
 
 #define EW_BINARY_(NAME, TA, LA, VA, TR, SR, FN, UN)                          \
@@ -432,7 +433,7 @@ const ew_row *bcast__ew_row_at(size_t index);
   EW_SELECT_STEP_(ATTR, NAME##_101, 1, 0, 1, T)                               \
   EW_SELECT_STEP_(ATTR, NAME##_011, 0, 1, 1, T)                               \
   EW_SELECT_STEP_(ATTR, NAME##_111, 1, 1, 1, T)                               \
-  static const bcast_kernel2_fn NAME##_k[9] = {                               \
+  static const bcast_rows_kernel_fn NAME##_k[9] = {                           \
       NAME##_s,   NAME##_000, NAME##_100, NAME##_010, NAME##_110,             \
       NAME##_001, NAME##_101, NAME##_011, NAME##_111};
 

@@ -1,6 +1,6 @@
 /* Running an element-wise plan: executing it on bound buffers (checked
  * mode first if asked, then the engine with the plan's kernel or its
- * streaming wrapper), running it on tensors after checking their layouts
+ * non-temporal wrapper), running it on tensors after checking their layouts
  * and overlap, and the one-call compute entry points that plan and run. */
 #include <stdatomic.h>
 #include <stdint.h>
@@ -20,7 +20,7 @@
 #define EW_PROGRESS_PIECE ((int64_t)1 << 20)
 
 typedef struct ew_progress {
-  bcast_kernel2_fn kernel;
+  bcast_rows_kernel_fn kernel;
   const void *params;
   int n_operands;
   int64_t elem_bytes, total_bytes;
@@ -74,31 +74,32 @@ static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
   for (int k = 0; k < plan->arity; k++)
     base[k + 1] = (char *)(uintptr_t)in_data[k];
   /* Small and two-dimensional: one kernel call, without the engine's walk
-   * (or its fence, which only streaming stores need). */
-  if (plan->direct && !plan->stream && (!options || !options->progress)) {
+   * (or its fence, which only non-temporal stores need). */
+  if (plan->direct && !plan->nt_store && (!options || !options->progress)) {
     const bcast_plan *e = &plan->engine;
     plan->kernel(e->ndim > 1 ? e->extent[0] : 1, e->extent[e->ndim - 1], base,
                  plan->step, plan->row_step, &plan->params);
     return BCAST_OK;
   }
-  bcast_kernel2_fn kernel = plan->kernel;
+  bcast_rows_kernel_fn kernel = plan->kernel;
   const void *params = &plan->params;
-#if BCAST__HAVE_STREAM
-  const ew_stream_params sp = {plan->kernel, &plan->params,
+#if BCAST__HAVE_NT_STORE
+  const ew_nt_store_params sp = {plan->kernel, &plan->params,
                                plan->engine.elem_bytes[0], plan->arity + 1};
-  if (plan->stream) {
-    kernel = bcast__ew_stream_kernel;
+  if (plan->nt_store) {
+    kernel = bcast__ew_nt_store_kernel;
     params = &sp;
   }
 #endif
   if (!options || !options->progress) {
-    bcast_plan_run2(&plan->engine, base, kernel, params, plan->threads);
+    bcast_plan_run_rows(&plan->engine, base, kernel, params, plan->threads);
     return BCAST_OK;
   }
   ew_progress pg = {kernel, params, plan->arity + 1, plan->engine.elem_bytes[0],
                     plan->engine.elem_count * plan->engine.elem_bytes[0], 0,
                     options->progress, options->progress_ctx};
-  bcast_plan_run2(&plan->engine, base, progress_kernel, &pg, plan->threads);
+  bcast_plan_run_rows(&plan->engine, base, progress_kernel, &pg,
+                      plan->threads);
   options->progress(options->progress_ctx, pg.total_bytes, pg.total_bytes);
   return BCAST_OK;
 }
@@ -324,9 +325,9 @@ static bcast_status compute_planned(bcast_op op, const bcast_op_attrs *attrs,
   if (out) return run_laid_out(&plan, inputs, out, at, diag);
   /* A new output's pages are zeroed by the OS as they are first touched,
    * through the cache: ordinary stores then hit those lines, where
-   * streaming stores would write each line twice (measured: 4096x1 +
-   * 1x4096 float32 into a new output 9.0 ms streaming, 6.8 ms cached). */
-  plan.stream = 0;
+   * non-temporal stores would write each line twice (measured: 4096x1 +
+   * 1x4096 float32 into a new output 9.0 ms non-temporal, 6.8 ms cached). */
+  plan.nt_store = 0;
   status = bcast_ew_plan_alloc_output(&plan, result, diag);
   if (status != BCAST_OK) return status;
   const void *in_data[EW_MAX_INPUTS];

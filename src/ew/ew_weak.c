@@ -7,7 +7,7 @@
 
 #include "bcast/elementwise.h"
 #include "core/diag.h"
-#include "ew/ew_attrs.h"
+#include "op/op_attrs.h"
 
 /* bool < integer < float, for scalars and for types. */
 static int scalar_rank(const bcast_scalar *s) {
@@ -37,7 +37,7 @@ static bcast_dtype default_type(const bcast_scalar *s) {
 static int int_fits(const bcast_scalar *s, bcast_dtype d) {
   int64_t lo;
   uint64_t hi;
-  bcast__ew_int_range(d, &lo, &hi);
+  bcast__op_int_range(d, &lo, &hi);
   if (s->kind == BCAST_SCALAR_UINT) return s->v.u <= hi;
   return s->v.i >= lo && (s->v.i < 0 || (uint64_t)s->v.i <= hi);
 }

@@ -11,9 +11,7 @@
 static int64_t dim_at(bcast__shapes ops, int32_t out_rank, int32_t a, size_t k,
                       int32_t *i_out) {
   const bcast_shape *s = bcast__shape_at(ops, k);
-  *i_out = -1;
-  if (s->rank == BCAST_RANK_UNRANKED) return 1;
-  int32_t i = a - (out_rank - s->rank);
+  int32_t i = bcast__own_axis(s, out_rank, a);
   *i_out = i;
   return i < 0 ? 1 : s->dims[i];
 }
@@ -108,9 +106,9 @@ void bcast__axis_analyze(bcast__shapes ops, int32_t out_rank, int32_t a,
     if ((BCAST_DIM_IS_DYNAMIC(d) || BCAST_DIM_IS_DYNAMIC(acc)) && d != 1 &&
         acc != 1 && !(d == acc && d != BCAST_DIM_DYNAMIC))
       axis->needs_check = 1;
-    int64_t merged;
-    bcast_dim_infer(acc, d, &merged); /* cannot fail: inference passed */
-    acc = merged;
+    int64_t merged = 0;
+    /* Cannot fail: inference passed. */
+    if (bcast_dim_infer(acc, d, &merged) == BCAST_OK) acc = merged;
   }
   if (constraints && axis->needs_check)
     record_axis(ops, out_rank, a, constraints, max_constraints,
@@ -120,8 +118,7 @@ void bcast__axis_analyze(bcast__shapes ops, int32_t out_rank, int32_t a,
 bcast__dim_role bcast__dim_role_of(bcast__shapes ops, int32_t out_rank,
                                    const bcast__axis *axis, size_t k) {
   const bcast_shape *s = bcast__shape_at(ops, k);
-  if (s->rank == BCAST_RANK_UNRANKED) return BCAST__DIM_ABSENT;
-  int32_t i = axis->axis - (out_rank - s->rank);
+  int32_t i = bcast__own_axis(s, out_rank, axis->axis);
   if (i < 0) return BCAST__DIM_ABSENT;
   int64_t d = s->dims[i], r = axis->dim;
   if (BCAST_DIM_IS_DYNAMIC(d))

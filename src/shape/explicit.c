@@ -15,23 +15,57 @@ static const char *dim_text(int64_t d, char *buf, size_t cap) {
 
 /* The map itself, checked in StableHLO's order: one entry per operand dim
  * (C2), no repeats (C4), each in [0, out_rank) (C3, a negative entry
- * failing like one too large), and strictly increasing under XLA's rule. */
+ * failing like one too large), and strictly increasing under XLA's rule.
+ * Proven (docs/proofs.md): it accepts exactly the maps that are an
+ * injection of the operand's dims into the output's, increasing when asked
+ * to be. */
+/*@ predicate bcast_map_valid(int64_t *dims, integer n, integer out_rank,
+                              integer order) =
+      (\forall integer i; 0 <= i < n ==> 0 <= dims[i] < out_rank) &&
+      (\forall integer i, j; 0 <= i < j < n ==> dims[i] != dims[j]) &&
+      (order == BCAST_DIMS_INCREASING ==>
+         \forall integer i; 0 < i < n ==> dims[i - 1] < dims[i]);
+ */
+/*@ requires ranks: 0 <= operand_rank <= BCAST_MAX_RANK;
+    requires map: \valid_read(dims + (0 .. n_dims - 1));
+    requires diag: diag == \null ||
+      (\valid(diag) && \separated(diag, dims + (0 .. n_dims - 1)));
+    assigns *diag;
+    ensures status: \result == BCAST_OK || \result == BCAST_INVALID_ARGUMENT;
+    ensures accepted: \result == BCAST_OK ==> n_dims == operand_rank &&
+      bcast_map_valid(dims, n_dims, out_rank, order);
+    ensures refused: \result != BCAST_OK ==> !(n_dims == operand_rank &&
+      bcast_map_valid(dims, n_dims, out_rank, order));
+ */
 static bcast_status check_map(int32_t operand_rank, int32_t out_rank,
                               const int64_t *dims, size_t n_dims,
                               bcast_dims_order order, bcast_diag *diag) {
-  if ((int64_t)n_dims != operand_rank)
+  if (n_dims != (size_t)operand_rank)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                        "broadcast_dimensions has %zu entries but the operand "
                        "has rank %d; give one output dim per operand dim",
                        n_dims, (int)operand_rank);
   /* n_dims is an operand rank here, so the pairwise search is short. */
+  /*@ loop invariant 1 <= i <= n_dims || n_dims == 0;
+      loop invariant \forall integer p, q; 0 <= p < q < i ==>
+                       dims[p] != dims[q];
+      loop assigns i; */
   for (size_t i = 1; i < n_dims; i++)
+    /*@ loop invariant 0 <= first <= i;
+        loop invariant \forall integer p; 0 <= p < first ==>
+                         dims[p] != dims[i];
+        loop assigns first; */
     for (size_t first = 0; first < i; first++)
       if (dims[first] == dims[i])
         return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                            "broadcast_dimensions[%zu] and [%zu] both map to "
                            "output dim %lld",
                            first, i, (long long)dims[i]);
+  /*@ loop invariant 0 <= i <= n_dims;
+      loop invariant \forall integer p; 0 <= p < i ==> 0 <= dims[p] < out_rank;
+      loop invariant order == BCAST_DIMS_INCREASING ==>
+                       \forall integer p; 0 < p < i ==> dims[p - 1] < dims[p];
+      loop assigns i; */
   for (size_t i = 0; i < n_dims; i++) {
     if (dims[i] < 0 || dims[i] >= out_rank)
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
@@ -48,6 +82,22 @@ static bcast_status check_map(int32_t operand_rank, int32_t out_rank,
   return BCAST_OK;
 }
 
+/*@ requires shapes: \valid_read(operand) && \valid_read(out);
+    requires ranks: BCAST_RANK_UNRANKED <= operand->rank <= BCAST_MAX_RANK &&
+                    BCAST_RANK_UNRANKED <= out->rank <= BCAST_MAX_RANK;
+    requires map: \valid_read(dims + (0 .. n_dims - 1));
+    requires diag: diag == \null ||
+      (\valid(diag) && \separated(diag, dims + (0 .. n_dims - 1), operand,
+                                   out));
+    assigns *diag;
+    ensures injection: \result == BCAST_OK ==>
+      operand->rank >= 0 && out->rank >= 0 && n_dims == operand->rank &&
+      bcast_map_valid(dims, n_dims, out->rank, order);
+    ensures sizes: \result == BCAST_OK ==>
+      \forall integer i; 0 <= i < n_dims ==>
+        operand->dims[i] == 1 || operand->dims[i] < 0 ||
+        operand->dims[i] == out->dims[dims[i]];
+ */
 bcast_status bcast_broadcast_in_dim_check(const bcast_shape *operand,
                                           const bcast_shape *out,
                                           const int64_t *dims, size_t n_dims,
@@ -63,8 +113,15 @@ bcast_status bcast_broadcast_in_dim_check(const bcast_shape *operand,
    * checked when tensors are bound); a static size other than 1 mapped
    * onto a dynamic output dim does not (XLA: "Input dimension should be
    * either 1 or equal to the output dimension"). */
+  /*@ loop invariant 0 <= i <= n_dims;
+      loop invariant \forall integer p; 0 <= p < i ==>
+        operand->dims[p] == 1 || operand->dims[p] < 0 ||
+        operand->dims[p] == out->dims[dims[p]];
+      loop assigns i; */
   for (size_t i = 0; i < n_dims; i++) {
-    int64_t in = operand->dims[i], o = out->dims[dims[i]];
+    int64_t to = dims[i];
+    /*@ assert mapped: i < operand->rank && 0 <= to < out->rank; */
+    int64_t in = operand->dims[i], o = out->dims[to];
     if (in == 1 || in == o || BCAST_DIM_IS_DYNAMIC(in)) continue;
     if (!diag) return BCAST_INCOMPATIBLE;
     char s0[24], s1[24];
@@ -97,7 +154,7 @@ bcast_status bcast_xla_binary_shape(const bcast_shape *lhs,
   /* Place the lower-rank operand in the higher rank. */
   int low_is_lhs = lhs->rank < rhs->rank;
   const bcast_shape *low = low_is_lhs ? lhs : rhs, *high = low_is_lhs ? rhs : lhs;
-  bcast_shape placed;
+  bcast_shape placed = {0};
   if (low->rank != high->rank && low->rank != 0) {
     if (n_dims == 0)
       return bcast__fail(diag, BCAST_RANK_MISMATCH,
@@ -108,8 +165,14 @@ bcast_status bcast_xla_binary_shape(const bcast_shape *lhs,
                                 BCAST_DIMS_INCREASING, diag);
     if (st != BCAST_OK) return st;
     placed.rank = high->rank;
-    for (int32_t d = 0; d < high->rank; d++) placed.dims[d] = 1;
-    for (size_t i = 0; i < n_dims; i++) placed.dims[dims[i]] = low->dims[i];
+    for (int32_t d = 0; d < BCAST_MAX_RANK; d++) placed.dims[d] = 1;
+    /*@ loop invariant 0 <= i <= n_dims;
+        loop assigns i, placed.dims[0 .. BCAST_MAX_RANK - 1]; */
+    for (size_t i = 0; i < n_dims; i++) {
+      int64_t to = dims[i];
+      /*@ assert mapped: i < low->rank && 0 <= to < high->rank; */
+      placed.dims[to] = low->dims[i];
+    }
     low = &placed;
   } else if (n_dims != 0 && low->rank == high->rank) {
     /* Equal ranks: XLA allows only the identity map. */
@@ -153,7 +216,7 @@ bcast_status bcast_broadcast_in_dim_partial(const bcast_shape *operand,
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                        "broadcast_in_dim needs a ranked operand");
   /* The output rank: every output dim is mapped or sized, exactly once. */
-  int64_t new_dims = 0;
+  size_t new_dims = 0; /* at most n_sizes */
   for (size_t s = 0; s < n_sizes; s++) {
     int mapped = 0;
     for (size_t i = 0; i < n_dims; i++) mapped |= dims[i] == sizes[s].dim;
@@ -162,22 +225,30 @@ bcast_status bcast_broadcast_in_dim_partial(const bcast_shape *operand,
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                          "output dim %d has a negative size", (int)sizes[s].dim);
   }
-  int64_t rank = (int64_t)n_dims + new_dims;
-  if (rank > BCAST_MAX_RANK)
+  /* The sum is used only when neither term is over the limit, so a sum
+   * that wrapped is never taken for a small rank. */
+  size_t rank = n_dims + new_dims;
+  if (n_dims > BCAST_MAX_RANK || new_dims > BCAST_MAX_RANK ||
+      rank > BCAST_MAX_RANK)
     return bcast__fail(diag, BCAST_RANK_LIMIT,
-                       "the output would have rank %lld, over the limit of %d",
-                       (long long)rank, BCAST_MAX_RANK);
+                       "the output would have rank %llu, over the limit of %d",
+                       (unsigned long long)n_dims + new_dims, BCAST_MAX_RANK);
   bcast_status st = check_map(operand->rank, (int32_t)rank, dims, n_dims,
                               BCAST_DIMS_ANY_ORDER, diag);
   if (st != BCAST_OK) return st;
   out->rank = (int32_t)rank;
   int32_t from[BCAST_MAX_RANK];
-  for (int32_t o = 0; o < out->rank; o++) from[o] = -1;
+  for (int32_t o = 0; o < BCAST_MAX_RANK; o++) from[o] = -1;
+  /*@ loop invariant 0 <= i <= n_dims;
+      loop assigns i, from[0 .. BCAST_MAX_RANK - 1],
+                   out->dims[0 .. BCAST_MAX_RANK - 1]; */
   for (size_t i = 0; i < n_dims; i++) {
-    from[dims[i]] = (int32_t)i;
-    out->dims[dims[i]] = operand->dims[i];
+    int64_t to = dims[i];
+    /*@ assert mapped: i < operand->rank && 0 <= to < out->rank; */
+    from[to] = (int32_t)i;
+    out->dims[to] = operand->dims[i];
   }
-  int64_t given[BCAST_MAX_RANK];
+  int64_t given[BCAST_MAX_RANK] = {0}; /* read only where sized */
   uint64_t has_size[(BCAST_MAX_RANK + 63) / 64] = {0};
   for (size_t s = 0; s < n_sizes; s++) {
     int32_t o = sizes[s].dim;
@@ -222,20 +293,20 @@ bcast_status bcast_explain(size_t n, const bcast_shape *operands,
   if (st != BCAST_OK) return st;
   int32_t rank = out->rank;
   bcast__shapes ops = bcast__shapes_of(operands, n);
-  bcast__axis axes[BCAST_MAX_RANK];
-  for (int32_t a = 0; a < rank; a++)
-    bcast__axis_analyze(ops, rank, a, out->dims[a], &axes[a], NULL, 0, NULL);
   for (size_t k = 0; k < n; k++) {
-    const bcast_shape *s = &operands[k];
     bcast_explained *e = &explained[k];
-    e->rank = s->rank;
+    e->rank = operands[k].rank;
     e->expanded = e->maybe_expanded = e->runtime_check = 0;
-    if (s->rank == BCAST_RANK_UNRANKED) continue;
-    int32_t offset = rank - s->rank;
-    for (int32_t i = 0; i < s->rank; i++) {
-      int32_t a = offset + i;
+  }
+  for (int32_t a = 0; a < rank; a++) {
+    bcast__axis axis;
+    bcast__axis_analyze(ops, rank, a, out->dims[a], &axis, NULL, 0, NULL);
+    for (size_t k = 0; k < n; k++) {
+      int32_t i = bcast__own_axis(&operands[k], rank, a);
+      if (i < 0) continue;
+      bcast_explained *e = &explained[k];
       e->broadcast_dimensions[i] = a;
-      switch (bcast__dim_role_of(ops, rank, &axes[a], k)) {
+      switch (bcast__dim_role_of(ops, rank, &axis, k)) {
       case BCAST__DIM_EXPANDED:
         e->expanded |= 1ull << i;
         break;

@@ -50,6 +50,21 @@ void bcast_shape_set_unranked(bcast_shape *shape) {
  * document's InferDim table extended to size 0 and to named symbols:
  * a dynamic dim yields to a static size > 1, a 1 yields to anything, and two
  * dynamic dims stay dynamic (the same symbol stays that symbol). */
+/*@ requires \valid(out);
+    assigns *out;
+    ensures status: \result == BCAST_OK || \result == BCAST_INCOMPATIBLE;
+    ensures error_iff: \result == BCAST_INCOMPATIBLE <==>
+                         bcast_incompatible(dim0, dim1);
+    ensures one_yields: \result == BCAST_OK && dim0 == 1 ==> *out == dim1;
+    ensures yields_one: \result == BCAST_OK && dim1 == 1 ==> *out == dim0;
+    ensures same: \result == BCAST_OK && dim0 == dim1 ==> *out == dim0;
+    ensures dyn_static: dim0 < 0 && dim1 > 1 ==> *out == dim1;
+    ensures static_dyn: dim0 > 1 && dim1 < 0 ==> *out == dim0;
+    ensures dyn_zero: (dim0 < 0 && dim1 == 0) || (dim0 == 0 && dim1 < 0) ==>
+                      *out == BCAST_DIM_DYNAMIC;
+    ensures two_dyn: dim0 < 0 && dim1 < 0 && dim0 != dim1 ==>
+                     *out == BCAST_DIM_DYNAMIC;
+ */
 bcast_status bcast_dim_infer(int64_t dim0, int64_t dim1, int64_t *out) {
   if (BCAST_DIM_IS_DYNAMIC(dim0) || BCAST_DIM_IS_DYNAMIC(dim1)) {
     if (dim0 > 1) *out = dim0;
@@ -141,12 +156,38 @@ size_t bcast_shape_format_symbolic(const bcast_shape *shape,
   return format_dims(shape->rank, shape->dims, style, symbols, buf, size);
 }
 
+/* Proven (docs/proofs.md): it succeeds exactly when the shape is ranked,
+ * static and every partial product dims[0] * ... * dims[i] fits in 64 bits
+ * (so a 0 after an overflowing prefix is still an overflow), and then
+ * returns the product; no product is formed without its overflow check. */
+/*@ logic integer bcast_product{L}(int64_t *d, integer n) =
+      n <= 0 ? 1 : bcast_product(d, n - 1) * d[n - 1];
+    predicate bcast_fits(integer v) = INT64_MIN <= v <= INT64_MAX;
+ */
+/*@ requires \valid_read(shape) && \valid(out);
+    requires BCAST_RANK_UNRANKED <= shape->rank <= BCAST_MAX_RANK;
+    requires diag == \null || (\valid(diag) && \separated(diag, shape, out));
+    assigns *out, *diag;
+    ensures ok_iff: \result == BCAST_OK <==>
+      (shape->rank >= 0 &&
+       (\forall integer i; 0 <= i < shape->rank ==> shape->dims[i] >= 0) &&
+       (\forall integer i; 1 <= i <= shape->rank ==>
+          bcast_fits(bcast_product(&shape->dims[0], i))));
+    ensures count: \result == BCAST_OK ==>
+      *out == bcast_product(&shape->dims[0], shape->rank);
+ */
 bcast_status bcast_shape_elem_count(const bcast_shape *shape, int64_t *out,
                                     bcast_diag *diag) {
   if (shape->rank == BCAST_RANK_UNRANKED)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                        "an unranked shape has no element count");
   int64_t count = 1;
+  /*@ loop invariant 0 <= i <= shape->rank;
+      loop invariant \forall integer p; 0 <= p < i ==> shape->dims[p] >= 0;
+      loop invariant \forall integer p; 1 <= p <= i ==>
+                       bcast_fits(bcast_product(&shape->dims[0], p));
+      loop invariant count == bcast_product(&shape->dims[0], i);
+      loop assigns i, count; */
   for (int32_t i = 0; i < shape->rank; i++) {
     int64_t d = shape->dims[i];
     if (BCAST_DIM_IS_DYNAMIC(d))
@@ -176,21 +217,24 @@ static const char *dim_text(int64_t dim, char *buf, size_t cap) {
  * source[a] is the operand whose dim set out->dims[a] last to a value other
  * than 1 (or -1 if every operand so far had 1 there), so that a conflict can
  * name both sides.  The final rank is computed first so that axes in
- * messages are in the result's numbering from the start. */
+ * messages are in the result's numbering from the start.
+ *
+ * A conflict names operand j (size dj at aligned axis a; j is -1 only
+ * where the running dim is still the initial 1, which conflicts with
+ * nothing) and operand k (its dim i, size d). */
 static bcast_status incompatible(bcast__shapes ops, int32_t rank, int j,
-                                 size_t k, int32_t i, int32_t a,
-                                 bcast_diag *diag) {
+                                 int64_t dj, size_t k, int32_t i, int64_t d,
+                                 int32_t a, bcast_diag *diag) {
   if (!diag) return BCAST_INCOMPATIBLE;
-  const bcast_shape *sj = bcast__shape_at(ops, (size_t)j);
-  const int64_t d = bcast__shape_at(ops, k)->dims[i];
-  int32_t j_axis = a - (rank - sj->rank);
+  int32_t j_axis =
+      j < 0 ? -1 : bcast__own_axis(bcast__shape_at(ops, (size_t)j), rank, a);
   char s0[24], s1[24];
   bcast__fail(diag, BCAST_INCOMPATIBLE,
               "at broadcast dim %d: operand #%d dim %d (size %s) is "
               "incompatible with operand #%zu dim %d (size %s)",
-              (int)a, j, (int)j_axis, dim_text(sj->dims[j_axis], s0, sizeof s0),
-              k, (int)i, dim_text(d, s1, sizeof s1));
-  bcast__locate(diag, j, j_axis, sj->dims[j_axis], (int)k, i, d, a);
+              (int)a, j, (int)j_axis, dim_text(dj, s0, sizeof s0), k, (int)i,
+              dim_text(d, s1, sizeof s1));
+  bcast__locate(diag, j, j_axis, dj, (int)k, i, d, a);
   bcast__mlir_message(diag, 1,
                       "operands don't have broadcast-compatible shapes");
   return BCAST_INCOMPATIBLE;
@@ -199,7 +243,8 @@ static bcast_status incompatible(bcast__shapes ops, int32_t rank, int j,
 /* static_sizes: also refuse two static sizes other than 1 that differ
  * anywhere among the operands, which the pairwise fold misses when a
  * dynamic dim met a 0 between them ((?,) (0,) (2,)): NumPy's N-ary rule.
- * MLIR's fold (the other profiles) accepts that. */
+ * MLIR's fold (the other profiles) accepts that.  static_source[a] is the
+ * first operand with such a size at a, static_size[a] that size. */
 static bcast_status infer_shape(bcast__shapes ops, int static_sizes,
                                 bcast_shape *out, bcast_diag *diag) {
   int32_t rank = BCAST_RANK_UNRANKED;
@@ -212,32 +257,33 @@ static bcast_status infer_shape(bcast__shapes ops, int static_sizes,
                          BCAST_MAX_RANK);
     if (r > rank) rank = r;
   }
-  out->rank = rank;
-  if (rank == BCAST_RANK_UNRANKED) return BCAST_OK;
-
+  /* All BCAST_MAX_RANK entries, whatever the rank: out's dims past its
+   * rank are 1. */
   int source[BCAST_MAX_RANK], static_source[BCAST_MAX_RANK];
-  for (int32_t a = 0; a < rank; a++) {
-    out->dims[a] = 1;
+  int64_t static_size[BCAST_MAX_RANK];
+  for (int32_t a = 0; a < BCAST_MAX_RANK; a++) {
+    out->dims[a] = static_size[a] = 1;
     source[a] = static_source[a] = -1;
   }
+  out->rank = rank;
+  if (rank == BCAST_RANK_UNRANKED) return BCAST_OK;
   for (size_t k = 0; k < ops.n; k++) {
     const bcast_shape *s = bcast__shape_at(ops, k);
-    if (s->rank == BCAST_RANK_UNRANKED) continue;
-    int32_t offset = rank - s->rank;
-    for (int32_t i = 0; i < s->rank; i++) {
-      int32_t a = offset + i;
+    for (int32_t a = 0; a < rank; a++) {
+      int32_t i = bcast__own_axis(s, rank, a);
+      if (i < 0) continue;
       int64_t d = s->dims[i];
-      int64_t merged;
+      int64_t merged = 0;
       if (bcast_dim_infer(out->dims[a], d, &merged) != BCAST_OK)
-        return incompatible(ops, rank, source[a], k, i, a, diag);
+        return incompatible(ops, rank, source[a], out->dims[a], k, i, d, a,
+                            diag);
       if (static_sizes && d >= 0 && d != 1) {
-        const int j = static_source[a];
-        if (j < 0) {
+        if (static_source[a] < 0) {
           static_source[a] = (int)k;
-        } else {
-          const bcast_shape *sj = bcast__shape_at(ops, (size_t)j);
-          if (sj->dims[a - (rank - sj->rank)] != d)
-            return incompatible(ops, rank, j, k, i, a, diag);
+          static_size[a] = d;
+        } else if (static_size[a] != d) {
+          return incompatible(ops, rank, static_source[a], static_size[a], k,
+                              i, d, a, diag);
         }
       }
       if (d != 1 && merged == d) source[a] = (int)k;
@@ -251,29 +297,31 @@ static bcast_status infer_shape(bcast__shapes ops, int static_sizes,
 static bcast_status check_equal_ranks(bcast__shapes ops,
                                       bcast_profile profile,
                                       bcast_diag *diag) {
-  size_t first = ops.n;
+  const bcast_shape *f = NULL; /* the first ranked operand, number first */
+  size_t first = 0;
   for (size_t k = 0; k < ops.n; k++) {
-    if (bcast__shape_at(ops, k)->rank == BCAST_RANK_UNRANKED) continue;
+    const bcast_shape *s = bcast__shape_at(ops, k);
+    if (s->rank == BCAST_RANK_UNRANKED) continue;
     /* XLA broadcasts scalars over anything without being asked. */
-    if (profile == BCAST_PROFILE_XLA && bcast__shape_at(ops, k)->rank == 0)
-      continue;
-    if (first == ops.n) {
+    if (profile == BCAST_PROFILE_XLA && s->rank == 0) continue;
+    if (!f) {
+      f = s;
       first = k;
       continue;
     }
-    if (bcast__shape_at(ops, k)->rank != bcast__shape_at(ops, first)->rank) {
+    if (s->rank != f->rank) {
       if (!diag) return BCAST_RANK_MISMATCH;
       bcast__fail(diag, BCAST_RANK_MISMATCH,
                   "operand #%zu has rank %d but operand #%zu has rank %d; the "
                   "%s profile does not expand ranks (reshape the lower-rank "
                   "operand to add leading 1s%s)",
-                  first, (int)bcast__shape_at(ops, first)->rank, k, (int)bcast__shape_at(ops, k)->rank,
+                  first, (int)f->rank, k, (int)s->rank,
                   bcast_profile_name(profile),
                   profile == BCAST_PROFILE_XLA
                       ? ", or give broadcast_dimensions"
                       : "");
-      bcast__locate(diag, (int)first, BCAST_DIAG_NONE, bcast__shape_at(ops, first)->rank,
-                    (int)k, BCAST_DIAG_NONE, bcast__shape_at(ops, k)->rank, BCAST_DIAG_NONE);
+      bcast__locate(diag, (int)first, BCAST_DIAG_NONE, f->rank, (int)k,
+                    BCAST_DIAG_NONE, s->rank, BCAST_DIAG_NONE);
       bcast__mlir_message(diag, 1, "operands don't have matching ranks");
       return BCAST_RANK_MISMATCH;
     }
@@ -313,8 +361,7 @@ static void dim_origin(bcast__shapes ops, int32_t rank,
   *axis = -1;
   for (size_t k = 0; k < ops.n; k++) {
     const bcast_shape *s = bcast__shape_at(ops, k);
-    if (s->rank == BCAST_RANK_UNRANKED) continue;
-    int32_t i = a - (rank - s->rank);
+    int32_t i = bcast__own_axis(s, rank, a);
     if (i < 0) continue;
     if (*operand < 0 || s->dims[i] != 1) {
       *operand = (int)k;
@@ -396,13 +443,13 @@ static bcast_status verify_result_mlir(bcast__shapes ops,
                                        bcast_diag *diag) {
   if (result->rank < inferred->rank)
     return result_rank_error(result, inferred, diag);
-  int32_t offset = result->rank - inferred->rank;
-  for (int32_t a = 0; a < inferred->rank; a++) {
-    int64_t got = result->dims[offset + a], want = inferred->dims[a];
+  for (int32_t ra = 0; ra < result->rank; ra++) {
+    int32_t a = bcast__own_axis(inferred, result->rank, ra);
+    if (a < 0) continue; /* a leading result dim: not compared */
+    int64_t got = result->dims[ra], want = inferred->dims[a];
     if (BCAST_DIM_IS_DYNAMIC(got) || BCAST_DIM_IS_DYNAMIC(want)) continue;
     if (got != want)
-      return result_dim_error(ops, result, inferred, offset + a, a,
-                              diag);
+      return result_dim_error(ops, result, inferred, ra, a, diag);
   }
   return BCAST_OK;
 }

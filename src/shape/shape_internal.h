@@ -6,6 +6,13 @@
 
 #include "bcast/shape.h"
 
+/* The rule of one dimension pair, in ACSL for the proofs (docs/proofs.md):
+ * two dims are incompatible when both are static, neither is 1 and they
+ * differ. */
+/*@ predicate bcast_incompatible(integer d0, integer d1) =
+      d0 >= 0 && d1 >= 0 && d0 != 1 && d1 != 1 && d0 != d1;
+ */
+
 typedef struct bcast__shapes {
   const char *base;   /* address of operand 0's bcast_shape */
   size_t stride;      /* bytes from one operand's shape to the next */
@@ -14,6 +21,17 @@ typedef struct bcast__shapes {
 
 static inline const bcast_shape *bcast__shape_at(bcast__shapes ops, size_t k) {
   return (const bcast_shape *)(const void *)(ops.base + k * ops.stride);
+}
+
+/* Operand s's own axis under aligned axis a of a result of rank out_rank,
+ * or -1 where s has no dim there (unranked, or of lower rank).  Every
+ * operand dim read at an aligned axis goes through here, so each read is
+ * within the operand's rank by construction. */
+static inline int32_t bcast__own_axis(const bcast_shape *s, int32_t out_rank,
+                                      int32_t a) {
+  if (s->rank == BCAST_RANK_UNRANKED) return -1;
+  int32_t i = a - (out_rank - s->rank);
+  return i >= 0 && i < s->rank ? i : -1;
 }
 
 static inline bcast__shapes bcast__shapes_of(const bcast_shape *shapes,

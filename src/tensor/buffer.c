@@ -32,7 +32,7 @@
 
 #include "core/alloc.h"
 #include "core/diag.h"
-#include "plan/stream.h"
+#include "plan/nt_store.h"
 #include "tensor/buffer.h"
 
 enum {

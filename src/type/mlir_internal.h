@@ -19,4 +19,13 @@ bcast_status bcast__mlir_type_read(const char *t, size_t len,
 void bcast__mlir_op_position(const bcast_mlir_op *op, const char *at,
                              uint32_t *line, uint32_t *col);
 
+/* Fails out with d's status and a located message: "LINE:COL: " and
+ * bcast_mlir_diag_format's text of d for op, then " [P profile]" when op
+ * is not NULL (an op that was read and judged by profile).  The message
+ * of bcast_mlir_verify_text's and bcast_emit_lower_module's first
+ * failure.  out NULL: just returns d's status. */
+bcast_status bcast__mlir_failure(bcast_diag *out, uint32_t line, uint32_t col,
+                                 const char *op, size_t op_len,
+                                 bcast_profile profile, const bcast_diag *d);
+
 #endif

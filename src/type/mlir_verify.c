@@ -786,3 +786,130 @@ bcast_status bcast_mlir_verify(const bcast_mlir_op *op,
   }
   return bcast_mlir_verify_op(op, verdict->profile, diag);
 }
+
+/* ------------------------------------------------------------------------ */
+/* Whole texts: the one scan -> select -> verify loop. */
+
+/* Which ops bcast_mlir_verify_text checks: the one rule, for every
+ * caller.  The default ops, ops a rule names exactly and opts->ops. */
+static int op_selected(const bcast_mlir_verify_options *opts, const char *name,
+                       size_t len) {
+  if (bcast_mlir_is_broadcasting_op(name, len)) return 1;
+  for (size_t k = 0; k < opts->n_rules; k++) {
+    const bcast_mlir_op_profile *rule = &opts->rules[k];
+    if (!memchr(rule->pattern, '*', rule->pattern_len) &&
+        bcast_mlir_op_pattern_matches(rule->pattern, rule->pattern_len, name,
+                                      len))
+      return 1;
+  }
+  for (size_t k = 0; k < opts->n_ops; k++)
+    if (opts->ops[k].len == len && memcmp(opts->ops[k].text, name, len) == 0)
+      return 1;
+  return 0;
+}
+
+typedef struct text_run {
+  const bcast_mlir_verify_options *opts;
+  bcast_mlir_counts counts;
+} text_run;
+
+/* The scanner's filter: counts every op it is asked about. */
+static int select_op(const char *name, size_t len, void *ctx) {
+  text_run *run = ctx;
+  const bcast_mlir_verify_options *o = run->opts;
+  run->counts.seen++;
+  if (op_selected(o, name, len) && (!o->only || o->only(name, len, o->only_ctx)))
+    return 1;
+  run->counts.skipped++;
+  return 0;
+}
+
+size_t bcast_mlir_diag_format(const char *op, size_t op_len,
+                              const bcast_diag *diag, char *buf, size_t size) {
+  const char *mlir = diag->mlir_message;
+  const char *text = mlir[0] ? mlir : diag->message;
+  int prefix = op && (!mlir[0] || diag->mlir_op_prefix);
+  const char *parts[] = {"'", op, "' op ", text};
+  size_t lens[] = {1, op_len, 5, strlen(text)};
+  size_t n = 0;
+  for (size_t k = prefix ? 0 : 3; k < 4; k++) {
+    if (n < size) {
+      size_t room = size - 1 - n;
+      memcpy(buf + n, parts[k], lens[k] < room ? lens[k] : room);
+    }
+    n += lens[k];
+  }
+  if (size > 0) buf[n < size ? n : size - 1] = '\0';
+  return n;
+}
+
+bcast_status bcast__mlir_failure(bcast_diag *out, uint32_t line, uint32_t col,
+                                 const char *op, size_t op_len,
+                                 bcast_profile profile, const bcast_diag *d) {
+  if (!out) return d->status;
+  /* As long as the diagnostic's message: a longer text is cut there all
+   * the same. */
+  char text[BCAST_DIAG_TEXT_MAX];
+  bcast_mlir_diag_format(op, op_len, d, text, sizeof text);
+  if (!op) return bcast__fail(out, d->status, "%u:%u: %s", line, col, text);
+  return bcast__fail(out, d->status, "%u:%u: %s [%s profile]", line, col,
+                     text, bcast_profile_name(profile));
+}
+
+bcast_status bcast_mlir_verify_text(const char *text, size_t len,
+                                    const bcast_mlir_verify_options *opts,
+                                    bcast_mlir_checked_fn on_op, void *ctx,
+                                    bcast_mlir_counts *counts,
+                                    bcast_diag *diag) {
+  bcast_mlir_verify_options defaults;
+  if (!opts) {
+    bcast_mlir_verify_options_init(&defaults);
+    opts = &defaults;
+  }
+  if (counts) memset(counts, 0, sizeof *counts);
+  if (!text && len > 0)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "bcast_mlir_verify_text: NULL text");
+  text_run run;
+  memset(&run, 0, sizeof run);
+  run.opts = opts;
+  bcast_mlir_scanner scanner;
+  bcast_mlir_scanner_init(&scanner, text ? text : "", len, select_op, &run);
+  /* An op is a few KB: it lives on the stack, with its diagnostic, which
+   * is formatted only when someone reads it. */
+  bcast_mlir_op op;
+  bcast_diag op_diag;
+  bcast_diag *d = on_op || diag ? &op_diag : NULL;
+  bcast_status first = BCAST_OK;
+  for (;;) {
+    int found = 0;
+    bcast_status st = bcast_mlir_scan_next(&scanner, &op, &found, d);
+    if (!found) break;
+    bcast_mlir_checked c;
+    c.op = &op;
+    c.read = st == BCAST_OK;
+    if (c.read) {
+      st = bcast_mlir_verify(&op, opts, &c.verdict, d);
+    } else {
+      memset(&c.verdict, 0, sizeof c.verdict);
+      c.verdict.line = op.line;
+      c.verdict.col = op.col;
+      c.verdict.profile = bcast_mlir_op_profile_of(opts, op.name, op.name_len);
+    }
+    c.status = st;
+    c.outcome = st == BCAST_OK ? BCAST_MLIR_PASSED : BCAST_MLIR_FAILED;
+    c.diag = st == BCAST_OK ? NULL : d;
+    run.counts.checked++;
+    if (st != BCAST_OK) {
+      run.counts.failed++;
+      if (first == BCAST_OK && diag)
+        bcast__mlir_failure(diag, c.verdict.line, c.verdict.col,
+                            c.read ? op.name : NULL, op.name_len,
+                            c.verdict.profile, d);
+      if (first == BCAST_OK) first = st;
+    }
+    if (on_op && on_op(ctx, &c)) break;
+  }
+  if (counts) *counts = run.counts;
+  return first;
+}

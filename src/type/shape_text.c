@@ -13,25 +13,35 @@ static bcast_status shape_error(bcast_diag *diag, bcast_status st,
                      (int)(len > 200 ? 200 : len), text, what);
 }
 
-void bcast_symbols_init(bcast_symbols *symbols) { symbols->count = 0; }
+/* The names too, so that every entry of a table is a string. */
+void bcast_symbols_init(bcast_symbols *symbols) {
+  memset(symbols, 0, sizeof *symbols);
+}
 
 static int is_name_start(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
-/* A name at t[*i]: looked up in symbols, added when new. */
+/* A name at t[*i]: looked up in symbols, added when new.  Its first 40
+ * bytes are copied into name (NUL-terminated), the most any message or
+ * table entry shows; every byte is read through bcast__peek. */
+#define NAME_SHOWN 40
 static bcast_status parse_name(const char *t, size_t len, size_t *i,
                                bcast_symbols *symbols, int64_t *dim,
                                bcast_diag *diag) {
-  size_t start = *i, end = start;
-  while (end < len && (is_name_start(t[end]) || bcast__is_digit(t[end]))) end++;
-  size_t n = end - start;
-  *i = end;
+  char name[NAME_SHOWN + 1] = {0};
+  size_t n = 0;
+  for (char c = bcast__peek(t, len, *i);
+       is_name_start(c) || bcast__is_digit(c); c = bcast__peek(t, len, *i)) {
+    if (n < NAME_SHOWN) name[n] = c;
+    n++;
+    (*i)++;
+  }
+  name[n < NAME_SHOWN ? n : NAME_SHOWN] = '\0';
   if (!symbols) {
     char what[96];
     snprintf(what, sizeof what,
-             "named dim '%.*s' is not accepted here (only sizes and '?')",
-             (int)(n > 40 ? 40 : n), t + start);
+             "named dim '%s' is not accepted here (only sizes and '?')", name);
     return shape_error(diag, BCAST_PARSE, t, len, what);
   }
   if (n >= BCAST_SYMBOL_NAME_MAX) {
@@ -41,19 +51,19 @@ static bcast_status parse_name(const char *t, size_t len, size_t *i,
     return shape_error(diag, BCAST_PARSE, t, len, what);
   }
   for (int32_t k = 0; k < symbols->count; k++) {
-    if (strlen(symbols->names[k]) == n && memcmp(symbols->names[k], t + start, n) == 0) {
+    if (strcmp(symbols->names[k], name) == 0) {
       *dim = BCAST_DIM_SYMBOL(k);
       return BCAST_OK;
     }
   }
-  if (symbols->count == BCAST_MAX_SYMBOLS) {
+  if (symbols->count >= BCAST_MAX_SYMBOLS) {
     char what[96];
     snprintf(what, sizeof what, "more than %d distinct dim names",
              BCAST_MAX_SYMBOLS);
     return shape_error(diag, BCAST_PARSE, t, len, what);
   }
-  memcpy(symbols->names[symbols->count], t + start, n);
-  symbols->names[symbols->count][n] = '\0';
+  memcpy(symbols->names[symbols->count], name, n + 1);
+  symbols->names[symbols->count][BCAST_SYMBOL_NAME_MAX - 1] = '\0';
   *dim = BCAST_DIM_SYMBOL(symbols->count);
   symbols->count++;
   return BCAST_OK;
@@ -89,10 +99,10 @@ static bcast_status parse_shape(const char *t, size_t len,
   size_t i = bcast__skip_spaces(t, len, 0);
   while (len > i && bcast__is_space(t[len - 1])) len--;
   if (i >= len) return shape_error(diag, BCAST_PARSE, t, len, "empty");
-  if ((len - i >= 7) &&
+  if (i + 7 <= len &&
       (memcmp(t + i, "tensor<", 7) == 0 || memcmp(t + i, "vector<", 7) == 0)) {
     bcast_mlir_type type;
-    size_t used;
+    size_t used = 0;
     bcast_status st = bcast_mlir_type_parse(t + i, len - i, &type, &used, diag);
     if (st != BCAST_OK) return st;
     if (i + used != len)
@@ -120,7 +130,7 @@ static bcast_status parse_shape(const char *t, size_t len,
     int64_t dim = 0;
     bcast_status st = parse_dim(t, len, &i, &dim, bracketed, symbols, diag);
     if (st != BCAST_OK) return st;
-    if (out->rank == BCAST_MAX_RANK) {
+    if (out->rank >= BCAST_MAX_RANK) {
       char what[64];
       snprintf(what, sizeof what, "rank exceeds the limit of %d dimensions",
                BCAST_MAX_RANK);

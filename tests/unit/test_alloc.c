@@ -287,8 +287,9 @@ static bcast_status case_npy_file(bcast_diag *diag) {
   return st;
 }
 
-/* An .npz of two members written and one read back; then the file
- * mapped (bcast_npy_map) after a plain .npy write. */
+/* An .npz of two members written and one read back, one replaced and
+ * read back; then the file mapped (bcast_npy_map) after a plain .npy
+ * write. */
 static bcast_status case_npz_and_map(bcast_diag *diag) {
   char path[] = "/tmp/bcast-test-alloc-XXXXXX";
   const int fd = mkstemp(path);
@@ -302,6 +303,12 @@ static bcast_status case_npz_and_map(bcast_diag *diag) {
   if (st == BCAST_OK) st = bcast_npz_write(path, 2, names, in, NULL, diag);
   if (st == BCAST_OK)
     st = bcast_npz_read(path, "b", &back, NULL, BCAST_DEFAULT_MAX_BYTES, diag);
+  if (st == BCAST_OK && ((const float *)back.data)[2] != 2) st = BCAST_CHECKED;
+  bcast_tensor_release(&back);
+  /* a replaced by b's tensor, the member b copied. */
+  if (st == BCAST_OK) st = bcast_npz_update(path, 1, names, &in[1], NULL, diag);
+  if (st == BCAST_OK)
+    st = bcast_npz_read(path, "a", &back, NULL, BCAST_DEFAULT_MAX_BYTES, diag);
   if (st == BCAST_OK && ((const float *)back.data)[2] != 2) st = BCAST_CHECKED;
   if (st == BCAST_OK) st = bcast_npy_write(path, &in[0], NULL, diag);
   if (st == BCAST_OK) st = bcast_npy_map(path, &mapped, NULL, diag);
@@ -354,7 +361,7 @@ static const struct {
     {"bcast_broadcast_materialize", case_broadcast_materialize},
     {"bcast_npy_write_stream/read_mem", case_npy_round_trip},
     {"bcast_npy_write/read", case_npy_file},
-    {"bcast_npz_write/npz_read/npy_map", case_npz_and_map},
+    {"bcast_npz_write/npz_read/npz_update/npy_map", case_npz_and_map},
     {"bcast_output_open/reserve/write/commit_all", case_outputs},
     {"bcast_emit_lower_module", case_lower},
 };

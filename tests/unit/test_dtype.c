@@ -343,3 +343,65 @@ TEST(bfloat16_conversions) {
       test_fail(t, __FILE__, __LINE__, "bf16 of 0x%08x", u);
   }
 }
+
+/* Value of a positive bfloat16 encoding; 0x7f80 stands for 2^128, the
+ * next binade after the largest finite value. */
+static double bf16_value(uint32_t b) {
+  return b >= 0x7f80 ? ldexp(1.0, 128) : (double)bcast_bf16_to_float((uint16_t)b);
+}
+
+/* Reference narrowing of a non-NaN double to bfloat16, as ref_to_half. */
+static uint16_t ref_to_bf16(double d) {
+  uint16_t sign = signbit(d) ? 0x8000 : 0;
+  double a = fabs(d);
+  if (a >= ldexp(1.0, 128)) return sign | 0x7f80;
+  uint32_t lo = 0, hi = 0x7f80; /* bf16_value(lo) <= a < bf16_value(hi) */
+  while (hi - lo > 1) {
+    uint32_t mid = (lo + hi) / 2;
+    if (bf16_value(mid) <= a) lo = mid;
+    else hi = mid;
+  }
+  double below = a - bf16_value(lo), above = bf16_value(hi) - a;
+  uint32_t r = below < above ? lo : above < below ? hi : ((lo & 1) ? hi : lo);
+  return (uint16_t)(sign | r);
+}
+
+static void check_double_bf16(test_ctx *t, double d) {
+  uint16_t got = bcast_double_to_bf16(d), want = ref_to_bf16(d);
+  if (got != want)
+    test_fail(t, __FILE__, __LINE__, "double %a -> bf16 0x%04x, expected 0x%04x",
+              d, got, want);
+}
+
+TEST(bfloat16_from_double_rounds_once) {
+  /* Every positive encoding, the midpoints with its neighbour and one
+   * double ulp either side: rounding through float first would get the
+   * points just beside a midpoint wrong. */
+  for (uint32_t b = 0; b < 0x7f80; b++) {
+    const double v = bf16_value(b), mid = (v + bf16_value(b + 1)) / 2;
+    check_double_bf16(t, v);
+    check_double_bf16(t, -v);
+    check_double_bf16(t, mid);
+    check_double_bf16(t, nextafter(mid, 0.0));
+    check_double_bf16(t, nextafter(mid, INFINITY));
+  }
+  CHECK_INT(bcast_double_to_bf16(1.0 + ldexp(1.0, -8) + ldexp(1.0, -40)), 0x3f81);
+  CHECK_INT(bcast_float_to_bf16((float)(1.0 + ldexp(1.0, -8) + ldexp(1.0, -40))),
+            0x3f80); /* through float: rounded twice */
+  CHECK_INT(bcast_double_to_bf16(1e300), 0x7f80);
+  CHECK_INT(bcast_double_to_bf16(-INFINITY), 0xff80);
+  CHECK_INT(bcast_double_to_bf16(-0.0), 0x8000);
+  CHECK_INT(bcast_double_to_bf16(dbits(1)), 0x0000); /* double subnormal */
+  CHECK_INT(bcast_double_to_bf16(ldexp(1.0, -133)), 0x0001); /* least bf16 */
+  CHECK_INT(bcast_double_to_bf16(ldexp(1.0, -134)), 0x0000); /* tie to even 0 */
+  CHECK_INT(bcast_double_to_bf16(dbits(0x7ff8000000000000ull)), 0x7fc0);
+  CHECK_INT(bcast_double_to_bf16(dbits(0xfff0200000000000ull)), 0xffc1);
+  uint64_t state = test_seed() ^ 0xbf64u;
+  for (int i = 0; i < 1000000; i++) {
+    uint64_t r = test_rand(&state), u = test_rand(&state);
+    /* Most draws on the exponents bfloat16 represents (2^-140 .. 2^130). */
+    if (r & 1) u = (u & 0x800fffffffffffffull) | ((uint64_t)(1023 - 140 + (r >> 40) % 271) << 52);
+    const double d = dbits(u);
+    if (!isnan(d)) check_double_bf16(t, d);
+  }
+}

@@ -142,6 +142,34 @@ TEST(emit_failures_write_nothing) {
   free(s);
 }
 
+/* bcast lower's first failure reads as bcast_mlir_verify_text's: one
+ * formatter, also where MLIR's words carry no "'OP' op " prefix. */
+TEST(emit_failure_worded_as_verify_text) {
+  static const char *const texts[] = {
+      "%0 = tosa.add %a, %b : (tensor<2xf32>, tensor<3xf32>) -> tensor<3xf32>\n",
+      "%0 = tosa.add %a, %b : (tensor<2xf32>, vector<2xf32>) -> tensor<2xf32>\n",
+      "%0 = tosa.sub %a, %b\n",
+  };
+  static const char *const want[] = {
+      "1:6: 'tosa.add' op operands don't have broadcast-compatible shapes "
+      "[tosa profile]",
+      "1:6: cannot broadcast vector with tensor [tosa profile]",
+      "1:6: 'tosa.sub' op: expected ':' and a type signature",
+  };
+  bcast_emit_options o;
+  bcast_emit_options_init(&o);
+  mem_sink *s = new_sink();
+  for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
+    bcast_diag lowered, verified;
+    CHECK(lower(texts[k], &o, s, NULL, &lowered) != BCAST_OK);
+    CHECK(bcast_mlir_verify_text(texts[k], strlen(texts[k]), NULL, NULL, NULL,
+                                 NULL, &verified) == lowered.status);
+    CHECK_STR(lowered.message, want[k]);
+    CHECK_STR(verified.message, want[k]);
+  }
+  free(s);
+}
+
 TEST(emit_only_selected_ops) {
   const char *text =
       "func.func @f(%a: tensor<3xf32>) -> tensor<3xf32> {\n"

@@ -241,7 +241,7 @@ TEST(ew_half_unary_ops_and_casts_match_bit_for_bit) {
   char *data = malloc((size_t)n * 8 + 8);
   for (int pi = 0; pi < 2; pi++)
     for (int op = 0; op < BCAST_OP_COUNT; op++) {
-      if (bcast_ew_arity((bcast_op)op) != 1) continue;
+      if (bcast_op_arity((bcast_op)op) != 1) continue;
       bcast_dtype types[3], result;
       for (size_t idx = 0; bcast_ew_supported((bcast_op)op, half_profiles[pi],
                                               idx, types, &result) == BCAST_OK;
@@ -288,7 +288,7 @@ TEST(ew_half_binary_ops_match_bit_for_bit_on_random_pairs) {
   char *a = malloc((size_t)(R * C) * 2), *b = malloc((size_t)(R * C) * 2);
   for (int pi = 0; pi < 2; pi++)
     for (int op = 0; op < BCAST_OP_COUNT; op++) {
-      if (bcast_ew_arity((bcast_op)op) != 2) continue;
+      if (bcast_op_arity((bcast_op)op) != 2) continue;
       bcast_dtype types[3], result;
       for (size_t idx = 0; bcast_ew_supported((bcast_op)op, half_profiles[pi],
                                               idx, types, &result) == BCAST_OK;

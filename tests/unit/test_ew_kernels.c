@@ -130,7 +130,7 @@ static int run_case(test_ctx *t, uint64_t *rng, bcast_op op,
                     const bcast_op_attrs *attrs, bcast_profile profile,
                     const bcast_dtype *types, const input_case *cases,
                     const ew_row **row_out) {
-  const int arity = bcast_ew_arity(op);
+  const int arity = bcast_op_arity(op);
   bcast_tensor in[3];
   void *mem[3];
   const void *in_data[3];
@@ -165,13 +165,13 @@ static int run_case(test_ctx *t, uint64_t *rng, bcast_op op,
   memset(strided, 0x3c, bytes);
   CHECK_INT(bcast_ew_plan_execute(plan, got, in_data, &diag), BCAST_OK);
   bcast__ew_plan_reference(plan, want, in_data);
-  /* The same variant through the streaming-store wrapper, and its
+  /* The same variant through the non-temporal wrapper, and its
    * baseline (non-AVX2) build. */
-  char *streamed = malloc(bytes), *portable = malloc(bytes);
-  memset(streamed, 0x69, bytes);
+  char *nt = malloc(bytes), *portable = malloc(bytes);
+  memset(nt, 0x69, bytes);
   memset(portable, 0x96, bytes);
-  bcast__ew_plan_force_stream(plan);
-  CHECK_INT(bcast_ew_plan_execute(plan, streamed, in_data, &diag), BCAST_OK);
+  bcast__ew_plan_force_nt_store(plan);
+  CHECK_INT(bcast_ew_plan_execute(plan, nt, in_data, &diag), BCAST_OK);
   bcast__ew_plan_force_portable(plan);
   CHECK_INT(bcast_ew_plan_execute(plan, portable, in_data, &diag), BCAST_OK);
   bcast__ew_plan_force_strided(plan);
@@ -180,7 +180,7 @@ static int run_case(test_ctx *t, uint64_t *rng, bcast_op op,
   for (int64_t i = 0; i < count; i++) {
     const char *g = got + (size_t)i * size, *w = want + (size_t)i * size,
                *s = strided + (size_t)i * size,
-               *n = streamed + (size_t)i * size,
+               *n = nt + (size_t)i * size,
                *o = portable + (size_t)i * size;
     if (!elems_agree(out->dtype, g, w) || !elems_agree(out->dtype, s, w) ||
         !elems_agree(out->dtype, n, w) || !elems_agree(out->dtype, o, w)) {
@@ -196,7 +196,7 @@ static int run_case(test_ctx *t, uint64_t *rng, bcast_op op,
   free(got);
   free(want);
   free(strided);
-  free(streamed);
+  free(nt);
   free(portable);
   bcast_ew_plan_destroy(plan);
 done:
@@ -212,7 +212,7 @@ TEST(ew_every_supported_signature_has_a_kernel_and_matches_the_reference) {
   for (int pi = 0; pi < 3; pi++) {
     const bcast_profile profile = profiles[pi];
     for (int op = 0; op < BCAST_OP_COUNT; op++) {
-      const int arity = bcast_ew_arity((bcast_op)op);
+      const int arity = bcast_op_arity((bcast_op)op);
       bcast_dtype types[3], result;
       for (size_t idx = 0;
            bcast_ew_supported((bcast_op)op, profile, idx, types, &result) ==
@@ -310,8 +310,8 @@ TEST(ew_every_supported_signature_has_a_kernel_and_matches_the_reference) {
 }
 
 /* Outputs big enough for the engine to split them across threads, with
- * and without streaming stores: rows short enough to pack several to a
- * streamed block and rows cut into several blocks. */
+ * and without non-temporal stores: rows short enough to pack several to a
+ * block and rows cut into several blocks. */
 TEST(ew_two_threads_match_one) {
   uint64_t rng = test_seed() ^ 0x2727u;
   static const struct {
@@ -330,7 +330,7 @@ TEST(ew_two_threads_match_one) {
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
     for (int w = 0; w < 2; w++) {
       const bcast_op op = cases[c].op;
-      const int arity = bcast_ew_arity(op);
+      const int arity = bcast_op_arity(op);
       bcast_dtype types[3] = {cases[c].type, cases[c].type, cases[c].type};
       if (op == BCAST_OP_SELECT) types[0] = BCAST_BOOL;
       bcast_op_attrs attrs;
@@ -361,13 +361,13 @@ TEST(ew_two_threads_match_one) {
                   BCAST_OK);
         CHECK_INT(bcast__ew_plan_uses_avx2(plan), bcast__ew_use_v3());
         if (run >= 2) {
-          bcast__ew_plan_force_stream(plan);
-          CHECK(bcast__ew_plan_streams(plan));
+          bcast__ew_plan_force_nt_store(plan);
+          CHECK(bcast__ew_plan_nt_stores(plan));
         }
         const size_t size = bcast_dtype_size(bcast_ew_plan_output(plan)->dtype);
         bytes = (size_t)(R * C) * size;
         out[run] = malloc(bytes + size);
-        /* One element in: the streamed blocks start off 16-byte alignment. */
+        /* One element in: the non-temporal blocks start off 16-byte alignment. */
         char *dst = out[run] + (run == 3 ? size : 0);
         CHECK_INT(bcast_ew_plan_execute(plan, dst, in_data, NULL), BCAST_OK);
         if (run == 3) memmove(out[run], dst, bytes);
@@ -414,7 +414,7 @@ TEST(ew_small_plans_call_the_kernel_directly) {
     /* [4, 5, 6] + [6] folds to [20, 6]: two dims. */
     CHECK_INT(bcast__ew_plan_direct(plan), cases[c].direct);
     if (cases[c].direct) {
-      bcast__ew_plan_force_stream(plan);
+      bcast__ew_plan_force_nt_store(plan);
       CHECK_INT(bcast__ew_plan_direct(plan), 0);
     }
     bcast_ew_plan_destroy(plan);

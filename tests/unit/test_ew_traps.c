@@ -17,7 +17,7 @@ static bcast_status run_vec(bcast_op op, const bcast_op_attrs *attrs,
                             bcast_diag *diag) {
   const void *data[3] = {a, b, c};
   bcast_tensor in[3];
-  const int arity = bcast_ew_arity(op);
+  const int arity = bcast_op_arity(op);
   for (int k = 0; k < arity; k++) {
     bcast_dtype dt = (op == BCAST_OP_SELECT && k == 0) ? BCAST_BOOL : type;
     bcast_tensor_wrap(&in[k], dt, 1, &n, NULL, (void *)(uintptr_t)data[k],

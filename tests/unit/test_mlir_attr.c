@@ -1,5 +1,6 @@
 /* An op's own attributes (broadcast_dimensions), profiles per op, and the
  * emitter's report of every failing op. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "test.h"
@@ -96,6 +97,55 @@ TEST(mlir_op_attr_finds_entries) {
   CHECK_INT(value.len, strlen("affine_map<(d0) -> (d0)>"));
   CHECK(!bcast_mlir_op_attr(op, "broadcast", &key, &value));
   free(op);
+}
+
+/* One walk reads every attribute dictionary: what bcast_mlir_op_attr finds
+ * for an entry is what bcast_op_attrs_parse_mlir reads from it, whatever
+ * stands before the entry (a function type, whose "->" sits outside any
+ * bracket of the dictionary; a quoted name with an escaped quote; a unit
+ * attribute).  The dictionaries are the generic form's properties
+ * "<{...}>", where MLIR writes a function_type. */
+TEST(mlir_attrs_lookup_and_parser_walk_alike) {
+  static const struct {
+    const char *dict;
+    int32_t shift;
+  } rows[] = {
+      {"{shift = 3 : i8}", 3},
+      {"{fn = (i32) -> i32, shift = 5 : i8}", 5},
+      {"{\"quoted \\\" key\" = 1, shift = 7 : i8}", 7},
+      {"{m = affine_map<(d0) -> (d0)>, shift = 2 : i8}", 2},
+      {"{flag, shift = 4 : i8}", 4},
+  };
+  for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+    char text[256];
+    snprintf(text, sizeof text,
+             "%%r = \"my.bin\"(%%a, %%b) <%s> : (tensor<2xi32>, tensor<2xi32>) "
+             "-> tensor<2xi32>\n",
+             rows[k].dict);
+    bcast_mlir_op *op = first_op(t, __LINE__, text);
+    if (!op) continue;
+    CHECK_INT(op->properties.len, strlen(rows[k].dict) + 2);
+    bcast_mlir_span key, value;
+    bcast_op_attrs found, parsed;
+    bcast_op_attrs_init(&found);
+    bcast_op_attrs_init(&parsed);
+    bcast_diag d;
+    if (!bcast_mlir_op_attr(op, "shift", &key, &value))
+      test_fail(t, __FILE__, __LINE__, "%s: the lookup misses shift", rows[k].dict);
+    else
+      CHECK_INT(bcast_op_attr_set(&found, BCAST_OP_MUL, key.text, key.len,
+                                  value.text, value.len, &d),
+                BCAST_OK);
+    const bcast_status st = bcast_op_attrs_parse_mlir(
+        &parsed, BCAST_OP_MUL, op->properties.text + 1,
+        op->properties.len - 2, NULL, &d);
+    if (st != BCAST_OK)
+      test_fail(t, __FILE__, __LINE__, "%s: the parser fails: %s", rows[k].dict,
+                d.message);
+    CHECK_INT(found.shift, rows[k].shift);
+    CHECK_INT(parsed.shift, rows[k].shift);
+    free(op);
+  }
 }
 
 TEST(mlir_op_profiles_last_rule_wins) {

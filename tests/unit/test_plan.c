@@ -190,7 +190,7 @@ static void mark_kernel(int64_t n, char *const *ptrs, const int64_t *strides,
 
 /* The same with a two-dimensional kernel; params counts the calls that
  * got more than one row. */
-static void mark_kernel2(int64_t rows, int64_t n, char *const *ptrs,
+static void mark_rows_kernel(int64_t rows, int64_t n, char *const *ptrs,
                          const int64_t *strides, const int64_t *row_strides,
                          const void *params) {
   if (rows > 1) __atomic_fetch_add((int64_t *)params, 1, __ATOMIC_RELAXED);
@@ -202,7 +202,7 @@ static void mark_kernel2(int64_t rows, int64_t n, char *const *ptrs,
 
 /* Plans one output of the given shape whose elements sit in every other
  * byte, dims in the order of the shape (permuted and padded strides), runs
- * it on `threads` threads with mark_kernel2 (two_d) or mark_kernel, and
+ * it on `threads` threads with mark_rows_kernel (two_d) or mark_kernel, and
  * checks that every element is visited once and no padding byte at all;
  * a two-dimensional run with rows to share must get calls of several rows. */
 static void check_visits_once(test_ctx *t, int32_t rank, const int64_t *shape,
@@ -224,7 +224,7 @@ static void check_visits_once(test_ctx *t, int32_t rank, const int64_t *shape,
   char *base[1] = {mem};
   int64_t multi = 0;
   if (two_d)
-    bcast_plan_run2(&plan, base, mark_kernel2, &multi, threads);
+    bcast_plan_run_rows(&plan, base, mark_rows_kernel, &multi, threads);
   else
     bcast_plan_run(&plan, base, mark_kernel, NULL, threads);
   int64_t bad = 0;
@@ -245,7 +245,7 @@ TEST(plan_run_visits_every_element_once) {
       check_visits_once(t, 3, cases[c], 0, threads);
 }
 
-TEST(plan_run2_visits_every_element_once) {
+TEST(plan_run_rows_visits_every_element_once) {
   /* As above, plus rank 1 and 4 (odometer outside the row dim), and
    * sizes whose thread chunks start and end inside rows. */
   static const int64_t cases[][4] = {{1, 3, 5, 700000}, {1, 1000, 3, 97},

@@ -170,15 +170,15 @@ TEST(tensor_copy_into_random_layouts) {
 
 TEST(tensor_materialize_random_large_threaded) {
   /* Outputs past the thread threshold (256 KiB) and some past the
-   * streaming one (8 MiB). */
+   * non-temporal one (8 MiB). */
   uint64_t rng = test_seed() ^ 0x5eed;
   for (int i = 0; i < 40; i++) check_random_materialize(t, &rng, 4, 200);
 }
 
 TEST(tensor_big_fixed_cases_both_store_kinds) {
   /* Each case is materialized (fresh buffer: cached stores) with one thread
-   * and copied into a written buffer (streaming stores from 8 MiB up) with
-   * two.  Odd row lengths put streaming stores at unaligned starts. */
+   * and copied into a written buffer (non-temporal stores from 8 MiB up) with
+   * two.  Odd row lengths put non-temporal stores at unaligned starts. */
   static const struct {
     int64_t elem;
     int32_t rank;

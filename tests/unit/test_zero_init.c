@@ -65,7 +65,7 @@ static bcast_status run1(bcast_op op, const bcast_op_attrs *attrs,
     if (bcast_tensor_wrap(&in[k], BCAST_FLOAT32, 1, &n, NULL, (void *)x,
                           NULL) != BCAST_OK)
       return BCAST_INVALID_ARGUMENT;
-  bcast_status st = bcast_ew_compute(op, attrs, (size_t)bcast_ew_arity(op),
+  bcast_status st = bcast_ew_compute(op, attrs, (size_t)bcast_op_arity(op),
                                      in, &out, NULL, NULL);
   if (st == BCAST_OK) memcpy(y, out.data, (size_t)n * sizeof *y);
   bcast_tensor_release(&out);

@@ -84,6 +84,11 @@ int64_t cli_map_min_bytes(void);
   "Inputs: a .npy file; '-' for standard input (once; a file named '-' is\n" \
   "./-); ARCHIVE.npz:NAME for member NAME of an np.savez or\n"             \
   "np.savez_compressed archive, or ARCHIVE.npz for its only member.\n"
+/* The help text paragraph on archive outputs (cli_write_npy). */
+#define CLI_ARCHIVE_OUTPUT_HELP                                               \
+  "An archive output (-o X.npz, -o X.npz:NAME) is added to an existing\n"  \
+  "archive: members of the names written are replaced, every other member\n" \
+  "is kept as it is (remove the file first for a fresh archive).\n"
 
 /* Whether path is "-" (standard input or output). */
 int cli_is_std(const char *path);
@@ -92,9 +97,11 @@ int cli_stdin_once(char **files, int n);
 /* Whether output names an .npz archive ("x.npz" or "x.npz:NAME"). */
 int cli_output_is_archive(const char *output);
 /* Writes n results t[0..n) (opts: NULL or n entries) to output: "-" is
- * standard output (one result, not a terminal); "x.npz" an archive of
- * members arr_0.. as numpy.savez names them; "x.npz:NAME" an archive of one
- * member NAME; anything else one .npy file.  CLI_OK or reported CLI_USAGE. */
+ * standard output (one result, not a terminal); "x.npz" members arr_0..
+ * (numpy.savez's names) and "x.npz:NAME" one member NAME of an archive,
+ * added to an existing one, whose other members are kept
+ * (bcast_npz_update); anything else one .npy file.  CLI_OK or reported
+ * CLI_USAGE. */
 int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
                   const bcast_npy_write_opts *opts);
 /* Writes t[i] to the .npy file paths[i] for i < n, all or none: no file
@@ -190,7 +197,4 @@ typedef struct cli_op_profiles {
  * bad rule; 0 if arg is not it. */
 int cli_op_profile_option(const char *cmd, int argc, char **argv, int *i,
                           const char *arg, cli_op_profiles *p);
-/* Whether a rule names the op exactly (such ops are checked like --op). */
-int cli_op_profile_names(const cli_op_profiles *p, const char *name,
-                         size_t len);
 #endif

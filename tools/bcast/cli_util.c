@@ -257,7 +257,8 @@ static int has_suffix(const char *s, size_t len, const char *suffix) {
 }
 
 /* Splits "ARCHIVE.npz:NAME" at its last ".npz:" into an allocated archive
- * path and *member (pointing into path).  0 when path has no such part. */
+ * path and *member (pointing into path).  0 when path has no such part,
+ * -1 (reported) when out of memory. */
 static int split_member(const char *path, char **archive, const char **member) {
   const char *at = NULL;
   for (const char *p = strstr(path, ".npz:"); p; p = strstr(p + 1, ".npz:"))
@@ -265,7 +266,10 @@ static int split_member(const char *path, char **archive, const char **member) {
   if (!at || !at[5]) return 0;
   size_t len = (size_t)(at - path) + 4;
   *archive = malloc(len + 1);
-  if (!*archive) return 0;
+  if (!*archive) {
+    cli_error("%s: out of memory", path);
+    return -1;
+  }
   memcpy(*archive, path, len);
   (*archive)[len] = '\0';
   *member = at + 5;
@@ -287,11 +291,13 @@ int cli_read_npy(const char *path, bcast_tensor *out, bcast_npy_info *info,
   int have_stat = 0;
   char *archive = NULL;
   const char *member = NULL;
+  int split = 0;
   if (cli_is_std(path)) {
     st = bcast_npy_read_stream(stdin_read, NULL, "<stdin>", out, info,
                                max_bytes, &diag);
   } else if (!(have_stat = stat(path, &sb) == 0) &&
-             split_member(path, &archive, &member)) {
+             (split = split_member(path, &archive, &member)) != 0) {
+    if (split < 0) return CLI_USAGE;
     st = bcast_npz_read(archive, member, out, info, max_bytes, &diag);
     free(archive);
   } else if (has_suffix(path, strlen(path), ".npz")) {
@@ -331,6 +337,7 @@ int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
   bcast_status st;
   char *archive = NULL;
   const char *member = NULL;
+  int split = 0;
   if (cli_is_std(output)) {
     if (n != 1) {
       cli_error("-o -: %zu results cannot share standard output; write them "
@@ -344,7 +351,8 @@ int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
       return CLI_USAGE;
     }
     st = bcast_npy_write_stream(stdout_write, NULL, "<stdout>", t, opts, &diag);
-  } else if (split_member(output, &archive, &member)) {
+  } else if ((split = split_member(output, &archive, &member)) != 0) {
+    if (split < 0) return CLI_USAGE;
     if (n != 1) {
       cli_error("%s: %zu results need an archive without a member name "
                 "(members arr_0..arr_%zu)",
@@ -352,10 +360,10 @@ int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
       free(archive);
       return CLI_USAGE;
     }
-    st = bcast_npz_write(archive, 1, &member, t, opts, &diag);
+    st = bcast_npz_update(archive, 1, &member, t, opts, &diag);
     free(archive);
   } else if (cli_output_is_archive(output)) {
-    st = bcast_npz_write(output, n, NULL, t, opts, &diag);
+    st = bcast_npz_update(output, n, NULL, t, opts, &diag);
   } else if (n == 1) {
     st = bcast_npy_write(output, t, opts, &diag);
   } else {

@@ -207,6 +207,7 @@ static void broadcast_help(FILE *out) {
         "byte-identical to numpy.save(np.broadcast_arrays(...)[i].copy()).\n"
         "Outputs keep their input's byte order, and strings its kind and width.\n"
         CLI_INPUT_FORMS_HELP
+        CLI_ARCHIVE_OUTPUT_HELP
         "\n"
         "options:\n"
         "  -o, --output DIR   directory for z0.npy..zL.npy (created if missing,\n"
@@ -393,6 +394,7 @@ static void broadcast_to_help(FILE *out) {
         "and width.  OUT.npy may be IN.npy: the input is read whole before the output is\n"
         "written to a temporary file and renamed.\n"
         CLI_INPUT_FORMS_HELP
+        CLI_ARCHIVE_OUTPUT_HELP
         "\n"
         "options:\n"
         "  --shape SHAPE      target shape, in any form 'bcast infer' takes:\n"

@@ -57,6 +57,7 @@ static void run_help(FILE *out) {
       "as NumPy types a Python scalar beside the arrays (NEP 50: int8 array\n"
       "+ 3 is int8, + 2.5 is float64); a file named 3 is ./3.\n"
       CLI_INPUT_FORMS_HELP
+      CLI_ARCHIVE_OUTPUT_HELP
       "\n"
       "options:\n"
       "  -o, --output FILE     the result .npy file; '-' standard output;\n"
@@ -420,7 +421,7 @@ int cmd_run(int argc, char **argv) {
     files++;
     nfiles--;
   }
-  const int arity = bcast_ew_arity(op);
+  const int arity = bcast_op_arity(op);
   const char *opname = bcast_op_get(op)->name;
   if (nfiles != arity) {
     cli_error("run: tosa.%s takes %d input file%s, %d given", opname, arity,

@@ -12,8 +12,8 @@
 typedef struct verify_opts {
   int profile_given;
   bcast_profile profile;
-  const char *extra_ops[MAX_EXTRA_OPS];
-  int n_extra_ops;
+  bcast_mlir_span extra_ops[MAX_EXTRA_OPS];
+  size_t n_extra_ops;
   cli_op_profiles op_profiles;
   report_format format;
   int verify_diagnostics; /* check the file's expected-* annotations */
@@ -78,17 +78,6 @@ static void verify_help(FILE *out) {
           "I/O error, out of memory or a file over --max-input-bytes.\n");
 }
 
-static int want_op(const char *name, size_t len, void *ctx) {
-  const verify_opts *o = ctx;
-  if (bcast_mlir_is_broadcasting_op(name, len) ||
-      cli_op_profile_names(&o->op_profiles, name, len))
-    return 1;
-  for (int i = 0; i < o->n_extra_ops; i++)
-    if (strlen(o->extra_ops[i]) == len && memcmp(o->extra_ops[i], name, len) == 0)
-      return 1;
-  return 0;
-}
-
 /* The state of one run over all files. */
 typedef struct verify_run {
   const verify_opts *o;
@@ -99,57 +88,55 @@ typedef struct verify_run {
   long no_memory; /* ops the checks ran out of memory on */
 } verify_run;
 
-/* Hands a diagnostic to the annotation matcher or prints it. */
-static void deliver(verify_run *v, const report_diag *d) {
-  if (v->o->verify_diagnostics) vmatch_diag(&v->match, d);
-  else report_emit(&v->out, d);
+/* One file's checks as they come. */
+typedef struct verify_file_run {
+  verify_run *v;
+  report_cursor src;
+} verify_file_run;
+
+/* Reports a failed op: to the annotation matcher or printed. */
+static int report_checked(void *ctx, const bcast_mlir_checked *c) {
+  verify_file_run *f = ctx;
+  verify_run *v = f->v;
+  if (c->outcome != BCAST_MLIR_FAILED) return 0;
+  if (c->status == BCAST_NO_MEMORY) v->no_memory++;
+  report_diag d;
+  memset(&d, 0, sizeof d);
+  d.loc = report_cursor_loc(&f->src, c->verdict.line, c->verdict.col);
+  d.op = c->op->name;
+  d.op_len = c->op->name_len;
+  char message[BCAST_DIAG_TEXT_MAX + BCAST_DIAG_MLIR_TEXT_MAX + 256];
+  if (c->read) {
+    report_op_failure(&d, message, sizeof message, c->verdict.profile,
+                      c->diag);
+  } else {
+    d.severity = REPORT_ERROR;
+    d.rule = bcast_status_name(c->status);
+    d.message = c->diag->message;
+    d.detail = c->diag;
+  }
+  if (v->o->verify_diagnostics) vmatch_diag(&v->match, &d);
+  else report_emit(&v->out, &d);
+  return 0;
 }
 
 /* Checks the ops of one file's text. */
 static void verify_text(verify_run *v, const char *path, const char *text,
                         size_t len) {
-  bcast_mlir_scanner scanner;
-  bcast_mlir_scanner_init(&scanner, text, len, want_op, (void *)v->o);
-  /* An op is a few KB: it lives on the stack. */
-  bcast_mlir_op op_storage;
-  bcast_diag diag_storage;
-  bcast_mlir_op *op = &op_storage;
-  bcast_diag *diag = &diag_storage;
-  report_cursor src;
-  report_cursor_init(&src, path, text, len);
-  for (;;) {
-    int found;
-    bcast_status st = bcast_mlir_scan_next(&scanner, op, &found, diag);
-    if (!found) break;
-    v->checked++;
-    report_diag d;
-    memset(&d, 0, sizeof d);
-    d.loc = report_cursor_loc(&src, op->line, op->col);
-    d.severity = REPORT_ERROR;
-    d.op = op->name;
-    d.op_len = op->name_len;
-    d.rule = bcast_status_name(st);
-    char message[BCAST_DIAG_TEXT_MAX + BCAST_DIAG_MLIR_TEXT_MAX + 256];
-    if (st == BCAST_NO_MEMORY) v->no_memory++;
-    if (st != BCAST_OK) {
-      v->failed++;
-      d.message = diag->message;
-      d.detail = diag;
-      deliver(v, &d);
-      continue;
-    }
-    bcast_mlir_verify_options vo = {
-        v->o->profile_given ? v->o->profile : BCAST_PROFILE_TRAIT,
-        v->o->op_profiles.rules, v->o->op_profiles.n_rules};
-    bcast_mlir_verdict verdict;
-    st = bcast_mlir_verify(op, &vo, &verdict, diag);
-    if (st == BCAST_OK) continue;
-    if (st == BCAST_NO_MEMORY) v->no_memory++;
-    v->failed++;
-    d.loc = report_cursor_loc(&src, verdict.line, verdict.col);
-    report_op_failure(&d, message, sizeof message, verdict.profile, diag);
-    deliver(v, &d);
-  }
+  const verify_opts *o = v->o;
+  bcast_mlir_verify_options vo;
+  bcast_mlir_verify_options_init(&vo);
+  if (o->profile_given) vo.profile = o->profile;
+  vo.rules = o->op_profiles.rules;
+  vo.n_rules = o->op_profiles.n_rules;
+  vo.ops = o->extra_ops;
+  vo.n_ops = o->n_extra_ops;
+  verify_file_run f = {v, {0}};
+  report_cursor_init(&f.src, path, text, len);
+  bcast_mlir_counts counts;
+  bcast_mlir_verify_text(text, len, &vo, report_checked, &f, &counts, NULL);
+  v->checked += (long)counts.checked;
+  v->failed += (long)counts.failed;
 }
 
 /* Checks one file's text.  As in mlir-opt 22, the annotations are read
@@ -207,7 +194,9 @@ int cmd_verify(int argc, char **argv) {
         cli_error("verify: --op takes an op name (at most %d)", MAX_EXTRA_OPS);
         rc = CLI_USAGE;
       } else {
-        o.extra_ops[o.n_extra_ops++] = argv[++i];
+        const char *name = argv[++i];
+        o.extra_ops[o.n_extra_ops].text = name;
+        o.extra_ops[o.n_extra_ops++].len = strlen(name);
       }
     } else if (cli_option_is(a, "--format")) {
       const char *value = cli_option_value(argc, argv, &i, "--format", a);

@@ -1,5 +1,4 @@
-/* --op-profile PATTERN=PROFILE for bcast verify and bcast lower, and the one
- * way both commands print an op that fails its check. */
+/* --op-profile PATTERN=PROFILE for bcast verify and bcast lower. */
 #include <string.h>
 
 #include "cli.h"
@@ -21,14 +20,4 @@ int cli_op_profile_option(const char *cmd, int argc, char **argv, int *i,
   }
   p->n_rules++;
   return 1;
-}
-
-int cli_op_profile_names(const cli_op_profiles *p, const char *name,
-                         size_t len) {
-  for (size_t k = 0; k < p->n_rules; k++)
-    if (!memchr(p->rules[k].pattern, '*', p->rules[k].pattern_len) &&
-        bcast_mlir_op_pattern_matches(p->rules[k].pattern,
-                                      p->rules[k].pattern_len, name, len))
-      return 1;
-  return 0;
 }

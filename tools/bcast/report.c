@@ -81,12 +81,9 @@ report_loc report_cursor_loc(report_cursor *c, uint32_t line, uint32_t col) {
 void report_op_failure(report_diag *d, char *buf, size_t size,
                        bcast_profile profile, const bcast_diag *diag) {
   const char *mlir = diag->mlir_message;
-  int op_len = d->op_len > 200 ? 200 : (int)d->op_len;
-  if (!mlir[0] || diag->mlir_op_prefix)
-    snprintf(buf, size, "'%.*s' op %s", op_len, d->op,
-             mlir[0] ? mlir : diag->message);
-  else
-    snprintf(buf, size, "%s", mlir);
+  /* A name of any length leaves room for the message. */
+  bcast_mlir_diag_format(d->op, d->op_len > 200 ? 200 : d->op_len, diag, buf,
+                         size);
   d->severity = REPORT_ERROR;
   d->message = buf;
   d->rule = bcast_status_name(diag->status);
