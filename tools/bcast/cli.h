@@ -124,7 +124,7 @@ void cli_progress_init(cli_progress *p, int quiet);
 void cli_progress_update(void *ctx, int64_t done, int64_t total);
 void cli_progress_end(cli_progress *p);
 
-/* Streaming (stream.c): an output larger than --memory is computed tile
+/* Streaming (write.c): an output larger than --memory is computed tile
  * by tile and written as it is made by the library (bcast/save.h), so the
  * process holds one tile (at most half of --memory, 64 MiB at most), not
  * the output. */
@@ -132,35 +132,21 @@ void cli_progress_end(cli_progress *p);
 /* Whether an output of this layout streams under --memory (not strings,
  * whose width depends on the data). */
 int cli_stream_wanted(const bcast_tensor *layout, int64_t memory);
-/* What the streamed commands share: --max-bytes when given (INT64_MAX
- * when not: a streamed output then has no cap but the disk), --memory,
- * --threads and --quiet. */
-typedef struct cli_stream_opts {
-  int64_t max_bytes;
-  int64_t memory;
-  int threads;
-  int quiet;
-} cli_stream_opts;
+struct cli_out_opts;
 /* Streams views[k] to paths[k] for k < n, all or none, keeping the byte
  * order info[k] gives; the outputs must be .npy files and within
- * max_bytes (reported otherwise: exit 2 and 1).  CLI_OK or the reported
- * exit code. */
+ * --max-bytes when it was given (reported otherwise: exit 2 and 1).
+ * CLI_OK or the reported exit code. */
 int cli_stream_views(size_t n, char *const *paths, const bcast_tensor *views,
-                     const bcast_npy_info *info, const cli_stream_opts *o);
+                     const bcast_npy_info *info,
+                     const struct cli_out_opts *o);
 /* Streams op over inputs (already planned: layout is the output's) to
- * path, with the same checks. */
-int cli_stream_op(const char *path, const bcast_tensor *layout, size_t n,
+ * -o, with the same checks. */
+int cli_stream_op(const bcast_tensor *layout, size_t n,
                   const bcast_tensor *inputs, bcast_op op,
                   const bcast_op_attrs *attrs,
-                  const bcast_ew_options *options, const cli_stream_opts *o);
-/* The help lines of --memory and --quiet. */
-#define CLI_MEMORY_HELP                                                       \
-  "  --memory N         outputs larger than N bytes (default 1G) are\n"      \
-  "                     written to their .npy file tile by tile, holding\n"  \
-  "                     one tile (at most N/2, 64M at most), limited by\n"   \
-  "                     free disk space, and by --max-bytes if given;\n"     \
-  "                     .npy inputs of 64M or more are mapped, not read\n"   \
-  "  --quiet            no progress line on a terminal\n"
+                  const bcast_ew_options *options,
+                  const struct cli_out_opts *o);
 
 /* Prints every op of the op table with its input count, input types per
  * profile, result type and attributes (bcast --list-ops). */
@@ -171,30 +157,158 @@ bcast_npy_write_opts cli_npy_write_opts(const bcast_npy_info *info);
 /* Prints "label: dtype [shape]" and the values (all up to 64, else the
  * first 16). */
 void cli_print_tensor(FILE *out, const char *label, const bcast_tensor *t);
-/* Whether arg is the option name, alone or as "name=VALUE". */
-int cli_option_is(const char *arg, const char *name);
-/* The value of option name at argv[*i] ("--name VALUE" or "--name=VALUE"),
- * advancing *i past it; NULL (reported) when it is missing. */
-const char *cli_option_value(int argc, char **argv, int *i, const char *name,
-                             const char *arg);
-/* If arg is --profile (or --profile=P), reads the profile into *out and
- * returns 1; returns -1 after reporting a bad value; 0 if arg is not it. */
-int cli_profile_option(const char *cmd, int argc, char **argv, int *i,
-                       const char *arg, bcast_profile *out);
 /* Parses a shape argument that may name dims; 0 after reporting. */
 int cli_parse_symbolic_shape(const char *text, bcast_symbols *symbols,
                              bcast_shape *out);
 /* Parses a byte count with optional K/M/G/T suffix (binary). */
 int cli_parse_bytes(const char *text, int64_t *out);
 
-/* --op-profile PATTERN=PROFILE (op_profile.c), shared by verify and lower. */
+/* ------------------------------------------------------------------------ */
+/* Options from tables (options.c).  Each command lists its options once,
+ * as rows: the name (and a short alias), whether it takes a value, and the
+ * setter that stores it in the command's options and where.  cli_parse
+ * walks argv with the rows.  The --help text beside the table documents
+ * every row (tests/diff/test_cli_options.py checks both ways). */
+
+/* What a row takes (bits, and the combinations the tables use). */
+enum {
+  CLI_FLAG = 0,        /* no value: the name exactly */
+  CLI_VALUE = 1,       /* "--name VALUE" */
+  CLI_EQUALS = 2,      /* also "--name=VALUE" (with CLI_VALUE) */
+  CLI_OWN_MISSING = 4, /* a missing value goes to the setter as NULL, to
+                          report itself */
+  CLI_TEXT = CLI_VALUE | CLI_EQUALS,
+  CLI_OWN = CLI_VALUE | CLI_OWN_MISSING
+};
+
+/* What a setter gets: the command (for messages), the option as given
+ * ("-o" or "--output"), its value (NULL for a flag) and the field of the
+ * command's options the row names. */
+typedef struct cli_value {
+  const char *cmd;
+  const char *spelled;
+  const char *text;
+  void *field;
+} cli_value;
+/* Stores a value: CLI_OK, or an exit code after reporting. */
+typedef int (*cli_setter)(const cli_value *v);
+
+typedef struct cli_option {
+  const char *name;  /* "--shape" */
+  const char *alias; /* "-o", "-q", or "" for none */
+  unsigned takes;    /* CLI_FLAG, or CLI_VALUE and its bits */
+  cli_setter set;
+  size_t field;      /* offsetof the field in the command's options */
+} cli_option;
+
+/* How a command tells options from arguments, and reports (bits). */
+enum {
+  CLI_DASHDASH = 1,      /* "--" ends the options */
+  CLI_NEGATIVE = 2,      /* "-1", "-2.5", "-inf" are arguments */
+  CLI_LONG_ONLY = 4,     /* only "--x" is an option; "-x" an argument */
+  CLI_HELP_AT_ONCE = 8,  /* -h ends the parse (else a later error wins) */
+  CLI_NAMED_MISSING = 16 /* "CMD: X needs a value", not "X needs a value" */
+};
+
+typedef struct cli_command {
+  const char *name;
+  const cli_option *rows; /* ended by a row whose name is NULL */
+  unsigned rules;
+  /* Each argument that is no option, in order: CLI_OK or a reported exit
+   * code.  NULL: collected into the cli_args at args_field. */
+  int (*argument)(void *opts, const char *arg);
+  size_t args_field;
+  const char *help;         /* the --help text */
+  void (*intro)(FILE *out); /* prints what --help shows before it, or NULL */
+} cli_command;
+
+/* Parses argv[1..argc) into opts: CLI_OK, *help set when -h or --help
+ * came, or the exit code of the first error (reported). */
+int cli_parse(const cli_command *cmd, int argc, char **argv, void *opts,
+              int *help);
+/* The command's --help text. */
+void cli_print_help(FILE *out, const cli_command *cmd);
+/* cli_parse, then --help on standard output when it came: CLI_OK with
+ * *done 0 when the command goes on, else *done 1 and the exit code. */
+int cli_start(const cli_command *cmd, int argc, char **argv, void *opts,
+              int *done);
+
+/* Arguments collected in order. */
+typedef struct cli_args {
+  int n;
+  char **items;
+} cli_args;
+/* Room for every argument of argv; 0 (reported) when out of memory. */
+int cli_args_init(cli_args *a, int argc);
+
+/* The setters rows share.  Flags and texts: an int set to 1, a const char
+ * * pointing at the value, nothing (an option accepted and ignored). */
+int cli_set_flag(const cli_value *v);
+int cli_set_text(const cli_value *v);
+int cli_set_ignored(const cli_value *v);
+/* An int64_t byte count (cli_parse_bytes); a missing value (a row with
+ * CLI_OWN_MISSING) is refused without a message. */
+int cli_set_bytes(const cli_value *v);
+/* A thread count 0..4096 into an int: 1, or 0 when text is no such count;
+ * and the setter that says so ("invalid thread count"). */
+int cli_threads_value(const char *text, int *out);
+int cli_set_threads(const cli_value *v);
+/* --profile P into a cli_profile_opt. */
+typedef struct cli_profile_opt {
+  bcast_profile profile;
+  int given;
+} cli_profile_opt;
+int cli_set_profile(const cli_value *v);
+/* --format into a report_format (report.h): text or json, or also sarif. */
+int cli_set_format(const cli_value *v);
+int cli_set_format_sarif(const cli_value *v);
+/* --op-profile PATTERN=PROFILE into a cli_op_profiles (verify, lower). */
 #define CLI_MAX_OP_PROFILES 64
 typedef struct cli_op_profiles {
   bcast_mlir_op_profile rules[CLI_MAX_OP_PROFILES];
   size_t n_rules;
 } cli_op_profiles;
-/* If arg is --op-profile, adds its rule and returns 1; -1 after reporting a
- * bad rule; 0 if arg is not it. */
-int cli_op_profile_option(const char *cmd, int argc, char **argv, int *i,
-                          const char *arg, cli_op_profiles *p);
+int cli_set_op_profile(const cli_value *v);
+
+/* ------------------------------------------------------------------------ */
+/* Reading inputs and writing results (write.c): what the commands that
+ * write arrays share. */
+
+/* -o, --print, --max-bytes, --memory, --threads, --quiet. */
+typedef struct cli_out_opts {
+  const char *output;
+  int print;
+  int64_t max_bytes;   /* default BCAST_DEFAULT_MAX_BYTES */
+  int max_bytes_given; /* without it a streamed output has no cap */
+  int64_t memory;      /* default CLI_DEFAULT_MEMORY */
+  int threads;
+  int quiet;
+} cli_out_opts;
+void cli_out_opts_init(cli_out_opts *o);
+/* The setters of rows that name the cli_out_opts: -o, --print, --quiet;
+ * --max-bytes (remembering it was given) and --memory, which refuse a
+ * missing value (CLI_OWN_MISSING) without a message; --threads as
+ * cli_set_threads. */
+int cli_set_output(const cli_value *v);
+int cli_set_print(const cli_value *v);
+int cli_set_quiet(const cli_value *v);
+int cli_set_max_bytes(const cli_value *v);
+int cli_set_memory(const cli_value *v);
+int cli_set_copy_threads(const cli_value *v);
+/* Reads files[0..n) into x and info (NULL for none) after checking that
+ * standard input is read once: CLI_OK, or the exit code of the first
+ * failure (reported; nothing held). */
+int cli_read_inputs(int n, char **files, bcast_tensor *x,
+                    bcast_npy_info *info, int64_t max_bytes);
+/* A result t as the options say: printed ("result: ...") with --print,
+ * else written to -o (cli_write_npy) with write options w (NULL:
+ * defaults).  CLI_OK or the reported exit code. */
+int cli_out_tensor(const cli_out_opts *o, const bcast_tensor *t,
+                   const bcast_npy_write_opts *w);
+/* A view of x (read from a file described by info) as the options say:
+ * streamed when over --memory, else materialized within --max-bytes and
+ * given to cli_out_tensor, keeping x's byte order and string kind.  A
+ * failure names what.  CLI_OK or the reported exit code. */
+int cli_out_view(const cli_out_opts *o, const char *what,
+                 const bcast_tensor *view, const bcast_npy_info *info);
 #endif

@@ -191,35 +191,6 @@ int cli_parse_dims(const char *text, int64_t *dims, size_t *n) {
   return 1;
 }
 
-int cli_option_is(const char *arg, const char *name) {
-  size_t n = strlen(name);
-  return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
-}
-
-const char *cli_option_value(int argc, char **argv, int *i, const char *name,
-                             const char *arg) {
-  size_t n = strlen(name);
-  if (arg[n] == '=') return arg + n + 1;
-  if (*i + 1 >= argc) {
-    cli_error("%s needs a value", name);
-    return NULL;
-  }
-  return argv[++*i];
-}
-
-int cli_profile_option(const char *cmd, int argc, char **argv, int *i,
-                       const char *arg, bcast_profile *out) {
-  if (!cli_option_is(arg, "--profile")) return 0;
-  const char *v = cli_option_value(argc, argv, i, "--profile", arg);
-  if (!v) return -1;
-  if (bcast_profile_parse(v, out) != BCAST_OK) {
-    cli_error("%s: --profile takes trait, mlir, tosa, numpy or xla, not '%s'",
-              cmd, v);
-    return -1;
-  }
-  return 1;
-}
-
 int cli_parse_symbolic_shape(const char *text, bcast_symbols *symbols,
                              bcast_shape *out) {
   bcast_diag diag;
