@@ -183,14 +183,6 @@ bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
   return run_laid_out(plan, inputs, out, NULL, diag);
 }
 
-static bcast_status compute_planned(bcast_op op, const bcast_op_attrs *attrs,
-                                    size_t n_inputs, const bcast_tensor *inputs,
-                                    bcast_tensor *result,
-                                    const bcast_tensor *out,
-                                    const bcast_ew_options *options,
-                                    const bcast_dtype *checked_result,
-                                    const ew_origin *at, bcast_diag *diag);
-
 /* The numpy profile's conversions (bcast_op_operand_dtypes): each input
  * of another type than the op computes in is cast (numpy's CAST) into a
  * new C-contiguous tensor of its own shape, so a broadcast operand is
@@ -247,6 +239,36 @@ static bcast_status convert_inputs(bcast_op op, const bcast_op_attrs *attrs,
 static void release_converted(bcast_tensor *conv, unsigned converted) {
   for (int k = 0; k < EW_MAX_INPUTS; k++)
     if (converted & (1u << k)) bcast_tensor_release(&conv[k]);
+}
+
+/* Plans op for exactly these inputs and runs it: into out (only overlap
+ * is left to check, the plan was made for these layouts), or into a new
+ * *result when out is NULL. */
+static bcast_status compute_planned(bcast_op op, const bcast_op_attrs *attrs,
+                                    size_t n_inputs, const bcast_tensor *inputs,
+                                    bcast_tensor *result,
+                                    const bcast_tensor *out,
+                                    const bcast_ew_options *options,
+                                    const bcast_dtype *checked_result,
+                                    const ew_origin *at, bcast_diag *diag) {
+  struct bcast_ew_plan plan;
+  bcast_status status =
+      bcast__ew_plan_init(&plan, op, attrs, n_inputs, inputs, out, options,
+                          checked_result, diag);
+  if (status != BCAST_OK) return status;
+  if (out) return run_laid_out(&plan, inputs, out, at, diag);
+  /* A new output's pages are zeroed by the OS as they are first touched,
+   * through the cache: ordinary stores then hit those lines, where
+   * non-temporal stores would write each line twice (measured: 4096x1 +
+   * 1x4096 float32 into a new output 9.0 ms non-temporal, 6.8 ms cached). */
+  plan.nt_store = 0;
+  status = bcast_ew_plan_alloc_output(&plan, result, diag);
+  if (status != BCAST_OK) return status;
+  const void *in_data[EW_MAX_INPUTS];
+  for (size_t k = 0; k < n_inputs; k++) in_data[k] = inputs[k].data;
+  status = execute(&plan, result->data, in_data, options, at, diag);
+  if (status != BCAST_OK) bcast_tensor_release(result);
+  return status;
 }
 
 /* The one-call forms: a new *result when out is NULL, else into out; under
@@ -307,32 +329,3 @@ bcast_status bcast__ew_compute_tile(bcast_op op, const bcast_op_attrs *attrs,
                      diag);
 }
 
-/* Plans op for exactly these inputs and runs it: into out (only overlap
- * is left to check, the plan was made for these layouts), or into a new
- * *result when out is NULL. */
-static bcast_status compute_planned(bcast_op op, const bcast_op_attrs *attrs,
-                                    size_t n_inputs, const bcast_tensor *inputs,
-                                    bcast_tensor *result,
-                                    const bcast_tensor *out,
-                                    const bcast_ew_options *options,
-                                    const bcast_dtype *checked_result,
-                                    const ew_origin *at, bcast_diag *diag) {
-  struct bcast_ew_plan plan;
-  bcast_status status =
-      bcast__ew_plan_init(&plan, op, attrs, n_inputs, inputs, out, options,
-                          checked_result, diag);
-  if (status != BCAST_OK) return status;
-  if (out) return run_laid_out(&plan, inputs, out, at, diag);
-  /* A new output's pages are zeroed by the OS as they are first touched,
-   * through the cache: ordinary stores then hit those lines, where
-   * non-temporal stores would write each line twice (measured: 4096x1 +
-   * 1x4096 float32 into a new output 9.0 ms non-temporal, 6.8 ms cached). */
-  plan.nt_store = 0;
-  status = bcast_ew_plan_alloc_output(&plan, result, diag);
-  if (status != BCAST_OK) return status;
-  const void *in_data[EW_MAX_INPUTS];
-  for (size_t k = 0; k < n_inputs; k++) in_data[k] = inputs[k].data;
-  status = execute(&plan, result->data, in_data, options, at, diag);
-  if (status != BCAST_OK) bcast_tensor_release(result);
-  return status;
-}

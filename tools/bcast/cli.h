@@ -195,7 +195,7 @@ typedef int (*cli_setter)(const cli_value *v);
 
 typedef struct cli_option {
   const char *name;  /* "--shape" */
-  const char *alias; /* "-o", "-q", or "" for none */
+  const char *alias; /* "-o", "-q", or NULL */
   unsigned takes;    /* CLI_FLAG, or CLI_VALUE and its bits */
   cli_setter set;
   size_t field;      /* offsetof the field in the command's options */

@@ -49,18 +49,18 @@ static int set_threads(const cli_value *v) {
  * its help lines. */
 #define F(f) offsetof(indim_opts, f)
 static const cli_option indim_rows[] = {
-    {"--dims", "", CLI_VALUE, cli_set_text, F(dims_text)},
-    {"--shape", "", CLI_VALUE, cli_set_text, F(shape_text)},
-    {"--new-dims", "", CLI_VALUE, cli_set_text, F(new_dims_text)},
-    {"--any-order", "", CLI_FLAG, set_any_order, F(order)},
-    {"--operand", "", CLI_VALUE, cli_set_text, F(operand_text)},
-    {"-o", "", CLI_VALUE, cli_set_output, F(out)},
-    {"--print", "", CLI_FLAG, cli_set_print, F(out)},
-    {"--max-bytes", "", CLI_OWN, cli_set_max_bytes, F(out)},
-    {"--memory", "", CLI_OWN, cli_set_memory, F(out)},
-    {"--quiet", "", CLI_FLAG, cli_set_quiet, F(out)},
-    {"--threads", "", CLI_OWN, set_threads, F(out)},
-    {NULL, "", 0, NULL, 0}};
+    {"--dims", .takes = CLI_VALUE, .set = cli_set_text, .field = F(dims_text)},
+    {"--shape", .takes = CLI_VALUE, .set = cli_set_text, .field = F(shape_text)},
+    {"--new-dims", .takes = CLI_VALUE, .set = cli_set_text, .field = F(new_dims_text)},
+    {"--any-order", .set = set_any_order, .field = F(order)},
+    {"--operand", .takes = CLI_VALUE, .set = cli_set_text, .field = F(operand_text)},
+    {"-o", .takes = CLI_VALUE, .set = cli_set_output, .field = F(out)},
+    {"--print", .set = cli_set_print, .field = F(out)},
+    {"--max-bytes", .takes = CLI_OWN, .set = cli_set_max_bytes, .field = F(out)},
+    {"--memory", .takes = CLI_OWN, .set = cli_set_memory, .field = F(out)},
+    {"--quiet", .set = cli_set_quiet, .field = F(out)},
+    {"--threads", .takes = CLI_OWN, .set = set_threads, .field = F(out)},
+    {NULL}};
 #undef F
 
 
@@ -105,8 +105,8 @@ static const char indim_help[] =
     "2 usage or I/O error.\n";
 
 static const cli_command indim_command = {
-    "broadcast-in-dim", indim_rows, CLI_HELP_AT_ONCE | CLI_NAMED_MISSING, indim_file, 0,
-    indim_help, NULL};
+    "broadcast-in-dim", indim_rows, CLI_HELP_AT_ONCE | CLI_NAMED_MISSING, indim_file,
+    0, indim_help, NULL};
 
 /* One "DIM:SIZE" entry at p into *out: the text after it, or NULL when it
  * is malformed. */

@@ -48,14 +48,14 @@ static int set_bdims(const cli_value *v) {
  * its help lines. */
 #define F(f) offsetof(shapes_opts, f)
 static const cli_option infer_rows[] = {
-    {"--profile", "", CLI_TEXT, cli_set_profile, F(profile)},
-    {"--broadcast-dimensions", "", CLI_OWN, set_bdims, F(bdims)},
-    {"--format", "", CLI_TEXT, cli_set_format, F(format)},
-    {NULL, "", 0, NULL, 0}};
+    {"--profile", .takes = CLI_TEXT, .set = cli_set_profile, .field = F(profile)},
+    {"--broadcast-dimensions", .takes = CLI_OWN, .set = set_bdims, .field = F(bdims)},
+    {"--format", .takes = CLI_TEXT, .set = cli_set_format, .field = F(format)},
+    {NULL}};
 static const cli_option explain_rows[] = {
-    {"--profile", "", CLI_TEXT, cli_set_profile, F(profile)},
-    {"--format", "", CLI_TEXT, cli_set_format, F(format)},
-    {NULL, "", 0, NULL, 0}};
+    {"--profile", .takes = CLI_TEXT, .set = cli_set_profile, .field = F(profile)},
+    {"--format", .takes = CLI_TEXT, .set = cli_set_format, .field = F(format)},
+    {NULL}};
 #undef F
 
 
@@ -93,8 +93,8 @@ static const char infer_help[] =
     "exit status: 0 inferred, 1 the shapes do not broadcast, 2 usage error.\n";
 
 static const cli_command infer_command = {
-    "infer", infer_rows, SHAPES_RULES, add_shape, 0,
-    infer_help, NULL};
+    "infer", infer_rows, SHAPES_RULES, add_shape,
+    0, infer_help, NULL};
 static const char explain_help[] =
     "usage: bcast explain [--profile P] [--format text|json] SHAPE...\n"
     "\n"
@@ -113,8 +113,8 @@ static const char explain_help[] =
     "exit status: 0 explained, 1 the shapes do not broadcast, 2 usage error.\n";
 
 static const cli_command explain_command = {
-    "explain", explain_rows, SHAPES_RULES, add_shape, 0,
-    explain_help, NULL};
+    "explain", explain_rows, SHAPES_RULES, add_shape,
+    0, explain_help, NULL};
 
 /* Parses a command's options and shapes into o: see cli_start; at least
  * one shape is required. */

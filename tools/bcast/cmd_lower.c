@@ -80,15 +80,15 @@ static int set_output(const cli_value *v) {
  * its help lines. */
 #define F(f) offsetof(lower_opts, f)
 static const cli_option lower_rows[] = {
-    {"--only", "", CLI_OWN, set_only, F(only)},
-    {"--profile", "", CLI_OWN, set_profile, F(emit)},
-    {"--op-profile", "", CLI_TEXT, cli_set_op_profile, F(rules)},
+    {"--only", .takes = CLI_OWN, .set = set_only, .field = F(only)},
+    {"--profile", .takes = CLI_OWN, .set = set_profile, .field = F(emit)},
+    {"--op-profile", .takes = CLI_TEXT, .set = cli_set_op_profile, .field = F(rules)},
     {"--assert-broadcast", "", CLI_FLAG, cli_set_flag, F(emit.assert_broadcast)},
-    {"--stats", "", CLI_FLAG, cli_set_flag, F(show_stats)},
-    {"--format", "", CLI_TEXT, cli_set_format, F(format)},
-    {"-o", "", CLI_OWN, set_output, F(out_path)},
-    {"--max-input-bytes", "", CLI_TEXT, cli_set_bytes, F(max_input_bytes)},
-    {NULL, "", 0, NULL, 0}};
+    {"--stats", .set = cli_set_flag, .field = F(show_stats)},
+    {"--format", .takes = CLI_TEXT, .set = cli_set_format, .field = F(format)},
+    {"-o", .takes = CLI_OWN, .set = set_output, .field = F(out_path)},
+    {"--max-input-bytes", .takes = CLI_TEXT, .set = cli_set_bytes, .field = F(max_input_bytes)},
+    {NULL}};
 #undef F
 
 
@@ -138,8 +138,8 @@ static const char lower_help[] =
     "written), 2 usage or I/O error.\n";
 
 static const cli_command lower_command = {
-    "lower", lower_rows, CLI_HELP_AT_ONCE, lower_file_argument, 0,
-    lower_help, NULL};
+    "lower", lower_rows, CLI_HELP_AT_ONCE, lower_file_argument,
+    0, lower_help, NULL};
 
 static bcast_status write_stream(void *ctx, const char *data, size_t len) {
   FILE *f = ctx;

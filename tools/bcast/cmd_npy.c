@@ -39,27 +39,27 @@ static int set_count(const cli_value *v) {
  * has. */
 #define F(f) offsetof(npy_opts, f)
 static const cli_option broadcast_rows[] = {
-    {"--output", "-o", CLI_TEXT, cli_set_output, F(out)},
-    {"--print", "", CLI_FLAG, cli_set_print, F(out)},
-    {"--max-bytes", "", CLI_TEXT, cli_set_max_bytes, F(out)},
-    {"--memory", "", CLI_TEXT, cli_set_memory, F(out)},
-    {"--quiet", "", CLI_FLAG, cli_set_quiet, F(out)},
-    {"--threads", "", CLI_TEXT, cli_set_copy_threads, F(out)},
-    {NULL, "", 0, NULL, 0}};
+    {"--output", .alias = "-o", .takes = CLI_TEXT, .set = cli_set_output, .field = F(out)},
+    {"--print", .set = cli_set_print, .field = F(out)},
+    {"--max-bytes", .takes = CLI_TEXT, .set = cli_set_max_bytes, .field = F(out)},
+    {"--memory", .takes = CLI_TEXT, .set = cli_set_memory, .field = F(out)},
+    {"--quiet", .set = cli_set_quiet, .field = F(out)},
+    {"--threads", .takes = CLI_TEXT, .set = cli_set_copy_threads, .field = F(out)},
+    {NULL}};
 static const cli_option broadcast_to_rows[] = {
-    {"--shape", "", CLI_TEXT, cli_set_text, F(shape_text)},
-    {"--output", "-o", CLI_TEXT, cli_set_output, F(out)},
-    {"--print", "", CLI_FLAG, cli_set_print, F(out)},
-    {"--max-bytes", "", CLI_TEXT, cli_set_max_bytes, F(out)},
-    {"--memory", "", CLI_TEXT, cli_set_memory, F(out)},
-    {"--quiet", "", CLI_FLAG, cli_set_quiet, F(out)},
-    {"--threads", "", CLI_TEXT, cli_set_copy_threads, F(out)},
-    {NULL, "", 0, NULL, 0}};
+    {"--shape", .takes = CLI_TEXT, .set = cli_set_text, .field = F(shape_text)},
+    {"--output", .alias = "-o", .takes = CLI_TEXT, .set = cli_set_output, .field = F(out)},
+    {"--print", .set = cli_set_print, .field = F(out)},
+    {"--max-bytes", .takes = CLI_TEXT, .set = cli_set_max_bytes, .field = F(out)},
+    {"--memory", .takes = CLI_TEXT, .set = cli_set_memory, .field = F(out)},
+    {"--quiet", .set = cli_set_quiet, .field = F(out)},
+    {"--threads", .takes = CLI_TEXT, .set = cli_set_copy_threads, .field = F(out)},
+    {NULL}};
 static const cli_option info_rows[] = {
-    {"--count", "", CLI_TEXT, set_count, F(count)},
-    {"--max-bytes", "", CLI_TEXT, cli_set_max_bytes, F(out)},
-    {"--threads", "", CLI_TEXT, cli_set_copy_threads, F(out)},
-    {NULL, "", 0, NULL, 0}};
+    {"--count", .takes = CLI_TEXT, .set = set_count, .field = F(count)},
+    {"--max-bytes", .takes = CLI_TEXT, .set = cli_set_max_bytes, .field = F(out)},
+    {"--threads", .takes = CLI_TEXT, .set = cli_set_copy_threads, .field = F(out)},
+    {NULL}};
 #undef F
 
 
@@ -144,8 +144,8 @@ static const char info_help[] =
     "(the other files are still shown).\n";
 
 static const cli_command info_command = {
-    "info", info_rows, CLI_DASHDASH, NULL, offsetof(npy_opts, files),
-    info_help, NULL};
+    "info", info_rows, CLI_DASHDASH, NULL,
+    offsetof(npy_opts, files), info_help, NULL};
 
 /* A command of this file: its options, then body on them. */
 static int npy_main(const cli_command *cmd, int (*body)(npy_opts *o),

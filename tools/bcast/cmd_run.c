@@ -61,19 +61,19 @@ static int set_threads(const cli_value *v) {
  * its help lines. */
 #define F(f) offsetof(run_opts, f)
 static const cli_option run_rows[] = {
-    {"--output", "-o", CLI_TEXT, cli_set_output, F(out)},
-    {"--print", "", CLI_FLAG, cli_set_print, F(out)},
-    {"--quiet", "-q", CLI_FLAG, cli_set_quiet, F(out)},
-    {"--list-ops", "", CLI_FLAG, cli_set_flag, F(list_ops)},
-    {"--attr", "", CLI_TEXT, set_attr, F(attrs)},
-    {"--profile", "", CLI_TEXT, cli_set_text, F(profile)},
-    {"--checked", "", CLI_FLAG, cli_set_flag, F(checked)},
-    {"--broadcast-dimensions", "", CLI_TEXT, cli_set_text, F(broadcast_dims)},
-    {"--threads", "", CLI_TEXT, set_threads, F(out)},
-    {"--mlir", "", CLI_TEXT, cli_set_text, F(mlir)},
-    {"--max-bytes", "", CLI_TEXT, cli_set_max_bytes, F(out)},
-    {"--memory", "", CLI_TEXT, cli_set_memory, F(out)},
-    {NULL, "", 0, NULL, 0}};
+    {"--output", .alias = "-o", .takes = CLI_TEXT, .set = cli_set_output, .field = F(out)},
+    {"--print", .set = cli_set_print, .field = F(out)},
+    {"--quiet", .alias = "-q", .set = cli_set_quiet, .field = F(out)},
+    {"--list-ops", .set = cli_set_flag, .field = F(list_ops)},
+    {"--attr", .takes = CLI_TEXT, .set = set_attr, .field = F(attrs)},
+    {"--profile", .takes = CLI_TEXT, .set = cli_set_text, .field = F(profile)},
+    {"--checked", .set = cli_set_flag, .field = F(checked)},
+    {"--broadcast-dimensions", .takes = CLI_TEXT, .set = cli_set_text, .field = F(broadcast_dims)},
+    {"--threads", .takes = CLI_TEXT, .set = set_threads, .field = F(out)},
+    {"--mlir", .takes = CLI_TEXT, .set = cli_set_text, .field = F(mlir)},
+    {"--max-bytes", .takes = CLI_TEXT, .set = cli_set_max_bytes, .field = F(out)},
+    {"--memory", .takes = CLI_TEXT, .set = cli_set_memory, .field = F(out)},
+    {NULL}};
 #undef F
 
 /* --help: the op names (print_op_names), then these around the options'

@@ -40,15 +40,15 @@ static int set_op(const cli_value *v) {
  * its help lines. */
 #define F(f) offsetof(verify_opts, f)
 static const cli_option verify_rows[] = {
-    {"--profile", "", CLI_TEXT, cli_set_profile, F(profile)},
-    {"--op-profile", "", CLI_TEXT, cli_set_op_profile, F(op_profiles)},
-    {"--op", "", CLI_OWN, set_op, 0},
-    {"--summary", "", CLI_FLAG, cli_set_flag, F(summary)},
-    {"--max-input-bytes", "", CLI_TEXT, cli_set_bytes, F(max_input_bytes)},
-    {"--format", "", CLI_TEXT, cli_set_format_sarif, F(format)},
-    {"--verify-diagnostics", "", CLI_FLAG, cli_set_flag, F(verify_diagnostics)},
-    {"--split-input-file", "", CLI_FLAG, cli_set_ignored, 0},
-    {NULL, "", 0, NULL, 0}};
+    {"--profile", .takes = CLI_TEXT, .set = cli_set_profile, .field = F(profile)},
+    {"--op-profile", .takes = CLI_TEXT, .set = cli_set_op_profile, .field = F(op_profiles)},
+    {"--op", .takes = CLI_OWN, .set = set_op},
+    {"--summary", .set = cli_set_flag, .field = F(summary)},
+    {"--max-input-bytes", .takes = CLI_TEXT, .set = cli_set_bytes, .field = F(max_input_bytes)},
+    {"--format", .takes = CLI_TEXT, .set = cli_set_format_sarif, .field = F(format)},
+    {"--verify-diagnostics", .set = cli_set_flag, .field = F(verify_diagnostics)},
+    {"--split-input-file", .set = cli_set_ignored},
+    {NULL}};
 #undef F
 
 
@@ -109,8 +109,8 @@ static const char verify_help[] =
     "I/O error, out of memory or a file over --max-input-bytes.\n";
 
 static const cli_command verify_command = {
-    "verify", verify_rows, CLI_HELP_AT_ONCE, NULL, offsetof(verify_opts, files),
-    verify_help, NULL};
+    "verify", verify_rows, CLI_HELP_AT_ONCE, NULL,
+    offsetof(verify_opts, files), verify_help, NULL};
 
 /* The state of one run over all files. */
 typedef struct verify_run {

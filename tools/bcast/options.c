@@ -24,7 +24,7 @@ static const cli_option *match(const cli_option *rows, const char *arg,
   for (const cli_option *r = rows; r->name; r++) {
     *spelled = r->name;
     if (!strcmp(arg, r->name)) return r;
-    if (r->alias[0] && !strcmp(arg, r->alias)) {
+    if (r->alias && !strcmp(arg, r->alias)) {
       *spelled = r->alias;
       return r;
     }
