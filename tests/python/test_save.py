@@ -27,11 +27,6 @@ def npy_bytes(a):
     return f.getvalue()
 
 
-def file_bytes(path):
-    with open(path, "rb") as f:
-        return f.read()
-
-
 DTYPES = [np.bool_, np.int8, np.uint16, np.int32, np.int64, np.float16,
           np.float32, np.float64]
 
@@ -78,7 +73,7 @@ def test_save_broadcast_to_is_numpy_save(tmp_path, rng, nrng):
         # numpy.save writes a Fortran-ordered array in Fortran order; bcast
         # writes C order, as numpy.save does for every other layout.
         want = npy_bytes(np.broadcast_to(x, shape).copy(order="C"))
-        assert file_bytes(path) == want, (dtype, in_shape, shape, memory)
+        assert pathlib.Path(path).read_bytes() == want, (dtype, in_shape, shape, memory)
 
 
 OPS = [
@@ -106,12 +101,12 @@ def test_save_op_is_numpy_save(tmp_path, rng, nrng, op, attrs, dtypes):
         memory = rng.randrange(64, 2048)
         bcast.save_op(path, op, *inputs, memory=memory, **attrs)
         want = getattr(bcast, op)(*inputs, **attrs)
-        assert file_bytes(path) == npy_bytes(want), (op, shape, memory)
+        assert pathlib.Path(path).read_bytes() == npy_bytes(want), (op, shape, memory)
     # NumPy as an independent oracle for one of them.
     a = nrng.standard_normal((300, 1)).astype(np.float32)
     b = nrng.standard_normal((1, 200)).astype(np.float32)
     bcast.save_op(str(path), "add", a, b, memory=4096)
-    assert file_bytes(path) == npy_bytes(a + b)
+    assert pathlib.Path(path).read_bytes() == npy_bytes(a + b)
 
 
 # A child that writes a 5000 x 5000 float64 file (200 MB) under memory=8M,
@@ -227,4 +222,4 @@ def test_refusals(tmp_path):
     # Paths: str, bytes and path objects alike.
     for p in (str(path), os.fsencode(path), pathlib.Path(path)):
         bcast.save_broadcast_to(p, a, (2, 3, 4), memory=1 << 10)
-        assert file_bytes(path) == npy_bytes(np.broadcast_to(a, (2, 3, 4)))
+        assert pathlib.Path(path).read_bytes() == npy_bytes(np.broadcast_to(a, (2, 3, 4)))

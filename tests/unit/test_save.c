@@ -15,15 +15,16 @@
 
 static char save_dir[64];
 
+/* name in the test directory, made on first use (and again after
+ * clean_dir); four paths may be in use at once. */
 static const char *save_path(const char *name) {
-  static char buf[4][160];
-  static int next;
-  if (!save_dir[0]) {
-    strcpy(save_dir, "/tmp/bcast-save-test-XXXXXX");
-    if (!mkdtemp(save_dir)) return NULL;
-  }
-  char *b = buf[next++ % 4];
-  snprintf(b, sizeof buf[0], "%s/%s", save_dir, name);
+  static char bufs[4][160];
+  static unsigned next;
+  if (!save_dir[0] &&
+      !mkdtemp(strcpy(save_dir, "/tmp/bcast-save-test-XXXXXX")))
+    return NULL;
+  char *b = bufs[next++ % 4];
+  snprintf(b, sizeof bufs[0], "%s/%s", save_dir, name);
   return b;
 }
 

@@ -164,74 +164,8 @@ int cli_parse_symbolic_shape(const char *text, bcast_symbols *symbols,
 int cli_parse_bytes(const char *text, int64_t *out);
 
 /* ------------------------------------------------------------------------ */
-/* Options from tables (options.c).  Each command lists its options once,
- * as rows: the name (and a short alias), whether it takes a value, and the
- * setter that stores it in the command's options and where.  cli_parse
- * walks argv with the rows.  The --help text beside the table documents
- * every row (tests/diff/test_cli_options.py checks both ways). */
-
-/* What a row takes (bits, and the combinations the tables use). */
-enum {
-  CLI_FLAG = 0,        /* no value: the name exactly */
-  CLI_VALUE = 1,       /* "--name VALUE" */
-  CLI_EQUALS = 2,      /* also "--name=VALUE" (with CLI_VALUE) */
-  CLI_OWN_MISSING = 4, /* a missing value goes to the setter as NULL, to
-                          report itself */
-  CLI_TEXT = CLI_VALUE | CLI_EQUALS,
-  CLI_OWN = CLI_VALUE | CLI_OWN_MISSING
-};
-
-/* What a setter gets: the command (for messages), the option as given
- * ("-o" or "--output"), its value (NULL for a flag) and the field of the
- * command's options the row names. */
-typedef struct cli_value {
-  const char *cmd;
-  const char *spelled;
-  const char *text;
-  void *field;
-} cli_value;
-/* Stores a value: CLI_OK, or an exit code after reporting. */
-typedef int (*cli_setter)(const cli_value *v);
-
-typedef struct cli_option {
-  const char *name;  /* "--shape" */
-  const char *alias; /* "-o", "-q", or NULL */
-  unsigned takes;    /* CLI_FLAG, or CLI_VALUE and its bits */
-  cli_setter set;
-  size_t field;      /* offsetof the field in the command's options */
-} cli_option;
-
-/* How a command tells options from arguments, and reports (bits). */
-enum {
-  CLI_DASHDASH = 1,      /* "--" ends the options */
-  CLI_NEGATIVE = 2,      /* "-1", "-2.5", "-inf" are arguments */
-  CLI_LONG_ONLY = 4,     /* only "--x" is an option; "-x" an argument */
-  CLI_HELP_AT_ONCE = 8,  /* -h ends the parse (else a later error wins) */
-  CLI_NAMED_MISSING = 16 /* "CMD: X needs a value", not "X needs a value" */
-};
-
-typedef struct cli_command {
-  const char *name;
-  const cli_option *rows; /* ended by a row whose name is NULL */
-  unsigned rules;
-  /* Each argument that is no option, in order: CLI_OK or a reported exit
-   * code.  NULL: collected into the cli_args at args_field. */
-  int (*argument)(void *opts, const char *arg);
-  size_t args_field;
-  const char *help;         /* the --help text */
-  void (*intro)(FILE *out); /* prints what --help shows before it, or NULL */
-} cli_command;
-
-/* Parses argv[1..argc) into opts: CLI_OK, *help set when -h or --help
- * came, or the exit code of the first error (reported). */
-int cli_parse(const cli_command *cmd, int argc, char **argv, void *opts,
-              int *help);
-/* The command's --help text. */
-void cli_print_help(FILE *out, const cli_command *cmd);
-/* cli_parse, then --help on standard output when it came: CLI_OK with
- * *done 0 when the command goes on, else *done 1 and the exit code. */
-int cli_start(const cli_command *cmd, int argc, char **argv, void *opts,
-              int *done);
+/* What the options of several commands are stored as (options.h has each
+ * command's struct; options.c fills them). */
 
 /* Arguments collected in order. */
 typedef struct cli_args {
@@ -240,35 +174,17 @@ typedef struct cli_args {
 } cli_args;
 /* Room for every argument of argv; 0 (reported) when out of memory. */
 int cli_args_init(cli_args *a, int argc);
-
-/* The setters rows share.  Flags and texts: an int set to 1, a const char
- * * pointing at the value, nothing (an option accepted and ignored). */
-int cli_set_flag(const cli_value *v);
-int cli_set_text(const cli_value *v);
-int cli_set_ignored(const cli_value *v);
-/* An int64_t byte count (cli_parse_bytes); a missing value (a row with
- * CLI_OWN_MISSING) is refused without a message. */
-int cli_set_bytes(const cli_value *v);
-/* A thread count 0..4096 into an int: 1, or 0 when text is no such count;
- * and the setter that says so ("invalid thread count"). */
-int cli_threads_value(const char *text, int *out);
-int cli_set_threads(const cli_value *v);
-/* --profile P into a cli_profile_opt. */
+/* --profile P. */
 typedef struct cli_profile_opt {
   bcast_profile profile;
   int given;
 } cli_profile_opt;
-int cli_set_profile(const cli_value *v);
-/* --format into a report_format (report.h): text or json, or also sarif. */
-int cli_set_format(const cli_value *v);
-int cli_set_format_sarif(const cli_value *v);
-/* --op-profile PATTERN=PROFILE into a cli_op_profiles (verify, lower). */
+/* --op-profile PATTERN=PROFILE, repeatable (verify, lower). */
 #define CLI_MAX_OP_PROFILES 64
 typedef struct cli_op_profiles {
   bcast_mlir_op_profile rules[CLI_MAX_OP_PROFILES];
   size_t n_rules;
 } cli_op_profiles;
-int cli_set_op_profile(const cli_value *v);
 
 /* ------------------------------------------------------------------------ */
 /* Reading inputs and writing results (write.c): what the commands that
@@ -284,17 +200,6 @@ typedef struct cli_out_opts {
   int threads;
   int quiet;
 } cli_out_opts;
-void cli_out_opts_init(cli_out_opts *o);
-/* The setters of rows that name the cli_out_opts: -o, --print, --quiet;
- * --max-bytes (remembering it was given) and --memory, which refuse a
- * missing value (CLI_OWN_MISSING) without a message; --threads as
- * cli_set_threads. */
-int cli_set_output(const cli_value *v);
-int cli_set_print(const cli_value *v);
-int cli_set_quiet(const cli_value *v);
-int cli_set_max_bytes(const cli_value *v);
-int cli_set_memory(const cli_value *v);
-int cli_set_copy_threads(const cli_value *v);
 /* Reads files[0..n) into x and info (NULL for none) after checking that
  * standard input is read once: CLI_OK, or the exit code of the first
  * failure (reported; nothing held). */

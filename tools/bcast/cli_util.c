@@ -41,6 +41,37 @@ static char *too_large(const char *path, int64_t max_bytes) {
   return NULL;
 }
 
+/* Reads fd to its end into a new buffer, growing by doubling up to
+ * max_bytes plus one byte to see it passed and one for the final NUL,
+ * whatever the file claims: devices and pipes have no size, and a regular
+ * file may grow while read.  *n bytes are read; *err is a failed read's
+ * errno; NULL when out of memory. */
+static char *read_all(int fd, int64_t max_bytes, size_t *n, int *err) {
+  const size_t limit = (uint64_t)max_bytes > SIZE_MAX - 2
+                           ? SIZE_MAX
+                           : (size_t)max_bytes + 2;
+  size_t cap = limit < ((size_t)1 << 16) ? limit : (size_t)1 << 16;
+  char *buf = malloc(cap);
+  while (buf) {
+    if (*n + 1 >= cap) {
+      if (cap >= limit) break; /* passed the cap */
+      size_t grown = cap > limit / 2 ? limit : cap * 2;
+      char *bigger = realloc(buf, grown);
+      if (!bigger) {
+        free(buf);
+        return NULL;
+      }
+      buf = bigger;
+      cap = grown;
+    }
+    ptrdiff_t got = cli_fd_read(fd, buf + *n, cap - 1 - *n);
+    if (got < 0) *err = errno;
+    if (got <= 0) break;
+    *n += (size_t)got;
+  }
+  return buf;
+}
+
 char *cli_read_file(const char *path, size_t *len, int64_t max_bytes) {
   const int from_stdin = strcmp(path, "-") == 0;
   const char *name = from_stdin ? "<stdin>" : path;
@@ -61,32 +92,8 @@ char *cli_read_file(const char *path, size_t *len, int64_t max_bytes) {
     if (!from_stdin) close(fd);
     return NULL;
   }
-  /* Grow by doubling up to the cap (plus one byte to see it passed and one
-   * for the final NUL), whatever the file claims: devices and pipes have
-   * no size, and a regular file may grow while read. */
-  const size_t limit = (uint64_t)max_bytes > SIZE_MAX - 2
-                           ? SIZE_MAX
-                           : (size_t)max_bytes + 2;
-  size_t cap = limit < ((size_t)1 << 16) ? limit : (size_t)1 << 16, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    if (n + 1 >= cap) {
-      if (cap >= limit) break; /* passed the cap */
-      size_t grown = cap > limit / 2 ? limit : cap * 2;
-      char *bigger = realloc(buf, grown);
-      if (!bigger) {
-        free(buf);
-        buf = NULL;
-        break;
-      }
-      buf = bigger;
-      cap = grown;
-    }
-    ptrdiff_t got = cli_fd_read(fd, buf + n, cap - 1 - n);
-    if (got < 0) err = errno;
-    if (got <= 0) break;
-    n += (size_t)got;
-  }
+  size_t n = 0;
+  char *buf = read_all(fd, max_bytes, &n, &err);
   if (!from_stdin) close(fd);
   if (!buf) {
     cli_error("%s: out of memory reading the file", name);

@@ -5,66 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-
-typedef struct indim_opts {
-  cli_out_opts out;
-  const char *file;
-  const char *operand_text;
-  const char *shape_text;
-  const char *dims_text;
-  const char *new_dims_text;
-  bcast_dims_order order;
-} indim_opts;
-
-/* The file, given once. */
-static int indim_file(void *opts, const char *arg) {
-  indim_opts *o = opts;
-  if (o->file) {
-    cli_error("broadcast-in-dim: one input file only ('%s' is a second)", arg);
-    return CLI_USAGE;
-  }
-  o->file = arg;
-  return CLI_OK;
-}
-
-static int set_any_order(const cli_value *v) {
-  *(bcast_dims_order *)v->field = BCAST_DIMS_ANY_ORDER;
-  return CLI_OK;
-}
-
-/* --threads N, as atoi reads it. */
-static int set_threads(const cli_value *v) {
-  if (!v->text || atoi(v->text) < 0) {
-    cli_error("broadcast-in-dim: --threads takes a count >= 0");
-    return CLI_USAGE;
-  }
-  ((cli_out_opts *)v->field)->threads = atoi(v->text);
-  return CLI_OK;
-}
+#include "options.h"
 
 
 
-/* The options: name, alias, what it takes, how and where it is stored,
- * its help lines. */
-#define F(f) offsetof(indim_opts, f)
-static const cli_option indim_rows[] = {
-    {"--dims", .takes = CLI_VALUE, .set = cli_set_text, .field = F(dims_text)},
-    {"--shape", .takes = CLI_VALUE, .set = cli_set_text, .field = F(shape_text)},
-    {"--new-dims", .takes = CLI_VALUE, .set = cli_set_text, .field = F(new_dims_text)},
-    {"--any-order", .set = set_any_order, .field = F(order)},
-    {"--operand", .takes = CLI_VALUE, .set = cli_set_text, .field = F(operand_text)},
-    {"-o", .takes = CLI_VALUE, .set = cli_set_output, .field = F(out)},
-    {"--print", .set = cli_set_print, .field = F(out)},
-    {"--max-bytes", .takes = CLI_OWN, .set = cli_set_max_bytes, .field = F(out)},
-    {"--memory", .takes = CLI_OWN, .set = cli_set_memory, .field = F(out)},
-    {"--quiet", .set = cli_set_quiet, .field = F(out)},
-    {"--threads", .takes = CLI_OWN, .set = set_threads, .field = F(out)},
-    {NULL}};
-#undef F
 
 
-static const char indim_help[] =
+
+
+
+
+static const char indim_help_text[] =
     "usage: bcast broadcast-in-dim IN.npy --dims D,... (--shape S | --new-dims O:N,...)\n"
     "                              (-o OUT.npy | --print) [--any-order]\n"
     "                              [--max-bytes N] [--memory N] [--threads N]\n"
@@ -104,9 +55,7 @@ static const char indim_help[] =
     "exit status: 0 ok, 1 the map or sizes are invalid or over budget,\n"
     "2 usage or I/O error.\n";
 
-static const cli_command indim_command = {
-    "broadcast-in-dim", indim_rows, CLI_HELP_AT_ONCE | CLI_NAMED_MISSING, indim_file,
-    0, indim_help, NULL};
+static const cli_help indim_help = {NULL, indim_help_text};
 
 /* One "DIM:SIZE" entry at p into *out: the text after it, or NULL when it
  * is malformed. */
@@ -249,22 +198,22 @@ static int broadcast_in_dim(indim_opts *o, indim_map *m) {
   return rc;
 }
 
-int cmd_broadcast_in_dim(int argc, char **argv) {
-  indim_opts o;
-  memset(&o, 0, sizeof o);
-  cli_out_opts_init(&o.out);
-  o.order = BCAST_DIMS_INCREASING;
-  int done;
-  int rc = cli_start(&indim_command, argc, argv, &o, &done);
-  if (done) return rc;
-  if (!o.dims_text || (!o.shape_text == !o.new_dims_text) ||
-      (!o.file == !o.operand_text) ||
-      (o.file && !o.out.output && !o.out.print)) {
+/* The options checked, then the map read and applied. */
+static int indim(void *opts) {
+  indim_opts *o = opts;
+  if (!o->dims_text || (!o->shape_text == !o->new_dims_text) ||
+      (!o->file == !o->operand_text) ||
+      (o->file && !o->out.output && !o->out.print)) {
     cli_error("broadcast-in-dim: give --dims, exactly one of --shape and "
               "--new-dims, and either IN.npy with -o/--print or --operand");
     return CLI_USAGE;
   }
   indim_map m;
-  rc = read_map(&o, &m);
-  return rc == CLI_OK ? broadcast_in_dim(&o, &m) : rc;
+  const int rc = read_map(o, &m);
+  return rc == CLI_OK ? broadcast_in_dim(o, &m) : rc;
+}
+
+int cmd_broadcast_in_dim(int argc, char **argv) {
+  indim_opts o;
+  return cli_main("broadcast-in-dim", &indim_help, &o, indim, argc, argv);
 }

@@ -5,63 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "report.h"
-
-/* What both take: shapes (names shared across them), --profile, --format,
- * and infer's --broadcast-dimensions. */
-typedef struct shapes_bdims {
-  int64_t dims[BCAST_MAX_RANK];
-  size_t n;
-  int given;
-} shapes_bdims;
-
-typedef struct shapes_opts {
-  cli_profile_opt profile;
-  report_format format;
-  shapes_bdims bdims;
-  bcast_shape *shapes;
-  size_t n;
-  bcast_symbols *symbols;
-} shapes_opts;
-
-/* A SHAPE argument. */
-static int add_shape(void *opts, const char *arg) {
-  shapes_opts *o = opts;
-  return cli_parse_symbolic_shape(arg, o->symbols, &o->shapes[o->n++])
-             ? CLI_OK
-             : CLI_USAGE;
-}
-
-/* --broadcast-dimensions D,...: a missing value fails without a message,
- * as it always has. */
-static int set_bdims(const cli_value *v) {
-  shapes_bdims *b = v->field;
-  b->given = 1;
-  return v->text && cli_parse_dims(v->text, b->dims, &b->n)
-             ? CLI_OK
-             : CLI_USAGE;
-}
+#include "options.h"
 
 
-/* The options: name, alias, what it takes, how and where it is stored,
- * its help lines. */
-#define F(f) offsetof(shapes_opts, f)
-static const cli_option infer_rows[] = {
-    {"--profile", .takes = CLI_TEXT, .set = cli_set_profile, .field = F(profile)},
-    {"--broadcast-dimensions", .takes = CLI_OWN, .set = set_bdims, .field = F(bdims)},
-    {"--format", .takes = CLI_TEXT, .set = cli_set_format, .field = F(format)},
-    {NULL}};
-static const cli_option explain_rows[] = {
-    {"--profile", .takes = CLI_TEXT, .set = cli_set_profile, .field = F(profile)},
-    {"--format", .takes = CLI_TEXT, .set = cli_set_format, .field = F(format)},
-    {NULL}};
-#undef F
 
 
-/* Only "--x" is an option: a SHAPE may start with '-'. */
-#define SHAPES_RULES (CLI_HELP_AT_ONCE | CLI_LONG_ONLY)
-static const char infer_help[] =
+
+static const char infer_help_text[] =
     "usage: bcast infer [--profile P] [--broadcast-dimensions D,...]\n"
     "                   [--format text|json] SHAPE...\n"
     "\n"
@@ -92,10 +42,8 @@ static const char infer_help[] =
     "\n"
     "exit status: 0 inferred, 1 the shapes do not broadcast, 2 usage error.\n";
 
-static const cli_command infer_command = {
-    "infer", infer_rows, SHAPES_RULES, add_shape,
-    0, infer_help, NULL};
-static const char explain_help[] =
+static const cli_help infer_help = {NULL, infer_help_text};
+static const char explain_help_text[] =
     "usage: bcast explain [--profile P] [--format text|json] SHAPE...\n"
     "\n"
     "Spells implicit (NumPy / ONNX / trait) broadcasting out explicitly:\n"
@@ -112,45 +60,8 @@ static const char explain_help[] =
     "\n"
     "exit status: 0 explained, 1 the shapes do not broadcast, 2 usage error.\n";
 
-static const cli_command explain_command = {
-    "explain", explain_rows, SHAPES_RULES, add_shape,
-    0, explain_help, NULL};
+static const cli_help explain_help = {NULL, explain_help_text};
 
-/* Parses a command's options and shapes into o: see cli_start; at least
- * one shape is required. */
-static int shapes_start(const cli_command *cmd, int argc, char **argv,
-                        shapes_opts *o, int *done) {
-  memset(o, 0, sizeof *o);
-  o->profile.profile = BCAST_PROFILE_TRAIT;
-  o->format = REPORT_TEXT;
-  o->shapes = calloc((size_t)argc, sizeof *o->shapes);
-  o->symbols = malloc(sizeof *o->symbols);
-  *done = 1;
-  if (!o->shapes || !o->symbols) {
-    cli_error("out of memory");
-    return CLI_USAGE;
-  }
-  bcast_symbols_init(o->symbols);
-  const int rc = cli_start(cmd, argc, argv, o, done);
-  if (*done || o->n > 0) return rc;
-  *done = 1;
-  cli_error("%s: give at least one SHAPE (see 'bcast %s --help')", cmd->name,
-            cmd->name);
-  return CLI_USAGE;
-}
-
-/* A shape command: its options and shapes, then body on them. */
-static int shapes_main(const cli_command *cmd,
-                       int (*body)(const shapes_opts *o), int argc,
-                       char **argv) {
-  shapes_opts o;
-  int done;
-  int rc = shapes_start(cmd, argc, argv, &o, &done);
-  if (!done) rc = body(&o);
-  free(o.shapes);
-  free(o.symbols);
-  return rc;
-}
 
 /* A shape as text, with its names. */
 typedef char shape_text[BCAST_MAX_RANK * (BCAST_SYMBOL_NAME_MAX + 1) + 4];
@@ -240,7 +151,16 @@ static void infer_print_text(const shapes_opts *o, const inferred *r) {
     printf("check: ... and %zu more\n", r->n_constraints - INFER_MAX_CHECKS);
 }
 
-static int infer(const shapes_opts *o) {
+/* The commands need at least one shape: 0 after saying so. */
+static int has_shapes(const shapes_opts *o, const char *cmd) {
+  if (o->n > 0) return 1;
+  cli_error("%s: give at least one SHAPE (see 'bcast %s --help')", cmd, cmd);
+  return 0;
+}
+
+static int infer(void *opts) {
+  const shapes_opts *o = opts;
+  if (!has_shapes(o, "infer")) return CLI_USAGE;
   const bcast_profile profile = o->profile.profile;
   if (o->bdims.given && (profile != BCAST_PROFILE_XLA || o->n != 2)) {
     cli_error("infer: --broadcast-dimensions goes with --profile xla and "
@@ -265,7 +185,8 @@ static int infer(const shapes_opts *o) {
 }
 
 int cmd_infer(int argc, char **argv) {
-  return shapes_main(&infer_command, infer, argc, argv);
+  shapes_opts o;
+  return cli_main("infer", &infer_help, &o, infer, argc, argv);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -376,7 +297,9 @@ static void explain_print_text(const shapes_opts *o, const bcast_shape *out,
   }
 }
 
-static int explain(const shapes_opts *o) {
+static int explain(void *opts) {
+  const shapes_opts *o = opts;
+  if (!has_shapes(o, "explain")) return CLI_USAGE;
   bcast_explained *ex = calloc(o->n, sizeof *ex);
   if (!ex) {
     cli_error("out of memory");
@@ -397,5 +320,6 @@ static int explain(const shapes_opts *o) {
 }
 
 int cmd_explain(int argc, char **argv) {
-  return shapes_main(&explain_command, explain, argc, argv);
+  shapes_opts o;
+  return cli_main("explain", &explain_help, &o, explain, argc, argv);
 }

@@ -9,90 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "report.h"
-
-typedef struct lower_only {
-  bcast_op ops[BCAST_OP_COUNT];
-  size_t n;
-} lower_only;
-
-typedef struct lower_opts {
-  bcast_emit_options emit;
-  lower_only only;
-  cli_op_profiles rules;
-  const char *file;
-  const char *out_path;
-  int show_stats;
-  int64_t max_input_bytes;
-  report_format format;
-} lower_opts;
-
-/* The one input file. */
-static int lower_file_argument(void *opts, const char *arg) {
-  lower_opts *o = opts;
-  if (o->file) {
-    cli_error("lower: give one input file (or - for stdin)");
-    return CLI_USAGE;
-  }
-  o->file = arg;
-  return CLI_OK;
-}
-
-/* --only OP, repeatable. */
-static int set_only(const cli_value *v) {
-  lower_only *only = v->field;
-  bcast_op op;
-  if (!v->text ||
-      bcast_op_lookup(v->text, strlen(v->text), &op) != BCAST_OK) {
-    cli_error("lower: --only takes a TOSA element-wise op name%s%s",
-              v->text ? ", not " : "", v->text ? v->text : "");
-    return CLI_USAGE;
-  }
-  if (only->n < BCAST_OP_COUNT) only->ops[only->n++] = op;
-  return CLI_OK;
-}
-
-/* --profile P: the profile of ops no rule claims. */
-static int set_profile(const cli_value *v) {
-  bcast_emit_options *e = v->field;
-  if (!v->text || bcast_profile_parse(v->text, &e->profile) != BCAST_OK) {
-    cli_error("lower: --profile takes trait, mlir, tosa, numpy or xla");
-    return CLI_USAGE;
-  }
-  e->profile_given = 1;
-  return CLI_OK;
-}
-
-/* -o OUT: a file, or - for standard output. */
-static int set_output(const cli_value *v) {
-  if (!v->text || !v->text[0]) {
-    cli_error("lower: -o takes an output file (or - for stdout)");
-    return CLI_USAGE;
-  }
-  *(const char **)v->field = v->text;
-  return CLI_OK;
-}
+#include "options.h"
 
 
 
-/* The options: name, alias, what it takes, how and where it is stored,
- * its help lines. */
-#define F(f) offsetof(lower_opts, f)
-static const cli_option lower_rows[] = {
-    {"--only", .takes = CLI_OWN, .set = set_only, .field = F(only)},
-    {"--profile", .takes = CLI_OWN, .set = set_profile, .field = F(emit)},
-    {"--op-profile", .takes = CLI_TEXT, .set = cli_set_op_profile, .field = F(rules)},
-    {"--assert-broadcast", "", CLI_FLAG, cli_set_flag, F(emit.assert_broadcast)},
-    {"--stats", .set = cli_set_flag, .field = F(show_stats)},
-    {"--format", .takes = CLI_TEXT, .set = cli_set_format, .field = F(format)},
-    {"-o", .takes = CLI_OWN, .set = set_output, .field = F(out_path)},
-    {"--max-input-bytes", .takes = CLI_TEXT, .set = cli_set_bytes, .field = F(max_input_bytes)},
-    {NULL}};
-#undef F
 
 
-static const char lower_help[] =
+
+
+
+
+
+static const char lower_help_text[] =
     "usage: bcast lower [--only OP]... [--profile P] [--op-profile PATTERN=P]...\n"
     "                   [--assert-broadcast] [--stats] [--format text|json]\n"
     "                   [--max-input-bytes N]\n"
@@ -137,9 +65,7 @@ static const char lower_help[] =
     "exit status: 0 lowered, 1 an op cannot be lowered (nothing is\n"
     "written), 2 usage or I/O error.\n";
 
-static const cli_command lower_command = {
-    "lower", lower_rows, CLI_HELP_AT_ONCE, lower_file_argument,
-    0, lower_help, NULL};
+static const cli_help lower_help = {NULL, lower_help_text};
 
 static bcast_status write_stream(void *ctx, const char *data, size_t len) {
   FILE *f = ctx;
@@ -278,24 +204,23 @@ static int lower_file(lower_opts *o) {
   return rc;
 }
 
-int cmd_lower(int argc, char **argv) {
-  lower_opts o;
-  memset(&o, 0, sizeof o);
-  bcast_emit_options_init(&o.emit);
-  o.max_input_bytes = CLI_DEFAULT_MAX_INPUT_BYTES;
-  o.format = REPORT_TEXT;
-  int done;
-  const int rc = cli_start(&lower_command, argc, argv, &o, &done);
-  if (done) return rc;
-  if (!o.file) {
+/* The input file, the ops and rules, then the lowering. */
+static int lower(void *opts) {
+  lower_opts *o = opts;
+  if (!o->file) {
     cli_error("lower: no input file (give FILE.mlir or - for stdin)");
     return CLI_USAGE;
   }
-  if (o.only.n) {
-    o.emit.only = o.only.ops;
-    o.emit.n_only = o.only.n;
+  if (o->only.n) {
+    o->emit.only = o->only.ops;
+    o->emit.n_only = o->only.n;
   }
-  o.emit.rules = o.rules.rules;
-  o.emit.n_rules = o.rules.n_rules;
-  return lower_file(&o);
+  o->emit.rules = o->rules.rules;
+  o->emit.n_rules = o->rules.n_rules;
+  return lower_file(o);
+}
+
+int cmd_lower(int argc, char **argv) {
+  lower_opts o;
+  return cli_main("lower", &lower_help, &o, lower, argc, argv);
 }

@@ -10,57 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-
-/* The options of the three commands; each table uses its own subset. */
-typedef struct npy_opts {
-  cli_out_opts out;
-  int64_t count; /* info: elements shown */
-  const char *shape_text;
-  cli_args files;
-} npy_opts;
-
-/* --count N: elements info shows. */
-static int set_count(const cli_value *v) {
-  char *end;
-  errno = 0;
-  const long long n = strtoll(v->text, &end, 10);
-  if (errno || *end || end == v->text || n < 0) {
-    cli_error("invalid element count '%s'", v->text);
-    return CLI_USAGE;
-  }
-  *(int64_t *)v->field = n;
-  return CLI_OK;
-}
+#include "options.h"
 
 
-/* The options: name, alias, what it takes, how and where it is stored,
- * its help lines.  info takes --threads and ignores it, as it always
- * has. */
-#define F(f) offsetof(npy_opts, f)
-static const cli_option broadcast_rows[] = {
-    {"--output", .alias = "-o", .takes = CLI_TEXT, .set = cli_set_output, .field = F(out)},
-    {"--print", .set = cli_set_print, .field = F(out)},
-    {"--max-bytes", .takes = CLI_TEXT, .set = cli_set_max_bytes, .field = F(out)},
-    {"--memory", .takes = CLI_TEXT, .set = cli_set_memory, .field = F(out)},
-    {"--quiet", .set = cli_set_quiet, .field = F(out)},
-    {"--threads", .takes = CLI_TEXT, .set = cli_set_copy_threads, .field = F(out)},
-    {NULL}};
-static const cli_option broadcast_to_rows[] = {
-    {"--shape", .takes = CLI_TEXT, .set = cli_set_text, .field = F(shape_text)},
-    {"--output", .alias = "-o", .takes = CLI_TEXT, .set = cli_set_output, .field = F(out)},
-    {"--print", .set = cli_set_print, .field = F(out)},
-    {"--max-bytes", .takes = CLI_TEXT, .set = cli_set_max_bytes, .field = F(out)},
-    {"--memory", .takes = CLI_TEXT, .set = cli_set_memory, .field = F(out)},
-    {"--quiet", .set = cli_set_quiet, .field = F(out)},
-    {"--threads", .takes = CLI_TEXT, .set = cli_set_copy_threads, .field = F(out)},
-    {NULL}};
-static const cli_option info_rows[] = {
-    {"--count", .takes = CLI_TEXT, .set = set_count, .field = F(count)},
-    {"--max-bytes", .takes = CLI_TEXT, .set = cli_set_max_bytes, .field = F(out)},
-    {"--threads", .takes = CLI_TEXT, .set = cli_set_copy_threads, .field = F(out)},
-    {NULL}};
-#undef F
+
+
 
 
 /* The help lines broadcast and broadcast-to share. */
@@ -78,7 +32,7 @@ static const cli_option info_rows[] = {
   "  -h, --help         this text\n"                                         \
   "\n"
 
-static const char broadcast_help[] =
+static const char broadcast_help_text[] =
     "usage: bcast broadcast IN.npy... (-o OUTDIR | -o OUT.npz | --print) [options]\n"
     "\n"
     "ONNX Broadcast: Z0..ZL = Broadcast(X0..XL).  Every input is broadcast\n"
@@ -99,10 +53,8 @@ static const char broadcast_help[] =
     "exit status: 0 ok; 1 the shapes do not broadcast or the budget is\n"
     "exceeded; 2 usage, unreadable or malformed files, write errors.\n";
 
-static const cli_command broadcast_command = {
-    "broadcast", broadcast_rows, CLI_DASHDASH, NULL,
-    offsetof(npy_opts, files), broadcast_help, NULL};
-static const char broadcast_to_help[] =
+static const cli_help broadcast_help = {NULL, broadcast_help_text};
+static const char broadcast_to_help_text[] =
     "usage: bcast broadcast-to IN.npy --shape SHAPE (-o OUT.npy | --print) [options]\n"
     "\n"
     "numpy.broadcast_to(x, SHAPE).copy(): the input broadcast to SHAPE\n"
@@ -125,10 +77,8 @@ static const char broadcast_to_help[] =
     "budget is exceeded; 2 usage, unreadable or malformed files, write\n"
     "errors.\n";
 
-static const cli_command broadcast_to_command = {
-    "broadcast-to", broadcast_to_rows, CLI_DASHDASH, NULL,
-    offsetof(npy_opts, files), broadcast_to_help, NULL};
-static const char info_help[] =
+static const cli_help broadcast_to_help = {NULL, broadcast_to_help_text};
+static const char info_help_text[] =
     "usage: bcast info FILE.npy... [options]\n"
     "\n"
     "Prints, for each file, its dtype and descr, shape, memory order,\n"
@@ -143,30 +93,13 @@ static const char info_help[] =
     "exit status: 0 ok; 2 usage or any file unreadable or malformed\n"
     "(the other files are still shown).\n";
 
-static const cli_command info_command = {
-    "info", info_rows, CLI_DASHDASH, NULL,
-    offsetof(npy_opts, files), info_help, NULL};
+static const cli_help info_help = {NULL, info_help_text};
 
-/* A command of this file: its options, then body on them. */
-static int npy_main(const cli_command *cmd, int (*body)(npy_opts *o),
-                    int argc, char **argv) {
-  npy_opts o;
-  memset(&o, 0, sizeof o);
-  cli_out_opts_init(&o.out);
-  o.count = 10;
-  int done = 1;
-  int rc = cli_args_init(&o.files, argc)
-               ? cli_start(cmd, argc, argv, &o, &done)
-               : CLI_USAGE;
-  if (!done) rc = body(&o);
-  free(o.files.items);
-  return rc;
-}
 
 /* A usage error that shows the command's help on standard error. */
-static int usage_error(const cli_command *cmd, const char *message) {
+static int usage_error(const cli_help *help, const char *message) {
   cli_error("%s", message);
-  cli_print_help(stderr, cmd);
+  cli_print_help(stderr, help);
   return CLI_USAGE;
 }
 
@@ -406,9 +339,10 @@ static int materialize_broadcast(const npy_opts *o, size_t n,
 
 /* broadcast: the inputs read, then written tile by tile when their
  * outputs are over --memory, else materialized. */
-static int broadcast(npy_opts *o) {
+static int broadcast(void *opts) {
+  const npy_opts *o = opts;
   if (o->files.n == 0 || (!o->out.output && !o->out.print))
-    return usage_error(&broadcast_command,
+    return usage_error(&broadcast_help,
                        o->files.n == 0 ? "broadcast: no input files"
                                        : "broadcast: give -o OUTDIR or --print");
   const size_t n = (size_t)o->files.n;
@@ -435,7 +369,8 @@ static int broadcast(npy_opts *o) {
 }
 
 int cmd_broadcast(int argc, char **argv) {
-  return npy_main(&broadcast_command, broadcast, argc, argv);
+  npy_opts o;
+  return cli_main("broadcast", &broadcast_help, &o, broadcast, argc, argv);
 }
 
 /* --shape for broadcast-to: ranked and static.  0 after reporting. */
@@ -477,10 +412,11 @@ static int broadcast_to(const npy_opts *o, const bcast_shape *shape) {
 }
 
 /* broadcast-to: one input and --shape. */
-static int broadcast_to_command_body(npy_opts *o) {
+static int broadcast_to_body(void *opts) {
+  const npy_opts *o = opts;
   bcast_shape shape;
   if (o->files.n != 1 || !o->shape_text || (!o->out.output && !o->out.print))
-    return usage_error(&broadcast_to_command,
+    return usage_error(&broadcast_to_help,
                        o->files.n != 1 ? "broadcast-to: give exactly one "
                                          "input file"
                        : !o->shape_text ? "broadcast-to: --shape is required"
@@ -491,8 +427,9 @@ static int broadcast_to_command_body(npy_opts *o) {
 }
 
 int cmd_broadcast_to(int argc, char **argv) {
-  return npy_main(&broadcast_to_command, broadcast_to_command_body, argc,
-                  argv);
+  npy_opts o;
+  return cli_main("broadcast-to", &broadcast_to_help, &o, broadcast_to_body,
+                  argc, argv);
 }
 
 /* One file's dtype, descr, shape, order, version and first elements. */
@@ -515,8 +452,9 @@ static int info_file(const char *path, int64_t count, int64_t max_bytes) {
 }
 
 /* info: every file shown; the exit code is the last failure's. */
-static int info(npy_opts *o) {
-  if (o->files.n == 0) return usage_error(&info_command, "info: no input files");
+static int info(void *opts) {
+  const npy_opts *o = opts;
+  if (o->files.n == 0) return usage_error(&info_help, "info: no input files");
   if (!cli_stdin_once(o->files.items, o->files.n)) return CLI_USAGE;
   int rc = CLI_OK;
   for (int i = 0; i < o->files.n; i++) {
@@ -528,5 +466,6 @@ static int info(npy_opts *o) {
 }
 
 int cmd_info(int argc, char **argv) {
-  return npy_main(&info_command, info, argc, argv);
+  npy_opts o;
+  return cli_main("info", &info_help, &o, info, argc, argv);
 }

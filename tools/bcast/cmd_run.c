@@ -14,74 +14,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
-
-#define RUN_MAX_ATTRS 16
-
-typedef struct run_attrs {
-  int n;
-  const char *items[RUN_MAX_ATTRS];
-} run_attrs;
-
-typedef struct run_opts {
-  cli_out_opts out;
-  const char *mlir;
-  const char *profile;
-  const char *broadcast_dims;
-  int checked;
-  int list_ops;
-  run_attrs attrs;
-  cli_args files;
-} run_opts;
-
-/* --attr NAME=VALUE, repeatable. */
-static int set_attr(const cli_value *v) {
-  run_attrs *a = v->field;
-  if (a->n == RUN_MAX_ATTRS) {
-    cli_error("run: more than %d --attr options", RUN_MAX_ATTRS);
-    return CLI_USAGE;
-  }
-  a->items[a->n++] = v->text;
-  return CLI_OK;
-}
-
-/* --threads N, named with the command in its message. */
-static int set_threads(const cli_value *v) {
-  if (cli_threads_value(v->text, &((cli_out_opts *)v->field)->threads))
-    return CLI_OK;
-  cli_error("run: invalid thread count '%s' (expected 0..4096; 0 = "
-            "automatic)",
-            v->text);
-  return CLI_USAGE;
-}
+#include "options.h"
 
 
-
-/* The options: name, alias, what it takes, how and where it is stored,
- * its help lines. */
-#define F(f) offsetof(run_opts, f)
-static const cli_option run_rows[] = {
-    {"--output", .alias = "-o", .takes = CLI_TEXT, .set = cli_set_output, .field = F(out)},
-    {"--print", .set = cli_set_print, .field = F(out)},
-    {"--quiet", .alias = "-q", .set = cli_set_quiet, .field = F(out)},
-    {"--list-ops", .set = cli_set_flag, .field = F(list_ops)},
-    {"--attr", .takes = CLI_TEXT, .set = set_attr, .field = F(attrs)},
-    {"--profile", .takes = CLI_TEXT, .set = cli_set_text, .field = F(profile)},
-    {"--checked", .set = cli_set_flag, .field = F(checked)},
-    {"--broadcast-dimensions", .takes = CLI_TEXT, .set = cli_set_text, .field = F(broadcast_dims)},
-    {"--threads", .takes = CLI_TEXT, .set = set_threads, .field = F(out)},
-    {"--mlir", .takes = CLI_TEXT, .set = cli_set_text, .field = F(mlir)},
-    {"--max-bytes", .takes = CLI_TEXT, .set = cli_set_max_bytes, .field = F(out)},
-    {"--memory", .takes = CLI_TEXT, .set = cli_set_memory, .field = F(out)},
-    {NULL}};
-#undef F
-
-/* --help: the op names (print_op_names), then these around the options'
- * lines. */
+/* --help: the op names (print_op_names), then this. */
 
 static void print_op_names(FILE *out);
 
-static const char run_help[] =
+static const char run_help_text[] =
     "An operand may be a scalar: 3, -1, 2.5, nan, inf, true, false, typed\n"
     "as NumPy types a Python scalar beside the arrays (NEP 50: int8 array\n"
     "+ 3 is int8, + 2.5 is float64); a file named 3 is ./3.\n"
@@ -92,7 +32,7 @@ static const char run_help[] =
     "                        X.npz or X.npz:NAME an archive (member arr_0\n"
     "                        or NAME)\n"
     "  --print               print the result instead of writing it\n"
-    "  --quiet               no progress line (shown on a terminal for\n"
+    "  -q, --quiet           no progress line (shown on a terminal for\n"
     "                        results of 256 MiB or more)\n"
     "  --list-ops            list the ops: input types per profile, result\n"
     "                        type, attributes\n"
@@ -140,9 +80,7 @@ static const char run_help[] =
     "or --checked found an unpredictable result; 2 usage, unreadable or\n"
     "malformed files, write errors.\n";
 
-static const cli_command run_command = {
-    "run", run_rows, CLI_DASHDASH | CLI_NEGATIVE, NULL,
-    offsetof(run_opts, files), run_help, print_op_names};
+static const cli_help run_help = {print_op_names, run_help_text};
 
 /* Prints item, the next of a comma-separated list wrapped at 72 columns
  * on lines indented by two (*used: the columns of the line so far, 0
@@ -283,7 +221,7 @@ static int choose_op(run_state *r) {
     if (!op_from_mlir(r)) return 0;
   } else if (r->o.files.n == 0) {
     cli_error("run: no op given");
-    cli_print_help(stderr, &run_command);
+    cli_print_help(stderr, &run_help);
     return 0;
   } else if (bcast_op_lookup(r->files[0], strlen(r->files[0]), &r->op) !=
              BCAST_OK) {
@@ -567,20 +505,21 @@ static int run(run_state *r) {
   return rc == CLI_OK ? compute(r) : rc;
 }
 
+/* --list-ops, or the stages; what they held released. */
+static int run_body(void *opts) {
+  run_state *r = opts; /* its options come first */
+  int rc = CLI_OK;
+  if (r->o.list_ops)
+    cli_list_ops(stdout);
+  else
+    rc = run(r);
+  for (int k = 0; k < r->n_read; k++) bcast_tensor_release(&r->x[k]);
+  free(r->mop);
+  return rc;
+}
+
 int cmd_run(int argc, char **argv) {
   run_state r;
   memset(&r, 0, sizeof r);
-  cli_out_opts_init(&r.o.out);
-  int done = 1;
-  int rc = cli_args_init(&r.o.files, argc)
-               ? cli_start(&run_command, argc, argv, &r.o, &done)
-               : CLI_USAGE;
-  if (!done && r.o.list_ops)
-    cli_list_ops(stdout);
-  else if (!done)
-    rc = run(&r);
-  for (int k = 0; k < r.n_read; k++) bcast_tensor_release(&r.x[k]);
-  free(r.mop);
-  free(r.o.files.items);
-  return rc;
+  return cli_main("run", &run_help, &r, run_body, argc, argv);
 }

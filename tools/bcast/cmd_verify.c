@@ -4,55 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "options.h"
 #include "report.h"
 #include "verify_diag.h"
 
-#define MAX_EXTRA_OPS 64
-
-typedef struct verify_opts {
-  cli_profile_opt profile;
-  bcast_mlir_span extra_ops[MAX_EXTRA_OPS];
-  size_t n_extra_ops;
-  cli_op_profiles op_profiles;
-  report_format format;
-  int verify_diagnostics; /* check the file's expected-* annotations */
-  int64_t max_input_bytes;
-  int summary;
-  cli_args files;
-} verify_opts;
-
-/* --op NAME, repeatable. */
-static int set_op(const cli_value *v) {
-  verify_opts *o = v->field;
-  if (!v->text || o->n_extra_ops == MAX_EXTRA_OPS) {
-    cli_error("verify: --op takes an op name (at most %d)", MAX_EXTRA_OPS);
-    return CLI_USAGE;
-  }
-  o->extra_ops[o->n_extra_ops].text = v->text;
-  o->extra_ops[o->n_extra_ops++].len = strlen(v->text);
-  return CLI_OK;
-}
 
 
 
-/* The options: name, alias, what it takes, how and where it is stored,
- * its help lines. */
-#define F(f) offsetof(verify_opts, f)
-static const cli_option verify_rows[] = {
-    {"--profile", .takes = CLI_TEXT, .set = cli_set_profile, .field = F(profile)},
-    {"--op-profile", .takes = CLI_TEXT, .set = cli_set_op_profile, .field = F(op_profiles)},
-    {"--op", .takes = CLI_OWN, .set = set_op},
-    {"--summary", .set = cli_set_flag, .field = F(summary)},
-    {"--max-input-bytes", .takes = CLI_TEXT, .set = cli_set_bytes, .field = F(max_input_bytes)},
-    {"--format", .takes = CLI_TEXT, .set = cli_set_format_sarif, .field = F(format)},
-    {"--verify-diagnostics", .set = cli_set_flag, .field = F(verify_diagnostics)},
-    {"--split-input-file", .set = cli_set_ignored},
-    {NULL}};
-#undef F
 
 
-static const char verify_help[] =
+
+static const char verify_help_text[] =
     "usage: bcast verify [--profile P] [--op-profile PATTERN=P]... [--op NAME]...\n"
     "                    [--summary] [--max-input-bytes N]\n"
     "                    [--format text|json|sarif]\n"
@@ -108,9 +70,7 @@ static const char verify_help[] =
     "fails or cannot be read, or the file has no op to check, 2 usage,\n"
     "I/O error, out of memory or a file over --max-input-bytes.\n";
 
-static const cli_command verify_command = {
-    "verify", verify_rows, CLI_HELP_AT_ONCE, NULL,
-    offsetof(verify_opts, files), verify_help, NULL};
+static const cli_help verify_help = {NULL, verify_help_text};
 
 /* The state of one run over all files. */
 typedef struct verify_run {
@@ -163,8 +123,8 @@ static void verify_text(verify_run *v, const char *path, const char *text,
   if (o->profile.given) vo.profile = o->profile.profile;
   vo.rules = o->op_profiles.rules;
   vo.n_rules = o->op_profiles.n_rules;
-  vo.ops = o->extra_ops;
-  vo.n_ops = o->n_extra_ops;
+  vo.ops = o->extra_ops.spans;
+  vo.n_ops = o->extra_ops.n;
   verify_file_run f = {v, {0}};
   report_cursor_init(&f.src, path, text, len);
   bcast_mlir_counts counts;
@@ -276,21 +236,15 @@ static int verify(const verify_opts *o) {
   return verify_exit(&v, io_error);
 }
 
+/* The files named, then checked. */
+static int verify_body(void *opts) {
+  const verify_opts *o = opts;
+  if (o->files.n > 0) return verify(o);
+  cli_error("verify: no input files (give FILE... or - for stdin)");
+  return CLI_USAGE;
+}
+
 int cmd_verify(int argc, char **argv) {
   verify_opts o;
-  memset(&o, 0, sizeof o);
-  o.max_input_bytes = CLI_DEFAULT_MAX_INPUT_BYTES;
-  o.format = REPORT_TEXT;
-  int done = 1;
-  int rc = cli_args_init(&o.files, argc)
-               ? cli_start(&verify_command, argc, argv, &o, &done)
-               : CLI_USAGE;
-  if (!done && o.files.n == 0) {
-    cli_error("verify: no input files (give FILE... or - for stdin)");
-    rc = CLI_USAGE;
-  } else if (!done) {
-    rc = verify(&o);
-  }
-  free(o.files.items);
-  return rc;
+  return cli_main("verify", &verify_help, &o, verify_body, argc, argv);
 }

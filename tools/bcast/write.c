@@ -8,50 +8,6 @@
 
 #include "cli.h"
 
-void cli_out_opts_init(cli_out_opts *o) {
-  o->output = NULL;
-  o->print = 0;
-  o->max_bytes = BCAST_DEFAULT_MAX_BYTES;
-  o->max_bytes_given = 0;
-  o->memory = CLI_DEFAULT_MEMORY;
-  o->threads = 0;
-  o->quiet = 0;
-}
-
-int cli_set_output(const cli_value *v) {
-  ((cli_out_opts *)v->field)->output = v->text;
-  return CLI_OK;
-}
-
-int cli_set_print(const cli_value *v) {
-  ((cli_out_opts *)v->field)->print = 1;
-  return CLI_OK;
-}
-
-int cli_set_quiet(const cli_value *v) {
-  ((cli_out_opts *)v->field)->quiet = 1;
-  return CLI_OK;
-}
-
-int cli_set_max_bytes(const cli_value *v) {
-  cli_out_opts *o = v->field;
-  if (!v->text || !cli_parse_bytes(v->text, &o->max_bytes)) return CLI_USAGE;
-  o->max_bytes_given = 1;
-  return CLI_OK;
-}
-
-int cli_set_memory(const cli_value *v) {
-  cli_out_opts *o = v->field;
-  return v->text && cli_parse_bytes(v->text, &o->memory) ? CLI_OK
-                                                         : CLI_USAGE;
-}
-
-int cli_set_copy_threads(const cli_value *v) {
-  cli_value threads = *v;
-  threads.field = &((cli_out_opts *)v->field)->threads;
-  return cli_set_threads(&threads);
-}
-
 int cli_read_inputs(int n, char **files, bcast_tensor *x,
                     bcast_npy_info *info, int64_t max_bytes) {
   if (!cli_stdin_once(files, n)) return CLI_USAGE;
