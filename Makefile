@@ -5,7 +5,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
 
-.PHONY: prove all build asan tsan demo test unit-test bench bench-dask bench-stream install clean fuzz fuzz-build fuzz-diff
+.PHONY: prove all build asan tsan demo test unit-test bench bench-dask bench-stream install clean fuzz fuzz-build fuzz-diff format
 
 all: build
 
@@ -107,6 +107,13 @@ bench-stream:
 
 install: build
 	cmake --install $(BUILD)
+
+# The tracked C sources in bcast's style (.clang-format), then docs/api.md
+# regenerated from the reformatted headers.
+format:
+	@command -v clang-format >/dev/null || { apt-get install -y -qq clang-format; }
+	git ls-files '*.c' '*.h' | grep -v '^fuzz/corpus/' | xargs clang-format -i
+	/usr/bin/python3 scripts/gen_api_doc.py --write
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)

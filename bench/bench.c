@@ -42,7 +42,6 @@
  * instructions, then sleep) was measured here to cost about 8 ms per
  * parallel region on a 2-vCPU VM, where passive costs 30-90 us.  The policy
  * in force is printed; --keep-omp-env measures the default. */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,14 +152,6 @@ static void bench_case_run(const bench_case *c, int reps, case_result *res) {
 
 /* ---- (c) NumPy ------------------------------------------------------ */
 
-static void append_shape(char *buf, size_t cap, int32_t rank,
-                         const int64_t *dims) {
-  size_t len = strlen(buf);
-  for (int32_t i = 0; i < rank && len < cap; i++)
-    len += (size_t)snprintf(buf + len, cap - len, "%s%" PRId64, i ? "," : "",
-                            dims[i]);
-}
-
 static int file_exists(const char *path) {
   FILE *f = fopen(path, "r");
   if (f) fclose(f);
@@ -197,10 +188,10 @@ static int bench_numpy(const char *script, int reps, case_result *res) {
   for (int i = 0; i < CASE_COUNT; i++) {
     size_t len = strlen(cmd);
     snprintf(cmd + len, sizeof cmd - len, " %s:", cases[i].numpy_dtype);
-    append_shape(cmd, sizeof cmd, cases[i].src_rank, cases[i].src);
+    bench_append_shape(cmd, sizeof cmd, cases[i].src_rank, cases[i].src);
     len = strlen(cmd);
     snprintf(cmd + len, sizeof cmd - len, ":");
-    append_shape(cmd, sizeof cmd, cases[i].out_rank, cases[i].out);
+    bench_append_shape(cmd, sizeof cmd, cases[i].out_rank, cases[i].out);
   }
   /* OpenBLAS tuning variables set for other work here would skew NumPy. */
   unsetenv("OPENBLAS_CORETYPE");

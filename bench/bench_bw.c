@@ -5,6 +5,7 @@
  * Units.  The bandwidth counts bytes read plus bytes written, as STREAM
  * does (the peer harness's stream.c kernels).  Every figure is the best of
  * --reps runs. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,4 +270,12 @@ void bench_tsv(const char *section, const char *case_name, const char *who,
   if (tsv_file)
     fprintf(tsv_file, "%s\t%s\t%s\t%s\t%d\t%.4f\n", section, case_name, who,
             variant, threads, gbps);
+}
+
+void bench_append_shape(char *buf, size_t cap, int32_t rank,
+                        const int64_t *dims) {
+  size_t len = strlen(buf);
+  for (int32_t i = 0; i < rank && len < cap; i++)
+    len += (size_t)snprintf(buf + len, cap - len, "%s%" PRId64, i ? "," : "",
+                            dims[i]);
 }

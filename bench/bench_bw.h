@@ -1,12 +1,14 @@
 /* The limits bcast_bench holds every figure against, and what its
  * sections share (bench.c: main and materialize; bench_ew.c: the
  * element-wise table): the STREAM-style bandwidth of the machine measured
- * in the same run, the clock, and the machine-readable results.  Both
- * sections include this; it includes neither. */
+ * in the same run, the clock, the machine-readable results, and shapes
+ * written for numpy_bench.py.  Both sections include this; it includes
+ * neither. */
 #ifndef BCAST_BENCH_BW_H
 #define BCAST_BENCH_BW_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The STREAM-style kernel that bounds a case physically, as the peer
  * harness's cases.txt names it: scale reads one array and writes one, add
@@ -66,6 +68,11 @@ void bench_bandwidth_tsv(const bench_bw *bw);
 int bench_tsv_open(const char *path);
 /* Closes it; 0, or nonzero when a write failed (no file: 0). */
 int bench_tsv_close(void);
+
+/* Appends the RANK dims to the string in BUF (CAP bytes) as "2,3,4", the
+ * form numpy_bench.py reads; truncates at CAP. */
+void bench_append_shape(char *buf, size_t cap, int32_t rank,
+                        const int64_t *dims);
 
 /* Seconds on the monotonic clock. */
 double bench_now(void);

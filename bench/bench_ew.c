@@ -25,7 +25,6 @@
  * kernel named by the row's anchor, at the array size nearest the output,
  * with the same thread count; "1T/lim" is "out 1T" over it.  The small
  * rows also print microseconds per call. */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,14 +302,6 @@ static const char *numpy_op(const ew_case *c) {
   }
 }
 
-static void append_shape(char *buf, size_t cap, int32_t rank,
-                         const int64_t *dims) {
-  size_t len = strlen(buf);
-  for (int32_t i = 0; i < rank && len < cap; i++)
-    len += (size_t)snprintf(buf + len, cap - len, "%s%" PRId64, i ? "," : "",
-                            dims[i]);
-}
-
 /* numpy_bench.py --serve, a child answering one case at a time. */
 typedef struct numpy_child {
   pid_t pid;
@@ -376,7 +367,7 @@ static int ask_child(numpy_child *ch, int i, ew_result *r) {
   char spec[512] = "";
   snprintf(spec, sizeof spec, "ew:%s:%s:", numpy_op(c), c->numpy_dtype);
   for (int k = 0; k < 3; k++) {
-    append_shape(spec, sizeof spec, c->rank[k], c->shape[k]);
+    bench_append_shape(spec, sizeof spec, c->rank[k], c->shape[k]);
     size_t len = strlen(spec);
     if (k == 1)
       snprintf(spec + len, sizeof spec - len, ":%d:",

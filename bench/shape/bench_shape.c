@@ -53,39 +53,25 @@ static void bench_infer(void) {
          iters / best / 1e6, best / iters * 1e9);
 }
 
+/* The op lines of the module bench_cli reads, by i % 8 (%ld: i); the
+ * last one fails. */
+static const char *const OP_LINES[8] = {
+    "  %%v%ld = tosa.add %%a, %%b : (tensor<4x1x?xf32>, tensor<1x8x16xf32>) -> tensor<4x8x16xf32>\n",
+    "  %%v%ld = \"tosa.select\"(%%p, %%a, %%b) : (tensor<4x8x1xi1>, tensor<4x1x?xf32>, tensor<1x8x16xf32>) -> tensor<4x8x16xf32>\n",
+    "  // a comment between ops\n  %%v%ld = arith.addf %%x, %%y : tensor<4xf32>\n",
+    "  %%v%ld = \"test.broadcastable\"(%%a, %%b, %%c) : (tensor<?x1xi32>, tensor<1x5xi32>, tensor<5xi32>) -> tensor<?x5xi32>\n",
+    "  %%v%ld = tosa.mul %%a, %%b, %%s : (tensor<4x8x16xi32>, tensor<1x8x1xi32>, tensor<1xi8>) -> tensor<4x8x16xi32>\n",
+    "  %%v%ld = tosa.clamp %%a {min_val = 0.0 : f32, max_val = 6.0 : f32} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf32>\n",
+    "  %%v%ld = tosa.sub %%a, %%b : (tensor<4x8x16xf32>, tensor<1x1x1xf32>) -> tensor<4x8x16xf32>\n",
+    "  %%v%ld = tosa.add %%a, %%b : (tensor<4x3xf32>, tensor<4x2xf32>) -> tensor<4x3xf32>\n",
+};
+
 /* Writes a module with n ops, one in eight of them failing. */
 static int write_ops_file(const char *path, long n) {
   FILE *f = fopen(path, "w");
   if (!f) return 0;
   fprintf(f, "func.func @big(%%a: tensor<4x1x?xf32>, %%b: tensor<1x8x16xf32>) {\n");
-  for (long i = 0; i < n; i++) {
-    switch (i % 8) {
-    case 0:
-      fprintf(f, "  %%v%ld = tosa.add %%a, %%b : (tensor<4x1x?xf32>, tensor<1x8x16xf32>) -> tensor<4x8x16xf32>\n", i);
-      break;
-    case 1:
-      fprintf(f, "  %%v%ld = \"tosa.select\"(%%p, %%a, %%b) : (tensor<4x8x1xi1>, tensor<4x1x?xf32>, tensor<1x8x16xf32>) -> tensor<4x8x16xf32>\n", i);
-      break;
-    case 2:
-      fprintf(f, "  // a comment between ops\n  %%v%ld = arith.addf %%x, %%y : tensor<4xf32>\n", i);
-      break;
-    case 3:
-      fprintf(f, "  %%v%ld = \"test.broadcastable\"(%%a, %%b, %%c) : (tensor<?x1xi32>, tensor<1x5xi32>, tensor<5xi32>) -> tensor<?x5xi32>\n", i);
-      break;
-    case 4:
-      fprintf(f, "  %%v%ld = tosa.mul %%a, %%b, %%s : (tensor<4x8x16xi32>, tensor<1x8x1xi32>, tensor<1xi8>) -> tensor<4x8x16xi32>\n", i);
-      break;
-    case 5:
-      fprintf(f, "  %%v%ld = tosa.clamp %%a {min_val = 0.0 : f32, max_val = 6.0 : f32} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf32>\n", i);
-      break;
-    case 6:
-      fprintf(f, "  %%v%ld = tosa.sub %%a, %%b : (tensor<4x8x16xf32>, tensor<1x1x1xf32>) -> tensor<4x8x16xf32>\n", i);
-      break;
-    default:
-      fprintf(f, "  %%v%ld = tosa.add %%a, %%b : (tensor<4x3xf32>, tensor<4x2xf32>) -> tensor<4x3xf32>\n", i);
-      break;
-    }
-  }
+  for (long i = 0; i < n; i++) fprintf(f, OP_LINES[i % 8], i);
   fprintf(f, "  return\n}\n");
   return fclose(f) == 0;
 }

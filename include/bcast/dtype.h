@@ -98,6 +98,7 @@ typedef enum bcast_dtype {
   BCAST_DTYPE_COUNT
 } bcast_dtype;
 
+/* A type's NumPy name ("float32", "bool"), its size in bytes and its kind. */
 BCAST_API const char *bcast_dtype_name(bcast_dtype dtype);
 BCAST_API size_t bcast_dtype_size(bcast_dtype dtype);
 BCAST_API bcast_dtype_kind bcast_dtype_kind_of(bcast_dtype dtype);

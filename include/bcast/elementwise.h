@@ -170,6 +170,7 @@ typedef struct bcast_ew_options {
   void *progress_ctx;
 } bcast_ew_options;
 
+/* Sets *options to the defaults (the same as zeroing it). */
 BCAST_API void bcast_ew_options_init(bcast_ew_options *options);
 
 typedef struct bcast_ew_plan bcast_ew_plan;
@@ -189,6 +190,7 @@ BCAST_API bcast_status bcast_ew_plan_create(bcast_ew_plan **plan, bcast_op op,
                                   const bcast_ew_options *options,
                                   bcast_diag *diag);
 
+/* Frees a plan made by bcast_ew_plan_create; NULL is allowed. */
 BCAST_API void bcast_ew_plan_destroy(bcast_ew_plan *plan);
 
 /* The output layout the plan writes (data == NULL, owner == NULL). */

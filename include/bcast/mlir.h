@@ -119,6 +119,8 @@ typedef struct bcast_mlir_scanner {
   void *filter_ctx;
 } bcast_mlir_scanner;
 
+/* Starts a scan of text[0..len) (not copied: it must outlive the scanner)
+ * that reports the ops filter accepts (NULL: every op). */
 BCAST_API void bcast_mlir_scanner_init(bcast_mlir_scanner *s, const char *text,
                              size_t len, bcast_mlir_op_filter filter,
                              void *filter_ctx);

@@ -288,6 +288,7 @@ typedef struct bcast_op_info {
   bcast_op_elem_rule elem_rule; /* MLIR 22's element-type check */
 } bcast_op_info;
 
+/* The op table's row of op (its name, arity, types, attributes...). */
 BCAST_API const bcast_op_info *bcast_op_get(bcast_op op);
 
 /* Number of data inputs of op (1, 2 or 3: its broadcast operands), 0 for
@@ -371,10 +372,11 @@ typedef struct bcast_scalar {
   } v;
 } bcast_scalar;
 
+/* Tagged scalar values, for attributes such as clamp's bounds. */
 BCAST_API bcast_scalar bcast_scalar_int(int64_t value);
 BCAST_API bcast_scalar bcast_scalar_uint(uint64_t value);
 BCAST_API bcast_scalar bcast_scalar_float(double value);
-
+/* A bool scalar: value != 0 is true. */
 BCAST_API bcast_scalar bcast_scalar_bool(int value);
 
 /* ------------------------------------------------------------------------ */
@@ -427,6 +429,7 @@ typedef struct bcast_op_attrs {
   const bcast_dtype *cast_to;
 } bcast_op_attrs;
 
+/* Sets *attrs to "no attribute given" (the same as zeroing it). */
 BCAST_API void bcast_op_attrs_init(bcast_op_attrs *attrs);
 
 /* Sets one attribute of op from text.  name is an attribute name or alias;

@@ -49,6 +49,7 @@ typedef enum bcast_profile {
   BCAST_PROFILE_COUNT
 } bcast_profile;
 
+/* A profile's name ("trait", "tosa", ...). */
 BCAST_API const char *bcast_profile_name(bcast_profile profile);
 /* Looks a profile up by its name; BCAST_INVALID_ARGUMENT if unknown. */
 BCAST_API bcast_status bcast_profile_parse(const char *name, bcast_profile *out);
@@ -134,6 +135,7 @@ typedef struct bcast_symbols {
   char names[BCAST_MAX_SYMBOLS][BCAST_SYMBOL_NAME_MAX];
 } bcast_symbols;
 
+/* Empties a table of dim names (none yet). */
 BCAST_API void bcast_symbols_init(bcast_symbols *symbols);
 
 /* bcast_shape_parse that also accepts names ([n,1], [batch,?,3]): each

@@ -118,8 +118,18 @@ BCAST_API bcast_status bcast_materialize(bcast_tensor *dst, const bcast_tensor *
                                int64_t max_bytes, int threads,
                                bcast_diag *diag);
 
+/* New C-contiguous owned copies z[i] of x[i] (any shapes, strides and
+ * dtypes), as bcast_materialize makes them, whose bytes together must fit
+ * in max_bytes: the total is checked before anything is allocated
+ * (BCAST_OVERFLOW beyond 64 bits, BCAST_BUDGET over the budget, the
+ * message stating the bytes needed).  On failure no copy is left. */
+BCAST_API bcast_status bcast_materialize_all(size_t n, bcast_tensor *z,
+                                   const bcast_tensor *x, int64_t max_bytes,
+                                   int threads, bcast_diag *diag);
+
 /* ONNX Broadcast: Z0..ZL = Broadcast(X0..XL), each Zi materialized.
- * The total byte count of all outputs is checked against max_bytes. */
+ * The total byte count of all outputs is checked against max_bytes, as
+ * bcast_materialize_all does. */
 BCAST_API bcast_status bcast_broadcast_materialize(size_t n, bcast_tensor *z,
                                          const bcast_tensor *x,
                                          int64_t max_bytes, int threads,

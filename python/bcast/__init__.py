@@ -31,6 +31,7 @@ from ._bcast import (
     CheckedError,
     BudgetError,
     MLIRError,
+    OPS,
     __version__,
     broadcast_arrays,
     broadcast_in_dim,
@@ -51,13 +52,8 @@ from ._bcast import (
     verify_shapes,
 )
 
-# The element-wise ops: every builtin the C module binds from the op table.
-OPS = tuple(
-    name
-    for name, value in vars(_bcast).items()
-    if type(value) is type(len) and value.__doc__
-    and "The element-wise op" in value.__doc__
-)
+# The element-wise ops: the functions the C module binds from the op
+# table, named in its OPS.
 globals().update({name: getattr(_bcast, name) for name in OPS})
 
 __all__ = [

@@ -1,9 +1,7 @@
-/* bcast._bcast: the method table, the exceptions and the module's init
- * (pybcast.h).  Docstrings follow NumPy's conventions. */
+/* bcast._bcast: the method table and the module's init (pybcast.h).
+ * Docstrings follow NumPy's conventions. */
 #define PB_IMPORT_NUMPY
 #include "pybcast.h"
-
-PyObject *pb_BroadcastError, *pb_BudgetError, *pb_MLIRError, *pb_CheckedError;
 
 PyObject *pb_broadcast_shapes(PyObject *, PyObject *, PyObject *);
 PyObject *pb_infer(PyObject *, PyObject *, PyObject *);
@@ -181,46 +179,12 @@ static struct PyModuleDef module_def = {
     NULL,
     NULL};
 
-/* A new exception class bcast.NAME deriving from base, added to m. */
-static PyObject *add_exception(PyObject *m, const char *name, PyObject *base,
-                               const char *doc) {
-  char qualified[64];
-  PyOS_snprintf(qualified, sizeof qualified, "bcast.%s", name);
-  PyObject *type = PyErr_NewExceptionWithDoc(qualified, doc, base, NULL);
-  if (!type) return NULL;
-  if (PyModule_AddObjectRef(m, name, type) < 0) {
-    Py_DECREF(type);
-    return NULL;
-  }
-  return type; /* the module-level reference, kept for the process */
-}
-
 PyMODINIT_FUNC PyInit__bcast(void) {
   import_array();
   PyObject *m = PyModule_Create(&module_def);
   if (!m) return NULL;
-  pb_BroadcastError = add_exception(
-      m, "BroadcastError", PyExc_ValueError,
-      "Shapes that do not broadcast.  Fields: status (the library's status\n"
-      "name), operands (the two operand indices, or 'result'), axis (the\n"
-      "aligned axis), operand_axes (the axis in each operand's numbering),\n"
-      "sizes (the two sizes; None for a dynamic dim), mlir_message (MLIR's\n"
-      "wording, or None).");
-  pb_BudgetError = add_exception(
-      m, "BudgetError", PyExc_MemoryError,
-      "An output would need more bytes than max_bytes allows; the message\n"
-      "states the bytes needed.");
-  pb_MLIRError = add_exception(
-      m, "MLIRError", PyExc_ValueError,
-      "Ops of an MLIR module that cannot be handled; .diagnostics lists\n"
-      "every one (dicts as bcast.verify_mlir returns).");
-  pb_CheckedError = add_exception(
-      m, "CheckedError", PyExc_ArithmeticError,
-      "checked=True: an element whose result TOSA leaves unpredictable\n"
-      "(overflow, division by zero, ...).  The message names the op, the\n"
-      "output index and the operand values; .op is the op's name.");
-  if (!pb_BroadcastError || !pb_BudgetError || !pb_MLIRError ||
-      !pb_CheckedError || pb_add_ops(m) < 0 ||
+  if (pb_add_exceptions(m) < 0 || pb_add_ops(m) < 0 ||
+      pb_add_plan_type(m) < 0 ||
       PyModule_AddStringConstant(m, "__version__", bcast_version()) < 0) {
     Py_DECREF(m);
     return NULL;

@@ -63,11 +63,11 @@ PyObject *pb_save_op(PyObject *self, PyObject *args, PyObject *kwargs) {
   }
   if (!path_converter(PyTuple_GET_ITEM(args, 0), &path)) return NULL;
   int64_t memory;
-  pb_op_args c;
+  pb_op_call c;
   PyObject *result = NULL;
   memset(&c, 0, sizeof c);
   if (split_memory(kwargs, &rest, &memory) < 0 ||
-      pb_op_args_parse(&c, op, args, 2, rest) < 0)
+      pb_op_call_parse(&c, op, args, 2, rest) < 0)
     goto done;
   if (c.out && c.out != Py_None) {
     PyErr_SetString(PyExc_TypeError,
@@ -83,7 +83,7 @@ PyObject *pb_save_op(PyObject *self, PyObject *args, PyObject *kwargs) {
   Py_END_ALLOW_THREADS
   result = st == BCAST_OK ? Py_NewRef(Py_None) : pb_op_raise(op, st, &diag);
 done:
-  pb_op_args_release(&c);
+  pb_op_call_release(&c);
   Py_XDECREF(rest);
   Py_DECREF(path);
   return result;
@@ -112,7 +112,7 @@ PyObject *pb_save_broadcast_to(PyObject *self, PyObject *args,
       0, 0, 0,
       PyArray_Check(obj) && !PyArray_ISNOTSWAPPED((PyArrayObject *)obj)};
   if (pb_shape_from(shape_obj, &shape, NULL, "shape") < 0 ||
-      pb_native_array(obj, &a, "array") < 0)
+      pb_input_array(obj, &a, "array") < 0)
     goto done;
   bcast_diag diag;
   bcast_tensor view;

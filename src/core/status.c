@@ -6,19 +6,19 @@
 #include "core/diag.h"
 
 static const char *const status_names[] = {
-#define NAME_(id, text, exit_class) "BCAST_" #id,
+#define NAME_(id, text, exit_class, py_exception) "BCAST_" #id,
     BCAST_STATUS_LIST(NAME_)
 #undef NAME_
 };
 
 static const char *const status_texts[] = {
-#define TEXT_(id, text, exit_class) text,
+#define TEXT_(id, text, exit_class, py_exception) text,
     BCAST_STATUS_LIST(TEXT_)
 #undef TEXT_
 };
 
 static const unsigned char status_exit_classes[] = {
-#define EXIT_CLASS_(id, text, exit_class) exit_class,
+#define EXIT_CLASS_(id, text, exit_class, py_exception) exit_class,
     BCAST_STATUS_LIST(EXIT_CLASS_)
 #undef EXIT_CLASS_
 };

@@ -241,16 +241,16 @@ static void release_converted(bcast_tensor *conv, unsigned converted) {
     if (converted & (1u << k)) bcast_tensor_release(&conv[k]);
 }
 
-/* Plans op for exactly these inputs and runs it: into out (only overlap
- * is left to check, the plan was made for these layouts), or into a new
- * *result when out is NULL. */
-static bcast_status compute_planned(bcast_op op, const bcast_op_attrs *attrs,
-                                    size_t n_inputs, const bcast_tensor *inputs,
-                                    bcast_tensor *result,
-                                    const bcast_tensor *out,
-                                    const bcast_ew_options *options,
-                                    const bcast_dtype *checked_result,
-                                    const ew_origin *at, bcast_diag *diag) {
+/* Plans and runs: a new *result when out is NULL, else into out (the
+ * plan was made for exactly out's layout: only overlap is left to check).
+ * checked_result as for bcast__ew_plan_init; at places a checked
+ * failure's index (NULL: the output is its own). */
+static bcast_status plan_and_run(bcast_op op, const bcast_op_attrs *attrs,
+                                 size_t n_inputs, const bcast_tensor *inputs,
+                                 bcast_tensor *result, const bcast_tensor *out,
+                                 const bcast_ew_options *options,
+                                 const bcast_dtype *checked_result,
+                                 const ew_origin *at, bcast_diag *diag) {
   struct bcast_ew_plan plan;
   bcast_status status =
       bcast__ew_plan_init(&plan, op, attrs, n_inputs, inputs, out, options,
@@ -294,8 +294,8 @@ static bcast_status compute_one(bcast_op op, const bcast_op_attrs *attrs,
       checked = &type;
   }
   if (status == BCAST_OK)
-    status = compute_planned(op, attrs, n_inputs, inputs, result, out, options,
-                             checked, at, diag);
+    status = plan_and_run(op, attrs, n_inputs, inputs, result, out, options,
+                          checked, at, diag);
   release_converted(conv, converted);
   return status;
 }

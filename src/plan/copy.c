@@ -89,29 +89,28 @@ typedef struct copy_rows_params {
   bcast_kernel_fn first_row; /* for copy_rows_repeat */
 } copy_rows_params;
 
+/* The row loop of the row kernels below: the statements given run once per
+ * row, with dst and src at the row's start and n its length in elements. */
+#define EACH_ROW_(...)                                                        \
+  const int64_t n = ((const copy_rows_params *)params)->n;                    \
+  char *dst = ptrs[0];                                                        \
+  const char *src = ptrs[1];                                                  \
+  for (int64_t r = 0; r < rows; r++) {                                        \
+    __VA_ARGS__                                                               \
+    dst += strides[0];                                                        \
+    src += strides[1];                                                        \
+  }
+
 #define COPY_ROWS_(E, T)                                                      \
   static void copy_rows_fill_##E(int64_t rows, char *const *ptrs,             \
                                  const int64_t *strides, const void *params) { \
-    const int64_t n = ((const copy_rows_params *)params)->n;                  \
-    char *dst = ptrs[0];                                                      \
-    const char *src = ptrs[1];                                                \
-    for (int64_t r = 0; r < rows; r++) {                                      \
-      const T value = *(const T *)src;                                        \
-      for (int64_t i = 0; i < n; i++) ((T *)dst)[i] = value;                  \
-      dst += strides[0];                                                      \
-      src += strides[1];                                                      \
-    }                                                                         \
+    EACH_ROW_(const T value = *(const T *)src;                                \
+              for (int64_t i = 0; i < n; i++) ((T *)dst)[i] = value;)         \
   }                                                                           \
   static void copy_rows_copy_##E(int64_t rows, char *const *ptrs,             \
                                  const int64_t *strides, const void *params) { \
-    const int64_t n = ((const copy_rows_params *)params)->n;                  \
-    char *dst = ptrs[0];                                                      \
-    const char *src = ptrs[1];                                                \
-    for (int64_t r = 0; r < rows; r++) {                                      \
-      for (int64_t i = 0; i < n; i++) ((T *)dst)[i] = ((const T *)src)[i];    \
-      dst += strides[0];                                                      \
-      src += strides[1];                                                      \
-    }                                                                         \
+    EACH_ROW_(for (int64_t i = 0; i < n; i++)((T *)dst)[i] =                  \
+                  ((const T *)src)[i];)                                       \
   }                                                                           \
   static void copy_rows_strided_##E(int64_t rows, char *const *ptrs,          \
                                     const int64_t *strides,                   \

@@ -50,6 +50,16 @@ static inline void bcast__nt_store_fence(void) {
 }
 
 #if BCAST__HAVE_NT_STORE
+/* Four 16-byte stores of pattern, with STORE (_mm_store_si128 or
+ * _mm_stream_si128), covering the 64-byte line at p. */
+#define BCAST__STORE_LINE_(STORE, p, pattern)                                 \
+  do {                                                                        \
+    STORE((__m128i *)(p), pattern);                                           \
+    STORE((__m128i *)((p) + 16), pattern);                                    \
+    STORE((__m128i *)((p) + 32), pattern);                                    \
+    STORE((__m128i *)((p) + 48), pattern);                                    \
+  } while (0)
+
 /* Stores bytes [0, bytes) of a 16-byte pattern repeated from dst on, where
  * dst is 16-byte aligned and bytes a multiple of 16, with ordinary stores.
  * Four stores per iteration cover a whole 64-byte line.  Inline, so a fill
@@ -57,12 +67,8 @@ static inline void bcast__nt_store_fence(void) {
 static inline void bcast__store_pattern(char *dst, int64_t bytes,
                                         __m128i pattern) {
   int64_t i = 0;
-  for (; i + 64 <= bytes; i += 64) {
-    _mm_store_si128((__m128i *)(dst + i), pattern);
-    _mm_store_si128((__m128i *)(dst + i + 16), pattern);
-    _mm_store_si128((__m128i *)(dst + i + 32), pattern);
-    _mm_store_si128((__m128i *)(dst + i + 48), pattern);
-  }
+  for (; i + 64 <= bytes; i += 64)
+    BCAST__STORE_LINE_(_mm_store_si128, dst + i, pattern);
   for (; i < bytes; i += 16) _mm_store_si128((__m128i *)(dst + i), pattern);
 }
 
@@ -74,12 +80,8 @@ static inline void bcast__nt_store_pattern(char *dst, int64_t bytes,
   int64_t i = 0;
   for (; i < bytes && ((uintptr_t)(dst + i) & 63u) != 0; i += 16)
     _mm_store_si128((__m128i *)(dst + i), pattern);
-  for (; i + 64 <= bytes; i += 64) {
-    _mm_stream_si128((__m128i *)(dst + i), pattern);
-    _mm_stream_si128((__m128i *)(dst + i + 16), pattern);
-    _mm_stream_si128((__m128i *)(dst + i + 32), pattern);
-    _mm_stream_si128((__m128i *)(dst + i + 48), pattern);
-  }
+  for (; i + 64 <= bytes; i += 64)
+    BCAST__STORE_LINE_(_mm_stream_si128, dst + i, pattern);
   for (; i < bytes; i += 16) _mm_store_si128((__m128i *)(dst + i), pattern);
 }
 #endif

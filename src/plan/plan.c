@@ -181,6 +181,21 @@ bcast_status bcast_plan_build(bcast_plan *plan, int32_t out_rank,
 }
 
 
+/* Steps the odometer idx over dims 0..outer-1 to its next position (there
+ * must be one) and moves the nops operand pointers p with it: a dim that
+ * wraps goes back by rewind[k][d], (extent - 1) strides. */
+static inline void odometer_step(const bcast_plan *plan, int outer, int nops,
+                                 int64_t *idx,
+                                 int64_t (*rewind)[BCAST_MAX_RANK], char **p) {
+  int d = outer - 1;
+  while (++idx[d] == plan->extent[d]) {
+    idx[d] = 0;
+    for (int k = 0; k < nops; k++) p[k] -= rewind[k][d];
+    d--;
+  }
+  for (int k = 0; k < nops; k++) p[k] += plan->stride_bytes[k][d];
+}
+
 /* Runs the elements [begin, end) of the plan's iteration order.
  *
  * Invariant: row[k] points at operand k's element (idx[0..ndim-2], 0), the
@@ -222,13 +237,7 @@ static void plan_run_range(const bcast_plan *plan, char *const *base,
 
   while (left > 0) {
     /* Advance the odometer by one row; left > 0 guarantees a next row. */
-    int d = outer - 1;
-    while (++idx[d] == plan->extent[d]) {
-      idx[d] = 0;
-      for (int k = 0; k < nops; k++) row[k] -= rewind[k][d];
-      d--;
-    }
-    for (int k = 0; k < nops; k++) row[k] += plan->stride_bytes[k][d];
+    odometer_step(plan, outer, nops, idx, rewind, row);
     len = n0 < left ? n0 : left;
     kernel(len, row, inner_stride, params);
     left -= len;
@@ -326,13 +335,7 @@ static void plan_run_rows_range(const bcast_plan *plan, char *const *base,
     if (r == n1) {
       /* Next plane; left > 0 guarantees there is one. */
       r = 0;
-      int d = outer - 1;
-      while (++idx[d] == plan->extent[d]) {
-        idx[d] = 0;
-        for (int k = 0; k < nops; k++) plane[k] -= rewind[k][d];
-        d--;
-      }
-      for (int k = 0; k < nops; k++) plane[k] += plan->stride_bytes[k][d];
+      odometer_step(plan, outer, nops, idx, rewind, plane);
     }
     for (int k = 0; k < nops; k++) ptrs[k] = plane[k] + r * row_strides[k];
     if (left < n0) {

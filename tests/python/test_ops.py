@@ -668,3 +668,20 @@ def test_argument_errors_name_the_argument():
     assert type(e.value) is ValueError and "keyword" in str(e.value)
     with pytest.raises(ValueError, match="profile"):
         bcast.add(a, a, profile="numpy\0tosa")
+
+
+def test_ops_list_is_the_c_modules_op_table():
+    """bcast.OPS is the C module's list of the functions it binds from the
+    op table: every op in the table's order (docs/ops.md's list, which the
+    CLI's --list-ops prints), then their aliases that are Python names."""
+    import re
+    assert bcast.OPS is bcast._bcast.OPS
+    doc = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                            "docs", "ops.md")).read()
+    listing = doc.split("<!-- list-ops begin -->")[1].split("<!-- list-ops end -->")[0]
+    names = re.findall(r"^(\w+): \d input", listing, re.M)
+    aliases = {a for line in re.findall(r"^  also named: +(.*)$", listing, re.M)
+               for a in line.split() if re.fullmatch(r"[a-z_][a-z0-9_]*", a)}
+    assert bcast.OPS[:len(names)] == tuple(names)
+    assert set(bcast.OPS[len(names):]) == aliases - set(names)
+    assert all(callable(getattr(bcast, name)) for name in bcast.OPS)

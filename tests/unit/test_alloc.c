@@ -204,22 +204,35 @@ static bcast_status case_ew_compute_into_converting(bcast_diag *diag) {
   return st;
 }
 
-/* ONNX Broadcast of two tensors into two new ones. */
-static bcast_status case_broadcast_materialize(bcast_diag *diag) {
+/* Copies of two tensors into two new ones, budgeted together: broadcast
+ * against each other (ONNX Broadcast) or each at its own shape. */
+static bcast_status materialize_pair(bcast_diag *diag, int broadcast) {
   bcast_tensor in[2], z[2];
   memset(z, 0, sizeof z);
   bcast_status st = alloc_pair(in, BCAST_FLOAT32, diag);
   if (st == BCAST_OK)
-    st = bcast_broadcast_materialize(2, z, in, BCAST_DEFAULT_MAX_BYTES, 1,
-                                     diag);
-  if (st == BCAST_OK && (((const float *)z[0].data)[5] != 10 ||
-                         ((const float *)z[1].data)[5] != 2))
+    st = broadcast ? bcast_broadcast_materialize(2, z, in,
+                                                 BCAST_DEFAULT_MAX_BYTES, 1,
+                                                 diag)
+                   : bcast_materialize_all(2, z, in, BCAST_DEFAULT_MAX_BYTES,
+                                           1, diag);
+  /* alloc_pair's 10 and 2, at their places in [2,3] or in [2,1], [1,3]. */
+  if (st == BCAST_OK && (((const float *)z[0].data)[broadcast ? 5 : 1] != 10 ||
+                         ((const float *)z[1].data)[broadcast ? 5 : 2] != 2))
     st = BCAST_CHECKED;
   for (int k = 0; k < 2; k++) {
     bcast_tensor_release(&z[k]);
     bcast_tensor_release(&in[k]);
   }
   return st;
+}
+
+static bcast_status case_broadcast_materialize(bcast_diag *diag) {
+  return materialize_pair(diag, 1);
+}
+
+static bcast_status case_materialize_all(bcast_diag *diag) {
+  return materialize_pair(diag, 0);
 }
 
 /* A .npy of every byte order and layout question the reader asks: written
@@ -359,6 +372,7 @@ static const struct {
     {"bcast_ew_plan_create/alloc_output/execute", case_ew_plan},
     {"bcast_ew_compute_into (converting)", case_ew_compute_into_converting},
     {"bcast_broadcast_materialize", case_broadcast_materialize},
+    {"bcast_materialize_all", case_materialize_all},
     {"bcast_npy_write_stream/read_mem", case_npy_round_trip},
     {"bcast_npy_write/read", case_npy_file},
     {"bcast_npz_write/npz_read/npz_update/npy_map", case_npz_and_map},

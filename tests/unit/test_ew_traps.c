@@ -31,6 +31,12 @@ static bcast_status run_vec(bcast_op op, const bcast_op_attrs *attrs,
 }
 
 #define TOSA BCAST_PROFILE_TOSA
+
+/* A unary op of the tosa profile over four float32s, which must succeed. */
+#define UNARY_F32_OK(op, f, out)                                             \
+  CHECK_INT(run_vec(op, NULL, TOSA, 0, BCAST_FLOAT32, 4, f, NULL, NULL, out, \
+                    NULL),                                                   \
+            BCAST_OK)
 #define NUMPY BCAST_PROFILE_NUMPY
 
 /* Element i of an integer result, or the bits of a 16-bit float one. */
@@ -435,25 +441,17 @@ TEST(ew_trap_intdiv_clz_abs_comparisons_and_special_floats) {
   CHECK_INT(((uint8_t *)out.data)[2], 0);
   bcast_tensor_release(&out);
 
-  CHECK_INT(run_vec(BCAST_OP_ABS, NULL, TOSA, 0, BCAST_FLOAT32, 4, f, NULL,
-                    NULL, &out, NULL),
-            BCAST_OK);
+  UNARY_F32_OK(BCAST_OP_ABS, f, &out);
   CHECK(!signbit(((float *)out.data)[0])); /* abs(-0) = +0 */
   bcast_tensor_release(&out);
-  CHECK_INT(run_vec(BCAST_OP_RSQRT, NULL, TOSA, 0, BCAST_FLOAT32, 4, f, NULL,
-                    NULL, &out, NULL),
-            BCAST_OK);
+  UNARY_F32_OK(BCAST_OP_RSQRT, f, &out);
   CHECK(isinf(((float *)out.data)[0]) && ((float *)out.data)[0] < 0);
   CHECK(isnan(((float *)out.data)[3]));
   bcast_tensor_release(&out);
-  CHECK_INT(run_vec(BCAST_OP_RECIPROCAL, NULL, TOSA, 0, BCAST_FLOAT32, 4, f,
-                    NULL, NULL, &out, NULL),
-            BCAST_OK);
+  UNARY_F32_OK(BCAST_OP_RECIPROCAL, f, &out);
   CHECK(isinf(((float *)out.data)[0]) && ((float *)out.data)[0] < 0);
   bcast_tensor_release(&out);
-  CHECK_INT(run_vec(BCAST_OP_LOG, NULL, TOSA, 0, BCAST_FLOAT32, 4, f, NULL,
-                    NULL, &out, NULL),
-            BCAST_OK);
+  UNARY_F32_OK(BCAST_OP_LOG, f, &out);
   CHECK(isinf(((float *)out.data)[2]) && ((float *)out.data)[2] < 0);
   CHECK(isnan(((float *)out.data)[3]));
   bcast_tensor_release(&out);

@@ -15,6 +15,7 @@
 #include "npy/npy_common.h"
 #include "tensor/buffer.h"
 #include "test.h"
+#include "test_shapes.h"
 
 /* Builds a .npy file in memory: prefix, header dict as given (padded the
  * way numpy pads), then data.  Returns the size; out must hold 4096 + n. */
@@ -92,14 +93,10 @@ static int dir_entries(const char *dir) {
 }
 
 TEST(npy_shape_text) {
-  char buf[64];
   int64_t dims[3] = {3, 4, 0};
-  bcast_shape_format_dims(0, dims, BCAST_SHAPE_STYLE_NUMPY, buf, sizeof buf);
-  CHECK_STR(buf, "()");
-  bcast_shape_format_dims(1, dims, BCAST_SHAPE_STYLE_NUMPY, buf, sizeof buf);
-  CHECK_STR(buf, "(3,)");
-  bcast_shape_format_dims(3, dims, BCAST_SHAPE_STYLE_NUMPY, buf, sizeof buf);
-  CHECK_STR(buf, "(3, 4, 0)");
+  CHECK_DIMS_TEXT(0, dims, BCAST_SHAPE_STYLE_NUMPY, "()");
+  CHECK_DIMS_TEXT(1, dims, BCAST_SHAPE_STYLE_NUMPY, "(3,)");
+  CHECK_DIMS_TEXT(3, dims, BCAST_SHAPE_STYLE_NUMPY, "(3, 4, 0)");
 }
 
 /* numpy.save(np.arange(12, dtype='<f4').reshape(3, 4)) header, verbatim. */

@@ -45,6 +45,39 @@ static int mentions_flag(const char *message) {
   return strstr(message, "--") != NULL;
 }
 
+/* A clamp bound entry and the scalar it must set: max_val when the entry
+ * names it, else min_val. */
+typedef struct bound_case {
+  const char *text;
+  bcast_scalar want;
+} bound_case;
+
+#define FLOAT_BOUND(x) {.kind = BCAST_SCALAR_FLOAT, .v.f = (x)}
+#define INT_BOUND(x) {.kind = BCAST_SCALAR_INT, .v.i = (x)}
+#define UINT_BOUND(x) {.kind = BCAST_SCALAR_UINT, .v.u = (x)}
+
+/* Parses each entry for tosa.clamp and checks the bound's kind and value
+ * (a NaN matches a NaN). */
+static void check_bounds(test_ctx *t, const bound_case *cases, size_t n) {
+  for (size_t k = 0; k < n; k++) {
+    bcast_op_attrs a = defaults();
+    CHECK_INT(entry(&a, BCAST_OP_CLAMP, cases[k].text, NULL), BCAST_OK);
+    const bcast_scalar *got =
+        strstr(cases[k].text, "max_val") ? &a.max_val : &a.min_val;
+    const bcast_scalar *want = &cases[k].want;
+    int same = got->kind == want->kind;
+    if (same && want->kind == BCAST_SCALAR_FLOAT)
+      same = isnan(want->v.f) ? isnan(got->v.f) : got->v.f == want->v.f;
+    else if (same && want->kind == BCAST_SCALAR_INT)
+      same = got->v.i == want->v.i;
+    else if (same)
+      same = got->v.u == want->v.u;
+    if (!same)
+      test_fail(t, __FILE__, __LINE__, "'%s' set the wrong bound",
+                cases[k].text);
+  }
+}
+
 TEST(op_attrs_list_names_and_which_op_reads_what) {
   CHECK_STR(bcast_attr_name(BCAST_ATTR_SHIFT), "shift");
   CHECK_STR(bcast_attr_name(BCAST_ATTR_INPUT_ZP), "input_zp");
@@ -103,29 +136,20 @@ TEST(op_attrs_parse_command_line_spelling) {
     CHECK_PARSE(BCAST_OP_ARITHMETIC_RIGHT_SHIFT, rounds[i].text, round,
                 rounds[i].round);
   }
-  CHECK_PARSE(BCAST_OP_CLAMP, "min_val=-1.5", min_val.kind, BCAST_SCALAR_FLOAT);
-  CHECK(a.min_val.v.f == -1.5);
-  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "max_val=inf",
-                   a.max_val.kind == BCAST_SCALAR_FLOAT &&
-                       isinf(a.max_val.v.f) && a.max_val.v.f > 0);
-  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "min_val=-inf",
-                   isinf(a.min_val.v.f) && a.min_val.v.f < 0);
-  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "min_val=nan",
-                   a.min_val.kind == BCAST_SCALAR_FLOAT && isnan(a.min_val.v.f));
-  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "min_val=-300",
-                   a.min_val.kind == BCAST_SCALAR_INT && a.min_val.v.i == -300);
-  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "min_val=-9223372036854775808",
-                   a.min_val.kind == BCAST_SCALAR_INT &&
-                       a.min_val.v.i == INT64_MIN);
-  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "max_val=18446744073709551615",
-                   a.max_val.kind == BCAST_SCALAR_UINT &&
-                       a.max_val.v.u == UINT64_MAX);
-  /* Beyond 64 bits an integer is kept as a float; the type check decides. */
-  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "max_val=18446744073709551616",
-                   a.max_val.kind == BCAST_SCALAR_FLOAT &&
-                       a.max_val.v.f == 18446744073709551616.0);
-  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "max_val=1e20",
-                   a.max_val.kind == BCAST_SCALAR_FLOAT && a.max_val.v.f == 1e20);
+  static const bound_case bounds[] = {
+      {"min_val=-1.5", FLOAT_BOUND(-1.5)},
+      {"max_val=inf", FLOAT_BOUND(INFINITY)},
+      {"min_val=-inf", FLOAT_BOUND(-INFINITY)},
+      {"min_val=nan", FLOAT_BOUND(NAN)},
+      {"min_val=-300", INT_BOUND(-300)},
+      {"min_val=-9223372036854775808", INT_BOUND(INT64_MIN)},
+      {"max_val=18446744073709551615", UINT_BOUND(UINT64_MAX)},
+      /* Beyond 64 bits an integer is kept as a float; the type check
+       * decides. */
+      {"max_val=18446744073709551616", FLOAT_BOUND(18446744073709551616.0)},
+      {"max_val=1e20", FLOAT_BOUND(1e20)},
+  };
+  check_bounds(t, bounds, sizeof bounds / sizeof bounds[0]);
   CHECK_PARSE(BCAST_OP_CLAMP, "nan_mode=ignore", nan_mode, BCAST_NAN_IGNORE);
   CHECK_PARSE(BCAST_OP_MAXIMUM, "nan_mode=PROPAGATE", nan_mode,
               BCAST_NAN_PROPAGATE);
@@ -141,22 +165,17 @@ TEST(op_attrs_parse_command_line_spelling) {
 
 TEST(op_attrs_parse_mlir_spelling) {
   bcast_op_attrs a = defaults();
-  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "min_val = -1.5 : f32",
-                   a.min_val.kind == BCAST_SCALAR_FLOAT && a.min_val.v.f == -1.5);
-  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "max_val = 3 : i8",
-                   a.max_val.kind == BCAST_SCALAR_INT && a.max_val.v.i == 3);
-  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "min_val = 0x7F800000 : f32",
-                   a.min_val.kind == BCAST_SCALAR_FLOAT &&
-                       isinf(a.min_val.v.f) && a.min_val.v.f > 0);
-  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "min_val = 0xFC00 : f16",
-                   isinf(a.min_val.v.f) && a.min_val.v.f < 0);
-  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "min_val = 0xFF80 : bf16",
-                   isinf(a.min_val.v.f) && a.min_val.v.f < 0);
-  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "max_val = 0x7FF8000000000000 : f64",
-                   isnan(a.max_val.v.f));
-  /* A hexadecimal integer stays an integer. */
-  CHECK_PARSE_THEN(BCAST_OP_CLAMP, "max_val = 0x7F : i8",
-                   a.max_val.kind == BCAST_SCALAR_INT && a.max_val.v.i == 127);
+  static const bound_case bounds[] = {
+      {"min_val = -1.5 : f32", FLOAT_BOUND(-1.5)},
+      {"max_val = 3 : i8", INT_BOUND(3)},
+      {"min_val = 0x7F800000 : f32", FLOAT_BOUND(INFINITY)},
+      {"min_val = 0xFC00 : f16", FLOAT_BOUND(-INFINITY)},
+      {"min_val = 0xFF80 : bf16", FLOAT_BOUND(-INFINITY)},
+      {"max_val = 0x7FF8000000000000 : f64", FLOAT_BOUND(NAN)},
+      /* A hexadecimal integer stays an integer. */
+      {"max_val = 0x7F : i8", INT_BOUND(127)},
+  };
+  check_bounds(t, bounds, sizeof bounds / sizeof bounds[0]);
   const char *modes[] = {"nan_mode = \"IGNORE\"", "nan_mode = #tosa.nan_mode<IGNORE>",
                          "nan_mode=ignore"};
   for (size_t i = 0; i < 3; i++) {
@@ -179,59 +198,56 @@ TEST(op_attrs_parse_mlir_spelling) {
 }
 
 TEST(op_attrs_parse_errors_leave_attrs_unchanged) {
+  /* Each row: the entries that fail for op with status and message. */
   static const struct {
     bcast_op op;
-    const char *text;
     bcast_status status;
     const char *message;
+    const char *texts[5]; /* up to the first NULL */
   } bad[] = {
-      {BCAST_OP_MUL, "frobnicate=1", BCAST_INVALID_ARGUMENT,
+      {BCAST_OP_MUL, BCAST_INVALID_ARGUMENT,
        "unknown attribute 'frobnicate' (shift, round, min_val, max_val, "
-       "nan_mode, input_zp, output_zp, to)"},
-      {BCAST_OP_ADD, "shift=1", BCAST_INVALID_ARGUMENT,
-       "attribute 'shift' does not apply to tosa.add"},
-      {BCAST_OP_MAXIMUM, "min_val=1", BCAST_INVALID_ARGUMENT,
-       "does not apply to tosa.maximum"},
-      {BCAST_OP_CLAMP, "to=i8", BCAST_INVALID_ARGUMENT,
-       "does not apply to tosa.clamp"},
-      {BCAST_OP_MUL, "shift", BCAST_PARSE, "expected NAME=VALUE"},
-      {BCAST_OP_MUL, "=3", BCAST_PARSE, "expected NAME=VALUE"},
-      {BCAST_OP_MUL, "shift=abc", BCAST_PARSE,
-       "tosa.mul: shift = 'abc': expected an integer"},
-      {BCAST_OP_MUL, "shift=", BCAST_PARSE, "expected an integer"},
-      {BCAST_OP_MUL, "shift=1.5", BCAST_PARSE, "expected an integer"},
-      {BCAST_OP_MUL, "shift=4294967296", BCAST_PARSE, "expected an integer"},
-      {BCAST_OP_MUL, "shift = 3 :", BCAST_PARSE, "a type after ':'"},
-      {BCAST_OP_ARITHMETIC_RIGHT_SHIFT, "round=maybe", BCAST_PARSE,
-       "expected true or false"},
-      {BCAST_OP_CLAMP, "min_val=abc", BCAST_PARSE,
-       "tosa.clamp: min_val = 'abc': expected a number"},
-      {BCAST_OP_CLAMP, "min_val=", BCAST_PARSE, "expected a number"},
-      {BCAST_OP_CLAMP, "max_val=1.5.2", BCAST_PARSE, "expected a number"},
-      {BCAST_OP_CLAMP, "max_val=0x1p3", BCAST_PARSE, "expected a number"},
-      {BCAST_OP_CLAMP, "max_val=0x123456789 : f32", BCAST_PARSE,
-       "expected a number"},
-      {BCAST_OP_CLAMP, "nan_mode=sometimes", BCAST_PARSE,
-       "expected PROPAGATE or IGNORE"},
-      {BCAST_OP_CLAMP, "nan_mode = #tosa.nan_mode<SOMETIMES>", BCAST_PARSE,
-       "expected PROPAGATE or IGNORE"},
-      {BCAST_OP_NEGATE, "input_zp=1.5", BCAST_PARSE, "expected an integer"},
-      {BCAST_OP_NEGATE, "output_zp=9223372036854775808", BCAST_PARSE,
-       "expected an integer"},
-      {BCAST_OP_CAST, "to=string", BCAST_PARSE, "expected an element type"},
-      {BCAST_OP_CAST, "to=int7", BCAST_PARSE, "expected an element type"},
+       "nan_mode, input_zp, output_zp, to)",
+       {"frobnicate=1"}},
+      {BCAST_OP_ADD, BCAST_INVALID_ARGUMENT,
+       "attribute 'shift' does not apply to tosa.add", {"shift=1"}},
+      {BCAST_OP_MAXIMUM, BCAST_INVALID_ARGUMENT,
+       "does not apply to tosa.maximum", {"min_val=1"}},
+      {BCAST_OP_CLAMP, BCAST_INVALID_ARGUMENT, "does not apply to tosa.clamp",
+       {"to=i8"}},
+      {BCAST_OP_MUL, BCAST_PARSE, "expected NAME=VALUE", {"shift", "=3"}},
+      {BCAST_OP_MUL, BCAST_PARSE,
+       "tosa.mul: shift = 'abc': expected an integer", {"shift=abc"}},
+      {BCAST_OP_MUL, BCAST_PARSE, "expected an integer",
+       {"shift=", "shift=1.5", "shift=4294967296"}},
+      {BCAST_OP_MUL, BCAST_PARSE, "a type after ':'", {"shift = 3 :"}},
+      {BCAST_OP_ARITHMETIC_RIGHT_SHIFT, BCAST_PARSE, "expected true or false",
+       {"round=maybe"}},
+      {BCAST_OP_CLAMP, BCAST_PARSE,
+       "tosa.clamp: min_val = 'abc': expected a number", {"min_val=abc"}},
+      {BCAST_OP_CLAMP, BCAST_PARSE, "expected a number",
+       {"min_val=", "max_val=1.5.2", "max_val=0x1p3",
+        "max_val=0x123456789 : f32"}},
+      {BCAST_OP_CLAMP, BCAST_PARSE, "expected PROPAGATE or IGNORE",
+       {"nan_mode=sometimes", "nan_mode = #tosa.nan_mode<SOMETIMES>"}},
+      {BCAST_OP_NEGATE, BCAST_PARSE, "expected an integer",
+       {"input_zp=1.5", "output_zp=9223372036854775808"}},
+      {BCAST_OP_CAST, BCAST_PARSE, "expected an element type",
+       {"to=string", "to=int7"}},
   };
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    bcast_op_attrs a = defaults(), before = defaults();
-    bcast_diag diag;
-    const bcast_status st = entry(&a, bad[i].op, bad[i].text, &diag);
-    if (st != bad[i].status)
-      test_fail(t, __FILE__, __LINE__, "'%s': status %d, expected %d",
-                bad[i].text, (int)st, (int)bad[i].status);
-    CHECK_CONTAINS(diag.message, bad[i].message);
-    CHECK(!mentions_flag(diag.message));
-    CHECK(memcmp(&a, &before, sizeof a) == 0);
-  }
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    for (size_t k = 0; k < 5 && bad[i].texts[k]; k++) {
+      const char *text = bad[i].texts[k];
+      bcast_op_attrs a = defaults(), before = defaults();
+      bcast_diag diag;
+      const bcast_status st = entry(&a, bad[i].op, text, &diag);
+      if (st != bad[i].status)
+        test_fail(t, __FILE__, __LINE__, "'%s': status %d, expected %d", text,
+                  (int)st, (int)bad[i].status);
+      CHECK_CONTAINS(diag.message, bad[i].message);
+      CHECK(!mentions_flag(diag.message));
+      CHECK(memcmp(&a, &before, sizeof a) == 0);
+    }
 }
 
 /* The attribute dictionaries of the clamp/mul/negate/arithmetic_right_shift

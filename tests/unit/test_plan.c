@@ -20,125 +20,106 @@ static bcast_status build2(bcast_plan *plan, int32_t out_rank,
                           elem_bytes, diag);
 }
 
-TEST(plan_coalesces_contiguous_operands) {
+/* The whole plan a test expects: its dims outermost first with the byte
+ * strides of the output (operand 0) and the source (operand 1), and the two
+ * masks; the element count is the product of the extents. */
+typedef struct want_plan {
+  int32_t ndim;
+  int64_t extent[4];
+  int64_t out_stride[4];
+  int64_t src_stride[4];
+  uint32_t broadcast_mask, contiguous_mask;
+} want_plan;
+
+/* Builds the plan of build2 (no diagnostic) and checks all of it against
+ * *want. */
+static void check_plan(test_ctx *t, int32_t out_rank, const int64_t *out_shape,
+                       const int64_t *out_strides, int32_t src_rank,
+                       const int64_t *src_shape, const int64_t *src_strides,
+                       int64_t elem, const want_plan *want) {
   bcast_plan plan;
-  const int64_t shape[3] = {2, 3, 4}, strides[3] = {48, 16, 4};
-  CHECK_INT(build2(&plan, 3, shape, strides, 3, shape, strides, 4, NULL),
+  CHECK_INT(build2(&plan, out_rank, out_shape, out_strides, src_rank,
+                   src_shape, src_strides, elem, NULL),
             BCAST_OK);
-  CHECK_INT(plan.ndim, 1);
-  CHECK_INT(plan.extent[0], 24);
-  CHECK_INT(plan.elem_count, 24);
-  CHECK_INT(plan.stride_bytes[0][0], 4);
-  CHECK_INT(plan.stride_bytes[1][0], 4);
-  CHECK_INT(plan.contiguous_mask, 3);
-  CHECK_INT(plan.broadcast_mask, 0);
+  CHECK_INT(plan.ndim, want->ndim);
+  int64_t count = 1;
+  for (int32_t d = 0; d < want->ndim && d < plan.ndim; d++) {
+    CHECK_INT(plan.extent[d], want->extent[d]);
+    CHECK_INT(plan.stride_bytes[0][d], want->out_stride[d]);
+    CHECK_INT(plan.stride_bytes[1][d], want->src_stride[d]);
+    count *= want->extent[d];
+  }
+  CHECK_INT(plan.elem_count, count);
+  CHECK_INT(plan.broadcast_mask, want->broadcast_mask);
+  CHECK_INT(plan.contiguous_mask, want->contiguous_mask);
+}
+
+TEST(plan_coalesces_contiguous_operands) {
+  const int64_t shape[3] = {2, 3, 4}, strides[3] = {48, 16, 4};
+  check_plan(t, 3, shape, strides, 3, shape, strides, 4,
+             &(want_plan){1, {24}, {4}, {4}, 0, 3});
 }
 
 TEST(plan_column_broadcast_is_an_inner_fill) {
-  bcast_plan plan;
   const int64_t out[2] = {4096, 4096}, out_s[2] = {16384, 4};
   const int64_t src[2] = {4096, 1}, src_s[2] = {4, 4};
-  CHECK_INT(build2(&plan, 2, out, out_s, 2, src, src_s, 4, NULL), BCAST_OK);
-  CHECK_INT(plan.ndim, 2);
-  CHECK_INT(plan.extent[0], 4096);
-  CHECK_INT(plan.extent[1], 4096);
-  CHECK_INT(plan.stride_bytes[1][0], 4);
-  CHECK_INT(plan.stride_bytes[1][1], 0);
-  CHECK_INT(plan.broadcast_mask, 2);
-  CHECK_INT(plan.contiguous_mask, 1);
+  check_plan(t, 2, out, out_s, 2, src, src_s, 4,
+             &(want_plan){2, {4096, 4096}, {16384, 4}, {4, 0}, 2, 1});
 }
 
 TEST(plan_row_broadcast_is_an_inner_copy) {
-  bcast_plan plan;
   const int64_t out[2] = {4096, 4096}, out_s[2] = {16384, 4};
   const int64_t src[1] = {4096}, src_s[1] = {4};
-  CHECK_INT(build2(&plan, 2, out, out_s, 1, src, src_s, 4, NULL), BCAST_OK);
-  CHECK_INT(plan.ndim, 2);
-  CHECK_INT(plan.stride_bytes[1][0], 0);
-  CHECK_INT(plan.stride_bytes[1][1], 4);
-  CHECK_INT(plan.broadcast_mask, 0);
-  CHECK_INT(plan.contiguous_mask, 3);
+  check_plan(t, 2, out, out_s, 1, src, src_s, 4,
+             &(want_plan){2, {4096, 4096}, {16384, 4}, {0, 4}, 0, 3});
 }
 
 TEST(plan_keeps_dims_that_do_not_coalesce) {
-  bcast_plan plan;
   const int64_t out[4] = {64, 32, 256, 64};
   const int64_t out_s[4] = {32 * 256 * 64 * 4, 256 * 64 * 4, 64 * 4, 4};
   const int64_t src[4] = {64, 1, 256, 1}, src_s[4] = {1024, 1024, 4, 4};
-  CHECK_INT(build2(&plan, 4, out, out_s, 4, src, src_s, 4, NULL), BCAST_OK);
-  CHECK_INT(plan.ndim, 4);
-  const int64_t want_src[4] = {1024, 0, 4, 0};
-  for (int d = 0; d < 4; d++) {
-    CHECK_INT(plan.extent[d], out[d]);
-    CHECK_INT(plan.stride_bytes[0][d], out_s[d]);
-    CHECK_INT(plan.stride_bytes[1][d], want_src[d]);
-  }
-  CHECK_INT(plan.broadcast_mask, 2);
-  CHECK_INT(plan.contiguous_mask, 1);
+  check_plan(t, 4, out, out_s, 4, src, src_s, 4,
+             &(want_plan){4, {64, 32, 256, 64},
+                          {32 * 256 * 64 * 4, 256 * 64 * 4, 64 * 4, 4},
+                          {1024, 0, 4, 0}, 2, 1});
 }
 
 TEST(plan_coalesces_broadcast_dims_together) {
   /* (1,1,4) -> (2,3,4): the two broadcast dims merge into one of 6. */
-  bcast_plan plan;
   const int64_t out[3] = {2, 3, 4}, out_s[3] = {48, 16, 4};
   const int64_t src[3] = {1, 1, 4}, src_s[3] = {16, 16, 4};
-  CHECK_INT(build2(&plan, 3, out, out_s, 3, src, src_s, 4, NULL), BCAST_OK);
-  CHECK_INT(plan.ndim, 2);
-  CHECK_INT(plan.extent[0], 6);
-  CHECK_INT(plan.extent[1], 4);
-  CHECK_INT(plan.stride_bytes[0][0], 16);
-  CHECK_INT(plan.stride_bytes[1][0], 0);
+  check_plan(t, 3, out, out_s, 3, src, src_s, 4,
+             &(want_plan){2, {6, 4}, {16, 4}, {0, 4}, 0, 3});
 }
 
 TEST(plan_orders_dims_by_output_strides) {
   /* A Fortran-order output: its dim 1 has the larger stride and goes out. */
-  bcast_plan plan;
   const int64_t out[2] = {3, 4}, out_s[2] = {4, 12};
   const int64_t src_s[2] = {16, 4};
-  CHECK_INT(build2(&plan, 2, out, out_s, 2, out, src_s, 4, NULL), BCAST_OK);
-  CHECK_INT(plan.ndim, 2);
-  CHECK_INT(plan.extent[0], 4);
-  CHECK_INT(plan.extent[1], 3);
-  CHECK_INT(plan.stride_bytes[0][0], 12);
-  CHECK_INT(plan.stride_bytes[0][1], 4);
-  CHECK_INT(plan.stride_bytes[1][0], 4);
-  CHECK_INT(plan.stride_bytes[1][1], 16);
-  CHECK_INT(plan.contiguous_mask, 1);
+  check_plan(t, 2, out, out_s, 2, out, src_s, 4,
+             &(want_plan){2, {4, 3}, {12, 4}, {4, 16}, 0, 1});
 }
 
 TEST(plan_ties_broken_by_later_operands) {
   /* Output stride 0 everywhere (a reduction target): the source decides. */
-  bcast_plan plan;
   const int64_t out[2] = {5, 7}, out_s[2] = {0, 0};
   const int64_t src_s[2] = {4, 24}; /* padded: no coalescing */
-  CHECK_INT(build2(&plan, 2, out, out_s, 2, out, src_s, 4, NULL), BCAST_OK);
-  CHECK_INT(plan.ndim, 2);
-  CHECK_INT(plan.extent[0], 7);
-  CHECK_INT(plan.extent[1], 5);
-  CHECK_INT(plan.broadcast_mask, 1);
-  CHECK_INT(plan.contiguous_mask, 2);
+  check_plan(t, 2, out, out_s, 2, out, src_s, 4,
+             &(want_plan){2, {7, 5}, {0, 0}, {24, 4}, 1, 2});
 }
 
 TEST(plan_negative_strides_stay_negative) {
-  bcast_plan plan;
   const int64_t out[1] = {5}, out_s[1] = {2}, src_s[1] = {-2};
-  CHECK_INT(build2(&plan, 1, out, out_s, 1, out, src_s, 2, NULL), BCAST_OK);
-  CHECK_INT(plan.ndim, 1);
-  CHECK_INT(plan.stride_bytes[1][0], -2);
-  CHECK_INT(plan.contiguous_mask, 1);
+  check_plan(t, 1, out, out_s, 1, out, src_s, 2,
+             &(want_plan){1, {5}, {2}, {-2}, 0, 1});
 }
 
 TEST(plan_scalar_and_all_ones_are_one_element) {
-  bcast_plan plan;
-  CHECK_INT(build2(&plan, 0, NULL, NULL, 0, NULL, NULL, 8, NULL), BCAST_OK);
-  CHECK_INT(plan.ndim, 1);
-  CHECK_INT(plan.extent[0], 1);
-  CHECK_INT(plan.elem_count, 1);
-  CHECK_INT(plan.broadcast_mask, 3);
+  check_plan(t, 0, NULL, NULL, 0, NULL, NULL, 8,
+             &(want_plan){1, {1}, {0}, {0}, 3, 0});
   const int64_t ones[3] = {1, 1, 1}, s[3] = {8, 8, 8};
-  CHECK_INT(build2(&plan, 3, ones, s, 2, ones, s, 8, NULL), BCAST_OK);
-  CHECK_INT(plan.ndim, 1);
-  CHECK_INT(plan.extent[0], 1);
+  check_plan(t, 3, ones, s, 2, ones, s, 8,
+             &(want_plan){1, {1}, {0}, {0}, 3, 0});
 }
 
 static void count_kernel(int64_t n, char *const *ptrs, const int64_t *strides,

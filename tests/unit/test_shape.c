@@ -412,14 +412,10 @@ TEST(shape_format_numpy_tuple) {
                                     sizeof text),
             6);
   CHECK_STR(text, "(4, 3)");
-  bcast_shape_format_dims(1, dims, BCAST_SHAPE_STYLE_NUMPY, text, sizeof text);
-  CHECK_STR(text, "(4,)");
-  bcast_shape_format_dims(0, dims, BCAST_SHAPE_STYLE_NUMPY, text, sizeof text);
-  CHECK_STR(text, "()");
-  bcast_shape_format_dims(3, dims, BCAST_SHAPE_STYLE_LIST, text, sizeof text);
-  CHECK_STR(text, "[4,3,7]");
-  bcast_shape_format_dims(3, dims, BCAST_SHAPE_STYLE_MLIR, text, sizeof text);
-  CHECK_STR(text, "4x3x7");
+  CHECK_DIMS_TEXT(1, dims, BCAST_SHAPE_STYLE_NUMPY, "(4,)");
+  CHECK_DIMS_TEXT(0, dims, BCAST_SHAPE_STYLE_NUMPY, "()");
+  CHECK_DIMS_TEXT(3, dims, BCAST_SHAPE_STYLE_LIST, "[4,3,7]");
+  CHECK_DIMS_TEXT(3, dims, BCAST_SHAPE_STYLE_MLIR, "4x3x7");
   bcast_shape s;
   CHECK_INT(bcast_shape_parse("[2,?,1]", 7, &s, NULL), BCAST_OK);
   CHECK_INT(bcast_shape_format(&s, BCAST_SHAPE_STYLE_NUMPY, text, 5), 9);

@@ -104,20 +104,40 @@ static bcast_status null_write(void *ctx, const char *data, size_t len) {
   return BCAST_OK;
 }
 
-TEST(text_bounds_mlir_scanner_and_emitter) {
-  for (size_t k = 0; k < sizeof MODULES / sizeof MODULES[0]; k++) {
-    size_t len = strlen(MODULES[k]);
+/* What a test does with one prefix p = text[0..n) of an input of length
+ * len, p in a buffer of exactly n bytes. */
+typedef void (*prefix_check)(test_ctx *t, const char *p, size_t n,
+                             size_t len);
+
+/* Cuts each of texts[0..count) at every length and hands the exact copy of
+ * each prefix to check. */
+static void each_prefix(test_ctx *t, const char *const *texts, size_t count,
+                        prefix_check check) {
+  for (size_t k = 0; k < count; k++) {
+    size_t len = strlen(texts[k]);
     for (size_t n = 0; n <= len; n++) {
-      char *p = exact_copy(MODULES[k], n);
-      scan_prefix(p, n);
-      bcast_emit_options o;
-      bcast_emit_options_init(&o);
-      size_t written = 0;
-      bcast_diag d;
-      bcast_emit_lower_module(p, n, &o, null_write, &written, NULL, &d);
+      char *p = exact_copy(texts[k], n);
+      check(t, p, n, len);
       free(p);
     }
   }
+}
+
+#define EACH_PREFIX(table, check)                                             \
+  each_prefix(t, table, sizeof table / sizeof table[0], check)
+
+static void scan_and_lower(test_ctx *t, const char *p, size_t n, size_t len) {
+  (void)t, (void)len;
+  scan_prefix(p, n);
+  bcast_emit_options o;
+  bcast_emit_options_init(&o);
+  size_t written = 0;
+  bcast_diag d;
+  bcast_emit_lower_module(p, n, &o, null_write, &written, NULL, &d);
+}
+
+TEST(text_bounds_mlir_scanner_and_emitter) {
+  EACH_PREFIX(MODULES, scan_and_lower);
   /* The whole of the first module lowers. */
   bcast_emit_options o;
   bcast_emit_options_init(&o);
@@ -128,79 +148,65 @@ TEST(text_bounds_mlir_scanner_and_emitter) {
   CHECK(written > 0);
 }
 
+static void parse_type(test_ctx *t, const char *p, size_t n, size_t len) {
+  (void)len;
+  bcast_mlir_type type;
+  size_t used;
+  bcast_diag d;
+  bcast_status st = bcast_mlir_type_parse(p, n, &type, &used, &d);
+  if (st == BCAST_OK) CHECK(used <= n);
+}
+
+static void parse_shape(test_ctx *t, const char *p, size_t n, size_t len) {
+  bcast_shape shape;
+  bcast_symbols symbols;
+  bcast_symbols_init(&symbols);
+  bcast_diag d;
+  bcast_status plain = bcast_shape_parse(p, n, &shape, &d);
+  bcast_status named = bcast_shape_parse_symbolic(p, n, &symbols, &shape, &d);
+  if (n == len) CHECK_INT(named, BCAST_OK);
+  (void)plain;
+}
+
+static void parse_list(test_ctx *t, const char *p, size_t n, size_t len) {
+  int64_t dims[BCAST_MAX_RANK];
+  size_t nd;
+  bcast_diag d;
+  bcast_status st = bcast_mlir_i64_list_parse(p, n, dims, BCAST_MAX_RANK, &nd, &d);
+  if (n == len) CHECK_INT(st, BCAST_OK);
+  bcast_mlir_op_profile rule;
+  bcast_mlir_op_profile_parse(p, n, &rule, &d);
+  bcast_dtype dtype;
+  bcast_dtype_parse(p, n, &dtype);
+}
+
 TEST(text_bounds_types_shapes_lists) {
-  for (size_t k = 0; k < sizeof TYPES / sizeof TYPES[0]; k++) {
-    size_t len = strlen(TYPES[k]);
-    for (size_t n = 0; n <= len; n++) {
-      char *p = exact_copy(TYPES[k], n);
-      bcast_mlir_type type;
-      size_t used;
-      bcast_diag d;
-      bcast_status st = bcast_mlir_type_parse(p, n, &type, &used, &d);
-      if (st == BCAST_OK) CHECK(used <= n);
-      free(p);
-    }
-  }
-  for (size_t k = 0; k < sizeof SHAPES / sizeof SHAPES[0]; k++) {
-    size_t len = strlen(SHAPES[k]);
-    for (size_t n = 0; n <= len; n++) {
-      char *p = exact_copy(SHAPES[k], n);
-      bcast_shape shape;
-      bcast_symbols symbols;
-      bcast_symbols_init(&symbols);
-      bcast_diag d;
-      bcast_status plain = bcast_shape_parse(p, n, &shape, &d);
-      bcast_status named = bcast_shape_parse_symbolic(p, n, &symbols, &shape, &d);
-      if (n == len) CHECK_INT(named, BCAST_OK);
-      (void)plain;
-      free(p);
-    }
-  }
-  for (size_t k = 0; k < sizeof LISTS / sizeof LISTS[0]; k++) {
-    size_t len = strlen(LISTS[k]);
-    for (size_t n = 0; n <= len; n++) {
-      char *p = exact_copy(LISTS[k], n);
-      int64_t dims[BCAST_MAX_RANK];
-      size_t nd;
-      bcast_diag d;
-      bcast_status st = bcast_mlir_i64_list_parse(p, n, dims, BCAST_MAX_RANK, &nd, &d);
-      if (n == len) CHECK_INT(st, BCAST_OK);
-      bcast_mlir_op_profile rule;
-      bcast_mlir_op_profile_parse(p, n, &rule, &d);
-      bcast_dtype dtype;
-      bcast_dtype_parse(p, n, &dtype);
-      free(p);
-    }
-  }
+  EACH_PREFIX(TYPES, parse_type);
+  EACH_PREFIX(SHAPES, parse_shape);
+  EACH_PREFIX(LISTS, parse_list);
+}
+
+static void parse_attr_dict(test_ctx *t, const char *p, size_t n, size_t len) {
+  bcast_op_attrs a;
+  bcast_op_attrs_init(&a);
+  size_t used = 0;
+  bcast_diag d;
+  bcast_status st = bcast_op_attrs_parse_mlir(&a, BCAST_OP_CLAMP, p, n, &used, &d);
+  if (n == len) CHECK_INT(st, BCAST_OK);
+  if (st == BCAST_OK) CHECK(used <= n);
+}
+
+static void parse_attr_pair(test_ctx *t, const char *p, size_t n, size_t len) {
+  bcast_op_attrs a;
+  bcast_op_attrs_init(&a);
+  bcast_diag d;
+  bcast_status st = bcast_op_attr_parse(&a, BCAST_OP_CLAMP, p, n, &d);
+  if (n == len) CHECK_INT(st, BCAST_OK);
 }
 
 TEST(text_bounds_attributes) {
-  for (size_t k = 0; k < sizeof ATTR_DICTS / sizeof ATTR_DICTS[0]; k++) {
-    size_t len = strlen(ATTR_DICTS[k]);
-    for (size_t n = 0; n <= len; n++) {
-      char *p = exact_copy(ATTR_DICTS[k], n);
-      bcast_op_attrs a;
-      bcast_op_attrs_init(&a);
-      size_t used = 0;
-      bcast_diag d;
-      bcast_status st = bcast_op_attrs_parse_mlir(&a, BCAST_OP_CLAMP, p, n, &used, &d);
-      if (n == len) CHECK_INT(st, BCAST_OK);
-      if (st == BCAST_OK) CHECK(used <= n);
-      free(p);
-    }
-  }
-  for (size_t k = 0; k < sizeof ATTR_PAIRS / sizeof ATTR_PAIRS[0]; k++) {
-    size_t len = strlen(ATTR_PAIRS[k]);
-    for (size_t n = 0; n <= len; n++) {
-      char *p = exact_copy(ATTR_PAIRS[k], n);
-      bcast_op_attrs a;
-      bcast_op_attrs_init(&a);
-      bcast_diag d;
-      bcast_status st = bcast_op_attr_parse(&a, BCAST_OP_CLAMP, p, n, &d);
-      if (n == len) CHECK_INT(st, BCAST_OK);
-      free(p);
-    }
-  }
+  EACH_PREFIX(ATTR_DICTS, parse_attr_dict);
+  EACH_PREFIX(ATTR_PAIRS, parse_attr_pair);
 }
 
 /* A version 1.0 .npy file with the given header dict and data; *size gets

@@ -272,7 +272,8 @@ static void sarif_location(json_writer *w, const report_loc *loc,
 
 /* The rules of the SARIF log: the status list, then the two rules that are
  * not statuses. */
-#define REPORT_SARIF_RULE_(id, text, exit_class) {"BCAST_" #id, text},
+#define REPORT_SARIF_RULE_(id, text, exit_class, py_exception) \
+  {"BCAST_" #id, text},
 static const struct {
   const char *id, *text;
 } sarif_rules[] = {
