@@ -7,14 +7,7 @@
 
 #include "options.h"
 
-
-
-
-
-
-
-
-
+/* The --help of bcast broadcast-in-dim; its options are options.c's rows. */
 static const char indim_help_text[] =
     "usage: bcast broadcast-in-dim IN.npy --dims D,... (--shape S | --new-dims O:N,...)\n"
     "                              (-o OUT.npy | --print) [--any-order]\n"

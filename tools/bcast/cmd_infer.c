@@ -7,10 +7,7 @@
 
 #include "options.h"
 
-
-
-
-
+/* The --help of bcast infer; its options are options.c's rows. */
 static const char infer_help_text[] =
     "usage: bcast infer [--profile P] [--broadcast-dimensions D,...]\n"
     "                   [--format text|json] SHAPE...\n"
@@ -43,6 +40,8 @@ static const char infer_help_text[] =
     "exit status: 0 inferred, 1 the shapes do not broadcast, 2 usage error.\n";
 
 static const cli_help infer_help = {NULL, infer_help_text};
+
+/* The --help of bcast explain; its options are options.c's rows. */
 static const char explain_help_text[] =
     "usage: bcast explain [--profile P] [--format text|json] SHAPE...\n"
     "\n"
@@ -61,7 +60,6 @@ static const char explain_help_text[] =
     "exit status: 0 explained, 1 the shapes do not broadcast, 2 usage error.\n";
 
 static const cli_help explain_help = {NULL, explain_help_text};
-
 
 /* A shape as text, with its names. */
 typedef char shape_text[BCAST_MAX_RANK * (BCAST_SYMBOL_NAME_MAX + 1) + 4];

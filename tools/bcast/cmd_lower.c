@@ -11,15 +11,7 @@
 
 #include "options.h"
 
-
-
-
-
-
-
-
-
-
+/* The --help of bcast lower; its options are options.c's rows. */
 static const char lower_help_text[] =
     "usage: bcast lower [--only OP]... [--profile P] [--op-profile PATTERN=P]...\n"
     "                   [--assert-broadcast] [--stats] [--format text|json]\n"

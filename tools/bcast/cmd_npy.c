@@ -12,11 +12,6 @@
 
 #include "options.h"
 
-
-
-
-
-
 /* The help lines broadcast and broadcast-to share. */
 #define NPY_WRITE_HELP                                                        \
   "  --max-bytes N      the most bytes read or made in memory (K/M/G/T\n"    \
@@ -32,6 +27,7 @@
   "  -h, --help         this text\n"                                         \
   "\n"
 
+/* The --help of bcast broadcast; its options are options.c's rows. */
 static const char broadcast_help_text[] =
     "usage: bcast broadcast IN.npy... (-o OUTDIR | -o OUT.npz | --print) [options]\n"
     "\n"
@@ -54,6 +50,8 @@ static const char broadcast_help_text[] =
     "exceeded; 2 usage, unreadable or malformed files, write errors.\n";
 
 static const cli_help broadcast_help = {NULL, broadcast_help_text};
+
+/* The --help of bcast broadcast-to; its options are options.c's rows. */
 static const char broadcast_to_help_text[] =
     "usage: bcast broadcast-to IN.npy --shape SHAPE (-o OUT.npy | --print) [options]\n"
     "\n"
@@ -78,6 +76,8 @@ static const char broadcast_to_help_text[] =
     "errors.\n";
 
 static const cli_help broadcast_to_help = {NULL, broadcast_to_help_text};
+
+/* The --help of bcast info; its options are options.c's rows. */
 static const char info_help_text[] =
     "usage: bcast info FILE.npy... [options]\n"
     "\n"
@@ -94,7 +94,6 @@ static const char info_help_text[] =
     "(the other files are still shown).\n";
 
 static const cli_help info_help = {NULL, info_help_text};
-
 
 /* A usage error that shows the command's help on standard error. */
 static int usage_error(const cli_help *help, const char *message) {
@@ -184,6 +183,7 @@ void cli_print_tensor(FILE *out, const char *label, const bcast_tensor *t) {
 }
 
 /* ------------------------------------------------------------------------ */
+/* Writing outputs. */
 
 bcast_npy_write_opts cli_npy_write_opts(const bcast_npy_info *info) {
   bcast_npy_write_opts w = {0, 0, 0, 0};

@@ -16,9 +16,8 @@
 
 #include "options.h"
 
-
-/* --help: the op names (print_op_names), then this. */
-
+/* The --help of bcast run, after the op names (print_op_names); its
+ * options are options.c's rows. */
 static void print_op_names(FILE *out);
 
 static const char run_help_text[] =

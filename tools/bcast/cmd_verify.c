@@ -8,12 +8,7 @@
 #include "report.h"
 #include "verify_diag.h"
 
-
-
-
-
-
-
+/* The --help of bcast verify; its options are options.c's rows. */
 static const char verify_help_text[] =
     "usage: bcast verify [--profile P] [--op-profile PATTERN=P]... [--op NAME]...\n"
     "                    [--summary] [--max-input-bytes N]\n"
