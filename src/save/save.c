@@ -1,11 +1,12 @@
 /* Outputs written to .npy files tile by tile (bcast/save.h).
  *
  * Both calls become a list of jobs, one per output: the output's layout,
- * the operands a tile reads and their tile maps, and what a tile is (the
- * op on the operands' views, or a copy of the one array's box).  The
- * writer then checks the room on disk, opens each output in turn, writes
- * its header and tiles through one reused buffer, and publishes every
- * output together or none. */
+ * the operands a tile reads (mapped into the output by implicit
+ * broadcasting), and what a tile is (the op on the boxes of the operands
+ * it reads, or a copy of the one array's box).  The writer then checks
+ * the room on disk, opens each output in turn, writes its header and
+ * tiles through one reused buffer, and publishes every output together or
+ * none. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
