@@ -5,7 +5,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
 
-.PHONY: prove all build asan tsan demo test unit-test bench bench-dask bench-stream install clean fuzz fuzz-build fuzz-diff format
+.PHONY: prove all build asan tsan demo test unit-test bench bench-dask bench-stream install clean fuzz fuzz-build fuzz-diff format soak
 
 all: build
 
@@ -55,6 +55,14 @@ fuzz: fuzz-build
 fuzz-diff: build
 	@scripts/setup.sh test
 	/usr/bin/python3 fuzz/diff.py --bcast $(BUILD)/bcast $(FUZZ_DIFF_ARGS)
+
+# Random CLI commands (valid, malformed, under allocation failure, killed)
+# and Python library calls for SOAK_SECONDS under ASan + UBSan, each
+# checked (scripts/soak.py); SOAK_ARGS="--seed N" replays a run.
+SOAK_SECONDS ?= 600
+SOAK_ARGS ?=
+soak: asan
+	/usr/bin/python3 scripts/soak.py --build $(ASAN_BUILD) --seconds $(SOAK_SECONDS) $(SOAK_ARGS)
 
 # Frama-C over the shape core (docs/proofs.md): EVA over every public
 # function on every input within the documented limits, WP over the ACSL

@@ -25,7 +25,7 @@ have zlib1g-dev || need+=(zlib1g-dev)
 for p in python3 python3-dev python3-numpy; do have "$p" || need+=("$p"); done
 if [ "$what" = test ]; then
   have python3-pytest || need+=(python3-pytest)
-  # Hypothesis draws the random adversaries of tests/python/test_adversarial.py.
+  # Hypothesis: tests/python/test_adversarial.py and test_properties.py.
   have python3-hypothesis || need+=(python3-hypothesis)
   # bcast.dask and its tests on a dask.distributed LocalCluster.
   for p in python3-dask python3-distributed; do have "$p" || need+=("$p"); done

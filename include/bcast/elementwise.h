@@ -56,6 +56,8 @@
  *     out of range                           x86-64's conversion: the
  *                                            integer minimum of the 32- or
  *                                            64-bit conversion, wrapped
+ *                                            (uint64 from 2^64 and +inf:
+ *                                            0, as NumPy)
  *   integer pow with a negative exponent     trunc(a^b): 1 for a == 1,
  *     (numpy profile)                        +-1 for a == -1, else 0
  *   floor_divide / remainder of integers     a // 0 = a % 0 = 0,
@@ -92,6 +94,19 @@ extern "C" {
 BCAST_API bcast_status bcast_scalar_weak_dtype(const bcast_scalar *scalar,
                                      size_t n_strong, const bcast_dtype *strong,
                                      bcast_dtype *out, bcast_diag *diag);
+
+/* A scalar operand's type as NumPy types it for op: as
+ * bcast_scalar_weak_dtype, except where the numpy profile computes the
+ * arrays' types in another type, which NEP 50 types the scalar beside
+ * (NumPy converts a Python scalar to the loop's type): divide runs integer
+ * and bool arrays in float64 (int8 array / 300 is float64, not an
+ * OverflowError), and logical_and, logical_or and logical_xor test every
+ * input for nonzero (NumPy's bool loop: a scalar is bool).  Other
+ * profiles and ops: bcast_scalar_weak_dtype. */
+BCAST_API bcast_status bcast_op_scalar_dtype(bcast_op op, bcast_profile profile,
+                                   const bcast_scalar *scalar, size_t n_strong,
+                                   const bcast_dtype *strong, bcast_dtype *out,
+                                   bcast_diag *diag);
 
 /* A new rank-0 tensor holding scalar as a value of dtype (integers wrap
  * into an integer type, floats round to nearest even, as numpy's cast;

@@ -67,7 +67,8 @@ typedef struct bcast_save_options {
  * signature error comes before anything is written; a declared signature
  * (declared, declared_result) is checked against the whole.  Under the
  * numpy profile, inputs of another type than the op computes in are
- * converted a tile at a time.  ew_options->progress is not called;
+ * converted a tile at a time, within memory_bytes (ew_options->max_bytes
+ * does not apply to them).  ew_options->progress is not called;
  * options->progress is.  options may be NULL. */
 BCAST_API bcast_status bcast_npy_save_op(const char *path, bcast_op op,
                                          const bcast_op_attrs *attrs,

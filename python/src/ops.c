@@ -15,9 +15,11 @@ void pb_op_call_release(pb_op_call *c) {
     pb_array_release(&c->arrays[k]);
   }
   Py_CLEAR(c->out);
+  Py_CLEAR(c->wide_bound[0]);
+  Py_CLEAR(c->wide_bound[1]);
 }
 
-int pb_weak_scalar(PyObject *obj, bcast_scalar *out, const char *what) {
+int pb_weak_scalar(PyObject *obj, bcast_scalar *out) {
   if (PyBool_Check(obj)) {
     *out = bcast_scalar_bool(obj == Py_True);
     return 1;
@@ -30,22 +32,43 @@ int pb_weak_scalar(PyObject *obj, bcast_scalar *out, const char *what) {
       *out = bcast_scalar_int((int64_t)v);
       return 1;
     }
-    unsigned long long u = 0;
-    if (overflow > 0) u = PyLong_AsUnsignedLongLong(obj);
-    if (overflow < 0 || PyErr_Occurred()) {
+    if (overflow > 0) {
+      unsigned long long u = PyLong_AsUnsignedLongLong(obj);
+      if (!(u == (unsigned long long)-1 && PyErr_Occurred())) {
+        *out = bcast_scalar_uint((uint64_t)u);
+        return 1;
+      }
+      if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
       PyErr_Clear();
-      PyErr_Format(PyExc_OverflowError,
-                   "%s: the int does not fit in 64 bits (int64 or uint64)",
-                   what);
-      return -1;
     }
-    *out = bcast_scalar_uint((uint64_t)u);
-    return 1;
+    *out = bcast_scalar_int(0);
+    return 2;
   }
   if (PyFloat_CheckExact(obj)) {
     *out = bcast_scalar_float(PyFloat_AS_DOUBLE(obj));
     return 1;
   }
+  return 0;
+}
+
+int pb_scalar_tensor(PyObject *obj, const bcast_scalar *scalar, int kind,
+                     bcast_dtype dt, bcast_tensor *out, const char *what) {
+  bcast_scalar s = *scalar;
+  if (kind == 2 && bcast_dtype_kind_of(dt) == BCAST_KIND_FLOAT) {
+    const double d = PyLong_AsDouble(obj);
+    if (d == -1.0 && PyErr_Occurred()) return -1;
+    s = bcast_scalar_float(d);
+  } else if (kind == 2 && dt == BCAST_BOOL) {
+    s = bcast_scalar_bool(1);
+  } else if (kind == 2) {
+    PyErr_Format(PyExc_OverflowError,
+                 "%s: Python integer %S out of bounds for %s", what, obj,
+                 bcast_dtype_name(dt));
+    return -1;
+  }
+  bcast_diag diag;
+  const bcast_status st = bcast_scalar_tensor(&s, dt, out, &diag);
+  if (st != BCAST_OK) return pb_raise(st, &diag), -1;
   return 0;
 }
 
@@ -75,17 +98,21 @@ int pb_out_array(PyObject *obj, pb_array *out) {
 }
 
 /* The inputs: arrays wrapped as they are, then the scalars typed against
- * the arrays (SELECT's condition is no part of its values' type). */
+ * the arrays (SELECT's condition is no part of its values' type; the
+ * logical ops' inputs are truth values, as in NumPy's bool loop, so their
+ * scalars are typed on their own). */
 static int inputs_from(pb_op_call *c, PyObject *const *objs) {
   const char *const *what = pb_input_names;
+  int kinds[PB_MAX_INPUTS];
   for (int k = 0; k < c->arity; k++) {
-    int is_scalar = pb_weak_scalar(objs[k], &c->scalars[k], what[k]);
+    int is_scalar = kinds[k] = pb_weak_scalar(objs[k], &c->scalars[k]);
     if (is_scalar < 0) return -1;
     if (!is_scalar && pb_input_array(objs[k], &c->arrays[k], what[k]) < 0)
       return -1;
     if (!is_scalar) c->inputs[k] = c->arrays[k].tensor;
   }
   int first = c->op == BCAST_OP_SELECT ? 1 : 0;
+  if (bcast_op_get(c->op)->tosa_types == BCAST_TYPES_BOOL) first = c->arity;
   bcast_dtype strong[PB_MAX_INPUTS];
   size_t n_strong = 0;
   for (int k = first; k < c->arity; k++)
@@ -96,10 +123,9 @@ static int inputs_from(pb_op_call *c, PyObject *const *objs) {
     bcast_diag diag;
     bcast_status st =
         k < first ? bcast_scalar_weak_dtype(&c->scalars[k], 0, NULL, &dt, &diag)
-                  : bcast_scalar_weak_dtype(&c->scalars[k], n_strong, strong,
-                                            &dt, &diag);
-    if (st == BCAST_OK)
-      st = bcast_scalar_tensor(&c->scalars[k], dt, &c->inputs[k], &diag);
+                  : bcast_op_scalar_dtype(c->op, c->options.profile,
+                                          &c->scalars[k], n_strong, strong,
+                                          &dt, &diag);
     if (st != BCAST_OK) {
       if (st == BCAST_INVALID_ARGUMENT)
         PyErr_Format(PyExc_OverflowError, "%s: %s", what[k], diag.message);
@@ -107,6 +133,9 @@ static int inputs_from(pb_op_call *c, PyObject *const *objs) {
         pb_raise(st, &diag);
       return -1;
     }
+    if (pb_scalar_tensor(objs[k], &c->scalars[k], kinds[k], dt, &c->inputs[k],
+                         what[k]) < 0)
+      return -1;
     c->owned[k] = 1;
   }
   return 0;
@@ -135,8 +164,10 @@ static int cast_target(pb_op_call *c, PyObject *value) {
 
 /* A CLAMP bound: a Python bool, int or float, a subclass of one, or a
  * NumPy scalar or 0-d array of those kinds (taken by value); None: no
- * bound. */
-static int bound_from(PyObject *value, bcast_scalar *out, const char *name) {
+ * bound.  An int beyond 64 bits is its nearest double, and *wide holds
+ * it (a new reference; wide_bounds_fit). */
+static int bound_from(PyObject *value, bcast_scalar *out, const char *name,
+                      PyObject **wide) {
   if (value == Py_None) {
     memset(out, 0, sizeof *out);
     return 0;
@@ -152,7 +183,13 @@ static int bound_from(PyObject *value, bcast_scalar *out, const char *name) {
   else
     plain = Py_NewRef(value);
   if (!plain) return -1;
-  int rc = pb_weak_scalar(plain, out, name);
+  int rc = pb_weak_scalar(plain, out);
+  if (rc == 2) {
+    const double d = PyLong_AsDouble(plain);
+    rc = d == -1.0 && PyErr_Occurred() ? -1 : 1;
+    *out = bcast_scalar_float(d);
+    Py_XSETREF(*wide, Py_NewRef(plain));
+  }
   Py_DECREF(plain);
   if (rc == 0)
     PyErr_Format(PyExc_TypeError,
@@ -167,9 +204,9 @@ static int attr_from(pb_op_call *c, bcast_attr attr, PyObject *value) {
   const char *name = bcast_attr_name(attr);
   if (attr == BCAST_ATTR_TO) return cast_target(c, value);
   if (attr == BCAST_ATTR_MIN_VAL)
-    return bound_from(value, &c->attrs.min_val, name);
+    return bound_from(value, &c->attrs.min_val, name, &c->wide_bound[0]);
   if (attr == BCAST_ATTR_MAX_VAL)
-    return bound_from(value, &c->attrs.max_val, name);
+    return bound_from(value, &c->attrs.max_val, name, &c->wide_bound[1]);
   if (PyFloat_Check(value) || (attr != BCAST_ATTR_NAN_MODE &&
                                PyUnicode_Check(value))) {
     PyErr_Format(PyExc_TypeError, "%s: %R is not a valid value", name, value);
@@ -277,6 +314,20 @@ static PyObject *compute(pb_op_call *c) {
   return pb_tensor_to_array(&result);
 }
 
+/* A CLAMP bound beyond 64 bits bounds float data as its nearest double
+ * and is in no integer type: ValueError, as any bound outside the type. */
+static int wide_bounds_fit(const pb_op_call *c) {
+  const bcast_dtype data = c->inputs[0].dtype;
+  for (int b = 0; b < 2; b++)
+    if (c->wide_bound[b] && bcast_dtype_kind_of(data) != BCAST_KIND_FLOAT) {
+      PyErr_Format(PyExc_ValueError, "clamp: %s %S is outside %s's range",
+                   b ? "max_val" : "min_val", c->wide_bound[b],
+                   bcast_dtype_name(data));
+      return -1;
+    }
+  return 0;
+}
+
 int pb_op_call_parse(pb_op_call *c, bcast_op op, PyObject *args,
                      Py_ssize_t first, PyObject *kwargs) {
   memset(c, 0, sizeof *c);
@@ -325,7 +376,8 @@ int pb_op_call_parse(pb_op_call *c, bcast_op op, PyObject *args,
                  bcast_op_get(op)->name);
     return -1;
   }
-  return inputs_from(c, &PyTuple_GET_ITEM(args, first));
+  if (inputs_from(c, &PyTuple_GET_ITEM(args, first)) < 0) return -1;
+  return wide_bounds_fit(c);
 }
 
 static PyObject *op_function(PyObject *self, PyObject *args,

@@ -216,11 +216,12 @@ static PyObject *plan_vectorcall(PyObject *self, PyObject *const *args,
   memset(&result_t, 0, sizeof result_t);
   for (; k < p->arity; k++) {
     bcast_scalar sc;
-    int is_scalar = pb_weak_scalar(args[k], &sc, pb_input_names[k]);
+    int is_scalar = pb_weak_scalar(args[k], &sc);
     if (is_scalar < 0) goto done;
     if (is_scalar) {
-      st = bcast_scalar_tensor(&sc, p->dtypes[k], &inputs[k], &diag);
-      if (st != BCAST_OK) goto done;
+      if (pb_scalar_tensor(args[k], &sc, is_scalar, p->dtypes[k], &inputs[k],
+                           pb_input_names[k]) < 0)
+        goto done;
       owned[k] = 1;
     } else {
       if (pb_input_array(args[k], &arrays[k], pb_input_names[k]) < 0) goto done;

@@ -157,6 +157,7 @@ typedef struct pb_op_call {
   bcast_tensor inputs[PB_MAX_INPUTS];
   int owned[PB_MAX_INPUTS];        /* inputs[k] is a scalar's own tensor */
   bcast_op_attrs attrs;
+  PyObject *wide_bound[2]; /* owned: a CLAMP bound beyond 64 bits */
   bcast_dtype cast_to;
   bcast_ew_options options;
   PyObject *out; /* owned: the keyword arguments are read from a copy */
@@ -169,9 +170,16 @@ int pb_op_call_parse(pb_op_call *c, bcast_op op, PyObject *args,
                      Py_ssize_t first, PyObject *kwargs);
 void pb_op_call_release(pb_op_call *c);
 /* A Python int, float or bool (not a NumPy scalar: those have a type) as
- * a weak scalar; 1 when obj is one, 0 when not, -1 on error (an int
- * beyond 64 bits: OverflowError naming what). */
-int pb_weak_scalar(PyObject *obj, bcast_scalar *out, const char *what);
+ * a weak scalar; 1 when obj is one, 2 for an int beyond 64 bits (*out is
+ * then the int 0, for typing; pb_scalar_tensor takes its value from obj),
+ * 0 when not, -1 on error. */
+int pb_weak_scalar(PyObject *obj, bcast_scalar *out);
+/* The rank-0 tensor of dt for the Python scalar obj (pb_weak_scalar gave
+ * scalar and kind).  An int beyond 64 bits is, as NumPy converts it, the
+ * nearest value of a float type, true as a bool, and in no integer type
+ * (OverflowError naming what).  -1 with an exception set. */
+int pb_scalar_tensor(PyObject *obj, const bcast_scalar *scalar, int kind,
+                     bcast_dtype dt, bcast_tensor *out, const char *what);
 /* An array input wrapped without a copy, except an array in non-native
  * byte order: its native copy (the kernels read native values). */
 int pb_input_array(PyObject *obj, pb_array *out, const char *what);

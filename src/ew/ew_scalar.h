@@ -807,7 +807,9 @@ EW_TOSA_F2I_(i32, int32_t, INT32_MIN, INT32_MAX)
  * leaves it undefined (NaN, inf, out of range) x86-64's conversion
  * instructions give the integer minimum of the 32-bit conversion (targets
  * up to 16 bits and int32) or of the 64-bit one (uint32, int64, uint64
- * below 2^63), then the low bits are kept. */
+ * below 2^63), then the low bits are kept.  uint64 from 2^63 up is the
+ * 64-bit conversion of x - 2^63 with the top bit flipped (the compilers'
+ * unsigned conversion, NumPy's): 0 from 2^64 up and for +inf. */
 static inline int32_t ew_x86_f2i32(double x) {
   return (x > -2147483649.0 && x < 2147483648.0) ? (int32_t)x : INT32_MIN;
 }
@@ -835,8 +837,8 @@ static inline int ew_unpred_numpy_f2i_i64(double x) {
   return !(x >= -9223372036854775808.0 && x < 9223372036854775808.0);
 }
 static inline uint64_t ew_numpy_f2i_u64(double x) {
-  if (x >= 9223372036854775808.0 && x < 18446744073709551616.0)
-    return (uint64_t)x;
+  if (x >= 9223372036854775808.0)
+    return x < 18446744073709551616.0 ? (uint64_t)x : 0;
   return (uint64_t)ew_x86_f2i64(x);
 }
 static inline int ew_unpred_numpy_f2i_u64(double x) {

@@ -74,6 +74,29 @@ bcast_status bcast_scalar_weak_dtype(const bcast_scalar *scalar,
   return BCAST_OK;
 }
 
+bcast_status bcast_op_scalar_dtype(bcast_op op, bcast_profile profile,
+                                   const bcast_scalar *scalar, size_t n_strong,
+                                   const bcast_dtype *strong, bcast_dtype *out,
+                                   bcast_diag *diag) {
+  if (profile != BCAST_PROFILE_NUMPY || (unsigned)op >= BCAST_OP_COUNT)
+    return bcast_scalar_weak_dtype(scalar, n_strong, strong, out, diag);
+  if (op == BCAST_OP_LOGICAL_AND || op == BCAST_OP_LOGICAL_OR ||
+      op == BCAST_OP_LOGICAL_XOR) {
+    /* checks the scalar, then tests it for nonzero as NumPy's bool loop */
+    const bcast_status st = bcast_scalar_weak_dtype(scalar, 0, NULL, out, diag);
+    if (st == BCAST_OK) *out = BCAST_BOOL;
+    return st;
+  }
+  bcast_dtype arrays;
+  if (bcast_op_get(op)->result == BCAST_RESULT_TRUE_DIV && n_strong &&
+      bcast_dtype_result_type(n_strong, strong, &arrays, NULL) == BCAST_OK &&
+      type_rank(arrays) < 2) {
+    const bcast_dtype f64 = BCAST_FLOAT64;
+    return bcast_scalar_weak_dtype(scalar, 1, &f64, out, diag);
+  }
+  return bcast_scalar_weak_dtype(scalar, n_strong, strong, out, diag);
+}
+
 bcast_status bcast_scalar_tensor(const bcast_scalar *scalar, bcast_dtype dtype,
                                  bcast_tensor *out, bcast_diag *diag) {
   memset(out, 0, sizeof *out);

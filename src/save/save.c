@@ -382,6 +382,9 @@ bcast_status bcast_npy_save_op(const char *path, bcast_op op,
     bcast_ew_options_init(&tile_options);
   tile_options.declared = NULL;
   tile_options.declared_result = NULL;
+  /* The boxes a tile converts are counted in its budget (in_bytes): no
+   * other cap applies to them. */
+  tile_options.max_bytes = INT64_MAX;
   tile_options.progress = NULL;
   tile_options.progress_ctx = NULL;
   job.path = path;

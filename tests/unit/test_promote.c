@@ -96,3 +96,40 @@ TEST(scalar_operands_are_weak) {
   CHECK(*(const float *)zd.data == 0.1f);
   bcast_tensor_release(&zd);
 }
+
+static bcast_dtype for_op(bcast_op op, bcast_scalar s, bcast_dtype strong,
+                          bcast_status want) {
+  bcast_dtype out = BCAST_DTYPE_COUNT;
+  bcast_diag diag;
+  const bcast_status st = bcast_op_scalar_dtype(op, BCAST_PROFILE_NUMPY, &s, 1,
+                                                &strong, &out, &diag);
+  return st == want ? out : (bcast_dtype)-1;
+}
+
+TEST(scalar_operands_take_the_type_of_the_loop) {
+  /* divide runs integer arrays in float64: the scalar is typed beside it */
+  CHECK_INT(for_op(BCAST_OP_DIVIDE, bcast_scalar_int(300), BCAST_INT8, BCAST_OK),
+            BCAST_FLOAT64);
+  CHECK_INT(for_op(BCAST_OP_DIVIDE, bcast_scalar_int(-1), BCAST_UINT64, BCAST_OK),
+            BCAST_FLOAT64);
+  CHECK_INT(for_op(BCAST_OP_DIVIDE, bcast_scalar_int(300), BCAST_FLOAT16, BCAST_OK),
+            BCAST_FLOAT16);
+  /* the logical ops test it for nonzero: bool */
+  CHECK_INT(for_op(BCAST_OP_LOGICAL_XOR, bcast_scalar_int(300), BCAST_INT8, BCAST_OK),
+            BCAST_BOOL);
+  CHECK_INT(for_op(BCAST_OP_LOGICAL_AND, bcast_scalar_float(0.5), BCAST_FLOAT32,
+                   BCAST_OK),
+            BCAST_BOOL);
+  /* the other ops as bcast_scalar_weak_dtype */
+  CHECK_INT(for_op(BCAST_OP_ADD, bcast_scalar_int(300), BCAST_INT8,
+                   BCAST_INVALID_ARGUMENT),
+            BCAST_DTYPE_COUNT);
+  CHECK_INT(for_op(BCAST_OP_LESS, bcast_scalar_int(3), BCAST_UINT8, BCAST_OK),
+            BCAST_UINT8);
+  bcast_scalar s = bcast_scalar_int(300);
+  bcast_dtype strong = BCAST_INT8, out;
+  bcast_diag diag;
+  CHECK_INT(bcast_op_scalar_dtype(BCAST_OP_DIVIDE, BCAST_PROFILE_TOSA, &s, 1,
+                                  &strong, &out, &diag),
+            BCAST_INVALID_ARGUMENT);
+}

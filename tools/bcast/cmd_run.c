@@ -307,8 +307,9 @@ static int parse_scalar_literal(const char *text, bcast_scalar *out) {
  * operands and makes each a rank-0 tensor in x[k].  SELECT's condition is
  * typed on its own, its values beside each other.  Returns 0 after
  * reporting a failure. */
-static int type_scalars(bcast_op op, int arity, const int *is_scalar,
-                        const bcast_scalar *scalars, bcast_tensor *x) {
+static int type_scalars(bcast_op op, bcast_profile profile, int arity,
+                        const int *is_scalar, const bcast_scalar *scalars,
+                        bcast_tensor *x) {
   for (int k = 0; k < arity; k++) {
     if (!is_scalar[k]) continue;
     bcast_dtype strong[3];
@@ -319,8 +320,8 @@ static int type_scalars(bcast_op op, int arity, const int *is_scalar,
         if (!is_scalar[j]) strong[n_strong++] = x[j].dtype;
     bcast_dtype dtype;
     bcast_diag diag;
-    if (bcast_scalar_weak_dtype(&scalars[k], n_strong, strong, &dtype,
-                                &diag) != BCAST_OK ||
+    if (bcast_op_scalar_dtype(op, profile, &scalars[k], n_strong, strong,
+                              &dtype, &diag) != BCAST_OK ||
         bcast_scalar_tensor(&scalars[k], dtype, &x[k], &diag) != BCAST_OK) {
       cli_diag("run: scalar operand", &diag);
       return 0;
@@ -370,7 +371,8 @@ static int read_operands(run_state *r) {
                                 r->o.out.max_bytes);
     if (rc != CLI_OK) return rc;
   }
-  if (!type_scalars(r->op, r->arity, is_scalar, scalars, r->x))
+  if (!type_scalars(r->op, r->options.profile, r->arity, is_scalar, scalars,
+                    r->x))
     return CLI_FAIL;
   if (r->o.broadcast_dims &&
       !place_in_dims(r->o.broadcast_dims, r->arity, r->x))

@@ -101,10 +101,15 @@ static int stream_allowed(size_t n, char *const *paths,
   return CLI_OK;
 }
 
-/* The exit code of a save call, its failure reported. */
+/* The exit code of a save call, its failure reported.  The only budget a
+ * save call has is its tiles' (half of --memory): BCAST_BUDGET names
+ * --memory, not --max-bytes as cli_diag would. */
 static int saved(bcast_status st, const bcast_diag *diag) {
   if (st == BCAST_OK) return CLI_OK;
-  cli_diag(NULL, diag);
+  if (st == BCAST_BUDGET)
+    cli_error("%s; raise --memory", diag->message);
+  else
+    cli_diag(NULL, diag);
   return bcast_status_exit_class(st);
 }
 
