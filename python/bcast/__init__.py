@@ -11,6 +11,8 @@ Views:   broadcast_to, broadcast_arrays, broadcast_in_dim (zero-copy,
 MLIR:    verify_mlir, lower
 Tiles:   input_box, output_box, tiles (a broadcast one output box at a
          time; bcast.dask runs ops on dask arrays with them)
+Files:   save_op, save_broadcast_to (an op's result or a broadcast
+         written to a .npy file tile by tile, within a memory bound)
 Ops:     the element-wise ops of the op table, one function each (add,
          mul, clamp, cast, select, ...; also their aliases: multiply,
          where, ...), e.g. add(a, b, out=None, *, profile='numpy',
@@ -43,6 +45,8 @@ from ._bcast import (
     output_box,
     plan,
     Plan,
+    save_broadcast_to,
+    save_op,
     tiles,
     verify_mlir,
     verify_shapes,
@@ -69,6 +73,8 @@ __all__ = [
     "output_box",
     "plan",
     "Plan",
+    "save_broadcast_to",
+    "save_op",
     "tiles",
     "verify_mlir",
     "verify_shapes",

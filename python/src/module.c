@@ -17,6 +17,8 @@ PyObject *pb_plan(PyObject *, PyObject *, PyObject *);
 PyObject *pb_input_box(PyObject *, PyObject *, PyObject *);
 PyObject *pb_output_box(PyObject *, PyObject *, PyObject *);
 PyObject *pb_tiles(PyObject *, PyObject *, PyObject *);
+PyObject *pb_save_op(PyObject *, PyObject *, PyObject *);
+PyObject *pb_save_broadcast_to(PyObject *, PyObject *, PyObject *);
 
 #define SHAPE_DOC                                                             \
   "A shape is a tuple (or list) of dims, an int (a 1-d shape) or the\n"    \
@@ -140,6 +142,29 @@ static PyMethodDef methods[] = {
      "given, 8 by default) stay within budget; each is one contiguous run\n"
      "of a C-order output.  dims: one map (or None) per operand.  Raises\n"
      "BudgetError when not even one element fits."},
+    {"save_op", PB_KW(pb_save_op), METH_VARARGS | METH_KEYWORDS,
+     "save_op(path, op, *inputs, memory=1 << 30, profile='numpy',\n"
+     "        checked=False, threads=None, **attributes)\n\n"
+     "Writes op(*inputs) to the .npy file path (str, bytes or a path\n"
+     "object) with numpy.save's bytes, tile by tile: the call holds one\n"
+     "tile of at most memory / 2 bytes (64 MiB at most), not the result,\n"
+     "so the file may be far larger than memory.  op is a name as\n"
+     "bcast.plan takes it; inputs, attributes and keywords are those of\n"
+     "bcast.<op> (no out).  Every type, shape and attribute error comes\n"
+     "before anything is written; a failure (CheckedError at the first\n"
+     "unpredictable element of the whole output, OSError for the disk,\n"
+     "BudgetError for a memory too small for one element) leaves the\n"
+     "file as it was.  The GIL is released while writing."},
+    {"save_broadcast_to", PB_KW(pb_save_broadcast_to),
+     METH_VARARGS | METH_KEYWORDS,
+     "save_broadcast_to(path, array, shape, *, memory=1 << 30,\n"
+     "                  threads=None)\n--\n\n"
+     "Writes numpy.broadcast_to(array, shape) to the .npy file path with\n"
+     "the bytes numpy.save writes for its C-ordered copy (an array in\n"
+     "non-native byte order keeps it),\n"
+     "tile by tile within memory as save_op does: the broadcast is never\n"
+     "held whole.  Raises BroadcastError when the shapes do not\n"
+     "broadcast, TypeError for strings."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {

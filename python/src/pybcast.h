@@ -6,7 +6,8 @@
  * infer, explain, verify_shapes), views.c (broadcast_to,
  * broadcast_arrays, broadcast_in_dim, materialize), mlir.c (verify_mlir,
  * lower), tiles.c (input_box, output_box, tiles), ops.c (the element-wise
- * ops, bcast.OPS) and plan.c (bcast.plan, bcast.Plan).
+ * ops, bcast.OPS), plan.c (bcast.plan, bcast.Plan) and save.c (save_op,
+ * save_broadcast_to).
  * Everything here is internal: names start with pb_. */
 #ifndef BCAST_PYBCAST_H
 #define BCAST_PYBCAST_H

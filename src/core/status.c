@@ -86,6 +86,21 @@ bcast_status bcast__fail(bcast_diag *diag, bcast_status status,
   return status;
 }
 
+void bcast__prefix(bcast_diag *diag, const char *fmt, ...) {
+  if (!diag) return;
+  char rest[sizeof diag->message];
+  memcpy(rest, diag->message, sizeof rest);
+  va_list ap;
+  va_start(ap, fmt);
+  format_message(diag->message, sizeof diag->message, fmt, ap);
+  va_end(ap);
+  const size_t len = strlen(diag->message);
+  const int n = snprintf(diag->message + len, sizeof diag->message - len,
+                         "%s", rest);
+  if (n > 0 && len + (size_t)n >= sizeof diag->message)
+    mark_truncated(diag->message, sizeof diag->message);
+}
+
 void bcast__mlir_message(bcast_diag *diag, int op_prefix, const char *fmt,
                          ...) {
   if (!diag) return;

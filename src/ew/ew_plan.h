@@ -110,12 +110,31 @@ void bcast__ew_nt_store_kernel(int64_t rows, int64_t n, char *const *ptrs,
                              const int64_t *strides,
                              const int64_t *row_strides, const void *params);
 
+/* Where an output lies in a larger one, for the index a checked failure
+ * names: origin is the output's first element in the larger one, whole
+ * the larger one's shape (both of the output's rank). */
+typedef struct ew_origin {
+  const int64_t *origin;
+  const int64_t *whole;
+} ew_origin;
+
 /* Walks the output in C order for the first element whose result TOSA
  * leaves unpredictable: BCAST_CHECKED with the index and operands in the
- * diagnostic, else BCAST_OK (ew_checked.c). */
+ * diagnostic, else BCAST_OK.  at (NULL: the output is its own) places the
+ * index in a larger output (ew_checked.c). */
 bcast_status bcast__ew_check_pass(const struct bcast_ew_plan *plan,
                                   void *out_data, const void *const *in_data,
-                                  bcast_diag *diag);
+                                  const ew_origin *at, bcast_diag *diag);
+
+/* bcast_ew_compute_into for out, one tile of a larger output that at
+ * places: a checked failure names the element's index and C-order
+ * position in the larger output (ew_run.c; src/save/ writes tiles). */
+bcast_status bcast__ew_compute_tile(bcast_op op, const bcast_op_attrs *attrs,
+                                    size_t n_inputs,
+                                    const bcast_tensor *inputs,
+                                    const bcast_tensor *out,
+                                    const bcast_ew_options *options,
+                                    const ew_origin *at, bcast_diag *diag);
 
 /* ------------------------------------------------------------------------ */
 /* Test hooks (ew_build.c, and ew_checked.c for the reference path). */

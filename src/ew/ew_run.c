@@ -58,13 +58,15 @@ static void progress_kernel(int64_t rows, int64_t n, char *const *ptrs,
   }
 }
 
-/* Executes the plan, reporting to options->progress when it is set. */
+/* Executes the plan, reporting to options->progress when it is set; at
+ * places a checked failure's index (NULL: the output is its own). */
 static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
                             const void *const *in_data,
                             const bcast_ew_options *options,
-                            bcast_diag *diag) {
+                            const ew_origin *at, bcast_diag *diag) {
   if (plan->checked) {
-    bcast_status status = bcast__ew_check_pass(plan, out_data, in_data, diag);
+    bcast_status status =
+        bcast__ew_check_pass(plan, out_data, in_data, at, diag);
     if (status != BCAST_OK) return status;
   }
   char *base[EW_MAX_INPUTS + 1];
@@ -105,7 +107,7 @@ static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
 bcast_status bcast_ew_plan_execute(const bcast_ew_plan *plan, void *out_data,
                                    const void *const *in_data,
                                    bcast_diag *diag) {
-  return execute(plan, out_data, in_data, NULL, diag);
+  return execute(plan, out_data, in_data, NULL, NULL, diag);
 }
 
 /* Whether two tensors have the same type, shape and strides (the stride of
@@ -140,7 +142,8 @@ static void byte_span(const bcast_tensor *t, uintptr_t *lo, uintptr_t *hi) {
  * overlaps an input. */
 static bcast_status run_laid_out(const bcast_ew_plan *plan,
                                  const bcast_tensor *inputs,
-                                 const bcast_tensor *out, bcast_diag *diag) {
+                                 const bcast_tensor *out, const ew_origin *at,
+                                 bcast_diag *diag) {
   const void *in_data[EW_MAX_INPUTS];
   uintptr_t out_lo, out_hi;
   byte_span(out, &out_lo, &out_hi);
@@ -159,7 +162,7 @@ static bcast_status run_laid_out(const bcast_ew_plan *plan,
                          bcast_op_get(plan->op)->name, k);
     in_data[k] = inputs[k].data;
   }
-  return execute(plan, out->data, in_data, NULL, diag);
+  return execute(plan, out->data, in_data, NULL, at, diag);
 }
 
 bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
@@ -177,7 +180,7 @@ bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
                          "tosa.%s: operand #%d's type, shape or strides "
                          "differ from the plan's",
                          name, k);
-  return run_laid_out(plan, inputs, out, diag);
+  return run_laid_out(plan, inputs, out, NULL, diag);
 }
 
 /* The numpy profile's conversions (bcast_op_operand_dtypes): each input
@@ -238,22 +241,22 @@ static void release_converted(bcast_tensor *conv, unsigned converted) {
     if (converted & (1u << k)) bcast_tensor_release(&conv[k]);
 }
 
-/* Plans and runs: a new *result when out is NULL, else into out.
- * checked_result as for bcast__ew_plan_init. */
+/* Plans and runs: a new *result when out is NULL, else into out (the
+ * plan was made for exactly out's layout: only overlap is left to check).
+ * checked_result as for bcast__ew_plan_init; at places a checked
+ * failure's index (NULL: the output is its own). */
 static bcast_status plan_and_run(bcast_op op, const bcast_op_attrs *attrs,
                                  size_t n_inputs, const bcast_tensor *inputs,
                                  bcast_tensor *result, const bcast_tensor *out,
                                  const bcast_ew_options *options,
                                  const bcast_dtype *checked_result,
-                                 bcast_diag *diag) {
+                                 const ew_origin *at, bcast_diag *diag) {
   struct bcast_ew_plan plan;
   bcast_status status =
       bcast__ew_plan_init(&plan, op, attrs, n_inputs, inputs, out, options,
                           checked_result, diag);
   if (status != BCAST_OK) return status;
-  /* The plan was made for exactly out's layout: only overlap is left to
-   * check. */
-  if (out) return run_laid_out(&plan, inputs, out, diag);
+  if (out) return run_laid_out(&plan, inputs, out, at, diag);
   /* A new output's pages are zeroed by the OS as they are first touched,
    * through the cache: ordinary stores then hit those lines, where
    * non-temporal stores would write each line twice (measured: 4096x1 +
@@ -263,7 +266,7 @@ static bcast_status plan_and_run(bcast_op op, const bcast_op_attrs *attrs,
   if (status != BCAST_OK) return status;
   const void *in_data[EW_MAX_INPUTS];
   for (size_t k = 0; k < n_inputs; k++) in_data[k] = inputs[k].data;
-  status = execute(&plan, result->data, in_data, options, diag);
+  status = execute(&plan, result->data, in_data, options, at, diag);
   if (status != BCAST_OK) bcast_tensor_release(result);
   return status;
 }
@@ -275,7 +278,7 @@ static bcast_status compute_one(bcast_op op, const bcast_op_attrs *attrs,
                                 size_t n_inputs, const bcast_tensor *inputs,
                                 bcast_tensor *result, const bcast_tensor *out,
                                 const bcast_ew_options *options,
-                                bcast_diag *diag) {
+                                const ew_origin *at, bcast_diag *diag) {
   bcast_tensor conv[EW_MAX_INPUTS], use[EW_MAX_INPUTS];
   unsigned converted = 0;
   bcast_dtype type;
@@ -292,7 +295,7 @@ static bcast_status compute_one(bcast_op op, const bcast_op_attrs *attrs,
   }
   if (status == BCAST_OK)
     status = plan_and_run(op, attrs, n_inputs, inputs, result, out, options,
-                          checked, diag);
+                          checked, at, diag);
   release_converted(conv, converted);
   return status;
 }
@@ -303,7 +306,7 @@ bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
                               const bcast_ew_options *options,
                               bcast_diag *diag) {
   memset(result, 0, sizeof *result);
-  return compute_one(op, attrs, n_inputs, inputs, result, NULL, options,
+  return compute_one(op, attrs, n_inputs, inputs, result, NULL, options, NULL,
                      diag);
 }
 
@@ -312,5 +315,17 @@ bcast_status bcast_ew_compute_into(bcast_op op, const bcast_op_attrs *attrs,
                                    const bcast_tensor *out,
                                    const bcast_ew_options *options,
                                    bcast_diag *diag) {
-  return compute_one(op, attrs, n_inputs, inputs, NULL, out, options, diag);
+  return bcast__ew_compute_tile(op, attrs, n_inputs, inputs, out, options,
+                                NULL, diag);
 }
+
+bcast_status bcast__ew_compute_tile(bcast_op op, const bcast_op_attrs *attrs,
+                                    size_t n_inputs,
+                                    const bcast_tensor *inputs,
+                                    const bcast_tensor *out,
+                                    const bcast_ew_options *options,
+                                    const ew_origin *at, bcast_diag *diag) {
+  return compute_one(op, attrs, n_inputs, inputs, NULL, out, options, at,
+                     diag);
+}
+

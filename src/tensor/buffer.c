@@ -16,6 +16,9 @@
  * it with its pages already mapped instead of faulting in fresh zeroed
  * ones.  It is off by default because it holds memory the program has
  * released. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise(MADV_DONTNEED) */
+#endif
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -145,6 +148,19 @@ bcast_status bcast__buffer_map(int fd, size_t bytes, const char *name,
   (void)bytes;
   return bcast__fail(diag, BCAST_UNSUPPORTED,
                      "%s: memory-mapped files are not supported here", name);
+#endif
+}
+
+void bcast__buffer_drop_pages(bcast_buffer *buffer) {
+#if BUFFER_HAVE_MMAP && defined(MADV_DONTNEED)
+  /* Read-only file pages: dropping them only unmaps them from this
+   * process; the next touch maps them again from the page cache.  The
+   * mapping starts on a page boundary, and its length is rounded up to
+   * whole pages by the kernel, as mmap rounded it. */
+  if (buffer && buffer->mapped)
+    (void)madvise(buffer->data, buffer->bytes, MADV_DONTNEED);
+#else
+  (void)buffer;
 #endif
 }
 

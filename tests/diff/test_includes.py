@@ -37,6 +37,7 @@ MODULES = {
     "npy": (("tensor",), ("npy.h",)),
     "ew": (("op", "tensor", "plan"), ("elementwise.h",)),
     "emit": (("type", "op", "shape"), ("emit.h",)),
+    "save": (("ew", "npy"), ("save.h",)),
 }
 # The umbrella header includes every module's; only users outside src/
 # include it.

@@ -119,6 +119,20 @@ void json_int(json_writer *w, int64_t value) {
   fprintf(w->out, "%lld", (long long)value);
 }
 
+void json_int_fields(json_writer *w, size_t n, const json_int_field *fields) {
+  for (size_t k = 0; k < n; k++) {
+    json_key(w, fields[k].key);
+    json_int(w, fields[k].value);
+  }
+}
+
+void json_int_line(json_writer *w, size_t n, const json_int_field *fields) {
+  json_object_begin(w);
+  json_int_fields(w, n, fields);
+  json_object_end(w);
+  json_line_end(w);
+}
+
 void json_null(json_writer *w) {
   before_value(w);
   fputs("null", w->out);
