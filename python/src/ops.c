@@ -98,7 +98,9 @@ int pb_out_array(PyObject *obj, pb_array *out) {
 }
 
 /* The inputs: arrays wrapped as they are, then the scalars typed against
- * the arrays (SELECT's condition is no part of its values' type). */
+ * the arrays (SELECT's condition is no part of its values' type; the
+ * logical ops' inputs are truth values, as in NumPy's bool loop, so their
+ * scalars are typed on their own). */
 static int inputs_from(pb_op_call *c, PyObject *const *objs) {
   const char *const *what = pb_input_names;
   int kinds[PB_MAX_INPUTS];
@@ -110,6 +112,7 @@ static int inputs_from(pb_op_call *c, PyObject *const *objs) {
     if (!is_scalar) c->inputs[k] = c->arrays[k].tensor;
   }
   int first = c->op == BCAST_OP_SELECT ? 1 : 0;
+  if (bcast_op_get(c->op)->tosa_types == BCAST_TYPES_BOOL) first = c->arity;
   bcast_dtype strong[PB_MAX_INPUTS];
   size_t n_strong = 0;
   for (int k = first; k < c->arity; k++)

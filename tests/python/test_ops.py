@@ -253,6 +253,26 @@ def test_python_scalars_nep50(dtype, nrng):
         np._set_promotion_state(state)
 
 
+@pytest.mark.parametrize("op", ["logical_and", "logical_or", "logical_xor"])
+def test_logical_ops_take_scalars_as_truth_values(op):
+    """NumPy runs the logical ops in bool whatever the inputs' types, so a
+    Python scalar beside an array is a truth value of its own: not out of
+    range beside int8 (300), not rounded to the array's type (1e-8 beside
+    float16 is true).  The soak found bcast refusing int8 or 300."""
+    state = np._get_promotion_state()
+    np._set_promotion_state("weak")
+    try:
+        fn = getattr(np, op)
+        for dtype in ("bool", "int8", "uint8", "int32", "uint64", "float16",
+                      "float32", "float64"):
+            a = np.array([0, 1, 1, 0], dtype)
+            for s in (300, -300, 2**63, 1e-8, 1e-50, 0, 0.0, True, False):
+                check(f"{op} {dtype} {s!r}", getattr(bcast, op)(a, s), fn(a, s), False)
+                check(f"{op} {s!r} {dtype}", getattr(bcast, op)(s, a), fn(s, a), False)
+    finally:
+        np._set_promotion_state(state)
+
+
 def test_scalars_only_and_lists():
     assert bcast.add(2, 3).dtype == np.int64 and bcast.add(2, 3) == 5
     assert bcast.add(2, 0.5).dtype == np.float64

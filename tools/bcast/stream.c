@@ -192,6 +192,11 @@ static int write_job(const cli_stream_job *job, bcast_output *out,
   bcast_tiler tiler;
   bcast_status st = bcast_tiler_init(&tiler, job->n, maps, in_bytes, elem,
                                      tile_budget, &diag);
+  if (st == BCAST_BUDGET) {
+    /* The tile budget is half of --memory, not --max-bytes. */
+    cli_error("%s: %s; raise --memory", job->path, diag.message);
+    return bcast_status_exit_class(st);
+  }
   if (st) {
     cli_diag(job->path, &diag);
     return bcast_status_exit_class(st);
