@@ -190,8 +190,11 @@ def add_scalars(h, rng):
         for d in TYPES:
             x = np.array(ro.random_values(rng, d, (3, 4)))
             for text, v in lits:
+                # divide and logical_or type the scalar by their loop (float64,
+                # bool): int8 array / 300 is float64, not out of bounds
                 for op, fn in (('add', np.add), ('less', np.less), ('multiply', np.multiply),
-                               ('maximum', np.maximum), ('logical_or', np.logical_or)):
+                               ('maximum', np.maximum), ('divide', np.true_divide),
+                               ('logical_or', np.logical_or)):
                     for first in ((False, True) if op == 'add' else (bool(rng.random() < 0.5),)):
                         if rng.random() > (1.0 if op == 'add' else 0.4) * min(1.0, h.scale):
                             continue

@@ -30,7 +30,7 @@ import tempfile
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, note, seed, settings
+from hypothesis import HealthCheck, assume, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.extra import numpy as hnp
@@ -603,16 +603,17 @@ def _in_int(f):
     return run
 
 
-def _elementwise(x):
-    """x's values in a strided array: NumPy casts it element by element as
-    C converts.  Where C leaves a float -> integer conversion undefined
-    (NaN, inf, out of range), NumPy's contiguous loop (SIMD) gives other
-    values than that (float32 -> uint32); bcast gives x86-64's conversion
-    of one element (bcast/elementwise.h, "Unpredictable results")."""
+def _cast(x, to):
+    """x.astype(to) element by element, as C converts: from a strided copy
+    in native byte order.  Where C leaves a float -> integer conversion
+    undefined (NaN, inf, out of range), NumPy's contiguous loop (SIMD; also
+    the one it runs on a buffer of another byte order) gives other values
+    than that (float32 -> uint32); bcast gives x86-64's conversion of one
+    element (bcast/elementwise.h, "Unpredictable results")."""
     x = np.asarray(x)
-    spaced = np.empty(x.shape + (2,), x.dtype)
-    spaced[..., 0] = x
-    return spaced[..., 0]
+    spaced = np.empty(2 * x.size, x.dtype.newbyteorder("="))[::2]
+    spaced[...] = x.ravel()
+    return spaced.astype(to).reshape(x.shape)
 
 
 def _float_type(x):
@@ -630,7 +631,7 @@ OWN = {"pow": _power, "intdiv": _intdiv, "select": np.where,
        "erf": _float_type, "rsqrt": _float_type, "sigmoid": _float_type,
        "clz": _in_int(test_ops.clz),
        "logical_right_shift": _in_int(test_ops.logical_shift(np.right_shift)),
-       "cast": lambda x, to: _elementwise(x).astype(to),
+       "cast": _cast,
        "clamp": None}
 NUMPY_FN = {}
 for _op in OPS:
