@@ -123,6 +123,17 @@ void bcast__locate(bcast_diag *diag, int operand0, int axis0, int64_t size0,
   diag->axis = axis;
 }
 
+/* Proven (docs/proofs.md): WP proves the body against this contract, with
+ * vsnprintf as C11 describes it; the EVA run takes the contract at every
+ * call instead of the body, whose vsnprintf(buf + *len, cap - *len) pairs
+ * an offset with a length in a way a non-relational analysis cannot read. */
+/*@ requires len: \valid(len) && *len < cap;
+    requires buf: \valid(buf + (0 .. cap - 1));
+    requires apart: \separated(len, buf + (0 .. cap - 1));
+    assigns *len \from *len, cap, fmt[0 ..];
+    assigns buf[*len .. cap - 1] \from *len, cap, fmt[0 ..];
+    ensures len: *len < cap;
+ */
 void bcast__append(char *buf, size_t cap, size_t *len, const char *fmt, ...) {
   if (*len + 1 >= cap) return;
   va_list ap;

@@ -160,21 +160,27 @@ size_t bcast_shape_format_symbolic(const bcast_shape *shape,
  * static and every partial product dims[0] * ... * dims[i] fits in 64 bits
  * (so a 0 after an overflowing prefix is still an overflow), and then
  * returns the product; no product is formed without its overflow check. */
-/*@ logic integer bcast_product{L}(int64_t *d, integer n) =
-      n <= 0 ? 1 : bcast_product(d, n - 1) * d[n - 1];
+/*@ logic integer bcast_product{L}(bcast_shape *s, integer n) =
+      n <= 0 ? 1 : bcast_product(s, n - 1) * s->dims[n - 1];
+    lemma bcast_product_next{L}: \forall bcast_shape *s, integer n;
+      n >= 0 ==> bcast_product(s, n + 1) == bcast_product(s, n) * s->dims[n];
     predicate bcast_fits(integer v) = INT64_MIN <= v <= INT64_MAX;
+    predicate bcast_countable{L}(bcast_shape *s) =
+      s->rank >= 0 &&
+      (\forall integer i; 0 <= i < s->rank ==> s->dims[i] >= 0) &&
+      (\forall integer i; 1 <= i <= s->rank ==>
+         bcast_fits(bcast_product(s, i)));
  */
+/* The contract speaks of the shape as it was on entry ({Pre}): the
+ * diagnostic and *out are written, and nothing says either is apart from
+ * the shape when diag is NULL. */
 /*@ requires \valid_read(shape) && \valid(out);
     requires BCAST_RANK_UNRANKED <= shape->rank <= BCAST_MAX_RANK;
     requires diag == \null || (\valid(diag) && \separated(diag, shape, out));
     assigns *out, *diag;
-    ensures ok_iff: \result == BCAST_OK <==>
-      (shape->rank >= 0 &&
-       (\forall integer i; 0 <= i < shape->rank ==> shape->dims[i] >= 0) &&
-       (\forall integer i; 1 <= i <= shape->rank ==>
-          bcast_fits(bcast_product(&shape->dims[0], i))));
+    ensures ok_iff: \result == BCAST_OK <==> bcast_countable{Pre}(shape);
     ensures count: \result == BCAST_OK ==>
-      *out == bcast_product(&shape->dims[0], shape->rank);
+      *out == bcast_product{Pre}(shape, \at(shape->rank, Pre));
  */
 bcast_status bcast_shape_elem_count(const bcast_shape *shape, int64_t *out,
                                     bcast_diag *diag) {
@@ -183,10 +189,12 @@ bcast_status bcast_shape_elem_count(const bcast_shape *shape, int64_t *out,
                        "an unranked shape has no element count");
   int64_t count = 1;
   /*@ loop invariant 0 <= i <= shape->rank;
-      loop invariant \forall integer p; 0 <= p < i ==> shape->dims[p] >= 0;
+      loop invariant shape->rank == \at(shape->rank, Pre);
+      loop invariant \forall integer p; 0 <= p < i ==>
+                       \at(shape->dims[p], Pre) >= 0;
       loop invariant \forall integer p; 1 <= p <= i ==>
-                       bcast_fits(bcast_product(&shape->dims[0], p));
-      loop invariant count == bcast_product(&shape->dims[0], i);
+                       bcast_fits(bcast_product{Pre}(shape, p));
+      loop invariant count == bcast_product{Pre}(shape, i);
       loop assigns i, count; */
   for (int32_t i = 0; i < shape->rank; i++) {
     int64_t d = shape->dims[i];

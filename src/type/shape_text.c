@@ -50,8 +50,13 @@ static bcast_status parse_name(const char *t, size_t len, size_t *i,
              BCAST_SYMBOL_NAME_MAX - 1);
     return shape_error(diag, BCAST_PARSE, t, len, what);
   }
-  for (int32_t k = 0; k < symbols->count; k++) {
-    if (strcmp(symbols->names[k], name) == 0) {
+  /* A table holds at most BCAST_MAX_SYMBOLS names; the second bound
+   * keeps a table with a wrong count from being read past its end. */
+  for (int32_t k = 0; k < symbols->count && k < BCAST_MAX_SYMBOLS; k++) {
+    /* name is n bytes and its NUL, n < BCAST_SYMBOL_NAME_MAX: an entry
+     * equals it exactly when its first n + 1 bytes do (an entry is a
+     * string within its row), and they are always within the row. */
+    if (memcmp(symbols->names[k], name, n + 1) == 0) {
       *dim = BCAST_DIM_SYMBOL(k);
       return BCAST_OK;
     }
@@ -99,6 +104,10 @@ static bcast_status parse_shape(const char *t, size_t len,
   size_t i = bcast__skip_spaces(t, len, 0);
   while (len > i && bcast__is_space(t[len - 1])) len--;
   if (i >= len) return shape_error(diag, BCAST_PARSE, t, len, "empty");
+  /* For the EVA run (docs/proofs.md): the MLIR type below is read as the
+   * len - i bytes at t + i, and the analysis sees that they are within the
+   * text only with one state for each value of i. */
+  /*@ split i; */
   if (i + 7 <= len &&
       (memcmp(t + i, "tensor<", 7) == 0 || memcmp(t + i, "vector<", 7) == 0)) {
     bcast_mlir_type type;
@@ -110,6 +119,7 @@ static bcast_status parse_shape(const char *t, size_t len,
     *out = type.shape;
     return BCAST_OK;
   }
+  /*@ merge i; */
   if (t[i] == '*' && i + 1 == len) {
     out->rank = BCAST_RANK_UNRANKED;
     return BCAST_OK;

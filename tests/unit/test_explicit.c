@@ -140,6 +140,27 @@ TEST(explicit_partial_form) {
   CHECK_INT(bcast_broadcast_in_dim_partial(&in, gap, 2, NULL, 0, &out, source, &d), BCAST_INVALID_ARGUMENT);
 }
 
+/* An entry count over the rank limit is refused as such however large it
+ * is.  The output rank was once summed as (int64_t)n_dims + new_dims: a
+ * count of 2^63 or more became negative and slipped past the limit (and
+ * with a size to add, the sum could overflow).  No entry is read: the
+ * count is refused first, so one entry stands for all of them. */
+TEST(explicit_partial_huge_count) {
+  bcast_shape in = SHAPE(5, 7), out;
+  int64_t dims[] = {0};
+  int32_t source[8];
+  static const size_t counts[] = {BCAST_MAX_RANK + 1, 1000,
+                                  (size_t)INT64_MAX, (size_t)INT64_MAX + 1,
+                                  SIZE_MAX - 1, SIZE_MAX};
+  for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+    bcast_diag d;
+    CHECK_INT(bcast_broadcast_in_dim_partial(&in, dims, counts[c], NULL, 0,
+                                             &out, source, &d),
+              BCAST_RANK_LIMIT);
+    CHECK_CONTAINS(d.message, "over the limit of 64");
+  }
+}
+
 /* Element (i, j, ...) of a tensor of int32, through its strides. */
 static int32_t at(const bcast_tensor *x, const int64_t *index) {
   const char *p = x->data;
