@@ -64,22 +64,62 @@ typedef struct bench_case {
 } bench_case;
 
 static const bench_case cases[] = {
-    {"f32 (4096,1)->(4096,4096)", BCAST_FLOAT32, "float32", 2, {4096, 1}, 2,
+    {"f32 (4096,1)->(4096,4096)",
+     BCAST_FLOAT32,
+     "float32",
+     2,
+     {4096, 1},
+     2,
      {4096, 4096}},
-    {"f32 (1,4096)->(4096,4096)", BCAST_FLOAT32, "float32", 2, {1, 4096}, 2,
+    {"f32 (1,4096)->(4096,4096)",
+     BCAST_FLOAT32,
+     "float32",
+     2,
+     {1, 4096},
+     2,
      {4096, 4096}},
-    {"f32 (64,1,256,1)->(64,32,256,64)", BCAST_FLOAT32, "float32", 4,
-     {64, 1, 256, 1}, 4, {64, 32, 256, 64}},
-    {"u8 (8192,1)->(8192,8192)", BCAST_UINT8, "uint8", 2, {8192, 1}, 2,
+    {"f32 (64,1,256,1)->(64,32,256,64)",
+     BCAST_FLOAT32,
+     "float32",
+     4,
+     {64, 1, 256, 1},
+     4,
+     {64, 32, 256, 64}},
+    {"u8 (8192,1)->(8192,8192)",
+     BCAST_UINT8,
+     "uint8",
+     2,
+     {8192, 1},
+     2,
      {8192, 8192}},
-    {"f16 (1,8192)->(4096,8192)", BCAST_FLOAT16, "float16", 2, {1, 8192}, 2,
+    {"f16 (1,8192)->(4096,8192)",
+     BCAST_FLOAT16,
+     "float16",
+     2,
+     {1, 8192},
+     2,
      {4096, 8192}},
-    {"f32 (N,1)->(N,3) short rows", BCAST_FLOAT32, "float32", 2,
-     {4194304, 1}, 2, {4194304, 3}},
-    {"f32 (1,7)->(N,7) short rows", BCAST_FLOAT32, "float32", 2, {1, 7}, 2,
+    {"f32 (N,1)->(N,3) short rows",
+     BCAST_FLOAT32,
+     "float32",
+     2,
+     {4194304, 1},
+     2,
+     {4194304, 3}},
+    {"f32 (1,7)->(N,7) short rows",
+     BCAST_FLOAT32,
+     "float32",
+     2,
+     {1, 7},
+     2,
      {2000000, 7}},
-    {"f32 (256,1)->(256,1024) in cache", BCAST_FLOAT32, "float32", 2,
-     {256, 1}, 2, {256, 1024}},
+    {"f32 (256,1)->(256,1024) in cache",
+     BCAST_FLOAT32,
+     "float32",
+     2,
+     {256, 1},
+     2,
+     {256, 1024}},
 };
 enum { CASE_COUNT = sizeof cases / sizeof cases[0] };
 
@@ -110,8 +150,10 @@ static void bench_case_run(const bench_case *c, int reps, case_result *res) {
   if (st != BCAST_OK) fail("source", st, &diag);
   int64_t src_count;
   bcast_tensor_elem_count(&src, &src_count, NULL);
-  size_t src_bytes = (size_t)(src_count) * (size_t)src.stride_bytes[c->src_rank - 1];
-  for (size_t i = 0; i < src_bytes; i++) ((unsigned char *)src.data)[i] = (unsigned char)(i % 251);
+  size_t src_bytes =
+      (size_t)(src_count) * (size_t)src.stride_bytes[c->src_rank - 1];
+  for (size_t i = 0; i < src_bytes; i++)
+    ((unsigned char *)src.data)[i] = (unsigned char)(i % 251);
   st = bcast_broadcast_to(&view, &src, c->out_rank, c->out, &diag);
   if (st != BCAST_OK) fail("broadcast_to", st, &diag);
 
@@ -237,7 +279,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--no-numpy"))
       numpy = 0;
     else if (!strcmp(argv[i], "--only") && i + 1 < argc &&
-             (!strcmp(argv[i + 1], "materialize") || !strcmp(argv[i + 1], "ew")))
+             (!strcmp(argv[i + 1], "materialize") ||
+              !strcmp(argv[i + 1], "ew")))
       only = argv[++i];
     else if (!strcmp(argv[i], "--dram"))
       select.dram = 1;
@@ -288,12 +331,12 @@ int main(int argc, char **argv) {
   }
 
   static case_result res[CASE_COUNT];
-  for (int i = 0; i < CASE_COUNT; i++) bench_case_run(&cases[i], reps, &res[i]);
+  for (int i = 0; i < CASE_COUNT; i++)
+    bench_case_run(&cases[i], reps, &res[i]);
 
   int have_numpy = 0;
   if (numpy) {
-    if (have_script)
-      have_numpy = bench_numpy(script, reps, res);
+    if (have_script) have_numpy = bench_numpy(script, reps, res);
     if (!have_numpy)
       printf("NumPy: not measured (bench/numpy_bench.py or /usr/bin/python3 "
              "missing or failed; pass --source-dir)\n");
@@ -312,7 +355,8 @@ int main(int argc, char **argv) {
     double limit[2];
     for (int t = 0; t < 2; t++) {
       limit[t] = bench_limit(&bw, BENCH_FILL, (double)r->bytes, t + 1);
-      bench_tsv("materialize", name, "bcast", "alloc", t + 1, r->materialize[t]);
+      bench_tsv("materialize", name, "bcast", "alloc", t + 1,
+                r->materialize[t]);
       bench_tsv("materialize", name, "bcast", "out", t + 1, r->into[t]);
       bench_tsv("materialize", name, "limit", "fill", t + 1, limit[t]);
     }

@@ -44,7 +44,8 @@ double bench_now(void) {
     for (i = lo; i < hi; i += W) NT_STORE(b + i, MUL(s, LOAD(c + i)));        \
     break;                                                                    \
   case BENCH_ADD * 2:                                                         \
-    for (i = lo; i < hi; i += W) STORE(c + i, ADDV(LOAD(a + i), LOAD(b + i))); \
+    for (i = lo; i < hi; i += W)                                              \
+      STORE(c + i, ADDV(LOAD(a + i), LOAD(b + i)));                           \
     break;                                                                    \
   case BENCH_ADD * 2 + 1:                                                     \
     for (i = lo; i < hi; i += W)                                              \
@@ -83,9 +84,12 @@ static void bw_kernel(bench_anchor kernel, int nt_store, float *a, float *b,
 #else
   (void)nt_store;
   for (size_t i = lo; i < hi; i++) {
-    if (kernel == BENCH_SCALE) b[i] = 3.0f * c[i];
-    else if (kernel == BENCH_ADD) c[i] = a[i] + b[i];
-    else a[i] = 3.0f;
+    if (kernel == BENCH_SCALE)
+      b[i] = 3.0f * c[i];
+    else if (kernel == BENCH_ADD)
+      c[i] = a[i] + b[i];
+    else
+      a[i] = 3.0f;
   }
 #endif
 }
@@ -119,7 +123,8 @@ static double bw_run(bench_anchor kernel, int nt_store, int threads, float *a,
 #ifdef _OPENMP
 #pragma omp parallel num_threads(threads)
     {
-      size_t nt = (size_t)omp_get_num_threads(), id = (size_t)omp_get_thread_num();
+      size_t nt = (size_t)omp_get_num_threads(),
+             id = (size_t)omp_get_thread_num();
       size_t chunk = (n / nt + 15) / 16 * 16;
       size_t lo = id * chunk, hi = lo + chunk < n ? lo + chunk : n;
       for (long k = 0; k < inner && lo < hi; k++)
@@ -127,7 +132,8 @@ static double bw_run(bench_anchor kernel, int nt_store, int threads, float *a,
     }
 #else
     (void)threads;
-    for (long k = 0; k < inner; k++) bw_kernel(kernel, nt_store, a, b, c, 0, n);
+    for (long k = 0; k < inner; k++)
+      bw_kernel(kernel, nt_store, a, b, c, 0, n);
 #endif
     double t = (bench_now() - t0) / (double)inner;
     if (t < best) best = t;
@@ -165,13 +171,15 @@ static float *bw_array(size_t n) {
 /* Measures one kernel at size index s with both stores and 1 and 2
  * threads into fig[store][threads - 1], keeping the better store's figure
  * in bw when it beats the one kept. */
-static void bw_measure(bench_bw *bw, bench_anchor k, int s, float *a,
-                       float *b, float *c, int reps, double fig[2][2]) {
+static void bw_measure(bench_bw *bw, bench_anchor k, int s, float *a, float *b,
+                       float *c, int reps, double fig[2][2]) {
   for (int nt_store = 0; nt_store < 2; nt_store++)
     for (int t = 0; t < 2; t++) {
-      fig[nt_store][t] = bw_run(k, nt_store, t + 1, a, b, c,
-                              (size_t)bw->array_bytes[s] / sizeof(float), reps);
-      if (fig[nt_store][t] > bw->best[k][s][t]) bw->best[k][s][t] = fig[nt_store][t];
+      fig[nt_store][t] =
+          bw_run(k, nt_store, t + 1, a, b, c,
+                 (size_t)bw->array_bytes[s] / sizeof(float), reps);
+      if (fig[nt_store][t] > bw->best[k][s][t])
+        bw->best[k][s][t] = fig[nt_store][t];
     }
 }
 
@@ -241,9 +249,11 @@ void bench_bandwidth_tsv(const bench_bw *bw) {
       for (int t = 0; t < 2; t++) {
         char label[32];
         snprintf(label, sizeof label, "%s %.0f KiB",
-                 bench_anchor_name((bench_anchor)k), bw->array_bytes[s] / 1024);
+                 bench_anchor_name((bench_anchor)k),
+                 bw->array_bytes[s] / 1024);
         bench_tsv("bandwidth", label, "limit",
-                  bench_anchor_name((bench_anchor)k), t + 1, bw->best[k][s][t]);
+                  bench_anchor_name((bench_anchor)k), t + 1,
+                  bw->best[k][s][t]);
       }
 }
 

@@ -26,7 +26,8 @@ static void remove_dir(void) {
 
 static void make_dir(void) {
   if (dir[0]) return;
-  const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
+  const char *base =
+      access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
   snprintf(dir, sizeof dir, "%s/bcast-fuzz-npz-XXXXXX", base ? base : "/tmp");
   if (!mkdtemp(dir)) abort();
   snprintf(path, sizeof path, "%s/in.npz", dir);
@@ -35,7 +36,8 @@ static void make_dir(void) {
 
 static void put_file(const void *data, size_t size) {
   FILE *f = fopen(path, "wb");
-  if (!f || (size && fwrite(data, 1, size, f) != size) || fclose(f) != 0) abort();
+  if (!f || (size && fwrite(data, 1, size, f) != size) || fclose(f) != 0)
+    abort();
 }
 
 static char *get_file(size_t *size) {
@@ -81,7 +83,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   put_file(data, size);
   fuzz_sink before[NKEYS] = {{0}};
   bcast_status read_st[NKEYS];
-  for (size_t k = 0; k < NKEYS; k++) read_st[k] = read_key(keys[k], &before[k]);
+  for (size_t k = 0; k < NKEYS; k++)
+    read_st[k] = read_key(keys[k], &before[k]);
 
   int32_t values[3] = {7, -1, 9};
   int64_t shape[1] = {3};

@@ -92,8 +92,10 @@ extern "C" {
  * int8", NumPy 2's OverflowError).  For SELECT pass the two values' types
  * for its values and none for its condition. */
 BCAST_API bcast_status bcast_scalar_weak_dtype(const bcast_scalar *scalar,
-                                     size_t n_strong, const bcast_dtype *strong,
-                                     bcast_dtype *out, bcast_diag *diag);
+                                               size_t n_strong,
+                                               const bcast_dtype *strong,
+                                               bcast_dtype *out,
+                                               bcast_diag *diag);
 
 /* A scalar operand's type as NumPy types it for op: as
  * bcast_scalar_weak_dtype, except where the numpy profile computes the
@@ -103,10 +105,10 @@ BCAST_API bcast_status bcast_scalar_weak_dtype(const bcast_scalar *scalar,
  * OverflowError), and logical_and, logical_or and logical_xor test every
  * input for nonzero (NumPy's bool loop: a scalar is bool).  Other
  * profiles and ops: bcast_scalar_weak_dtype. */
-BCAST_API bcast_status bcast_op_scalar_dtype(bcast_op op, bcast_profile profile,
-                                   const bcast_scalar *scalar, size_t n_strong,
-                                   const bcast_dtype *strong, bcast_dtype *out,
-                                   bcast_diag *diag);
+BCAST_API bcast_status bcast_op_scalar_dtype(
+    bcast_op op, bcast_profile profile, const bcast_scalar *scalar,
+    size_t n_strong, const bcast_dtype *strong, bcast_dtype *out,
+    bcast_diag *diag);
 
 /* A new rank-0 tensor holding scalar as a value of dtype (integers wrap
  * into an integer type, floats round to nearest even, as numpy's cast;
@@ -114,8 +116,9 @@ BCAST_API bcast_status bcast_op_scalar_dtype(bcast_op op, bcast_profile profile,
  * tensor then enters the element-wise calls as any operand: the numpy
  * profile promotes it with the others. */
 BCAST_API bcast_status bcast_scalar_tensor(const bcast_scalar *scalar,
-                                 bcast_dtype dtype, bcast_tensor *out,
-                                 bcast_diag *diag);
+                                           bcast_dtype dtype,
+                                           bcast_tensor *out,
+                                           bcast_diag *diag);
 
 /* ------------------------------------------------------------------------ */
 /* Types.  The attributes (bcast_op_attrs) and their parser are the op
@@ -132,18 +135,18 @@ BCAST_API bcast_status bcast_scalar_tensor(const bcast_scalar *scalar,
  * list and the attributes the op reads.  Errors: BCAST_TYPE for an
  * unsupported or mismatched type, BCAST_INVALID_ARGUMENT for a bad count,
  * profile or attribute. */
-BCAST_API bcast_status bcast_ew_result_dtype(bcast_op op, bcast_profile profile,
-                                   size_t n_inputs, const bcast_dtype *inputs,
-                                   const bcast_op_attrs *attrs,
-                                   bcast_dtype *out, bcast_diag *diag);
+BCAST_API bcast_status
+bcast_ew_result_dtype(bcast_op op, bcast_profile profile, size_t n_inputs,
+                      const bcast_dtype *inputs, const bcast_op_attrs *attrs,
+                      bcast_dtype *out, bcast_diag *diag);
 
 /* Enumerates the supported signatures of op under a profile.  index counts
  * from 0; for each index below the count, fills inputs[0..arity-1] and *out
  * and returns BCAST_OK; at index == count returns BCAST_UNSUPPORTED (end).
  * CAST enumerates its (input, result) pairs.  inputs needs room for 3. */
 BCAST_API bcast_status bcast_ew_supported(bcast_op op, bcast_profile profile,
-                                size_t index, bcast_dtype *inputs,
-                                bcast_dtype *out);
+                                          size_t index, bcast_dtype *inputs,
+                                          bcast_dtype *out);
 
 /* ------------------------------------------------------------------------ */
 /* Execution. */
@@ -198,12 +201,10 @@ typedef struct bcast_ew_plan bcast_ew_plan;
  * the shape algebra's (BCAST_INCOMPATIBLE, BCAST_RANK_MISMATCH with
  * "operands don't have matching ranks" in the tosa profile); size-0 dims
  * are refused in the tosa and trait profiles.  *plan is NULL on failure. */
-BCAST_API bcast_status bcast_ew_plan_create(bcast_ew_plan **plan, bcast_op op,
-                                  const bcast_op_attrs *attrs, size_t n_inputs,
-                                  const bcast_tensor *inputs,
-                                  const bcast_tensor *out,
-                                  const bcast_ew_options *options,
-                                  bcast_diag *diag);
+BCAST_API bcast_status bcast_ew_plan_create(
+    bcast_ew_plan **plan, bcast_op op, const bcast_op_attrs *attrs,
+    size_t n_inputs, const bcast_tensor *inputs, const bcast_tensor *out,
+    const bcast_ew_options *options, bcast_diag *diag);
 
 /* Frees a plan made by bcast_ew_plan_create; NULL is allowed. */
 BCAST_API void bcast_ew_plan_destroy(bcast_ew_plan *plan);
@@ -215,39 +216,40 @@ BCAST_API const bcast_tensor *bcast_ew_plan_output(const bcast_ew_plan *plan);
  * BCAST_UNSUPPORTED when the plan was built for a caller's strided out,
  * and BCAST_BUDGET beyond options.max_bytes. */
 BCAST_API bcast_status bcast_ew_plan_alloc_output(const bcast_ew_plan *plan,
-                                        bcast_tensor *out, bcast_diag *diag);
+                                                  bcast_tensor *out,
+                                                  bcast_diag *diag);
 
 /* Executes the plan: out_data and in_data[k] point at element [0..0] of
  * buffers laid out exactly as planned.  The output may be an input's
  * buffer when that input has the output's shape and strides (in place);
  * any other overlap is undefined.  Never allocates.  BCAST_CHECKED (checked
  * plans only) leaves the output untouched. */
-BCAST_API bcast_status bcast_ew_plan_execute(const bcast_ew_plan *plan, void *out_data,
-                                   const void *const *in_data,
-                                   bcast_diag *diag);
+BCAST_API bcast_status bcast_ew_plan_execute(const bcast_ew_plan *plan,
+                                             void *out_data,
+                                             const void *const *in_data,
+                                             bcast_diag *diag);
 
 /* As execute, with tensors: checks that each has the planned dtype, shape
  * and strides, and that out does not partly overlap an input. */
 BCAST_API bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
-                               const bcast_tensor *inputs,
-                               const bcast_tensor *out, bcast_diag *diag);
+                                         const bcast_tensor *inputs,
+                                         const bcast_tensor *out,
+                                         bcast_diag *diag);
 
 /* One call: plan, allocate a new C-contiguous *result, execute.  On
  * failure *result is released (empty). */
-BCAST_API bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
-                              size_t n_inputs, const bcast_tensor *inputs,
-                              bcast_tensor *result,
-                              const bcast_ew_options *options,
-                              bcast_diag *diag);
+BCAST_API bcast_status
+bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs, size_t n_inputs,
+                 const bcast_tensor *inputs, bcast_tensor *result,
+                 const bcast_ew_options *options, bcast_diag *diag);
 
 /* One call into a caller's tensor (out=): exactly the broadcast shape and
  * result type, any strides; may be an input with the same shape and
  * strides (in place). */
-BCAST_API bcast_status bcast_ew_compute_into(bcast_op op, const bcast_op_attrs *attrs,
-                                   size_t n_inputs, const bcast_tensor *inputs,
-                                   const bcast_tensor *out,
-                                   const bcast_ew_options *options,
-                                   bcast_diag *diag);
+BCAST_API bcast_status bcast_ew_compute_into(
+    bcast_op op, const bcast_op_attrs *attrs, size_t n_inputs,
+    const bcast_tensor *inputs, const bcast_tensor *out,
+    const bcast_ew_options *options, bcast_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -41,21 +41,21 @@ typedef struct bcast_npy_info {
   int version_minor;
   int fortran_order;
   int big_endian;
-  char descr[32];     /* the file's descr, e.g. "<f4", "|S5", "<U3" */
-  char string_kind;   /* 'S' or 'U' for string files, else 0 */
+  char descr[32];       /* the file's descr, e.g. "<f4", "|S5", "<U3" */
+  char string_kind;     /* 'S' or 'U' for string files, else 0 */
   int64_t string_width; /* n of |S<n> / <U<n> */
 } bcast_npy_info;
 
 /* Reads path into a new owned tensor.  info may be NULL.  The data size is
  * checked against max_bytes before anything is allocated. */
 BCAST_API bcast_status bcast_npy_read(const char *path, bcast_tensor *out,
-                            bcast_npy_info *info, int64_t max_bytes,
-                            bcast_diag *diag);
+                                      bcast_npy_info *info, int64_t max_bytes,
+                                      bcast_diag *diag);
 /* The same from memory; name is used in messages only. */
 BCAST_API bcast_status bcast_npy_read_mem(const void *bytes, size_t size,
-                                const char *name, bcast_tensor *out,
-                                bcast_npy_info *info, int64_t max_bytes,
-                                bcast_diag *diag);
+                                          const char *name, bcast_tensor *out,
+                                          bcast_npy_info *info,
+                                          int64_t max_bytes, bcast_diag *diag);
 
 /* Maps path read-only instead of reading it: *out views the file's data
  * in place (its buffer unmaps with the last reference), so an array larger
@@ -75,10 +75,9 @@ typedef ptrdiff_t (*bcast_npy_read_fn)(void *ctx, void *buf, size_t cap);
  * seeking), then checks the source ends there.  name is used in messages
  * only.  A header longer than 16 MiB is refused before anything is
  * allocated for it; the data size is checked against max_bytes first. */
-BCAST_API bcast_status bcast_npy_read_stream(bcast_npy_read_fn read, void *ctx,
-                                   const char *name, bcast_tensor *out,
-                                   bcast_npy_info *info, int64_t max_bytes,
-                                   bcast_diag *diag);
+BCAST_API bcast_status bcast_npy_read_stream(
+    bcast_npy_read_fn read, void *ctx, const char *name, bcast_tensor *out,
+    bcast_npy_info *info, int64_t max_bytes, bcast_diag *diag);
 
 typedef struct bcast_npy_write_opts {
   char string_kind;     /* 'S' or 'U' for string tensors; 0 means 'U' */
@@ -105,8 +104,8 @@ BCAST_API bcast_status bcast_npy_header(const bcast_tensor *t,
 /* Writes t (any strides) to path; opts may be NULL, which is the same
  * as a zeroed bcast_npy_write_opts (every default is 0). */
 BCAST_API bcast_status bcast_npy_write(const char *path, const bcast_tensor *t,
-                             const bcast_npy_write_opts *opts,
-                             bcast_diag *diag);
+                                       const bcast_npy_write_opts *opts,
+                                       bcast_diag *diag);
 
 /* Receives output bytes.  Returns BCAST_OK, or an error that stops the
  * writer and is returned (BCAST_IO with errno set for a failed write). */
@@ -116,10 +115,11 @@ typedef bcast_status (*bcast_npy_write_fn)(void *ctx, const void *bytes,
 /* Writes the .npy bytes of t through write (in pieces of up to 1 MiB);
  * name is used in messages only.  Nothing is written when t or opts are
  * refused. */
-BCAST_API bcast_status bcast_npy_write_stream(bcast_npy_write_fn write, void *ctx,
-                                    const char *name, const bcast_tensor *t,
-                                    const bcast_npy_write_opts *opts,
-                                    bcast_diag *diag);
+BCAST_API bcast_status bcast_npy_write_stream(bcast_npy_write_fn write,
+                                              void *ctx, const char *name,
+                                              const bcast_tensor *t,
+                                              const bcast_npy_write_opts *opts,
+                                              bcast_diag *diag);
 
 /* ------------------------------------------------------------------------ */
 /* .npz archives: zip files of .npy members, as numpy.savez writes them.
@@ -146,8 +146,8 @@ BCAST_API bcast_status bcast_npy_write_stream(bcast_npy_write_fn write, void *ct
  * one-member archive.  An unknown member is BCAST_IO (like a missing
  * file), its message listing the members. */
 BCAST_API bcast_status bcast_npz_read(const char *path, const char *member,
-                            bcast_tensor *out, bcast_npy_info *info,
-                            int64_t max_bytes, bcast_diag *diag);
+                                      bcast_tensor *out, bcast_npy_info *info,
+                                      int64_t max_bytes, bcast_diag *diag);
 
 /* Writes a new archive of n tensors as members names[k] + ".npy" (stored,
  * like numpy.savez, which also replaces any file at path;
@@ -155,10 +155,10 @@ BCAST_API bcast_status bcast_npz_read(const char *path, const char *member,
  * "arr_0", "arr_1", ...; opts NULL or an array of n.  Written to a
  * temporary file renamed over path when complete. */
 BCAST_API bcast_status bcast_npz_write(const char *path, size_t n,
-                             const char *const *names,
-                             const bcast_tensor *tensors,
-                             const bcast_npy_write_opts *opts,
-                             bcast_diag *diag);
+                                       const char *const *names,
+                                       const bcast_tensor *tensors,
+                                       const bcast_npy_write_opts *opts,
+                                       bcast_diag *diag);
 
 /* Like bcast_npz_write, but an archive already at path keeps its other
  * members: each tensor k replaces whatever numpy.load(path)[names[k]]
@@ -172,10 +172,10 @@ BCAST_API bcast_status bcast_npz_write(const char *path, size_t n,
  * would not read as an archive, or a member that cannot be copied, is
  * refused and the file left as it was. */
 BCAST_API bcast_status bcast_npz_update(const char *path, size_t n,
-                              const char *const *names,
-                              const bcast_tensor *tensors,
-                              const bcast_npy_write_opts *opts,
-                              bcast_diag *diag);
+                                        const char *const *names,
+                                        const bcast_tensor *tensors,
+                                        const bcast_npy_write_opts *opts,
+                                        bcast_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -35,7 +35,7 @@ typedef void (*bcast_kernel_fn)(int64_t n, char *const *ptrs,
  * innermost run; contiguous_mask when its inner stride equals its element
  * size. */
 typedef struct bcast_plan {
-  int32_t ndim;      /* dims after coalescing, >= 1 (a scalar is [1]) */
+  int32_t ndim; /* dims after coalescing, >= 1 (a scalar is [1]) */
   int32_t n_operands;
   int64_t elem_count;
   int64_t extent[BCAST_MAX_RANK]; /* outermost first */
@@ -49,17 +49,18 @@ typedef struct bcast_plan {
  * and byte strides stride_bytes[k] (right-aligned against out_shape; each
  * dim must equal the output's or be 1).  elem_bytes[k] is operand k's
  * element size. */
-BCAST_API bcast_status bcast_plan_build(bcast_plan *plan, int32_t out_rank,
-                              const int64_t *out_shape, int32_t n_operands,
-                              const int32_t *rank, const int64_t *const *shape,
-                              const int64_t *const *stride_bytes,
-                              const int64_t *elem_bytes, bcast_diag *diag);
+BCAST_API bcast_status bcast_plan_build(
+    bcast_plan *plan, int32_t out_rank, const int64_t *out_shape,
+    int32_t n_operands, const int32_t *rank, const int64_t *const *shape,
+    const int64_t *const *stride_bytes, const int64_t *elem_bytes,
+    bcast_diag *diag);
 
 /* Runs kernel over the plan with base pointers base[k] (element [0..0] of
  * each operand).  threads <= 0 means the OpenMP default; outputs below an
  * internal size threshold run single-threaded. */
 BCAST_API void bcast_plan_run(const bcast_plan *plan, char *const *base,
-                    bcast_kernel_fn kernel, const void *params, int threads);
+                              bcast_kernel_fn kernel, const void *params,
+                              int threads);
 
 /* Row kernels (two-dimensional): one call covers `rows` innermost runs of
  * n elements each.  Run r of operand k starts at ptrs[k] + r * row_strides[k]
@@ -96,8 +97,9 @@ typedef enum bcast_copy_stores {
   BCAST_COPY_CACHED,
   BCAST_COPY_NT_STORE_LARGE
 } bcast_copy_stores;
-BCAST_API bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
-                                  bcast_copy_stores stores);
+BCAST_API bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan,
+                                            int64_t elem_bytes,
+                                            bcast_copy_stores stores);
 
 /* Runs a copy over such a plan (bases: destination, source), picking the
  * kernel itself: the one above for ordinary runs; for short innermost runs
@@ -105,9 +107,10 @@ BCAST_API bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem
  * whole dim of short runs per call, and for identical rows written back to
  * back ((1,7) -> (N,7)) one row written once and copied forward in 4 KiB
  * blocks.  Returns BCAST_UNSUPPORTED for an element size without kernels. */
-BCAST_API bcast_status bcast_copy_run(const bcast_plan *plan, char *const *base,
-                            int64_t elem_bytes, bcast_copy_stores stores,
-                            int threads, bcast_diag *diag);
+BCAST_API bcast_status bcast_copy_run(const bcast_plan *plan,
+                                      char *const *base, int64_t elem_bytes,
+                                      bcast_copy_stores stores, int threads,
+                                      bcast_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -70,14 +70,11 @@ typedef struct bcast_save_options {
  * converted a tile at a time, within memory_bytes (ew_options->max_bytes
  * does not apply to them).  ew_options->progress is not called;
  * options->progress is.  options may be NULL. */
-BCAST_API bcast_status bcast_npy_save_op(const char *path, bcast_op op,
-                                         const bcast_op_attrs *attrs,
-                                         size_t n_inputs,
-                                         const bcast_tensor *inputs,
-                                         const bcast_ew_options *ew_options,
-                                         int64_t memory_bytes,
-                                         const bcast_save_options *options,
-                                         bcast_diag *diag);
+BCAST_API bcast_status
+bcast_npy_save_op(const char *path, bcast_op op, const bcast_op_attrs *attrs,
+                  size_t n_inputs, const bcast_tensor *inputs,
+                  const bcast_ew_options *ew_options, int64_t memory_bytes,
+                  const bcast_save_options *options, bcast_diag *diag);
 
 /* Writes arrays[k] to the .npy file paths[k] for k < n, all or none, tile
  * by tile within memory_bytes (one tile at a time, of one output at a
@@ -88,8 +85,7 @@ BCAST_API bcast_status bcast_npy_save_op(const char *path, bcast_op op,
  * arrays hold native values); fortran_order is refused
  * (BCAST_UNSUPPORTED), and so are strings, whose width depends on the
  * data.  options may be NULL. */
-BCAST_API bcast_status bcast_npy_save_views(size_t n,
-                                            const char *const *paths,
+BCAST_API bcast_status bcast_npy_save_views(size_t n, const char *const *paths,
                                             const bcast_tensor *arrays,
                                             const bcast_npy_write_opts *opts,
                                             int64_t memory_bytes,

@@ -58,7 +58,7 @@ typedef enum bcast_status {
 #define BCAST_STATUS_ENUM_(id, text, exit_class, py_exception) BCAST_##id,
   BCAST_STATUS_LIST(BCAST_STATUS_ENUM_)
 #undef BCAST_STATUS_ENUM_
-  BCAST_STATUS_COUNT
+      BCAST_STATUS_COUNT
 } bcast_status;
 
 /* "BCAST_INCOMPATIBLE" style identifier for a status. */

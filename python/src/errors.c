@@ -68,9 +68,10 @@ static PyObject *exception_named(PyObject *m, PyObject *builtins,
 int pb_add_exceptions(PyObject *m) {
   for (size_t k = 0; k < sizeof own_classes / sizeof *own_classes; k++) {
     char qualified[64];
-    PyOS_snprintf(qualified, sizeof qualified, "bcast.%s", own_classes[k].name);
-    PyObject *type = PyErr_NewExceptionWithDoc(
-        qualified, own_classes[k].doc, *own_classes[k].base, NULL);
+    PyOS_snprintf(qualified, sizeof qualified, "bcast.%s",
+                  own_classes[k].name);
+    PyObject *type = PyErr_NewExceptionWithDoc(qualified, own_classes[k].doc,
+                                               *own_classes[k].base, NULL);
     if (!type) return -1;
     int rc = PyModule_AddObjectRef(m, own_classes[k].name, type);
     if (rc == 0 && own_classes[k].slot)
@@ -83,8 +84,10 @@ int pb_add_exceptions(PyObject *m) {
   int rc = 0;
   for (int s = 0; rc == 0 && s < BCAST_STATUS_COUNT; s++) {
     PyObject *cls = exception_named(m, builtins, status_exception_names[s]);
-    if (!cls) rc = -1;
-    else Py_XSETREF(status_exceptions[s], cls);
+    if (!cls)
+      rc = -1;
+    else
+      Py_XSETREF(status_exceptions[s], cls);
   }
   Py_DECREF(builtins);
   return rc;
@@ -158,8 +161,9 @@ static int set_element_fields(PyObject *exc, const bcast_diag_element *e) {
     return -1;
   }
   return set_field(exc, "values", values) ||
-         set_field(exc, "result",
-                   element_value(e->dtype[e->operands], e->value[e->operands]));
+         set_field(
+             exc, "result",
+             element_value(e->dtype[e->operands], e->value[e->operands]));
 fail:
   Py_DECREF(index);
   Py_DECREF(values);
@@ -176,20 +180,19 @@ PyObject *pb_raise(bcast_status status, const bcast_diag *diag) {
   int failed = set_field(exc, "status",
                          PyUnicode_FromString(bcast_status_name(status)));
   if (!failed && diag) {
-    failed =
-        set_field(exc, "operands",
-                  Py_BuildValue("(NN)", diag_operand(diag->operand[0]),
-                                diag_operand(diag->operand[1]))) ||
-        set_field(exc, "axis", diag_index(diag->axis)) ||
-        set_field(exc, "operand_axes",
-                  Py_BuildValue("(NN)", diag_index(diag->operand_axis[0]),
-                                diag_index(diag->operand_axis[1]))) ||
-        set_field(exc, "sizes",
-                  Py_BuildValue("(NN)", pb_dim_to(diag->size[0], NULL),
-                                pb_dim_to(diag->size[1], NULL))) ||
-        set_field(exc, "mlir_message",
-                  diag->mlir_message[0] ? pb_text(diag->mlir_message)
-                                        : Py_NewRef(Py_None));
+    failed = set_field(exc, "operands",
+                       Py_BuildValue("(NN)", diag_operand(diag->operand[0]),
+                                     diag_operand(diag->operand[1]))) ||
+             set_field(exc, "axis", diag_index(diag->axis)) ||
+             set_field(exc, "operand_axes",
+                       Py_BuildValue("(NN)", diag_index(diag->operand_axis[0]),
+                                     diag_index(diag->operand_axis[1]))) ||
+             set_field(exc, "sizes",
+                       Py_BuildValue("(NN)", pb_dim_to(diag->size[0], NULL),
+                                     pb_dim_to(diag->size[1], NULL))) ||
+             set_field(exc, "mlir_message",
+                       diag->mlir_message[0] ? pb_text(diag->mlir_message)
+                                             : Py_NewRef(Py_None));
   }
   if (!failed && diag && status == BCAST_CHECKED && diag->element.flat >= 0)
     failed = set_element_fields(exc, &diag->element);

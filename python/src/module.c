@@ -21,17 +21,17 @@ PyObject *pb_save_op(PyObject *, PyObject *, PyObject *);
 PyObject *pb_save_broadcast_to(PyObject *, PyObject *, PyObject *);
 
 #define SHAPE_DOC                                                             \
-  "A shape is a tuple (or list) of dims, an int (a 1-d shape) or the\n"    \
-  "library's shape text ('*', '[n,?,3]', '2x?x3', 'tensor<2x?xf32>').  A\n" \
-  "dim is an int >= 0, None or '?' (dynamic, MLIR's '?') or a name (a\n"    \
-  "named dynamic dim: equal names are the same size).  The shape '*' is\n"  \
-  "unranked.  profile is one of 'numpy' (the default), 'trait', 'mlir',\n"  \
+  "A shape is a tuple (or list) of dims, an int (a 1-d shape) or the\n"       \
+  "library's shape text ('*', '[n,?,3]', '2x?x3', 'tensor<2x?xf32>').  A\n"   \
+  "dim is an int >= 0, None or '?' (dynamic, MLIR's '?') or a name (a\n"      \
+  "named dynamic dim: equal names are the same size).  The shape '*' is\n"    \
+  "unranked.  profile is one of 'numpy' (the default), 'trait', 'mlir',\n"    \
   "'tosa', 'xla'.\n"
 
 #define CHECKS_DOC                                                            \
-  "checks lists the run-time conditions the result depends on (a dynamic\n" \
-  "dim met by a size > 1 or by another dim of unknown size), each a dict\n" \
-  "with axis, operands, operand_axes, sizes and condition (text such as\n"  \
+  "checks lists the run-time conditions the result depends on (a dynamic\n"   \
+  "dim met by a size > 1 or by another dim of unknown size), each a dict\n"   \
+  "with axis, operands, operand_axes, sizes and condition (text such as\n"    \
   "'n == 3 or n == 1').\n"
 
 /* The element-wise ops are not in this table: pb_add_ops (ops.c) binds
@@ -47,8 +47,8 @@ static PyMethodDef methods[] = {
     {"infer", PB_KW(pb_infer), METH_VARARGS | METH_KEYWORDS,
      "infer(*shapes, profile='numpy')\n--\n\n"
      "Infers the broadcast shape and the run-time checks it needs, as\n"
-     "`bcast infer` does: a dict {'shape': tuple, 'checks': [...]}.\n\n"
-     SHAPE_DOC CHECKS_DOC},
+     "`bcast infer` does: a dict {'shape': tuple, 'checks': "
+     "[...]}.\n\n" SHAPE_DOC CHECKS_DOC},
     {"explain", PB_KW(pb_explain), METH_VARARGS | METH_KEYWORDS,
      "explain(*shapes, profile='numpy')\n--\n\n"
      "Implicit broadcasting spelled out as BroadcastInDim, as\n"
@@ -62,8 +62,8 @@ static PyMethodDef methods[] = {
      "verify_shapes(operands, result, profile='numpy')\n--\n\n"
      "Checks a declared result shape against the operand shapes as MLIR's\n"
      "Broadcastable trait verifier does under the profile; returns None or\n"
-     "raises BroadcastError (mlir_message holds MLIR's wording).\n\n"
-     SHAPE_DOC},
+     "raises BroadcastError (mlir_message holds MLIR's "
+     "wording).\n\n" SHAPE_DOC},
     {"broadcast_to", PB_KW(pb_broadcast_to), METH_VARARGS | METH_KEYWORDS,
      "broadcast_to(array, shape)\n--\n\n"
      "A read-only view of array broadcast to shape, as numpy.broadcast_to:\n"

@@ -119,10 +119,10 @@ static int inputs_from(pb_op_call *c, PyObject *const *objs) {
     bcast_dtype dt;
     bcast_diag diag;
     bcast_status st =
-        k < first ? bcast_scalar_weak_dtype(&c->scalars[k], 0, NULL, &dt, &diag)
-                  : bcast_op_scalar_dtype(c->op, c->options.profile,
-                                          &c->scalars[k], n_strong, strong,
-                                          &dt, &diag);
+        k < first
+            ? bcast_scalar_weak_dtype(&c->scalars[k], 0, NULL, &dt, &diag)
+            : bcast_op_scalar_dtype(c->op, c->options.profile, &c->scalars[k],
+                                    n_strong, strong, &dt, &diag);
     if (st != BCAST_OK) {
       if (st == BCAST_INVALID_ARGUMENT)
         PyErr_Format(PyExc_OverflowError, "%s: %s", what[k], diag.message);
@@ -204,8 +204,8 @@ static int attr_from(pb_op_call *c, bcast_attr attr, PyObject *value) {
     return bound_from(value, &c->attrs.min_val, name, &c->wide_bound[0]);
   if (attr == BCAST_ATTR_MAX_VAL)
     return bound_from(value, &c->attrs.max_val, name, &c->wide_bound[1]);
-  if (PyFloat_Check(value) || (attr != BCAST_ATTR_NAN_MODE &&
-                               PyUnicode_Check(value))) {
+  if (PyFloat_Check(value) ||
+      (attr != BCAST_ATTR_NAN_MODE && PyUnicode_Check(value))) {
     PyErr_Format(PyExc_TypeError, "%s: %R is not a valid value", name, value);
     return -1;
   }
@@ -214,8 +214,8 @@ static int attr_from(pb_op_call *c, bcast_attr attr, PyObject *value) {
   Py_ssize_t len;
   const char *s = pb_utf8(text, &len, name);
   bcast_diag diag;
-  bcast_status st = s ? bcast_op_attr_set(&c->attrs, c->op, name,
-                                          strlen(name), s, (size_t)len, &diag)
+  bcast_status st = s ? bcast_op_attr_set(&c->attrs, c->op, name, strlen(name),
+                                          s, (size_t)len, &diag)
                       : BCAST_INVALID_ARGUMENT;
   Py_DECREF(text);
   if (!s) return -1;
@@ -293,21 +293,20 @@ static PyObject *compute(pb_op_call *c) {
   if (c->out && c->out != Py_None) {
     pb_array out;
     if (pb_out_array(c->out, &out) < 0) return NULL;
-    Py_BEGIN_ALLOW_THREADS
-    st = bcast_ew_compute_into(c->op, &c->attrs, (size_t)c->arity, c->inputs,
-                               &out.tensor, &c->options, &diag);
-    Py_END_ALLOW_THREADS
-    pb_array_release(&out);
+    Py_BEGIN_ALLOW_THREADS st =
+        bcast_ew_compute_into(c->op, &c->attrs, (size_t)c->arity, c->inputs,
+                              &out.tensor, &c->options, &diag);
+    Py_END_ALLOW_THREADS pb_array_release(&out);
     if (st != BCAST_OK) return pb_op_raise(c->op, st, &diag);
     return Py_NewRef(c->out);
   }
   bcast_tensor result;
   memset(&result, 0, sizeof result);
-  Py_BEGIN_ALLOW_THREADS
-  st = bcast_ew_compute(c->op, &c->attrs, (size_t)c->arity, c->inputs,
-                        &result, &c->options, &diag);
-  Py_END_ALLOW_THREADS
-  if (st != BCAST_OK) return pb_op_raise(c->op, st, &diag);
+  Py_BEGIN_ALLOW_THREADS st =
+      bcast_ew_compute(c->op, &c->attrs, (size_t)c->arity, c->inputs, &result,
+                       &c->options, &diag);
+  Py_END_ALLOW_THREADS if (st != BCAST_OK) return pb_op_raise(c->op, st,
+                                                              &diag);
   return pb_tensor_to_array(&result);
 }
 
@@ -362,14 +361,15 @@ int pb_op_call_parse(pb_op_call *c, bcast_op op, PyObject *args,
     int rc = 0;
     for (Py_ssize_t k = 0; rc == 0 && k < PyList_GET_SIZE(items); k++) {
       PyObject *item = PyList_GET_ITEM(items, k);
-      rc = keyword_from(c, PyTuple_GET_ITEM(item, 0), PyTuple_GET_ITEM(item, 1),
-                        &seen_out);
+      rc = keyword_from(c, PyTuple_GET_ITEM(item, 0),
+                        PyTuple_GET_ITEM(item, 1), &seen_out);
     }
     Py_DECREF(items);
     if (rc < 0) return -1;
   }
   if (bcast_op_reads_attr(op, BCAST_ATTR_TO) && !c->attrs.cast_to) {
-    PyErr_Format(PyExc_TypeError, "%s() needs the result dtype (dtype= or to=)",
+    PyErr_Format(PyExc_TypeError,
+                 "%s() needs the result dtype (dtype= or to=)",
                  bcast_op_get(op)->name);
     return -1;
   }
@@ -381,7 +381,8 @@ static PyObject *op_function(PyObject *self, PyObject *args,
                              PyObject *kwargs) {
   pb_op_call c;
   PyObject *result = NULL;
-  if (pb_op_call_parse(&c, (bcast_op)PyLong_AsLong(self), args, 0, kwargs) == 0)
+  if (pb_op_call_parse(&c, (bcast_op)PyLong_AsLong(self), args, 0, kwargs) ==
+      0)
     result = compute(&c);
   pb_op_call_release(&c);
   return result;
@@ -395,9 +396,9 @@ static char op_docs[BCAST_OP_COUNT][512];
 static void op_doc(bcast_op op, char *buf, size_t cap) {
   static const char *const inputs[] = {"", "x", "x, y", "cond, x, y"};
   int arity = bcast_op_arity(op);
-  size_t used = (size_t)PyOS_snprintf(buf, cap, "%s(%s",
-                                      bcast_op_get(op)->name,
-                                      inputs[arity < 0 || arity > 3 ? 0 : arity]);
+  size_t used =
+      (size_t)PyOS_snprintf(buf, cap, "%s(%s", bcast_op_get(op)->name,
+                            inputs[arity < 0 || arity > 3 ? 0 : arity]);
   bcast_attr pos[3];
   int n_pos = positional_attrs(op, pos);
   for (int i = 0; i < n_pos && used < cap; i++)
@@ -415,11 +416,12 @@ static void op_doc(bcast_op op, char *buf, size_t cap) {
                                     bcast_attr_name((bcast_attr)a));
   }
   if (used < cap)
-    PyOS_snprintf(buf + used, cap - used,
-                  ")\n\nThe element-wise op '%s' (TOSA's, or NumPy's under "
-                  "the numpy profile) over\nNumPy arrays and Python scalars "
-                  "(NEP 50), broadcast; see docs/python.md\nin the source tree.",
-                  bcast_op_get(op)->name);
+    PyOS_snprintf(
+        buf + used, cap - used,
+        ")\n\nThe element-wise op '%s' (TOSA's, or NumPy's under "
+        "the numpy profile) over\nNumPy arrays and Python scalars "
+        "(NEP 50), broadcast; see docs/python.md\nin the source tree.",
+        bcast_op_get(op)->name);
 }
 
 /* Adds fn to m as name, and name to names. */

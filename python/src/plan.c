@@ -21,19 +21,18 @@ typedef struct plan_slot {
 } plan_slot;
 
 typedef struct plan_object {
-  PyObject_HEAD
-  vectorcallfunc vectorcall;
+  PyObject_HEAD vectorcallfunc vectorcall;
   bcast_ew_plan *plan;
   bcast_op op;
   int arity;
-  int has_out;                        /* planned for a caller's out */
-  int fast;                           /* the fast path may serve calls */
-  bcast_dtype dtypes[PB_MAX_INPUTS];  /* the planned input types */
+  int has_out;                       /* planned for a caller's out */
+  int fast;                          /* the fast path may serve calls */
+  bcast_dtype dtypes[PB_MAX_INPUTS]; /* the planned input types */
   /* A new output's NumPy type (-1: none) and whether a new output fits
    * the byte budget; in place: whether input k has out's layout. */
   int out_type;
   int same_as_out[PB_MAX_INPUTS];
-  plan_slot slot[PB_MAX_INPUTS + 1];  /* the inputs, then out */
+  plan_slot slot[PB_MAX_INPUTS + 1]; /* the inputs, then out */
   /* Inputs of another type than the op computes in (numpy profile
    * promotion): cast[k] converts input k into scratch[k] before each run,
    * under lock (the scratch buffers are the plan's, one call at a time). */
@@ -62,8 +61,8 @@ static bcast_status plan_exec(plan_object *p, const bcast_tensor *inputs,
                               const void *const *data, int run,
                               bcast_diag *diag) {
   bcast_status st = BCAST_OK;
-  Py_BEGIN_ALLOW_THREADS
-  if (p->converts) PyThread_acquire_lock(p->lock, WAIT_LOCK);
+  Py_BEGIN_ALLOW_THREADS if (p->converts)
+      PyThread_acquire_lock(p->lock, WAIT_LOCK);
   bcast_tensor in[PB_MAX_INPUTS];
   const void *in_data[PB_MAX_INPUTS];
   for (int k = 0; k < p->arity && st == BCAST_OK; k++) {
@@ -85,8 +84,7 @@ static bcast_status plan_exec(plan_object *p, const bcast_tensor *inputs,
     st = run ? bcast_ew_plan_run(p->plan, in, out, diag)
              : bcast_ew_plan_execute(p->plan, out_data, in_data, diag);
   if (p->converts) PyThread_release_lock(p->lock);
-  Py_END_ALLOW_THREADS
-  return st;
+  Py_END_ALLOW_THREADS return st;
 }
 
 /* Records a tensor's layout; 0 when NumPy could not hold it. */
@@ -128,8 +126,8 @@ static int slot_matches(const plan_slot *s, PyObject *obj) {
          same_layout(s, PyArray_NDIM(a), PyArray_DIMS(a), PyArray_STRIDES(a));
 }
 
-static int slots_overlap(const plan_slot *a, const char *pa, const plan_slot *b,
-                         const char *pb) {
+static int slots_overlap(const plan_slot *a, const char *pa,
+                         const plan_slot *b, const char *pb) {
   return !a->empty && !b->empty && pa + a->lo < pb + b->hi &&
          pb + b->lo < pa + a->hi;
 }
@@ -183,7 +181,8 @@ static PyObject *plan_vectorcall(PyObject *self, PyObject *const *args,
   const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t i = 0; i < nkw; i++) {
     PyObject *key = PyTuple_GET_ITEM(kwnames, i);
-    if (!PyUnicode_Check(key) || PyUnicode_CompareWithASCIIString(key, "out")) {
+    if (!PyUnicode_Check(key) ||
+        PyUnicode_CompareWithASCIIString(key, "out")) {
       PyErr_Format(PyExc_TypeError,
                    "a plan takes no keyword argument %R, only out", key);
       return NULL;
@@ -224,7 +223,8 @@ static PyObject *plan_vectorcall(PyObject *self, PyObject *const *args,
         goto done;
       owned[k] = 1;
     } else {
-      if (pb_input_array(args[k], &arrays[k], pb_input_names[k]) < 0) goto done;
+      if (pb_input_array(args[k], &arrays[k], pb_input_names[k]) < 0)
+        goto done;
       inputs[k] = arrays[k].tensor;
     }
   }
@@ -287,9 +287,8 @@ static bcast_status plan_conversions(plan_object *p, const pb_op_call *c,
     for (int k = 0; k < c->arity; k++) p->dtypes[k] = types[k];
     return BCAST_OK;
   }
-  bcast_status st = bcast_op_operand_dtypes(c->op, c->options.profile,
-                                            (size_t)c->arity, types, computed,
-                                            diag);
+  bcast_status st = bcast_op_operand_dtypes(
+      c->op, c->options.profile, (size_t)c->arity, types, computed, diag);
   for (int k = 0; k < c->arity && st == BCAST_OK; k++) {
     p->dtypes[k] = computed[k];
     if (computed[k] == types[k]) continue;
@@ -328,8 +327,8 @@ static void plan_fast_setup(plan_object *p, const pb_op_call *c) {
     p->fast &= slot_set(&p->slot[k], &c->inputs[k],
                         a ? PyArray_DESCR((PyArrayObject *)a)->type_num : -1);
     p->same_as_out[k] =
-        p->fast && same_layout(os, p->slot[k].ndim, p->slot[k].dims,
-                               p->slot[k].strides);
+        p->fast &&
+        same_layout(os, p->slot[k].ndim, p->slot[k].dims, p->slot[k].strides);
   }
   if (p->has_out) {
     /* The planned out's own NumPy type: an int64 out may be NPY_LONG or

@@ -81,7 +81,6 @@ PyObject *pb_tensor_to_array(bcast_tensor *t);
  * none). */
 int pb_npy_type(bcast_dtype dtype);
 
-
 /* An int >= 0 (anything with __index__ but a float, as NumPy takes
  * dims): 0, or -1 with TypeError, ValueError or OverflowError naming
  * what. */
@@ -152,10 +151,10 @@ extern const char *const pb_input_names[PB_MAX_INPUTS];
 typedef struct pb_op_call {
   bcast_op op;
   int arity;
-  pb_array arrays[PB_MAX_INPUTS];  /* array inputs (array == NULL else) */
+  pb_array arrays[PB_MAX_INPUTS]; /* array inputs (array == NULL else) */
   bcast_scalar scalars[PB_MAX_INPUTS];
   bcast_tensor inputs[PB_MAX_INPUTS];
-  int owned[PB_MAX_INPUTS];        /* inputs[k] is a scalar's own tensor */
+  int owned[PB_MAX_INPUTS]; /* inputs[k] is a scalar's own tensor */
   bcast_op_attrs attrs;
   PyObject *wide_bound[2]; /* owned: a CLAMP bound beyond 64 bits */
   bcast_dtype cast_to;

@@ -76,12 +76,11 @@ PyObject *pb_save_op(PyObject *self, PyObject *args, PyObject *kwargs) {
   }
   bcast_diag diag;
   bcast_status st;
-  Py_BEGIN_ALLOW_THREADS
-  st = bcast_npy_save_op(PyBytes_AS_STRING(path), op, &c.attrs,
-                         (size_t)c.arity, c.inputs, &c.options, memory, NULL,
-                         &diag);
-  Py_END_ALLOW_THREADS
-  result = st == BCAST_OK ? Py_NewRef(Py_None) : pb_op_raise(op, st, &diag);
+  Py_BEGIN_ALLOW_THREADS st =
+      bcast_npy_save_op(PyBytes_AS_STRING(path), op, &c.attrs, (size_t)c.arity,
+                        c.inputs, &c.options, memory, NULL, &diag);
+  Py_END_ALLOW_THREADS result =
+      st == BCAST_OK ? Py_NewRef(Py_None) : pb_op_raise(op, st, &diag);
 done:
   pb_op_call_release(&c);
   Py_XDECREF(rest);
@@ -92,15 +91,15 @@ done:
 PyObject *pb_save_broadcast_to(PyObject *self, PyObject *args,
                                PyObject *kwargs) {
   (void)self;
-  static char *kwlist[] = {"path", "array", "shape", "memory", "threads",
-                           NULL};
+  static char *kwlist[] = {"path",   "array",   "shape",
+                           "memory", "threads", NULL};
   PyObject *path = NULL, *obj, *shape_obj;
   int64_t memory = PB_DEFAULT_MEMORY;
   bcast_save_options so = {0, NULL, NULL};
   if (!PyArg_ParseTupleAndKeywords(
-          args, kwargs, "O&OO|$O&O&:save_broadcast_to", kwlist,
-          path_converter, &path, &obj, &shape_obj, memory_converter,
-          &memory, pb_threads_converter, &so.threads))
+          args, kwargs, "O&OO|$O&O&:save_broadcast_to", kwlist, path_converter,
+          &path, &obj, &shape_obj, memory_converter, &memory,
+          pb_threads_converter, &so.threads))
     return NULL;
   PyObject *result = NULL;
   bcast_shape shape;
@@ -120,10 +119,9 @@ PyObject *pb_save_broadcast_to(PyObject *self, PyObject *args,
       bcast_broadcast_to(&view, &a.tensor, shape.rank, shape.dims, &diag);
   if (st == BCAST_OK) {
     const char *p = PyBytes_AS_STRING(path);
-    Py_BEGIN_ALLOW_THREADS
-    st = bcast_npy_save_views(1, &p, &view, &w, memory, &so, &diag);
-    Py_END_ALLOW_THREADS
-    bcast_tensor_release(&view);
+    Py_BEGIN_ALLOW_THREADS st =
+        bcast_npy_save_views(1, &p, &view, &w, memory, &so, &diag);
+    Py_END_ALLOW_THREADS bcast_tensor_release(&view);
   }
   result = st == BCAST_OK ? Py_NewRef(Py_None) : pb_raise(st, &diag);
 done:

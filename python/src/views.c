@@ -8,8 +8,8 @@
 static PyObject *view_to(const pb_array *a, const bcast_shape *target) {
   bcast_tensor view;
   bcast_diag diag;
-  bcast_status st = bcast_broadcast_to(&view, &a->tensor, target->rank,
-                                       target->dims, &diag);
+  bcast_status st =
+      bcast_broadcast_to(&view, &a->tensor, target->rank, target->dims, &diag);
   if (st != BCAST_OK) return pb_raise(st, &diag);
   PyObject *out = pb_view_to_array(&view, a);
   bcast_tensor_release(&view);
@@ -80,8 +80,10 @@ static PyObject *per_array(arrays_in *in,
   PyObject *out = PyTuple_New((Py_ssize_t)in->n);
   for (size_t k = 0; out && k < in->n; k++) {
     PyObject *v = make(in, k, ctx);
-    if (!v) Py_CLEAR(out);
-    else PyTuple_SET_ITEM(out, (Py_ssize_t)k, v);
+    if (!v)
+      Py_CLEAR(out);
+    else
+      PyTuple_SET_ITEM(out, (Py_ssize_t)k, v);
   }
   return out;
 }
@@ -138,10 +140,9 @@ static PyObject *materialize_copies(arrays_in *in, int64_t max_bytes,
     }
     if (pb_with_byte_dim(&views[k], a) < 0) goto done;
   }
-  Py_BEGIN_ALLOW_THREADS
-  st = bcast_materialize_all(in->n, copies, views, max_bytes, threads, &diag);
-  Py_END_ALLOW_THREADS
-  if (st != BCAST_OK) {
+  Py_BEGIN_ALLOW_THREADS st =
+      bcast_materialize_all(in->n, copies, views, max_bytes, threads, &diag);
+  Py_END_ALLOW_THREADS if (st != BCAST_OK) {
     pb_raise(st, &diag);
     goto done;
   }
@@ -220,7 +221,7 @@ static int dim_sizes_from(PyObject *obj, bcast_dim_size *sizes, size_t *n) {
 PyObject *pb_broadcast_in_dim(PyObject *self, PyObject *args,
                               PyObject *kwargs) {
   (void)self;
-  static char *kwlist[] = {"array", "shape", "broadcast_dimensions",
+  static char *kwlist[] = {"array",     "shape",    "broadcast_dimensions",
                            "any_order", "new_dims", NULL};
   PyObject *obj, *shape_obj = Py_None, *dims_obj = Py_None,
                  *new_dims = Py_None;
@@ -236,9 +237,8 @@ PyObject *pb_broadcast_in_dim(PyObject *self, PyObject *args,
   }
   int64_t dims[BCAST_MAX_RANK];
   size_t n_dims = 0;
-  if (dims_obj != Py_None &&
-      pb_ints_from(dims_obj, dims, BCAST_MAX_RANK, &n_dims,
-                   "broadcast_dimensions") < 0)
+  if (dims_obj != Py_None && pb_ints_from(dims_obj, dims, BCAST_MAX_RANK,
+                                          &n_dims, "broadcast_dimensions") < 0)
     return NULL;
   bcast_shape target;
   bcast_dim_size sizes[BCAST_MAX_RANK];
@@ -267,8 +267,10 @@ PyObject *pb_broadcast_in_dim(PyObject *self, PyObject *args,
     st = bcast_broadcast_in_dim(
         &view, &a.tensor, target.rank, target.dims, dims, n_dims,
         any_order ? BCAST_DIMS_ANY_ORDER : BCAST_DIMS_INCREASING, &diag);
-    if (st != BCAST_OK) pb_raise(st, &diag);
-    else out = pb_view_to_array(&view, &a);
+    if (st != BCAST_OK)
+      pb_raise(st, &diag);
+    else
+      out = pb_view_to_array(&view, &a);
     bcast_tensor_release(&view);
   }
   pb_array_release(&a);

@@ -31,10 +31,23 @@ int bcast__machine_parse_bytes(const char *text, int64_t *bytes) {
   }
   int shift = 0;
   switch (*p) {
-    case 'k': case 'K': shift = 10; p++; break;
-    case 'm': case 'M': shift = 20; p++; break;
-    case 'g': case 'G': shift = 30; p++; break;
-    default: break;
+  case 'k':
+  case 'K':
+    shift = 10;
+    p++;
+    break;
+  case 'm':
+  case 'M':
+    shift = 20;
+    p++;
+    break;
+  case 'g':
+  case 'G':
+    shift = 30;
+    p++;
+    break;
+  default:
+    break;
   }
   if (*p != '\0' || v > (INT64_MAX >> shift)) return -1;
   *bytes = v << shift;
@@ -94,8 +107,8 @@ static int64_t machine_sys_cache(int level) {
     int data_or_unified = 0;
     static const char *const files[3] = {"level", "type", "size"};
     for (int f = 0; f < 3; f++) {
-      snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/%s",
-               i, files[f]);
+      snprintf(path, sizeof path,
+               "/sys/devices/system/cpu/cpu0/cache/index%d/%s", i, files[f]);
       FILE *file = fopen(path, "r");
       if (!file) {
         if (f == 0) return 0; /* no more indices */
@@ -108,7 +121,8 @@ static int64_t machine_sys_cache(int level) {
       if (f == 0 && bcast__machine_parse_bytes(text, &found_level) != 0)
         found_level = 0;
       if (f == 1)
-        data_or_unified = strcmp(text, "Data") == 0 || strcmp(text, "Unified") == 0;
+        data_or_unified =
+            strcmp(text, "Data") == 0 || strcmp(text, "Unified") == 0;
       if (f == 2 && bcast__machine_parse_bytes(text, &size) != 0) size = 0;
     }
     if (found_level == level && data_or_unified && size > 0) return size;

@@ -55,8 +55,10 @@ static void mark_truncated(char *buf, size_t cap) {
 static void format_message(char *buf, size_t cap, const char *fmt,
                            va_list ap) {
   int n = vsnprintf(buf, cap, fmt, ap);
-  if (n < 0) buf[0] = '\0';
-  else if ((size_t)n >= cap) mark_truncated(buf, cap);
+  if (n < 0)
+    buf[0] = '\0';
+  else if ((size_t)n >= cap)
+    mark_truncated(buf, cap);
 }
 
 void bcast_diag_clear(bcast_diag *diag) {
@@ -95,8 +97,8 @@ void bcast__prefix(bcast_diag *diag, const char *fmt, ...) {
   format_message(diag->message, sizeof diag->message, fmt, ap);
   va_end(ap);
   const size_t len = strlen(diag->message);
-  const int n = snprintf(diag->message + len, sizeof diag->message - len,
-                         "%s", rest);
+  const int n =
+      snprintf(diag->message + len, sizeof diag->message - len, "%s", rest);
   if (n > 0 && len + (size_t)n >= sizeof diag->message)
     mark_truncated(diag->message, sizeof diag->message);
 }

@@ -87,7 +87,8 @@ static uint16_t narrow_double(double d, const half_format *f) {
   if (exp == 0x7ff) {
     if (mant == 0) return (uint16_t)(sign | inf);
     const uint32_t quiet = 1u << (f->mant_bits - 1);
-    return (uint16_t)(sign | inf | quiet | (uint32_t)(mant >> (52 - f->mant_bits)));
+    return (uint16_t)(sign | inf | quiet |
+                      (uint32_t)(mant >> (52 - f->mant_bits)));
   }
   if (exp == 0 && mant == 0) return sign;
   uint64_t m = exp ? (mant | 0x10000000000000ull) : mant;

@@ -181,7 +181,8 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
   if (checked_result)
     result = *checked_result;
   else
-    status = check_types(op, profile, n_inputs, in_types, attrs, &result, diag);
+    status =
+        check_types(op, profile, n_inputs, in_types, attrs, &result, diag);
   if (status != BCAST_OK) return status;
   if (options->declared_result_dtype &&
       *options->declared_result_dtype != result)
@@ -192,11 +193,9 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
                        bcast_dtype_name(*options->declared_result_dtype));
   const int arity = (int)n_inputs;
   const bcast_dtype data = in_types[op == BCAST_OP_SELECT ? 1 : 0];
-  const ew_row *row =
-      bcast__ew_find(op,
-                     profile == BCAST_PROFILE_NUMPY ? EW_FLAVOUR_ANY
-                                                    : EW_FLAVOUR_TOSA,
-                     data, result);
+  const ew_row *row = bcast__ew_find(
+      op, profile == BCAST_PROFILE_NUMPY ? EW_FLAVOUR_ANY : EW_FLAVOUR_TOSA,
+      data, result);
   if (!row)
     return bcast__fail(diag, BCAST_UNSUPPORTED,
                        "tosa.%s: no kernel for %s -> %s", name,
@@ -235,10 +234,9 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
                          name, have, want);
     }
     if (out->dtype != result)
-      return bcast__fail(diag, BCAST_TYPE,
-                         "tosa.%s: the output is %s; the result type is %s",
-                         name, bcast_dtype_name(out->dtype),
-                         bcast_dtype_name(result));
+      return bcast__fail(
+          diag, BCAST_TYPE, "tosa.%s: the output is %s; the result type is %s",
+          name, bcast_dtype_name(out->dtype), bcast_dtype_name(result));
     bcast__ew_copy_layout(&plan->out, out);
   } else {
     plan->out.dtype = result;
@@ -249,7 +247,8 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
     for (int32_t i = shape.rank - 1; i >= 0; i--) {
       plan->out.shape[i] = shape.dims[i];
       plan->out.stride_bytes[i] = step;
-      if (shape.dims[i] > 1 && __builtin_mul_overflow(step, shape.dims[i], &step))
+      if (shape.dims[i] > 1 &&
+          __builtin_mul_overflow(step, shape.dims[i], &step))
         return bcast__fail(diag, BCAST_OVERFLOW,
                            "tosa.%s: the output's size overflows 64 bits",
                            name);
@@ -257,8 +256,8 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
   }
   plan->out_c_order = bcast_tensor_is_contiguous(&plan->out);
 
-  status = bcast__ew_check_declared(options, name, n_inputs, inputs, &plan->out,
-                                    diag);
+  status = bcast__ew_check_declared(options, name, n_inputs, inputs,
+                                    &plan->out, diag);
   if (status != BCAST_OK) return status;
 
   /* The engine plan: output first. */
@@ -275,9 +274,9 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
     strides[k + 1] = plan->in[k].stride_bytes;
     elem_bytes[k + 1] = (int64_t)bcast_dtype_size(plan->in[k].dtype);
   }
-  status = bcast_plan_build(&plan->engine, plan->out.rank, plan->out.shape,
-                            arity + 1, ranks, shapes, strides, elem_bytes,
-                            diag);
+  status =
+      bcast_plan_build(&plan->engine, plan->out.rank, plan->out.shape,
+                       arity + 1, ranks, shapes, strides, elem_bytes, diag);
   if (status != BCAST_OK) return status;
   plan->variant = pick_variant(&plan->engine, arity);
   plan->kernel = kernel_set(row)[plan->variant];
@@ -296,9 +295,8 @@ bcast_status bcast_ew_plan_create(bcast_ew_plan **plan, bcast_op op,
   struct bcast_ew_plan *p = bcast__malloc(sizeof *p);
   if (!p)
     return bcast__fail(diag, BCAST_NO_MEMORY, "out of memory for a plan");
-  bcast_status status =
-      bcast__ew_plan_init(p, op, attrs, n_inputs, inputs, out, options, NULL,
-                          diag);
+  bcast_status status = bcast__ew_plan_init(p, op, attrs, n_inputs, inputs,
+                                            out, options, NULL, diag);
   if (status != BCAST_OK) {
     bcast__free(p);
     return status;
@@ -336,7 +334,9 @@ void bcast__ew_plan_force_nt_store(bcast_ew_plan *plan) {
   if (plan->variant != 0) plan->nt_store = 1;
 }
 
-int bcast__ew_plan_nt_stores(const bcast_ew_plan *plan) { return plan->nt_store; }
+int bcast__ew_plan_nt_stores(const bcast_ew_plan *plan) {
+  return plan->nt_store;
+}
 
 int bcast__ew_plan_direct(const bcast_ew_plan *plan) {
   return plan->direct && !plan->nt_store;
@@ -361,11 +361,10 @@ bcast_status bcast_ew_plan_alloc_output(const bcast_ew_plan *plan,
     return bcast__fail(diag, BCAST_OVERFLOW,
                        "the output's size overflows 64 bits");
   if (bytes > plan->max_bytes)
-    return bcast__fail(diag, BCAST_BUDGET,
-                       "the %s output needs %" PRId64
-                       " bytes, over the budget of %" PRId64,
-                       bcast_dtype_name(plan->out.dtype), bytes,
-                       plan->max_bytes);
+    return bcast__fail(
+        diag, BCAST_BUDGET,
+        "the %s output needs %" PRId64 " bytes, over the budget of %" PRId64,
+        bcast_dtype_name(plan->out.dtype), bytes, plan->max_bytes);
   bcast_buffer *buffer;
   status = bcast__buffer_alloc_uninit((size_t)bytes, &buffer, diag);
   if (status != BCAST_OK) return status;

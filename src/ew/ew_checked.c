@@ -36,9 +36,9 @@ static int64_t walk_c_order(const struct bcast_ew_plan *plan, char *out_data,
     const int32_t lead = rank - t->rank;
     for (int32_t d = 0; d < rank; d++) {
       const int32_t j = d - lead;
-      step[k + 1][d] =
-          (j >= 0 && t->shape[j] == plan->out.shape[d]) ? t->stride_bytes[j]
-                                                        : 0;
+      step[k + 1][d] = (j >= 0 && t->shape[j] == plan->out.shape[d])
+                           ? t->stride_bytes[j]
+                           : 0;
     }
   }
   for (int64_t flat = 0; flat < count; flat++) {
@@ -97,7 +97,8 @@ static void record_element(const struct bcast_ew_plan *plan,
   }
   e->operands = plan->arity;
   for (int k = 0; k <= plan->arity; k++) {
-    const bcast_dtype t = k < plan->arity ? plan->in[k].dtype : plan->out.dtype;
+    const bcast_dtype t =
+        k < plan->arity ? plan->in[k].dtype : plan->out.dtype;
     e->dtype[k] = (int32_t)t;
     memset(e->value[k], 0, sizeof e->value[k]);
     memcpy(e->value[k], k < plan->arity ? found[k] : result,
@@ -140,8 +141,7 @@ bcast_status bcast__ew_check_pass(const struct bcast_ew_plan *plan,
   char result[16], value[64];
   plan->row->elem(result, found, &plan->params);
   bcast_dtype_format_value(plan->out.dtype, result, value, sizeof value);
-  bcast__append(text, sizeof text, &len, "; unchecked, bcast gives %s",
-                value);
+  bcast__append(text, sizeof text, &len, "; unchecked, bcast gives %s", value);
   bcast__fail(diag, BCAST_CHECKED, "%s", text);
   record_element(plan, idx, whole, found, result, diag);
   return BCAST_CHECKED;

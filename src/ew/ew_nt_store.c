@@ -24,7 +24,7 @@
  * threshold as the copy kernels'), contiguous along the run, and runs (or
  * packed rows of runs) long enough to fill whole cache lines. */
 int bcast__ew_want_nt_store(const bcast_plan *engine, int variant,
-                          int64_t elem) {
+                            int64_t elem) {
   if (!BCAST__HAVE_NT_STORE || variant == 0) return 0;
   int64_t bytes;
   if (!__builtin_mul_overflow(engine->elem_count, elem, &bytes) &&
@@ -42,8 +42,9 @@ int bcast__ew_want_nt_store(const bcast_plan *engine, int variant,
  * Rows packed back to back in the output go several to a block; longer
  * runs are cut into blocks. */
 void bcast__ew_nt_store_kernel(int64_t rows, int64_t n, char *const *ptrs,
-                             const int64_t *strides,
-                             const int64_t *row_strides, const void *params) {
+                               const int64_t *strides,
+                               const int64_t *row_strides,
+                               const void *params) {
   const ew_nt_store_params *sp = params;
   _Alignas(64) char block[EW_NT_STORE_BLOCK];
   char *p[EW_MAX_INPUTS + 1];
@@ -82,7 +83,7 @@ void bcast__ew_nt_store_kernel(int64_t rows, int64_t n, char *const *ptrs,
         p[k] = ptrs[k] + j * row_strides[k] + i * strides[k];
       sp->kernel(1, m, p, strides, rs, sp->params);
       bcast__nt_store_copy(ptrs[0] + j * row_strides[0] + i * sp->elem, block,
-                         m * sp->elem);
+                           m * sp->elem);
     }
   }
 }

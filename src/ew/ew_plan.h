@@ -43,8 +43,8 @@ struct bcast_ew_plan {
   int direct;
   int64_t step[EW_MAX_INPUTS + 1], row_step[EW_MAX_INPUTS + 1];
   ew_params params;
-  bcast_tensor out;                 /* layout only: data NULL */
-  bcast_tensor in[EW_MAX_INPUTS];   /* layout only */
+  bcast_tensor out;               /* layout only: data NULL */
+  bcast_tensor in[EW_MAX_INPUTS]; /* layout only */
   bcast_plan engine;
 };
 
@@ -93,7 +93,8 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
 
 /* Whether a plan with this engine plan, variant and output element size
  * writes with non-temporal stores (ew_nt_store.c). */
-int bcast__ew_want_nt_store(const bcast_plan *engine, int variant, int64_t elem);
+int bcast__ew_want_nt_store(const bcast_plan *engine, int variant,
+                            int64_t elem);
 
 /* What the non-temporal wrapper runs: the plan's kernel and parameters. */
 typedef struct ew_nt_store_params {
@@ -107,8 +108,8 @@ typedef struct ew_nt_store_params {
  * buffer copied to the output with non-temporal stores (ew_nt_store.c).
  * Defined where non-temporal stores exist (BCAST__HAVE_NT_STORE). */
 void bcast__ew_nt_store_kernel(int64_t rows, int64_t n, char *const *ptrs,
-                             const int64_t *strides,
-                             const int64_t *row_strides, const void *params);
+                               const int64_t *strides,
+                               const int64_t *row_strides, const void *params);
 
 /* Where an output lies in a larger one, for the index a checked failure
  * names: origin is the output's first element in the larger one, whole

@@ -49,7 +49,8 @@ static void progress_kernel(int64_t rows, int64_t n, char *const *ptrs,
   for (int64_t j = 0; j < rows; j += per) {
     const int64_t m = rows - j < per ? rows - j : per;
     for (int64_t i = 0; i < n; i += EW_PROGRESS_PIECE) {
-      const int64_t len = n - i < EW_PROGRESS_PIECE ? n - i : EW_PROGRESS_PIECE;
+      const int64_t len =
+          n - i < EW_PROGRESS_PIECE ? n - i : EW_PROGRESS_PIECE;
       for (int k = 0; k < pg->n_operands; k++)
         p[k] = ptrs[k] + j * row_strides[k] + i * strides[k];
       progress_piece(pg, m, m > 1 ? n : len, p, strides, row_strides);
@@ -85,7 +86,7 @@ static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
   const void *params = &plan->params;
 #if BCAST__HAVE_NT_STORE
   const ew_nt_store_params sp = {plan->kernel, &plan->params,
-                               plan->engine.elem_bytes[0], plan->arity + 1};
+                                 plan->engine.elem_bytes[0], plan->arity + 1};
   if (plan->nt_store) {
     kernel = bcast__ew_nt_store_kernel;
     params = &sp;
@@ -95,9 +96,14 @@ static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
     bcast_plan_run_rows(&plan->engine, base, kernel, params, plan->threads);
     return BCAST_OK;
   }
-  ew_progress pg = {kernel, params, plan->arity + 1, plan->engine.elem_bytes[0],
-                    plan->engine.elem_count * plan->engine.elem_bytes[0], 0,
-                    options->progress, options->progress_ctx};
+  ew_progress pg = {kernel,
+                    params,
+                    plan->arity + 1,
+                    plan->engine.elem_bytes[0],
+                    plan->engine.elem_count * plan->engine.elem_bytes[0],
+                    0,
+                    options->progress,
+                    options->progress_ctx};
   bcast_plan_run_rows(&plan->engine, base, progress_kernel, &pg,
                       plan->threads);
   options->progress(options->progress_ctx, pg.total_bytes, pg.total_bytes);
@@ -130,8 +136,10 @@ static void byte_span(const bcast_tensor *t, uintptr_t *lo, uintptr_t *hi) {
       return;
     }
     const intptr_t reach = (intptr_t)((t->shape[i] - 1) * t->stride_bytes[i]);
-    if (reach < 0) low += reach;
-    else high += reach;
+    if (reach < 0)
+      low += reach;
+    else
+      high += reach;
   }
   *lo = (uintptr_t)t->data + (uintptr_t)low;
   *hi = (uintptr_t)t->data + (uintptr_t)high +
@@ -252,9 +260,8 @@ static bcast_status plan_and_run(bcast_op op, const bcast_op_attrs *attrs,
                                  const bcast_dtype *checked_result,
                                  const ew_origin *at, bcast_diag *diag) {
   struct bcast_ew_plan plan;
-  bcast_status status =
-      bcast__ew_plan_init(&plan, op, attrs, n_inputs, inputs, out, options,
-                          checked_result, diag);
+  bcast_status status = bcast__ew_plan_init(
+      &plan, op, attrs, n_inputs, inputs, out, options, checked_result, diag);
   if (status != BCAST_OK) return status;
   if (out) return run_laid_out(&plan, inputs, out, at, diag);
   /* A new output's pages are zeroed by the OS as they are first touched,
@@ -328,4 +335,3 @@ bcast_status bcast__ew_compute_tile(bcast_op op, const bcast_op_attrs *attrs,
   return compute_one(op, attrs, n_inputs, inputs, NULL, out, options, at,
                      diag);
 }
-

@@ -24,9 +24,8 @@ bcast_status bcast_ew_result_dtype(bcast_op op, bcast_profile profile,
   bcast_status status = bcast_op_result_dtype(op, profile, n_inputs, inputs,
                                               cast_to, &result, diag);
   if (status != BCAST_OK) return status;
-  status = bcast__op_attrs_check(op, profile,
-                                 inputs[op == BCAST_OP_SELECT ? 1 : 0], attrs,
-                                 diag);
+  status = bcast__op_attrs_check(
+      op, profile, inputs[op == BCAST_OP_SELECT ? 1 : 0], attrs, diag);
   if (status != BCAST_OK) return status;
   *out = result;
   return BCAST_OK;

@@ -17,19 +17,26 @@ static int scalar_rank(const bcast_scalar *s) {
 
 static int type_rank(bcast_dtype d) {
   switch (bcast_dtype_kind_of(d)) {
-  case BCAST_KIND_BOOL: return 0;
-  case BCAST_KIND_FLOAT: return 2;
-  default: return 1;
+  case BCAST_KIND_BOOL:
+    return 0;
+  case BCAST_KIND_FLOAT:
+    return 2;
+  default:
+    return 1;
   }
 }
 
 /* A scalar's own type, with no array beside it. */
 static bcast_dtype default_type(const bcast_scalar *s) {
   switch (s->kind) {
-  case BCAST_SCALAR_BOOL: return BCAST_BOOL;
-  case BCAST_SCALAR_UINT: return BCAST_UINT64;
-  case BCAST_SCALAR_FLOAT: return BCAST_FLOAT64;
-  default: return BCAST_INT64;
+  case BCAST_SCALAR_BOOL:
+    return BCAST_BOOL;
+  case BCAST_SCALAR_UINT:
+    return BCAST_UINT64;
+  case BCAST_SCALAR_FLOAT:
+    return BCAST_FLOAT64;
+  default:
+    return BCAST_INT64;
   }
 }
 
@@ -43,7 +50,8 @@ static int int_fits(const bcast_scalar *s, bcast_dtype d) {
 }
 
 bcast_status bcast_scalar_weak_dtype(const bcast_scalar *scalar,
-                                     size_t n_strong, const bcast_dtype *strong,
+                                     size_t n_strong,
+                                     const bcast_dtype *strong,
                                      bcast_dtype *out, bcast_diag *diag) {
   if (!scalar || !out || (n_strong && !strong) ||
       scalar->kind == BCAST_SCALAR_NONE ||
@@ -55,7 +63,8 @@ bcast_status bcast_scalar_weak_dtype(const bcast_scalar *scalar,
     return BCAST_OK;
   }
   bcast_dtype arrays;
-  bcast_status status = bcast_dtype_result_type(n_strong, strong, &arrays, diag);
+  bcast_status status =
+      bcast_dtype_result_type(n_strong, strong, &arrays, diag);
   if (status != BCAST_OK) return status;
   if (scalar_rank(scalar) > type_rank(arrays)) {
     *out = default_type(scalar);
@@ -83,7 +92,8 @@ bcast_status bcast_op_scalar_dtype(bcast_op op, bcast_profile profile,
   if (op == BCAST_OP_LOGICAL_AND || op == BCAST_OP_LOGICAL_OR ||
       op == BCAST_OP_LOGICAL_XOR) {
     /* checks the scalar, then tests it for nonzero as NumPy's bool loop */
-    const bcast_status st = bcast_scalar_weak_dtype(scalar, 0, NULL, out, diag);
+    const bcast_status st =
+        bcast_scalar_weak_dtype(scalar, 0, NULL, out, diag);
     if (st == BCAST_OK) *out = BCAST_BOOL;
     return st;
   }
@@ -112,12 +122,17 @@ bcast_status bcast_scalar_tensor(const bcast_scalar *scalar, bcast_dtype dtype,
     uint8_t b;
   } value;
   const bcast_dtype own = default_type(scalar);
-  if (scalar->kind == BCAST_SCALAR_BOOL) value.b = (uint8_t)(scalar->v.i != 0);
-  else if (scalar->kind == BCAST_SCALAR_FLOAT) value.f = scalar->v.f;
-  else if (scalar->kind == BCAST_SCALAR_UINT) value.u = scalar->v.u;
-  else value.i = scalar->v.i;
+  if (scalar->kind == BCAST_SCALAR_BOOL)
+    value.b = (uint8_t)(scalar->v.i != 0);
+  else if (scalar->kind == BCAST_SCALAR_FLOAT)
+    value.f = scalar->v.f;
+  else if (scalar->kind == BCAST_SCALAR_UINT)
+    value.u = scalar->v.u;
+  else
+    value.i = scalar->v.i;
   bcast_tensor src;
-  bcast_status status = bcast_tensor_wrap(&src, own, 0, NULL, NULL, &value, diag);
+  bcast_status status =
+      bcast_tensor_wrap(&src, own, 0, NULL, NULL, &value, diag);
   if (status != BCAST_OK) return status;
   bcast_op_attrs attrs;
   bcast_op_attrs_init(&attrs);
@@ -125,7 +140,8 @@ bcast_status bcast_scalar_tensor(const bcast_scalar *scalar, bcast_dtype dtype,
   bcast_ew_options options;
   bcast_ew_options_init(&options);
   options.profile = BCAST_PROFILE_NUMPY;
-  status = bcast_ew_compute(BCAST_OP_CAST, &attrs, 1, &src, out, &options, diag);
+  status =
+      bcast_ew_compute(BCAST_OP_CAST, &attrs, 1, &src, out, &options, diag);
   bcast_tensor_release(&src);
   return status;
 }

@@ -35,8 +35,8 @@
 #include "npy/npy_common.h"
 #include "npy/zip.h"
 
-#define ZIP_VERSION 20      /* 2.0: what a stored member needs */
-#define ZIP_DOS_DATE 0x0021 /* 1980-01-01 */
+#define ZIP_VERSION 20         /* 2.0: what a stored member needs */
+#define ZIP_DOS_DATE 0x0021    /* 1980-01-01 */
 #define ZIP_MAX_ENTRIES 0xfffe /* more needs a zip64 end record */
 /* Compressed bytes read from the file at a time, and bytes copied at a
  * time from a kept member. */
@@ -160,7 +160,8 @@ static ptrdiff_t member_read(void *ctx, void *buf, size_t cap) {
 
 /* What zipfile.open refuses in an entry's flags and method, or 0. */
 static const char *unsupported_entry(const zip_entry *e) {
-  if (e->flags & ZIP_FLAG_PATCHED) return "compressed patched data (flag bit 5)";
+  if (e->flags & ZIP_FLAG_PATCHED)
+    return "compressed patched data (flag bit 5)";
   if (e->flags & ZIP_FLAG_STRONG) return "strong encryption (flag bit 6)";
   if (e->flags & ZIP_FLAG_ENCRYPTED) return "encryption";
   if (e->method == 12) return "bzip2 compression (method 12)";
@@ -171,9 +172,10 @@ static const char *unsupported_entry(const zip_entry *e) {
 }
 
 /* Reads entry k through the .npy reader; name for messages. */
-static bcast_status read_entry(const zip_archive *z, size_t k, const char *name,
-                               bcast_tensor *out, bcast_npy_info *info,
-                               int64_t max_bytes, bcast_diag *diag) {
+static bcast_status read_entry(const zip_archive *z, size_t k,
+                               const char *name, bcast_tensor *out,
+                               bcast_npy_info *info, int64_t max_bytes,
+                               bcast_diag *diag) {
   const zip_entry *e = &z->entries[k];
   uint64_t data_at, end_at;
   bcast_status st = bcast__zip_locate(z, k, name, &data_at, &end_at, diag);
@@ -202,13 +204,14 @@ static bcast_status read_entry(const zip_archive *z, size_t k, const char *name,
     const int rc = inflateInit2(&m.zs, -MAX_WBITS);
     if (rc != Z_OK) {
       bcast__free(m.in);
-      return rc == Z_MEM_ERROR ? no_memory(name, diag)
-                               : bcast__fail(diag, BCAST_IO,
-                                             "%s: zlib cannot start inflating",
-                                             name);
+      return rc == Z_MEM_ERROR
+                 ? no_memory(name, diag)
+                 : bcast__fail(diag, BCAST_IO,
+                               "%s: zlib cannot start inflating", name);
     }
   }
-  st = bcast_npy_read_stream(member_read, &m, name, out, info, max_bytes, diag);
+  st =
+      bcast_npy_read_stream(member_read, &m, name, out, info, max_bytes, diag);
   if (m.error) {
     if (st == BCAST_OK) bcast_tensor_release(out);
     st = m.error_status == BCAST_NO_MEMORY
@@ -260,14 +263,14 @@ bcast_status bcast_npz_read(const char *path, const char *member,
     if (k < 0) {
       char names[512];
       list_members(&z, names, sizeof names);
-      st = member ? bcast__fail(diag, BCAST_IO,
-                                "%s: no member '%s' (the archive has %s%s)",
-                                path, member, z.count ? "" : "no members",
-                                names)
-                  : bcast__fail(diag, BCAST_IO,
-                                "%s: the archive has %zu members (%s); name "
-                                "one as %s:NAME",
-                                path, z.count, names, path);
+      st = member
+               ? bcast__fail(diag, BCAST_IO,
+                             "%s: no member '%s' (the archive has %s%s)", path,
+                             member, z.count ? "" : "no members", names)
+               : bcast__fail(diag, BCAST_IO,
+                             "%s: the archive has %zu members (%s); name "
+                             "one as %s:NAME",
+                             path, z.count, names, path);
     }
   }
   if (st == BCAST_OK) {
@@ -413,7 +416,8 @@ static bcast_status write_member(archive_writer *w, const char *base,
   if (st == BCAST_OK) st = member_fits(w->path, name, m.size, diag);
   if (st) return st;
   unsigned char h[ZIP_CENTRAL_LEN];
-  const size_t len = zip_header(h, 0, name, name_len, m.crc, (uint32_t)m.size, 0);
+  const size_t len =
+      zip_header(h, 0, name, name_len, m.crc, (uint32_t)m.size, 0);
   if (bcast_output_write(w->out, h, len) ||
       bcast_output_write(w->out, name, name_len))
     return write_failed(w->path, diag);
@@ -450,7 +454,8 @@ static bcast_status copy_bytes(archive_writer *w, FILE *f, const char *src,
     return no_memory(w->path, diag);
   while (len > 0) {
     const size_t step = len < ZIP_CHUNK ? (size_t)len : ZIP_CHUNK;
-    bcast_status st = bcast__zip_read_at(f, from, w->copy_buf, step, src, diag);
+    bcast_status st =
+        bcast__zip_read_at(f, from, w->copy_buf, step, src, diag);
     if (st) return st;
     if (bcast_output_write(w->out, w->copy_buf, step))
       return write_failed(w->path, diag);
@@ -486,8 +491,10 @@ static bcast_status copy_member(archive_writer *w, const zip_archive *z,
   st = central_add(w, raw, e->raw_len, diag);
   if (st) return st;
   unsigned char *offset = w->central + before + e->offset_field;
-  if (e->offset_is64) bcast__put64(offset, w->at);
-  else bcast__put32(offset, (uint32_t)w->at);
+  if (e->offset_is64)
+    bcast__put64(offset, w->at);
+  else
+    bcast__put32(offset, (uint32_t)w->at);
   st = copy_bytes(w, z->file, z->path, from, to - from, diag);
   if (st) return st;
   w->at += to - from;
@@ -517,8 +524,9 @@ static bcast_status finish_archive(archive_writer *w, const zip_archive *z,
   bcast__put16(end + 20, (uint32_t)comment);
   if (bcast_output_write(w->out, end, sizeof end))
     return write_failed(w->path, diag);
-  return comment ? copy_bytes(w, z->file, z->path, z->comment_at, comment, diag)
-                 : BCAST_OK;
+  return comment
+             ? copy_bytes(w, z->file, z->path, z->comment_at, comment, diag)
+             : BCAST_OK;
 }
 
 /* The new member that replaces entry e (numpy.load would give e for its
@@ -610,10 +618,12 @@ static bcast_status check_write_args(const char *path, size_t n,
     /* A name is written as UTF-8, which zipfile decodes strictly. */
     uint32_t cp;
     for (size_t i = 0, used; i < len; i += used) {
-      used = bcast__utf8_decode((const unsigned char *)names[k] + i, len - i, &cp);
+      used = bcast__utf8_decode((const unsigned char *)names[k] + i, len - i,
+                                &cp);
       if (used == 0)
         return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                           "%s: member name '%s' is not UTF-8", path, names[k]);
+                           "%s: member name '%s' is not UTF-8", path,
+                           names[k]);
     }
   }
   return BCAST_OK;
@@ -644,8 +654,10 @@ static bcast_status write_npz(const char *path, size_t n,
     if (st == BCAST_OK)
       st = write_archive(&w, have ? &z : NULL, n, names, tensors, opts,
                          written, diag);
-    if (st == BCAST_OK) st = bcast_output_commit(w.out, diag);
-    else bcast_output_discard(w.out);
+    if (st == BCAST_OK)
+      st = bcast_output_commit(w.out, diag);
+    else
+      bcast_output_discard(w.out);
   }
   bcast__free(w.central);
   bcast__free(w.copy_buf);

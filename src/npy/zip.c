@@ -45,7 +45,7 @@
 #define ZIP64_LOCATOR_LEN 20
 #define ZIP64_END_LEN 56
 #define ZIP_SEARCH_LEN (ZIP_END_LEN + 65536) /* zipfile's (1 << 16) + 22 */
-#define ZIP_MAX_EXTRACT_VERSION 63           /* zipfile's MAX_EXTRACT_VERSION */
+#define ZIP_MAX_EXTRACT_VERSION 63 /* zipfile's MAX_EXTRACT_VERSION */
 #define ZIP_EXTRA_ZIP64 1
 
 bcast_status bcast__zip_bad(const char *path, const char *what,
@@ -81,22 +81,21 @@ bcast_status bcast__zip_read_at(FILE *f, uint64_t offset, void *dst, size_t n,
  * else code page 437, whose upper half is this table. */
 
 static const uint16_t cp437_high[128] = {
-    0x00c7, 0x00fc, 0x00e9, 0x00e2, 0x00e4, 0x00e0, 0x00e5, 0x00e7,
-    0x00ea, 0x00eb, 0x00e8, 0x00ef, 0x00ee, 0x00ec, 0x00c4, 0x00c5,
-    0x00c9, 0x00e6, 0x00c6, 0x00f4, 0x00f6, 0x00f2, 0x00fb, 0x00f9,
-    0x00ff, 0x00d6, 0x00dc, 0x00a2, 0x00a3, 0x00a5, 0x20a7, 0x0192,
-    0x00e1, 0x00ed, 0x00f3, 0x00fa, 0x00f1, 0x00d1, 0x00aa, 0x00ba,
-    0x00bf, 0x2310, 0x00ac, 0x00bd, 0x00bc, 0x00a1, 0x00ab, 0x00bb,
-    0x2591, 0x2592, 0x2593, 0x2502, 0x2524, 0x2561, 0x2562, 0x2556,
-    0x2555, 0x2563, 0x2551, 0x2557, 0x255d, 0x255c, 0x255b, 0x2510,
-    0x2514, 0x2534, 0x252c, 0x251c, 0x2500, 0x253c, 0x255e, 0x255f,
-    0x255a, 0x2554, 0x2569, 0x2566, 0x2560, 0x2550, 0x256c, 0x2567,
-    0x2568, 0x2564, 0x2565, 0x2559, 0x2558, 0x2552, 0x2553, 0x256b,
-    0x256a, 0x2518, 0x250c, 0x2588, 0x2584, 0x258c, 0x2590, 0x2580,
-    0x03b1, 0x00df, 0x0393, 0x03c0, 0x03a3, 0x03c3, 0x00b5, 0x03c4,
-    0x03a6, 0x0398, 0x03a9, 0x03b4, 0x221e, 0x03c6, 0x03b5, 0x2229,
-    0x2261, 0x00b1, 0x2265, 0x2264, 0x2320, 0x2321, 0x00f7, 0x2248,
-    0x00b0, 0x2219, 0x00b7, 0x221a, 0x207f, 0x00b2, 0x25a0, 0x00a0,
+    0x00c7, 0x00fc, 0x00e9, 0x00e2, 0x00e4, 0x00e0, 0x00e5, 0x00e7, 0x00ea,
+    0x00eb, 0x00e8, 0x00ef, 0x00ee, 0x00ec, 0x00c4, 0x00c5, 0x00c9, 0x00e6,
+    0x00c6, 0x00f4, 0x00f6, 0x00f2, 0x00fb, 0x00f9, 0x00ff, 0x00d6, 0x00dc,
+    0x00a2, 0x00a3, 0x00a5, 0x20a7, 0x0192, 0x00e1, 0x00ed, 0x00f3, 0x00fa,
+    0x00f1, 0x00d1, 0x00aa, 0x00ba, 0x00bf, 0x2310, 0x00ac, 0x00bd, 0x00bc,
+    0x00a1, 0x00ab, 0x00bb, 0x2591, 0x2592, 0x2593, 0x2502, 0x2524, 0x2561,
+    0x2562, 0x2556, 0x2555, 0x2563, 0x2551, 0x2557, 0x255d, 0x255c, 0x255b,
+    0x2510, 0x2514, 0x2534, 0x252c, 0x251c, 0x2500, 0x253c, 0x255e, 0x255f,
+    0x255a, 0x2554, 0x2569, 0x2566, 0x2560, 0x2550, 0x256c, 0x2567, 0x2568,
+    0x2564, 0x2565, 0x2559, 0x2558, 0x2552, 0x2553, 0x256b, 0x256a, 0x2518,
+    0x250c, 0x2588, 0x2584, 0x258c, 0x2590, 0x2580, 0x03b1, 0x00df, 0x0393,
+    0x03c0, 0x03a3, 0x03c3, 0x00b5, 0x03c4, 0x03a6, 0x0398, 0x03a9, 0x03b4,
+    0x221e, 0x03c6, 0x03b5, 0x2229, 0x2261, 0x00b1, 0x2265, 0x2264, 0x2320,
+    0x2321, 0x00f7, 0x2248, 0x00b0, 0x2219, 0x00b7, 0x221a, 0x207f, 0x00b2,
+    0x25a0, 0x00a0,
 };
 
 /* The most UTF-8 bytes one name byte decodes to (a cp437 letter). */
@@ -129,9 +128,9 @@ static int decode_name(const unsigned char *raw, size_t len, int utf8,
 
 /* Where the directory is: zipfile's _EndRecData and _EndRecData64. */
 typedef struct end_record {
-  uint64_t at;       /* the plain end record's offset */
+  uint64_t at; /* the plain end record's offset */
   uint64_t dir_size, dir_offset;
-  int zip64;         /* a zip64 end record gave them */
+  int zip64; /* a zip64 end record gave them */
   uint64_t comment_at;
   size_t comment_len;
 } end_record;
@@ -188,8 +187,9 @@ static bcast_status find_end(zip_archive *z, end_record *r, bcast_diag *diag) {
                        "supported",
                        z->path);
   if (r->at < ZIP64_LOCATOR_LEN + ZIP64_END_LEN)
-    return bcast__zip_bad(z->path, "a zip64 locator without room for its "
-                                   "end record",
+    return bcast__zip_bad(z->path,
+                          "a zip64 locator without room for its "
+                          "end record",
                           diag);
   unsigned char end64[ZIP64_END_LEN];
   st = bcast__zip_read_at(z->file, r->at - ZIP64_LOCATOR_LEN - ZIP64_END_LEN,
@@ -250,8 +250,9 @@ static bcast_status decode_extra(const zip_archive *z, const unsigned char *x,
   while (len - pos >= 4) {
     const uint32_t id = bcast__get16(x + pos), n = bcast__get16(x + pos + 2);
     if (n > len - pos - 4)
-      return bcast__zip_bad(z->path, "a corrupt extra field in the central "
-                                     "directory",
+      return bcast__zip_bad(z->path,
+                            "a corrupt extra field in the central "
+                            "directory",
                             diag);
     if (id == ZIP_EXTRA_ZIP64) {
       size_t at = pos + 4;
@@ -309,8 +310,8 @@ static bcast_status parse_entry(zip_archive *z, size_t pos,
   e->raw_len = ZIP_CENTRAL_LEN + b->name + b->extra + b->comment;
   e->truncated = b->truncated;
   e->offset_field = 42;
-  if (!decode_name(p + ZIP_CENTRAL_LEN, b->name, (e->flags & ZIP_FLAG_UTF8) != 0,
-                   *names, &e->name_len))
+  if (!decode_name(p + ZIP_CENTRAL_LEN, b->name,
+                   (e->flags & ZIP_FLAG_UTF8) != 0, *names, &e->name_len))
     return bcast__zip_bad(z->path, "a member name flagged UTF-8 is not UTF-8",
                           diag);
   e->name = *names;
@@ -331,8 +332,9 @@ static bcast_status read_directory(zip_archive *z, const end_record *r,
                                    bcast_diag *diag) {
   const uint64_t before = r->zip64 ? ZIP64_LOCATOR_LEN + ZIP64_END_LEN : 0;
   if (r->dir_size > r->at || r->at - r->dir_size < before)
-    return bcast__zip_bad(z->path, "the central directory would start "
-                                   "before the file",
+    return bcast__zip_bad(z->path,
+                          "the central directory would start "
+                          "before the file",
                           diag);
   z->start_dir = r->at - before - r->dir_size;
   z->dir_offset = r->dir_offset;
@@ -384,9 +386,11 @@ bcast_status bcast__zip_open(FILE *f, const char *path, zip_archive *z,
   unsigned char magic[4] = {0};
   if (z->file_size < sizeof magic ||
       bcast__zip_read_at(f, 0, magic, sizeof magic, path, NULL) != BCAST_OK ||
-      (bcast__get32(magic) != ZIP_LOCAL_SIG && bcast__get32(magic) != ZIP_END_SIG))
-    return bcast__zip_bad(path, "it does not start with a zip signature "
-                                "(PK\\3\\4, or PK\\5\\6 when empty)",
+      (bcast__get32(magic) != ZIP_LOCAL_SIG &&
+       bcast__get32(magic) != ZIP_END_SIG))
+    return bcast__zip_bad(path,
+                          "it does not start with a zip signature "
+                          "(PK\\3\\4, or PK\\5\\6 when empty)",
                           diag);
   end_record r;
   memset(&r, 0, sizeof r);
@@ -446,31 +450,38 @@ bcast_status bcast__zip_locate(const zip_archive *z, size_t k,
   const zip_entry *e = &z->entries[k];
   if (e->header_offset < 0 ||
       (uint64_t)e->header_offset + ZIP_LOCAL_LEN > z->file_size)
-    return bcast__zip_bad(name, "the member's local header is outside the "
-                                "file",
+    return bcast__zip_bad(name,
+                          "the member's local header is outside the "
+                          "file",
                           diag);
   const uint64_t h = (uint64_t)e->header_offset;
   unsigned char local[ZIP_LOCAL_LEN];
-  bcast_status st = bcast__zip_read_at(z->file, h, local, sizeof local, name,
-                                       diag);
+  bcast_status st =
+      bcast__zip_read_at(z->file, h, local, sizeof local, name, diag);
   if (st) return st;
   if (bcast__get32(local) != ZIP_LOCAL_SIG)
     return bcast__zip_bad(name, "no local header at the member's offset",
                           diag);
   /* The header's name and extra field, as much of them as the file has. */
   const uint64_t room = z->file_size - h - ZIP_LOCAL_LEN;
-  const size_t stated = bcast__get16(local + 26), extra = bcast__get16(local + 28);
+  const size_t stated = bcast__get16(local + 26),
+               extra = bcast__get16(local + 28);
   const size_t name_len = stated < room ? stated : (size_t)room;
-  const size_t extra_len = extra < room - name_len ? extra : (size_t)(room - name_len);
+  const size_t extra_len =
+      extra < room - name_len ? extra : (size_t)(room - name_len);
   unsigned char *raw = bcast__malloc(name_len + NAME_EXPANSION * name_len + 1);
-  if (!raw) return bcast__fail(diag, BCAST_NO_MEMORY, "%s: out of memory", name);
+  if (!raw)
+    return bcast__fail(diag, BCAST_NO_MEMORY, "%s: out of memory", name);
   char *decoded = (char *)raw + name_len;
   size_t decoded_len = 0;
-  st = bcast__zip_read_at(z->file, h + ZIP_LOCAL_LEN, raw, name_len, name, diag);
+  st = bcast__zip_read_at(z->file, h + ZIP_LOCAL_LEN, raw, name_len, name,
+                          diag);
   if (st == BCAST_OK &&
-      (!decode_name(raw, name_len, (bcast__get16(local + 6) & ZIP_FLAG_UTF8) != 0,
-                    decoded, &decoded_len) ||
-       decoded_len != e->name_len || memcmp(decoded, e->name, decoded_len) != 0))
+      (!decode_name(raw, name_len,
+                    (bcast__get16(local + 6) & ZIP_FLAG_UTF8) != 0, decoded,
+                    &decoded_len) ||
+       decoded_len != e->name_len ||
+       memcmp(decoded, e->name, decoded_len) != 0))
     st = bcast__zip_bad(name, "the member's local header names another file",
                         diag);
   bcast__free(raw);
@@ -484,8 +495,9 @@ bcast_status bcast__zip_locate(const zip_archive *z, size_t k,
   *end_at = (uint64_t)moved_offset(z, end);
   if (e->raw_offset > end || header_len > end - e->raw_offset ||
       e->csize > end - e->raw_offset - header_len)
-    return bcast__zip_bad(name, "the member's data overlap the next member "
-                                "or the directory",
+    return bcast__zip_bad(name,
+                          "the member's data overlap the next member "
+                          "or the directory",
                           diag);
   return BCAST_OK;
 }

@@ -61,7 +61,7 @@ typedef struct zip_archive {
   uint64_t file_size;
   uint64_t start_dir;  /* where the central directory starts */
   uint64_t dir_offset; /* where the end record says it starts */
-  unsigned char *dir; /* its bytes */
+  unsigned char *dir;  /* its bytes */
   size_t dir_len;
   zip_entry *entries;
   size_t count;

@@ -105,10 +105,14 @@ static int read_integer(span s, int *neg, uint64_t *mag) {
   for (; i < s.n; i++) {
     const char c = s.p[i];
     unsigned d;
-    if (c >= '0' && c <= '9') d = (unsigned)(c - '0');
-    else if (base == 16 && c >= 'a' && c <= 'f') d = (unsigned)(c - 'a' + 10);
-    else if (base == 16 && c >= 'A' && c <= 'F') d = (unsigned)(c - 'A' + 10);
-    else return 0;
+    if (c >= '0' && c <= '9')
+      d = (unsigned)(c - '0');
+    else if (base == 16 && c >= 'a' && c <= 'f')
+      d = (unsigned)(c - 'a' + 10);
+    else if (base == 16 && c >= 'A' && c <= 'F')
+      d = (unsigned)(c - 'A' + 10);
+    else
+      return 0;
     if (v > (UINT64_MAX - d) / base) return 0;
     v = v * base + d;
   }
@@ -132,7 +136,8 @@ static int read_int64(span s, int64_t *out) {
 static int read_float_bits(span value, span type, double *out) {
   int neg;
   uint64_t bits;
-  if (value.n < 3 || value.p[0] != '0' || (value.p[1] != 'x' && value.p[1] != 'X') ||
+  if (value.n < 3 || value.p[0] != '0' ||
+      (value.p[1] != 'x' && value.p[1] != 'X') ||
       !read_integer(value, &neg, &bits))
     return 0;
   if (span_is(type, "f16") && bits <= 0xFFFF) {
@@ -175,8 +180,8 @@ static int read_number(span value, span type, bcast_scalar *out) {
     else if (neg && mag > (uint64_t)INT64_MAX + 1)
       *out = bcast_scalar_float(-(double)mag);
     else
-      *out = bcast_scalar_int(neg ? (int64_t)((uint64_t)0 - mag)
-                                  : (int64_t)mag);
+      *out =
+          bcast_scalar_int(neg ? (int64_t)((uint64_t)0 - mag) : (int64_t)mag);
     return 1;
   }
   char text[128];
@@ -217,7 +222,8 @@ static bcast_status set_value(bcast_op_attrs *attrs, bcast_op op,
     return BCAST_OK;
   }
   case BCAST_ATTR_ROUND:
-    if (span_is(value, "true") || span_is(value, "True") || span_is(value, "1"))
+    if (span_is(value, "true") || span_is(value, "True") ||
+        span_is(value, "1"))
       attrs->round = 1;
     else if (span_is(value, "false") || span_is(value, "False") ||
              span_is(value, "0"))
@@ -280,7 +286,8 @@ static void list_attrs(char *buf, size_t cap) {
   size_t len = 0;
   buf[0] = '\0';
   for (int a = 0; a < BCAST_ATTR_COUNT; a++)
-    bcast__append(buf, cap, &len, "%s%s", a ? ", " : "", bcast_attr_name((bcast_attr)a));
+    bcast__append(buf, cap, &len, "%s%s", a ? ", " : "",
+                  bcast_attr_name((bcast_attr)a));
 }
 
 bcast_status bcast_op_attr_set(bcast_op_attrs *attrs, bcast_op op,
@@ -305,7 +312,8 @@ bcast_status bcast_op_attr_set(bcast_op_attrs *attrs, bcast_op op,
                        (int)key.n, key.p, bcast_op_get(op)->name);
   /* Parse into a copy so that attrs stay unchanged on failure. */
   bcast_op_attrs next = *attrs;
-  bcast_status status = set_value(&next, op, attr, (span){value, value_len}, diag);
+  bcast_status status =
+      set_value(&next, op, attr, (span){value, value_len}, diag);
   if (status == BCAST_OK) *attrs = next;
   return status;
 }

@@ -186,7 +186,8 @@ bcast_status bcast__op_bound_value(const bcast_scalar *s, const char *attr,
                        attr, text, type, (long long)lo,
                        (unsigned long long)hi);
   *as_uint = neg ? 0 : mag;
-  *as_int = neg ? (int64_t)((uint64_t)0 - mag) : (int64_t)(mag > INT64_MAX ? INT64_MAX : mag);
+  *as_int = neg ? (int64_t)((uint64_t)0 - mag)
+                : (int64_t)(mag > INT64_MAX ? INT64_MAX : mag);
   return BCAST_OK;
 }
 
@@ -210,10 +211,10 @@ bcast_status bcast__op_clamp_bounds(const bcast_op_attrs *attrs,
   bcast_status status = BCAST_OK;
   if (attrs->min_val.kind != BCAST_SCALAR_NONE)
     status = bcast__op_bound_value(&attrs->min_val, "min_val", data,
-                                  &out->lo_i, &out->lo_u, &out->lo_f, diag);
+                                   &out->lo_i, &out->lo_u, &out->lo_f, diag);
   if (status == BCAST_OK && attrs->max_val.kind != BCAST_SCALAR_NONE)
     status = bcast__op_bound_value(&attrs->max_val, "max_val", data,
-                                  &out->hi_i, &out->hi_u, &out->hi_f, diag);
+                                   &out->hi_i, &out->hi_u, &out->hi_f, diag);
   if (status != BCAST_OK) return status;
 
   /* min_val <= max_val, compared as the type's values. */

@@ -103,12 +103,14 @@ typedef struct copy_rows_params {
 
 #define COPY_ROWS_(E, T)                                                      \
   static void copy_rows_fill_##E(int64_t rows, char *const *ptrs,             \
-                                 const int64_t *strides, const void *params) { \
+                                 const int64_t *strides,                      \
+                                 const void *params) {                        \
     EACH_ROW_(const T value = *(const T *)src;                                \
-              for (int64_t i = 0; i < n; i++) ((T *)dst)[i] = value;)         \
+              for (int64_t i = 0; i < n; i++)((T *)dst)[i] = value;)          \
   }                                                                           \
   static void copy_rows_copy_##E(int64_t rows, char *const *ptrs,             \
-                                 const int64_t *strides, const void *params) { \
+                                 const int64_t *strides,                      \
+                                 const void *params) {                        \
     EACH_ROW_(for (int64_t i = 0; i < n; i++)((T *)dst)[i] =                  \
                   ((const T *)src)[i];)                                       \
   }                                                                           \
@@ -246,28 +248,36 @@ typedef struct copy_kernel_row {
 
 #if BCAST__HAVE_NT_STORE
 #define COPY_ROW_(E)                                                          \
-  {copy_fill_store_##E, copy_fill_nt_store_##E, copy_strided_##E,              \
-   copy_gather_##E,     copy_rows_fill_##E,   copy_rows_copy_##E,            \
-   copy_rows_strided_##E}
+  {                                                                           \
+    copy_fill_store_##E, copy_fill_nt_store_##E, copy_strided_##E,            \
+        copy_gather_##E, copy_rows_fill_##E, copy_rows_copy_##E,              \
+        copy_rows_strided_##E                                                 \
+  }
 #else
 #define COPY_ROW_(E)                                                          \
-  {copy_fill_##E,       copy_fill_##E,      copy_strided_##E,                \
-   copy_gather_##E,     copy_rows_fill_##E, copy_rows_copy_##E,              \
-   copy_rows_strided_##E}
+  {                                                                           \
+    copy_fill_##E, copy_fill_##E, copy_strided_##E, copy_gather_##E,          \
+        copy_rows_fill_##E, copy_rows_copy_##E, copy_rows_strided_##E         \
+  }
 #endif
 
-static const copy_kernel_row copy_rows[5] = {COPY_ROW_(1), COPY_ROW_(2),
-                                             COPY_ROW_(4), COPY_ROW_(8),
-                                             COPY_ROW_(16)};
+static const copy_kernel_row copy_rows[5] = {
+    COPY_ROW_(1), COPY_ROW_(2), COPY_ROW_(4), COPY_ROW_(8), COPY_ROW_(16)};
 
 static const copy_kernel_row *copy_row_for(int64_t elem_bytes) {
   switch (elem_bytes) {
-    case 1: return &copy_rows[0];
-    case 2: return &copy_rows[1];
-    case 4: return &copy_rows[2];
-    case 8: return &copy_rows[3];
-    case 16: return &copy_rows[4];
-    default: return NULL;
+  case 1:
+    return &copy_rows[0];
+  case 2:
+    return &copy_rows[1];
+  case 4:
+    return &copy_rows[2];
+  case 8:
+    return &copy_rows[3];
+  case 16:
+    return &copy_rows[4];
+  default:
+    return NULL;
   }
 }
 
@@ -364,11 +374,20 @@ bcast_status bcast_copy_run(const bcast_plan *plan, char *const *base,
   else if (rows_packed && params.src_step == 0 &&
            elem_bytes * params.n <= 64) {
     switch (elem_bytes) {
-      case 1: kernel = copy_rows_splat_1; break;
-      case 2: kernel = copy_rows_splat_2; break;
-      case 4: kernel = copy_rows_splat_4; break;
-      case 8: kernel = copy_rows_splat_8; break;
-      default: break;
+    case 1:
+      kernel = copy_rows_splat_1;
+      break;
+    case 2:
+      kernel = copy_rows_splat_2;
+      break;
+    case 4:
+      kernel = copy_rows_splat_4;
+      break;
+    case 8:
+      kernel = copy_rows_splat_8;
+      break;
+    default:
+      break;
     }
   }
 #endif

@@ -76,7 +76,7 @@ static inline void bcast__store_pattern(char *dst, int64_t bytes,
  * ordinary ones for the part of a line before the first and after the last
  * (see bcast__nt_store_copy).  Unfenced. */
 static inline void bcast__nt_store_pattern(char *dst, int64_t bytes,
-                                         __m128i pattern) {
+                                           __m128i pattern) {
   int64_t i = 0;
   for (; i < bytes && ((uintptr_t)(dst + i) & 63u) != 0; i += 16)
     _mm_store_si128((__m128i *)(dst + i), pattern);

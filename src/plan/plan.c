@@ -180,7 +180,6 @@ bcast_status bcast_plan_build(bcast_plan *plan, int32_t out_rank,
   return BCAST_OK;
 }
 
-
 /* Steps the odometer idx over dims 0..outer-1 to its next position (there
  * must be one) and moves the nops operand pointers p with it: a dim that
  * wraps goes back by rewind[k][d], (extent - 1) strides. */
@@ -303,7 +302,8 @@ static void plan_run_rows_range(const bcast_plan *plan, char *const *base,
   const int64_t n1 = has_rows ? plan->extent[inner - 1] : 1;
   int64_t idx[BCAST_MAX_RANK];
   int64_t rewind[BCAST_PLAN_MAX_OPERANDS][BCAST_MAX_RANK];
-  int64_t strides[BCAST_PLAN_MAX_OPERANDS], row_strides[BCAST_PLAN_MAX_OPERANDS];
+  int64_t strides[BCAST_PLAN_MAX_OPERANDS],
+      row_strides[BCAST_PLAN_MAX_OPERANDS];
   char *plane[BCAST_PLAN_MAX_OPERANDS], *ptrs[BCAST_PLAN_MAX_OPERANDS];
 
   const int64_t row = begin / n0, offset = begin % n0;

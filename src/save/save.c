@@ -32,12 +32,12 @@ typedef struct save_job {
    * its own, plus its converted copy's where the numpy profile converts
    * it (bcast_ew_compute converts the boxes a tile reads). */
   size_t in_bytes[EW_MAX_INPUTS];
-  int op_job;                         /* the op over inputs; else a copy */
+  int op_job; /* the op over inputs; else a copy */
   bcast_op op;
   const bcast_op_attrs *attrs;
-  const bcast_ew_options *ew;         /* for a tile: no declared shapes */
-  int threads;                        /* copies */
-  int big_endian;                     /* write '>' data */
+  const bcast_ew_options *ew; /* for a tile: no declared shapes */
+  int threads;                /* copies */
+  int big_endian;             /* write '>' data */
 } save_job;
 
 /* What the writer keeps across the jobs of one call. */
@@ -149,8 +149,8 @@ static bcast_status run_tile(const save_job *job, const bcast_tile_map *maps,
   bcast_tensor boxes[EW_MAX_INPUTS], tile;
   int64_t ext[BCAST_MAX_RANK];
   for (int32_t d = 0; d < box->rank; d++) ext[d] = box->hi[d] - box->lo[d];
-  bcast_status st = bcast_tensor_wrap(&tile, job->layout.dtype, box->rank,
-                                      ext, NULL, buffer, diag);
+  bcast_status st = bcast_tensor_wrap(&tile, job->layout.dtype, box->rank, ext,
+                                      NULL, buffer, diag);
   size_t made = 0;
   for (; st == BCAST_OK && made < job->n; made++) {
     bcast_box in_box;
@@ -336,8 +336,8 @@ static bcast_status op_layout(bcast_op op, const bcast_op_attrs *attrs,
     bcast_dtype want[EW_MAX_INPUTS] = {BCAST_BOOL, BCAST_BOOL, BCAST_BOOL};
     bcast_dtype result;
     for (size_t k = 0; k < n; k++) types[k] = inputs[k].dtype;
-    st = bcast_ew_result_dtype(op, ew->profile, n, types, attrs, &result,
-                               diag);
+    st =
+        bcast_ew_result_dtype(op, ew->profile, n, types, attrs, &result, diag);
     if (st == BCAST_OK)
       st = bcast_op_operand_dtypes(op, ew->profile, n, types, want, diag);
     for (size_t k = 0; st == BCAST_OK && k < n; k++) {
@@ -358,13 +358,11 @@ static bcast_status op_layout(bcast_op op, const bcast_op_attrs *attrs,
   return BCAST_OK;
 }
 
-bcast_status bcast_npy_save_op(const char *path, bcast_op op,
-                               const bcast_op_attrs *attrs, size_t n_inputs,
-                               const bcast_tensor *inputs,
-                               const bcast_ew_options *ew_options,
-                               int64_t memory_bytes,
-                               const bcast_save_options *options,
-                               bcast_diag *diag) {
+bcast_status
+bcast_npy_save_op(const char *path, bcast_op op, const bcast_op_attrs *attrs,
+                  size_t n_inputs, const bcast_tensor *inputs,
+                  const bcast_ew_options *ew_options, int64_t memory_bytes,
+                  const bcast_save_options *options, bcast_diag *diag) {
   if (!path || (n_inputs && !inputs))
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                        "bcast_npy_save_op: NULL argument");

@@ -8,8 +8,10 @@
 #include "bcast/explicit.h"
 
 static const char *dim_text(int64_t d, char *buf, size_t cap) {
-  if (BCAST_DIM_IS_DYNAMIC(d)) snprintf(buf, cap, "?");
-  else snprintf(buf, cap, "%lld", (long long)d);
+  if (BCAST_DIM_IS_DYNAMIC(d))
+    snprintf(buf, cap, "?");
+  else
+    snprintf(buf, cap, "%lld", (long long)d);
   return buf;
 }
 
@@ -104,9 +106,11 @@ bcast_status bcast_broadcast_in_dim_check(const bcast_shape *operand,
                                           bcast_dims_order order,
                                           bcast_diag *diag) {
   if (operand->rank == BCAST_RANK_UNRANKED || out->rank == BCAST_RANK_UNRANKED)
-    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                       "broadcast_in_dim needs ranked operand and output shapes");
-  bcast_status st = check_map(operand->rank, out->rank, dims, n_dims, order, diag);
+    return bcast__fail(
+        diag, BCAST_INVALID_ARGUMENT,
+        "broadcast_in_dim needs ranked operand and output shapes");
+  bcast_status st =
+      check_map(operand->rank, out->rank, dims, n_dims, order, diag);
   if (st != BCAST_OK) return st;
   /* StableHLO's C5 and XLA's InferBroadcastShape: a static operand dim is
    * 1 or the size of its output dim.  A dynamic operand dim passes (it is
@@ -126,11 +130,12 @@ bcast_status bcast_broadcast_in_dim_check(const bcast_shape *operand,
     if (!diag) return BCAST_INCOMPATIBLE;
     char s0[24], s1[24];
     if (BCAST_DIM_IS_DYNAMIC(o))
-      bcast__fail(diag, BCAST_INCOMPATIBLE,
-                  "operand dim %zu (size %s) maps to output dim %lld, which is "
-                  "dynamic; a static size other than 1 cannot broadcast onto "
-                  "a dynamic dim (XLA's rule)",
-                  i, dim_text(in, s0, sizeof s0), (long long)dims[i]);
+      bcast__fail(
+          diag, BCAST_INCOMPATIBLE,
+          "operand dim %zu (size %s) maps to output dim %lld, which is "
+          "dynamic; a static size other than 1 cannot broadcast onto "
+          "a dynamic dim (XLA's rule)",
+          i, dim_text(in, s0, sizeof s0), (long long)dims[i]);
     else
       bcast__fail(diag, BCAST_INCOMPATIBLE,
                   "operand dim %zu (size %s) maps to output dim %lld (size "
@@ -153,14 +158,16 @@ bcast_status bcast_xla_binary_shape(const bcast_shape *lhs,
                        "XLA shapes are ranked; '*' is not accepted");
   /* Place the lower-rank operand in the higher rank. */
   int low_is_lhs = lhs->rank < rhs->rank;
-  const bcast_shape *low = low_is_lhs ? lhs : rhs, *high = low_is_lhs ? rhs : lhs;
+  const bcast_shape *low = low_is_lhs ? lhs : rhs,
+                    *high = low_is_lhs ? rhs : lhs;
   bcast_shape placed = {0};
   if (low->rank != high->rank && low->rank != 0) {
     if (n_dims == 0)
-      return bcast__fail(diag, BCAST_RANK_MISMATCH,
-                         "operands of rank %d and %d need broadcast_dimensions "
-                         "in the xla profile (XLA does not add leading 1s)",
-                         (int)lhs->rank, (int)rhs->rank);
+      return bcast__fail(
+          diag, BCAST_RANK_MISMATCH,
+          "operands of rank %d and %d need broadcast_dimensions "
+          "in the xla profile (XLA does not add leading 1s)",
+          (int)lhs->rank, (int)rhs->rank);
     bcast_status st = check_map(low->rank, high->rank, dims, n_dims,
                                 BCAST_DIMS_INCREASING, diag);
     if (st != BCAST_OK) return st;
@@ -190,7 +197,8 @@ bcast_status bcast_xla_binary_shape(const bcast_shape *lhs,
   /* Degenerate (size-1) dims broadcast both ways. */
   out->rank = high->rank;
   for (int32_t d = 0; d < high->rank; d++) {
-    if (bcast_dim_infer(high->dims[d], low->dims[d], &out->dims[d]) == BCAST_OK)
+    if (bcast_dim_infer(high->dims[d], low->dims[d], &out->dims[d]) ==
+        BCAST_OK)
       continue;
     if (!diag) return BCAST_INCOMPATIBLE;
     int hi_op = low_is_lhs ? 1 : 0;
@@ -211,7 +219,8 @@ bcast_status bcast_broadcast_in_dim_partial(const bcast_shape *operand,
                                             const int64_t *dims, size_t n_dims,
                                             const bcast_dim_size *sizes,
                                             size_t n_sizes, bcast_shape *out,
-                                            int32_t *source, bcast_diag *diag) {
+                                            int32_t *source,
+                                            bcast_diag *diag) {
   if (operand->rank == BCAST_RANK_UNRANKED)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                        "broadcast_in_dim needs a ranked operand");
@@ -223,7 +232,8 @@ bcast_status bcast_broadcast_in_dim_partial(const bcast_shape *operand,
     new_dims += !mapped;
     if (sizes[s].size < 0 && !BCAST_DIM_IS_DYNAMIC(sizes[s].size))
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                         "output dim %d has a negative size", (int)sizes[s].dim);
+                         "output dim %d has a negative size",
+                         (int)sizes[s].dim);
   }
   /* The sum is used only when neither term is over the limit, so a sum
    * that wrapped is never taken for a small rank. */
@@ -272,11 +282,12 @@ bcast_status bcast_broadcast_in_dim_partial(const bcast_shape *operand,
       int64_t in = operand->dims[from[o]];
       if (in != 1 && !BCAST_DIM_IS_DYNAMIC(in) && in != given[o]) {
         char s0[24], s1[24];
-        return bcast__fail(diag, BCAST_INCOMPATIBLE,
-                           "output dim %d is given size %s, but operand dim "
-                           "%d (size %s) maps to it and can only expand from 1",
-                           (int)o, dim_text(given[o], s1, sizeof s1),
-                           (int)from[o], dim_text(in, s0, sizeof s0));
+        return bcast__fail(
+            diag, BCAST_INCOMPATIBLE,
+            "output dim %d is given size %s, but operand dim "
+            "%d (size %s) maps to it and can only expand from 1",
+            (int)o, dim_text(given[o], s1, sizeof s1), (int)from[o],
+            dim_text(in, s0, sizeof s0));
       }
       out->dims[o] = given[o];
       if (in == 1) from[o] = -1; /* expanded: no longer equals the input */

@@ -192,8 +192,8 @@ void bcast__buffer_release(bcast_buffer *buffer) {
     munmap(buffer->data, buffer->bytes);
   else
 #endif
-  if (!(buffer->rounded >= BUFFER_HUGE_MIN &&
-        bcast__cache_put(buffer->data, buffer->block, buffer->rounded)))
+      if (!(buffer->rounded >= BUFFER_HUGE_MIN &&
+            bcast__cache_put(buffer->data, buffer->block, buffer->rounded)))
     bcast__free(buffer->block);
   bcast__free(buffer);
 }

@@ -19,7 +19,8 @@ static const struct {
   const char *name;
   int64_t bytes;
 } dtype_info[BCAST_DTYPE_COUNT] = {
-#define DTYPE_INFO_(id, name, ctype, size, kind, npy, mlir) {name, (int64_t)(size)},
+#define DTYPE_INFO_(id, name, ctype, size, kind, npy, mlir)                   \
+  {name, (int64_t)(size)},
     BCAST_DTYPE_LIST(DTYPE_INFO_)
 #undef DTYPE_INFO_
 };
@@ -84,7 +85,8 @@ static bcast_status shape_bytes(bcast_dtype dtype, int32_t rank,
   int overflow = 0;
   for (int32_t i = 0; i < rank; i++)
     overflow |= __builtin_mul_overflow(count, shape[i], &count);
-  if (overflow || __builtin_mul_overflow(count, dtype_info[dtype].bytes, &bytes)) {
+  if (overflow ||
+      __builtin_mul_overflow(count, dtype_info[dtype].bytes, &bytes)) {
     if (diag) {
       char dims[BCAST_DIAG_TEXT_MAX / 2];
       format_dims(dims, sizeof dims, rank, shape);
@@ -129,9 +131,9 @@ static bcast_status c_strides(int64_t elem_bytes, int32_t rank,
 }
 
 static bcast_status tensor_wrap(bcast_tensor *t, bcast_dtype dtype,
-                               int32_t rank, const int64_t *shape,
-                               const int64_t *stride_bytes, void *data,
-                               bcast_diag *diag) {
+                                int32_t rank, const int64_t *shape,
+                                const int64_t *stride_bytes, void *data,
+                                bcast_diag *diag) {
   bcast_status status = check_dtype_rank(dtype, rank, diag);
   if (status == BCAST_OK) status = check_dims(rank, shape, diag);
   int64_t count = 0, bytes = 0;
@@ -195,11 +197,12 @@ static bcast_status tensor_alloc(bcast_tensor *t, bcast_dtype dtype,
   out.dtype = dtype;
   out.rank = rank;
   for (int32_t i = 0; i < rank; i++) out.shape[i] = shape[i];
-  status = c_strides(dtype_info[dtype].bytes, rank, shape, out.stride_bytes,
-                     diag);
+  status =
+      c_strides(dtype_info[dtype].bytes, rank, shape, out.stride_bytes, diag);
   if (status != BCAST_OK) return status;
-  status = zeroed ? bcast__buffer_alloc((size_t)bytes, &out.owner, diag)
-                  : bcast__buffer_alloc_uninit((size_t)bytes, &out.owner, diag);
+  status = zeroed
+               ? bcast__buffer_alloc((size_t)bytes, &out.owner, diag)
+               : bcast__buffer_alloc_uninit((size_t)bytes, &out.owner, diag);
   if (status != BCAST_OK) return status;
   out.data = bcast__buffer_data(out.owner);
   *t = out;
@@ -369,11 +372,10 @@ static bcast_status tensor_copy(const bcast_tensor *dst,
                                 const bcast_tensor *src, int threads,
                                 int fresh, bcast_diag *diag) {
   if (dst->dtype != src->dtype)
-    return bcast__fail(diag, BCAST_TYPE, "cannot copy %s elements into %s",
-                       dtype_valid(src->dtype) ? dtype_info[src->dtype].name
-                                               : "unknown",
-                       dtype_valid(dst->dtype) ? dtype_info[dst->dtype].name
-                                               : "unknown");
+    return bcast__fail(
+        diag, BCAST_TYPE, "cannot copy %s elements into %s",
+        dtype_valid(src->dtype) ? dtype_info[src->dtype].name : "unknown",
+        dtype_valid(dst->dtype) ? dtype_info[dst->dtype].name : "unknown");
   bcast_status status = check_dtype_rank(dst->dtype, dst->rank, diag);
   if (status == BCAST_OK) status = check_dims(dst->rank, dst->shape, diag);
   if (status == BCAST_OK) status = check_dims(src->rank, src->shape, diag);
@@ -424,9 +426,8 @@ bcast_status bcast_materialize(bcast_tensor *dst, const bcast_tensor *src,
 
 /* The shape of copy i in materialize_all: shape, or x[i]'s own when
  * shape is NULL. */
-static const int64_t *copy_shape(const bcast_tensor *x, size_t i,
-                                 int32_t rank, const int64_t *shape,
-                                 int32_t *rank_out) {
+static const int64_t *copy_shape(const bcast_tensor *x, size_t i, int32_t rank,
+                                 const int64_t *shape, int32_t *rank_out) {
   *rank_out = shape ? rank : x[i].rank;
   return shape ? shape : x[i].shape;
 }
@@ -447,8 +448,8 @@ static bcast_status copies_over_budget(size_t n, const bcast_tensor *x,
   char what[BCAST_DIAG_TEXT_MAX / 2];
   size_t len = 0;
   what[0] = '\0';
-  bcast__append(what, sizeof what, &len, "materializing %zu output%s of %s",
-                n, n == 1 ? "" : "s", listed > 1 ? "shapes " : "shape ");
+  bcast__append(what, sizeof what, &len, "materializing %zu output%s of %s", n,
+                n == 1 ? "" : "s", listed > 1 ? "shapes " : "shape ");
   for (size_t i = 0; i < listed && len + 1 < sizeof what; i++) {
     if (i > 0) bcast__append(what, sizeof what, &len, ", ");
     const int64_t *si = copy_shape(x, i, rank, shape, &r);
@@ -616,13 +617,14 @@ bcast_status bcast_bind_check(size_t n, const bcast_shape *declared,
         format_declared(d0, sizeof d0, declared[first].dims[fj]);
       if (declared[i].rank != BCAST_RANK_UNRANKED)
         format_declared(d1, sizeof d1, declared[i].dims[j]);
-      bcast__fail(diag, BCAST_RUNTIME_SHAPE,
-                  "operand #%zu dim %d (declared %s) is %" PRId64
-                  " at run time and operand #%zu dim %d (declared %s) is %" PRId64
-                  ": sizes that differ and are not 1 do not broadcast "
-                  "(undefined behaviour under the Broadcastable trait), at "
-                  "broadcast dim %d",
-                  first, (int)fj, d0, fsize, i, (int)j, d1, size, (int)a);
+      bcast__fail(
+          diag, BCAST_RUNTIME_SHAPE,
+          "operand #%zu dim %d (declared %s) is %" PRId64
+          " at run time and operand #%zu dim %d (declared %s) is %" PRId64
+          ": sizes that differ and are not 1 do not broadcast "
+          "(undefined behaviour under the Broadcastable trait), at "
+          "broadcast dim %d",
+          first, (int)fj, d0, fsize, i, (int)j, d1, size, (int)a);
       bcast__locate(diag, (int)first, (int)fj, fsize, (int)i, (int)j, size,
                     (int)a);
       return BCAST_RUNTIME_SHAPE;

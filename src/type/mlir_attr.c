@@ -38,9 +38,12 @@ static size_t value_end(const char *t, size_t len, size_t i) {
       i++;
       continue;
     }
-    if (c == '(' || c == '[' || c == '{' || c == '<') depth++;
-    else if (c == ')' || c == ']' || c == '>' || (c == '}' && depth > 0)) depth--;
-    else if (depth == 0 && (c == ',' || c == '}')) return i;
+    if (c == '(' || c == '[' || c == '{' || c == '<')
+      depth++;
+    else if (c == ')' || c == ']' || c == '>' || (c == '}' && depth > 0))
+      depth--;
+    else if (depth == 0 && (c == ',' || c == '}'))
+      return i;
     if (depth < 0) return len;
   }
   return len;
@@ -99,7 +102,8 @@ static int dict_next(dict_walk *w, dict_entry *e) {
   size_t i = w->i;
   if (w->entries > 0) {
     if (bcast__peek(t, len, i) == '}') return dict_stop(w, DICT_CLOSED, i);
-    if (bcast__peek(t, len, i) != ',') return dict_stop(w, DICT_NO_SEPARATOR, i);
+    if (bcast__peek(t, len, i) != ',')
+      return dict_stop(w, DICT_NO_SEPARATOR, i);
     i++;
   }
   i = bcast__skip_trivia(t, len, i);
@@ -110,7 +114,8 @@ static int dict_next(dict_walk *w, dict_entry *e) {
   if (bcast__peek(t, len, i) == '"') {
     size_t j = i + 1;
     while (j < len && t[j] != '"' && t[j] != '\n') j += t[j] == '\\' ? 2 : 1;
-    if (j >= len || t[j] != '"') return dict_stop(w, DICT_UNTERMINATED_NAME, i);
+    if (j >= len || t[j] != '"')
+      return dict_stop(w, DICT_UNTERMINATED_NAME, i);
     k0 = i + 1;
     k1 = j;
     i = j + 1;
@@ -256,7 +261,7 @@ bcast_status bcast_scalar_format_mlir(const bcast_scalar *scalar,
   uint64_t as_uint = 0;
   double as_fp = 0;
   bcast_status status = bcast__op_bound_value(scalar, "the value", dtype,
-                                             &as_int, &as_uint, &as_fp, diag);
+                                              &as_int, &as_uint, &as_fp, diag);
   if (status != BCAST_OK) return status;
   char text[64];
   switch (bcast_dtype_kind_of(dtype)) {
@@ -337,9 +342,9 @@ static bcast_status read_ints(const char *t, size_t len, size_t *i,
       *i = j;
       return BCAST_OK;
     }
-    return list_error(diag, t, len, closer == ']'
-                                        ? "expected ',' or ']'"
-                                        : "expected ',' or '>'");
+    return list_error(diag, t, len,
+                      closer == ']' ? "expected ',' or ']'"
+                                    : "expected ',' or '>'");
   }
 }
 
@@ -358,7 +363,8 @@ static bcast_status read_dense(const char *t, size_t len, size_t i,
   } else if (bcast__peek(t, len, i) == '>') {
     *n = 0;
   } else {
-    if ((st = read_ints(t, len, &i, '>', dims, cap ? 1 : 0, n, diag)) != BCAST_OK)
+    if ((st = read_ints(t, len, &i, '>', dims, cap ? 1 : 0, n, diag)) !=
+        BCAST_OK)
       return st;
     if (*n != 1) return list_error(diag, t, len, "expected one splat value");
     splat = 1;
@@ -366,7 +372,8 @@ static bcast_status read_dense(const char *t, size_t len, size_t i,
   if (i >= len || t[i] != '>') return list_error(diag, t, len, "expected '>'");
   i = bcast__skip_trivia(t, len, i + 1);
   if (i >= len || t[i] != ':')
-    return list_error(diag, t, len, "a dense value needs its type, ': tensor<Nxi64>'");
+    return list_error(diag, t, len,
+                      "a dense value needs its type, ': tensor<Nxi64>'");
   i = bcast__skip_trivia(t, len, i + 1);
   bcast_mlir_type type;
   size_t used;
@@ -404,7 +411,8 @@ bcast_status bcast_mlir_i64_list_parse(const char *t, size_t len,
   size_t i = bcast__skip_trivia(t, len, 0);
   while (len > i && bcast__is_space(t[len - 1])) len--;
   *n = 0;
-  if (starts(t, len, i, "dense<")) return read_dense(t, len, i + 6, dims, cap, n, diag);
+  if (starts(t, len, i, "dense<"))
+    return read_dense(t, len, i + 6, dims, cap, n, diag);
   if (!starts(t, len, i, "array<"))
     return list_error(diag, t, len,
                       "expected array<i64: ...> or dense<...> : tensor<...>");
@@ -412,14 +420,18 @@ bcast_status bcast_mlir_i64_list_parse(const char *t, size_t len,
   size_t e = i;
   while (bcast__is_ident(bcast__peek(t, len, e))) e++;
   if (e - i < 2 || (t[i] != 'i' && t[i] != 'u' && t[i] != 's'))
-    return list_error(diag, t, len, "expected an integer element type after 'array<'");
+    return list_error(diag, t, len,
+                      "expected an integer element type after 'array<'");
   i = bcast__skip_trivia(t, len, e);
   if (bcast__peek(t, len, i) == ':') {
     i++;
-    if ((st = read_ints(t, len, &i, '>', dims, cap, n, diag)) != BCAST_OK) return st;
+    if ((st = read_ints(t, len, &i, '>', dims, cap, n, diag)) != BCAST_OK)
+      return st;
   }
-  if (i >= len || t[i] != '>') return list_error(diag, t, len, "expected ':' or '>'");
-  if (i + 1 != len) return list_error(diag, t, len, "unexpected text after '>'");
+  if (i >= len || t[i] != '>')
+    return list_error(diag, t, len, "expected ':' or '>'");
+  if (i + 1 != len)
+    return list_error(diag, t, len, "unexpected text after '>'");
   return BCAST_OK;
 }
 

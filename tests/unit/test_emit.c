@@ -33,15 +33,18 @@ static mem_sink *new_sink(void) {
 
 static const char *ADD =
     "func.func @f(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {\n"
-    "  %0 = tosa.add %a, %b : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>\n"
+    "  %0 = tosa.add %a, %b : (tensor<?xf32>, tensor<?xf32>) -> "
+    "tensor<?xf32>\n"
     "  return %0 : tensor<?xf32>\n}\n";
 
 static bcast_status lower(const char *text, const bcast_emit_options *o,
-                          mem_sink *s, bcast_emit_stats *stats, bcast_diag *d) {
+                          mem_sink *s, bcast_emit_stats *stats,
+                          bcast_diag *d) {
   s->len = 0;
   s->buf[0] = '\0';
   s->calls = 0;
-  return bcast_emit_lower_module(text, strlen(text), o, mem_write, s, stats, d);
+  return bcast_emit_lower_module(text, strlen(text), o, mem_write, s, stats,
+                                 d);
 }
 
 /* Lowers text with *o (NULL: the default options), checks that it
@@ -105,7 +108,9 @@ TEST(emit_lowers_dynamic_add) {
   o.source_name = "m.mlir";
   CHECK_INT(lower(ADD, &o, s, &st, &d), BCAST_OK);
   CHECK_INT(st.asserts, 2);
-  CHECK_CONTAINS(s->buf, "cf.assert %bc0_ok0_0, \"m.mlir:2:8: 'tosa.add' op operand #0 dim 0");
+  CHECK_CONTAINS(
+      s->buf,
+      "cf.assert %bc0_ok0_0, \"m.mlir:2:8: 'tosa.add' op operand #0 dim 0");
   free(s);
 }
 
@@ -136,17 +141,19 @@ TEST(emit_names_avoid_every_used_prefix) {
   lowers_to(t, text,
             (const char *const[]){"#bcast_map_8_0 = affine_map<(d0) -> (d0)>",
                                   "%bc_42_0_empty = tensor.empty()", NULL});
-  const char *full =
-      "func.func @f(%bc_18446744073709551615_: tensor<3xi32>) -> tensor<3xi32> {\n"
-      "  %0 = tosa.abs %bc_18446744073709551615_ : (tensor<3xi32>) -> tensor<3xi32>\n"
-      "  return %0 : tensor<3xi32>\n}\n";
+  const char *full = "func.func @f(%bc_18446744073709551615_: tensor<3xi32>) "
+                     "-> tensor<3xi32> {\n"
+                     "  %0 = tosa.abs %bc_18446744073709551615_ : "
+                     "(tensor<3xi32>) -> tensor<3xi32>\n"
+                     "  return %0 : tensor<3xi32>\n}\n";
   lower_fails(t, full, BCAST_INVALID_ARGUMENT, "cannot choose fresh names");
 }
 
 TEST(emit_failures_write_nothing) {
   const char *bad =
       "func.func @f(%a: tensor<2xf32>, %b: tensor<3xf32>) -> tensor<3xf32> {\n"
-      "  %0 = tosa.add %a, %b : (tensor<2xf32>, tensor<3xf32>) -> tensor<3xf32>\n"
+      "  %0 = tosa.add %a, %b : (tensor<2xf32>, tensor<3xf32>) -> "
+      "tensor<3xf32>\n"
       "  return %0 : tensor<3xf32>\n}\n";
   lower_fails(t, bad, BCAST_INCOMPATIBLE,
               "2:8: 'tosa.add' op operands don't have broadcast-compatible "
@@ -167,8 +174,10 @@ TEST(emit_failures_write_nothing) {
  * formatter, also where MLIR's words carry no "'OP' op " prefix. */
 TEST(emit_failure_worded_as_verify_text) {
   static const char *const texts[] = {
-      "%0 = tosa.add %a, %b : (tensor<2xf32>, tensor<3xf32>) -> tensor<3xf32>\n",
-      "%0 = tosa.add %a, %b : (tensor<2xf32>, vector<2xf32>) -> tensor<2xf32>\n",
+      "%0 = tosa.add %a, %b : (tensor<2xf32>, tensor<3xf32>) -> "
+      "tensor<3xf32>\n",
+      "%0 = tosa.add %a, %b : (tensor<2xf32>, vector<2xf32>) -> "
+      "tensor<2xf32>\n",
       "%0 = tosa.sub %a, %b\n",
   };
   static const char *const want[] = {
@@ -203,7 +212,8 @@ TEST(emit_only_selected_ops) {
   o.only = &only;
   o.n_only = 1;
   mem_sink *s = lower_ok(t, text, &o);
-  CHECK_CONTAINS(s->buf, "%0 = tosa.exp %a : (tensor<3xf32>) -> tensor<3xf32>\n");
+  CHECK_CONTAINS(s->buf,
+                 "%0 = tosa.exp %a : (tensor<3xf32>) -> tensor<3xf32>\n");
   CHECK_CONTAINS(s->buf, "math.floor %bc0_a0 : f32");
   free(s);
 }
@@ -243,13 +253,15 @@ TEST(emit_clamp_attributes_follow_the_library_rule) {
              "  %%1 = %s%s %s : (tensor<3x%s>) -> tensor<3x%s>\n"
              "  return %%1 : tensor<3x%s>\n}\n",
              cases[i].type, cases[i].type,
-             generic ? "\"tosa.clamp\"(%a) " : "tosa.clamp %a ",
-             "", cases[i].attrs, cases[i].type, cases[i].type, cases[i].type);
+             generic ? "\"tosa.clamp\"(%a) " : "tosa.clamp %a ", "",
+             cases[i].attrs, cases[i].type, cases[i].type, cases[i].type);
     bcast_diag d;
     const bcast_status st = lower(text, &o, s, NULL, &d);
     CHECK_INT(st, cases[i].status);
-    if (st == BCAST_OK) CHECK_CONTAINS(s->buf, cases[i].want);
-    else CHECK_CONTAINS(d.message, cases[i].want);
+    if (st == BCAST_OK)
+      CHECK_CONTAINS(s->buf, cases[i].want);
+    else
+      CHECK_CONTAINS(d.message, cases[i].want);
   }
   free(s);
 }

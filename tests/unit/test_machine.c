@@ -27,9 +27,19 @@ TEST(machine_parse_bytes_accepts_counts_with_binary_suffixes) {
     CHECK_INT(bcast__machine_parse_bytes(good[i].text, &v), 0);
     CHECK_INT(v, good[i].bytes);
   }
-  static const char *const bad[] = {
-      "", "-1", "+5", " 5", "5 ", "12x", "K", "8MB", "1.5M", "0x10",
-      "9223372036854775808", "9223372036854775807K", "99999999999G"};
+  static const char *const bad[] = {"",
+                                    "-1",
+                                    "+5",
+                                    " 5",
+                                    "5 ",
+                                    "12x",
+                                    "K",
+                                    "8MB",
+                                    "1.5M",
+                                    "0x10",
+                                    "9223372036854775808",
+                                    "9223372036854775807K",
+                                    "99999999999G"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     int64_t v = -7;
     if (bcast__machine_parse_bytes(bad[i], &v) != -1)
@@ -73,7 +83,8 @@ TEST(machine_environment_overrides_and_bad_values_are_ignored) {
   bcast__machine_derive(&m, M, 32 * M, &(bcast__machine_env){"0", NULL, "3M"});
   CHECK_INT(m.nt_store_min_bytes, 0);
   CHECK_INT(m.parallel_min_bytes, 3 * M);
-  bcast__machine_derive(&m, M, 32 * M, &(bcast__machine_env){"64M", NULL, "100"});
+  bcast__machine_derive(&m, M, 32 * M,
+                        &(bcast__machine_env){"64M", NULL, "100"});
   CHECK_INT(m.nt_store_min_bytes, 64 * M);
   CHECK_INT(m.parallel_min_bytes, 100);
   static const char *const bad[] = {"", "-1", "lots", "8MB", "1e6"};
@@ -85,11 +96,14 @@ TEST(machine_environment_overrides_and_bad_values_are_ignored) {
   }
   /* BCAST_STREAM_MIN_BYTES, the older name, still counts; the new name
    * wins when both are valid, and an invalid new value leaves the old. */
-  bcast__machine_derive(&m, M, 32 * M, &(bcast__machine_env){NULL, "2M", NULL});
+  bcast__machine_derive(&m, M, 32 * M,
+                        &(bcast__machine_env){NULL, "2M", NULL});
   CHECK_INT(m.nt_store_min_bytes, 2 * M);
-  bcast__machine_derive(&m, M, 32 * M, &(bcast__machine_env){"4M", "2M", NULL});
+  bcast__machine_derive(&m, M, 32 * M,
+                        &(bcast__machine_env){"4M", "2M", NULL});
   CHECK_INT(m.nt_store_min_bytes, 4 * M);
-  bcast__machine_derive(&m, M, 32 * M, &(bcast__machine_env){"4MB", "2M", NULL});
+  bcast__machine_derive(&m, M, 32 * M,
+                        &(bcast__machine_env){"4MB", "2M", NULL});
   CHECK_INT(m.nt_store_min_bytes, 2 * M);
   /* The process's facts: computed once, the same struct every call. */
   const bcast__machine *a = bcast__machine_get(), *b = bcast__machine_get();
@@ -128,8 +142,10 @@ TEST(machine_env_reads_the_documented_names) {
   CHECK_INT(m.nt_store_min_bytes, (int64_t)6 << 20);
   CHECK_INT(m.parallel_min_bytes, (int64_t)7 << 10);
   for (int k = 0; k < 3; k++) {
-    if (saved[k]) setenv(names[k], saved[k], 1);
-    else unsetenv(names[k]);
+    if (saved[k])
+      setenv(names[k], saved[k], 1);
+    else
+      unsetenv(names[k]);
     free(saved[k]);
   }
 }
@@ -153,16 +169,17 @@ TEST(nt_store_copy_at_every_line_offset) {
         for (int64_t i = 64 + d + lengths[l]; i < 1280; i++)
           ok = ok && dst[i] == 0x5a;
         if (!ok)
-          test_fail(t, __FILE__, __LINE__, "dst offset %d src offset %d %lld bytes",
-                    d, s, (long long)lengths[l]);
+          test_fail(t, __FILE__, __LINE__,
+                    "dst offset %d src offset %d %lld bytes", d, s,
+                    (long long)lengths[l]);
       }
 }
 
 #if BCAST__HAVE_NT_STORE
 TEST(nt_store_pattern_at_every_16_byte_offset) {
   _Alignas(64) static unsigned char dst[1024];
-  const __m128i pattern = _mm_setr_epi8(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
-                                        13, 14, 15, 16);
+  const __m128i pattern =
+      _mm_setr_epi8(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
   for (int d = 0; d < 64; d += 16)
     for (int64_t bytes = 0; bytes <= 400; bytes += 16) {
       memset(dst, 0, sizeof dst);

@@ -26,19 +26,19 @@ static bcast_status entry(bcast_op_attrs *a, bcast_op op, const char *text,
 
 /* The entry parses into the attributes `a` in scope and sets a.field to
  * want (CHECK_PARSE), or makes cond true (CHECK_PARSE_THEN). */
-#define CHECK_PARSE(op, text, field, want)                                   \
+#define CHECK_PARSE(op, text, field, want)                                    \
   do {                                                                        \
     CHECK_INT(entry(&a, op, text, NULL), BCAST_OK);                           \
     CHECK_INT(a.field, want);                                                 \
   } while (0)
-#define CHECK_PARSE_THEN(op, text, cond)                                     \
+#define CHECK_PARSE_THEN(op, text, cond)                                      \
   do {                                                                        \
     CHECK_INT(entry(&a, op, text, NULL), BCAST_OK);                           \
     CHECK(cond);                                                              \
   } while (0)
 
-#define CHECK_PARSE_TO(text, want)                                           \
-  CHECK_PARSE_THEN(BCAST_OP_CAST, text, a.cast_to && *a.cast_to == (want))
+#define CHECK_PARSE_TO(text, want)                                            \
+  CHECK_PARSE_THEN(BCAST_OP_CAST, text, a.cast_to &&*a.cast_to == (want))
 
 /* Library messages speak of attributes, never of command-line flags. */
 static int mentions_flag(const char *message) {
@@ -52,9 +52,12 @@ typedef struct bound_case {
   bcast_scalar want;
 } bound_case;
 
-#define FLOAT_BOUND(x) {.kind = BCAST_SCALAR_FLOAT, .v.f = (x)}
-#define INT_BOUND(x) {.kind = BCAST_SCALAR_INT, .v.i = (x)}
-#define UINT_BOUND(x) {.kind = BCAST_SCALAR_UINT, .v.u = (x)}
+#define FLOAT_BOUND(x)                                                        \
+  { .kind = BCAST_SCALAR_FLOAT, .v.f = (x) }
+#define INT_BOUND(x)                                                          \
+  { .kind = BCAST_SCALAR_INT, .v.i = (x) }
+#define UINT_BOUND(x)                                                         \
+  { .kind = BCAST_SCALAR_UINT, .v.u = (x) }
 
 /* Parses each entry for tosa.clamp and checks the bound's kind and value
  * (a NaN matches a NaN). */
@@ -96,19 +99,28 @@ TEST(op_attrs_list_names_and_which_op_reads_what) {
     for (int at = 0; at < BCAST_ATTR_COUNT; at++) {
       int want = 0;
       switch (op) {
-      case BCAST_OP_MUL: want = at == BCAST_ATTR_SHIFT; break;
-      case BCAST_OP_ARITHMETIC_RIGHT_SHIFT: want = at == BCAST_ATTR_ROUND; break;
+      case BCAST_OP_MUL:
+        want = at == BCAST_ATTR_SHIFT;
+        break;
+      case BCAST_OP_ARITHMETIC_RIGHT_SHIFT:
+        want = at == BCAST_ATTR_ROUND;
+        break;
       case BCAST_OP_CLAMP:
         want = at == BCAST_ATTR_MIN_VAL || at == BCAST_ATTR_MAX_VAL ||
                at == BCAST_ATTR_NAN_MODE;
         break;
       case BCAST_OP_MAXIMUM:
-      case BCAST_OP_MINIMUM: want = at == BCAST_ATTR_NAN_MODE; break;
+      case BCAST_OP_MINIMUM:
+        want = at == BCAST_ATTR_NAN_MODE;
+        break;
       case BCAST_OP_NEGATE:
         want = at == BCAST_ATTR_INPUT_ZP || at == BCAST_ATTR_OUTPUT_ZP;
         break;
-      case BCAST_OP_CAST: want = at == BCAST_ATTR_TO; break;
-      default: break;
+      case BCAST_OP_CAST:
+        want = at == BCAST_ATTR_TO;
+        break;
+      default:
+        break;
       }
       const int got = bcast_op_reads_attr((bcast_op)op, (bcast_attr)at);
       pairs += got;
@@ -176,7 +188,8 @@ TEST(op_attrs_parse_mlir_spelling) {
       {"max_val = 0x7F : i8", INT_BOUND(127)},
   };
   check_bounds(t, bounds, sizeof bounds / sizeof bounds[0]);
-  const char *modes[] = {"nan_mode = \"IGNORE\"", "nan_mode = #tosa.nan_mode<IGNORE>",
+  const char *modes[] = {"nan_mode = \"IGNORE\"",
+                         "nan_mode = #tosa.nan_mode<IGNORE>",
                          "nan_mode=ignore"};
   for (size_t i = 0; i < 3; i++) {
     a.nan_mode = BCAST_NAN_PROPAGATE;
@@ -205,34 +218,57 @@ TEST(op_attrs_parse_errors_leave_attrs_unchanged) {
     const char *message;
     const char *texts[5]; /* up to the first NULL */
   } bad[] = {
-      {BCAST_OP_MUL, BCAST_INVALID_ARGUMENT,
+      {BCAST_OP_MUL,
+       BCAST_INVALID_ARGUMENT,
        "unknown attribute 'frobnicate' (shift, round, min_val, max_val, "
        "nan_mode, input_zp, output_zp, to)",
        {"frobnicate=1"}},
-      {BCAST_OP_ADD, BCAST_INVALID_ARGUMENT,
-       "attribute 'shift' does not apply to tosa.add", {"shift=1"}},
-      {BCAST_OP_MAXIMUM, BCAST_INVALID_ARGUMENT,
-       "does not apply to tosa.maximum", {"min_val=1"}},
-      {BCAST_OP_CLAMP, BCAST_INVALID_ARGUMENT, "does not apply to tosa.clamp",
+      {BCAST_OP_ADD,
+       BCAST_INVALID_ARGUMENT,
+       "attribute 'shift' does not apply to tosa.add",
+       {"shift=1"}},
+      {BCAST_OP_MAXIMUM,
+       BCAST_INVALID_ARGUMENT,
+       "does not apply to tosa.maximum",
+       {"min_val=1"}},
+      {BCAST_OP_CLAMP,
+       BCAST_INVALID_ARGUMENT,
+       "does not apply to tosa.clamp",
        {"to=i8"}},
       {BCAST_OP_MUL, BCAST_PARSE, "expected NAME=VALUE", {"shift", "=3"}},
-      {BCAST_OP_MUL, BCAST_PARSE,
-       "tosa.mul: shift = 'abc': expected an integer", {"shift=abc"}},
-      {BCAST_OP_MUL, BCAST_PARSE, "expected an integer",
+      {BCAST_OP_MUL,
+       BCAST_PARSE,
+       "tosa.mul: shift = 'abc': expected an integer",
+       {"shift=abc"}},
+      {BCAST_OP_MUL,
+       BCAST_PARSE,
+       "expected an integer",
        {"shift=", "shift=1.5", "shift=4294967296"}},
       {BCAST_OP_MUL, BCAST_PARSE, "a type after ':'", {"shift = 3 :"}},
-      {BCAST_OP_ARITHMETIC_RIGHT_SHIFT, BCAST_PARSE, "expected true or false",
+      {BCAST_OP_ARITHMETIC_RIGHT_SHIFT,
+       BCAST_PARSE,
+       "expected true or false",
        {"round=maybe"}},
-      {BCAST_OP_CLAMP, BCAST_PARSE,
-       "tosa.clamp: min_val = 'abc': expected a number", {"min_val=abc"}},
-      {BCAST_OP_CLAMP, BCAST_PARSE, "expected a number",
+      {BCAST_OP_CLAMP,
+       BCAST_PARSE,
+       "tosa.clamp: min_val = 'abc': expected a number",
+       {"min_val=abc"}},
+      {BCAST_OP_CLAMP,
+       BCAST_PARSE,
+       "expected a number",
        {"min_val=", "max_val=1.5.2", "max_val=0x1p3",
         "max_val=0x123456789 : f32"}},
-      {BCAST_OP_CLAMP, BCAST_PARSE, "expected PROPAGATE or IGNORE",
+      {BCAST_OP_CLAMP,
+       BCAST_PARSE,
+       "expected PROPAGATE or IGNORE",
        {"nan_mode=sometimes", "nan_mode = #tosa.nan_mode<SOMETIMES>"}},
-      {BCAST_OP_NEGATE, BCAST_PARSE, "expected an integer",
+      {BCAST_OP_NEGATE,
+       BCAST_PARSE,
+       "expected an integer",
        {"input_zp=1.5", "output_zp=9223372036854775808"}},
-      {BCAST_OP_CAST, BCAST_PARSE, "expected an element type",
+      {BCAST_OP_CAST,
+       BCAST_PARSE,
+       "expected an element type",
        {"to=string", "to=int7"}},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
@@ -346,65 +382,135 @@ TEST(op_attrs_clamp_bounds_must_be_values_of_the_data_type) {
     bcast_status status;
     const char *message;
   } rows[] = {
-      {{BCAST_SCALAR_INT, {.i = -128}}, {BCAST_SCALAR_INT, {.i = 127}},
-       BCAST_INT8, BCAST_PROFILE_TOSA, BCAST_OK, ""},
-      {{BCAST_SCALAR_INT, {.i = 300}}, {BCAST_SCALAR_NONE, {.i = 0}},
-       BCAST_INT8, BCAST_PROFILE_TOSA, BCAST_INVALID_ARGUMENT,
+      {{BCAST_SCALAR_INT, {.i = -128}},
+       {BCAST_SCALAR_INT, {.i = 127}},
+       BCAST_INT8,
+       BCAST_PROFILE_TOSA,
+       BCAST_OK,
+       ""},
+      {{BCAST_SCALAR_INT, {.i = 300}},
+       {BCAST_SCALAR_NONE, {.i = 0}},
+       BCAST_INT8,
+       BCAST_PROFILE_TOSA,
+       BCAST_INVALID_ARGUMENT,
        "tosa.clamp: min_val 300 is outside int8's range -128..127"},
-      {{BCAST_SCALAR_NONE, {.i = 0}}, {BCAST_SCALAR_INT, {.i = -129}},
-       BCAST_INT8, BCAST_PROFILE_TOSA, BCAST_INVALID_ARGUMENT,
+      {{BCAST_SCALAR_NONE, {.i = 0}},
+       {BCAST_SCALAR_INT, {.i = -129}},
+       BCAST_INT8,
+       BCAST_PROFILE_TOSA,
+       BCAST_INVALID_ARGUMENT,
        "tosa.clamp: max_val -129 is outside int8's range -128..127"},
-      {{BCAST_SCALAR_INT, {.i = 32768}}, {BCAST_SCALAR_NONE, {.i = 0}},
-       BCAST_INT16, BCAST_PROFILE_TOSA, BCAST_INVALID_ARGUMENT,
+      {{BCAST_SCALAR_INT, {.i = 32768}},
+       {BCAST_SCALAR_NONE, {.i = 0}},
+       BCAST_INT16,
+       BCAST_PROFILE_TOSA,
+       BCAST_INVALID_ARGUMENT,
        "min_val 32768 is outside int16's range -32768..32767"},
-      {{BCAST_SCALAR_FLOAT, {.f = 3.0}}, {BCAST_SCALAR_FLOAT, {.f = 4.0}},
-       BCAST_INT8, BCAST_PROFILE_TOSA, BCAST_OK, ""},
-      {{BCAST_SCALAR_FLOAT, {.f = 1.5}}, {BCAST_SCALAR_NONE, {.i = 0}},
-       BCAST_INT8, BCAST_PROFILE_TOSA, BCAST_INVALID_ARGUMENT,
+      {{BCAST_SCALAR_FLOAT, {.f = 3.0}},
+       {BCAST_SCALAR_FLOAT, {.f = 4.0}},
+       BCAST_INT8,
+       BCAST_PROFILE_TOSA,
+       BCAST_OK,
+       ""},
+      {{BCAST_SCALAR_FLOAT, {.f = 1.5}},
+       {BCAST_SCALAR_NONE, {.i = 0}},
+       BCAST_INT8,
+       BCAST_PROFILE_TOSA,
+       BCAST_INVALID_ARGUMENT,
        "min_val 1.5 is not an integer; int8 data needs an integer bound "
        "within int8's range -128..127"},
-      {{BCAST_SCALAR_FLOAT, {.f = -INFINITY}}, {BCAST_SCALAR_NONE, {.i = 0}},
-       BCAST_INT16, BCAST_PROFILE_TOSA, BCAST_INVALID_ARGUMENT,
+      {{BCAST_SCALAR_FLOAT, {.f = -INFINITY}},
+       {BCAST_SCALAR_NONE, {.i = 0}},
+       BCAST_INT16,
+       BCAST_PROFILE_TOSA,
+       BCAST_INVALID_ARGUMENT,
        "min_val -inf is not an integer"},
-      {{BCAST_SCALAR_FLOAT, {.f = 200.0}}, {BCAST_SCALAR_NONE, {.i = 0}},
-       BCAST_INT8, BCAST_PROFILE_TOSA, BCAST_INVALID_ARGUMENT,
+      {{BCAST_SCALAR_FLOAT, {.f = 200.0}},
+       {BCAST_SCALAR_NONE, {.i = 0}},
+       BCAST_INT8,
+       BCAST_PROFILE_TOSA,
+       BCAST_INVALID_ARGUMENT,
        "min_val 200 is outside int8's range"},
-      {{BCAST_SCALAR_INT, {.i = -1}}, {BCAST_SCALAR_NONE, {.i = 0}},
-       BCAST_UINT8, BCAST_PROFILE_NUMPY, BCAST_INVALID_ARGUMENT,
+      {{BCAST_SCALAR_INT, {.i = -1}},
+       {BCAST_SCALAR_NONE, {.i = 0}},
+       BCAST_UINT8,
+       BCAST_PROFILE_NUMPY,
+       BCAST_INVALID_ARGUMENT,
        "min_val -1 is outside uint8's range 0..255"},
-      {{BCAST_SCALAR_INT, {.i = 0}}, {BCAST_SCALAR_UINT, {.u = UINT64_MAX}},
-       BCAST_UINT64, BCAST_PROFILE_NUMPY, BCAST_OK, ""},
-      {{BCAST_SCALAR_UINT, {.u = UINT64_MAX}}, {BCAST_SCALAR_NONE, {.i = 0}},
-       BCAST_INT64, BCAST_PROFILE_NUMPY, BCAST_INVALID_ARGUMENT,
+      {{BCAST_SCALAR_INT, {.i = 0}},
+       {BCAST_SCALAR_UINT, {.u = UINT64_MAX}},
+       BCAST_UINT64,
+       BCAST_PROFILE_NUMPY,
+       BCAST_OK,
+       ""},
+      {{BCAST_SCALAR_UINT, {.u = UINT64_MAX}},
+       {BCAST_SCALAR_NONE, {.i = 0}},
+       BCAST_INT64,
+       BCAST_PROFILE_NUMPY,
+       BCAST_INVALID_ARGUMENT,
        "min_val 18446744073709551615 is outside int64's range "
        "-9223372036854775808..9223372036854775807"},
       {{BCAST_SCALAR_FLOAT, {.f = 18446744073709551616.0}},
-       {BCAST_SCALAR_NONE, {.i = 0}}, BCAST_UINT64, BCAST_PROFILE_NUMPY,
-       BCAST_INVALID_ARGUMENT, "outside uint64's range 0..18446744073709551615"},
-      {{BCAST_SCALAR_INT, {.i = INT64_MIN}}, {BCAST_SCALAR_INT, {.i = INT64_MAX}},
-       BCAST_INT64, BCAST_PROFILE_NUMPY, BCAST_OK, ""},
-      {{BCAST_SCALAR_INT, {.i = 5}}, {BCAST_SCALAR_INT, {.i = -5}},
-       BCAST_INT8, BCAST_PROFILE_TOSA, BCAST_INVALID_ARGUMENT,
+       {BCAST_SCALAR_NONE, {.i = 0}},
+       BCAST_UINT64,
+       BCAST_PROFILE_NUMPY,
+       BCAST_INVALID_ARGUMENT,
+       "outside uint64's range 0..18446744073709551615"},
+      {{BCAST_SCALAR_INT, {.i = INT64_MIN}},
+       {BCAST_SCALAR_INT, {.i = INT64_MAX}},
+       BCAST_INT64,
+       BCAST_PROFILE_NUMPY,
+       BCAST_OK,
+       ""},
+      {{BCAST_SCALAR_INT, {.i = 5}},
+       {BCAST_SCALAR_INT, {.i = -5}},
+       BCAST_INT8,
+       BCAST_PROFILE_TOSA,
+       BCAST_INVALID_ARGUMENT,
        "tosa.clamp: min_val 5 is greater than max_val -5"},
-      {{BCAST_SCALAR_UINT, {.u = UINT64_MAX}}, {BCAST_SCALAR_INT, {.i = 7}},
-       BCAST_UINT64, BCAST_PROFILE_NUMPY, BCAST_INVALID_ARGUMENT,
+      {{BCAST_SCALAR_UINT, {.u = UINT64_MAX}},
+       {BCAST_SCALAR_INT, {.i = 7}},
+       BCAST_UINT64,
+       BCAST_PROFILE_NUMPY,
+       BCAST_INVALID_ARGUMENT,
        "min_val 18446744073709551615 is greater than max_val 7"},
-      {{BCAST_SCALAR_FLOAT, {.f = 2.0}}, {BCAST_SCALAR_FLOAT, {.f = 1.0}},
-       BCAST_FLOAT32, BCAST_PROFILE_TOSA, BCAST_INVALID_ARGUMENT,
+      {{BCAST_SCALAR_FLOAT, {.f = 2.0}},
+       {BCAST_SCALAR_FLOAT, {.f = 1.0}},
+       BCAST_FLOAT32,
+       BCAST_PROFILE_TOSA,
+       BCAST_INVALID_ARGUMENT,
        "min_val 2 is greater than max_val 1"},
-      {{BCAST_SCALAR_FLOAT, {.f = NAN}}, {BCAST_SCALAR_NONE, {.i = 0}},
-       BCAST_FLOAT32, BCAST_PROFILE_TOSA, BCAST_INVALID_ARGUMENT,
+      {{BCAST_SCALAR_FLOAT, {.f = NAN}},
+       {BCAST_SCALAR_NONE, {.i = 0}},
+       BCAST_FLOAT32,
+       BCAST_PROFILE_TOSA,
+       BCAST_INVALID_ARGUMENT,
        "tosa.clamp: min_val is NaN; a float32 bound must be a number"},
-      {{BCAST_SCALAR_NONE, {.i = 0}}, {BCAST_SCALAR_FLOAT, {.f = NAN}},
-       BCAST_FLOAT16, BCAST_PROFILE_TOSA, BCAST_INVALID_ARGUMENT,
+      {{BCAST_SCALAR_NONE, {.i = 0}},
+       {BCAST_SCALAR_FLOAT, {.f = NAN}},
+       BCAST_FLOAT16,
+       BCAST_PROFILE_TOSA,
+       BCAST_INVALID_ARGUMENT,
        "max_val is NaN"},
       /* Any other number suits float data, rounded to the type. */
-      {{BCAST_SCALAR_FLOAT, {.f = -1e300}}, {BCAST_SCALAR_INT, {.i = 70000}},
-       BCAST_FLOAT16, BCAST_PROFILE_TOSA, BCAST_OK, ""},
-      {{BCAST_SCALAR_UINT, {.u = UINT64_MAX}}, {BCAST_SCALAR_FLOAT, {.f = INFINITY}},
-       BCAST_FLOAT64, BCAST_PROFILE_NUMPY, BCAST_OK, ""},
-      {{BCAST_SCALAR_INT, {.i = 0}}, {BCAST_SCALAR_INT, {.i = 2}},
-       BCAST_INT8, BCAST_PROFILE_TOSA, BCAST_OK, ""},
+      {{BCAST_SCALAR_FLOAT, {.f = -1e300}},
+       {BCAST_SCALAR_INT, {.i = 70000}},
+       BCAST_FLOAT16,
+       BCAST_PROFILE_TOSA,
+       BCAST_OK,
+       ""},
+      {{BCAST_SCALAR_UINT, {.u = UINT64_MAX}},
+       {BCAST_SCALAR_FLOAT, {.f = INFINITY}},
+       BCAST_FLOAT64,
+       BCAST_PROFILE_NUMPY,
+       BCAST_OK,
+       ""},
+      {{BCAST_SCALAR_INT, {.i = 0}},
+       {BCAST_SCALAR_INT, {.i = 2}},
+       BCAST_INT8,
+       BCAST_PROFILE_TOSA,
+       BCAST_OK,
+       ""},
   };
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
     bcast_op_attrs a = defaults();
@@ -452,7 +558,8 @@ TEST(ew_attrs_clamp_bounds_run_as_the_data_type) {
   bcast_diag diag;
   CHECK_INT(bcast_ew_compute(BCAST_OP_CLAMP, &a, 1, &in, &out, NULL, &diag),
             BCAST_INVALID_ARGUMENT);
-  CHECK_CONTAINS(diag.message, "max_val 128 is outside int8's range -128..127");
+  CHECK_CONTAINS(diag.message,
+                 "max_val 128 is outside int8's range -128..127");
 }
 
 TEST(mlir_attrs_format_scalar_as_literal) {
@@ -472,10 +579,14 @@ TEST(mlir_attrs_format_scalar_as_literal) {
       {{BCAST_SCALAR_FLOAT, {.f = 70000.0}}, BCAST_FLOAT16, "0x7C00"},
       {{BCAST_SCALAR_FLOAT, {.f = -INFINITY}}, BCAST_FLOAT32, "0xFF800000"},
       {{BCAST_SCALAR_FLOAT, {.f = INFINITY}}, BCAST_BFLOAT16, "0x7F80"},
-      {{BCAST_SCALAR_FLOAT, {.f = -INFINITY}}, BCAST_FLOAT64, "0xFFF0000000000000"},
+      {{BCAST_SCALAR_FLOAT, {.f = -INFINITY}},
+       BCAST_FLOAT64,
+       "0xFFF0000000000000"},
       {{BCAST_SCALAR_INT, {.i = -5}}, BCAST_INT8, "-5"},
       {{BCAST_SCALAR_FLOAT, {.f = 3.0}}, BCAST_INT16, "3"},
-      {{BCAST_SCALAR_UINT, {.u = UINT64_MAX}}, BCAST_UINT64, "18446744073709551615"},
+      {{BCAST_SCALAR_UINT, {.u = UINT64_MAX}},
+       BCAST_UINT64,
+       "18446744073709551615"},
       {{BCAST_SCALAR_INT, {.i = 1}}, BCAST_BOOL, "1"},
   };
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -499,19 +610,21 @@ TEST(mlir_attrs_format_scalar_as_literal) {
   bcast_diag diag;
   char buf[8];
   bcast_scalar none = {BCAST_SCALAR_NONE, {.i = 0}};
-  CHECK_INT(bcast_scalar_format_mlir(&none, BCAST_INT8, buf, sizeof buf, &diag),
-            BCAST_INVALID_ARGUMENT);
+  CHECK_INT(
+      bcast_scalar_format_mlir(&none, BCAST_INT8, buf, sizeof buf, &diag),
+      BCAST_INVALID_ARGUMENT);
   bcast_scalar big = bcast_scalar_int(300);
   CHECK_INT(bcast_scalar_format_mlir(&big, BCAST_INT8, buf, sizeof buf, &diag),
             BCAST_INVALID_ARGUMENT);
   CHECK_CONTAINS(diag.message, "300 is outside int8's range");
   bcast_scalar nan_value = bcast_scalar_float(NAN);
-  CHECK_INT(bcast_scalar_format_mlir(&nan_value, BCAST_FLOAT32, buf, sizeof buf,
-                                     &diag),
+  CHECK_INT(bcast_scalar_format_mlir(&nan_value, BCAST_FLOAT32, buf,
+                                     sizeof buf, &diag),
             BCAST_INVALID_ARGUMENT);
   bcast_scalar long_value = bcast_scalar_float(0.1);
-  CHECK_INT(bcast_scalar_format_mlir(&long_value, BCAST_FLOAT64, buf, 3, &diag),
-            BCAST_OVERFLOW);
+  CHECK_INT(
+      bcast_scalar_format_mlir(&long_value, BCAST_FLOAT64, buf, 3, &diag),
+      BCAST_OVERFLOW);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -521,8 +634,10 @@ TEST(ew_attrs_declared_element_types_bind_to_the_inputs) {
   const int32_t a[2] = {1, 2}, b[2] = {3, 4};
   int64_t n = 2;
   bcast_tensor in[2], out;
-  bcast_tensor_wrap(&in[0], BCAST_INT32, 1, &n, NULL, (void *)(uintptr_t)a, NULL);
-  bcast_tensor_wrap(&in[1], BCAST_INT32, 1, &n, NULL, (void *)(uintptr_t)b, NULL);
+  bcast_tensor_wrap(&in[0], BCAST_INT32, 1, &n, NULL, (void *)(uintptr_t)a,
+                    NULL);
+  bcast_tensor_wrap(&in[1], BCAST_INT32, 1, &n, NULL, (void *)(uintptr_t)b,
+                    NULL);
   bcast_ew_options o;
   bcast_ew_options_init(&o);
   bcast_dtype declared[2] = {BCAST_INT32, BCAST_FLOAT32};
@@ -595,7 +710,8 @@ TEST(ew_attrs_xla_binary_views_place_the_lower_rank_operand) {
   CHECK(!mentions_flag(diag.message));
   /* A scalar with an empty map becomes 1x1, on either side. */
   CHECK_INT(bcast_xla_binary_views(views, &st, &mt, NULL, 0, NULL), BCAST_OK);
-  CHECK(views[0].rank == 2 && views[0].shape[0] == 1 && views[0].shape[1] == 1);
+  CHECK(views[0].rank == 2 && views[0].shape[0] == 1 &&
+        views[0].shape[1] == 1);
   CHECK(views[1].rank == 2 && views[1].shape[0] == 2);
   bcast_tensor_release(&views[0]);
   bcast_tensor_release(&views[1]);

@@ -7,11 +7,10 @@
 
 /* Builds a plan for an output and one source, both described by shape and
  * byte strides; the output is operand 0. */
-static bcast_status build2(bcast_plan *plan, int32_t out_rank,
-                           const int64_t *out_shape, const int64_t *out_strides,
-                           int32_t src_rank, const int64_t *src_shape,
-                           const int64_t *src_strides, int64_t elem,
-                           bcast_diag *diag) {
+static bcast_status
+build2(bcast_plan *plan, int32_t out_rank, const int64_t *out_shape,
+       const int64_t *out_strides, int32_t src_rank, const int64_t *src_shape,
+       const int64_t *src_strides, int64_t elem, bcast_diag *diag) {
   const int32_t rank[2] = {out_rank, src_rank};
   const int64_t *const shape[2] = {out_shape, src_shape};
   const int64_t *const strides[2] = {out_strides, src_strides};
@@ -79,9 +78,12 @@ TEST(plan_keeps_dims_that_do_not_coalesce) {
   const int64_t out_s[4] = {32 * 256 * 64 * 4, 256 * 64 * 4, 64 * 4, 4};
   const int64_t src[4] = {64, 1, 256, 1}, src_s[4] = {1024, 1024, 4, 4};
   check_plan(t, 4, out, out_s, 4, src, src_s, 4,
-             &(want_plan){4, {64, 32, 256, 64},
+             &(want_plan){4,
+                          {64, 32, 256, 64},
                           {32 * 256 * 64 * 4, 256 * 64 * 4, 64 * 4, 4},
-                          {1024, 0, 4, 0}, 2, 1});
+                          {1024, 0, 4, 0},
+                          2,
+                          1});
 }
 
 TEST(plan_coalesces_broadcast_dims_together) {
@@ -156,7 +158,8 @@ TEST(plan_errors_name_operand_and_dims) {
   const int64_t big[3] = {INT64_C(1) << 32, INT64_C(1) << 32, 2};
   const int64_t bs[3] = {0, 0, 0};
   CHECK_INT(build2(&plan, 3, big, bs, 3, big, bs, 1, &diag), BCAST_OVERFLOW);
-  CHECK_INT(build2(&plan, 65, big, bs, 0, big, bs, 1, &diag), BCAST_RANK_LIMIT);
+  CHECK_INT(build2(&plan, 65, big, bs, 0, big, bs, 1, &diag),
+            BCAST_RANK_LIMIT);
   CHECK_INT(build2(&plan, 1, big, bs, 2, big, bs, 1, &diag),
             BCAST_RANK_MISMATCH);
 }
@@ -172,8 +175,8 @@ static void mark_kernel(int64_t n, char *const *ptrs, const int64_t *strides,
 /* The same with a two-dimensional kernel; params counts the calls that
  * got more than one row. */
 static void mark_rows_kernel(int64_t rows, int64_t n, char *const *ptrs,
-                         const int64_t *strides, const int64_t *row_strides,
-                         const void *params) {
+                             const int64_t *strides,
+                             const int64_t *row_strides, const void *params) {
   if (rows > 1) __atomic_fetch_add((int64_t *)params, 1, __ATOMIC_RELAXED);
   for (int64_t j = 0; j < rows; j++) {
     char *p = ptrs[0] + j * row_strides[0];
@@ -199,9 +202,9 @@ static void check_visits_once(test_ctx *t, int32_t rank, const int64_t *shape,
   const int64_t *const ss[1] = {strides};
   const int64_t elem[1] = {1};
   bcast_plan plan;
-  CHECK_INT(bcast_plan_build(&plan, rank, shape, 1, ranks, shapes, ss, elem,
-                             NULL),
-            BCAST_OK);
+  CHECK_INT(
+      bcast_plan_build(&plan, rank, shape, 1, ranks, shapes, ss, elem, NULL),
+      BCAST_OK);
   char *base[1] = {mem};
   int64_t multi = 0;
   if (two_d)
@@ -229,7 +232,7 @@ TEST(plan_run_visits_every_element_once) {
 TEST(plan_run_rows_visits_every_element_once) {
   /* As above, plus rank 1 and 4 (odometer outside the row dim), and
    * sizes whose thread chunks start and end inside rows. */
-  static const int64_t cases[][4] = {{1, 3, 5, 700000}, {1, 1000, 3, 97},
+  static const int64_t cases[][4] = {{1, 3, 5, 700000},  {1, 1000, 3, 97},
                                      {1, 7, 1, 1},       {1, 2, 300, 1001},
                                      {1, 1, 1, 1500001}, {5, 3, 7, 30011},
                                      {3, 17, 2, 40000}};

@@ -9,7 +9,8 @@
 static bcast_dtype promote(bcast_dtype a, bcast_dtype b) {
   bcast_dtype out = BCAST_DTYPE_COUNT;
   bcast_diag diag;
-  if (bcast_dtype_promote(a, b, &out, &diag) != BCAST_OK) return BCAST_DTYPE_COUNT;
+  if (bcast_dtype_promote(a, b, &out, &diag) != BCAST_OK)
+    return BCAST_DTYPE_COUNT;
   return out;
 }
 
@@ -59,10 +60,12 @@ TEST(result_type_n_ary_and_errors) {
   const bcast_dtype str[] = {BCAST_INT8, BCAST_STRING};
   CHECK_INT(bcast_dtype_result_type(2, str, &out, &diag), BCAST_TYPE);
   CHECK_CONTAINS(diag.message, "string");
-  CHECK_INT(bcast_dtype_result_type(0, str, &out, &diag), BCAST_INVALID_ARGUMENT);
+  CHECK_INT(bcast_dtype_result_type(0, str, &out, &diag),
+            BCAST_INVALID_ARGUMENT);
 }
 
-static bcast_dtype weak(bcast_scalar s, bcast_dtype strong, bcast_status want) {
+static bcast_dtype weak(bcast_scalar s, bcast_dtype strong,
+                        bcast_status want) {
   bcast_dtype out = BCAST_DTYPE_COUNT;
   bcast_diag diag;
   const bcast_status st = bcast_scalar_weak_dtype(&s, 1, &strong, &out, &diag);
@@ -71,13 +74,16 @@ static bcast_dtype weak(bcast_scalar s, bcast_dtype strong, bcast_status want) {
 
 TEST(scalar_operands_are_weak) {
   CHECK_INT(weak(bcast_scalar_int(3), BCAST_INT8, BCAST_OK), BCAST_INT8);
-  CHECK_INT(weak(bcast_scalar_float(2.5), BCAST_INT8, BCAST_OK), BCAST_FLOAT64);
-  CHECK_INT(weak(bcast_scalar_float(2.5), BCAST_FLOAT32, BCAST_OK), BCAST_FLOAT32);
+  CHECK_INT(weak(bcast_scalar_float(2.5), BCAST_INT8, BCAST_OK),
+            BCAST_FLOAT64);
+  CHECK_INT(weak(bcast_scalar_float(2.5), BCAST_FLOAT32, BCAST_OK),
+            BCAST_FLOAT32);
   CHECK_INT(weak(bcast_scalar_int(1), BCAST_BOOL, BCAST_OK), BCAST_INT64);
   CHECK_INT(weak(bcast_scalar_bool(1), BCAST_UINT8, BCAST_OK), BCAST_UINT8);
   CHECK_INT(weak(bcast_scalar_int(-1), BCAST_UINT8, BCAST_INVALID_ARGUMENT),
             BCAST_DTYPE_COUNT);
-  CHECK_INT(weak(bcast_scalar_uint(UINT64_MAX), BCAST_UINT64, BCAST_OK), BCAST_UINT64);
+  CHECK_INT(weak(bcast_scalar_uint(UINT64_MAX), BCAST_UINT64, BCAST_OK),
+            BCAST_UINT64);
   bcast_scalar s = bcast_scalar_int(300);
   bcast_dtype strong = BCAST_INT8, out;
   bcast_diag diag;
@@ -108,17 +114,21 @@ static bcast_dtype for_op(bcast_op op, bcast_scalar s, bcast_dtype strong,
 
 TEST(scalar_operands_take_the_type_of_the_loop) {
   /* divide runs integer arrays in float64: the scalar is typed beside it */
-  CHECK_INT(for_op(BCAST_OP_DIVIDE, bcast_scalar_int(300), BCAST_INT8, BCAST_OK),
-            BCAST_FLOAT64);
-  CHECK_INT(for_op(BCAST_OP_DIVIDE, bcast_scalar_int(-1), BCAST_UINT64, BCAST_OK),
-            BCAST_FLOAT64);
-  CHECK_INT(for_op(BCAST_OP_DIVIDE, bcast_scalar_int(300), BCAST_FLOAT16, BCAST_OK),
-            BCAST_FLOAT16);
+  CHECK_INT(
+      for_op(BCAST_OP_DIVIDE, bcast_scalar_int(300), BCAST_INT8, BCAST_OK),
+      BCAST_FLOAT64);
+  CHECK_INT(
+      for_op(BCAST_OP_DIVIDE, bcast_scalar_int(-1), BCAST_UINT64, BCAST_OK),
+      BCAST_FLOAT64);
+  CHECK_INT(
+      for_op(BCAST_OP_DIVIDE, bcast_scalar_int(300), BCAST_FLOAT16, BCAST_OK),
+      BCAST_FLOAT16);
   /* the logical ops test it for nonzero: bool */
-  CHECK_INT(for_op(BCAST_OP_LOGICAL_XOR, bcast_scalar_int(300), BCAST_INT8, BCAST_OK),
-            BCAST_BOOL);
-  CHECK_INT(for_op(BCAST_OP_LOGICAL_AND, bcast_scalar_float(0.5), BCAST_FLOAT32,
+  CHECK_INT(for_op(BCAST_OP_LOGICAL_XOR, bcast_scalar_int(300), BCAST_INT8,
                    BCAST_OK),
+            BCAST_BOOL);
+  CHECK_INT(for_op(BCAST_OP_LOGICAL_AND, bcast_scalar_float(0.5),
+                   BCAST_FLOAT32, BCAST_OK),
             BCAST_BOOL);
   /* the other ops as bcast_scalar_weak_dtype */
   CHECK_INT(for_op(BCAST_OP_ADD, bcast_scalar_int(300), BCAST_INT8,

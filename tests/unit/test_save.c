@@ -103,17 +103,16 @@ static void random_tensor(uint64_t *rng, bcast_dtype dtype, int32_t rank,
 }
 
 TEST(save_views_equal_whole_writes) {
-  static const bcast_dtype types[] = {BCAST_BOOL, BCAST_INT8, BCAST_UINT16,
-                                      BCAST_INT32, BCAST_FLOAT16,
-                                      BCAST_FLOAT64, BCAST_BFLOAT16};
+  static const bcast_dtype types[] = {
+      BCAST_BOOL,    BCAST_INT8,    BCAST_UINT16,  BCAST_INT32,
+      BCAST_FLOAT16, BCAST_FLOAT64, BCAST_BFLOAT16};
   uint64_t rng = test_seed() ^ 0x5a5e;
   for (int iter = 0; iter < 200; iter++) {
     int64_t out_shape[4];
     const int32_t rank = (int32_t)test_rand_range(&rng, 0, 4);
     for (int32_t d = 0; d < rank; d++)
-      out_shape[d] = test_rand_range(&rng, 0, 12) == 0
-                         ? 0
-                         : test_rand_range(&rng, 1, 9);
+      out_shape[d] =
+          test_rand_range(&rng, 0, 12) == 0 ? 0 : test_rand_range(&rng, 1, 9);
     const bcast_dtype dtype =
         types[test_rand_range(&rng, 0, sizeof types / sizeof *types - 1)];
     bcast_tensor x, view, whole;
@@ -124,8 +123,8 @@ TEST(save_views_equal_whole_writes) {
       int64_t dims[4], rev[4];
       for (int32_t d = 0; d < rank; d++) {
         dims[d] = rank - 1 - d;
-        rev[rank - 1 - d] = x.shape[d] == 1 ? test_rand_range(&rng, 1, 5)
-                                            : x.shape[d];
+        rev[rank - 1 - d] =
+            x.shape[d] == 1 ? test_rand_range(&rng, 1, 5) : x.shape[d];
       }
       st = bcast_broadcast_in_dim(&view, &x, rank, rev, dims, (size_t)rank,
                                   BCAST_DIMS_ANY_ORDER, NULL);
@@ -197,17 +196,19 @@ TEST(save_op_equals_compute) {
       const bcast_save_options so = {0, log_progress, &log};
       const char *got = save_path("op.npy"), *want = save_path("opw.npy");
       bcast_diag diag;
-      bcast_status st = bcast_npy_save_op(got, cases[c].op, NULL, 2, in, &o,
-                                          test_rand_range(&rng, 256, 8192),
-                                          &so, &diag);
+      bcast_status st =
+          bcast_npy_save_op(got, cases[c].op, NULL, 2, in, &o,
+                            test_rand_range(&rng, 256, 8192), &so, &diag);
       if (st != BCAST_OK)
         test_fail(t, __FILE__, __LINE__, "case %zu: %s", c, diag.message);
       CHECK_INT(bcast_ew_compute(cases[c].op, NULL, 2, in, &result, &o, NULL),
                 BCAST_OK);
       CHECK_INT(bcast_npy_write(want, &result, NULL, NULL), BCAST_OK);
       if (!same_file(got, want))
-        test_fail(t, __FILE__, __LINE__, "case %zu, iteration %d: not the "
-                  "whole result's bytes", c, iter);
+        test_fail(t, __FILE__, __LINE__,
+                  "case %zu, iteration %d: not the "
+                  "whole result's bytes",
+                  c, iter);
       int64_t count = 0;
       bcast_tensor_elem_count(&result, &count, NULL);
       const int64_t bytes = count * (int64_t)bcast_dtype_size(result.dtype);
@@ -225,10 +226,12 @@ TEST(save_op_equals_compute) {
 TEST(save_op_checked_names_the_whole_outputs_element) {
   int64_t col_shape[2] = {3000, 1}, row_shape[2] = {1, 200};
   bcast_tensor in[2];
-  CHECK_INT(bcast_tensor_alloc(&in[0], BCAST_INT32, 2, col_shape, 1 << 20, NULL),
-            BCAST_OK);
-  CHECK_INT(bcast_tensor_alloc(&in[1], BCAST_INT32, 2, row_shape, 1 << 20, NULL),
-            BCAST_OK);
+  CHECK_INT(
+      bcast_tensor_alloc(&in[0], BCAST_INT32, 2, col_shape, 1 << 20, NULL),
+      BCAST_OK);
+  CHECK_INT(
+      bcast_tensor_alloc(&in[1], BCAST_INT32, 2, row_shape, 1 << 20, NULL),
+      BCAST_OK);
   ((int32_t *)in[0].data)[2500] = INT32_MAX;
   ((int32_t *)in[1].data)[150] = 1;
   const char *path = save_path("checked.npy");
@@ -242,15 +245,15 @@ TEST(save_op_checked_names_the_whole_outputs_element) {
   o.checked = 1;
   bcast_diag diag;
   /* 64 KiB of memory: tiles of 32 KiB, the element in the 47th. */
-  bcast_status st =
-      bcast_npy_save_op(path, BCAST_OP_ADD, NULL, 2, in, &o, 64 << 10, NULL,
-                        &diag);
+  bcast_status st = bcast_npy_save_op(path, BCAST_OP_ADD, NULL, 2, in, &o,
+                                      64 << 10, NULL, &diag);
   CHECK_INT(st, BCAST_CHECKED);
   char want[256];
-  snprintf(want, sizeof want,
-           "%s: tosa.add: unpredictable result (the sum overflows the type) at "
-           "output index [2500,150]:",
-           path);
+  snprintf(
+      want, sizeof want,
+      "%s: tosa.add: unpredictable result (the sum overflows the type) at "
+      "output index [2500,150]:",
+      path);
   CHECK(strncmp(diag.message, want, strlen(want)) == 0);
   if (strncmp(diag.message, want, strlen(want)) != 0)
     printf("    message: %s\n", diag.message);
@@ -332,7 +335,8 @@ TEST(save_refusals_name_the_output) {
             BCAST_UNSUPPORTED);
   CHECK(access(path, F_OK) != 0);
   /* An empty output needs no tile, whatever the budget. */
-  CHECK_INT(bcast_broadcast_to(&view, &x, 2, empty, &diag), BCAST_INCOMPATIBLE);
+  CHECK_INT(bcast_broadcast_to(&view, &x, 2, empty, &diag),
+            BCAST_INCOMPATIBLE);
   bcast_tensor e;
   int64_t one = 1;
   CHECK_INT(bcast_tensor_alloc(&e, BCAST_UINT8, 1, &one, 16, NULL), BCAST_OK);

@@ -10,11 +10,16 @@
  * opaque unit (the random bytes are never dereferenced). */
 static bcast_dtype dtype_of_size(int64_t bytes) {
   switch (bytes) {
-    case 1: return BCAST_UINT8;
-    case 2: return BCAST_FLOAT16;
-    case 4: return BCAST_FLOAT32;
-    case 8: return BCAST_INT64;
-    default: return BCAST_STRING;
+  case 1:
+    return BCAST_UINT8;
+  case 2:
+    return BCAST_FLOAT16;
+  case 4:
+    return BCAST_FLOAT32;
+  case 8:
+    return BCAST_INT64;
+  default:
+    return BCAST_STRING;
   }
 }
 
@@ -84,8 +89,8 @@ static void random_layout(test_ctx *t, uint64_t *rng, int32_t out_rank,
             BCAST_OK);
 }
 
-static void check_random_materialize(test_ctx *t, uint64_t *rng,
-                                     int max_rank, int64_t max_dim) {
+static void check_random_materialize(test_ctx *t, uint64_t *rng, int max_rank,
+                                     int64_t max_dim) {
   static const int64_t sizes[5] = {1, 2, 4, 8, 16};
   int64_t elem = sizes[test_rand_range(rng, 0, 4)];
   int32_t rank = (int32_t)test_rand_range(rng, 0, max_rank);
@@ -111,8 +116,8 @@ static void check_random_materialize(test_ctx *t, uint64_t *rng,
   CHECK_INT(bcast_broadcast_to(&view, &src, rank, shape, NULL), BCAST_OK);
   for (int threads = 1; threads <= 2; threads++) {
     bcast_diag diag;
-    bcast_status status = bcast_materialize(&out, &view, INT64_C(1) << 32,
-                                            threads, &diag);
+    bcast_status status =
+        bcast_materialize(&out, &view, INT64_C(1) << 32, threads, &diag);
     CHECK_INT(status, BCAST_OK);
     if (status != BCAST_OK) break;
     CHECK(bcast_tensor_is_contiguous(&out));
@@ -122,8 +127,8 @@ static void check_random_materialize(test_ctx *t, uint64_t *rng,
       size_t len = 0;
       text[0] = '\0';
       for (int32_t i = 0; i < src.rank; i++)
-        len += (size_t)snprintf(text + len, sizeof text - len,
-                                " %lld/%lld", (long long)src.shape[i],
+        len += (size_t)snprintf(text + len, sizeof text - len, " %lld/%lld",
+                                (long long)src.shape[i],
                                 (long long)src.stride_bytes[i]);
       test_fail(t, __FILE__, __LINE__,
                 "%lld mismatches, elem %lld, %d threads, rank %d, src%s",
@@ -184,14 +189,21 @@ TEST(tensor_big_fixed_cases_both_store_kinds) {
     int32_t rank;
     int64_t out[4], src[4];
   } cases[] = {
-      {4, 2, {1100, 2048}, {1100, 1}},     {4, 2, {1100, 2048}, {1, 2048}},
-      {2, 2, {3001, 1001}, {1, 1001}},     {1, 2, {3001, 1001}, {3001, 1}},
-      {8, 3, {101, 99, 103}, {101, 1, 1}}, {16, 2, {1000, 600}, {1000, 1}},
+      {4, 2, {1100, 2048}, {1100, 1}},
+      {4, 2, {1100, 2048}, {1, 2048}},
+      {2, 2, {3001, 1001}, {1, 1001}},
+      {1, 2, {3001, 1001}, {3001, 1}},
+      {8, 3, {101, 99, 103}, {101, 1, 1}},
+      {16, 2, {1000, 600}, {1000, 1}},
       {4, 4, {4, 32, 256, 64}, {4, 1, 256, 1}},
-      {1, 2, {9001, 1001}, {9001, 1}},     {2, 2, {4500, 1001}, {1, 1001}},
-      {4, 2, {2200, 1001}, {2200, 1}},     {8, 2, {1100, 1001}, {1100, 1}},
-      {2, 2, {4500, 1001}, {4500, 1}},     {4, 2, {2200, 1001}, {1, 1001}},
-      {4, 2, {300001, 3}, {300001, 1}},    {2, 2, {200003, 7}, {1, 7}},
+      {1, 2, {9001, 1001}, {9001, 1}},
+      {2, 2, {4500, 1001}, {1, 1001}},
+      {4, 2, {2200, 1001}, {2200, 1}},
+      {8, 2, {1100, 1001}, {1100, 1}},
+      {2, 2, {4500, 1001}, {4500, 1}},
+      {4, 2, {2200, 1001}, {1, 1001}},
+      {4, 2, {300001, 3}, {300001, 1}},
+      {2, 2, {200003, 7}, {1, 7}},
       {16, 3, {5, 40001, 3}, {5, 1, 3}},
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -201,12 +213,12 @@ TEST(tensor_big_fixed_cases_both_store_kinds) {
     for (int64_t i = 0; i < n * elem; i++) mem[i] = (char)(i * 131 + 7);
     bcast_tensor src, view, out;
     bcast_dtype dtype = dtype_of_size(elem);
-    CHECK_INT(bcast_tensor_wrap(&src, dtype, cases[c].rank, cases[c].src,
-                                NULL, mem, NULL),
+    CHECK_INT(bcast_tensor_wrap(&src, dtype, cases[c].rank, cases[c].src, NULL,
+                                mem, NULL),
               BCAST_OK);
-    CHECK_INT(bcast_broadcast_to(&view, &src, cases[c].rank, cases[c].out,
-                                 NULL),
-              BCAST_OK);
+    CHECK_INT(
+        bcast_broadcast_to(&view, &src, cases[c].rank, cases[c].out, NULL),
+        BCAST_OK);
     CHECK_INT(bcast_materialize(&out, &view, INT64_C(1) << 32, 1, NULL),
               BCAST_OK);
     CHECK_INT(compare_naive(&out, &src, elem), 0);
@@ -252,7 +264,8 @@ TEST(tensor_overflow_is_refused_before_allocating) {
   scalar_view(t, &view, BCAST_FLOAT64, &one, 2, huge);
   CHECK_INT(bcast_materialize(&out, &view, INT64_MAX, 1, &diag),
             BCAST_OVERFLOW);
-  CHECK_CONTAINS(diag.message, "materializing float64 [2147483648,1073741824]");
+  CHECK_CONTAINS(diag.message,
+                 "materializing float64 [2147483648,1073741824]");
   CHECK_CONTAINS(diag.message, "overflows 64 bits");
   const int64_t count_overflow[3] = {INT64_C(1) << 40, INT64_C(1) << 40, 1};
   scalar_view(t, &view, BCAST_FLOAT64, &one, 3, count_overflow);
@@ -275,9 +288,9 @@ TEST(tensor_failed_alloc_and_wrap_leave_the_tensor_empty) {
   CHECK(memcmp(&x, &empty, sizeof x) == 0);
   bcast_tensor_release(&x);
   memset(&x, 0x5a, sizeof x);
-  CHECK_INT(bcast_tensor_wrap(&x, BCAST_FLOAT32, 1, negative, NULL, NULL,
-                              NULL),
-            BCAST_INVALID_ARGUMENT);
+  CHECK_INT(
+      bcast_tensor_wrap(&x, BCAST_FLOAT32, 1, negative, NULL, NULL, NULL),
+      BCAST_INVALID_ARGUMENT);
   CHECK(memcmp(&x, &empty, sizeof x) == 0);
   bcast_tensor_release(&x);
 }
@@ -453,9 +466,9 @@ TEST(tensor_materialize_all_checks_total_budget) {
   bcast_tensor in[2], out[2];
   bcast_diag diag;
   const int64_t sx[1] = {3}, stride_x[1] = {8}, sy[2] = {2, 1};
-  CHECK_INT(bcast_tensor_wrap(&in[0], BCAST_FLOAT32, 1, sx, stride_x, xs,
-                              NULL),
-            BCAST_OK);
+  CHECK_INT(
+      bcast_tensor_wrap(&in[0], BCAST_FLOAT32, 1, sx, stride_x, xs, NULL),
+      BCAST_OK);
   CHECK_INT(bcast_tensor_wrap(&in[1], BCAST_INT16, 2, sy, NULL, ys, NULL),
             BCAST_OK);
   CHECK_INT(bcast_materialize_all(2, out, in, 15, 1, &diag), BCAST_BUDGET);

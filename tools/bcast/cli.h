@@ -12,15 +12,22 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
 /* X(name, function, one-line summary) */
 #define CLI_COMMAND_LIST(X)                                                   \
-  X("verify", cmd_verify, "check ops in .mlir files against the broadcast rules") \
-  X("infer", cmd_infer, "infer the broadcast shape of shapes or MLIR types")   \
-  X("broadcast", cmd_broadcast, "ONNX Broadcast: write z0.npy..zL.npy of N inputs") \
+  X("verify", cmd_verify,                                                     \
+    "check ops in .mlir files against the broadcast rules")                   \
+  X("infer", cmd_infer, "infer the broadcast shape of shapes or MLIR types")  \
+  X("broadcast", cmd_broadcast,                                               \
+    "ONNX Broadcast: write z0.npy..zL.npy of N inputs")                       \
   X("broadcast-to", cmd_broadcast_to, "broadcast one .npy file to a shape")   \
-  X("lower", cmd_lower, "lower TOSA element-wise ops in .mlir to linalg.generic") \
-  X("info", cmd_info, "print dtype, shape, order and first elements of .npy files") \
-  X("run", cmd_run, "run a TOSA element-wise op over .npy files (broadcast, no copies)") \
-  X("broadcast-in-dim", cmd_broadcast_in_dim, "XLA BroadcastInDim of a .npy file or a shape") \
-  X("explain", cmd_explain, "spell implicit broadcasting out as broadcast_dimensions")
+  X("lower", cmd_lower,                                                       \
+    "lower TOSA element-wise ops in .mlir to linalg.generic")                 \
+  X("info", cmd_info,                                                         \
+    "print dtype, shape, order and first elements of .npy files")             \
+  X("run", cmd_run,                                                           \
+    "run a TOSA element-wise op over .npy files (broadcast, no copies)")      \
+  X("broadcast-in-dim", cmd_broadcast_in_dim,                                 \
+    "XLA BroadcastInDim of a .npy file or a shape")                           \
+  X("explain", cmd_explain,                                                   \
+    "spell implicit broadcasting out as broadcast_dimensions")
 
 #define CLI_DECLARE_(name, fn, summary) int fn(int argc, char **argv);
 CLI_COMMAND_LIST(CLI_DECLARE_)
@@ -81,13 +88,13 @@ int cli_read_npy(const char *path, bcast_tensor *out, bcast_npy_info *info,
 int64_t cli_map_min_bytes(void);
 /* The help text paragraph on input names (cli_read_npy). */
 #define CLI_INPUT_FORMS_HELP                                                  \
-  "Inputs: a .npy file; '-' for standard input (once; a file named '-' is\n" \
-  "./-); ARCHIVE.npz:NAME for member NAME of an np.savez or\n"             \
+  "Inputs: a .npy file; '-' for standard input (once; a file named '-' is\n"  \
+  "./-); ARCHIVE.npz:NAME for member NAME of an np.savez or\n"                \
   "np.savez_compressed archive, or ARCHIVE.npz for its only member.\n"
 /* The help text paragraph on archive outputs (cli_write_npy). */
 #define CLI_ARCHIVE_OUTPUT_HELP                                               \
-  "An archive output (-o X.npz, -o X.npz:NAME) is added to an existing\n"  \
-  "archive: members of the names written are replaced, every other member\n" \
+  "An archive output (-o X.npz, -o X.npz:NAME) is added to an existing\n"     \
+  "archive: members of the names written are replaced, every other member\n"  \
   "is kept as it is (remove the file first for a fresh archive).\n"
 
 /* Whether path is "-" (standard input or output). */
@@ -138,14 +145,12 @@ struct cli_out_opts;
  * --max-bytes when it was given (reported otherwise: exit 2 and 1).
  * CLI_OK or the reported exit code. */
 int cli_stream_views(size_t n, char *const *paths, const bcast_tensor *views,
-                     const bcast_npy_info *info,
-                     const struct cli_out_opts *o);
+                     const bcast_npy_info *info, const struct cli_out_opts *o);
 /* Streams op over inputs (already planned: layout is the output's) to
  * -o, with the same checks. */
 int cli_stream_op(const bcast_tensor *layout, size_t n,
                   const bcast_tensor *inputs, bcast_op op,
-                  const bcast_op_attrs *attrs,
-                  const bcast_ew_options *options,
+                  const bcast_op_attrs *attrs, const bcast_ew_options *options,
                   const struct cli_out_opts *o);
 
 /* Prints every op of the op table with its input count, input types per
@@ -203,8 +208,8 @@ typedef struct cli_out_opts {
 /* Reads files[0..n) into x and info (NULL for none) after checking that
  * standard input is read once: CLI_OK, or the exit code of the first
  * failure (reported; nothing held). */
-int cli_read_inputs(int n, char **files, bcast_tensor *x,
-                    bcast_npy_info *info, int64_t max_bytes);
+int cli_read_inputs(int n, char **files, bcast_tensor *x, bcast_npy_info *info,
+                    int64_t max_bytes);
 /* A result t as the options say: printed ("result: ...") with --print,
  * else written to -o (cli_write_npy) with write options w (NULL:
  * defaults).  CLI_OK or the reported exit code. */

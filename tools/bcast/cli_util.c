@@ -47,9 +47,8 @@ static char *too_large(const char *path, int64_t max_bytes) {
  * file may grow while read.  *n bytes are read; *err is a failed read's
  * errno; NULL when out of memory. */
 static char *read_all(int fd, int64_t max_bytes, size_t *n, int *err) {
-  const size_t limit = (uint64_t)max_bytes > SIZE_MAX - 2
-                           ? SIZE_MAX
-                           : (size_t)max_bytes + 2;
+  const size_t limit =
+      (uint64_t)max_bytes > SIZE_MAX - 2 ? SIZE_MAX : (size_t)max_bytes + 2;
   size_t cap = limit < ((size_t)1 << 16) ? limit : (size_t)1 << 16;
   char *buf = malloc(cap);
   while (buf) {
@@ -117,8 +116,7 @@ char *cli_read_file(const char *path, size_t *len, int64_t max_bytes) {
  * parentheses) is the tuple "(4,3)"; other text is kept.  Returns text or
  * buf. */
 static const char *shape_text_form(const char *text, char *buf, size_t cap) {
-  if (!strchr(text, ',') || strpbrk(text, "[(<") ||
-      strlen(text) + 3 > cap)
+  if (!strchr(text, ',') || strpbrk(text, "[(<") || strlen(text) + 3 > cap)
     return text;
   snprintf(buf, cap, "(%s)", text);
   return buf;
@@ -144,11 +142,28 @@ int cli_parse_bytes(const char *text, int64_t *out) {
   if (errno || end == text) goto bad;
   int shift = 0;
   switch (*end) {
-  case 'K': case 'k': shift = 10; end++; break;
-  case 'M': case 'm': shift = 20; end++; break;
-  case 'G': case 'g': shift = 30; end++; break;
-  case 'T': case 't': shift = 40; end++; break;
-  default: break;
+  case 'K':
+  case 'k':
+    shift = 10;
+    end++;
+    break;
+  case 'M':
+  case 'm':
+    shift = 20;
+    end++;
+    break;
+  case 'G':
+  case 'g':
+    shift = 30;
+    end++;
+    break;
+  case 'T':
+  case 't':
+    shift = 40;
+    end++;
+    break;
+  default:
+    break;
   }
   if (*end == 'i' && shift) end++;
   if (*end == 'B' || *end == 'b') end++;
@@ -237,7 +252,8 @@ static int has_suffix(const char *s, size_t len, const char *suffix) {
 /* Splits "ARCHIVE.npz:NAME" at its last ".npz:" into an allocated archive
  * path and *member (pointing into path).  0 when path has no such part,
  * -1 (reported) when out of memory. */
-static int split_member(const char *path, char **archive, const char **member) {
+static int split_member(const char *path, char **archive,
+                        const char **member) {
   const char *at = NULL;
   for (const char *p = strstr(path, ".npz:"); p; p = strstr(p + 1, ".npz:"))
     at = p;
@@ -328,7 +344,8 @@ int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
                 ".npy bytes");
       return CLI_USAGE;
     }
-    st = bcast_npy_write_stream(stdout_write, NULL, "<stdout>", t, opts, &diag);
+    st =
+        bcast_npy_write_stream(stdout_write, NULL, "<stdout>", t, opts, &diag);
   } else if ((split = split_member(output, &archive, &member)) != 0) {
     if (split < 0) return CLI_USAGE;
     if (n != 1) {
@@ -463,11 +480,16 @@ void cli_progress_end(cli_progress *p) {
 
 static const char *result_rule_text(bcast_op_result_rule rule) {
   switch (rule) {
-  case BCAST_RESULT_SAME: return "the input type (numpy: the promoted type)";
-  case BCAST_RESULT_BOOL: return "bool";
-  case BCAST_RESULT_MUL: return "the input type (tosa: int8, int16 -> int32)";
-  case BCAST_RESULT_CAST: return "the attribute 'to'";
-  case BCAST_RESULT_TRUE_DIV: return "float (integers and bool: float64)";
+  case BCAST_RESULT_SAME:
+    return "the input type (numpy: the promoted type)";
+  case BCAST_RESULT_BOOL:
+    return "bool";
+  case BCAST_RESULT_MUL:
+    return "the input type (tosa: int8, int16 -> int32)";
+  case BCAST_RESULT_CAST:
+    return "the attribute 'to'";
+  case BCAST_RESULT_TRUE_DIV:
+    return "float (integers and bool: float64)";
   }
   return "?";
 }

@@ -9,28 +9,35 @@
 
 /* The --help of bcast broadcast-in-dim; its options are options.c's rows. */
 static const char indim_help_text[] =
-    "usage: bcast broadcast-in-dim IN.npy --dims D,... (--shape S | --new-dims O:N,...)\n"
+    "usage: bcast broadcast-in-dim IN.npy --dims D,... (--shape S | "
+    "--new-dims O:N,...)\n"
     "                              (-o OUT.npy | --print) [--any-order]\n"
-    "                              [--max-bytes N] [--memory N] [--threads N]\n"
-    "       bcast broadcast-in-dim --operand SHAPE --dims D,... (--shape S | --new-dims O:N,...)\n"
+    "                              [--max-bytes N] [--memory N] [--threads "
+    "N]\n"
+    "       bcast broadcast-in-dim --operand SHAPE --dims D,... (--shape S | "
+    "--new-dims O:N,...)\n"
     "\n"
     "XLA's BroadcastInDim: operand dim i lands on output dim D[i]; the other\n"
     "output dims are new, and operand dims of size 1 may expand.  With a\n"
     "file, writes the result (a zero-copy view, materialized on output);\n"
     "with --operand, prints the result shape.\n"
     "\n"
-    "  bcast broadcast-in-dim --operand [2,3] --shape [4,2,3] --dims 1,2  ->  [4,2,3]\n"
-    "  bcast broadcast-in-dim --operand [5,7] --dims 0,2 --new-dims 1:4   ->  [5,4,7]\n"
+    "  bcast broadcast-in-dim --operand [2,3] --shape [4,2,3] --dims 1,2  ->  "
+    "[4,2,3]\n"
+    "  bcast broadcast-in-dim --operand [5,7] --dims 0,2 --new-dims 1:4   ->  "
+    "[5,4,7]\n"
     "\n"
     "options:\n"
-    "  --dims D,...      broadcast_dimensions, one output dim per operand dim\n"
+    "  --dims D,...      broadcast_dimensions, one output dim per operand "
+    "dim\n"
     "                    ('' for a scalar operand)\n"
     "  --shape S         the full output shape (4x3x2 or [4,3,2])\n"
     "  --new-dims O:N,...  PyTensor's partial form instead of --shape: sizes\n"
     "                    of only the new output dims (and of operand dims of\n"
     "                    size 1 to expand); the rest come from the operand\n"
     "  --any-order       StableHLO's rule: dims unique in any order (a\n"
-    "                    transpose); the default is XLA's strictly increasing\n"
+    "                    transpose); the default is XLA's strictly "
+    "increasing\n"
     "  --operand SHAPE   shape-only mode: no file, print the result shape\n"
     "  -o OUT.npy        write the result;  --print  show it instead\n"
     "  --max-bytes N     the most bytes read or made in memory (K/M/G/T\n"
@@ -56,7 +63,8 @@ static const char *new_dim_entry(const char *p, bcast_dim_size *out) {
   char *end;
   if (!(*p >= '0' && *p <= '9')) return NULL;
   const long long dim = strtoll(p, &end, 10);
-  if (*end != ':' || dim >= BCAST_MAX_RANK || !(end[1] >= '0' && end[1] <= '9'))
+  if (*end != ':' || dim >= BCAST_MAX_RANK ||
+      !(end[1] >= '0' && end[1] <= '9'))
     return NULL;
   errno = 0;
   const long long size = strtoll(end + 1, &end, 10);
@@ -117,8 +125,7 @@ static int check_map(indim_opts *o, indim_map *m, const bcast_shape *operand) {
   bcast_status st;
   if (o->new_dims_text) {
     st = bcast_broadcast_in_dim_partial(operand, m->dims, m->n_dims, m->sizes,
-                                        m->n_sizes, &m->out, m->source,
-                                        &diag);
+                                        m->n_sizes, &m->out, m->source, &diag);
     o->order = BCAST_DIMS_ANY_ORDER; /* the partial form takes any order */
   } else {
     st = bcast_broadcast_in_dim_check(operand, &m->out, m->dims, m->n_dims,
@@ -159,9 +166,8 @@ static int write_file(const indim_opts *o, const indim_map *m,
   }
   bcast_tensor view;
   bcast_diag diag;
-  const bcast_status st =
-      bcast_broadcast_in_dim(&view, x, m->out.rank, m->out.dims, m->dims,
-                             m->n_dims, o->order, &diag);
+  const bcast_status st = bcast_broadcast_in_dim(
+      &view, x, m->out.rank, m->out.dims, m->dims, m->n_dims, o->order, &diag);
   if (st != BCAST_OK) {
     cli_diag(o->file, &diag);
     return bcast_status_exit_class(st);
@@ -185,8 +191,10 @@ static int broadcast_in_dim(indim_opts *o, indim_map *m) {
     bcast_shape_set(&operand, x.rank, x.shape, NULL);
   }
   int rc = check_map(o, m, &operand);
-  if (rc == CLI_OK && o->operand_text) print_result_shape(o, m);
-  else if (rc == CLI_OK) rc = write_file(o, m, &x, &info);
+  if (rc == CLI_OK && o->operand_text)
+    print_result_shape(o, m);
+  else if (rc == CLI_OK)
+    rc = write_file(o, m, &x, &info);
   if (!o->operand_text) bcast_tensor_release(&x);
   return rc;
 }

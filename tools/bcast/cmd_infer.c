@@ -17,7 +17,8 @@ static const char infer_help_text[] =
     "  bcast infer [2,?,1] [3]            ->  [2,?,3]\n"
     "  bcast infer [n,1] [1,m]            ->  [n,m]\n"
     "  bcast infer [n] [m]                ->  [?]\n"
-    "                                         check: n == m or n == 1 or m == 1\n"
+    "                                         check: n == m or n == 1 or m == "
+    "1\n"
     "A SHAPE is [d,...] or (d,...) with sizes, '?' or names (n, batch:\n"
     "the same name is the same size everywhere), [] for a scalar, '*' for\n"
     "unranked, d x d x ... (4x?x3), or an MLIR type (tensor<2x?xf32>,\n"
@@ -57,7 +58,8 @@ static const char explain_help_text[] =
     "                result and one entry per operand, or the failure\n"
     "  -h, --help    this text\n"
     "\n"
-    "exit status: 0 explained, 1 the shapes do not broadcast, 2 usage error.\n";
+    "exit status: 0 explained, 1 the shapes do not broadcast, 2 usage "
+    "error.\n";
 
 static const cli_help explain_help = {NULL, explain_help_text};
 
@@ -74,8 +76,10 @@ static const char *format_shape(const shapes_opts *o, const bcast_shape *s,
 /* A failure: as JSON on standard output, or as a message. */
 static int shapes_failure(const shapes_opts *o, const char *cmd,
                           const bcast_diag *diag) {
-  if (o->format == REPORT_JSON) report_json_failure(stdout, diag);
-  else cli_diag(cmd, diag);
+  if (o->format == REPORT_JSON)
+    report_json_failure(stdout, diag);
+  else
+    cli_diag(cmd, diag);
   return CLI_FAIL;
 }
 
@@ -101,8 +105,10 @@ static void infer_print_json(const shapes_opts *o, const inferred *r) {
   json_key(&w, "result");
   json_string(&w, format_shape(o, &r->out, text));
   json_key(&w, "rank");
-  if (r->out.rank == BCAST_RANK_UNRANKED) json_null(&w);
-  else json_int(&w, r->out.rank);
+  if (r->out.rank == BCAST_RANK_UNRANKED)
+    json_null(&w);
+  else
+    json_int(&w, r->out.rank);
   json_key(&w, "checks");
   json_array_begin(&w);
   for (size_t c = 0; c < r->n_constraints && c < INFER_MAX_CHECKS; c++) {
@@ -177,8 +183,10 @@ static int infer(void *opts) {
                                        r.constraints, INFER_MAX_CHECKS,
                                        &r.n_constraints, &diag);
   if (st != BCAST_OK) return shapes_failure(o, "infer", &diag);
-  if (o->format == REPORT_JSON) infer_print_json(o, &r);
-  else infer_print_text(o, &r);
+  if (o->format == REPORT_JSON)
+    infer_print_json(o, &r);
+  else
+    infer_print_text(o, &r);
   return CLI_OK;
 }
 

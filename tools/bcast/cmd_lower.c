@@ -13,7 +13,8 @@
 
 /* The --help of bcast lower; its options are options.c's rows. */
 static const char lower_help_text[] =
-    "usage: bcast lower [--only OP]... [--profile P] [--op-profile PATTERN=P]...\n"
+    "usage: bcast lower [--only OP]... [--profile P] [--op-profile "
+    "PATTERN=P]...\n"
     "                   [--assert-broadcast] [--stats] [--format text|json]\n"
     "                   [--max-input-bytes N]\n"
     "                   [-o OUT] FILE.mlir | -\n"
@@ -97,7 +98,8 @@ static void report_failure(void *ctx, const bcast_emit_failure *f) {
 }
 
 /* The --stats counts, as text or as one JSON object, on stderr. */
-static void lower_print_stats(report_format format, const bcast_emit_stats *stats) {
+static void lower_print_stats(report_format format,
+                              const bcast_emit_stats *stats) {
   if (format != REPORT_JSON) {
     fprintf(stderr, "%zu ops lowered, %zu maps, %zu copies, %zu asserts\n",
             stats->ops_lowered, stats->maps, stats->copies, stats->asserts);

@@ -14,38 +14,38 @@
 
 /* The help lines broadcast and broadcast-to share. */
 #define NPY_WRITE_HELP                                                        \
-  "  --max-bytes N      the most bytes read or made in memory (K/M/G/T\n"    \
-  "                     suffixes; default 1G); when given, also the\n"      \
-  "                     largest output written tile by tile\n"              \
-  "  --memory N         outputs larger than N bytes (default 1G) are\n"      \
-  "                     written to their .npy file tile by tile, holding\n"  \
-  "                     one tile (at most N/2, 64M at most), limited by\n"   \
-  "                     free disk space, and by --max-bytes if given;\n"     \
-  "                     .npy inputs of 64M or more are mapped, not read\n"   \
-  "  --quiet            no progress line on a terminal\n"                    \
-  "  --threads N        threads for copying (0 = automatic, default)\n"     \
-  "  -h, --help         this text\n"                                         \
+  "  --max-bytes N      the most bytes read or made in memory (K/M/G/T\n"     \
+  "                     suffixes; default 1G); when given, also the\n"        \
+  "                     largest output written tile by tile\n"                \
+  "  --memory N         outputs larger than N bytes (default 1G) are\n"       \
+  "                     written to their .npy file tile by tile, holding\n"   \
+  "                     one tile (at most N/2, 64M at most), limited by\n"    \
+  "                     free disk space, and by --max-bytes if given;\n"      \
+  "                     .npy inputs of 64M or more are mapped, not read\n"    \
+  "  --quiet            no progress line on a terminal\n"                     \
+  "  --threads N        threads for copying (0 = automatic, default)\n"       \
+  "  -h, --help         this text\n"                                          \
   "\n"
 
 /* The --help of bcast broadcast; its options are options.c's rows. */
 static const char broadcast_help_text[] =
-    "usage: bcast broadcast IN.npy... (-o OUTDIR | -o OUT.npz | --print) [options]\n"
+    "usage: bcast broadcast IN.npy... (-o OUTDIR | -o OUT.npz | --print) "
+    "[options]\n"
     "\n"
     "ONNX Broadcast: Z0..ZL = Broadcast(X0..XL).  Every input is broadcast\n"
     "to the common shape (NumPy rules: align on the right, sizes equal or\n"
     "1) and written, C-contiguous, to OUTDIR/z0.npy .. OUTDIR/zL.npy,\n"
     "byte-identical to numpy.save(np.broadcast_arrays(...)[i].copy()).\n"
-    "Outputs keep their input's byte order, and strings its kind and width.\n"
-    CLI_INPUT_FORMS_HELP CLI_ARCHIVE_OUTPUT_HELP
-    "\n"
+    "Outputs keep their input's byte order, and strings its kind and "
+    "width.\n" CLI_INPUT_FORMS_HELP CLI_ARCHIVE_OUTPUT_HELP "\n"
     "options:\n"
     "  -o, --output DIR   directory for z0.npy..zL.npy (created if missing,\n"
     "                     and removed again if the run fails);\n"
     "                     OUT.npz: an archive of members arr_0..arr_L, as\n"
     "                     numpy.savez names them; '-': standard output\n"
     "                     (one input only)\n"
-    "  --print            print the shapes and (small) arrays instead\n"
-    NPY_WRITE_HELP
+    "  --print            print the shapes and (small) arrays "
+    "instead\n" NPY_WRITE_HELP
     "exit status: 0 ok; 1 the shapes do not broadcast or the budget is\n"
     "exceeded; 2 usage, unreadable or malformed files, write errors.\n";
 
@@ -53,24 +53,25 @@ static const cli_help broadcast_help = {NULL, broadcast_help_text};
 
 /* The --help of bcast broadcast-to; its options are options.c's rows. */
 static const char broadcast_to_help_text[] =
-    "usage: bcast broadcast-to IN.npy --shape SHAPE (-o OUT.npy | --print) [options]\n"
+    "usage: bcast broadcast-to IN.npy --shape SHAPE (-o OUT.npy | --print) "
+    "[options]\n"
     "\n"
     "numpy.broadcast_to(x, SHAPE).copy(): the input broadcast to SHAPE\n"
     "(aligned on the right; each input size equal to the target's or 1)\n"
     "and written C-contiguous, byte-identical to numpy.save of the same.\n"
     "The output keeps the input's byte order, and a string input's kind\n"
-    "and width.  OUT.npy may be IN.npy: the input is read whole before the output is\n"
-    "written to a temporary file and renamed.\n"
-    CLI_INPUT_FORMS_HELP CLI_ARCHIVE_OUTPUT_HELP
-    "\n"
+    "and width.  OUT.npy may be IN.npy: the input is read whole before the "
+    "output is\n"
+    "written to a temporary file and renamed.\n" CLI_INPUT_FORMS_HELP
+        CLI_ARCHIVE_OUTPUT_HELP "\n"
     "options:\n"
     "  --shape SHAPE      target shape, in any form 'bcast infer' takes:\n"
     "                     4x3, [4,3], (4,3), 4,3; [] or () for rank 0\n"
     "  -o, --output FILE  the output .npy file; '-' standard output;\n"
     "                     X.npz or X.npz:NAME an archive (member arr_0\n"
     "                     or NAME)\n"
-    "  --print            print the result instead of writing it\n"
-    NPY_WRITE_HELP
+    "  --print            print the result instead of writing "
+    "it\n" NPY_WRITE_HELP
     "exit status: 0 ok; 1 the input does not broadcast to SHAPE or the\n"
     "budget is exceeded; 2 usage, unreadable or malformed files, write\n"
     "errors.\n";
@@ -82,9 +83,8 @@ static const char info_help_text[] =
     "usage: bcast info FILE.npy... [options]\n"
     "\n"
     "Prints, for each file, its dtype and descr, shape, memory order,\n"
-    "format version and first elements (float16 shown as values).\n"
-    CLI_INPUT_FORMS_HELP
-    "\n"
+    "format version and first elements (float16 shown as "
+    "values).\n" CLI_INPUT_FORMS_HELP "\n"
     "options:\n"
     "  --count N          elements to show (default 10)\n"
     "  --max-bytes N      refuse files larger than N bytes (default 1G)\n"
@@ -141,7 +141,8 @@ static const char *elem_at(const bcast_tensor *t, int64_t k) {
 }
 
 /* The first `limit` elements in C order, flat: "[1, 2, 3, ...]". */
-static void print_first(FILE *out, const bcast_tensor *t, int64_t count, int64_t limit) {
+static void print_first(FILE *out, const bcast_tensor *t, int64_t count,
+                        int64_t limit) {
   fputc('[', out);
   int64_t n = count < limit ? count : limit;
   for (int64_t k = 0; k < n; k++) {
@@ -153,7 +154,8 @@ static void print_first(FILE *out, const bcast_tensor *t, int64_t count, int64_t
 }
 
 /* A small array nested like numpy's repr: "[[1, 2], [3, 4]]". */
-static void print_nested(FILE *out, const bcast_tensor *t, int32_t axis, const char *p) {
+static void print_nested(FILE *out, const bcast_tensor *t, int32_t axis,
+                         const char *p) {
   if (axis == t->rank) {
     print_elem(out, t->dtype, p);
     return;
@@ -177,8 +179,10 @@ void cli_print_tensor(FILE *out, const char *label, const bcast_tensor *t) {
   format_shape(t, shape, sizeof shape);
   fprintf(out, "%s: %s %s\n  ", label, bcast_dtype_name(t->dtype), shape);
   int64_t count = elem_count(t);
-  if (count <= 64) print_nested(out, t, 0, t->data);
-  else print_first(out, t, count, 16);
+  if (count <= 64)
+    print_nested(out, t, 0, t->data);
+  else
+    print_first(out, t, count, 16);
   fputc('\n', out);
 }
 
@@ -290,8 +294,8 @@ static int write_broadcast(const npy_opts *o, size_t n, const bcast_tensor *z,
     }
     return CLI_OK;
   }
-  const int whole_file = cli_is_std(o->out.output) ||
-                         cli_output_is_archive(o->out.output);
+  const int whole_file =
+      cli_is_std(o->out.output) || cli_output_is_archive(o->out.output);
   char **paths = whole_file ? NULL : dir_paths(o->out.output, n);
   bcast_npy_write_opts *w = whole_file || paths ? write_opts(n, info) : NULL;
   int rc = CLI_USAGE;
@@ -343,8 +347,9 @@ static int broadcast(void *opts) {
   const npy_opts *o = opts;
   if (o->files.n == 0 || (!o->out.output && !o->out.print))
     return usage_error(&broadcast_help,
-                       o->files.n == 0 ? "broadcast: no input files"
-                                       : "broadcast: give -o OUTDIR or --print");
+                       o->files.n == 0
+                           ? "broadcast: no input files"
+                           : "broadcast: give -o OUTDIR or --print");
   const size_t n = (size_t)o->files.n;
   bcast_tensor *x = calloc(n, sizeof *x);
   bcast_npy_info *info = calloc(n, sizeof *info);
@@ -352,8 +357,8 @@ static int broadcast(void *opts) {
   if (!x || !info)
     cli_error("out of memory");
   else
-    rc = cli_read_inputs(o->files.n, o->files.items, x, info,
-                         o->out.max_bytes);
+    rc =
+        cli_read_inputs(o->files.n, o->files.items, x, info, o->out.max_bytes);
   if (rc == CLI_OK) {
     if (!o->out.print && !cli_is_std(o->out.output) &&
         !cli_output_is_archive(o->out.output) &&
@@ -417,8 +422,8 @@ static int broadcast_to_body(void *opts) {
   bcast_shape shape;
   if (o->files.n != 1 || !o->shape_text || (!o->out.output && !o->out.print))
     return usage_error(&broadcast_to_help,
-                       o->files.n != 1 ? "broadcast-to: give exactly one "
-                                         "input file"
+                       o->files.n != 1  ? "broadcast-to: give exactly one "
+                                          "input file"
                        : !o->shape_text ? "broadcast-to: --shape is required"
                                         : "broadcast-to: give -o OUT.npy or "
                                           "--print");

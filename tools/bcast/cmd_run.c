@@ -23,9 +23,8 @@ static void print_op_names(FILE *out);
 static const char run_help_text[] =
     "An operand may be a scalar: 3, -1, 2.5, nan, inf, true, false, typed\n"
     "as NumPy types a Python scalar beside the arrays (NEP 50: int8 array\n"
-    "+ 3 is int8, + 2.5 is float64); a file named 3 is ./3.\n"
-    CLI_INPUT_FORMS_HELP CLI_ARCHIVE_OUTPUT_HELP
-    "\n"
+    "+ 3 is int8, + 2.5 is float64); a file named 3 is "
+    "./3.\n" CLI_INPUT_FORMS_HELP CLI_ARCHIVE_OUTPUT_HELP "\n"
     "options:\n"
     "  -o, --output FILE     the result .npy file; '-' standard output;\n"
     "                        X.npz or X.npz:NAME an archive (member arr_0\n"
@@ -36,7 +35,8 @@ static const char run_help_text[] =
     "  --list-ops            list the ops: input types per profile, result\n"
     "                        type, attributes\n"
     "  --attr NAME=VALUE     an attribute (repeatable):\n"
-    "                          shift=N          mul: right shift, 0..63 (int32)\n"
+    "                          shift=N          mul: right shift, 0..63 "
+    "(int32)\n"
     "                          round=true|false arithmetic_right_shift\n"
     "                          min_val=V, max_val=V  clamp bounds: values\n"
     "                                           of the input's type\n"
@@ -46,7 +46,8 @@ static const char run_help_text[] =
     "                          to=TYPE          cast target: int8, float16,\n"
     "                                           f32, i1, bfloat16, ...\n"
     "  --profile P           tosa (default: TOSA's types and numerics, equal\n"
-    "                        ranks), trait (tosa numerics, ranks expanded) or\n"
+    "                        ranks), trait (tosa numerics, ranks expanded) "
+    "or\n"
     "                        numpy (every numeric type, NumPy's results)\n"
     "  --checked             fail where TOSA calls the result unpredictable\n"
     "                        (integer overflow, division by 0, shift counts\n"
@@ -105,22 +106,25 @@ static void print_op_names(FILE *out) {
   int n_tosa = 0, n_numpy = 0;
   for (int k = 0; k < BCAST_OP_COUNT; k++)
     bcast_op_get((bcast_op)k)->tosa_types ? n_tosa++ : n_numpy++;
-  fprintf(out,
-          "usage: bcast run OP IN.npy|SCALAR... (-o OUT.npy | --print) [options]\n"
-          "       bcast run --mlir 'OP-LINE' IN.npy... (-o OUT.npy | --print) [options]\n"
-          "       bcast run --list-ops\n"
-          "\n"
-          "Runs one of the %d TOSA element-wise ops (or NumPy's, below) over\n"
-          ".npy files: inputs broadcast without copies, result written with\n"
-          "numpy.save's bytes.  OP is one of them, with or without 'tosa.':\n",
-          n_tosa);
+  fprintf(
+      out,
+      "usage: bcast run OP IN.npy|SCALAR... (-o OUT.npy | --print) [options]\n"
+      "       bcast run --mlir 'OP-LINE' IN.npy... (-o OUT.npy | --print) "
+      "[options]\n"
+      "       bcast run --list-ops\n"
+      "\n"
+      "Runs one of the %d TOSA element-wise ops (or NumPy's, below) over\n"
+      ".npy files: inputs broadcast without copies, result written with\n"
+      "numpy.save's bytes.  OP is one of them, with or without 'tosa.':\n",
+      n_tosa);
   for (int tosa = 1; tosa >= 0; tosa--) {
     if (!tosa) fputs("or one of NumPy's (--profile numpy):\n", out);
     size_t used = 0;
     int left = tosa ? n_tosa : n_numpy;
     for (int k = 0; k < BCAST_OP_COUNT; k++) {
       const bcast_op_info *info = bcast_op_get((bcast_op)k);
-      if (!info->tosa_types == !tosa) print_item(out, &used, info->name, !--left);
+      if (!info->tosa_types == !tosa)
+        print_item(out, &used, info->name, !--left);
     }
   }
   fputs("or another name of one of them (NumPy's, TOSA's old ones):\n", out);
@@ -144,10 +148,10 @@ typedef struct run_state {
   run_opts o;
   bcast_op op;
   int arity;
-  char **files;        /* the operands as given, after the op's name */
-  bcast_mlir_op *mop;  /* --mlir's line, parsed */
+  char **files;       /* the operands as given, after the op's name */
+  bcast_mlir_op *mop; /* --mlir's line, parsed */
   bcast_tensor x[3];
-  int n_read;          /* x[0..n_read) are held */
+  int n_read; /* x[0..n_read) are held */
   bcast_op_attrs attrs;
   bcast_ew_options options;
   /* --mlir's signature, which options point at. */
@@ -176,8 +180,7 @@ static int parse_mlir(const char *line, bcast_mlir_op *op, bcast_op *id) {
     return 0;
   }
   if (!found) {
-    cli_error("run: --mlir: no operation with a type signature in '%s'",
-              line);
+    cli_error("run: --mlir: no operation with a type signature in '%s'", line);
     return 0;
   }
   if (bcast_op_lookup(op->name, op->name_len, id) != BCAST_OK) {
@@ -367,8 +370,8 @@ static int read_operands(run_state *r) {
     if (lit < 0) return CLI_USAGE;
     r->n_read++;
     if ((is_scalar[k] = lit)) continue;
-    const int rc = cli_read_npy(r->files[k], &r->x[k], NULL,
-                                r->o.out.max_bytes);
+    const int rc =
+        cli_read_npy(r->files[k], &r->x[k], NULL, r->o.out.max_bytes);
     if (rc != CLI_OK) return rc;
   }
   if (!type_scalars(r->op, r->options.profile, r->arity, is_scalar, scalars,
@@ -483,8 +486,8 @@ static int compute(run_state *r) {
   r->options.progress_ctx = &progress;
   bcast_tensor result;
   bcast_diag diag;
-  const bcast_status st = bcast_ew_compute(
-      r->op, &r->attrs, (size_t)r->arity, r->x, &result, &r->options, &diag);
+  const bcast_status st = bcast_ew_compute(r->op, &r->attrs, (size_t)r->arity,
+                                           r->x, &result, &r->options, &diag);
   cli_progress_end(&progress);
   if (st != BCAST_OK) {
     cli_diag("run", &diag);

@@ -10,10 +10,12 @@
 
 /* The --help of bcast verify; its options are options.c's rows. */
 static const char verify_help_text[] =
-    "usage: bcast verify [--profile P] [--op-profile PATTERN=P]... [--op NAME]...\n"
+    "usage: bcast verify [--profile P] [--op-profile PATTERN=P]... [--op "
+    "NAME]...\n"
     "                    [--summary] [--max-input-bytes N]\n"
     "                    [--format text|json|sarif]\n"
-    "                    [--verify-diagnostics] [--split-input-file] FILE... | -\n"
+    "                    [--verify-diagnostics] [--split-input-file] FILE... "
+    "| -\n"
     "\n"
     "Finds every broadcasting op in the .mlir files (generic or custom\n"
     "form, anywhere in the file) and checks its operand and result types.\n"
@@ -104,8 +106,10 @@ static int report_checked(void *ctx, const bcast_mlir_checked *c) {
     d.message = c->diag->message;
     d.detail = c->diag;
   }
-  if (v->o->verify_diagnostics) vmatch_diag(&v->match, &d);
-  else report_emit(&v->out, &d);
+  if (v->o->verify_diagnostics)
+    vmatch_diag(&v->match, &d);
+  else
+    report_emit(&v->out, &d);
   return 0;
 }
 
@@ -159,8 +163,7 @@ static int verify_files(verify_run *v) {
   const cli_args *files = &v->o->files;
   for (int f = 0; f < files->n; f++) {
     size_t len;
-    char *text =
-        cli_read_file(files->items[f], &len, v->o->max_input_bytes);
+    char *text = cli_read_file(files->items[f], &len, v->o->max_input_bytes);
     if (!text) {
       io_error = 1;
       continue;

@@ -54,7 +54,7 @@ typedef struct cli_option {
   const char *alias; /* "-o", "-q", or "" */
   unsigned takes;    /* CLI_FLAG, CLI_TEXT, ... */
   cli_setter set;
-  size_t field;      /* offsetof the field in the command's options */
+  size_t field; /* offsetof the field in the command's options */
 } cli_option;
 
 /* How a command tells options from arguments, and reports (bits). */
@@ -68,8 +68,7 @@ enum {
 
 /* An argument that is no option, stored at field of the command's
  * options: CLI_OK or an exit code after reporting. */
-typedef int (*cli_argument)(void *field, const char *arg,
-                            const char *second);
+typedef int (*cli_argument)(void *field, const char *arg, const char *second);
 
 /* Room the options need for argc arguments, beyond a cli_args: 1, or 0
  * when out of memory (reported); and that room freed. */
@@ -84,7 +83,7 @@ typedef struct cli_command {
   const char *second;   /* cli_arg_one: the message for a second argument */
   const void *defaults; /* the options' defaults, size bytes */
   size_t size;
-  cli_init init;        /* NULL when the defaults need nothing more */
+  cli_init init; /* NULL when the defaults need nothing more */
   cli_release release;
 } cli_command;
 
@@ -229,8 +228,7 @@ static int set_max_bytes(const cli_value *v) {
 
 static int set_memory(const cli_value *v) {
   cli_out_opts *o = v->field;
-  return v->text && cli_parse_bytes(v->text, &o->memory) ? CLI_OK
-                                                         : CLI_USAGE;
+  return v->text && cli_parse_bytes(v->text, &o->memory) ? CLI_OK : CLI_USAGE;
 }
 
 static int set_threads(const cli_value *v) {
@@ -306,8 +304,7 @@ static int set_bdims(const cli_value *v) {
 static int set_only(const cli_value *v) {
   lower_only *only = v->field;
   bcast_op op;
-  if (!v->text ||
-      bcast_op_lookup(v->text, strlen(v->text), &op) != BCAST_OK) {
+  if (!v->text || bcast_op_lookup(v->text, strlen(v->text), &op) != BCAST_OK) {
     cli_error("lower: --only takes a TOSA element-wise op name%s%s",
               v->text ? ", not " : "", v->text ? v->text : "");
     return CLI_USAGE;
@@ -360,7 +357,7 @@ static int set_op(const cli_value *v) {
  * per argument (freed by release_shapes). */
 
 #define CLI_OUT_DEFAULTS                                                      \
-  {NULL, 0, BCAST_DEFAULT_MAX_BYTES, 0, CLI_DEFAULT_MEMORY, 0, 0}
+  { NULL, 0, BCAST_DEFAULT_MAX_BYTES, 0, CLI_DEFAULT_MEMORY, 0, 0 }
 
 static const run_opts run_defaults = {.out = CLI_OUT_DEFAULTS};
 static const npy_opts npy_defaults = {.out = CLI_OUT_DEFAULTS, .count = 10};
@@ -441,7 +438,8 @@ static const cli_option options[] = {
     {CMD_RUN, "--attr", "", CLI_TEXT, set_attr, RUN(attrs)},
     {CMD_RUN, "--profile", "", CLI_TEXT, set_text, RUN(profile)},
     {CMD_RUN, "--checked", "", CLI_FLAG, set_flag, RUN(checked)},
-    {CMD_RUN, "--broadcast-dimensions", "", CLI_TEXT, set_text, RUN(broadcast_dims)},
+    {CMD_RUN, "--broadcast-dimensions", "", CLI_TEXT, set_text,
+     RUN(broadcast_dims)},
     {CMD_RUN, "--threads", "", CLI_TEXT, set_threads_named, RUN(out)},
     {CMD_RUN, "--mlir", "", CLI_TEXT, set_text, RUN(mlir)},
     {CMD_RUN, "--max-bytes", "", CLI_TEXT, set_max_bytes, RUN(out)},
@@ -474,7 +472,8 @@ static const cli_option options[] = {
     {CMD_INDIM, "--quiet", "", CLI_FLAG, set_quiet, INDIM(out)},
     {CMD_INDIM, "--threads", "", CLI_OWN, set_threads_atoi, INDIM(out)},
     {CMD_INFER, "--profile", "", CLI_TEXT, set_profile, SHAPES(profile)},
-    {CMD_INFER, "--broadcast-dimensions", "", CLI_OWN, set_bdims, SHAPES(bdims)},
+    {CMD_INFER, "--broadcast-dimensions", "", CLI_OWN, set_bdims,
+     SHAPES(bdims)},
     {CMD_INFER, "--format", "", CLI_TEXT, set_format, SHAPES(format)},
     {CMD_EXPLAIN, "--profile", "", CLI_TEXT, set_profile, SHAPES(profile)},
     {CMD_EXPLAIN, "--format", "", CLI_TEXT, set_format, SHAPES(format)},
@@ -485,14 +484,18 @@ static const cli_option options[] = {
     {CMD_LOWER, "--stats", "", CLI_FLAG, set_flag, LOWER(show_stats)},
     {CMD_LOWER, "--format", "", CLI_TEXT, set_format, LOWER(format)},
     {CMD_LOWER, "-o", "", CLI_OWN, set_mlir_output, LOWER(out_path)},
-    {CMD_LOWER, "--max-input-bytes", "", CLI_TEXT, set_bytes, LOWER(max_input_bytes)},
+    {CMD_LOWER, "--max-input-bytes", "", CLI_TEXT, set_bytes,
+     LOWER(max_input_bytes)},
     {CMD_VERIFY, "--profile", "", CLI_TEXT, set_profile, VERIFY(profile)},
-    {CMD_VERIFY, "--op-profile", "", CLI_TEXT, set_op_profile, VERIFY(op_profiles)},
+    {CMD_VERIFY, "--op-profile", "", CLI_TEXT, set_op_profile,
+     VERIFY(op_profiles)},
     {CMD_VERIFY, "--op", "", CLI_OWN, set_op, VERIFY(extra_ops)},
     {CMD_VERIFY, "--summary", "", CLI_FLAG, set_flag, VERIFY(summary)},
-    {CMD_VERIFY, "--max-input-bytes", "", CLI_TEXT, set_bytes, VERIFY(max_input_bytes)},
+    {CMD_VERIFY, "--max-input-bytes", "", CLI_TEXT, set_bytes,
+     VERIFY(max_input_bytes)},
     {CMD_VERIFY, "--format", "", CLI_TEXT, set_format_sarif, VERIFY(format)},
-    {CMD_VERIFY, "--verify-diagnostics", "", CLI_FLAG, set_flag, VERIFY(verify_diagnostics)},
+    {CMD_VERIFY, "--verify-diagnostics", "", CLI_FLAG, set_flag,
+     VERIFY(verify_diagnostics)},
     {CMD_VERIFY, "--split-input-file", "", CLI_FLAG, set_ignored, 0},
 };
 
@@ -501,9 +504,8 @@ static const cli_option options[] = {
 
 /* "-1", "-2.5", "-inf": a negative scalar operand, not an option. */
 static int is_negative_literal(const char *arg) {
-  return arg[0] == '-' &&
-         ((arg[1] >= '0' && arg[1] <= '9') || arg[1] == '.' ||
-          !strcmp(arg, "-inf") || !strcmp(arg, "-nan"));
+  return arg[0] == '-' && ((arg[1] >= '0' && arg[1] <= '9') || arg[1] == '.' ||
+                           !strcmp(arg, "-inf") || !strcmp(arg, "-nan"));
 }
 
 /* The row of cmd that arg names, and how: *spelled is the name as given

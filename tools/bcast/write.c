@@ -8,12 +8,12 @@
 
 #include "cli.h"
 
-int cli_read_inputs(int n, char **files, bcast_tensor *x,
-                    bcast_npy_info *info, int64_t max_bytes) {
+int cli_read_inputs(int n, char **files, bcast_tensor *x, bcast_npy_info *info,
+                    int64_t max_bytes) {
   if (!cli_stdin_once(files, n)) return CLI_USAGE;
   for (int i = 0; i < n; i++) {
-    const int rc = cli_read_npy(files[i], &x[i], info ? &info[i] : NULL,
-                                max_bytes);
+    const int rc =
+        cli_read_npy(files[i], &x[i], info ? &info[i] : NULL, max_bytes);
     if (rc != CLI_OK) {
       for (int k = 0; k < i; k++) bcast_tensor_release(&x[k]);
       return rc;
@@ -71,8 +71,7 @@ int cli_stream_wanted(const bcast_tensor *layout, int64_t memory) {
  * (an archive or standard output is written whole) and their bytes within
  * --max-bytes, when it was given. */
 static int stream_allowed(size_t n, char *const *paths,
-                          const bcast_tensor *layouts,
-                          const cli_out_opts *o) {
+                          const bcast_tensor *layouts, const cli_out_opts *o) {
   const int64_t cap = o->max_bytes_given ? o->max_bytes : INT64_MAX;
   int64_t total = 0;
   for (size_t k = 0; k < n; k++) {
@@ -127,9 +126,8 @@ int cli_stream_views(size_t n, char *const *paths, const bcast_tensor *views,
   cli_progress_init(&progress, o->quiet);
   const bcast_save_options so = {o->threads, cli_progress_update, &progress};
   bcast_diag diag;
-  const bcast_status st =
-      bcast_npy_save_views(n, (const char *const *)paths, views, w, o->memory,
-                           &so, &diag);
+  const bcast_status st = bcast_npy_save_views(
+      n, (const char *const *)paths, views, w, o->memory, &so, &diag);
   cli_progress_end(&progress);
   free(w);
   return saved(st, &diag);
@@ -137,8 +135,8 @@ int cli_stream_views(size_t n, char *const *paths, const bcast_tensor *views,
 
 int cli_stream_op(const bcast_tensor *layout, size_t n,
                   const bcast_tensor *inputs, bcast_op op,
-                  const bcast_op_attrs *attrs,
-                  const bcast_ew_options *options, const cli_out_opts *o) {
+                  const bcast_op_attrs *attrs, const bcast_ew_options *options,
+                  const cli_out_opts *o) {
   char *paths[1] = {(char *)o->output};
   int rc = stream_allowed(1, paths, layout, o);
   if (rc) return rc;
@@ -146,8 +144,8 @@ int cli_stream_op(const bcast_tensor *layout, size_t n,
   cli_progress_init(&progress, o->quiet);
   const bcast_save_options so = {0, cli_progress_update, &progress};
   bcast_diag diag;
-  const bcast_status st = bcast_npy_save_op(
-      o->output, op, attrs, n, inputs, options, o->memory, &so, &diag);
+  const bcast_status st = bcast_npy_save_op(o->output, op, attrs, n, inputs,
+                                            options, o->memory, &so, &diag);
   cli_progress_end(&progress);
   return saved(st, &diag);
 }
