@@ -32,6 +32,12 @@ static bcast_status run_vec(bcast_op op, const bcast_op_attrs *attrs,
 
 #define TOSA BCAST_PROFILE_TOSA
 
+/* in[0] + in[1] into out, whose status must be want (diag holds why). */
+#define ADD_INTO_IS(want)                                                     \
+  CHECK_INT(                                                                  \
+      bcast_ew_compute_into(BCAST_OP_ADD, NULL, 2, in, &out, NULL, &diag),    \
+      want)
+
 /* A unary op of the tosa profile over four float32s, which must succeed. */
 #define UNARY_F32_OK(op, f, out)                                              \
   CHECK_INT(                                                                  \
@@ -581,9 +587,7 @@ TEST(ew_out_given_in_place_and_overlap) {
   wrap(&in[1], BCAST_FLOAT32, 2, row, b);
   wrap(&out, BCAST_FLOAT32, 2, shape, c);
   bcast_diag diag;
-  CHECK_INT(
-      bcast_ew_compute_into(BCAST_OP_ADD, NULL, 2, in, &out, NULL, &diag),
-      BCAST_OK);
+  ADD_INTO_IS(BCAST_OK);
   CHECK(c[0] == 11.0f && c[5] == 36.0f);
   /* In place on input 0 (same shape and strides). */
   CHECK_INT(
@@ -605,22 +609,16 @@ TEST(ew_out_given_in_place_and_overlap) {
   float big[6] = {0};
   wrap(&in[1], BCAST_FLOAT32, 2, row, big);
   wrap(&out, BCAST_FLOAT32, 2, shape, big);
-  CHECK_INT(
-      bcast_ew_compute_into(BCAST_OP_ADD, NULL, 2, in, &out, NULL, &diag),
-      BCAST_INVALID_ARGUMENT);
+  ADD_INTO_IS(BCAST_INVALID_ARGUMENT);
   CHECK_CONTAINS(diag.message, "overlaps operand #1");
   /* Wrong shape or type for out=. */
   const int64_t wrong[2] = {3, 2};
   wrap(&in[1], BCAST_FLOAT32, 2, row, b);
   wrap(&out, BCAST_FLOAT32, 2, wrong, c);
-  CHECK_INT(
-      bcast_ew_compute_into(BCAST_OP_ADD, NULL, 2, in, &out, NULL, &diag),
-      BCAST_RESULT_MISMATCH);
+  ADD_INTO_IS(BCAST_RESULT_MISMATCH);
   CHECK_CONTAINS(diag.message, "broadcast shape [2,3]");
   wrap(&out, BCAST_INT32, 2, shape, c);
-  CHECK_INT(
-      bcast_ew_compute_into(BCAST_OP_ADD, NULL, 2, in, &out, NULL, &diag),
-      BCAST_TYPE);
+  ADD_INTO_IS(BCAST_TYPE);
 }
 
 TEST(ew_plan_reuse_and_declared_dynamic_dims) {

@@ -15,30 +15,36 @@ static bcast_dtype promote(bcast_dtype a, bcast_dtype b) {
 }
 
 TEST(promote_follows_numpy_result_type) {
-  static const struct {
-    bcast_dtype a, b, want;
-  } cases[] = {
-      {BCAST_FLOAT32, BCAST_FLOAT64, BCAST_FLOAT64},
-      {BCAST_INT8, BCAST_UINT8, BCAST_INT16},
-      {BCAST_INT64, BCAST_FLOAT32, BCAST_FLOAT64},
-      {BCAST_INT16, BCAST_FLOAT16, BCAST_FLOAT32},
-      {BCAST_UINT8, BCAST_FLOAT16, BCAST_FLOAT16},
-      {BCAST_UINT64, BCAST_INT8, BCAST_FLOAT64},
-      {BCAST_UINT32, BCAST_INT8, BCAST_INT64},
-      {BCAST_UINT8, BCAST_INT32, BCAST_INT32},
-      {BCAST_BOOL, BCAST_UINT16, BCAST_UINT16},
-      {BCAST_BOOL, BCAST_BOOL, BCAST_BOOL},
+  /* "A B -> RESULT" in NumPy's names, read by bcast_dtype_parse. */
+  static const char *const cases[] = {
+      "float32 float64 -> float64",
+      "int8 uint8 -> int16",
+      "int64 float32 -> float64",
+      "int16 float16 -> float32",
+      "uint8 float16 -> float16",
+      "uint64 int8 -> float64",
+      "uint32 int8 -> int64",
+      "uint8 int32 -> int32",
+      "bool uint16 -> uint16",
+      "bool bool -> bool",
       /* bfloat16: ml_dtypes' rule. */
-      {BCAST_BFLOAT16, BCAST_FLOAT16, BCAST_FLOAT32},
-      {BCAST_BFLOAT16, BCAST_FLOAT32, BCAST_FLOAT32},
-      {BCAST_BFLOAT16, BCAST_BOOL, BCAST_BFLOAT16},
+      "bfloat16 float16 -> float32",
+      "bfloat16 float32 -> float32",
+      "bfloat16 bool -> bfloat16",
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-    const bcast_dtype got = promote(cases[k].a, cases[k].b);
-    if (got != cases[k].want)
-      test_fail(t, __FILE__, __LINE__, "%s with %s: %d, expected %s",
-                bcast_dtype_name(cases[k].a), bcast_dtype_name(cases[k].b),
-                (int)got, bcast_dtype_name(cases[k].want));
+    char a[16], b[16], want[16];
+    bcast_dtype ta, tb, tw;
+    if (sscanf(cases[k], "%15s %15s -> %15s", a, b, want) != 3 ||
+        bcast_dtype_parse(a, strlen(a), &ta) != BCAST_OK ||
+        bcast_dtype_parse(b, strlen(b), &tb) != BCAST_OK ||
+        bcast_dtype_parse(want, strlen(want), &tw) != BCAST_OK) {
+      test_fail(t, __FILE__, __LINE__, "bad case '%s'", cases[k]);
+      continue;
+    }
+    const bcast_dtype got = promote(ta, tb);
+    if (got != tw)
+      test_fail(t, __FILE__, __LINE__, "%s: got %d", cases[k], (int)got);
   }
   /* Symmetric over every pair. */
   for (int a = 0; a < BCAST_STRING; a++)
