@@ -24,8 +24,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # (command, option): accepted, not documented.
 HIDDEN = {("info", "--threads")}
 
-ROW = re.compile(r'\{(CMD_\w+), "([^"]+)", "([^"]*)", \w+, \w+, [^}]*\},')
-COMMAND = re.compile(r'\[(CMD_\w+)\] = \{"([^"]+)"')
+ROW = re.compile(r'\{(CMD_\w+),\s*"([^"]+)",\s*"([^"]*)",\s*\w+,\s*\w+,\s*[^}]*\},')
+COMMAND = re.compile(r'\[(CMD_\w+)\]\s*=\s*\{\s*"([^"]+)"')
 # An option at the start of a help line ("  -o, --output FILE ..."), or
 # named after a comma in such a line.
 HELP_OPTION = re.compile(r"(?:^  |, )(--?[a-z][a-z0-9-]*)", re.M)
