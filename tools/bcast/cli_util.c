@@ -1,4 +1,5 @@
 /* Helpers shared by the commands: messages, files, option values. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -140,31 +141,11 @@ int cli_parse_bytes(const char *text, int64_t *out) {
   if (*text == '-' || *text == '\0') goto bad;
   unsigned long long v = strtoull(text, &end, 10);
   if (errno || end == text) goto bad;
-  int shift = 0;
-  switch (*end) {
-  case 'K':
-  case 'k':
-    shift = 10;
-    end++;
-    break;
-  case 'M':
-  case 'm':
-    shift = 20;
-    end++;
-    break;
-  case 'G':
-  case 'g':
-    shift = 30;
-    end++;
-    break;
-  case 'T':
-  case 't':
-    shift = 40;
-    end++;
-    break;
-  default:
-    break;
-  }
+  /* K, M, G, T: 2^10, 2^20, 2^30, 2^40 (either case). */
+  static const char units[] = "KMGT";
+  const char *unit = *end ? strchr(units, toupper((unsigned char)*end)) : NULL;
+  const int shift = unit ? 10 * (int)(unit - units + 1) : 0;
+  if (unit) end++;
   if (*end == 'i' && shift) end++;
   if (*end == 'B' || *end == 'b') end++;
   if (*end != '\0') goto bad;

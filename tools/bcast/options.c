@@ -430,6 +430,8 @@ static const cli_command commands[] = {
 /* Every option of every command.  info takes --threads and ignores it, as
  * it always has; verify takes mlir-opt's --split-input-file, so that its
  * command lines work (bcast checks every op either way). */
+/* One row a line, as a table reads. */
+/* clang-format off */
 static const cli_option options[] = {
     {CMD_RUN, "--output", "-o", CLI_TEXT, set_output, RUN(out)},
     {CMD_RUN, "--print", "", CLI_FLAG, set_print, RUN(out)},
@@ -438,8 +440,7 @@ static const cli_option options[] = {
     {CMD_RUN, "--attr", "", CLI_TEXT, set_attr, RUN(attrs)},
     {CMD_RUN, "--profile", "", CLI_TEXT, set_text, RUN(profile)},
     {CMD_RUN, "--checked", "", CLI_FLAG, set_flag, RUN(checked)},
-    {CMD_RUN, "--broadcast-dimensions", "", CLI_TEXT, set_text,
-     RUN(broadcast_dims)},
+    {CMD_RUN, "--broadcast-dimensions", "", CLI_TEXT, set_text, RUN(broadcast_dims)},
     {CMD_RUN, "--threads", "", CLI_TEXT, set_threads_named, RUN(out)},
     {CMD_RUN, "--mlir", "", CLI_TEXT, set_text, RUN(mlir)},
     {CMD_RUN, "--max-bytes", "", CLI_TEXT, set_max_bytes, RUN(out)},
@@ -472,8 +473,7 @@ static const cli_option options[] = {
     {CMD_INDIM, "--quiet", "", CLI_FLAG, set_quiet, INDIM(out)},
     {CMD_INDIM, "--threads", "", CLI_OWN, set_threads_atoi, INDIM(out)},
     {CMD_INFER, "--profile", "", CLI_TEXT, set_profile, SHAPES(profile)},
-    {CMD_INFER, "--broadcast-dimensions", "", CLI_OWN, set_bdims,
-     SHAPES(bdims)},
+    {CMD_INFER, "--broadcast-dimensions", "", CLI_OWN, set_bdims, SHAPES(bdims)},
     {CMD_INFER, "--format", "", CLI_TEXT, set_format, SHAPES(format)},
     {CMD_EXPLAIN, "--profile", "", CLI_TEXT, set_profile, SHAPES(profile)},
     {CMD_EXPLAIN, "--format", "", CLI_TEXT, set_format, SHAPES(format)},
@@ -484,20 +484,17 @@ static const cli_option options[] = {
     {CMD_LOWER, "--stats", "", CLI_FLAG, set_flag, LOWER(show_stats)},
     {CMD_LOWER, "--format", "", CLI_TEXT, set_format, LOWER(format)},
     {CMD_LOWER, "-o", "", CLI_OWN, set_mlir_output, LOWER(out_path)},
-    {CMD_LOWER, "--max-input-bytes", "", CLI_TEXT, set_bytes,
-     LOWER(max_input_bytes)},
+    {CMD_LOWER, "--max-input-bytes", "", CLI_TEXT, set_bytes, LOWER(max_input_bytes)},
     {CMD_VERIFY, "--profile", "", CLI_TEXT, set_profile, VERIFY(profile)},
-    {CMD_VERIFY, "--op-profile", "", CLI_TEXT, set_op_profile,
-     VERIFY(op_profiles)},
+    {CMD_VERIFY, "--op-profile", "", CLI_TEXT, set_op_profile, VERIFY(op_profiles)},
     {CMD_VERIFY, "--op", "", CLI_OWN, set_op, VERIFY(extra_ops)},
     {CMD_VERIFY, "--summary", "", CLI_FLAG, set_flag, VERIFY(summary)},
-    {CMD_VERIFY, "--max-input-bytes", "", CLI_TEXT, set_bytes,
-     VERIFY(max_input_bytes)},
+    {CMD_VERIFY, "--max-input-bytes", "", CLI_TEXT, set_bytes, VERIFY(max_input_bytes)},
     {CMD_VERIFY, "--format", "", CLI_TEXT, set_format_sarif, VERIFY(format)},
-    {CMD_VERIFY, "--verify-diagnostics", "", CLI_FLAG, set_flag,
-     VERIFY(verify_diagnostics)},
+    {CMD_VERIFY, "--verify-diagnostics", "", CLI_FLAG, set_flag, VERIFY(verify_diagnostics)},
     {CMD_VERIFY, "--split-input-file", "", CLI_FLAG, set_ignored, 0},
 };
+/* clang-format on */
 
 /* ------------------------------------------------------------------------ */
 /* The walker. */
