@@ -4,8 +4,9 @@ JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
+DEB_BUILD ?= build-deb
 
-.PHONY: prove all build asan tsan demo test unit-test bench bench-dask bench-stream install clean fuzz fuzz-build fuzz-diff format soak
+.PHONY: prove all build asan tsan demo test unit-test bench bench-dask bench-stream install deb clean fuzz fuzz-build fuzz-diff format soak
 
 all: build
 
@@ -115,6 +116,22 @@ bench-stream:
 
 install: build
 	cmake --install $(BUILD)
+
+# The Debian package $(DEB_BUILD)/bcast_<version>_<arch>.deb (docs/packaging.md):
+# a build for prefix /usr with Debian's compiler flags (dpkg-buildflags:
+# hardening, -ffile-prefix-map), packed by CPack's DEB generator
+# (cmake/deb.cmake).  Install it with apt-get install ./build-deb/bcast_*.deb.
+deb:
+	@scripts/setup.sh deb
+	cmake -S . -B $(DEB_BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
+	  -DBCAST_BUILD_PYTHON=ON -DBCAST_BUILD_TESTS=OFF -DBCAST_BUILD_BENCH=OFF \
+	  -DCMAKE_C_FLAGS="$$(dpkg-buildflags --get CFLAGS) $$(dpkg-buildflags --get CPPFLAGS)" \
+	  -DCMAKE_EXE_LINKER_FLAGS="$$(dpkg-buildflags --get LDFLAGS)" \
+	  -DCMAKE_SHARED_LINKER_FLAGS="$$(dpkg-buildflags --get LDFLAGS)" \
+	  -DCMAKE_MODULE_LINKER_FLAGS="$$(dpkg-buildflags --get LDFLAGS)" >/dev/null
+	cmake --build $(DEB_BUILD) -j $(JOBS)
+	rm -f $(DEB_BUILD)/bcast_*.deb
+	cd $(DEB_BUILD) && cpack -G DEB
 
 # The tracked C sources in bcast's style (.clang-format), then docs/api.md
 # regenerated from the reformatted headers.

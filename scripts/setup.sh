@@ -7,6 +7,9 @@
 #                            with python3-hypothesis, pkgconf, clang and
 #                            groff-base (the package test),
 #                            python3-dask and python3-distributed (bcast.dask)
+#   scripts/setup.sh deb     also dpkg-dev and file (make deb: Debian's
+#                            compiler flags, dpkg-shlibdeps and CPack's
+#                            ELF detection)
 #   scripts/setup.sh bench   also python3-matplotlib (bench/chart.py)
 #   scripts/setup.sh tsan    also clang and LLVM's OpenMP runtime with its
 #                            ThreadSanitizer tool, libarcher (make tsan)
@@ -32,6 +35,11 @@ if [ "$what" = test ]; then
   # pkg-config, clang and groff: the package test links through pkg-config
   # with both compilers and renders the man page.
   for p in mlir-22-tools pkgconf clang groff-base; do have "$p" || need+=("$p"); done
+fi
+if [ "$what" = deb ]; then
+  # make deb: dpkg-buildflags and dpkg-shlibdeps (dpkg-dev); CPack's DEB
+  # generator finds the ELF files to give dpkg-shlibdeps with file.
+  for p in dpkg-dev file; do have "$p" || need+=("$p"); done
 fi
 if [ "$what" = tsan ]; then
   # make tsan builds with clang against libomp, whose libarcher.so makes
