@@ -75,12 +75,16 @@ prove:
 demo: build
 	@scripts/demo.sh $(BUILD)/bcast
 
-# Every test, in the release build and again under ASan + UBSan.
+# Every test, in the release build and again under ASan + UBSan; then the
+# Debian package (make deb) unpacked into a scratch root and each part of
+# it used from there (tests/deb/test_deb.sh; not a ctest test, as the
+# package is its own build, for /usr).
 test:
 	@scripts/setup.sh test
-	$(MAKE) build asan
+	$(MAKE) build asan deb
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
+	tests/deb/test_deb.sh $(DEB_BUILD)/bcast_*.deb
 
 # The text report, the figures as TSV and a chart per section (PNG, SVG)
 # go to $(BENCH_OUT); the DRAM cases (3 x 512 MiB) run here, not by default.

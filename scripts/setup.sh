@@ -4,9 +4,10 @@
 #                            python3-dev with python3-numpy for the Python
 #                            module
 #   scripts/setup.sh test    also mlir-22-tools (the oracle), python3-pytest
-#                            with python3-hypothesis, pkgconf, clang and
-#                            groff-base (the package test),
-#                            python3-dask and python3-distributed (bcast.dask)
+#                            with python3-hypothesis, pkgconf, clang,
+#                            groff-base and man-db (the package tests),
+#                            python3-dask and python3-distributed (bcast.dask),
+#                            and what make deb needs (the .deb's test)
 #   scripts/setup.sh deb     also dpkg-dev and file (make deb: Debian's
 #                            compiler flags, dpkg-shlibdeps and CPack's
 #                            ELF detection)
@@ -35,8 +36,10 @@ if [ "$what" = test ]; then
   # pkg-config, clang and groff: the package test links through pkg-config
   # with both compilers and renders the man page.
   for p in mlir-22-tools pkgconf clang groff-base; do have "$p" || need+=("$p"); done
+  # tests/deb/test_deb.sh reads the installed man page with man -l.
+  have man-db || need+=(man-db)
 fi
-if [ "$what" = deb ]; then
+if [ "$what" = deb ] || [ "$what" = test ]; then
   # make deb: dpkg-buildflags and dpkg-shlibdeps (dpkg-dev); CPack's DEB
   # generator finds the ELF files to give dpkg-shlibdeps with file.
   for p in dpkg-dev file; do have "$p" || need+=("$p"); done

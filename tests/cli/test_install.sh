@@ -4,10 +4,9 @@
 # Usage: test_install.sh PATH/TO/BUILD/bcast
 set -u
 build=$(cd "$(dirname "$1")" && pwd)
-prefix=$(mktemp -d)
-trap 'rm -rf "$prefix"' EXIT
-pass=0 fail=0
-check() { if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $*"; fi; }
+# shellcheck source=checks.sh
+. "$(dirname "$0")/checks.sh"
+prefix="$tmp/prefix"
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
 for f in include/bcast/bcast.h include/bcast/shape.h bin/bcast; do
@@ -46,5 +45,4 @@ check test "$("$prefix/use_shared")" = "[4,5]"
 check cc -std=c11 -Wall -Werror "$prefix/use.c" -o "$prefix/use_static" -I"$prefix/include" "$libdir/libbcast.a" -fopenmp -lm $san
 check test "$("$prefix/use_static")" = "[4,5]"
 check test "$("$prefix/bin/bcast" infer '[4,1]' '[5]')" = "[4,5]"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

@@ -11,22 +11,9 @@
 # Usage: test_package.sh PATH/TO/BUILD/bcast
 set -u
 build=$(cd "$(dirname "$1")" && pwd)
-src=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $*"; fi; }
-# Runs a command quietly, showing its output only when it fails.
-quiet() {
-  if ! "$@" > "$tmp/log" 2>&1; then
-    tail -20 "$tmp/log"
-    return 1
-  fi
-}
-has() { grep -q -- "$2" "$1" || { echo "'$2' not in $1:"; cat "$1"; return 1; }; }
-lacks() { ! grep -q -- "$2" "$1" || { echo "'$2' in $1:"; cat "$1"; return 1; }; }
+# shellcheck source=checks.sh
+. "$(dirname "$0")/checks.sh"
 
-version=$(sed -nE 's/^project\(bcast VERSION ([0-9.]+).*/\1/p' "$src/CMakeLists.txt")
 # A sanitized build's libraries need the sanitizer runtimes at link time.
 san=""
 grep -q '^BCAST_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null &&
@@ -167,5 +154,4 @@ check quiet cmake -S "$src" -B "$tmp/noomp" -DBCAST_OPENMP=OFF -DBCAST_BUILD_TES
 check has "$tmp/noomp/bcast.pc.in" "^Libs.private: -lm$"
 check has "$tmp/noomp/bcastConfig.cmake" "set(bcast_OPENMP OFF)"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary
