@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # the variables are for the sourcing test
 # Sourced by the package tests (test_install.sh, test_package.sh,
 # tests/deb/test_deb.sh): a scratch directory $tmp, removed when the test
 # exits (also on failure or a signal), counted checks, the source tree

@@ -4,7 +4,7 @@
 # Usage: test_install.sh PATH/TO/BUILD/bcast
 set -u
 build=$(cd "$(dirname "$1")" && pwd)
-# shellcheck source=checks.sh
+# shellcheck source-path=SCRIPTDIR source=checks.sh
 . "$(dirname "$0")/checks.sh"
 prefix="$tmp/prefix"
 

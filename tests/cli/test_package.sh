@@ -11,7 +11,7 @@
 # Usage: test_package.sh PATH/TO/BUILD/bcast
 set -u
 build=$(cd "$(dirname "$1")" && pwd)
-# shellcheck source=checks.sh
+# shellcheck source-path=SCRIPTDIR source=checks.sh
 . "$(dirname "$0")/checks.sh"
 
 # A sanitized build's libraries need the sanitizer runtimes at link time.

@@ -20,7 +20,7 @@
 # /usr).  Usage: test_deb.sh PATH/TO/bcast_VERSION_ARCH.deb
 set -u
 deb=$(realpath "$1")
-# shellcheck source=../cli/checks.sh
+# shellcheck source-path=SCRIPTDIR source=../cli/checks.sh
 . "$(dirname "$0")/../cli/checks.sh"
 py=/usr/bin/python3
 arch=$(dpkg --print-architecture)
