@@ -10,8 +10,10 @@
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME bcast)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_CONTACT
-  "Seed ac2b7bf2 maintainers <maintainers@users.noreply.a-seed-ac2b7bf2.example>")
+set(BCAST_DEB_MAINTAINER
+  "Seed ac2b7bf2 maintainers <maintainers@users.noreply.a-seed-ac2b7bf2.example>"
+  CACHE STRING "The Debian package's Maintainer field: NAME <EMAIL>")
+set(CPACK_PACKAGE_CONTACT ${BCAST_DEB_MAINTAINER})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
   "tensor broadcasting library, command-line tool and Python module")
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION [=[
@@ -32,11 +34,14 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # libbcast.so.0's shlibs entry, for dpkg-shlibdeps of packages linking it.
 # (CPack's GENERATE_SHLIBS would warn that the Python module, a shared
-# object too, has no soname.)  CPack's postinst and postrm run ldconfig.
+# object too, has no soname.)  postinst runs ldconfig and byte-compiles the
+# module (py3compile), prerm removes what that wrote (py3clean), CPack's
+# postrm runs ldconfig.
 get_target_property(bcast_soversion bcast_shared SOVERSION)
 file(WRITE ${PROJECT_BINARY_DIR}/deb/shlibs
   "libbcast ${bcast_soversion} ${CPACK_PACKAGE_NAME} (>= ${PROJECT_VERSION})\n")
-set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_BINARY_DIR}/deb/shlibs)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_BINARY_DIR}/deb/shlibs
+  ${PROJECT_SOURCE_DIR}/cmake/deb/postinst ${PROJECT_SOURCE_DIR}/cmake/deb/prerm)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 # Executables and shared libraries stripped by CPack, libbcast.a's debug
 # sections and the manual page's compression by cmake/deb-prebuild.cmake.

@@ -6,7 +6,8 @@
 #      architecture, maintainer, section, a summary and a long description;
 #      Depends naming libc6, libgomp1, zlib1g, python3 for this
 #      interpreter's release and python3-numpy, each met on this machine;
-#      the shlibs entry of libbcast.so.0 and ldconfig in postinst/postrm;
+#      the shlibs entry of libbcast.so.0, ldconfig in postinst and postrm,
+#      the module byte-compiled by postinst and cleaned by prerm;
 #      every file under /usr, owned by root; nothing of the source tree's
 #      headers or Python package missing;
 #  (b) the CLI: --version, infer, and run on .npy files checked by NumPy;
@@ -67,8 +68,13 @@ while read -r entry; do
 done <<< "$entries"
 dpkg-deb -e "$deb" "$tmp/control"
 check equals "$(cat "$tmp/control/shlibs")" "libbcast 0 bcast (>= $version)"
+for script in postinst prerm postrm; do
+  check sh -n "$tmp/control/$script"
+done
 check grep -q '^[[:space:]]*ldconfig$' "$tmp/control/postinst"
 check grep -q '^[[:space:]]*ldconfig$' "$tmp/control/postrm"
+check grep -q '^[[:space:]]*py3compile -p bcast$' "$tmp/control/postinst"
+check grep -q '^[[:space:]]*py3clean -p bcast$' "$tmp/control/prerm"
 dpkg-deb -c "$deb" > "$tmp/contents"
 check test "$(awk '$6 !~ /^\.\/usr\// && $6 != "./"' "$tmp/contents" | wc -l)" -eq 0
 check test "$(awk '$2 != "root/root"' "$tmp/contents" | wc -l)" -eq 0
