@@ -55,7 +55,7 @@ satisfied() {
   if [[ $1 =~ \(([<>=]+)\ (.+)\)$ ]]; then
     op=${BASH_REMATCH[1]} want=${BASH_REMATCH[2]}
   fi
-  have=$(dpkg-query -W -f='${db:Status-Abbrev}|${Version}' "$name" 2>/dev/null)
+  have=$(dpkg-query -W -f='${db:Status-Abbrev}|${Version}\n' "$name" 2>/dev/null | grep '^ii' | head -1)
   if [[ $have == ii* ]]; then
     [ -z "$op" ] || dpkg --compare-versions "${have#*|}" "$op" "$want"
   else
