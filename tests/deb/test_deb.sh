@@ -9,7 +9,7 @@
 #      the shlibs entry of libbcast.so.0, ldconfig in postinst and postrm,
 #      the module byte-compiled by postinst and cleaned by prerm;
 #      every file under /usr, owned by root; nothing of the source tree's
-#      headers or Python package missing;
+#      headers or Python package missing; no debug sections;
 #  (b) the CLI: --version, infer, and run on .npy files checked by NumPy;
 #  (c) the man page through man -l, and groff -ww without a warning;
 #  (d) a C program built against the installed headers and libbcast.so
@@ -95,6 +95,12 @@ check test "$(find "$pydir/bcast" -name '_bcast*' | wc -l)" -eq 1
 for f in libbcast.a libbcast.so libbcast.so.0 "libbcast.so.$version" pkgconfig/bcast.pc \
   cmake/bcast/bcastConfig.cmake cmake/bcast/bcastConfigVersion.cmake; do
   check test -e "$lib/$f"
+done
+# Without debug sections (dpkg-buildflags' -g): CPack strips the ELF
+# files, cmake/deb-prebuild.cmake the static library.
+nodebug() { ! readelf -SW "$1" | grep -q '\.debug_' || { echo "$1 has debug sections"; return 1; }; }
+for f in "$root/usr/bin/bcast" "$lib/libbcast.so.$version" "$lib/libbcast.a" "$pydir"/bcast/_bcast*; do
+  check nodebug "$f"
 done
 
 # (b) The CLI.
