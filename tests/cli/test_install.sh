@@ -45,4 +45,26 @@ check test "$("$prefix/use_shared")" = "[4,5]"
 check cc -std=c11 -Wall -Werror "$prefix/use.c" -o "$prefix/use_static" -I"$prefix/include" "$libdir/libbcast.a" -fopenmp -lm $san
 check test "$("$prefix/use_static")" = "[4,5]"
 check test "$("$prefix/bin/bcast" infer '[4,1]' '[5]')" = "[4,5]"
+
+# Installs to several prefixes at once (as ctest -j runs the package
+# tests): each bcast.pc names its own prefix, each install succeeds.
+# The .pc file was configured in one place in the build tree, which the
+# installs overwrote in turn, and that place must not come back.
+concurrent_installs() {
+  local i pids=() bad=0
+  for i in 1 2 3 4 5 6; do
+    cmake --install "$build" --prefix "$tmp/at$i" > "$tmp/at$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for i in 1 2 3 4 5 6; do
+    wait "${pids[i - 1]}" || { echo "install $i failed:"; cat "$tmp/at$i.log"; bad=1; }
+    grep -qx "prefix=$tmp/at$i" "$(find "$tmp/at$i" -name bcast.pc)" ||
+      { echo "install $i: bcast.pc names another prefix"; bad=1; }
+  done
+  rm -rf "$tmp"/at*
+  return "$bad"
+}
+for round in 1 2 3; do
+  check concurrent_installs
+done
 summary
