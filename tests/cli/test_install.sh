@@ -64,7 +64,7 @@ concurrent_installs() {
   rm -rf "$tmp"/at*
   return "$bad"
 }
-for round in 1 2 3; do
+for _ in 1 2 3; do
   check concurrent_installs
 done
 summary
