@@ -128,7 +128,8 @@ install: build
 deb:
 	@scripts/setup.sh deb
 	cmake -S . -B $(DEB_BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
-	  -DBCAST_BUILD_PYTHON=ON -DBCAST_BUILD_TESTS=OFF -DBCAST_BUILD_BENCH=OFF \
+	  -DBCAST_BUILD_PYTHON=ON -DPython3_EXECUTABLE=/usr/bin/python3 \
+	  -DBCAST_BUILD_TESTS=OFF -DBCAST_BUILD_BENCH=OFF \
 	  -DCMAKE_C_FLAGS="$$(dpkg-buildflags --get CFLAGS) $$(dpkg-buildflags --get CPPFLAGS)" \
 	  -DCMAKE_EXE_LINKER_FLAGS="$$(dpkg-buildflags --get LDFLAGS)" \
 	  -DCMAKE_SHARED_LINKER_FLAGS="$$(dpkg-buildflags --get LDFLAGS)" \
