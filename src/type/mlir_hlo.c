@@ -502,6 +502,18 @@ static bcast_status elem_trait(const hlo_op *h, size_t from, int same) {
   return BCAST_OK;
 }
 
+/* An element-type failure between the operand and slot k: MLIR's text
+ * (mlir_fmt, two %s: the types) and bcast's. */
+static bcast_status pair_fail(const hlo_op *h, size_t k, const char *mlir_fmt,
+                              const char *why) {
+  if (!h->diag) return BCAST_TYPE;
+  char a[TYPE_TEXT], b[TYPE_TEXT], mlir[2 * TYPE_TEXT + 120];
+  type_str(h, 0, a, sizeof a);
+  type_str(h, k, b, sizeof b);
+  snprintf(mlir, sizeof mlir, mlir_fmt, a, b);
+  return fail(h, BCAST_TYPE, why, mlir);
+}
+
 /* broadcast_in_dim's and dynamic_broadcast_in_dim's C6 (per-axis
  * quantized results): the quantization dimension follows the map, and a
  * size-1 quantized operand dim repeats its one scale and zero point. */
@@ -635,15 +647,11 @@ static bcast_status verify_broadcast_in_dim(const hlo_op *h) {
   /* C1: per-tensor quantized types keep their scale and zero point. */
   if (in->elem == BCAST__HLO_QUANT && out->elem == BCAST__HLO_QUANT &&
       in->quant.axis < 0 && out->quant.axis < 0 && !same_elems(in, out)) {
-    char a[TYPE_TEXT], b[TYPE_TEXT], mlir[2 * TYPE_TEXT + 80];
-    fmt(mlir, sizeof mlir,
-        "expect same quantization scale and zero_point but got '%s' vs "
-        "'%s'",
-        type_str(h, 0, a, sizeof a), type_str(h, 1, b, sizeof b));
-    return fail(h, BCAST_TYPE,
-                "a per-tensor quantized operand and result must have one "
-                "scale and zero point (C1)",
-                mlir);
+    return pair_fail(h, 1,
+                     "expect same quantization scale and zero_point but got "
+                     "'%s' vs '%s'",
+                     "a per-tensor quantized operand and result must have "
+                     "one scale and zero point (C1)");
   }
   if ((st = dims_count(h, n_dims)) != BCAST_OK) return st;
   if ((st = dims_unique(h, dims, n_dims)) != BCAST_OK) return st;
@@ -731,8 +739,7 @@ static int constant_ints(const bcast_mlir_op *op, bcast_mlir_span name,
 static bcast_status verify_dynamic_broadcast_in_dim(const hlo_op *h) {
   bcast_status st;
   const hlo_type *in = &h->t[0], *shp = &h->t[1], *out = &h->t[2];
-  char text[TYPE_TEXT], a[TYPE_TEXT], mlir[2 * TYPE_TEXT + 200],
-      why[2 * TYPE_TEXT + 200];
+  char text[TYPE_TEXT], mlir[2 * TYPE_TEXT + 200], why[2 * TYPE_TEXT + 200];
   if ((st = ods_tensors(h, 1)) != BCAST_OK) return st;
   /* output_dimensions: a statically shaped 1-D tensor of index or
    * integers. */
@@ -765,14 +772,11 @@ static bcast_status verify_dynamic_broadcast_in_dim(const hlo_op *h) {
   /* C1: element types compatible unless quantized. */
   if (in->elem != BCAST__HLO_QUANT && out->elem != BCAST__HLO_QUANT &&
       !compatible_elems(in, out)) {
-    fmt(mlir, sizeof mlir,
-        "expects operand and result to have compatible element type. "
-        "Got: '%s' and '%s'",
-        type_str(h, 0, a, sizeof a), type_str(h, 2, text, sizeof text));
-    return fail(h, BCAST_TYPE,
-                "the operand and the result have different element types "
-                "(C1)",
-                mlir);
+    return pair_fail(h, 2,
+                     "expects operand and result to have compatible element "
+                     "type. Got: '%s' and '%s'",
+                     "the operand and the result have different element "
+                     "types (C1)");
   }
   if ((st = dims_count(h, n_dims)) != BCAST_OK) return st;
   if (out->shape.rank < in->shape.rank) {
