@@ -1001,22 +1001,21 @@ static void numpy_inferred(const hlo_op *h, size_t n, inferred *inf) {
   for (int32_t d = 0; d < acc.rank; d++) {
     if (!BCAST_DIM_IS_DYNAMIC(acc.dims[d])) continue;
     int64_t bound = BCAST_DIM_DYNAMIC;
-    int other_static = 0;
+    int other_static = 0, unbounded = 0;
     for (size_t k = 0; k < n; k++) {
       const hlo_type *t = &h->t[k];
       int32_t at = d - (acc.rank - t->shape.rank);
       if (at < 0) continue;
-      int64_t s = t->shape.dims[at];
-      if (!BCAST_DIM_IS_DYNAMIC(s)) {
-        if (s != 1) other_static = 1;
-        continue;
-      }
-      int64_t b = t->bounds[at];
-      if (BCAST_DIM_IS_DYNAMIC(bound) ||
-          (!BCAST_DIM_IS_DYNAMIC(b) && b != bound))
-        bound = BCAST_DIM_IS_DYNAMIC(bound) ? b : BCAST_DIM_DYNAMIC;
+      int64_t s = t->shape.dims[at], b = t->bounds[at];
+      if (!BCAST_DIM_IS_DYNAMIC(s))
+        other_static |= s != 1;
+      else if (BCAST_DIM_IS_DYNAMIC(b) ||
+               (!BCAST_DIM_IS_DYNAMIC(bound) && b != bound))
+        unbounded = 1; /* a mix bcast leaves unbounded */
+      else
+        bound = b;
     }
-    if (!other_static && !BCAST_DIM_IS_DYNAMIC(bound)) {
+    if (!other_static && !unbounded && !BCAST_DIM_IS_DYNAMIC(bound)) {
       inf->bounds[d] = bound;
       inf->bounded = 1;
     }

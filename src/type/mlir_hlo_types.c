@@ -92,11 +92,22 @@ int bcast__hlo_quant_parse(const char *e, size_t n, bcast__hlo_quant *q) {
   q->storage = e + i;
   while (i < end && bcast__is_ident(e[i]) && e[i] != '-') i++;
   q->storage_len = (size_t)(e + i - q->storage);
+  /* Quant's storage types: "i8", "u8" (unsigned), also "si8", "ui8". */
   unsigned width;
-  if (!int_type(q->storage, q->storage_len, &width) || width == 0 ||
-      width > 64)
+  int is_unsigned = q->storage_len > 1 && q->storage[0] == 'u';
+  int short_unsigned = is_unsigned && bcast__is_digit(q->storage[1]);
+  if (short_unsigned) {
+    char as_ui[16];
+    if (q->storage_len + 1 >= sizeof as_ui) return 0;
+    as_ui[0] = 'u';
+    memcpy(as_ui + 1, q->storage, q->storage_len);
+    as_ui[1] = 'i';
+    memcpy(as_ui + 2, q->storage + 1, q->storage_len - 1);
+    if (!int_type(as_ui, q->storage_len + 1, &width)) return 0;
+  } else if (!int_type(q->storage, q->storage_len, &width)) {
     return 0;
-  int is_unsigned = q->storage[0] == 'u';
+  }
+  if (width == 0 || width > 64) return 0;
   if (is_unsigned) {
     q->storage_min = 0;
     q->storage_max = width >= 63 ? INT64_MAX : (int64_t)((1ull << width) - 1);
