@@ -366,6 +366,9 @@ bcast_status bcast__mlir_type_read_in(const bcast_mlir_scanner *s,
   if (i >= len || t[i] != '>')
     return type_error(diag, BCAST_PARSE, t, len,
                       i >= len ? "truncated: missing '>'" : "expected '>'");
+  /* No grammar here has a NUL byte (the type would not print back). */
+  if (memchr(t, '\0', i))
+    return type_error(diag, BCAST_PARSE, t, len, "a NUL byte in the type");
   bcast_mlir_span value;
   const char *why = NULL;
   int r = bcast__mlir_alias_resolve(s, out->elem, out->elem_len, &value, &why);
