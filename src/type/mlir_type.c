@@ -174,6 +174,10 @@ int bcast__mlir_alias_resolve(const bcast_mlir_scanner *s, const char *text,
     }
     out->text = text = value.text;
     out->len = len = value.len;
+    if (memchr(text, '\0', len)) {
+      *why = "a NUL byte in the value of alias";
+      return -1;
+    }
     if (!alias_shaped(text, len)) return 1;
   }
   if (alias_shaped(text, len) &&
