@@ -57,14 +57,35 @@ static void fmt(char *buf, size_t n, const char *f, ...) {
   va_end(ap);
 }
 
+/* The CHLO ops' element-type traits and ODS columns. */
+typedef enum chlo_rule {
+  CHLO_COMPATIBLE, /* HLO_CompatibleOperandsAndResultElementType */
+  CHLO_SAME,       /* SameOperandsAndResultElementType */
+  CHLO_LOGICAL,    /* pred or integer operands, no element trait */
+  CHLO_COMPLEX,    /* float operands, complex<lhs> result */
+  CHLO_COMPARE     /* any operands, i1 result */
+} chlo_rule;
+
+/* The ops by name; chlo.broadcast_* ops not listed are binary ops with
+ * SameOperandsAndResultElementType. */
 static const struct {
   const char *name;
   bcast__hlo_kind kind;
+  chlo_rule rule;
 } hlo_ops[] = {
-    {"stablehlo.broadcast", BCAST__HLO_BROADCAST},
-    {"stablehlo.broadcast_in_dim", BCAST__HLO_BROADCAST_IN_DIM},
-    {"stablehlo.dynamic_broadcast_in_dim", BCAST__HLO_DYNAMIC_BROADCAST},
-    {"chlo.broadcast_select", BCAST__HLO_CHLO_SELECT},
+    {"stablehlo.broadcast", BCAST__HLO_BROADCAST, CHLO_SAME},
+    {"stablehlo.broadcast_in_dim", BCAST__HLO_BROADCAST_IN_DIM, CHLO_SAME},
+    {"stablehlo.dynamic_broadcast_in_dim", BCAST__HLO_DYNAMIC_BROADCAST,
+     CHLO_SAME},
+    {"chlo.broadcast_select", BCAST__HLO_CHLO_SELECT, CHLO_SAME},
+    {"chlo.broadcast_add", BCAST__HLO_CHLO_BINARY, CHLO_COMPATIBLE},
+    {"chlo.broadcast_maximum", BCAST__HLO_CHLO_BINARY, CHLO_COMPATIBLE},
+    {"chlo.broadcast_minimum", BCAST__HLO_CHLO_BINARY, CHLO_COMPATIBLE},
+    {"chlo.broadcast_and", BCAST__HLO_CHLO_BINARY, CHLO_LOGICAL},
+    {"chlo.broadcast_or", BCAST__HLO_CHLO_BINARY, CHLO_LOGICAL},
+    {"chlo.broadcast_xor", BCAST__HLO_CHLO_BINARY, CHLO_LOGICAL},
+    {"chlo.broadcast_complex", BCAST__HLO_CHLO_BINARY, CHLO_COMPLEX},
+    {"chlo.broadcast_compare", BCAST__HLO_CHLO_BINARY, CHLO_COMPARE},
 };
 
 /* StableHLO's element-wise ops: their operands and result have one shape
@@ -129,14 +150,6 @@ bcast__hlo_kind bcast__hlo_kind_of(const char *name, size_t len) {
                  len - (sizeof shlo - 1)) == 0)
         return BCAST__HLO_ELEMENTWISE;
   return BCAST__HLO_NONE;
-}
-
-/* The op name without its dialect ("broadcast_add"). */
-static const char *short_name(const bcast_mlir_op *op, int *len) {
-  const char *dot = memchr(op->name, '.', op->name_len);
-  const char *s = dot ? dot + 1 : op->name;
-  *len = (int)(op->name + op->name_len - s);
-  return s;
 }
 
 /* A type as MLIR prints it in a message, encoding included. */
@@ -465,19 +478,24 @@ static bcast_status read_list(const hlo_op *h, const char *name, int64_t *vals,
   return st;
 }
 
+/* A list attribute the op requires: read_list, and missing is an error
+ * (MLIR: "requires attribute 'X'"). */
+static bcast_status read_required(const hlo_op *h, const char *name,
+                                  int64_t *vals, size_t *n) {
+  int found;
+  bcast_status st = read_list(h, name, vals, n, &found);
+  if (st != BCAST_OK || found) return st;
+  char why[128], mlir[128];
+  fmt(why, sizeof why, "the op has no %s attribute", name);
+  fmt(mlir, sizeof mlir, "requires attribute '%s'", name);
+  return fail(h, BCAST_INVALID_ARGUMENT, why, mlir);
+}
+
 static int has_duplicates(const int64_t *v, size_t n) {
   for (size_t i = 1; i < n; i++)
     for (size_t j = 0; j < i; j++)
       if (v[i] == v[j]) return 1;
   return 0;
-}
-
-/* A required attribute is missing (MLIR: "requires attribute 'X'"). */
-static bcast_status missing_attr(const hlo_op *h, const char *name) {
-  char why[128], mlir[128];
-  fmt(why, sizeof why, "the op has no %s attribute", name);
-  fmt(mlir, sizeof mlir, "requires attribute '%s'", name);
-  return fail(h, BCAST_INVALID_ARGUMENT, why, mlir);
 }
 
 /* StableHLO's "requires compatible element types for all operands and
@@ -638,11 +656,9 @@ static bcast_status verify_broadcast_in_dim(const hlo_op *h) {
   if ((st = ods_quant_dims(h)) != BCAST_OK) return st;
   int64_t dims[BCAST_MAX_RANK];
   size_t n_dims;
-  int found;
-  if ((st = read_list(h, "broadcast_dimensions", dims, &n_dims, &found)) !=
+  if ((st = read_required(h, "broadcast_dimensions", dims, &n_dims)) !=
       BCAST_OK)
     return st;
-  if (!found) return missing_attr(h, "broadcast_dimensions");
   if ((st = elem_trait(h, 0, 0)) != BCAST_OK) return st;
   /* C1: per-tensor quantized types keep their scale and zero point. */
   if (in->elem == BCAST__HLO_QUANT && out->elem == BCAST__HLO_QUANT &&
@@ -760,15 +776,14 @@ static bcast_status verify_dynamic_broadcast_in_dim(const hlo_op *h) {
   if ((st = ods_quant_dims(h)) != BCAST_OK) return st;
   int64_t dims[BCAST_MAX_RANK], exp[BCAST_MAX_RANK], nonexp[BCAST_MAX_RANK];
   size_t n_dims, n_exp, n_nonexp;
-  int found, f_exp, f_nonexp;
-  if ((st = read_list(h, "broadcast_dimensions", dims, &n_dims, &found)) !=
+  int f_exp, f_nonexp;
+  if ((st = read_required(h, "broadcast_dimensions", dims, &n_dims)) !=
           BCAST_OK ||
       (st = read_list(h, "known_expanding_dimensions", exp, &n_exp, &f_exp)) !=
           BCAST_OK ||
       (st = read_list(h, "known_nonexpanding_dimensions", nonexp, &n_nonexp,
                       &f_nonexp)) != BCAST_OK)
     return st;
-  if (!found) return missing_attr(h, "broadcast_dimensions");
   /* C1: element types compatible unless quantized. */
   if (in->elem != BCAST__HLO_QUANT && out->elem != BCAST__HLO_QUANT &&
       !compatible_elems(in, out)) {
@@ -907,10 +922,8 @@ static bcast_status verify_broadcast(const hlo_op *h) {
   if ((st = ods_quant_dims(h)) != BCAST_OK) return st;
   int64_t sizes[BCAST_MAX_RANK];
   size_t n;
-  int found;
-  if ((st = read_list(h, "broadcast_sizes", sizes, &n, &found)) != BCAST_OK)
+  if ((st = read_required(h, "broadcast_sizes", sizes, &n)) != BCAST_OK)
     return st;
-  if (!found) return missing_attr(h, "broadcast_sizes");
   if ((st = elem_trait(h, 0, 1)) != BCAST_OK) return st;
   for (size_t i = 0; i < n; i++) {
     if (sizes[i] >= 0) continue;
@@ -1045,42 +1058,18 @@ static void dims_inferred(const hlo_op *h, const int64_t *dims, size_t n_dims,
   for (size_t i = 0; i < n_dims; i++) inf->shape.dims[dims[i]] = out.dims[i];
 }
 
-/* The CHLO ops' element-type traits and ODS columns, by name. */
-typedef enum chlo_rule {
-  CHLO_COMPATIBLE, /* HLO_CompatibleOperandsAndResultElementType */
-  CHLO_SAME,       /* SameOperandsAndResultElementType */
-  CHLO_LOGICAL,    /* pred or integer operands, no element trait */
-  CHLO_COMPLEX,    /* float operands, complex<lhs> result */
-  CHLO_COMPARE     /* any operands, i1 result */
-} chlo_rule;
-
-static chlo_rule chlo_rule_of(const char *name, int len) {
-  static const struct {
-    const char *name;
-    chlo_rule rule;
-  } rules[] = {
-      {"broadcast_add", CHLO_COMPATIBLE},
-      {"broadcast_maximum", CHLO_COMPATIBLE},
-      {"broadcast_minimum", CHLO_COMPATIBLE},
-      {"broadcast_and", CHLO_LOGICAL},
-      {"broadcast_or", CHLO_LOGICAL},
-      {"broadcast_xor", CHLO_LOGICAL},
-      {"broadcast_complex", CHLO_COMPLEX},
-      {"broadcast_compare", CHLO_COMPARE},
-  };
-  for (size_t k = 0; k < sizeof rules / sizeof rules[0]; k++)
-    if ((int)strlen(rules[k].name) == len &&
-        memcmp(rules[k].name, name, (size_t)len) == 0)
-      return rules[k].rule;
+static chlo_rule chlo_rule_of(const bcast_mlir_op *op) {
+  for (size_t k = 0; k < sizeof hlo_ops / sizeof hlo_ops[0]; k++)
+    if (strlen(hlo_ops[k].name) == op->name_len &&
+        memcmp(hlo_ops[k].name, op->name, op->name_len) == 0)
+      return hlo_ops[k].rule;
   return CHLO_SAME;
 }
 
 static bcast_status verify_chlo_binary(const hlo_op *h) {
   bcast_status st;
   const hlo_type *lhs = &h->t[0], *rhs = &h->t[1];
-  int nl;
-  const char *name = short_name(h->op, &nl);
-  chlo_rule rule = chlo_rule_of(name, nl);
+  chlo_rule rule = chlo_rule_of(h->op);
   if ((st = ods_tensors(h, 0)) != BCAST_OK) return st;
   for (size_t k = 0; k < 2; k++) {
     if (rule == CHLO_LOGICAL &&

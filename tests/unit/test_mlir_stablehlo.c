@@ -323,6 +323,10 @@ TEST(stablehlo_broadcast_in_dim_constraints) {
            "tensor<1x2x2x!quant.uniform<i8:f32:2, {0.1:-30, 0.5:-20}>>",
            "tensor<1x2x3x2x!quant.uniform<i8:f32:3, {0.1:-30, 0.5:-20}>>"),
        NULL},
+      {"broadcast_dimensions is required",
+       "%r = \"stablehlo.broadcast_in_dim\"(%x) : (tensor<3xf32>) -> "
+       "tensor<2x3xf32>\n",
+       "requires attribute 'broadcast_dimensions'"},
       {"a token is no tensor", BID(1, "", "!stablehlo.token", "tensor<f32>"),
        "operand #0 must be ranked tensor"},
       {"an encoding outside the model: no verdict",
