@@ -1,11 +1,17 @@
 /* bcast/mlir.h - MLIR types and operation lines.
  *
  * The parser reads just enough MLIR to check broadcasting: builtin shaped
- * types (tensor<...>, vector<...>) and operations in generic
+ * types (tensor<...>, vector<...>, with a tensor's encoding such as
+ * #stablehlo.bounds<...>) and operations in generic
  * (`%r = "tosa.add"(%a, %b) : (T0, T1) -> R`) or custom
- * (`%r = tosa.add %a, %b : (T0, T1) -> R`) form, anywhere in a .mlir file.
- * Element types are kept as text.  Nothing allocates: parsed types point
- * into the caller's text, which must outlive them.
+ * (`%r = tosa.add %a, %b : (T0, T1) -> R`,
+ * `%r = stablehlo.broadcast_in_dim %x, dims = [1] : (T) -> R`) form,
+ * anywhere in a .mlir file.  Type and attribute aliases (`!t = tensor<..>`,
+ * `#b = #stablehlo.bounds<..>` at the start of a line) are read as the
+ * scan passes them and stand for their value after it.  Element types
+ * (f32, complex<f32>, !quant.uniform<...>) are kept as text.  Nothing
+ * allocates: parsed types point into the caller's text, which must outlive
+ * them.
  */
 #ifndef BCAST_MLIR_H
 #define BCAST_MLIR_H
@@ -31,6 +37,10 @@ typedef struct bcast_mlir_type {
   size_t text_len;
   const char *elem; /* element type text ("f32", "complex<f32>") */
   size_t elem_len;
+  /* A tensor's encoding attribute ("#stablehlo.bounds<10, ?>"), aliases
+   * resolved; NULL when it has none. */
+  const char *encoding;
+  size_t encoding_len;
 } bcast_mlir_type;
 
 /* Parses one type at the start of text[0..len); *consumed gets its length.
@@ -63,11 +73,15 @@ typedef struct bcast_mlir_type_ref {
   size_t text_len;
   const char *elem; /* element type text, NULL when not shaped */
   size_t elem_len;
+  const char *encoding; /* as in bcast_mlir_type */
+  size_t encoding_len;
 } bcast_mlir_type_ref;
 
 #define BCAST_MLIR_MAX_OPERANDS 64
 /* All dims of one op's operand and result types together. */
 #define BCAST_MLIR_MAX_OP_DIMS 256
+
+struct bcast_mlir_scanner;
 
 /* One op statement as the scanner found it.  Offsets and spans point into
  * the scanned text.  The statement runs from its result list ("%r = ...")
@@ -90,6 +104,13 @@ typedef struct bcast_mlir_op {
    * "<{...}>" as written, with the brackets; len 0 when absent. */
   bcast_mlir_span attrs;
   bcast_mlir_span properties;
+  /* The custom form's text between the op name and the signature's ':'
+   * (operands, keyword attributes such as "dims = [1]", the dictionary);
+   * len 0 in generic form. */
+  bcast_mlir_span custom;
+  /* The scanner that found it: its text and the aliases defined before
+   * the op.  Valid while the scanner is. */
+  const struct bcast_mlir_scanner *scanner;
   /* The type signature. */
   size_t n_operands;
   bcast_mlir_type_ref operands[BCAST_MLIR_MAX_OPERANDS];
@@ -110,6 +131,18 @@ BCAST_API void bcast_mlir_op_shape(const bcast_mlir_op *op,
 /* Which ops a scan returns: a callback the caller supplies. */
 typedef int (*bcast_mlir_op_filter)(const char *name, size_t len, void *ctx);
 
+/* A type alias ("!t = tensor<2xf32>": sigil '!', name "t") or attribute
+ * alias ("#b = #stablehlo.bounds<10>": sigil '#') as defined in the text. */
+typedef struct bcast_mlir_alias {
+  char sigil;
+  const char *name; /* after the sigil */
+  size_t name_len;
+  const char *value;
+  size_t value_len;
+} bcast_mlir_alias;
+
+#define BCAST_MLIR_MAX_ALIASES 128
+
 typedef struct bcast_mlir_scanner {
   const char *text;
   size_t len;
@@ -118,7 +151,19 @@ typedef struct bcast_mlir_scanner {
   size_t line_start;
   bcast_mlir_op_filter filter;
   void *filter_ctx;
+  /* The aliases the scan has passed, in order (a later definition of a
+   * name wins); aliases_dropped counts those beyond the table, whose uses
+   * are parse errors naming the limit. */
+  size_t n_aliases;
+  size_t aliases_dropped;
+  bcast_mlir_alias aliases[BCAST_MLIR_MAX_ALIASES];
 } bcast_mlir_scanner;
+
+/* The value of the alias sigil+name[0..len) the scan has passed (the
+ * latest definition), or 0.  s may be NULL (no aliases). */
+BCAST_API int bcast_mlir_alias_lookup(const bcast_mlir_scanner *s, char sigil,
+                                      const char *name, size_t len,
+                                      bcast_mlir_span *value);
 
 /* Starts a scan of text[0..len) (not copied: it must outlive the scanner)
  * that reports the ops filter accepts (NULL: every op). */
@@ -141,9 +186,23 @@ BCAST_API bcast_profile bcast_mlir_default_profile(const char *name,
                                                    size_t len);
 
 /* Whether bcast checks ops of this name by default: "test.broadcastable",
- * the TOSA element-wise ops (bcast/op.h) and CHLO's broadcasting ops
- * ("chlo.broadcast_add", ... every name starting "chlo.broadcast_"). */
+ * the TOSA element-wise ops (bcast/op.h), StableHLO's broadcasting ops
+ * (stablehlo.broadcast, stablehlo.broadcast_in_dim,
+ * stablehlo.dynamic_broadcast_in_dim) and CHLO's ("chlo.broadcast_add",
+ * ... every name starting "chlo.broadcast_"). */
 BCAST_API int bcast_mlir_is_broadcasting_op(const char *name, size_t len);
+
+/* The dialects whose broadcasting ops bcast checks by default, as bits
+ * of bcast_mlir_verify_options.off_dialects. */
+#define BCAST_MLIR_DIALECT_TOSA 1u
+#define BCAST_MLIR_DIALECT_STABLEHLO 2u
+#define BCAST_MLIR_DIALECT_CHLO 4u
+
+/* The dialect bit of an op name ("stablehlo.add": STABLEHLO), 0 for any
+ * other dialect. */
+BCAST_API unsigned bcast_mlir_dialect_of(const char *name, size_t len);
+/* The bit of a dialect name ("tosa", "stablehlo", "chlo"), 0 if unknown. */
+BCAST_API unsigned bcast_mlir_dialect_parse(const char *name, size_t len);
 
 /* Profiles per op.  A rule maps ops to a profile by a pattern: an exact op
  * name ("mydialect.add"), a dialect ("tosa.*": every op whose name starts
@@ -173,6 +232,14 @@ typedef struct bcast_mlir_verify_options {
    * lowers this way).  NULL: all of them. */
   bcast_mlir_op_filter only;
   void *only_ctx;
+  /* BCAST_MLIR_DIALECT_* bits: these dialects' ops are not checked by
+   * default (still when named in ops or by a rule). */
+  unsigned off_dialects;
+  /* CHLO ops that carry broadcast_dimensions follow XLA's rule (the
+   * strict reading: an illegal list is an error) instead of CHLO's
+   * verifier, which infers an unranked result for an illegal list and so
+   * accepts any result type. */
+  int chlo_xla_rule;
 } bcast_mlir_verify_options;
 
 /* Defaults: no rules, other ops by BCAST_PROFILE_TRAIT, the default ops. */
@@ -197,7 +264,9 @@ BCAST_API bcast_profile bcast_mlir_op_profile_of(
     const bcast_mlir_verify_options *opts, const char *name, size_t len);
 
 /* The value of attribute name in the op's properties "<{...}>" or
- * attribute dictionary "{...}" (the properties first): *key gets the
+ * attribute dictionary "{...}" (the properties first), or else in the
+ * custom form's keyword StableHLO prints for it ("dims = [1]" for
+ * broadcast_dimensions, "sizes = [2]" for broadcast_sizes): *key gets the
  * entry's name as written and *value its value, trimmed.  Returns 0 when
  * the op has no such entry (key and value untouched). */
 BCAST_API int bcast_mlir_op_attr(const bcast_mlir_op *op, const char *name,
@@ -254,12 +323,24 @@ typedef struct bcast_mlir_verdict {
    * when the attribute itself is invalid (1-based; the op's position when
    * the op verifies). */
   uint32_t line, col;
+  /* The op is outside what bcast models (an encoding other than
+   * #stablehlo.bounds, a quantized type it cannot read, ...): no verdict;
+   * bcast_mlir_verify returns BCAST_UNSUPPORTED and diag says why. */
+  int cannot_check;
+  /* MLIR reports a second error at the op after the first: "failed to
+   * infer returned types" (StableHLO's and CHLO's inferred result types). */
+  int infer_failed;
 } bcast_mlir_verdict;
 
-/* Verifies an op under the profile opts gives it (see
- * bcast_mlir_verify_options), except that an op other than a TOSA
- * element-wise op that carries a broadcast_dimensions attribute is judged
- * by that attribute, under XLA's explicit rule:
+/* Verifies an op.  StableHLO's broadcasting ops, its element-wise ops
+ * (same shapes) and CHLO's chlo.broadcast_* ops are judged as their own
+ * MLIR verifiers judge them, in their words (docs/stablehlo.md), unless a
+ * rule of opts matches the op or, for a CHLO op with broadcast_dimensions,
+ * opts->chlo_xla_rule is set; a type outside that model gives
+ * BCAST_UNSUPPORTED with verdict->cannot_check set.  Other ops follow the
+ * profile opts gives them (see bcast_mlir_verify_options), except that an
+ * op other than a TOSA element-wise op that carries a broadcast_dimensions
+ * attribute is judged by that attribute, under XLA's explicit rule:
  *   two operands  XLA's binary rule (bcast_xla_binary_shape): the
  *                 lower-rank operand's dims go to the listed result dims
  *                 (one entry per dim of the lower rank, strictly
@@ -295,8 +376,8 @@ BCAST_API bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
 typedef enum bcast_mlir_outcome {
   BCAST_MLIR_PASSED,      /* the op verifies */
   BCAST_MLIR_FAILED,      /* it does not, or its statement cannot be read */
-  BCAST_MLIR_CANNOT_CHECK /* bcast cannot judge it (diag says why); not a
-                            * failure.  No op gives it yet. */
+  BCAST_MLIR_CANNOT_CHECK /* outside bcast's model (diag says why,
+                            * "cannot check: ..."); not a failure */
 } bcast_mlir_outcome;
 
 /* One checked op, as bcast_mlir_verify_text hands it to its callback.
@@ -332,6 +413,9 @@ typedef struct bcast_mlir_counts {
   size_t failed;
   size_t cannot_check;
   size_t skipped;
+  /* Of the skipped: ops of a dialect bcast checks (tosa, stablehlo, chlo)
+   * that it does not model or that the options left out. */
+  size_t skipped_known;
 } bcast_mlir_counts;
 
 /* Finds the ops of text[0..len) that opts selects (see
