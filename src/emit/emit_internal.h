@@ -88,6 +88,34 @@ int bcast__emit_map(emit_ctx *c, const char *map_text, char *alias,
 /* Writes "tensor<2x?xf32>" for a shape and element type into buf. */
 void bcast__emit_tensor_type(const bcast_shape *shape, bcast_dtype dtype,
                              char *buf, size_t size);
+/* The same for an element type given as MLIR text ("f32"). */
+void bcast__emit_tensor_type_of(const bcast_shape *shape, const char *elem,
+                                char *buf, size_t size);
+
+/* Writes "affine_map<(d0, d1, d2) -> (d2, 0)>" into buf: loops dims, n
+ * results, result j being d<result[j]>, or the constant 0 where result[j]
+ * is negative; result NULL: the identity (n == loops). */
+void bcast__emit_affine_map(int32_t loops, int32_t n, const int32_t *result,
+                            char *buf, size_t size);
+
+/* Writes linalg's iterator_types for rank parallel loops into buf. */
+void bcast__emit_iterators(int32_t rank, char *buf, size_t size);
+
+/* Where an op's lowering is: the name prefix of its SSA values ("%bc3")
+ * and the op as the input writes it, for assertion messages. */
+typedef struct emit_site {
+  const char *prefix;
+  const char *op_name;
+  size_t op_name_len;
+  uint32_t line, col;
+} emit_site;
+
+/* Writes a cf.assert that size (an index value) is 1 or want: "operand #k
+ * dim a: runtime size is neither 1 nor <want_text>".  Needs the index
+ * constant "<prefix>_c1". */
+void bcast__emit_assert_dim(emit_ctx *c, const emit_site *site, size_t k,
+                            int32_t a, const char *size, const char *want,
+                            const char *want_text);
 
 /* The element type an op produces from its operands' element types, or
  * BCAST_TYPE when the op does not support them in the tosa profile.  For

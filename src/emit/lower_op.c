@@ -53,26 +53,13 @@ typedef struct lower_state {
 /* affine_map<(d0, d1) -> (0, d1)>: identity, except constant 0 where
  * zero[a] is set. */
 static void map_text(int32_t rank, const int *zero, char *buf, size_t size) {
-  size_t len = 0;
-  bcast__append(buf, size, &len, "affine_map<(");
-  for (int32_t a = 0; a < rank; a++)
-    bcast__append(buf, size, &len, "%sd%d", a ? ", " : "", (int)a);
-  bcast__append(buf, size, &len, ") -> (");
-  for (int32_t a = 0; a < rank; a++) {
-    if (zero && zero[a])
-      bcast__append(buf, size, &len, "%s0", a ? ", " : "");
-    else
-      bcast__append(buf, size, &len, "%sd%d", a ? ", " : "", (int)a);
-  }
-  bcast__append(buf, size, &len, ")>");
+  int32_t result[BCAST_MAX_RANK];
+  for (int32_t a = 0; a < rank; a++) result[a] = zero && zero[a] ? -1 : a;
+  bcast__emit_affine_map(rank, rank, result, buf, size);
 }
 
 static void iterators(int32_t rank, char *buf, size_t size) {
-  size_t len = 0;
-  bcast__append(buf, size, &len, "[");
-  for (int32_t a = 0; a < rank; a++)
-    bcast__append(buf, size, &len, "%s\"parallel\"", a ? ", " : "");
-  bcast__append(buf, size, &len, "]");
+  bcast__emit_iterators(rank, buf, size);
 }
 
 /* "%bc3" for op number 3: every name of the op starts with it. */
@@ -88,21 +75,6 @@ static int shapes_equal(const bcast_shape *a, const bcast_shape *b) {
     if (da != db || (!da && a->dims[d] != b->dims[d])) return 0;
   }
   return 1;
-}
-
-/* Escapes text for an MLIR string literal. */
-static void mlir_string(const char *s, char *buf, size_t size) {
-  size_t len = 0;
-  for (; *s && len + 4 < size; s++) {
-    unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\')
-      bcast__append(buf, size, &len, "\\%c", ch);
-    else if (ch < 0x20)
-      bcast__append(buf, size, &len, "\\%02X", ch);
-    else
-      bcast__append(buf, size, &len, "%c", ch);
-  }
-  buf[len < size ? len : size - 1] = '\0';
 }
 
 static bcast_status unsupported(const emit_op *op, bcast_diag *diag,
@@ -183,7 +155,7 @@ static void materialize(emit_ctx *c, lower_state *s, const emit_op *op,
  * broadcast size. */
 static void assert_dim(emit_ctx *c, lower_state *s, const emit_op *op,
                        const char *p, size_t k, int32_t a) {
-  char msg[1024], esc[2048], want[NM];
+  char want[NM];
   const char *bsize = BCAST_DIM_IS_DYNAMIC(s->inferred.dims[a])
                           ? s->size[a]
                           : s->static_size[a];
@@ -191,22 +163,8 @@ static void assert_dim(emit_ctx *c, lower_state *s, const emit_op *op,
     snprintf(want, sizeof want, "the broadcast size");
   else
     snprintf(want, sizeof want, "%lld", (long long)s->inferred.dims[a]);
-  snprintf(
-      msg, sizeof msg,
-      "%s:%u:%u: '%.*s' op operand #%zu dim %d: runtime size is neither 1 "
-      "nor %s (incompatible broadcast)",
-      c->opts->source_name ? c->opts->source_name : "<input>", op->line,
-      op->col, (int)op->op_name_len, op->op_name, k, (int)a, want);
-  mlir_string(msg, esc, sizeof esc);
-  bcast__emit_line(c, 0, "%s_ao%zu_%d = arith.cmpi eq, %s, %s_c1 : index", p,
-                   k, (int)a, s->dim[k][a], p);
-  bcast__emit_line(c, 0, "%s_ae%zu_%d = arith.cmpi eq, %s, %s : index", p, k,
-                   (int)a, s->dim[k][a], bsize);
-  bcast__emit_line(c, 0,
-                   "%s_ok%zu_%d = arith.ori %s_ao%zu_%d, %s_ae%zu_%d : i1", p,
-                   k, (int)a, p, k, (int)a, p, k, (int)a);
-  bcast__emit_line(c, 0, "cf.assert %s_ok%zu_%d, \"%s\"", p, k, (int)a, esc);
-  c->stats.asserts++;
+  const emit_site site = {p, op->op_name, op->op_name_len, op->line, op->col};
+  bcast__emit_assert_dim(c, &site, k, a, s->dim[k][a], bsize, want);
 }
 
 /* Stage 0, before any output: the operand shapes, the inferred result and
