@@ -168,12 +168,13 @@ void bcast__emit_assert_dim(emit_ctx *c, const emit_site *site, size_t k,
                             int32_t a, const char *size, const char *want,
                             const char *want_text) {
   char msg[1024], esc[2048];
-  snprintf(
-      msg, sizeof msg,
-      "%s:%u:%u: '%.*s' op operand #%zu dim %d: runtime size is neither 1 "
-      "nor %s (incompatible broadcast)",
-      c->opts->source_name ? c->opts->source_name : "<input>", site->line,
-      site->col, (int)site->op_name_len, site->op_name, k, (int)a, want_text);
+  char where[64] = "";
+  if (site->line) snprintf(where, sizeof where, ":%u:%u", site->line, site->col);
+  snprintf(msg, sizeof msg,
+           "%s%s: '%.*s' op operand #%zu dim %d: runtime size is neither 1 "
+           "nor %s (incompatible broadcast)",
+           c->opts->source_name ? c->opts->source_name : "<input>", where,
+           (int)site->op_name_len, site->op_name, k, (int)a, want_text);
   mlir_string(msg, esc, sizeof esc);
   const char *p = site->prefix;
   bcast__emit_line(c, 0, "%s_ao%zu_%d = arith.cmpi eq, %s, %s_c1 : index", p,

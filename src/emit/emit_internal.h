@@ -51,6 +51,14 @@ typedef struct emit_op {
   size_t n_extra; /* tosa.mul's shift, tosa.negate's zero points */
   emit_value extra[2];
   bcast_op_attrs attrs; /* the attributes the op reads */
+  /* A CHLO op (lower_chlo.c): the one instruction of its body ("arith.addf",
+   * "arith.cmpi slt"; NULL for TOSA ops, whose body is body.c's), and its
+   * broadcast_dimensions: the result dims of the lower-rank operand's
+   * dims (has_bdims 0: right-aligned). */
+  const char *arith;
+  int has_bdims;
+  size_t n_bdims;
+  int64_t bdims[BCAST_MAX_RANK];
 } emit_op;
 
 #define EMIT_MAX_MAPS 4096
@@ -102,7 +110,8 @@ void bcast__emit_affine_map(int32_t loops, int32_t n, const int32_t *result,
 void bcast__emit_iterators(int32_t rank, char *buf, size_t size);
 
 /* Where an op's lowering is: the name prefix of its SSA values ("%bc3")
- * and the op as the input writes it, for assertion messages. */
+ * and the op as the input writes it, for assertion messages (line 0: an
+ * op of no input, named without a position). */
 typedef struct emit_site {
   const char *prefix;
   const char *op_name;
@@ -137,5 +146,34 @@ int bcast__emit_body_supports(bcast_op op, bcast_dtype t);
 /* Lowers one op at the current output position. */
 bcast_status bcast__emit_lower_op(emit_ctx *c, const emit_op *op,
                                   bcast_diag *diag);
+
+/* Writes the map aliases and then c->out through write (module.c). */
+bcast_status bcast__emit_finish(emit_ctx *c, bcast_emit_write_fn write,
+                                void *wctx, bcast_diag *diag);
+/* Frees what c holds (not c). */
+void bcast__emit_ctx_release(emit_ctx *c);
+
+/* CHLO (lower_chlo.c): whether bcast lowers the op, the k-th name it
+ * lowers (NULL past the end), and an emit_op for bcast__emit_lower_op
+ * from the scanned op and the verifier's verdict on it. */
+int bcast__emit_is_chlo_op(const char *name, size_t len);
+const char *bcast__emit_chlo_op_name(size_t k);
+bcast_status bcast__emit_chlo_describe(const bcast_mlir_op *m,
+                                       const bcast_mlir_verdict *verdict,
+                                       emit_op *op, bcast_diag *diag);
+
+/* StableHLO's broadcast_in_dim, dynamic_broadcast_in_dim and broadcast
+ * (lower_indim.c): whether bcast lowers the op (*verified: whether bcast's
+ * verifier judges it; may be NULL), the k-th name, a statement read
+ * before any output (describe fails without writing) and its lowering. */
+typedef struct emit_indim_stmt emit_indim_stmt;
+int bcast__emit_is_indim_op(const char *name, size_t len, int *verified);
+const char *bcast__emit_indim_op_name(size_t k);
+size_t bcast__emit_indim_stmt_size(void);
+bcast_status bcast__emit_indim_describe(const bcast_mlir_op *m,
+                                        emit_indim_stmt *st,
+                                        bcast_diag *diag);
+bcast_status bcast__emit_lower_indim(emit_ctx *c, emit_indim_stmt *st,
+                                     bcast_diag *diag);
 
 #endif
