@@ -707,14 +707,13 @@ bcast_status bcast_emit_broadcast_in_dim_partial(const bcast_emit_partial *p,
                          (int)p->sizes[k].dim);
   emit_ctx *c = bcast__calloc(1, sizeof *c);
   emit_indim *l = bcast__calloc(1, sizeof *l);
-  int32_t source[BCAST_MAX_RANK];
   bcast_status st = BCAST_OK;
   if (!c || !l) {
     st = bcast__fail(diag, BCAST_NO_MEMORY, "out of memory");
     goto done;
   }
   st = bcast_broadcast_in_dim_partial(&p->operand, p->dims, p->n_dims,
-                                      p->sizes, p->n_sizes, &l->out, source,
+                                      p->sizes, p->n_sizes, &l->out, NULL,
                                       diag);
   if (st != BCAST_OK) goto done;
 
@@ -738,12 +737,15 @@ bcast_status bcast_emit_broadcast_in_dim_partial(const bcast_emit_partial *p,
   snprintf(l->result, NM, "%%result");
   snprintf(l->elem, sizeof l->elem, "%s", bcast_dtype_mlir_name(dt));
   l->site = (emit_site){l->prefix, "broadcast_in_dim", 16, 0, 0};
-  /* Known from the form: a dim the operand gives never expands, an
-   * operand dim of static size 1 given a size always does. */
-  int mapped_from[BCAST_MAX_RANK];
+  /* Known from the form: a dim the operand gives (no size given) never
+   * expands, an operand dim of static size 1 given a size always does; a
+   * dynamic one given a size expands when it is 1 at run time. */
+  int32_t mapped_from[BCAST_MAX_RANK];
+  int sized[BCAST_MAX_RANK] = {0};
   for (int32_t o = 0; o < l->out.rank; o++) mapped_from[o] = -1;
   for (int32_t i = 0; i < l->in.rank; i++)
-    mapped_from[l->dims[i]] = (int)i;
+    mapped_from[l->dims[i]] = i;
+  for (size_t k = 0; k < p->n_sizes; k++) sized[p->sizes[k].dim] = 1;
   char in_type[TYPE_MAX], out_type[TYPE_MAX];
   bcast__emit_tensor_type_of(&l->in, l->elem, in_type, sizeof in_type);
   bcast__emit_tensor_type_of(&l->out, l->elem, out_type, sizeof out_type);
@@ -752,13 +754,15 @@ bcast_status bcast_emit_broadcast_in_dim_partial(const bcast_emit_partial *p,
   for (int32_t o = 0; o < l->out.rank; o++) {
     int32_t i = mapped_from[o];
     l->size_from[o] = -1;
-    if (source[o] >= 0) {
-      set_bit(l->nonexpanding, source[o]);
-      l->size_from[o] = source[o];
+    if (i >= 0 && !sized[o]) {
+      set_bit(l->nonexpanding, i);
+      l->size_from[o] = i;
     } else if (i >= 0 && l->in.dims[i] == 1) {
       set_bit(l->expanding, i);
+    } else if (i >= 0 && !BCAST_DIM_IS_DYNAMIC(l->in.dims[i])) {
+      set_bit(l->nonexpanding, i); /* a static size equal to the given */
     }
-    if (BCAST_DIM_IS_DYNAMIC(l->out.dims[o]) && source[o] < 0) {
+    if (BCAST_DIM_IS_DYNAMIC(l->out.dims[o]) && l->size_from[o] < 0) {
       snprintf(l->size[o], NM, "%%size%d", (int)o);
       bcast__emit_buf_printf(&args, ", %s: index", l->size[o]);
     }
