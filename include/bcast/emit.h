@@ -21,8 +21,9 @@
  * and reads with tensor.extract.  CHLO's broadcast_add, _subtract,
  * _multiply, _divide, _remainder, _maximum, _minimum, _and, _or, _xor,
  * _power, _atan2 and _compare (EQ NE GE GT LE LT; not TOTALORDER) take the
- * TOSA ops' structure with a one-instruction body (docs/lowering.md lists
- * the instructions); broadcast_dimensions places the lower-rank operand.
+ * TOSA ops' structure with a one-instruction body (docs/cli.md, `bcast
+ * lower`, lists the instructions); broadcast_dimensions places the
+ * lower-rank operand.  opts->only (TOSA ops) leaves them out.
  *
  * Output goes through a caller-supplied sink; the library opens no files.
  * Output is deterministic: SSA names are "%<prefix><op number>_<role>",
