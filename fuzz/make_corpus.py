@@ -77,6 +77,22 @@ def mlir_seeds():
         "%t = stablehlo.add %a, %b {broadcast_dimensions = dense<[0, 1]> : tensor<2xi64>} : "
         "(vector<[4]x2xf16>, tensor<4x2xf16>) -> tensor<4x2xf16>\n",
         "tensor<1x?x3xf32>", "vector<[4]x2xbf16>", "tensor<4xf32, #enc<\"a\">>",
+        # StableHLO's pretty forms, aliases, bounds and quantized types.
+        "!b = tensor<?x5xf32, #e>\n#e = #stablehlo.bounds<10, ?>\n"
+        "%0 = stablehlo.broadcast_in_dim %a, dims = [0, 1] : (!b) -> "
+        "tensor<2x?x5xf32, #stablehlo.bounds<?, 10, ?>>\n",
+        "%c = stablehlo.constant dense<[2, 4]> : tensor<2xi64>\n"
+        "%1 = stablehlo.dynamic_broadcast_in_dim %a, %c, dims = [1] "
+        "{known_expanding_dimensions = array<i64: 0>} : "
+        "(tensor<1x!quant.uniform<i8:f32:0, {0.1:-30}>>, tensor<2xi64>) -> "
+        "tensor<?x4x!quant.uniform<i8:f32:1, {0.1:-30, 0.1:-30, 0.1:-30, 0.1:-30}>>\n",
+        "%2 = stablehlo.broadcast %x, sizes = [1, 2] : (tensor<3xi32>) -> tensor<1x2x3xi32>\n"
+        "%3 = \"stablehlo.broadcast\"(%x) {broadcast_sizes = array<i64: 2>} : "
+        "(tensor<*xcomplex<f64>>) -> !stablehlo.token\n",
+        "!u = tensor<*xf32>\n%4 = chlo.broadcast_select %p, %a, %b : "
+        "(tensor<i1>, !u, tensor<2xf32>) -> !u\n"
+        "%5 = chlo.broadcast_complex %a, %b : (tensor<2xf64>, tensor<2xf32>) -> "
+        "tensor<2xcomplex<f32>>\n",
     ]
     for text in extra:
         put("mlir", text)

@@ -1,11 +1,17 @@
 /* bcast/mlir.h - MLIR types and operation lines.
  *
  * The parser reads just enough MLIR to check broadcasting: builtin shaped
- * types (tensor<...>, vector<...>) and operations in generic
+ * types (tensor<...>, vector<...>, with a tensor's encoding such as
+ * #stablehlo.bounds<...>) and operations in generic
  * (`%r = "tosa.add"(%a, %b) : (T0, T1) -> R`) or custom
- * (`%r = tosa.add %a, %b : (T0, T1) -> R`) form, anywhere in a .mlir file.
- * Element types are kept as text.  Nothing allocates: parsed types point
- * into the caller's text, which must outlive them.
+ * (`%r = tosa.add %a, %b : (T0, T1) -> R`,
+ * `%r = stablehlo.broadcast_in_dim %x, dims = [1] : (T) -> R`) form,
+ * anywhere in a .mlir file.  Type and attribute aliases (`!t = tensor<..>`,
+ * `#b = #stablehlo.bounds<..>` at the start of a line) are read as the
+ * scan passes them and stand for their value after it.  Element types
+ * (f32, complex<f32>, !quant.uniform<...>) are kept as text.  Nothing
+ * allocates: parsed types point into the caller's text, which must outlive
+ * them.
  */
 #ifndef BCAST_MLIR_H
 #define BCAST_MLIR_H
@@ -31,6 +37,10 @@ typedef struct bcast_mlir_type {
   size_t text_len;
   const char *elem; /* element type text ("f32", "complex<f32>") */
   size_t elem_len;
+  /* A tensor's encoding attribute ("#stablehlo.bounds<10, ?>"), aliases
+   * resolved; NULL when it has none. */
+  const char *encoding;
+  size_t encoding_len;
 } bcast_mlir_type;
 
 /* Parses one type at the start of text[0..len); *consumed gets its length.
@@ -63,11 +73,15 @@ typedef struct bcast_mlir_type_ref {
   size_t text_len;
   const char *elem; /* element type text, NULL when not shaped */
   size_t elem_len;
+  const char *encoding; /* as in bcast_mlir_type */
+  size_t encoding_len;
 } bcast_mlir_type_ref;
 
 #define BCAST_MLIR_MAX_OPERANDS 64
 /* All dims of one op's operand and result types together. */
 #define BCAST_MLIR_MAX_OP_DIMS 256
+
+struct bcast_mlir_scanner;
 
 /* One op statement as the scanner found it.  Offsets and spans point into
  * the scanned text.  The statement runs from its result list ("%r = ...")
@@ -90,6 +104,13 @@ typedef struct bcast_mlir_op {
    * "<{...}>" as written, with the brackets; len 0 when absent. */
   bcast_mlir_span attrs;
   bcast_mlir_span properties;
+  /* The custom form's text between the op name and the signature's ':'
+   * (operands, keyword attributes such as "dims = [1]", the dictionary);
+   * len 0 in generic form. */
+  bcast_mlir_span custom;
+  /* The scanner that found it: its text and the aliases defined before
+   * the op.  Valid while the scanner is. */
+  const struct bcast_mlir_scanner *scanner;
   /* The type signature. */
   size_t n_operands;
   bcast_mlir_type_ref operands[BCAST_MLIR_MAX_OPERANDS];
@@ -110,6 +131,18 @@ BCAST_API void bcast_mlir_op_shape(const bcast_mlir_op *op,
 /* Which ops a scan returns: a callback the caller supplies. */
 typedef int (*bcast_mlir_op_filter)(const char *name, size_t len, void *ctx);
 
+/* A type alias ("!t = tensor<2xf32>": sigil '!', name "t") or attribute
+ * alias ("#b = #stablehlo.bounds<10>": sigil '#') as defined in the text. */
+typedef struct bcast_mlir_alias {
+  char sigil;
+  const char *name; /* after the sigil */
+  size_t name_len;
+  const char *value;
+  size_t value_len;
+} bcast_mlir_alias;
+
+#define BCAST_MLIR_MAX_ALIASES 128
+
 typedef struct bcast_mlir_scanner {
   const char *text;
   size_t len;
@@ -118,7 +151,19 @@ typedef struct bcast_mlir_scanner {
   size_t line_start;
   bcast_mlir_op_filter filter;
   void *filter_ctx;
+  /* The aliases the scan has passed, in order (a later definition of a
+   * name wins); aliases_dropped counts those beyond the table, whose uses
+   * are parse errors naming the limit. */
+  size_t n_aliases;
+  size_t aliases_dropped;
+  bcast_mlir_alias aliases[BCAST_MLIR_MAX_ALIASES];
 } bcast_mlir_scanner;
+
+/* The value of the alias sigil+name[0..len) the scan has passed (the
+ * latest definition), or 0.  s may be NULL (no aliases). */
+BCAST_API int bcast_mlir_alias_lookup(const bcast_mlir_scanner *s, char sigil,
+                                      const char *name, size_t len,
+                                      bcast_mlir_span *value);
 
 /* Starts a scan of text[0..len) (not copied: it must outlive the scanner)
  * that reports the ops filter accepts (NULL: every op). */
@@ -197,7 +242,9 @@ BCAST_API bcast_profile bcast_mlir_op_profile_of(
     const bcast_mlir_verify_options *opts, const char *name, size_t len);
 
 /* The value of attribute name in the op's properties "<{...}>" or
- * attribute dictionary "{...}" (the properties first): *key gets the
+ * attribute dictionary "{...}" (the properties first), or else in the
+ * custom form's keyword StableHLO prints for it ("dims = [1]" for
+ * broadcast_dimensions, "sizes = [2]" for broadcast_sizes): *key gets the
  * entry's name as written and *value its value, trimmed.  Returns 0 when
  * the op has no such entry (key and value untouched). */
 BCAST_API int bcast_mlir_op_attr(const bcast_mlir_op *op, const char *name,

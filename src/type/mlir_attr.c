@@ -168,11 +168,67 @@ static int dict_find(bcast_mlir_span dict, const char *name, size_t name_len,
   return 0;
 }
 
+/* The custom form's keyword for an attribute, where StableHLO's printers
+ * write one: "dims = [0, 1]" is broadcast_dimensions, "sizes = [2]"
+ * broadcast_sizes. */
+static const struct {
+  const char *attr, *keyword;
+} custom_keywords[] = {
+    {"broadcast_dimensions", "dims"},
+    {"broadcast_sizes", "sizes"},
+};
+
+/* Looks for "KEYWORD = VALUE" at bracket depth 0 of a custom form's text;
+ * the value runs to white space or ',' at depth 0. */
+static int custom_find(bcast_mlir_span custom, const char *keyword,
+                       bcast_mlir_span *key, bcast_mlir_span *value) {
+  const char *t = custom.text;
+  size_t len = custom.len, kn = strlen(keyword), i = 0;
+  while (i < len) {
+    char c = t[i];
+    if (c == '"') {
+      i = bcast__skip_string(t, len, i);
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{' || c == '<') {
+      i = bcast__skip_balanced(t, len, i, 1);
+      if (i == len) return 0;
+      continue;
+    }
+    if (!bcast__is_ident(c) || (i > 0 && bcast__is_ident(t[i - 1]))) {
+      i++;
+      continue;
+    }
+    size_t j = i;
+    while (j < len && bcast__is_ident(t[j])) j++;
+    size_t e = bcast__skip_trivia(t, len, j);
+    if (j - i == kn && memcmp(t + i, keyword, kn) == 0 &&
+        bcast__peek(t, len, e) == '=') {
+      size_t v0 = bcast__skip_trivia(t, len, e + 1);
+      size_t v1 = bcast__skip_balanced(t, len, v0, 1);
+      key->text = t + i;
+      key->len = kn;
+      value->text = t + v0;
+      value->len = v1 - v0;
+      return v1 > v0;
+    }
+    i = j;
+  }
+  return 0;
+}
+
 int bcast_mlir_op_attr(const bcast_mlir_op *op, const char *name,
                        bcast_mlir_span *key, bcast_mlir_span *value) {
   size_t n = strlen(name);
-  return dict_find(op->properties, name, n, key, value) ||
-         dict_find(op->attrs, name, n, key, value);
+  if (dict_find(op->properties, name, n, key, value) ||
+      dict_find(op->attrs, name, n, key, value))
+    return 1;
+  if (op->custom.len == 0) return 0;
+  for (size_t k = 0; k < sizeof custom_keywords / sizeof custom_keywords[0];
+       k++)
+    if (strcmp(custom_keywords[k].attr, name) == 0)
+      return custom_find(op->custom, custom_keywords[k].keyword, key, value);
+  return 0;
 }
 
 bcast_status bcast_op_attrs_parse_mlir(bcast_op_attrs *attrs, bcast_op op,
@@ -407,12 +463,27 @@ static bcast_status read_dense(const char *t, size_t len, size_t i,
 bcast_status bcast_mlir_i64_list_parse(const char *t, size_t len,
                                        int64_t *dims, size_t cap, size_t *n,
                                        bcast_diag *diag) {
+  return bcast__mlir_i64_list_read(t, len, 0, dims, cap, n, diag);
+}
+
+bcast_status bcast__mlir_i64_list_read(const char *t, size_t len, int brackets,
+                                       int64_t *dims, size_t cap, size_t *n,
+                                       bcast_diag *diag) {
   bcast_status st;
   size_t i = bcast__skip_trivia(t, len, 0);
   while (len > i && bcast__is_space(t[len - 1])) len--;
   *n = 0;
   if (starts(t, len, i, "dense<"))
     return read_dense(t, len, i + 6, dims, cap, n, diag);
+  if (brackets && starts(t, len, i, "[")) {
+    /* A custom form's list: "dims = [0, 2]". */
+    i++;
+    if ((st = read_ints(t, len, &i, ']', dims, cap, n, diag)) != BCAST_OK)
+      return st;
+    if (i + 1 != len)
+      return list_error(diag, t, len, "unexpected text after ']'");
+    return BCAST_OK;
+  }
   if (!starts(t, len, i, "array<"))
     return list_error(diag, t, len,
                       "expected array<i64: ...> or dense<...> : tensor<...>");

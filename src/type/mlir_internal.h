@@ -14,6 +14,42 @@ bcast_status bcast__mlir_type_read(const char *t, size_t len,
                                    bcast_mlir_type_ref *out, int64_t *dims,
                                    int32_t room, size_t *consumed,
                                    bcast_diag *diag);
+/* The same with the aliases a scan has passed: "!t" stands for its value,
+ * as do an element type "!q" and an encoding "#b" (s may be NULL). */
+bcast_status bcast__mlir_type_read_in(const bcast_mlir_scanner *s,
+                                      const char *t, size_t len,
+                                      bcast_mlir_type_ref *out, int64_t *dims,
+                                      int32_t room, size_t *consumed,
+                                      bcast_diag *diag);
+
+/* bcast_mlir_i64_list_parse; with brackets set it also reads the custom
+ * form's "[0, 2]" (a keyword attribute's value). */
+bcast_status bcast__mlir_i64_list_read(const char *t, size_t len, int brackets,
+                                       int64_t *dims, size_t cap, size_t *n,
+                                       bcast_diag *diag);
+
+/* Whether an attribute bcast_mlir_op_attr found is a custom form's
+ * keyword ("dims = [1]"), not a dictionary entry. */
+static inline int bcast__mlir_attr_is_keyword(const bcast_mlir_op *op,
+                                              bcast_mlir_span key) {
+  const bcast_mlir_span *a = &op->attrs;
+  return op->custom.len > 0 && key.text >= op->custom.text &&
+         key.text < op->custom.text + op->custom.len &&
+         !(a->len > 0 && key.text >= a->text && key.text < a->text + a->len);
+}
+
+/* How many alias hops a use may take ("!a = !b", "!b = tensor<..>"). */
+#define BCAST__MLIR_ALIAS_DEPTH 8
+
+/* Resolves an alias use sigil+name (the whole of text[0..len) must be
+ * one alias name) through at most BCAST__MLIR_ALIAS_DEPTH hops: *out gets
+ * the final value.  Returns 1 when text is an alias use that resolves, 0
+ * when it is not an alias use (a dialect name with a '.' not defined as an
+ * alias, or text not of that shape), -1 for an undefined alias or too
+ * deep a chain (*why says which).  s NULL (no scan): always 0. */
+int bcast__mlir_alias_resolve(const bcast_mlir_scanner *s, const char *text,
+                              size_t len, bcast_mlir_span *out,
+                              const char **why);
 
 /* The line and column of a position at or after a scanned op's name. */
 void bcast__mlir_op_position(const bcast_mlir_op *op, const char *at,

@@ -29,6 +29,43 @@ void bcast_mlir_scanner_init(bcast_mlir_scanner *s, const char *text,
   s->line_start = 0;
   s->filter = filter;
   s->filter_ctx = filter_ctx;
+  s->n_aliases = 0;
+  s->aliases_dropped = 0;
+}
+
+/* Whether t[i] starts its line (only blanks before it). */
+static int at_line_start(const char *t, size_t i) {
+  while (i > 0 && (t[i - 1] == ' ' || t[i - 1] == '\t')) i--;
+  return i == 0 || t[i - 1] == '\n';
+}
+
+/* Reads an alias definition "!name = VALUE" or "#name = VALUE" at t[i]
+ * (the start of a line) into the scanner's table; returns the position
+ * after it, or i + 1 when none starts there.  The value runs to white
+ * space at bracket depth 0 ("tensor<?xf32, #stablehlo.bounds<10>>"). */
+static size_t read_alias(bcast_mlir_scanner *s, size_t i) {
+  const char *t = s->text;
+  size_t len = s->len, j = i + 1;
+  while (bcast__is_ident(bcast__peek(t, len, j))) j++;
+  size_t name_end = j;
+  j = bcast__skip_spaces(t, len, j);
+  if (name_end == i + 1 || bcast__peek(t, len, j) != '=' ||
+      bcast__peek(t, len, j + 1) == '=')
+    return i + 1;
+  size_t v0 = bcast__skip_spaces(t, len, j + 1);
+  size_t v1 = bcast__skip_balanced(t, len, v0, 1);
+  if (v1 == v0) return i + 1;
+  if (s->n_aliases == BCAST_MLIR_MAX_ALIASES) {
+    s->aliases_dropped++;
+    return v1;
+  }
+  bcast_mlir_alias *a = &s->aliases[s->n_aliases++];
+  a->sigil = t[i];
+  a->name = t + i + 1;
+  a->name_len = name_end - i - 1;
+  a->value = t + v0;
+  a->value_len = v1 - v0;
+  return v1;
 }
 
 void bcast_mlir_op_shape(const bcast_mlir_op *op,
@@ -47,6 +84,8 @@ void bcast_mlir_op_type(const bcast_mlir_op *op,
   out->text_len = ref->text_len;
   out->elem = ref->elem;
   out->elem_len = ref->elem_len;
+  out->encoding = ref->encoding;
+  out->encoding_len = ref->encoding_len;
 }
 
 /* Moves the scanner to position to, counting the lines it passes. */
@@ -124,8 +163,9 @@ static bcast_status parse_type(const char *t, size_t len, size_t *i,
                                bcast_mlir_type_ref *ref, bcast_diag *diag) {
   size_t used = 0;
   int32_t room = (int32_t)(BCAST_MLIR_MAX_OP_DIMS - *pool_used);
-  bcast_status st = bcast__mlir_type_read(
-      t + *i, len - *i, ref, &op->dims[*pool_used], room, &used, diag);
+  bcast_status st =
+      bcast__mlir_type_read_in(op->scanner, t + *i, len - *i, ref,
+                               &op->dims[*pool_used], room, &used, diag);
   if (st != BCAST_OK) return st;
   if (ref->rank > room)
     return op_error(diag, op, "more than 256 dims in the type signature");
@@ -223,6 +263,21 @@ static void record_use(const char *t, size_t len, size_t i,
   op->n_operand_names++;
 }
 
+/* Whether the '=' at t[i] follows a bare keyword ("dims ="), not a value
+ * ("%r =", a result list of the next statement). */
+static int keyword_before(const char *t, size_t i) {
+  size_t j = i;
+  while (j > 0 && bcast__is_space(t[j - 1])) j--;
+  size_t end = j;
+  while (j > 0 && bcast__is_ident(t[j - 1])) j--;
+  if (j == end) return 0;
+  if (!((t[j] >= 'a' && t[j] <= 'z') || (t[j] >= 'A' && t[j] <= 'Z') ||
+        t[j] == '_'))
+    return 0;
+  return j == 0 || (t[j - 1] != '%' && t[j - 1] != '#' && t[j - 1] != '!' &&
+                    t[j - 1] != '^');
+}
+
 /* Finds the ':' that starts the signature, skipping balanced groups and
  * strings.  On the way it records the %values used at depth 0 (the custom
  * form) or inside a parenthesized group (the generic form's operand list),
@@ -261,6 +316,8 @@ static size_t find_signature(const char *t, size_t len, size_t i,
     } else if (c == '%') {
       record_use(t, len, i, op);
       i++;
+    } else if (c == '=' && !op->generic && keyword_before(t, i)) {
+      i++; /* a custom form's keyword attribute: "dims = [1]" */
     } else if (c == '=' || c == '}' || c == ')' || c == ']') {
       return len; /* the next statement or the end of a block */
     } else {
@@ -283,6 +340,10 @@ bcast_status bcast_mlir_scan_next(bcast_mlir_scanner *s, bcast_mlir_op *op,
     }
     if (c == '"') {
       i = bcast__skip_string(t, len, i);
+      continue;
+    }
+    if ((c == '!' || c == '#') && at_line_start(t, i)) {
+      i = read_alias(s, i);
       continue;
     }
     if (c != '%' || (i > 0 && bcast__is_ident(t[i - 1]))) {
@@ -333,10 +394,17 @@ bcast_status bcast_mlir_scan_next(bcast_mlir_scanner *s, bcast_mlir_op *op,
     op->n_operand_names = 0;
     op->attrs.text = op->properties.text = NULL;
     op->attrs.len = op->properties.len = 0;
+    op->custom.text = NULL;
+    op->custom.len = 0;
+    op->scanner = s;
     op->n_operands = 0;
     *found = 1;
 
     size_t colon = find_signature(t, len, after_name, op);
+    if (!generic && colon < len) {
+      op->custom.text = t + after_name;
+      op->custom.len = colon - after_name;
+    }
     size_t end = after_name;
     bcast_status st;
     if (colon >= len) {

@@ -127,16 +127,120 @@ static int known_elem_type(const char *e, size_t n) {
   return 1;
 }
 
+int bcast_mlir_alias_lookup(const bcast_mlir_scanner *s, char sigil,
+                            const char *name, size_t len,
+                            bcast_mlir_span *value) {
+  if (!s) return 0;
+  for (size_t k = s->n_aliases; k-- > 0;) {
+    const bcast_mlir_alias *a = &s->aliases[k];
+    if (a->sigil == sigil && a->name_len == len &&
+        memcmp(a->name, name, len) == 0) {
+      value->text = a->value;
+      value->len = a->value_len;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Whether text[0..len) is one alias use: a sigil and an identifier. */
+static int alias_shaped(const char *t, size_t len) {
+  if (len < 2 || (t[0] != '!' && t[0] != '#')) return 0;
+  for (size_t i = 1; i < len; i++)
+    if (!bcast__is_ident(t[i])) return 0;
+  return 1;
+}
+
+int bcast__mlir_alias_resolve(const bcast_mlir_scanner *s, const char *text,
+                              size_t len, bcast_mlir_span *out,
+                              const char **why) {
+  /* Without a scan there are no definitions to judge a use by: opaque. */
+  if (!s || !alias_shaped(text, len)) return 0;
+  for (int hop = 0; hop < BCAST__MLIR_ALIAS_DEPTH; hop++) {
+    bcast_mlir_span value;
+    if (!bcast_mlir_alias_lookup(s, text[0], text + 1, len - 1, &value)) {
+      if (hop > 0) break; /* not an alias: the value ends here */
+      /* A dialect's own type or attribute has a '.' in its name. */
+      if (memchr(text, '.', len)) return 0;
+      if (s && s->aliases_dropped > 0) {
+        *why = "undefined alias (the text defines more aliases than bcast "
+               "keeps, 128)";
+        return -1;
+      }
+      *why = text[0] == '!' ? "undefined type alias"
+                            : "undefined attribute "
+                              "alias";
+      return -1;
+    }
+    out->text = text = value.text;
+    out->len = len = value.len;
+    if (!alias_shaped(text, len)) return 1;
+  }
+  if (alias_shaped(text, len) &&
+      bcast_mlir_alias_lookup(s, text[0], text + 1, len - 1, out)) {
+    *why = "alias chain longer than 8";
+    return -1;
+  }
+  return 1;
+}
+
+/* An alias that does not resolve: a parse error naming it. */
+static bcast_status alias_error(bcast_diag *diag, const char *t, size_t len,
+                                const char *why) {
+  return bcast__fail(diag, BCAST_PARSE, "%s '%.*s'", why,
+                     (int)(len > 200 ? 200 : len), t);
+}
+
+/* The end of an alias name at t[0] (a sigil, then identifier chars). */
+static size_t alias_name_end(const char *t, size_t len) {
+  size_t i = 1;
+  while (bcast__is_ident(bcast__peek(t, len, i))) i++;
+  return i;
+}
+
 bcast_status bcast__mlir_type_read(const char *t, size_t len,
                                    bcast_mlir_type_ref *out, int64_t *dims,
                                    int32_t room, size_t *consumed,
                                    bcast_diag *diag) {
+  return bcast__mlir_type_read_in(NULL, t, len, out, dims, room, consumed,
+                                  diag);
+}
+
+bcast_status bcast__mlir_type_read_in(const bcast_mlir_scanner *s,
+                                      const char *t, size_t len,
+                                      bcast_mlir_type_ref *out, int64_t *dims,
+                                      int32_t room, size_t *consumed,
+                                      bcast_diag *diag) {
   size_t i = 0;
   out->text = t;
   out->text_len = 0;
   out->rank = 0;
   out->elem = NULL;
   out->elem_len = 0;
+  out->encoding = NULL;
+  out->encoding_len = 0;
+  if (len >= 2 && t[0] == '!') {
+    /* A type alias stands for its value; a dialect type is read below. */
+    size_t end = alias_name_end(t, len);
+    bcast_mlir_span value;
+    const char *why = NULL;
+    int r = bcast__mlir_alias_resolve(s, t, end, &value, &why);
+    if (r < 0) return alias_error(diag, t, end, why);
+    if (r > 0 && bcast__peek(t, len, end) != '<') {
+      /* The value is no alias use itself (resolve followed the chain), so
+       * this recursion is one level deep; its element type and encoding
+       * may be aliases of their own. */
+      size_t used = 0;
+      bcast_status st = bcast__mlir_type_read_in(s, value.text, value.len, out,
+                                                 dims, room, &used, diag);
+      if (st != BCAST_OK) return st;
+      if (bcast__skip_spaces(value.text, value.len, used) != value.len)
+        return alias_error(diag, t, end,
+                           "the value of type alias is not one type:");
+      *consumed = end;
+      return BCAST_OK;
+    }
+  }
   if (len >= 7 && memcmp(t, "tensor<", 7) == 0) {
     out->container = BCAST_CONTAINER_TENSOR;
     i = 7;
@@ -246,11 +350,30 @@ bcast_status bcast__mlir_type_read(const char *t, size_t len,
     if (out->container == BCAST_CONTAINER_VECTOR)
       return type_error(diag, BCAST_PARSE, t, len,
                         "vectors take no encoding attribute");
+    size_t e0 = bcast__skip_trivia(t, len, i + 1);
     i = bcast__skip_balanced(t, len, i + 1, 0);
+    size_t e1 = i;
+    while (e1 > e0 && bcast__is_space(t[e1 - 1])) e1--;
+    if (e1 == e0)
+      return type_error(diag, BCAST_PARSE, t, len,
+                        "expected an encoding attribute after ','");
+    out->encoding = t + e0;
+    out->encoding_len = e1 - e0;
   }
   if (i >= len || t[i] != '>')
     return type_error(diag, BCAST_PARSE, t, len,
                       i >= len ? "truncated: missing '>'" : "expected '>'");
+  bcast_mlir_span value;
+  const char *why = NULL;
+  int r = bcast__mlir_alias_resolve(s, out->elem, out->elem_len, &value, &why);
+  if (r < 0) return alias_error(diag, out->elem, out->elem_len, why);
+  if (r > 0) out->elem = value.text, out->elem_len = value.len;
+  if (out->encoding) {
+    r = bcast__mlir_alias_resolve(s, out->encoding, out->encoding_len, &value,
+                                  &why);
+    if (r < 0) return alias_error(diag, out->encoding, out->encoding_len, why);
+    if (r > 0) out->encoding = value.text, out->encoding_len = value.len;
+  }
   if (!known_elem_type(out->elem, out->elem_len)) {
     char what[96];
     snprintf(what, sizeof what, "unknown element type '%.*s'",
@@ -275,6 +398,8 @@ bcast_status bcast_mlir_type_parse(const char *t, size_t len,
   out->text_len = ref.text_len;
   out->elem = ref.elem;
   out->elem_len = ref.elem_len;
+  out->encoding = ref.encoding;
+  out->encoding_len = ref.encoding_len;
   return st;
 }
 
@@ -313,8 +438,13 @@ size_t bcast_mlir_type_format(const bcast_mlir_type *type, char *buf,
           bcast__append(text, sizeof text, &len, "%lldx", (long long)v);
       }
     }
-    bcast__append(text, sizeof text, &len, "%.*s>", (int)type->elem_len,
+    bcast__append(text, sizeof text, &len, "%.*s", (int)type->elem_len,
                   type->elem);
+    if (type->encoding)
+      bcast__append(text, sizeof text, &len, ", %.*s",
+                    (int)(type->encoding_len > 300 ? 300 : type->encoding_len),
+                    type->encoding);
+    bcast__append(text, sizeof text, &len, ">");
   }
   if (size > 0) {
     size_t n = len < size - 1 ? len : size - 1;

@@ -698,9 +698,9 @@ static bcast_status verify_explicit(const bcast_mlir_op *op,
                                     bcast_mlir_verdict *verdict,
                                     bcast_diag *diag) {
   bcast_diag d;
-  bcast_status st =
-      bcast_mlir_i64_list_parse(value.text, value.len, verdict->dims,
-                                BCAST_MAX_RANK, &verdict->n_dims, &d);
+  bcast_status st = bcast__mlir_i64_list_read(
+      value.text, value.len, bcast__mlir_attr_is_keyword(op, key),
+      verdict->dims, BCAST_MAX_RANK, &verdict->n_dims, &d);
   if (st != BCAST_OK)
     return attr_fail(op, key, value, st, d.message, verdict, diag);
   size_t n = op->n_operands;

@@ -53,6 +53,16 @@ static const char *const MODULES[] = {
     "tensor<?xi32>) -> tensor<?xi32>\n"
     "  return %2 : tensor<?xi32>\n}\n",
     "%0 = tosa.add %a, %b : tensor<2xf32>",
+    /* StableHLO's pretty forms, aliases, encodings, quantized types. */
+    "!b = tensor<?x5xf32, #e>\n#e = #stablehlo.bounds<10, ?>\n"
+    "  !q = !quant.uniform<i8:f32:1, {0.1:-30, 0.5:-20}>\n"
+    "%0 = stablehlo.broadcast_in_dim %a, dims = [0, 1] : (!b) -> "
+    "tensor<2x?x5xf32, #stablehlo.bounds<?, 10, ?>>\n"
+    "%1 = stablehlo.dynamic_broadcast_in_dim %a, %s, dims = [1] {"
+    "known_expanding_dimensions = array<i64: 0>} : (tensor<2x!q>, "
+    "tensor<2xi64>) -> tensor<?x2x!q>\n"
+    "%2 = stablehlo.broadcast %x, sizes = [2] : (tensor<*xi1>) -> "
+    "!stablehlo.token\n",
 };
 
 static const char *const TYPES[] = {
