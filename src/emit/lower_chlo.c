@@ -133,12 +133,18 @@ bcast_status bcast__emit_chlo_describe(const bcast_mlir_op *m,
     v->name = m->operand_names[k].text;
     v->name_len = m->operand_names[k].len;
     bcast_mlir_op_type(m, &m->operands[k], &v->type);
+    if (v->type.encoding)
+      return fail(m, diag, BCAST_UNSUPPORTED,
+                  "operand: a tensor with an encoding is not lowered", NULL);
     if (!v->type.elem ||
         bcast_dtype_parse(v->type.elem, v->type.elem_len, &v->dtype) !=
             BCAST_OK)
       return fail(m, diag, BCAST_TYPE, "operand: unsupported element type",
                   NULL);
   }
+  if (op->result.encoding)
+    return fail(m, diag, BCAST_UNSUPPORTED,
+                "result: a tensor with an encoding is not lowered", NULL);
   if (!op->result.elem ||
       bcast_dtype_parse(op->result.elem, op->result.elem_len,
                         &op->result_dtype) != BCAST_OK)

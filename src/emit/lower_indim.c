@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "emit/emit_internal.h"
+#include "type/mlir_internal.h"
 
 #define NM 128
 #define TYPE_MAX 1600
@@ -344,25 +345,24 @@ static bcast_status stmt_fail(const bcast_mlir_op *m, bcast_diag *diag,
                      (int)m->name_len, m->name, what);
 }
 
-/* Reads an i64 list attribute (any of the names given) into out; *n = 0
- * and returns BCAST_OK when absent and not required. */
-static bcast_status read_list(const bcast_mlir_op *m, const char *const *names,
+/* Reads an i64 list attribute (as a dictionary entry or the pretty
+ * form's keyword, "dims = [1]") into out; *n = 0 and BCAST_OK when absent
+ * and not required. */
+static bcast_status read_list(const bcast_mlir_op *m, const char *name,
                               int required, int64_t *out, size_t *n,
                               bcast_diag *diag) {
   bcast_mlir_span key, value;
   *n = 0;
-  for (const char *const *name = names; *name; name++) {
-    if (!bcast_mlir_op_attr(m, *name, &key, &value)) continue;
-    bcast_diag d;
-    if (bcast_mlir_i64_list_parse(value.text, value.len, out, BCAST_MAX_RANK,
-                                  n, diag ? &d : NULL) != BCAST_OK)
-      return stmt_fail(m, diag, BCAST_PARSE, "attribute '%s': %s", *name,
-                       diag ? d.message : "malformed");
-    return BCAST_OK;
-  }
-  if (required)
-    return stmt_fail(m, diag, BCAST_PARSE, "needs a '%s' attribute",
-                     names[0]);
+  if (!bcast_mlir_op_attr(m, name, &key, &value))
+    return required ? stmt_fail(m, diag, BCAST_PARSE,
+                                "needs a '%s' attribute", name)
+                    : BCAST_OK;
+  bcast_diag d;
+  if (bcast__mlir_i64_list_read(value.text, value.len,
+                                bcast__mlir_attr_is_keyword(m, key), out,
+                                BCAST_MAX_RANK, n, diag ? &d : NULL) != BCAST_OK)
+    return stmt_fail(m, diag, BCAST_PARSE, "attribute '%s': %s", name,
+                     diag ? d.message : "malformed");
   return BCAST_OK;
 }
 
@@ -373,6 +373,10 @@ static bcast_status ranked(const bcast_mlir_op *m, const bcast_mlir_type *t,
   if (t->container != BCAST_CONTAINER_TENSOR || t->shape.rank < 0)
     return stmt_fail(m, diag, BCAST_UNSUPPORTED,
                      "%s: lowers ranked tensors only", what);
+  if (t->encoding)
+    return stmt_fail(m, diag, BCAST_UNSUPPORTED,
+                     "%s: a tensor with an encoding (%.*s) is not lowered",
+                     what, (int)t->encoding_len, t->encoding);
   bcast_dtype dt;
   if (!t->elem || bcast_dtype_parse(t->elem, t->elem_len, &dt) != BCAST_OK ||
       bcast_dtype_kind_of(dt) == BCAST_KIND_UNSIGNED)
@@ -428,12 +432,6 @@ static void copy_span(char *buf, size_t size, const bcast_mlir_span *s) {
 bcast_status bcast__emit_indim_describe(const bcast_mlir_op *m,
                                         emit_indim_stmt *st,
                                         bcast_diag *diag) {
-  static const char *const dims_names[] = {"broadcast_dimensions", "dims",
-                                           NULL};
-  static const char *const sizes_names[] = {"broadcast_sizes", "sizes", NULL};
-  static const char *const exp_names[] = {"known_expanding_dimensions", NULL};
-  static const char *const nonexp_names[] = {"known_nonexpanding_dimensions",
-                                             NULL};
   memset(st, 0, sizeof *st);
   emit_indim *l = &st->l;
   st->kind = indim_kind(m->name, m->name_len);
@@ -472,7 +470,7 @@ bcast_status bcast__emit_indim_describe(const bcast_mlir_op *m,
   if (st->kind == INDIM_BROADCAST) {
     int64_t sizes[BCAST_MAX_RANK];
     size_t n_sizes;
-    if ((s = read_list(m, sizes_names, 1, sizes, &n_sizes, diag)) != BCAST_OK)
+    if ((s = read_list(m, "broadcast_sizes", 1, sizes, &n_sizes, diag)) != BCAST_OK)
       return s;
     if (n_sizes + (size_t)l->in.rank != (size_t)l->out.rank)
       return stmt_fail(m, diag, BCAST_INVALID_ARGUMENT,
@@ -486,7 +484,7 @@ bcast_status bcast__emit_indim_describe(const bcast_mlir_op *m,
                          k, k, (long long)sizes[k]);
     for (int32_t i = 0; i < l->in.rank; i++) l->dims[i] = (int64_t)n_sizes + i;
     n_dims = (size_t)l->in.rank;
-  } else if ((s = read_list(m, dims_names, 1, l->dims, &n_dims, diag)) !=
+  } else if ((s = read_list(m, "broadcast_dimensions", 1, l->dims, &n_dims, diag)) !=
              BCAST_OK) {
     return s;
   }
@@ -502,7 +500,8 @@ bcast_status bcast__emit_indim_describe(const bcast_mlir_op *m,
   if (st->kind == INDIM_DYNAMIC) {
     int64_t list[BCAST_MAX_RANK];
     size_t n;
-    const char *const *names[2] = {exp_names, nonexp_names};
+    const char *names[2] = {"known_expanding_dimensions",
+                            "known_nonexpanding_dimensions"};
     uint64_t *sets[2] = {l->expanding, l->nonexpanding};
     for (int j = 0; j < 2; j++) {
       if ((s = read_list(m, names[j], 0, list, &n, diag)) != BCAST_OK)
@@ -510,7 +509,7 @@ bcast_status bcast__emit_indim_describe(const bcast_mlir_op *m,
       for (size_t k = 0; k < n; k++) {
         if (list[k] < 0 || list[k] >= l->in.rank)
           return stmt_fail(m, diag, BCAST_INVALID_ARGUMENT,
-                           "%s names %lld, not an operand dim", names[j][0],
+                           "%s names %lld, not an operand dim", names[j],
                            (long long)list[k]);
         if (j == 1 && bit(l->expanding, (int32_t)list[k]))
           return stmt_fail(m, diag, BCAST_INVALID_ARGUMENT,
