@@ -168,11 +168,39 @@ static int plain_broadcast(const emit_indim *l) {
   return 1;
 }
 
+/* The linalg.generic line and its block's arguments, over the result's
+ * dims: with from, reading the operand through the map d_from[i] (0 where
+ * negative); without, writing only the output. */
+static void generic_head(emit_ctx *c, const emit_indim *l,
+                         const int32_t *from, const char *in_type,
+                         const char *empty, const char *out_type) {
+  char map[MAP_MAX], alias_in[48] = "", alias_out[48], iters[MAP_MAX],
+                     ins[NM + TYPE_MAX + 16] = "";
+  if (from) {
+    bcast__emit_affine_map(l->out.rank, l->in.rank, from, map, sizeof map);
+    bcast__emit_map(c, map, alias_in, sizeof alias_in - 2);
+    strcat(alias_in, ", ");
+    snprintf(ins, sizeof ins, "ins(%s : %s) ", l->operand, in_type);
+  }
+  bcast__emit_affine_map(l->out.rank, l->out.rank, NULL, map, sizeof map);
+  bcast__emit_map(c, map, alias_out, sizeof alias_out);
+  bcast__emit_iterators(l->out.rank, iters, sizeof iters);
+  bcast__emit_line(c, 0,
+                   "%s = linalg.generic {indexing_maps = [%s%s], "
+                   "iterator_types = %s} %souts(%s : %s) {",
+                   l->result, alias_in, alias_out, iters, ins, empty,
+                   out_type);
+  if (from)
+    bcast__emit_line(c, 0, "^bb0(%s_in: %s, %s_out: %s):", l->prefix, l->elem,
+                     l->prefix, l->elem);
+  else
+    bcast__emit_line(c, 0, "^bb0(%s_out: %s):", l->prefix, l->elem);
+}
+
 /* The result as linalg.broadcast, or as a linalg.generic through a map. */
 static void emit_static_read(emit_ctx *c, emit_indim *l, const char *empty,
                              const char *out_type) {
-  char in_type[TYPE_MAX], map[MAP_MAX], alias_in[48], alias_out[48],
-      iters[MAP_MAX];
+  char in_type[TYPE_MAX];
   bcast__emit_tensor_type_of(&l->in, l->elem, in_type, sizeof in_type);
   if (plain_broadcast(l)) {
     int mapped[BCAST_MAX_RANK] = {0};
@@ -194,18 +222,7 @@ static void emit_static_read(emit_ctx *c, emit_indim *l, const char *empty,
   int32_t from[BCAST_MAX_RANK];
   for (int32_t i = 0; i < l->in.rank; i++)
     from[i] = read_of(l, i) == READ_ZERO ? -1 : (int32_t)l->dims[i];
-  bcast__emit_affine_map(l->out.rank, l->in.rank, from, map, sizeof map);
-  bcast__emit_map(c, map, alias_in, sizeof alias_in);
-  bcast__emit_affine_map(l->out.rank, l->out.rank, NULL, map, sizeof map);
-  bcast__emit_map(c, map, alias_out, sizeof alias_out);
-  bcast__emit_iterators(l->out.rank, iters, sizeof iters);
-  bcast__emit_line(c, 0,
-                   "%s = linalg.generic {indexing_maps = [%s, %s], "
-                   "iterator_types = %s} ins(%s : %s) outs(%s : %s) {",
-                   l->result, alias_in, alias_out, iters, l->operand, in_type,
-                   empty, out_type);
-  bcast__emit_line(c, 0, "^bb0(%s_in: %s, %s_out: %s):", l->prefix, l->elem,
-                   l->prefix, l->elem);
+  generic_head(c, l, from, in_type, empty, out_type);
   bcast__emit_line(c, 1, "linalg.yield %s_in : %s", l->prefix, l->elem);
   bcast__emit_line(c, 0, "} -> %s", out_type);
 }
@@ -214,8 +231,7 @@ static void emit_static_read(emit_ctx *c, emit_indim *l, const char *empty,
  * operand dims that expand only when their runtime size is 1. */
 static void emit_runtime_read(emit_ctx *c, emit_indim *l, const char *empty,
                               const char *out_type) {
-  char in_type[TYPE_MAX], map[MAP_MAX], alias[48], iters[MAP_MAX], name[NM],
-      zero[NM], one[NM];
+  char in_type[TYPE_MAX], name[NM], zero[NM], one[NM];
   const char *p = l->prefix;
   bcast__emit_tensor_type_of(&l->in, l->elem, in_type, sizeof in_type);
   index_const(c, l, 0, zero, sizeof zero);
@@ -224,14 +240,7 @@ static void emit_runtime_read(emit_ctx *c, emit_indim *l, const char *empty,
     if (read_of(l, i) == READ_RUNTIME)
       bcast__emit_line(c, 0, "%s_one%d = arith.cmpi eq, %s, %s : index", p,
                        (int)i, operand_size(c, l, i), one);
-  bcast__emit_affine_map(l->out.rank, l->out.rank, NULL, map, sizeof map);
-  bcast__emit_map(c, map, alias, sizeof alias);
-  bcast__emit_iterators(l->out.rank, iters, sizeof iters);
-  bcast__emit_line(c, 0,
-                   "%s = linalg.generic {indexing_maps = [%s], "
-                   "iterator_types = %s} outs(%s : %s) {",
-                   l->result, alias, iters, empty, out_type);
-  bcast__emit_line(c, 0, "^bb0(%s_out: %s):", p, l->elem);
+  generic_head(c, l, NULL, in_type, empty, out_type);
   emit_buf idx = {0};
   for (int32_t i = 0; i < l->in.rank; i++) {
     read_kind k = read_of(l, i);
