@@ -39,7 +39,9 @@
 #define NM 128
 #define TYPE_MAX 1600
 #define MAP_MAX 2048
-#define MAX_CONSTS 64
+/* Every index constant an op can need: its dim numbers and static sizes
+ * (operand and result), 0 and 1. */
+#define MAX_CONSTS (4 * BCAST_MAX_RANK + 2)
 
 /* What the lowering of one broadcast_in_dim needs; see the file comment. */
 typedef struct emit_indim {
@@ -520,6 +522,12 @@ bcast_status bcast__emit_indim_describe(const bcast_mlir_op *m,
           return stmt_fail(m, diag, BCAST_INVALID_ARGUMENT,
                            "%s names %lld, not an operand dim", names[j],
                            (long long)list[k]);
+        if (j == 0 && l->in.dims[list[k]] != 1 &&
+            !BCAST_DIM_IS_DYNAMIC(l->in.dims[list[k]]))
+          return stmt_fail(m, diag, BCAST_INVALID_ARGUMENT,
+                           "known_expanding_dimensions names operand dim "
+                           "%lld, whose size is %lld, not 1",
+                           (long long)list[k], (long long)l->in.dims[list[k]]);
         if (j == 1 && bit(l->expanding, (int32_t)list[k]))
           return stmt_fail(m, diag, BCAST_INVALID_ARGUMENT,
                            "operand dim %lld is both known expanding and "

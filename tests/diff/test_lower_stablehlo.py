@@ -451,6 +451,9 @@ REFUSED = [
      "known_expanding_dimensions = array<i64: 0>, known_nonexpanding_dimensions = array<i64: 0>} "
      ": (tensor<?xf32>, tensor<1xindex>) -> tensor<?xf32>",
      "operand dim 0 is both known expanding and known nonexpanding"),
+    ('"stablehlo.dynamic_broadcast_in_dim"(%a0, %a1) {broadcast_dimensions = array<i64: 1>, '
+     "known_expanding_dimensions = array<i64: 0>} : (tensor<3xf32>, tensor<2xindex>) -> "
+     "tensor<?x3xf32>", "known_expanding_dimensions names operand dim 0, whose size is 3, not 1"),
     ('"stablehlo.broadcast"(%a0) {broadcast_sizes = array<i64: 2>} : (tensor<3xui8>) -> '
      "tensor<2x3xui8>", "unsupported element type 'ui8'"),
     ('"chlo.broadcast_add"(%a0, %a1) : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>',
