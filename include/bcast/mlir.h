@@ -186,9 +186,23 @@ BCAST_API bcast_profile bcast_mlir_default_profile(const char *name,
                                                    size_t len);
 
 /* Whether bcast checks ops of this name by default: "test.broadcastable",
- * the TOSA element-wise ops (bcast/op.h) and CHLO's broadcasting ops
- * ("chlo.broadcast_add", ... every name starting "chlo.broadcast_"). */
+ * the TOSA element-wise ops (bcast/op.h), StableHLO's broadcasting ops
+ * (stablehlo.broadcast, stablehlo.broadcast_in_dim,
+ * stablehlo.dynamic_broadcast_in_dim) and CHLO's ("chlo.broadcast_add",
+ * ... every name starting "chlo.broadcast_"). */
 BCAST_API int bcast_mlir_is_broadcasting_op(const char *name, size_t len);
+
+/* The dialects whose broadcasting ops bcast checks by default, as bits
+ * of bcast_mlir_verify_options.off_dialects. */
+#define BCAST_MLIR_DIALECT_TOSA 1u
+#define BCAST_MLIR_DIALECT_STABLEHLO 2u
+#define BCAST_MLIR_DIALECT_CHLO 4u
+
+/* The dialect bit of an op name ("stablehlo.add": STABLEHLO), 0 for any
+ * other dialect. */
+BCAST_API unsigned bcast_mlir_dialect_of(const char *name, size_t len);
+/* The bit of a dialect name ("tosa", "stablehlo", "chlo"), 0 if unknown. */
+BCAST_API unsigned bcast_mlir_dialect_parse(const char *name, size_t len);
 
 /* Profiles per op.  A rule maps ops to a profile by a pattern: an exact op
  * name ("mydialect.add"), a dialect ("tosa.*": every op whose name starts
@@ -218,6 +232,14 @@ typedef struct bcast_mlir_verify_options {
    * lowers this way).  NULL: all of them. */
   bcast_mlir_op_filter only;
   void *only_ctx;
+  /* BCAST_MLIR_DIALECT_* bits: these dialects' ops are not checked by
+   * default (still when named in ops or by a rule). */
+  unsigned off_dialects;
+  /* CHLO ops that carry broadcast_dimensions follow XLA's rule (the
+   * strict reading: an illegal list is an error) instead of CHLO's
+   * verifier, which infers an unranked result for an illegal list and so
+   * accepts any result type. */
+  int chlo_xla_rule;
 } bcast_mlir_verify_options;
 
 /* Defaults: no rules, other ops by BCAST_PROFILE_TRAIT, the default ops. */
@@ -301,12 +323,24 @@ typedef struct bcast_mlir_verdict {
    * when the attribute itself is invalid (1-based; the op's position when
    * the op verifies). */
   uint32_t line, col;
+  /* The op is outside what bcast models (an encoding other than
+   * #stablehlo.bounds, a quantized type it cannot read, ...): no verdict;
+   * bcast_mlir_verify returns BCAST_UNSUPPORTED and diag says why. */
+  int cannot_check;
+  /* MLIR reports a second error at the op after the first: "failed to
+   * infer returned types" (StableHLO's and CHLO's inferred result types). */
+  int infer_failed;
 } bcast_mlir_verdict;
 
-/* Verifies an op under the profile opts gives it (see
- * bcast_mlir_verify_options), except that an op other than a TOSA
- * element-wise op that carries a broadcast_dimensions attribute is judged
- * by that attribute, under XLA's explicit rule:
+/* Verifies an op.  StableHLO's broadcasting ops, its element-wise ops
+ * (same shapes) and CHLO's chlo.broadcast_* ops are judged as their own
+ * MLIR verifiers judge them, in their words (docs/stablehlo.md), unless a
+ * rule of opts matches the op or, for a CHLO op with broadcast_dimensions,
+ * opts->chlo_xla_rule is set; a type outside that model gives
+ * BCAST_UNSUPPORTED with verdict->cannot_check set.  Other ops follow the
+ * profile opts gives them (see bcast_mlir_verify_options), except that an
+ * op other than a TOSA element-wise op that carries a broadcast_dimensions
+ * attribute is judged by that attribute, under XLA's explicit rule:
  *   two operands  XLA's binary rule (bcast_xla_binary_shape): the
  *                 lower-rank operand's dims go to the listed result dims
  *                 (one entry per dim of the lower rank, strictly
@@ -342,8 +376,8 @@ BCAST_API bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
 typedef enum bcast_mlir_outcome {
   BCAST_MLIR_PASSED,      /* the op verifies */
   BCAST_MLIR_FAILED,      /* it does not, or its statement cannot be read */
-  BCAST_MLIR_CANNOT_CHECK /* bcast cannot judge it (diag says why); not a
-                            * failure.  No op gives it yet. */
+  BCAST_MLIR_CANNOT_CHECK /* outside bcast's model (diag says why,
+                            * "cannot check: ..."); not a failure */
 } bcast_mlir_outcome;
 
 /* One checked op, as bcast_mlir_verify_text hands it to its callback.
@@ -379,6 +413,9 @@ typedef struct bcast_mlir_counts {
   size_t failed;
   size_t cannot_check;
   size_t skipped;
+  /* Of the skipped: ops of a dialect bcast checks (tosa, stablehlo, chlo)
+   * that it does not model or that the options left out. */
+  size_t skipped_known;
 } bcast_mlir_counts;
 
 /* Finds the ops of text[0..len) that opts selects (see

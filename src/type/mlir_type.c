@@ -221,12 +221,15 @@ bcast_status bcast__mlir_type_read_in(const bcast_mlir_scanner *s,
   out->encoding_len = 0;
   if (len >= 2 && t[0] == '!') {
     /* A type alias stands for its value; a dialect type is read below. */
+    /* "!foo<...>" is a dialect type, never an alias. */
     size_t end = alias_name_end(t, len);
     bcast_mlir_span value;
     const char *why = NULL;
-    int r = bcast__mlir_alias_resolve(s, t, end, &value, &why);
+    int r = bcast__peek(t, len, end) == '<'
+                ? 0
+                : bcast__mlir_alias_resolve(s, t, end, &value, &why);
     if (r < 0) return alias_error(diag, t, end, why);
-    if (r > 0 && bcast__peek(t, len, end) != '<') {
+    if (r > 0) {
       /* The value is no alias use itself (resolve followed the chain), so
        * this recursion is one level deep; its element type and encoding
        * may be aliases of their own. */
@@ -363,6 +366,9 @@ bcast_status bcast__mlir_type_read_in(const bcast_mlir_scanner *s,
   if (i >= len || t[i] != '>')
     return type_error(diag, BCAST_PARSE, t, len,
                       i >= len ? "truncated: missing '>'" : "expected '>'");
+  /* No grammar here has a NUL byte (the type would not print back). */
+  if (memchr(t, '\0', i))
+    return type_error(diag, BCAST_PARSE, t, len, "a NUL byte in the type");
   bcast_mlir_span value;
   const char *why = NULL;
   int r = bcast__mlir_alias_resolve(s, out->elem, out->elem_len, &value, &why);

@@ -1,6 +1,7 @@
 /* bcast verify: check the broadcasting ops of .mlir files, printing
  * diagnostics the way mlir-opt does. */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,8 @@
 static const char verify_help_text[] =
     "usage: bcast verify [--profile P] [--op-profile PATTERN=P]... [--op "
     "NAME]...\n"
+    "                    [--no-dialect D]... [--chlo-rule chlo|xla] "
+    "[--strict]\n"
     "                    [--summary] [--max-input-bytes N]\n"
     "                    [--format text|json|sarif]\n"
     "                    [--verify-diagnostics] [--split-input-file] FILE... "
@@ -21,10 +24,16 @@ static const char verify_help_text[] =
     "form, anywhere in the file) and checks its operand and result types.\n"
     "Checked ops: \"test.broadcastable\", the TOSA element-wise ops\n"
     "(tosa.add, tosa.select, ...; also the old names tosa.div and\n"
-    "tosa.int_div), CHLO's chlo.broadcast_* ops, and any op given with\n"
-    "--op or named exactly by --op-profile.  An op other than a TOSA\n"
-    "op that carries broadcast_dimensions (array<i64: ...> or\n"
+    "tosa.int_div), StableHLO's stablehlo.broadcast, broadcast_in_dim\n"
+    "and dynamic_broadcast_in_dim, CHLO's chlo.broadcast_* ops, and any\n"
+    "op given with --op or named exactly by --op-profile.  StableHLO's\n"
+    "and CHLO's ops are judged as their own verifiers judge them, in\n"
+    "their words (docs/stablehlo.md); with --op, StableHLO's element-wise\n"
+    "ops (stablehlo.add, ...) are checked for one shape.  Another op\n"
+    "that carries broadcast_dimensions (array<i64: ...> or\n"
     "dense<...> : tensor<Nxi64>) is checked under XLA's explicit rule.\n"
+    "An op bcast cannot model (an unknown tensor encoding or quantized\n"
+    "type) gets a remark 'cannot check: REASON', not a verdict.\n"
     "A file with none of them is an error (at 1:1): nothing was\n"
     "verified.\n"
     "\n"
@@ -44,7 +53,15 @@ static const char verify_help_text[] =
     "                DIALECT.* or *) under profile P; repeatable, the\n"
     "                last matching rule wins\n"
     "  --op NAME     also check ops named NAME (repeatable)\n"
-    "  --summary     print 'N ops checked, N failed' on stdout\n"
+    "  --no-dialect D  do not check the ops of dialect D (tosa,\n"
+    "                stablehlo or chlo) by default (repeatable)\n"
+    "  --chlo-rule R chlo (default: CHLO's verifier, where an illegal\n"
+    "                broadcast_dimensions infers an unranked result that\n"
+    "                any result type matches) or xla (XLA's rule: an\n"
+    "                illegal broadcast_dimensions is an error)\n"
+    "  --strict      an op bcast cannot check is an error (exit 1)\n"
+    "  --summary     print 'N ops checked, N failed, N cannot check, N\n"
+    "                ops of tosa, stablehlo or chlo not checked' on stdout\n"
     "  --max-input-bytes N\n"
     "                read at most N bytes of a file (K/M/G suffix;\n"
     "                default 1G); a larger one is an error (exit 2)\n"
@@ -75,6 +92,7 @@ typedef struct verify_run {
   reporter out;
   vmatch match;
   long checked, failed;
+  long cannot_check, skipped_known;
   long files_without_ops;
   long no_memory; /* ops the checks ran out of memory on */
 } verify_run;
@@ -85,11 +103,20 @@ typedef struct verify_file_run {
   report_cursor src;
 } verify_file_run;
 
-/* Reports a failed op: to the annotation matcher or printed. */
+/* One diagnostic: to the annotation matcher or printed. */
+static void verify_emit(verify_run *v, const report_diag *d) {
+  if (v->o->verify_diagnostics)
+    vmatch_diag(&v->match, d);
+  else
+    report_emit(&v->out, d);
+}
+
+/* Reports a failed op, or one bcast cannot check (a remark, an error
+ * under --strict). */
 static int report_checked(void *ctx, const bcast_mlir_checked *c) {
   verify_file_run *f = ctx;
   verify_run *v = f->v;
-  if (c->outcome != BCAST_MLIR_FAILED) return 0;
+  if (c->outcome == BCAST_MLIR_PASSED) return 0;
   if (c->status == BCAST_NO_MEMORY) v->no_memory++;
   report_diag d;
   memset(&d, 0, sizeof d);
@@ -97,6 +124,15 @@ static int report_checked(void *ctx, const bcast_mlir_checked *c) {
   d.op = c->op->name;
   d.op_len = c->op->name_len;
   char message[BCAST_DIAG_TEXT_MAX + BCAST_DIAG_MLIR_TEXT_MAX + 256];
+  if (c->outcome == BCAST_MLIR_CANNOT_CHECK) {
+    bcast_mlir_diag_format(d.op, d.op_len > 200 ? 200 : d.op_len, c->diag,
+                           message, sizeof message);
+    d.severity = v->o->strict ? REPORT_ERROR : REPORT_REMARK;
+    d.rule = "cannot-check";
+    d.message = message;
+    verify_emit(v, &d);
+    return 0;
+  }
   if (c->read) {
     report_op_failure(&d, message, sizeof message, c->verdict.profile,
                       c->diag);
@@ -106,10 +142,23 @@ static int report_checked(void *ctx, const bcast_mlir_checked *c) {
     d.message = c->diag->message;
     d.detail = c->diag;
   }
-  if (v->o->verify_diagnostics)
-    vmatch_diag(&v->match, &d);
-  else
-    report_emit(&v->out, &d);
+  verify_emit(v, &d);
+  if (c->read && c->verdict.infer_failed) {
+    /* StableHLO and CHLO report a failed type inference twice: its reason,
+     * then this. */
+    char again[256];
+    report_diag d2;
+    memset(&d2, 0, sizeof d2);
+    d2.loc = d.loc;
+    d2.op = d.op;
+    d2.op_len = d.op_len;
+    d2.severity = REPORT_ERROR;
+    d2.rule = d.rule;
+    snprintf(again, sizeof again, "'%.*s' op failed to infer returned types",
+             (int)(d.op_len > 200 ? 200 : d.op_len), d.op);
+    d2.message = again;
+    verify_emit(v, &d2);
+  }
   return 0;
 }
 
@@ -124,12 +173,16 @@ static void verify_text(verify_run *v, const char *path, const char *text,
   vo.n_rules = o->op_profiles.n_rules;
   vo.ops = o->extra_ops.spans;
   vo.n_ops = o->extra_ops.n;
+  vo.off_dialects = o->off_dialects;
+  vo.chlo_xla_rule = o->chlo_xla_rule;
   verify_file_run f = {v, {0}};
   report_cursor_init(&f.src, path, text, len);
   bcast_mlir_counts counts;
   bcast_mlir_verify_text(text, len, &vo, report_checked, &f, &counts, NULL);
   v->checked += (long)counts.checked;
   v->failed += (long)counts.failed;
+  v->cannot_check += (long)counts.cannot_check;
+  v->skipped_known += (long)counts.skipped_known;
 }
 
 /* Checks one file's text.  As in mlir-opt 22, the annotations are read
@@ -149,8 +202,9 @@ static void verify_file(verify_run *v, const char *path, const char *text,
     d.loc = report_loc_at(path, text, len, 0);
     d.severity = REPORT_ERROR;
     d.rule = "no-ops";
-    d.message = "no op to check: found no TOSA element-wise op, "
-                "\"test.broadcastable\" or --op op in the file";
+    d.message = "no op to check: found no TOSA element-wise op, StableHLO "
+                "or CHLO broadcasting op, \"test.broadcastable\" or --op op "
+                "in the file";
     report_emit(&v->out, &d);
     v->failed++;
     v->files_without_ops++;
@@ -179,12 +233,14 @@ static int verify_files(verify_run *v) {
 /* --summary as a JSON object among the diagnostics. */
 static void summary_json(verify_run *v) {
   const json_int_field counts[] = {{"ops_checked", v->checked},
-                                   {"failed", v->failed}};
+                                   {"failed", v->failed},
+                                   {"cannot_check", v->cannot_check},
+                                   {"skipped_known", v->skipped_known}};
   json_writer *w = &v->out.json;
   json_object_begin(w);
   json_key(w, "summary");
   json_object_begin(w);
-  json_int_fields(w, 2, counts);
+  json_int_fields(w, 4, counts);
   json_object_end(w);
   json_object_end(w);
   json_line_end(w);
@@ -194,7 +250,9 @@ static void summary_json(verify_run *v) {
  * stdout. */
 static void summary_text(const verify_run *v) {
   fprintf(v->o->format == REPORT_SARIF ? stderr : stdout,
-          "%ld ops checked, %ld failed\n", v->checked, v->failed);
+          "%ld ops checked, %ld failed, %ld cannot check, %ld ops of tosa, "
+          "stablehlo or chlo not checked\n",
+          v->checked, v->failed, v->cannot_check, v->skipped_known);
 }
 
 /* The exit code of a run over every file. */
@@ -214,7 +272,7 @@ static int verify_exit(verify_run *v, int io_error) {
      * a file with no op at all fails by itself. */
     return mismatch || v->files_without_ops ? CLI_FAIL : CLI_OK;
   }
-  return v->failed ? CLI_FAIL : CLI_OK;
+  return v->failed || (v->o->strict && v->cannot_check) ? CLI_FAIL : CLI_OK;
 }
 
 /* Checks every file and reports. */

@@ -352,6 +352,29 @@ static int set_op(const cli_value *v) {
   return CLI_OK;
 }
 
+/* verify --no-dialect tosa|stablehlo|chlo, repeatable. */
+static int set_no_dialect(const cli_value *v) {
+  unsigned bit = bcast_mlir_dialect_parse(v->text, strlen(v->text));
+  if (!bit) {
+    cli_error("verify: --no-dialect takes tosa, stablehlo or chlo, not '%s'",
+              v->text);
+    return CLI_USAGE;
+  }
+  *(unsigned *)v->field |= bit;
+  return CLI_OK;
+}
+
+/* verify --chlo-rule chlo|xla. */
+static int set_chlo_rule(const cli_value *v) {
+  int xla = strcmp(v->text, "xla") == 0;
+  if (!xla && strcmp(v->text, "chlo") != 0) {
+    cli_error("verify: --chlo-rule takes chlo or xla, not '%s'", v->text);
+    return CLI_USAGE;
+  }
+  *(int *)v->field = xla;
+  return CLI_OK;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Each command's defaults.  infer and explain also get room for a shape
  * per argument (freed by release_shapes). */
@@ -497,6 +520,9 @@ static const cli_option options[] = {
     {CMD_VERIFY, "--format", "", CLI_TEXT, set_format_sarif, VERIFY(format)},
     {CMD_VERIFY, "--verify-diagnostics", "", CLI_FLAG, set_flag, VERIFY(verify_diagnostics)},
     {CMD_VERIFY, "--split-input-file", "", CLI_FLAG, set_ignored, 0},
+    {CMD_VERIFY, "--no-dialect", "", CLI_TEXT, set_no_dialect, VERIFY(off_dialects)},
+    {CMD_VERIFY, "--chlo-rule", "", CLI_TEXT, set_chlo_rule, VERIFY(chlo_xla_rule)},
+    {CMD_VERIFY, "--strict", "", CLI_FLAG, set_flag, VERIFY(strict)},
 };
 /* clang-format on */
 

@@ -101,6 +101,9 @@ typedef struct verify_opts {
   int verify_diagnostics; /* check the file's expected-* annotations */
   int64_t max_input_bytes;
   int summary;
+  unsigned off_dialects; /* --no-dialect: BCAST_MLIR_DIALECT_* bits */
+  int chlo_xla_rule;     /* --chlo-rule xla */
+  int strict;            /* --strict: "cannot check" is an error */
   cli_args files;
 } verify_opts;
 
