@@ -153,22 +153,19 @@ bcast_status bcast__emit_finish(emit_ctx *c, bcast_emit_write_fn write,
 /* Frees what c holds (not c). */
 void bcast__emit_ctx_release(emit_ctx *c);
 
-/* CHLO (lower_chlo.c): whether bcast lowers the op, the k-th name it
- * lowers (NULL past the end), and an emit_op for bcast__emit_lower_op
- * from the scanned op and the verifier's verdict on it. */
+/* CHLO (lower_chlo.c): whether bcast lowers the op, and an emit_op for
+ * bcast__emit_lower_op from the scanned op and the verifier's verdict on
+ * it. */
 int bcast__emit_is_chlo_op(const char *name, size_t len);
-const char *bcast__emit_chlo_op_name(size_t k);
 bcast_status bcast__emit_chlo_describe(const bcast_mlir_op *m,
                                        const bcast_mlir_verdict *verdict,
                                        emit_op *op, bcast_diag *diag);
 
 /* StableHLO's broadcast_in_dim, dynamic_broadcast_in_dim and broadcast
- * (lower_indim.c): whether bcast lowers the op (*verified: whether bcast's
- * verifier judges it; may be NULL), the k-th name, a statement read
- * before any output (describe fails without writing) and its lowering. */
+ * (lower_indim.c): whether bcast lowers the op, a statement read before
+ * any output (describe fails without writing) and its lowering. */
 typedef struct emit_indim_stmt emit_indim_stmt;
-int bcast__emit_is_indim_op(const char *name, size_t len, int *verified);
-const char *bcast__emit_indim_op_name(size_t k);
+int bcast__emit_is_indim_op(const char *name, size_t len);
 size_t bcast__emit_indim_stmt_size(void);
 bcast_status bcast__emit_indim_describe(const bcast_mlir_op *m,
                                         emit_indim_stmt *st,

@@ -60,10 +60,6 @@ int bcast__emit_is_chlo_op(const char *name, size_t len) {
   return chlo_find(name, len) != NULL;
 }
 
-const char *bcast__emit_chlo_op_name(size_t k) {
-  return k < sizeof chlo_rows / sizeof *chlo_rows ? chlo_rows[k].name : NULL;
-}
-
 static bcast_status fail(const bcast_mlir_op *m, bcast_diag *diag,
                          bcast_status st, const char *what, const char *arg) {
   return bcast__fail(diag, st, "%u:%u: '%.*s' op %s%s", m->line, m->col,
@@ -120,7 +116,8 @@ bcast_status bcast__emit_chlo_describe(const bcast_mlir_op *m,
   op->op_name_len = m->name_len;
   op->line = m->line;
   op->col = m->col;
-  op->profile = verdict->profile;
+  /* Without broadcast_dimensions CHLO broadcasts as NumPy does. */
+  op->profile = BCAST_PROFILE_NUMPY;
   op->result_name = m->results.text;
   op->result_name_len = m->results.len;
   bcast_op_attrs_init(&op->attrs);

@@ -293,42 +293,25 @@ typedef enum indim_op_kind {
   INDIM_BROADCAST
 } indim_op_kind;
 
-/* The ops, and whether bcast's verifier models them (its verdict then
- * counts; for the others only the lowering's own check does). */
 static const struct {
   const char *name;
   indim_op_kind kind;
-  int verified;
 } indim_ops[] = {
-    {"stablehlo.broadcast_in_dim", INDIM_BROADCAST_IN_DIM, 1},
-    {"stablehlo.dynamic_broadcast_in_dim", INDIM_DYNAMIC, 0},
-    {"stablehlo.broadcast", INDIM_BROADCAST, 0},
+    {"stablehlo.broadcast_in_dim", INDIM_BROADCAST_IN_DIM},
+    {"stablehlo.dynamic_broadcast_in_dim", INDIM_DYNAMIC},
+    {"stablehlo.broadcast", INDIM_BROADCAST},
 };
 
-static size_t indim_row(const char *name, size_t len) {
-  size_t k = 0;
-  for (; k < sizeof indim_ops / sizeof *indim_ops; k++)
+static indim_op_kind indim_kind(const char *name, size_t len) {
+  for (size_t k = 0; k < sizeof indim_ops / sizeof *indim_ops; k++)
     if (strlen(indim_ops[k].name) == len &&
         memcmp(indim_ops[k].name, name, len) == 0)
-      break;
-  return k;
+      return indim_ops[k].kind;
+  return INDIM_NONE;
 }
 
-static indim_op_kind indim_kind(const char *name, size_t len) {
-  size_t k = indim_row(name, len);
-  return k < sizeof indim_ops / sizeof *indim_ops ? indim_ops[k].kind
-                                                  : INDIM_NONE;
-}
-
-int bcast__emit_is_indim_op(const char *name, size_t len, int *verified) {
-  size_t k = indim_row(name, len);
-  if (k == sizeof indim_ops / sizeof *indim_ops) return 0;
-  if (verified) *verified = indim_ops[k].verified;
-  return 1;
-}
-
-const char *bcast__emit_indim_op_name(size_t k) {
-  return k < sizeof indim_ops / sizeof *indim_ops ? indim_ops[k].name : NULL;
+int bcast__emit_is_indim_op(const char *name, size_t len) {
+  return indim_kind(name, len) != INDIM_NONE;
 }
 
 /* What one StableHLO op statement says, read before any output. */
