@@ -153,6 +153,11 @@ bcast_status bcast__emit_finish(emit_ctx *c, bcast_emit_write_fn write,
 /* Frees what c holds (not c). */
 void bcast__emit_ctx_release(emit_ctx *c);
 
+/* Starts an emit_op for a scanned op (module.c): zeroed, then its name,
+ * position, profile, result name and type, default attributes. */
+void bcast__emit_op_start(const bcast_mlir_op *m, bcast_profile profile,
+                          emit_op *op);
+
 /* CHLO (lower_chlo.c): whether bcast lowers the op, and an emit_op for
  * bcast__emit_lower_op from the scanned op and the verifier's verdict on
  * it. */

@@ -109,19 +109,10 @@ bcast_status bcast__emit_chlo_describe(const bcast_mlir_op *m,
                                        const bcast_mlir_verdict *verdict,
                                        emit_op *op, bcast_diag *diag) {
   const chlo_row *row = chlo_find(m->name, m->name_len);
-  memset(op, 0, sizeof *op);
+  /* Without broadcast_dimensions CHLO broadcasts as NumPy does. */
+  bcast__emit_op_start(m, BCAST_PROFILE_NUMPY, op);
   if (!row) return fail(m, diag, BCAST_UNSUPPORTED, "is not lowered", NULL);
   op->op = BCAST_OP_ADD; /* the shape work of a binary op */
-  op->op_name = m->name;
-  op->op_name_len = m->name_len;
-  op->line = m->line;
-  op->col = m->col;
-  /* Without broadcast_dimensions CHLO broadcasts as NumPy does. */
-  op->profile = BCAST_PROFILE_NUMPY;
-  op->result_name = m->results.text;
-  op->result_name_len = m->results.len;
-  bcast_op_attrs_init(&op->attrs);
-  bcast_mlir_op_type(m, &m->result, &op->result);
   if (m->n_operand_names != 2 || m->n_operands != 2)
     return fail(m, diag, BCAST_PARSE, "needs two operands", NULL);
   op->n_in = 2;

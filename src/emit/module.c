@@ -119,14 +119,9 @@ static bcast_status read_attrs(const bcast_mlir_op *m, bcast_mlir_span dict,
   return st == BCAST_OK ? BCAST_OK : op_fail(m, st, &d, diag);
 }
 
-/* Fills an emit_op from a scanned op: its one result, the operand names
- * matched with their types, and the attributes the lowering reads. */
-static bcast_status describe_op(const bcast_mlir_op *m, bcast_profile profile,
-                                emit_op *op, bcast_diag *diag) {
+void bcast__emit_op_start(const bcast_mlir_op *m, bcast_profile profile,
+                          emit_op *op) {
   memset(op, 0, sizeof *op);
-  if (bcast_op_lookup(m->name, m->name_len, &op->op) != BCAST_OK)
-    return stmt_error(m, diag, "is not an element-wise op");
-  const bcast_op_info *info = bcast_op_get(op->op);
   op->op_name = m->name;
   op->op_name_len = m->name_len;
   op->line = m->line;
@@ -135,10 +130,20 @@ static bcast_status describe_op(const bcast_mlir_op *m, bcast_profile profile,
   op->result_name = m->results.text;
   op->result_name_len = m->results.len;
   bcast_mlir_op_type(m, &m->result, &op->result);
+  bcast_op_attrs_init(&op->attrs);
+}
+
+/* Fills an emit_op from a scanned op: its one result, the operand names
+ * matched with their types, and the attributes the lowering reads. */
+static bcast_status describe_op(const bcast_mlir_op *m, bcast_profile profile,
+                                emit_op *op, bcast_diag *diag) {
+  bcast__emit_op_start(m, profile, op);
+  if (bcast_op_lookup(m->name, m->name_len, &op->op) != BCAST_OK)
+    return stmt_error(m, diag, "is not an element-wise op");
+  const bcast_op_info *info = bcast_op_get(op->op);
   size_t n_vals = m->n_operand_names;
   if (n_vals > 5)
     return stmt_error(m, diag, "has more operands than bcast lowers");
-  bcast_op_attrs_init(&op->attrs);
   bcast_status ast = read_attrs(m, m->properties, op, diag);
   if (ast == BCAST_OK) ast = read_attrs(m, m->attrs, op, diag);
   if (ast != BCAST_OK) return ast;

@@ -160,17 +160,19 @@ static bcast_status case_lower_stablehlo(bcast_diag *diag) {
                                             count_write, &written, NULL, diag);
   if (st == BCAST_OK && written == 0) st = BCAST_CHECKED;
   if (st != BCAST_OK) return st;
-  static const int64_t dims[2] = {0, 2};
-  const bcast_dim_size sizes[1] = {{1, BCAST_DIM_DYNAMIC}};
-  bcast_emit_partial p;
-  bcast_emit_partial_init(&p);
-  p.operand.rank = 2;
-  p.operand.dims[0] = BCAST_DIM_DYNAMIC;
-  p.operand.dims[1] = 1;
-  p.dims = dims;
-  p.n_dims = 2;
-  p.sizes = sizes;
-  p.n_sizes = 1;
+  /* [?] onto output dim 1 of [?, ?, 4], in both forms. */
+  static const int64_t dims[1] = {1};
+  static const bcast_dim_size sizes[2] = {{0, BCAST_DIM_DYNAMIC}, {2, 4}};
+  bcast_emit_partial p = {.operand = {1, {BCAST_DIM_DYNAMIC}},
+                          .dims = dims,
+                          .n_dims = 1,
+                          .sizes = sizes,
+                          .n_sizes = 2,
+                          .form = BCAST_EMIT_STABLEHLO};
+  written = 0;
+  st = bcast_emit_broadcast_in_dim_partial(&p, count_write, &written, diag);
+  if (st != BCAST_OK) return st;
+  p.form = BCAST_EMIT_LINALG;
   written = 0;
   st = bcast_emit_broadcast_in_dim_partial(&p, count_write, &written, diag);
   if (st == BCAST_OK && written == 0) st = BCAST_CHECKED;
