@@ -1,4 +1,5 @@
-/* bcast/emit.h - lowering TOSA element-wise ops to linalg.generic.
+/* bcast/emit.h - lowering TOSA element-wise ops, StableHLO's
+ * broadcast_in_dim family and CHLO's broadcasting ops to linalg.
  *
  * The emitter reads an MLIR module as text and writes it back with every
  * TOSA element-wise op (the 36 ops of bcast/op.h, generic or custom form)
@@ -10,6 +11,19 @@
  * tensor.expand_shape for rank expansion (profiles that allow it),
  * tensor.cast when the declared result type differs from the inferred one.
  * Everything else in the text is copied through byte for byte.
+ *
+ * StableHLO's broadcast_in_dim, dynamic_broadcast_in_dim and broadcast
+ * become tensor.empty (dynamic sizes from tensor.dim of the operand, or
+ * tensor.extract of output_dimensions) and one linalg.broadcast, or one
+ * linalg.generic reading the operand through a map with constant 0 for
+ * dims that expand, or, where a dynamic operand dim expands only if its
+ * runtime size is 1, one linalg.generic whose body selects index 0 for it
+ * and reads with tensor.extract.  CHLO's broadcast_add, _subtract,
+ * _multiply, _divide, _remainder, _maximum, _minimum, _and, _or, _xor,
+ * _power, _atan2 and _compare (EQ NE GE GT LE LT; not TOTALORDER) take the
+ * TOSA ops' structure with a one-instruction body (docs/cli.md, `bcast
+ * lower`, lists the instructions); broadcast_dimensions places the
+ * lower-rank operand.  opts->only (TOSA ops) leaves them out.
  *
  * Output goes through a caller-supplied sink; the library opens no files.
  * Output is deterministic: SSA names are "%<prefix><op number>_<role>",
@@ -47,6 +61,7 @@
 #ifndef BCAST_EMIT_H
 #define BCAST_EMIT_H
 
+#include "bcast/explicit.h"
 #include "bcast/export.h"
 #include "bcast/mlir.h"
 #include "bcast/op.h"
@@ -135,6 +150,54 @@ BCAST_API bcast_status bcast_emit_lower_module(const char *text, size_t len,
                                                void *ctx,
                                                bcast_emit_stats *stats,
                                                bcast_diag *diag);
+
+/* ------------------------------------------------------------------------ */
+/* PyTensor's partial form of broadcast_in_dim, as a function of its own. */
+
+typedef enum bcast_emit_form {
+  BCAST_EMIT_LINALG,   /* linalg, as bcast_emit_lower_module lowers it */
+  BCAST_EMIT_STABLEHLO /* stablehlo.dynamic_broadcast_in_dim (generic form)
+                        * of a tensor.from_elements of the sizes */
+} bcast_emit_form;
+
+typedef struct bcast_emit_partial {
+  bcast_shape operand; /* dims BCAST_DIM_DYNAMIC ('?') or sizes */
+  const char *elem;    /* element type ("f32", "int8", ...); NULL: f32 */
+  const int64_t *dims; /* broadcast_dimensions, one per operand dim */
+  size_t n_dims;
+  /* The sizes of the new output dims and of operand dims of size 1 that
+   * expand (bcast_broadcast_in_dim_partial); BCAST_DIM_DYNAMIC: the size
+   * is an index argument of the function. */
+  const bcast_dim_size *sizes;
+  size_t n_sizes;
+  bcast_emit_form form;
+  int assert_broadcast; /* linalg: cf.assert each dynamic operand dim that
+                         * may expand is 1 or its output size */
+  const char *func_name; /* NULL: "broadcast_in_dim" */
+} bcast_emit_partial;
+
+/* All zero: an f32 operand of rank 0, no dims, linalg. */
+BCAST_API void bcast_emit_partial_init(bcast_emit_partial *p);
+
+/* Writes one function
+ *   func.func @NAME(%operand: tensor<..>, %size<O>: index, ...)
+ *       -> tensor<..>
+ * whose result is the partial form's broadcast: output dims the operand
+ * gives have its sizes (tensor.dim for dynamic ones), the others the sizes
+ * given, '?' ones from the index argument %size<O> (O: the output dim),
+ * in output-dim order.  In the linalg form the operand dims the form
+ * knows expand (static 1s given a size) read index 0 and dims it knows
+ * keep their size read straight; a dynamic operand dim given a size
+ * expands at run time when it is 1.  The stablehlo form records the same
+ * knowledge in known_expanding_dimensions /
+ * known_nonexpanding_dimensions.  Map aliases come first.
+ * Errors: those of bcast_broadcast_in_dim_partial, BCAST_TYPE for an
+ * element type bcast does not lower (unsigned, strings),
+ * BCAST_INVALID_ARGUMENT for a symbolic dim or a function name that is
+ * not an MLIR identifier, BCAST_NO_MEMORY and the sink's status. */
+BCAST_API bcast_status bcast_emit_broadcast_in_dim_partial(
+    const bcast_emit_partial *p, bcast_emit_write_fn write, void *ctx,
+    bcast_diag *diag);
 
 #ifdef __cplusplus
 }

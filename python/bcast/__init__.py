@@ -8,7 +8,8 @@ library; this package calls it directly from the C extension
 Shapes:  broadcast_shapes, infer, explain, verify_shapes
 Views:   broadcast_to, broadcast_arrays, broadcast_in_dim (zero-copy,
          read-only), materialize (new arrays, ONNX Broadcast)
-MLIR:    verify_mlir, lower
+MLIR:    verify_mlir, lower, lower_partial (PyTensor's partial
+         broadcast_in_dim as an MLIR function)
 Tiles:   input_box, output_box, tiles (a broadcast one output box at a
          time; bcast.dask runs ops on dask arrays with them)
 Files:   save_op, save_broadcast_to (an op's result or a broadcast
@@ -41,6 +42,7 @@ from ._bcast import (
     infer,
     input_box,
     lower,
+    lower_partial,
     materialize,
     output_box,
     plan,
@@ -69,6 +71,7 @@ __all__ = [
     "infer",
     "input_box",
     "lower",
+    "lower_partial",
     "materialize",
     "output_box",
     "plan",

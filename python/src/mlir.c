@@ -1,4 +1,5 @@
-/* MLIR text from Python: verify_mlir and lower (pybcast.h). */
+/* MLIR text from Python: verify_mlir, lower and lower_partial
+ * (pybcast.h). */
 #include "pybcast.h"
 
 #include <string.h>
@@ -339,6 +340,66 @@ PyObject *pb_lower(PyObject *self, PyObject *args, PyObject *kwargs) {
   }
   Py_XDECREF(failures);
   Py_XDECREF(rules.keep);
+  PyMem_Free(out.data);
+  return result;
+}
+
+PyObject *pb_lower_partial(PyObject *self, PyObject *args, PyObject *kwargs) {
+  (void)self;
+  static char *kwlist[] = {"shape", "broadcast_dimensions",
+                           "new_dims", "dtype",
+                           "form", "assert_broadcast",
+                           "name", NULL};
+  PyObject *shape_obj, *dims_obj, *new_dims, *dtype_obj = Py_None,
+                                              *form_obj = Py_None,
+                                              *name_obj = Py_None;
+  int assert_broadcast = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|$OOpO:lower_partial",
+                                   kwlist, &shape_obj, &dims_obj, &new_dims,
+                                   &dtype_obj, &form_obj, &assert_broadcast,
+                                   &name_obj))
+    return NULL;
+  bcast_emit_partial p;
+  bcast_emit_partial_init(&p);
+  bcast_symbols symbols;
+  bcast_symbols_init(&symbols);
+  int64_t dims[BCAST_MAX_RANK];
+  bcast_dim_size sizes[BCAST_MAX_RANK];
+  if (pb_shape_from(shape_obj, &p.operand, &symbols, "shape") < 0 ||
+      pb_ints_from(dims_obj, dims, BCAST_MAX_RANK, &p.n_dims,
+                   "broadcast_dimensions") < 0 ||
+      pb_dim_sizes_from(new_dims, sizes, &p.n_sizes, 1) < 0)
+    return NULL;
+  if (p.operand.rank == BCAST_RANK_UNRANKED) {
+    PyErr_SetString(PyExc_ValueError, "shape: the operand must be ranked");
+    return NULL;
+  }
+  p.dims = dims;
+  p.sizes = sizes;
+  p.assert_broadcast = assert_broadcast;
+  if (dtype_obj != Py_None && !(p.elem = pb_cstr(dtype_obj, "dtype")))
+    return NULL;
+  if (name_obj != Py_None && !(p.func_name = pb_cstr(name_obj, "name")))
+    return NULL;
+  if (form_obj != Py_None) {
+    const char *form = pb_cstr(form_obj, "form");
+    if (!form) return NULL;
+    if (strcmp(form, "stablehlo") == 0) {
+      p.form = BCAST_EMIT_STABLEHLO;
+    } else if (strcmp(form, "linalg") != 0) {
+      PyErr_Format(PyExc_ValueError,
+                   "form must be 'linalg' or 'stablehlo', not '%.100s'", form);
+      return NULL;
+    }
+  }
+  sink out = {NULL, 0, 0};
+  bcast_diag diag;
+  bcast_status st =
+      bcast_emit_broadcast_in_dim_partial(&p, sink_write, &out, &diag);
+  PyObject *result =
+      st == BCAST_OK ? PyUnicode_DecodeUTF8(out.data ? out.data : "",
+                                            (Py_ssize_t)out.len, "replace")
+                     : pb_raise(st, &diag);
   PyMem_Free(out.data);
   return result;
 }

@@ -13,6 +13,7 @@ PyObject *pb_broadcast_in_dim(PyObject *, PyObject *, PyObject *);
 PyObject *pb_materialize(PyObject *, PyObject *, PyObject *);
 PyObject *pb_verify_mlir(PyObject *, PyObject *, PyObject *);
 PyObject *pb_lower(PyObject *, PyObject *, PyObject *);
+PyObject *pb_lower_partial(PyObject *, PyObject *, PyObject *);
 PyObject *pb_plan(PyObject *, PyObject *, PyObject *);
 PyObject *pb_input_box(PyObject *, PyObject *, PyObject *);
 PyObject *pb_output_box(PyObject *, PyObject *, PyObject *);
@@ -115,6 +116,21 @@ static PyMethodDef methods[] = {
      "dims; profile and op_profile as in verify_mlir.  Raises MLIRError\n"
      "listing every op that cannot be lowered (.diagnostics, as\n"
      "verify_mlir returns them)."},
+    {"lower_partial", PB_KW(pb_lower_partial), METH_VARARGS | METH_KEYWORDS,
+     "lower_partial(shape, broadcast_dimensions, new_dims, *, dtype=None,\n"
+     "              form='linalg', assert_broadcast=False, name=None)\n"
+     "--\n\n"
+     "PyTensor's partial broadcast_in_dim as an MLIR function (a str), as\n"
+     "`bcast broadcast-in-dim --emit` writes it: func.func @name (default\n"
+     "broadcast_in_dim) of %operand (shape; None or '?' for dynamic dims)\n"
+     "and one index argument %size<O> per new_dims entry {O: None}.  The\n"
+     "output takes the operand's dims (tensor.dim where dynamic) and the\n"
+     "sizes new_dims gives (ints, or None: the argument).  form 'linalg':\n"
+     "tensor.empty + linalg.broadcast / linalg.generic; 'stablehlo':\n"
+     "tensor.from_elements + stablehlo.dynamic_broadcast_in_dim.  dtype:\n"
+     "the element type ('float32' or 'f32', ...; default float32).\n"
+     "assert_broadcast: cf.assert that a dynamic operand dim given a size\n"
+     "is 1 or that size.  Raises BroadcastError for an invalid map."},
     {"plan", PB_KW(pb_plan), METH_VARARGS | METH_KEYWORDS,
      "plan(op, *inputs, out=None, *, profile='numpy', checked=False,\n"
      "     threads=None, **attributes)\n\n"

@@ -90,6 +90,12 @@ int pb_size_from(PyObject *obj, int64_t *out, const char *what);
 int pb_ints_from(PyObject *obj, int64_t *dims, size_t cap, size_t *n,
                  const char *what);
 
+/* new_dims={dim: size} (a dict) into sizes[0..BCAST_MAX_RANK); with
+ * dynamic, a size may be None (BCAST_DIM_DYNAMIC).  0, or -1 with
+ * TypeError / ValueError / OverflowError. */
+int pb_dim_sizes_from(PyObject *obj, bcast_dim_size *sizes, size_t *n,
+                      int dynamic);
+
 /* An array argument: the NumPy array (np.asarray of what was passed) and
  * a borrowed bcast tensor of its memory, of the same shape and strides.
  * NumPy's fixed-width strings ('S' and 'U'), which the library has no

@@ -183,7 +183,8 @@ PyObject *pb_materialize(PyObject *self, PyObject *args, PyObject *kwargs) {
 
 /* new_dims={dim: size, ...} as the library's list, read from a snapshot
  * of the dict's items (a key's __index__ may change the dict). */
-static int dim_sizes_from(PyObject *obj, bcast_dim_size *sizes, size_t *n) {
+int pb_dim_sizes_from(PyObject *obj, bcast_dim_size *sizes, size_t *n,
+                      int dynamic) {
   *n = 0;
   if (!PyDict_Check(obj)) {
     PyErr_Format(PyExc_TypeError,
@@ -203,7 +204,14 @@ static int dim_sizes_from(PyObject *obj, bcast_dim_size *sizes, size_t *n) {
   for (Py_ssize_t k = 0; rc == 0 && k < count; k++) {
     int64_t v[2];
     size_t got;
-    rc = pb_ints_from(PyList_GET_ITEM(items, k), v, 2, &got, "new_dims");
+    PyObject *item = PyList_GET_ITEM(items, k);
+    if (dynamic && PyTuple_GET_ITEM(item, 1) == Py_None) {
+      /* A size None: dynamic. */
+      v[1] = BCAST_DIM_DYNAMIC;
+      rc = pb_size_from(PyTuple_GET_ITEM(item, 0), &v[0], "new_dims: a dim");
+    } else {
+      rc = pb_ints_from(item, v, 2, &got, "new_dims");
+    }
     if (rc == 0 && v[0] >= BCAST_MAX_RANK) {
       PyErr_Format(PyExc_ValueError, "new_dims: dim %lld is out of range",
                    (long long)v[0]);
@@ -245,7 +253,7 @@ PyObject *pb_broadcast_in_dim(PyObject *self, PyObject *args,
   size_t n_sizes = 0;
   if (shape_obj != Py_None) {
     if (pb_shape_from(shape_obj, &target, NULL, "shape") < 0) return NULL;
-  } else if (dim_sizes_from(new_dims, sizes, &n_sizes) < 0) {
+  } else if (pb_dim_sizes_from(new_dims, sizes, &n_sizes, 0) < 0) {
     return NULL;
   }
   pb_array a;

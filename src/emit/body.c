@@ -490,7 +490,9 @@ void bcast__emit_body(emit_ctx *c, int level, const emit_op *op,
   const body_row *row = &bodies[op->op];
   const bcast_dtype t = data_type(op);
   const char *name = class_of(t) == TC_FLOAT ? row->float_op : row->int_op;
-  if (row->fn) {
+  if (op->arith) {
+    arith_body(c, level, op, op->arith, args, r);
+  } else if (row->fn) {
     row->fn(c, level, op, args, extra, r);
   } else if (name) {
     arith_body(c, level, op, name, args, r);

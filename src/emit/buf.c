@@ -108,6 +108,11 @@ int bcast__emit_map(emit_ctx *c, const char *map_text, char *alias,
 
 void bcast__emit_tensor_type(const bcast_shape *shape, bcast_dtype dtype,
                              char *buf, size_t size) {
+  bcast__emit_tensor_type_of(shape, bcast_dtype_mlir_name(dtype), buf, size);
+}
+
+void bcast__emit_tensor_type_of(const bcast_shape *shape, const char *elem,
+                                char *buf, size_t size) {
   size_t len = 0;
   bcast__append(buf, size, &len, "tensor<");
   for (int32_t d = 0; d < shape->rank; d++) {
@@ -116,5 +121,69 @@ void bcast__emit_tensor_type(const bcast_shape *shape, bcast_dtype dtype,
     else
       bcast__append(buf, size, &len, "%lldx", (long long)shape->dims[d]);
   }
-  bcast__append(buf, size, &len, "%s>", bcast_dtype_mlir_name(dtype));
+  bcast__append(buf, size, &len, "%s>", elem);
+}
+
+void bcast__emit_affine_map(int32_t loops, int32_t n, const int32_t *result,
+                            char *buf, size_t size) {
+  size_t len = 0;
+  bcast__append(buf, size, &len, "affine_map<(");
+  for (int32_t a = 0; a < loops; a++)
+    bcast__append(buf, size, &len, "%sd%d", a ? ", " : "", (int)a);
+  bcast__append(buf, size, &len, ") -> (");
+  for (int32_t j = 0; j < n; j++) {
+    int32_t from = result ? result[j] : j;
+    if (from < 0)
+      bcast__append(buf, size, &len, "%s0", j ? ", " : "");
+    else
+      bcast__append(buf, size, &len, "%sd%d", j ? ", " : "", (int)from);
+  }
+  bcast__append(buf, size, &len, ")>");
+}
+
+void bcast__emit_iterators(int32_t rank, char *buf, size_t size) {
+  size_t len = 0;
+  bcast__append(buf, size, &len, "[");
+  for (int32_t a = 0; a < rank; a++)
+    bcast__append(buf, size, &len, "%s\"parallel\"", a ? ", " : "");
+  bcast__append(buf, size, &len, "]");
+}
+
+/* Escapes text for an MLIR string literal. */
+static void mlir_string(const char *s, char *buf, size_t size) {
+  size_t len = 0;
+  for (; *s && len + 4 < size; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\')
+      bcast__append(buf, size, &len, "\\%c", ch);
+    else if (ch < 0x20)
+      bcast__append(buf, size, &len, "\\%02X", ch);
+    else
+      bcast__append(buf, size, &len, "%c", ch);
+  }
+  buf[len < size ? len : size - 1] = '\0';
+}
+
+void bcast__emit_assert_dim(emit_ctx *c, const emit_site *site, size_t k,
+                            int32_t a, const char *size, const char *want,
+                            const char *want_text) {
+  char msg[1024], esc[2048];
+  char where[64] = "";
+  if (site->line) snprintf(where, sizeof where, ":%u:%u", site->line, site->col);
+  snprintf(msg, sizeof msg,
+           "%s%s: '%.*s' op operand #%zu dim %d: runtime size is neither 1 "
+           "nor %s (incompatible broadcast)",
+           c->opts->source_name ? c->opts->source_name : "<input>", where,
+           (int)site->op_name_len, site->op_name, k, (int)a, want_text);
+  mlir_string(msg, esc, sizeof esc);
+  const char *p = site->prefix;
+  bcast__emit_line(c, 0, "%s_ao%zu_%d = arith.cmpi eq, %s, %s_c1 : index", p,
+                   k, (int)a, size, p);
+  bcast__emit_line(c, 0, "%s_ae%zu_%d = arith.cmpi eq, %s, %s : index", p, k,
+                   (int)a, size, want);
+  bcast__emit_line(c, 0,
+                   "%s_ok%zu_%d = arith.ori %s_ao%zu_%d, %s_ae%zu_%d : i1", p,
+                   k, (int)a, p, k, (int)a, p, k, (int)a);
+  bcast__emit_line(c, 0, "cf.assert %s_ok%zu_%d, \"%s\"", p, k, (int)a, esc);
+  c->stats.asserts++;
 }

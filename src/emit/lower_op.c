@@ -47,32 +47,25 @@ typedef struct lower_state {
   char extra_name[2][NM];           /* their stage 6 scalars */
   char out_type[TYPE_MAX];          /* the main generic's result type */
   char gen[NM];                     /* its SSA name */
+  /* The result axis of each operand dim (right-aligned, or the CHLO op's
+   * broadcast_dimensions), and per result axis the operand dim on it
+   * (-1: a 1 that stage 2 adds). */
+  int32_t place[3][BCAST_MAX_RANK];
+  int32_t from[3][BCAST_MAX_RANK];
+  bcast_shape placed[3]; /* each operand's shape with the 1s stage 2 adds */
   int cast;                         /* stage 8 is needed */
 } lower_state;
 
 /* affine_map<(d0, d1) -> (0, d1)>: identity, except constant 0 where
  * zero[a] is set. */
 static void map_text(int32_t rank, const int *zero, char *buf, size_t size) {
-  size_t len = 0;
-  bcast__append(buf, size, &len, "affine_map<(");
-  for (int32_t a = 0; a < rank; a++)
-    bcast__append(buf, size, &len, "%sd%d", a ? ", " : "", (int)a);
-  bcast__append(buf, size, &len, ") -> (");
-  for (int32_t a = 0; a < rank; a++) {
-    if (zero && zero[a])
-      bcast__append(buf, size, &len, "%s0", a ? ", " : "");
-    else
-      bcast__append(buf, size, &len, "%sd%d", a ? ", " : "", (int)a);
-  }
-  bcast__append(buf, size, &len, ")>");
+  int32_t result[BCAST_MAX_RANK];
+  for (int32_t a = 0; a < rank; a++) result[a] = zero && zero[a] ? -1 : a;
+  bcast__emit_affine_map(rank, rank, result, buf, size);
 }
 
 static void iterators(int32_t rank, char *buf, size_t size) {
-  size_t len = 0;
-  bcast__append(buf, size, &len, "[");
-  for (int32_t a = 0; a < rank; a++)
-    bcast__append(buf, size, &len, "%s\"parallel\"", a ? ", " : "");
-  bcast__append(buf, size, &len, "]");
+  bcast__emit_iterators(rank, buf, size);
 }
 
 /* "%bc3" for op number 3: every name of the op starts with it. */
@@ -88,21 +81,6 @@ static int shapes_equal(const bcast_shape *a, const bcast_shape *b) {
     if (da != db || (!da && a->dims[d] != b->dims[d])) return 0;
   }
   return 1;
-}
-
-/* Escapes text for an MLIR string literal. */
-static void mlir_string(const char *s, char *buf, size_t size) {
-  size_t len = 0;
-  for (; *s && len + 4 < size; s++) {
-    unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\')
-      bcast__append(buf, size, &len, "\\%c", ch);
-    else if (ch < 0x20)
-      bcast__append(buf, size, &len, "\\%02X", ch);
-    else
-      bcast__append(buf, size, &len, "%c", ch);
-  }
-  buf[len < size ? len : size - 1] = '\0';
 }
 
 static bcast_status unsupported(const emit_op *op, bcast_diag *diag,
@@ -183,7 +161,7 @@ static void materialize(emit_ctx *c, lower_state *s, const emit_op *op,
  * broadcast size. */
 static void assert_dim(emit_ctx *c, lower_state *s, const emit_op *op,
                        const char *p, size_t k, int32_t a) {
-  char msg[1024], esc[2048], want[NM];
+  char want[NM];
   const char *bsize = BCAST_DIM_IS_DYNAMIC(s->inferred.dims[a])
                           ? s->size[a]
                           : s->static_size[a];
@@ -191,22 +169,49 @@ static void assert_dim(emit_ctx *c, lower_state *s, const emit_op *op,
     snprintf(want, sizeof want, "the broadcast size");
   else
     snprintf(want, sizeof want, "%lld", (long long)s->inferred.dims[a]);
-  snprintf(
-      msg, sizeof msg,
-      "%s:%u:%u: '%.*s' op operand #%zu dim %d: runtime size is neither 1 "
-      "nor %s (incompatible broadcast)",
-      c->opts->source_name ? c->opts->source_name : "<input>", op->line,
-      op->col, (int)op->op_name_len, op->op_name, k, (int)a, want);
-  mlir_string(msg, esc, sizeof esc);
-  bcast__emit_line(c, 0, "%s_ao%zu_%d = arith.cmpi eq, %s, %s_c1 : index", p,
-                   k, (int)a, s->dim[k][a], p);
-  bcast__emit_line(c, 0, "%s_ae%zu_%d = arith.cmpi eq, %s, %s : index", p, k,
-                   (int)a, s->dim[k][a], bsize);
-  bcast__emit_line(c, 0,
-                   "%s_ok%zu_%d = arith.ori %s_ao%zu_%d, %s_ae%zu_%d : i1", p,
-                   k, (int)a, p, k, (int)a, p, k, (int)a);
-  bcast__emit_line(c, 0, "cf.assert %s_ok%zu_%d, \"%s\"", p, k, (int)a, esc);
-  c->stats.asserts++;
+  const emit_site site = {p, op->op_name, op->op_name_len, op->line, op->col};
+  bcast__emit_assert_dim(c, &site, k, a, s->dim[k][a], bsize, want);
+}
+
+/* Where each operand's dims go in the result, and the inferred result.
+ * Right-aligned by the op's profile; with a CHLO op's
+ * broadcast_dimensions, the lower-rank operand's dims go to the listed
+ * result dims (strictly increasing, as the verifier checked) and the
+ * shapes, so placed, broadcast as equal ranks do. */
+static bcast_status place_operands(lower_state *s, const emit_op *op,
+                                   bcast_diag *diag) {
+  int32_t rank = 0;
+  for (size_t k = 0; k < op->n_in; k++)
+    if (s->shape[k].rank > rank) rank = s->shape[k].rank;
+  bcast_shape *placed = s->placed;
+  for (size_t k = 0; k < op->n_in; k++) {
+    int32_t r = s->shape[k].rank, off = rank - r;
+    int listed = op->has_bdims && r < rank;
+    if (listed && op->n_bdims != (size_t)r)
+      return unsupported(op, diag,
+                         "broadcast_dimensions does not name one result dim "
+                         "per dim of the lower-rank operand");
+    placed[k].rank = rank;
+    for (int32_t a = 0; a < rank; a++) {
+      s->from[k][a] = -1;
+      placed[k].dims[a] = 1;
+    }
+    for (int32_t j = 0; j < r; j++) {
+      int64_t a = listed ? op->bdims[j] : off + j;
+      if (a < 0 || a >= rank || (j > 0 && a <= s->place[k][j - 1]))
+        return unsupported(op, diag,
+                           "broadcast_dimensions is not strictly increasing "
+                           "within the result rank");
+      s->place[k][j] = (int32_t)a;
+      s->from[k][a] = j;
+      placed[k].dims[a] = s->shape[k].dims[j];
+    }
+  }
+  if (!op->has_bdims)
+    return bcast_shape_infer(op->n_in, s->shape, op->profile, &s->inferred,
+                             diag);
+  return bcast_shape_infer(op->n_in, placed, BCAST_PROFILE_NUMPY, &s->inferred,
+                           diag);
 }
 
 /* Stage 0, before any output: the operand shapes, the inferred result and
@@ -225,8 +230,7 @@ static bcast_status analyze(lower_state *s, const emit_op *op,
   }
   if (op->result.container != BCAST_CONTAINER_TENSOR)
     return unsupported(op, diag, "lowers ranked tensors only");
-  bcast_status st =
-      bcast_shape_infer(op->n_in, s->shape, op->profile, &s->inferred, diag);
+  bcast_status st = place_operands(s, op, diag);
   if (st != BCAST_OK) return st;
   int32_t rank = s->inferred.rank;
   if (op->result.shape.rank >= 0 && op->result.shape.rank != rank)
@@ -238,7 +242,7 @@ static bcast_status analyze(lower_state *s, const emit_op *op,
   /* Which (operand, axis) pairs need a run-time broadcast.  The lowering
    * sizes a dynamic result dim from the operands' dynamic dims alone, so an
    * axis where one dynamic dim meets only a static 0 stays unchecked. */
-  bcast__shapes ops = bcast__shapes_of(s->shape, op->n_in);
+  bcast__shapes ops = bcast__shapes_of(s->placed, op->n_in);
   int any_runtime = 0;
   for (int32_t a = 0; a < rank; a++) {
     bcast__axis *ax = &s->axes[a];
@@ -247,10 +251,10 @@ static bcast_status analyze(lower_state *s, const emit_op *op,
                     !(BCAST_DIM_IS_DYNAMIC(ax->dim) && ax->n_dynamic < 2);
     any_runtime |= s->checked[a];
     for (size_t k = 0; k < op->n_in; k++) {
-      int32_t off = rank - s->shape[k].rank;
-      if (a >= off && BCAST_DIM_IS_DYNAMIC(s->shape[k].dims[a - off])) {
+      int32_t j = s->from[k][a];
+      if (j >= 0 && BCAST_DIM_IS_DYNAMIC(s->shape[k].dims[j])) {
         s->need_c[a] = 1;
-        s->need_c[a - off] = 1; /* for tensor.expand_shape's output_shape */
+        s->need_c[j] = 1; /* for tensor.expand_shape's output_shape */
       }
     }
   }
@@ -293,30 +297,33 @@ static void expand_ranks(emit_ctx *c, lower_state *s, const emit_op *op) {
       snprintf(s->type[k], TYPE_MAX, "%s", src_type);
       continue;
     }
-    int32_t off = rank - src.rank;
+    const int32_t *place = s->place[k], *from = s->from[k];
     bcast_shape ex;
     ex.rank = rank;
     emit_buf assoc = {0}, outs = {0};
+    /* Operand dim j's group runs from the axis after the previous dim's
+     * (0 for the first) to its own (the last dim's to the last axis). */
     bcast__emit_buf_put(&assoc, "[", 1);
     for (int32_t j = 0; j < src.rank; j++) {
       bcast__emit_buf_printf(&assoc, "%s[", j ? ", " : "");
-      int32_t from = j == 0 ? 0 : off + j, to = off + j;
-      for (int32_t d = from; d <= to; d++)
-        bcast__emit_buf_printf(&assoc, "%s%d", d > from ? ", " : "", (int)d);
+      int32_t lo = j == 0 ? 0 : place[j - 1] + 1,
+              hi = j == src.rank - 1 ? rank - 1 : place[j];
+      for (int32_t d = lo; d <= hi; d++)
+        bcast__emit_buf_printf(&assoc, "%s%d", d > lo ? ", " : "", (int)d);
       bcast__emit_buf_put(&assoc, "]", 1);
     }
     bcast__emit_buf_put(&assoc, "]", 1);
     for (int32_t a = 0; a < rank; a++) {
-      int64_t d = a < off ? 1 : src.dims[a - off];
+      int64_t d = from[a] < 0 ? 1 : src.dims[from[a]];
       ex.dims[a] = d;
       if (!BCAST_DIM_IS_DYNAMIC(d)) {
         bcast__emit_buf_printf(&outs, "%s%lld", a ? ", " : "", (long long)d);
         continue;
       }
       bcast__emit_line(c, 0, "%s_xd%zu_%d = tensor.dim %s, %s_c%d : %s", p, k,
-                       (int)(a - off), s->cur[k], p, (int)(a - off), src_type);
+                       (int)from[a], s->cur[k], p, (int)from[a], src_type);
       bcast__emit_buf_printf(&outs, "%s%s_xd%zu_%d", a ? ", " : "", p, k,
-                             (int)(a - off));
+                             (int)from[a]);
     }
     bcast__emit_tensor_type(&ex, dt, s->type[k], TYPE_MAX);
     bcast__emit_line(

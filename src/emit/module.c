@@ -19,10 +19,16 @@ void bcast_emit_options_init(bcast_emit_options *opts) {
 }
 
 /* Of the ops bcast verifies, the ones it lowers: the TOSA element-wise
- * ops opts->only names (all of them when it names none). */
+ * ops opts->only names (all of them when it names none), and when it names
+ * none, StableHLO's broadcast_in_dim family and CHLO's ops with an arith
+ * counterpart. */
 static int lowers_op(const char *name, size_t len, void *ctx) {
   const bcast_emit_options *opts = ctx;
   bcast_op op;
+  if (!opts->only || opts->n_only == 0)
+    if (bcast__emit_is_indim_op(name, len) ||
+        bcast__emit_is_chlo_op(name, len))
+      return 1;
   if (len <= 5 || memcmp(name, "tosa.", 5) != 0) return 0;
   if (bcast_op_lookup(name, len, &op) != BCAST_OK) return 0;
   if (!opts->only || opts->n_only == 0) return 1;
@@ -113,14 +119,9 @@ static bcast_status read_attrs(const bcast_mlir_op *m, bcast_mlir_span dict,
   return st == BCAST_OK ? BCAST_OK : op_fail(m, st, &d, diag);
 }
 
-/* Fills an emit_op from a scanned op: its one result, the operand names
- * matched with their types, and the attributes the lowering reads. */
-static bcast_status describe_op(const bcast_mlir_op *m, bcast_profile profile,
-                                emit_op *op, bcast_diag *diag) {
+void bcast__emit_op_start(const bcast_mlir_op *m, bcast_profile profile,
+                          emit_op *op) {
   memset(op, 0, sizeof *op);
-  if (bcast_op_lookup(m->name, m->name_len, &op->op) != BCAST_OK)
-    return stmt_error(m, diag, "is not an element-wise op");
-  const bcast_op_info *info = bcast_op_get(op->op);
   op->op_name = m->name;
   op->op_name_len = m->name_len;
   op->line = m->line;
@@ -129,10 +130,20 @@ static bcast_status describe_op(const bcast_mlir_op *m, bcast_profile profile,
   op->result_name = m->results.text;
   op->result_name_len = m->results.len;
   bcast_mlir_op_type(m, &m->result, &op->result);
+  bcast_op_attrs_init(&op->attrs);
+}
+
+/* Fills an emit_op from a scanned op: its one result, the operand names
+ * matched with their types, and the attributes the lowering reads. */
+static bcast_status describe_op(const bcast_mlir_op *m, bcast_profile profile,
+                                emit_op *op, bcast_diag *diag) {
+  bcast__emit_op_start(m, profile, op);
+  if (bcast_op_lookup(m->name, m->name_len, &op->op) != BCAST_OK)
+    return stmt_error(m, diag, "is not an element-wise op");
+  const bcast_op_info *info = bcast_op_get(op->op);
   size_t n_vals = m->n_operand_names;
   if (n_vals > 5)
     return stmt_error(m, diag, "has more operands than bcast lowers");
-  bcast_op_attrs_init(&op->attrs);
   bcast_status ast = read_attrs(m, m->properties, op, diag);
   if (ast == BCAST_OK) ast = read_attrs(m, m->attrs, op, diag);
   if (ast != BCAST_OK) return ast;
@@ -182,6 +193,7 @@ typedef struct lower_run {
   emit_ctx *c;
   const char *text;
   emit_op *op;
+  emit_indim_stmt *indim;
   bcast_diag *odiag;  /* the emitter's own failures */
   bcast_diag *diag;   /* the caller's: the first failure */
   size_t copied;      /* text[0..copied) is in c->out or replaced */
@@ -235,6 +247,11 @@ static int lower_checked(void *ctx, const bcast_mlir_checked *k) {
     return !op_failed(r, &f, st);
   }
   f.profile = k->verdict.profile;
+  const int indim = bcast__emit_is_indim_op(m->name, m->name_len);
+  /* An op the verifier cannot check (outside its model) is lowered only
+   * if the lowering's own reading of it succeeds: that refuses every type
+   * it does not model (encodings, quantized, complex and unsigned
+   * elements) and checks the map. */
   if (k->outcome == BCAST_MLIR_FAILED) {
     f.line = k->verdict.line;
     f.col = k->verdict.col;
@@ -242,8 +259,13 @@ static int lower_checked(void *ctx, const bcast_mlir_checked *k) {
     f.diag = k->diag;
     return !op_failed(r, &f, k->status);
   }
-  if ((st = describe_op(m, k->verdict.profile, r->op, r->odiag)) != BCAST_OK)
-    return !op_failed(r, &f, st);
+  if (indim)
+    st = bcast__emit_indim_describe(m, r->indim, r->odiag);
+  else if (bcast__emit_is_chlo_op(m->name, m->name_len))
+    st = bcast__emit_chlo_describe(m, &k->verdict, r->op, r->odiag);
+  else
+    st = describe_op(m, k->verdict.profile, r->op, r->odiag);
+  if (st != BCAST_OK) return !op_failed(r, &f, st);
 
   const char *text = r->text;
   bcast__emit_buf_put(&c->out, text + r->copied, m->stmt_start - r->copied);
@@ -257,10 +279,39 @@ static int lower_checked(void *ctx, const bcast_mlir_checked *k) {
   c->first_line = 1;
   c->op_number = c->stats.ops_lowered;
   r->copied = m->stmt_end;
-  if ((st = bcast__emit_lower_op(c, r->op, r->odiag)) != BCAST_OK)
-    return !op_failed(r, &f, st);
+  st = indim ? bcast__emit_lower_indim(c, r->indim, r->odiag)
+             : bcast__emit_lower_op(c, r->op, r->odiag);
+  if (st != BCAST_OK) return !op_failed(r, &f, st);
   c->stats.ops_lowered++;
   return 0;
+}
+
+bcast_status bcast__emit_finish(emit_ctx *c, bcast_emit_write_fn write,
+                                void *wctx, bcast_diag *diag) {
+  if (c->out.err != BCAST_OK)
+    return bcast__fail(diag, c->out.err, "%s", bcast_status_text(c->out.err));
+  /* The map aliases, then the text. */
+  c->stats.maps = c->n_maps;
+  emit_buf head = {0};
+  bcast_status st = BCAST_OK;
+  for (size_t k = 0; k < c->n_maps; k++)
+    bcast__emit_buf_printf(&head, "#%s%zu = %s\n", c->map_prefix, k,
+                           c->maps[k]);
+  if (head.err != BCAST_OK) {
+    st = bcast__fail(diag, head.err, "%s", bcast_status_text(head.err));
+  } else {
+    if (head.len) st = write(wctx, head.data, head.len);
+    if (st == BCAST_OK && c->out.len) st = write(wctx, c->out.data, c->out.len);
+    if (st != BCAST_OK) st = bcast__fail(diag, st, "writing the output failed");
+  }
+  bcast__emit_buf_free(&head);
+  return st;
+}
+
+void bcast__emit_ctx_release(emit_ctx *c) {
+  for (size_t k = 0; k < c->n_maps; k++) bcast__free(c->maps[k]);
+  c->n_maps = 0;
+  bcast__emit_buf_free(&c->out);
 }
 
 bcast_status bcast_emit_lower_module(const char *text, size_t len,
@@ -273,9 +324,10 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
                        "bcast_emit_lower_module: NULL argument");
   emit_ctx *c = bcast__calloc(1, sizeof *c);
   emit_op *op = bcast__malloc(sizeof *op);
+  emit_indim_stmt *indim = bcast__malloc(bcast__emit_indim_stmt_size());
   bcast_diag *odiag = bcast__malloc(sizeof *odiag);
   bcast_status st = BCAST_OK;
-  if (!c || !op || !odiag) {
+  if (!c || !op || !indim || !odiag) {
     st = bcast__fail(diag, BCAST_NO_MEMORY, "out of memory");
     goto done;
   }
@@ -296,7 +348,7 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
   vopts.n_rules = opts->n_rules;
   vopts.only = lowers_op;
   vopts.only_ctx = (void *)opts;
-  lower_run run = {c, text, op, odiag, diag, 0, BCAST_OK, BCAST_OK};
+  lower_run run = {c, text, op, indim, odiag, diag, 0, BCAST_OK, BCAST_OK};
   bcast_mlir_verify_text(text, len, &vopts, lower_checked, &run, NULL, NULL);
   if (run.first != BCAST_OK) {
     /* A run stopped early fails with the status that stopped it. */
@@ -304,37 +356,13 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
     goto done;
   }
   bcast__emit_buf_put(&c->out, text + run.copied, len - run.copied);
-  if (c->out.err != BCAST_OK) {
-    st = bcast__fail(diag, c->out.err, "%s", bcast_status_text(c->out.err));
-    goto done;
-  }
-
-  /* The map aliases, then the module. */
-  c->stats.maps = c->n_maps;
-  {
-    emit_buf head = {0};
-    for (size_t k = 0; k < c->n_maps; k++)
-      bcast__emit_buf_printf(&head, "#%s%zu = %s\n", c->map_prefix, k,
-                             c->maps[k]);
-    if (head.err != BCAST_OK) {
-      st = bcast__fail(diag, head.err, "%s", bcast_status_text(head.err));
-    } else {
-      if (head.len) st = write(wctx, head.data, head.len);
-      if (st == BCAST_OK && c->out.len)
-        st = write(wctx, c->out.data, c->out.len);
-      if (st != BCAST_OK)
-        st = bcast__fail(diag, st, "writing the output failed");
-    }
-    bcast__emit_buf_free(&head);
-  }
+  st = bcast__emit_finish(c, write, wctx, diag);
   if (st == BCAST_OK && stats) *stats = c->stats;
 done:
-  if (c) {
-    for (size_t k = 0; k < c->n_maps; k++) bcast__free(c->maps[k]);
-    bcast__emit_buf_free(&c->out);
-  }
+  if (c) bcast__emit_ctx_release(c);
   bcast__free(c);
   bcast__free(op);
+  bcast__free(indim);
   bcast__free(odiag);
   return st;
 }

@@ -161,3 +161,50 @@ def test_lower_only_takes_every_name():
     assert "arith.subf" in both and "tosa." not in both
     one = bcast.lower(text, only=["add"] * 100)
     assert "arith.addf" in one and "tosa.sub" in one and "arith.subf" not in one
+
+
+PARTIAL_ARGS = sorted((DATA / "lower").glob("partial_*.args"))
+
+
+def partial_call(args):
+    """bcast.lower_partial's arguments for a `broadcast-in-dim --emit`
+    command line of tests/data/lower/partial_*.args."""
+    opts = dict(zip(args[::2], args[1::2]))
+    flags = {a for a in args if a == "--assert-broadcast"}
+    shape = [None if d == "?" else int(d) for d in opts["--operand"].strip("[]").split(",") if d]
+    dims = [int(d) for d in opts["--dims"].split(",") if d]
+    new = {int(o): None if s == "?" else int(s)
+           for o, s in (e.split(":") for e in opts["--new-dims"].split(","))}
+    kwargs = {"form": opts["--emit"], "assert_broadcast": bool(flags)}
+    if "--elem" in opts:
+        kwargs["dtype"] = opts["--elem"]
+    if "--func" in opts:
+        kwargs["name"] = opts["--func"]
+    return (shape, dims, new), kwargs
+
+
+@pytest.mark.parametrize("path", PARTIAL_ARGS, ids=lambda p: p.stem)
+def test_lower_partial_matches_golden(path):
+    """lower_partial writes what `bcast broadcast-in-dim --emit` writes."""
+    args, kwargs = partial_call(path.read_text().replace("--assert-broadcast", "--assert-broadcast 1").split())
+    assert bcast.lower_partial(*args, **kwargs) == path.with_suffix(".golden").read_text()
+
+
+def test_lower_partial_arguments():
+    """Dynamic dims as None or '?', NumPy or MLIR dtype names; errors name
+    the culprit."""
+    a = bcast.lower_partial((None, 3), (0, 2), {1: None}, dtype="float32")
+    assert a == bcast.lower_partial("[?,3]", [0, 2], {1: None}, dtype="f32")
+    assert "%size1: index" in a and "linalg.broadcast" in a
+    s = bcast.lower_partial((None, 1), (0, 2), {1: 4, 2: None}, form="stablehlo", name="g")
+    assert "func.func @g(" in s and "known_expanding_dimensions = array<i64: 1>" in s
+    with pytest.raises(ValueError, match="output dim 0"):
+        bcast.lower_partial((2, 3), (0, 0), {1: 4})
+    with pytest.raises(TypeError, match="uint8"):
+        bcast.lower_partial((2,), (0,), {1: 4}, dtype="uint8")
+    with pytest.raises(ValueError, match="form"):
+        bcast.lower_partial((2,), (0,), {1: 4}, form="tosa")
+    with pytest.raises(ValueError, match="identifier"):
+        bcast.lower_partial((2,), (0,), {1: 4}, name="1x")
+    with pytest.raises(ValueError, match="symbolic"):
+        bcast.lower_partial(("n",), (0,), {1: 4})

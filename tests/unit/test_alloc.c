@@ -140,6 +140,45 @@ static bcast_status case_lower(bcast_diag *diag) {
   return st;
 }
 
+/* StableHLO's and CHLO's ops, and the partial form's function. */
+static bcast_status case_lower_stablehlo(bcast_diag *diag) {
+  static const char *text =
+      "func.func @f(%a: tensor<?x3xf32>, %s: tensor<3xi64>, %b: "
+      "tensor<3xf32>) -> tensor<?x3xf32> {\n"
+      "  %0 = stablehlo.dynamic_broadcast_in_dim %a, %s, dims = [1, 2] : "
+      "(tensor<?x3xf32>, tensor<3xi64>) -> tensor<?x?x3xf32>\n"
+      "  %1 = \"stablehlo.broadcast_in_dim\"(%b) {broadcast_dimensions = "
+      "array<i64: 1>} : (tensor<3xf32>) -> tensor<2x3xf32>\n"
+      "  %2 = chlo.broadcast_add %a, %b : (tensor<?x3xf32>, tensor<3xf32>) "
+      "-> tensor<?x3xf32>\n"
+      "  return %2 : tensor<?x3xf32>\n}\n";
+  bcast_emit_options o;
+  bcast_emit_options_init(&o);
+  o.assert_broadcast = 1;
+  size_t written = 0;
+  bcast_status st = bcast_emit_lower_module(text, strlen(text), &o,
+                                            count_write, &written, NULL, diag);
+  if (st == BCAST_OK && written == 0) st = BCAST_CHECKED;
+  if (st != BCAST_OK) return st;
+  /* [?] onto output dim 1 of [?, ?, 4], in both forms. */
+  static const int64_t dims[1] = {1};
+  static const bcast_dim_size sizes[2] = {{0, BCAST_DIM_DYNAMIC}, {2, 4}};
+  bcast_emit_partial p = {.operand = {1, {BCAST_DIM_DYNAMIC}},
+                          .dims = dims,
+                          .n_dims = 1,
+                          .sizes = sizes,
+                          .n_sizes = 2,
+                          .form = BCAST_EMIT_STABLEHLO};
+  written = 0;
+  st = bcast_emit_broadcast_in_dim_partial(&p, count_write, &written, diag);
+  if (st != BCAST_OK) return st;
+  p.form = BCAST_EMIT_LINALG;
+  written = 0;
+  st = bcast_emit_broadcast_in_dim_partial(&p, count_write, &written, diag);
+  if (st == BCAST_OK && written == 0) st = BCAST_CHECKED;
+  return st;
+}
+
 /* Two float32 inputs (2,1) and (1,3) with a[1] = 10 and b[2] = 2, or the
  * first failure. */
 static bcast_status alloc_pair(bcast_tensor in[2], bcast_dtype b_type,
@@ -382,6 +421,8 @@ static const struct {
     {"bcast_npz_write/npz_read/npz_update/npy_map", case_npz_and_map},
     {"bcast_output_open/reserve/write/commit_all", case_outputs},
     {"bcast_emit_lower_module", case_lower},
+    {"bcast_emit_lower_module (StableHLO, CHLO) / _partial",
+     case_lower_stablehlo},
 };
 enum { N_CASES = sizeof cases / sizeof cases[0] };
 

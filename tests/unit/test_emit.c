@@ -265,3 +265,49 @@ TEST(emit_clamp_attributes_follow_the_library_rule) {
   }
   free(s);
 }
+
+/* The partial form's function: the output through the sink only, a
+ * failing sink's status back, nothing but a diagnostic for bad input. */
+TEST(emit_partial_contract) {
+  static const int64_t dims[2] = {0, 2};
+  const bcast_dim_size sizes[1] = {{1, BCAST_DIM_DYNAMIC}};
+  bcast_emit_partial p;
+  bcast_emit_partial_init(&p);
+  p.operand.rank = 2;
+  p.operand.dims[0] = BCAST_DIM_DYNAMIC;
+  p.operand.dims[1] = 3;
+  p.dims = dims;
+  p.n_dims = 2;
+  p.sizes = sizes;
+  p.n_sizes = 1;
+  mem_sink *s = new_sink();
+  bcast_diag d;
+  CHECK_INT(bcast_emit_broadcast_in_dim_partial(&p, mem_write, s, &d),
+            BCAST_OK);
+  CHECK(strstr(s->buf, "func.func @broadcast_in_dim(%operand: "
+                       "tensor<?x3xf32>, %size1: index) -> "
+                       "tensor<?x?x3xf32>") != NULL);
+  CHECK(strstr(s->buf, "tensor.empty(%bc_d0, %size1)") != NULL);
+  s->len = 0;
+  s->calls = 0;
+  s->fail_after = 0;
+  CHECK_INT(bcast_emit_broadcast_in_dim_partial(&p, mem_write, s, &d),
+            BCAST_IO);
+  s->fail_after = -1;
+  p.func_name = "no spaces";
+  CHECK_INT(bcast_emit_broadcast_in_dim_partial(&p, mem_write, s, &d),
+            BCAST_INVALID_ARGUMENT);
+  CHECK(strstr(d.message, "'no spaces' is not an MLIR identifier") != NULL);
+  p.func_name = NULL;
+  p.elem = "uint16";
+  CHECK_INT(bcast_emit_broadcast_in_dim_partial(&p, mem_write, s, &d),
+            BCAST_TYPE);
+  p.elem = NULL;
+  p.n_dims = 1; /* operand dim 1 unmapped */
+  CHECK(bcast_emit_broadcast_in_dim_partial(&p, mem_write, s, &d) !=
+        BCAST_OK);
+  CHECK_INT(s->len, 0);
+  CHECK_INT(bcast_emit_broadcast_in_dim_partial(NULL, mem_write, s, &d),
+            BCAST_INVALID_ARGUMENT);
+  free(s);
+}

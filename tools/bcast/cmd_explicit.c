@@ -16,6 +16,11 @@ static const char indim_help_text[] =
     "N]\n"
     "       bcast broadcast-in-dim --operand SHAPE --dims D,... (--shape S | "
     "--new-dims O:N,...)\n"
+    "       bcast broadcast-in-dim --operand SHAPE --dims D,... --new-dims "
+    "O:N|?,...\n"
+    "                              --emit linalg|stablehlo [--elem T] "
+    "[--func NAME]\n"
+    "                              [--assert-broadcast] [-o OUT.mlir]\n"
     "\n"
     "XLA's BroadcastInDim: operand dim i lands on output dim D[i]; the other\n"
     "output dims are new, and operand dims of size 1 may expand.  With a\n"
@@ -52,24 +57,43 @@ static const char indim_help_text[] =
     "  --threads N       threads for materializing (default: OpenMP's)\n"
     "  -h, --help        this text\n"
     "\n"
+    "MLIR for the partial form (the full shape built during lowering):\n"
+    "  --emit linalg|stablehlo  with --operand, --dims and --new-dims: print\n"
+    "                    func.func @broadcast_in_dim(%operand, %size<O>:\n"
+    "                    index...) whose output takes the operand's dims\n"
+    "                    (tensor.dim where dynamic) and the given sizes; a\n"
+    "                    size '?' (--new-dims 1:?) is the index argument\n"
+    "                    %size1.  linalg: tensor.empty + linalg.broadcast\n"
+    "                    or linalg.generic; stablehlo: tensor.from_elements\n"
+    "                    + stablehlo.dynamic_broadcast_in_dim (generic form)\n"
+    "  --elem T          the element type (f32 default; i1, i8, ..., f16,\n"
+    "                    bf16, f64)\n"
+    "  --func NAME       the function's name (default broadcast_in_dim)\n"
+    "  --assert-broadcast  linalg: cf.assert each dynamic operand dim given a\n"
+    "                    size is 1 or that size at run time\n"
+    "  -o OUT.mlir       with --emit: write the function to OUT.mlir\n"
+    "\n"
     "exit status: 0 ok, 1 the map or sizes are invalid or over budget,\n"
     "2 usage or I/O error.\n";
 
 static const cli_help indim_help = {NULL, indim_help_text};
 
-/* One "DIM:SIZE" entry at p into *out: the text after it, or NULL when it
- * is malformed. */
+/* One "DIM:SIZE" entry at p into *out (SIZE '?': dynamic): the text after
+ * it, or NULL when it is malformed. */
 static const char *new_dim_entry(const char *p, bcast_dim_size *out) {
   char *end;
   if (!(*p >= '0' && *p <= '9')) return NULL;
   const long long dim = strtoll(p, &end, 10);
-  if (*end != ':' || dim >= BCAST_MAX_RANK ||
-      !(end[1] >= '0' && end[1] <= '9'))
-    return NULL;
+  if (*end != ':' || dim >= BCAST_MAX_RANK) return NULL;
+  out->dim = (int32_t)dim;
+  if (end[1] == '?') {
+    out->size = BCAST_DIM_DYNAMIC;
+    return end + 2;
+  }
+  if (!(end[1] >= '0' && end[1] <= '9')) return NULL;
   errno = 0;
   const long long size = strtoll(end + 1, &end, 10);
   if (errno || size < 0) return NULL;
-  out->dim = (int32_t)dim;
   out->size = size;
   return end;
 }
@@ -86,7 +110,7 @@ static int parse_new_dims(const char *text, bcast_dim_size *sizes, size_t *n) {
     p = new_dim_entry(p, &sizes[*n]);
     if (!p || (*p && *p != ',')) {
       cli_error("invalid --new-dims '%s' (expected OUTPUT_DIM:SIZE,... like "
-                "1:5)",
+                "1:5 or 1:?)",
                 text);
       return 0;
     }
@@ -199,9 +223,79 @@ static int broadcast_in_dim(indim_opts *o, indim_map *m) {
   return rc;
 }
 
+static bcast_status write_stream(void *ctx, const char *data, size_t len) {
+  return fwrite(data, 1, len, ctx) == len ? BCAST_OK : BCAST_IO;
+}
+
+static bcast_status write_output(void *ctx, const char *data, size_t len) {
+  return bcast_output_write(ctx, data, len);
+}
+
+/* --emit: the partial form as an MLIR function, on standard output or -o
+ * (a durable output, committed only when the whole function was
+ * written). */
+static int emit_partial(const indim_opts *o, const indim_map *m) {
+  bcast_emit_partial p;
+  bcast_emit_partial_init(&p);
+  if (!strcmp(o->emit_text, "stablehlo")) {
+    p.form = BCAST_EMIT_STABLEHLO;
+  } else if (strcmp(o->emit_text, "linalg") != 0) {
+    cli_error("broadcast-in-dim: --emit takes linalg or stablehlo, not '%s'",
+              o->emit_text);
+    return CLI_USAGE;
+  }
+  if (!cli_parse_shape(o->operand_text, &p.operand)) return CLI_USAGE;
+  p.elem = o->elem_text;
+  p.dims = m->dims;
+  p.n_dims = m->n_dims;
+  p.sizes = m->sizes;
+  p.n_sizes = m->n_sizes;
+  p.assert_broadcast = o->assert_broadcast;
+  p.func_name = o->func_name;
+  const char *path =
+      o->out.output && strcmp(o->out.output, "-") ? o->out.output : NULL;
+  bcast_output *out = NULL;
+  bcast_diag diag;
+  if (path && bcast_output_open(path, &out, &diag) != BCAST_OK) {
+    cli_diag("broadcast-in-dim", &diag);
+    return CLI_USAGE;
+  }
+  bcast_status st =
+      out ? bcast_emit_broadcast_in_dim_partial(&p, write_output, out, &diag)
+          : bcast_emit_broadcast_in_dim_partial(&p, write_stream, stdout,
+                                                &diag);
+  if (st == BCAST_OK && out) st = bcast_output_commit(out, &diag);
+  else if (out) bcast_output_discard(out);
+  if (st == BCAST_OK && !out && fflush(stdout) != 0) st = BCAST_IO;
+  if (st == BCAST_OK) return CLI_OK;
+  if (st == BCAST_IO && !out) {
+    cli_error("broadcast-in-dim: <stdout>: write failed: %s",
+              strerror(errno));
+    return CLI_USAGE;
+  }
+  cli_diag("broadcast-in-dim", &diag);
+  return bcast_status_exit_class(st);
+}
+
 /* The options checked, then the map read and applied. */
 static int indim(void *opts) {
   indim_opts *o = opts;
+  if (o->emit_text) {
+    indim_map m;
+    if (!o->operand_text || !o->dims_text || !o->new_dims_text ||
+        o->shape_text || o->file || o->out.print) {
+      cli_error("broadcast-in-dim: --emit needs --operand, --dims and "
+                "--new-dims (and no file, --shape or --print)");
+      return CLI_USAGE;
+    }
+    const int rc = read_map(o, &m);
+    return rc == CLI_OK ? emit_partial(o, &m) : rc;
+  }
+  if (o->elem_text || o->func_name || o->assert_broadcast) {
+    cli_error("broadcast-in-dim: --elem, --func and --assert-broadcast go "
+              "with --emit");
+    return CLI_USAGE;
+  }
   if (!o->dims_text || (!o->shape_text == !o->new_dims_text) ||
       (!o->file == !o->operand_text) ||
       (o->file && !o->out.output && !o->out.print)) {

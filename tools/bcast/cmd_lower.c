@@ -1,5 +1,6 @@
 /* bcast lower: print a module with its TOSA element-wise ops lowered to
- * linalg.generic (the TOSA-to-Linalg RFC's IR).  With -o FILE the module
+ * linalg.generic (the TOSA-to-Linalg RFC's IR), and StableHLO's and CHLO's
+ * broadcasting ops to linalg.  With -o FILE the module
  * goes to a durable output (bcast/output.h): a temporary file next to
  * FILE, renamed over it only when every op lowered; a failure leaves FILE
  * as it was. */
@@ -24,12 +25,19 @@ static const char lower_help_text[] =
     "custom form) replaced by tensor.empty + linalg.generic, with\n"
     "arith.maxui / arith.cmpi / scf.if broadcasting copies for dynamic\n"
     "dims that may be 1, tensor.expand_shape for rank expansion and\n"
-    "tensor.cast to the declared result type.  Everything else is copied\n"
-    "through unchanged.  Affine map aliases (#bcast_map0, ...) are\n"
+    "tensor.cast to the declared result type.  StableHLO's\n"
+    "broadcast_in_dim, dynamic_broadcast_in_dim and broadcast become\n"
+    "tensor.empty + linalg.broadcast or linalg.generic (sizes from\n"
+    "tensor.dim and output_dimensions); CHLO's broadcast_add, _subtract,\n"
+    "_multiply, _divide, _remainder, _maximum, _minimum, _and, _or, _xor,\n"
+    "_power, _atan2 and _compare (EQ NE GE GT LE LT) take the TOSA ops'\n"
+    "structure with one arith / math instruction.  Everything else is\n"
+    "copied through unchanged.  Affine map aliases (#bcast_map0, ...) are\n"
     "written at the top.\n"
     "\n"
     "options:\n"
-    "  --only OP           lower only OP (tosa.add or add; repeatable)\n"
+    "  --only OP           lower only OP (tosa.add or add; repeatable;\n"
+    "                      StableHLO and CHLO ops are then left as they are)\n"
     "  --profile P         the profile of ops no rule claims; the tosa.*\n"
     "                      ops that lower rewrites follow tosa (equal\n"
     "                      ranks) unless --op-profile maps them\n"
@@ -40,7 +48,7 @@ static const char lower_help_text[] =
     "                      last matching rule wins ('tosa.*=trait')\n"
     "  --assert-broadcast  emit cf.assert checks that each dynamic dim\n"
     "                      taking part in a broadcast is 1 or the\n"
-    "                      broadcast size at run time\n"
+    "                      broadcast (or result) size at run time\n"
     "  --stats             print 'N ops lowered, N maps, N copies,\n"
     "                      N asserts' on stderr\n"
     "  --format F          text (default) | json: the --stats line and\n"

@@ -45,6 +45,11 @@ typedef struct indim_opts {
   const char *shape_text;
   const char *dims_text;
   const char *new_dims_text;
+  /* --emit linalg|stablehlo: the partial form as an MLIR function. */
+  const char *emit_text;
+  const char *elem_text;
+  const char *func_name;
+  int assert_broadcast;
 } indim_opts;
 
 /* bcast infer and explain: shapes (names shared across them), --profile,
