@@ -199,6 +199,12 @@ static bcast_status load_type(hlo_op *h, size_t k) {
   if (t->ref->container != BCAST_CONTAINER_TENSOR) return BCAST_OK;
   char what[TYPE_TEXT + 128], text[TYPE_TEXT];
   t->elem = bcast__hlo_elem_class(t->ref->elem, t->ref->elem_len);
+  /* dynamic_broadcast_in_dim's output_dimensions is HLO_DimensionTensor:
+   * index as well as integers (its own check follows). */
+  int shape_operand = h->kind == BCAST__HLO_DYNAMIC_BROADCAST && k == 1;
+  if (t->elem == BCAST__HLO_OTHER && shape_operand &&
+      t->ref->elem_len == 5 && memcmp(t->ref->elem, "index", 5) == 0)
+    return BCAST_OK;
   if (t->elem == BCAST__HLO_OTHER) {
     fmt(what, sizeof what,
         "element type '%.*s' of '%s' is not one of StableHLO's",
@@ -704,13 +710,23 @@ static bcast_status verify_broadcast_in_dim(const hlo_op *h) {
 /* Finds the statement defining value name[0..len) before the op and, when
  * it is a constant ("stablehlo.constant dense<[2, 3]> : tensor<2xi64>",
  * arith.constant, or their generic forms), reads its integers.  Looks at
- * most 64 KiB back (beyond that, as for any other producer: unknown). */
+ * most 64 KiB back and not beyond the op's function (beyond that, as for
+ * any other producer: unknown). */
 static int constant_ints(const bcast_mlir_op *op, bcast_mlir_span name,
                          int64_t *vals, size_t cap, size_t *n) {
   const bcast_mlir_scanner *s = op->scanner;
   if (!s || name.len < 2) return 0;
   const char *t = s->text;
   size_t end = op->stmt_start, from = end > 65536 ? end - 65536 : 0;
+  /* A value is defined in its own function: start after the last function
+   * head or split marker before the op, so a name another function (or
+   * another part of the file) defines is never taken for this one. */
+  static const char *const scopes[] = {"func.func", "// -----"};
+  for (size_t i = from; i < end; i++)
+    for (size_t k = 0; k < sizeof scopes / sizeof scopes[0]; k++) {
+      size_t l = strlen(scopes[k]);
+      if (i + l <= end && memcmp(t + i, scopes[k], l) == 0) from = i + l;
+    }
   size_t def = SIZE_MAX;
   for (size_t i = from; i + name.len <= end; i++) {
     if (t[i] != '%' || memcmp(t + i, name.text, name.len) != 0) continue;
@@ -822,18 +838,6 @@ static bcast_status verify_dynamic_broadcast_in_dim(const hlo_op *h) {
                     (int)dims[i]);
     return st;
   }
-  /* C7: one output dimension per result dim, from the type; a constant
-   * output_dimensions must also be compatible with the result. */
-  if (shp->shape.dims[0] != out->shape.rank) {
-    fmt(why, sizeof why,
-        "output_dimensions has %lld elements but the result has rank %d; "
-        "it gives one size per result dim (C7)",
-        (long long)shp->shape.dims[0], (int)out->shape.rank);
-    fmt(mlir, sizeof mlir,
-        "output_dimensions has %lld elements but the result has rank %d",
-        (long long)shp->shape.dims[0], (int)out->shape.rank);
-    return fail(h, BCAST_RANK_MISMATCH, why, mlir);
-  }
   int64_t cvals[BCAST_MAX_RANK];
   size_t n_c = 0;
   int is_const = h->op->n_operand_names == 2 &&
@@ -865,6 +869,18 @@ static bcast_status verify_dynamic_broadcast_in_dim(const hlo_op *h) {
           list, text);
       return fail(h, BCAST_RESULT_MISMATCH, why, mlir);
     }
+  }
+  /* C7: one output dimension per result dim, from the type (StableHLO's
+   * verifier judges only a constant, above, so its message comes first). */
+  if (shp->shape.dims[0] != out->shape.rank) {
+    fmt(why, sizeof why,
+        "output_dimensions has %lld elements but the result has rank %d; "
+        "it gives one size per result dim (C7)",
+        (long long)shp->shape.dims[0], (int)out->shape.rank);
+    fmt(mlir, sizeof mlir,
+        "output_dimensions has %lld elements but the result has rank %d",
+        (long long)shp->shape.dims[0], (int)out->shape.rank);
+    return fail(h, BCAST_RANK_MISMATCH, why, mlir);
   }
   /* C8-C10: the expansion hints. */
   int64_t hints[2 * BCAST_MAX_RANK];

@@ -450,7 +450,7 @@ REFUSED = [
     ('"stablehlo.dynamic_broadcast_in_dim"(%a0, %a1) {broadcast_dimensions = array<i64: 0>, '
      "known_expanding_dimensions = array<i64: 0>, known_nonexpanding_dimensions = array<i64: 0>} "
      ": (tensor<?xf32>, tensor<1xindex>) -> tensor<?xf32>",
-     "operand dim 0 is both known expanding and known nonexpanding"),
+     "duplicate expansion hint for at least one operand dimension"),
     ('"stablehlo.dynamic_broadcast_in_dim"(%a0, %a1) {broadcast_dimensions = array<i64: 1>, '
      "known_expanding_dimensions = array<i64: 0>} : (tensor<3xf32>, tensor<2xindex>) -> "
      "tensor<?x3xf32>", "known_expanding_dimensions names operand dim 0, whose size is 3, not 1"),

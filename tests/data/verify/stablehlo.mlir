@@ -40,6 +40,36 @@ func.func @dynamic(%x: tensor<4xf32>) -> tensor<5x4xf32> {
 
 // -----
 
+// output_dimensions may be index (HLO_DimensionTensor: index or integers).
+func.func @dynamic_index(%x: tensor<4xf32>, %s: tensor<2xindex>) -> tensor<5x4xf32> {
+  %0 = stablehlo.dynamic_broadcast_in_dim %x, %s, dims = [1] : (tensor<4xf32>, tensor<2xindex>) -> tensor<5x4xf32>
+  return %0 : tensor<5x4xf32>
+}
+
+// A value is its own function's: %s of @dynamic_other is not the constant
+// %s of @dynamic_own above it, so no shape is known and the op is valid.
+func.func @dynamic_own(%x: tensor<4xf32>) -> tensor<3x4xf32> {
+  %s = stablehlo.constant dense<[3, 4]> : tensor<2xi64>
+  %0 = stablehlo.dynamic_broadcast_in_dim %x, %s, dims = [1] : (tensor<4xf32>, tensor<2xi64>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+func.func @dynamic_other(%x: tensor<4xf32>, %s: tensor<2xi64>) -> tensor<5x4xf32> {
+  %0 = stablehlo.dynamic_broadcast_in_dim %x, %s, dims = [1] : (tensor<4xf32>, tensor<2xi64>) -> tensor<5x4xf32>
+  return %0 : tensor<5x4xf32>
+}
+
+// -----
+
+// A constant of the wrong length: StableHLO's message, not the length's.
+func.func @dynamic_const_length(%x: tensor<4xf32>) -> tensor<3x4xf32> {
+  %s = stablehlo.constant dense<[3, 4, 5]> : tensor<3xi64>
+  // expected-error @+1 {{output shape [3, 4, 5] is incompatible with return type of operation 'tensor<3x4xf32>'}}
+  %0 = stablehlo.dynamic_broadcast_in_dim %x, %s, dims = [1] : (tensor<4xf32>, tensor<3xi64>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
 // CHLO infers an unranked result from an illegal broadcast_dimensions:
 // any result type matches it (--chlo-rule xla refuses it).
 func.func @chlo_lenient(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
