@@ -77,7 +77,8 @@ static int rules_from(PyObject *obj, rules_in *r) {
  * explanation as a note. */
 static PyObject *diagnostic(const char *op, size_t op_len, uint32_t line,
                             uint32_t col, int has_profile,
-                            bcast_profile profile, const bcast_diag *diag) {
+                            bcast_profile profile, const bcast_diag *diag,
+                            const char *outcome) {
   const char *mlir = diag->mlir_message;
   PyObject *name = op ? PyUnicode_DecodeUTF8(op, (Py_ssize_t)op_len, "replace")
                       : Py_NewRef(Py_None);
@@ -103,10 +104,10 @@ static PyObject *diagnostic(const char *op, size_t op_len, uint32_t line,
     Py_XDECREF(prof);
     return NULL;
   }
-  return Py_BuildValue("{s:I,s:I,s:N,s:N,s:N,s:s,s:N}", "line", line, "column",
-                       col, "op", name, "message", message, "notes", notes,
-                       "status", bcast_status_name(diag->status), "profile",
-                       prof);
+  return Py_BuildValue("{s:I,s:I,s:N,s:N,s:N,s:s,s:N,s:s}", "line", line,
+                       "column", col, "op", name, "message", message, "notes",
+                       notes, "status", bcast_status_name(diag->status),
+                       "profile", prof, "outcome", outcome);
 }
 
 static int append_new(PyObject *list, PyObject *item) {
@@ -129,14 +130,17 @@ static const char *text_of(PyObject *obj, Py_ssize_t *len) {
   return NULL;
 }
 
-/* Collects the failed ops of verify_mlir (list NULL after an error, which
- * stops the run). */
+/* Collects the failed ops of verify_mlir and those bcast cannot check
+ * (list NULL after an error, which stops the run). */
 static int collect_checked(void *ctx, const bcast_mlir_checked *c) {
   PyObject **list = ctx;
-  if (c->outcome != BCAST_MLIR_FAILED) return 0;
+  if (c->outcome != BCAST_MLIR_FAILED && c->outcome != BCAST_MLIR_CANNOT_CHECK)
+    return 0;
+  const char *outcome =
+      c->outcome == BCAST_MLIR_FAILED ? "failed" : "cannot check";
   if (append_new(*list, diagnostic(c->op->name, c->op->name_len,
                                    c->verdict.line, c->verdict.col, c->read,
-                                   c->verdict.profile, c->diag)) < 0) {
+                                   c->verdict.profile, c->diag, outcome)) < 0) {
     Py_CLEAR(*list);
     return 1;
   }
@@ -145,13 +149,45 @@ static int collect_checked(void *ctx, const bcast_mlir_checked *c) {
 
 PyObject *pb_verify_mlir(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
-  static char *kwlist[] = {"text", "profile", "op_profile", "ops", NULL};
+  static char *kwlist[] = {"text",       "profile",   "op_profile", "ops",
+                           "no_dialect", "chlo_rule", NULL};
   PyObject *text_obj, *op_profile = Py_None, *ops_obj = Py_None;
+  PyObject *no_dialect = Py_None;
+  const char *chlo_rule = "chlo";
   bcast_profile profile = BCAST_PROFILE_TRAIT;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O&OO:verify_mlir", kwlist,
-                                   &text_obj, pb_profile_converter, &profile,
-                                   &op_profile, &ops_obj))
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O&OO$Os:verify_mlir",
+                                   kwlist, &text_obj, pb_profile_converter,
+                                   &profile, &op_profile, &ops_obj,
+                                   &no_dialect, &chlo_rule))
     return NULL;
+  int chlo_xla_rule = strcmp(chlo_rule, "xla") == 0;
+  if (!chlo_xla_rule && strcmp(chlo_rule, "chlo") != 0) {
+    PyErr_Format(PyExc_ValueError,
+                 "chlo_rule must be 'chlo' or 'xla', not '%.100s'", chlo_rule);
+    return NULL;
+  }
+  unsigned off = 0;
+  if (no_dialect != Py_None) {
+    PyObject *list = pb_sequence(no_dialect, "no_dialect");
+    if (!list) return NULL;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(list); k++) {
+      Py_ssize_t n;
+      const char *name =
+          pb_utf8(PyList_GET_ITEM(list, k), &n, "no_dialect (a dialect name)");
+      unsigned bit = name ? bcast_mlir_dialect_parse(name, (size_t)n) : 0;
+      if (name && !bit)
+        PyErr_Format(PyExc_ValueError,
+                     "no_dialect: unknown dialect '%.100s' (tosa, stablehlo "
+                     "or chlo)",
+                     name);
+      if (!bit) {
+        Py_DECREF(list);
+        return NULL;
+      }
+      off |= bit;
+    }
+    Py_DECREF(list);
+  }
   Py_ssize_t len;
   const char *text = text_of(text_obj, &len);
   if (!text) return NULL;
@@ -164,6 +200,8 @@ PyObject *pb_verify_mlir(PyObject *self, PyObject *args, PyObject *kwargs) {
   vo.profile = profile;
   vo.rules = rules.rules;
   vo.n_rules = rules.n;
+  vo.off_dialects = off;
+  vo.chlo_xla_rule = chlo_xla_rule;
   if (ops_obj != Py_None) {
     ops = pb_sequence(ops_obj, "ops");
     if (!ops) goto done;
@@ -224,7 +262,7 @@ static void collect_failure(void *ctx, const bcast_emit_failure *f) {
   PyObject **list = ctx;
   if (*list &&
       append_new(*list, diagnostic(f->op_name, f->op_name_len, f->line, f->col,
-                                   1, f->profile, f->diag)) < 0)
+                                   1, f->profile, f->diag, "failed")) < 0)
     Py_CLEAR(*list);
 }
 

@@ -98,15 +98,22 @@ static PyMethodDef methods[] = {
      "OpenMP's default).\n"
      "The GIL is released while copying."},
     {"verify_mlir", PB_KW(pb_verify_mlir), METH_VARARGS | METH_KEYWORDS,
-     "verify_mlir(text, profile=None, op_profile=None, ops=None)\n--\n\n"
+     "verify_mlir(text, profile=None, op_profile=None, ops=None, *,\n"
+     "            no_dialect=None, chlo_rule='chlo')\n--\n\n"
      "Checks the broadcasting ops of an MLIR module (TOSA element-wise\n"
-     "ops, test.broadcastable, chlo.broadcast_*, the ops op_profile names\n"
-     "exactly and the names in ops) as `bcast verify` does.  Returns a\n"
-     "list of diagnostics, empty when all pass: dicts with line, column,\n"
-     "op, message (MLIR's wording), notes (bcast's explanation), status\n"
-     "and profile.  profile judges ops other than tosa.* (default\n"
-     "'trait'); op_profile is 'PATTERN=PROFILE', a list of such rules or\n"
-     "a dict {pattern: profile} ('tosa.*', 'mydialect.add', '*')."},
+     "ops, test.broadcastable, StableHLO's broadcast, broadcast_in_dim\n"
+     "and dynamic_broadcast_in_dim, chlo.broadcast_*, the ops op_profile\n"
+     "names exactly and the names in ops) as `bcast verify` does.\n"
+     "Returns a list of diagnostics, empty when all pass: dicts with line,\n"
+     "column, op, message (MLIR's wording), notes (bcast's explanation),\n"
+     "status, profile and outcome ('failed', or 'cannot check' for an op\n"
+     "outside bcast's model, e.g. a type it does not read).  profile\n"
+     "judges ops other than tosa.* (default 'trait'); op_profile is\n"
+     "'PATTERN=PROFILE', a list of such rules or a dict {pattern: profile}\n"
+     "('tosa.*', 'mydialect.add', '*').  no_dialect: dialects whose ops\n"
+     "are not checked by default ('tosa', 'stablehlo', 'chlo');\n"
+     "chlo_rule='xla' refuses an illegal broadcast_dimensions that CHLO's\n"
+     "verifier accepts."},
     {"lower", PB_KW(pb_lower), METH_VARARGS | METH_KEYWORDS,
      "lower(text, only=None, assert_broadcast=False, profile=None,\n"
      "      op_profile=None, source_name=None)\n--\n\n"

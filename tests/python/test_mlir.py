@@ -55,10 +55,39 @@ def test_verify_matches_annotations(name, profile):
     got = bcast.verify_mlir(text, profile=profile)
     assert len(got) == len(want), got
     for d in got:
-        assert set(d) == {"line", "column", "op", "message", "notes", "status", "profile"}
+        assert set(d) == {"line", "column", "op", "message", "notes", "status", "profile",
+                          "outcome"}
+        assert d["outcome"] == "failed"
         match = [w for w in want if w[0] == d["line"] and re.search(w[1], d["message"])]
         assert match, (d, want)
         assert d["column"] >= 1 and d["op"] in text.split("\n")[d["line"] - 1]
+
+
+def test_verify_stablehlo_cannot_check_and_options():
+    """StableHLO's ops are checked by default; an op outside bcast's model
+    comes back as 'cannot check', never as a pass; no_dialect and
+    chlo_rule as the CLI's --no-dialect and --chlo-rule."""
+    bad = ("%0 = stablehlo.broadcast_in_dim %x, dims = [1] : "
+           "(tensor<3xi32>) -> tensor<2x2xi32>\n")
+    [d] = bcast.verify_mlir(bad)
+    assert d["outcome"] == "failed" and d["op"] == "stablehlo.broadcast_in_dim"
+    assert "size of operand dimension 0 (3)" in d["message"]
+    assert bcast.verify_mlir(bad, no_dialect=["stablehlo"]) == []
+    token = ('%0 = "chlo.broadcast_add"(%a, %b) : (tensor<2x!foo.bar>, tensor<2x!foo.bar>)'
+             " -> tensor<2x!foo.bar>\n")
+    [d] = bcast.verify_mlir(token)
+    assert d["outcome"] == "cannot check" and "cannot check" in d["message"]
+    lenient = ("%0 = chlo.broadcast_add %a, %b {broadcast_dimensions = array<i64: 1>} : "
+               "(tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>\n")
+    assert bcast.verify_mlir(lenient) == []
+    [d] = bcast.verify_mlir(lenient, chlo_rule="xla")
+    assert d["outcome"] == "failed"
+    with pytest.raises(ValueError, match="chlo_rule"):
+        bcast.verify_mlir(lenient, chlo_rule="strict")
+    with pytest.raises(ValueError, match="unknown dialect 'mhlo'"):
+        bcast.verify_mlir(lenient, no_dialect=["mhlo"])
+    with pytest.raises(TypeError):
+        bcast.verify_mlir(lenient, no_dialect=[3])
 
 
 def test_verify_notes_and_profiles():
