@@ -51,6 +51,7 @@ typedef enum bcast_op_elem_rule {
 /* ODS constraint wording: "tosa-conformant tensor of <...> values". */
 #define BCAST_OP_TYPES_NUMBER "number"
 #define BCAST_OP_TYPES_BOOL "1-bit signless integer"
+#define BCAST_OP_TYPES_FLOAT "floating-point"
 #define BCAST_OP_TYPES_INT32_64                                               \
   "32-bit signless integer or 64-bit signless integer"
 
@@ -150,6 +151,9 @@ typedef enum bcast_op_result_rule {
   X(CLZ, "clz", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,          \
     BCAST_TYPES_I32, BCAST_TYPES_INT, SAME, 0, ARITH(NULL, "math.ctlz"),      \
     NULL)                                                                     \
+  X(COS, "cos", 1, 0, SAME_SHAPE, ELEM_SAME, FLOAT, FLOAT, FLOAT,            \
+    BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.cos", NULL),     \
+    NULL)                                                                     \
   X(ERF, "erf", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,          \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.erf", NULL),     \
     NULL)                                                                     \
@@ -177,6 +181,9 @@ typedef enum bcast_op_result_rule {
     NULL)                                                                     \
   X(SIGMOID, "sigmoid", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,  \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, BODY(sigmoid), NULL)         \
+  X(SIN, "sin", 1, 0, SAME_SHAPE, ELEM_SAME, FLOAT, FLOAT, FLOAT,            \
+    BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.sin", NULL),     \
+    NULL)                                                                     \
   X(TANH, "tanh", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,        \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.tanh", NULL),    \
     NULL)                                                                     \

@@ -25,6 +25,7 @@
   EW_FOR_FLOAT(EW_U_SAME_, X, CEIL, ceil)                                     \
   EW_FOR_NUM(EW_U_SAME_, X, CLAMP, clamp)                                     \
   EW_FOR_INT(EW_U_SAME_, X, CLZ, clz)                                         \
+  EW_FOR_FLOAT(EW_U_SAME_, X, COS, cos)                                       \
   EW_FOR_FLOAT(EW_U_SAME_, X, ERF, erf)                                       \
   EW_FOR_FLOAT(EW_U_SAME_, X, EXP, exp)                                       \
   EW_FOR_FLOAT(EW_U_SAME_, X, FLOOR, floor)                                   \
@@ -35,6 +36,7 @@
   EW_FOR_NUM(EW_U_SAME_, X, RECIPROCAL, reciprocal)                           \
   EW_FOR_FLOAT(EW_U_SAME_, X, RSQRT, rsqrt)                                   \
   EW_FOR_FLOAT(EW_U_SAME_, X, SIGMOID, sigmoid)                               \
+  EW_FOR_FLOAT(EW_U_SAME_, X, SIN, sin)                                       \
   EW_FOR_FLOAT(EW_U_SAME_, X, TANH, tanh)                                     \
   EW_FOR_FLOAT(EW_U_SAME_, X, SQRT, sqrt)                                     \
   EW_FOR_NUM(EW_U_SAME_, X, SQUARE, square)

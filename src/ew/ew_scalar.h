@@ -551,6 +551,15 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
     const F r = (F)1 / ((F)1 + e);                                              \
     return a >= 0 ? r : e * r;                                                  \
   }                                                                             \
+  /* sin(+-inf) = cos(+-inf) = NaN; sin keeps the sign of a zero. */           \
+  static inline F ew_sin_##S(F a, const ew_params *p) {                         \
+    (void)p;                                                                    \
+    return sin##M(a);                                                           \
+  }                                                                             \
+  static inline F ew_cos_##S(F a, const ew_params *p) {                         \
+    (void)p;                                                                    \
+    return cos##M(a);                                                           \
+  }                                                                             \
   static inline F ew_tanh_##S(F a, const ew_params *p) {                        \
     (void)p;                                                                    \
     return tanh##M(a);                                                          \
@@ -665,6 +674,8 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   EW_NEVER1_(rsqrt, S, F)                                                       \
   EW_NEVER1_(sigmoid, S, F)                                                     \
   EW_NEVER1_(tanh, S, F)                                                        \
+  EW_NEVER1_(sin, S, F)                                                         \
+  EW_NEVER1_(cos, S, F)                                                         \
   EW_NEVER1_(clamp, S, F)                                                       \
   EW_NEVER2_(add, S, F)                                                         \
   EW_NEVER2_(sub, S, F)                                                         \

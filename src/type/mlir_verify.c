@@ -120,11 +120,14 @@ static int same_elem(const bcast_mlir_type_ref *a,
 
 /* Does the ODS wording (a BCAST_OP_TYPES_* string) admit the element
  * type?  MLIR's "number" is every integer and float type and quant's
- * types; not "si8", "index" or "complex<...>". */
+ * types; not "si8", "index" or "complex<...>"; "floating-point" (tosa.sin,
+ * tosa.cos) is the float types only. */
 static int ods_admits(const char *types, const char *e, size_t n) {
   if (strcmp(types, BCAST_OP_TYPES_BOOL) == 0) return elem_is(e, n, "i1");
   if (strcmp(types, BCAST_OP_TYPES_INT32_64) == 0)
     return elem_is(e, n, "i32") || elem_is(e, n, "i64");
+  if (strcmp(types, BCAST_OP_TYPES_FLOAT) == 0)
+    return classify_elem(e, n) == ELEM_FLOAT;
   return classify_elem(e, n) != ELEM_OTHER;
 }
 

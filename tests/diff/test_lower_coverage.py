@@ -15,9 +15,9 @@ import common
 TYPES = ["i1", "i8", "i16", "i32", "f16", "bf16", "f32"]
 FP = {"f16", "bf16", "f32"}
 INT = {"i8", "i16", "i32"}
-UNARY = ["abs", "bitwise_not", "cast", "ceil", "clamp", "clz", "erf", "exp",
-         "floor", "log", "logical_not", "negate", "reciprocal", "rsqrt",
-         "sigmoid", "tanh"]
+UNARY = ["abs", "bitwise_not", "cast", "ceil", "clamp", "clz", "cos", "erf",
+         "exp", "floor", "log", "logical_not", "negate", "reciprocal",
+         "rsqrt", "sigmoid", "sin", "tanh"]
 BINARY = ["add", "arithmetic_right_shift", "bitwise_and", "bitwise_or",
           "bitwise_xor", "intdiv", "equal", "greater", "greater_equal",
           "logical_and", "logical_left_shift", "logical_or",
@@ -28,7 +28,7 @@ EXPECTED = {
     "abs": {"i32"} | FP, "bitwise_not": INT, "ceil": FP, "clamp": {"i8", "i16"} | FP,
     "clz": {"i32"}, "erf": FP, "exp": FP, "floor": FP, "log": FP,
     "logical_not": {"i1"}, "negate": INT | FP, "reciprocal": FP, "rsqrt": FP,
-    "sigmoid": FP, "tanh": FP, "add": {"i32"} | FP,
+    "sigmoid": FP, "sin": FP, "cos": FP, "tanh": FP, "add": {"i32"} | FP,
     "arithmetic_right_shift": INT, "bitwise_and": INT, "bitwise_or": INT,
     "bitwise_xor": INT, "intdiv": {"i32"}, "equal": {"i32"} | FP,
     "greater": {"i32"} | FP, "greater_equal": {"i32"} | FP,

@@ -36,7 +36,7 @@ MLIR_OWN = ("builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,"
 
 NP = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i16": np.int16,
       "i8": np.int8, "i1": np.bool_, "bf16": np.uint16}
-INEXACT = {"exp", "log", "tanh", "erf", "sigmoid", "pow"}
+INEXACT = {"exp", "log", "tanh", "erf", "sigmoid", "pow", "sin", "cos"}
 
 
 class Case:
@@ -127,6 +127,8 @@ CASES = [
     Case("log", "log", [("6", "f32")], ("6", "f32"), [[S(6)]], gen={"positive": 1}),
     Case("tanh", "tanh", [("6", "f32")], ("6", "f32"), [[S(6)]]),
     Case("erf", "erf", [("6", "f32")], ("6", "f32"), [[S(6)]]),
+    Case("sin", "sin", [("6", "f32")], ("6", "f32"), [[S(6)]]),
+    Case("cos", "cos", [("?", "f32")], ("?", "f32"), [[S(6)]]),
     Case("sigmoid", "sigmoid", [("?", "f32")], ("?", "f32"), [[S(6)]]),
     Case("pow", "pow", [("6", "f32"), ("1", "f32")], ("6", "f32"), [[S(6), S(1)]], gen={"positive": 1}),
     Case("cast_f2i", "cast", [("8", "f32")], ("8", "i8"), [[S(8)]], gen={"big": True}),
@@ -196,7 +198,7 @@ def gen_input(rng, case, k, shape):
 
 # The ops whose reference is one NumPy function of the operands.
 UNARY = {"abs": np.abs, "ceil": np.ceil, "floor": np.floor, "exp": np.exp,
-         "log": np.log, "tanh": np.tanh, "bitwise_not": np.invert,
+         "log": np.log, "tanh": np.tanh, "sin": np.sin, "cos": np.cos, "bitwise_not": np.invert,
          "logical_not": np.invert,
          "reciprocal": lambda a: np.float32(1) / a,
          "rsqrt": lambda a: np.float32(1) / np.sqrt(a),

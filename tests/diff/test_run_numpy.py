@@ -44,7 +44,8 @@ TYPES = {
     'pow': NUM,
     'select': NUM + [BOOL],
 }
-TRANS = ['ceil', 'floor', 'erf', 'exp', 'log', 'reciprocal', 'rsqrt', 'sigmoid', 'tanh']
+TRANS = ['ceil', 'floor', 'erf', 'exp', 'log', 'reciprocal', 'rsqrt', 'sigmoid', 'tanh',
+         'sin', 'cos']
 for _op in TRANS:
     TYPES[_op] = FLOATS
 UNARY = ['abs', 'negate', 'clamp', 'bitwise_not', 'clz', 'logical_not'] + TRANS
@@ -116,6 +117,8 @@ def _expect(op, ins, at):
         if op == 'tanh':
             ref = np.tanh(x)
             return fuzzy(ref, d, 4, abs_error_bound(ref, 4 * (m + 2 * np.abs(x)), 0.5, d))
+        if op in ('sin', 'cos'):
+            return fuzzy(np.sin(x) if op == 'sin' else np.cos(x), d, 4)
     if op == 'abs':
         return Exact(np.abs(ins[0]))
     if op == 'negate':

@@ -30,7 +30,8 @@ I8, I16, I32 = np.dtype('i1'), np.dtype('i2'), np.dtype('i4')
 F16, F32 = np.dtype('f2'), np.dtype('f4')
 BOOL = np.dtype('?')
 
-UNARY_F = ['ceil', 'floor', 'erf', 'exp', 'log', 'reciprocal', 'rsqrt', 'sigmoid', 'tanh']
+UNARY_F = ['ceil', 'floor', 'erf', 'exp', 'log', 'reciprocal', 'rsqrt', 'sigmoid', 'tanh',
+           'sin', 'cos']
 # ref §1 type columns (bf16 skipped: no .npy dtype)
 TYPES = {
     'abs': [I32, F16, F32],
@@ -150,6 +151,15 @@ def _expect(op, ins, at, shape, B, d):
         if op == 'tanh':
             ref = np.tanh(x)
             return Tol(ref, abs_error_bound(ref, 4 * (b + 2 * np.abs(x)), 0.5, d), d)
+        # TOSA 1.0 SIN / COS precision requirements (chapters/ewise_unary.adoc):
+        # sin: max(calcAbsErrorBound(x, 2, 0, 2), pi * normal_min), the sign
+        # of a zero kept; cos: calcAbsErrorBound(1 + |x|, 1, 0, 2).
+        if op == 'sin':
+            bnd = np.maximum(abs_error_bound(x, 2, 0, d, div=2),
+                             math.pi * float(np.finfo(d).tiny))
+            return Tol(np.sin(x), bnd, d, sign_mask=(x == 0))
+        if op == 'cos':
+            return Tol(np.cos(x), abs_error_bound(1 + np.abs(x), 1, 0, d, div=2), d)
     if op == 'abs':
         if isf:
             return Exact(np.abs(ins[0]))          # -0 -> +0, -inf -> +inf
@@ -652,6 +662,10 @@ def add_traps(h):
     T(h, 'exp', [F32], [[-inf, inf, 0.0, -0.0]], [0.0, inf, 1.0, 1.0], label='exp specials')
     T(h, 'sigmoid', [F32], [[-inf, inf, 0.0, -0.0]], [0.0, 1.0, 0.5, 0.5], label='sigmoid specials')
     T(h, 'tanh', [F32], [[-inf, inf, 0.0, -0.0]], [-1.0, 1.0, 0.0, -0.0], label='tanh specials')
+    T(h, 'sin', [F32], [[-inf, inf, 0.0, -0.0, nan]], [nan, nan, 0.0, -0.0, nan],
+      label='sin specials (TOSA 1.0 table)')
+    T(h, 'cos', [F16], [[-inf, inf, 0.0, -0.0, nan]], [nan, nan, 1.0, 1.0, nan],
+      label='cos specials (TOSA 1.0 table)')
     T(h, 'ceil', [F32], [[-0.5, 0.5, -0.0, inf, -inf, 2.0]], [-0.0, 1.0, -0.0, inf, -inf, 2.0],
       signed_zero=False, label='ceil')
     T(h, 'floor', [F16], [[-0.5, 0.5, -0.0, -inf, 65504]], [-1.0, 0.0, -0.0, -inf, 65504],

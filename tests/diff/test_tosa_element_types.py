@@ -48,9 +48,9 @@ import common
 TYPES = ["i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"]
 EXOTIC = ["ui8", "i4", "i48", "si8", "index", "complex<f32>", "f8E4M3FN",
           "tf32"]
-UNARY = ["abs", "bitwise_not", "cast", "ceil", "clamp", "clz", "erf", "exp",
-         "floor", "log", "logical_not", "reciprocal", "rsqrt", "sigmoid",
-         "tanh"]
+UNARY = ["abs", "bitwise_not", "cast", "ceil", "clamp", "clz", "cos", "erf",
+         "exp", "floor", "log", "logical_not", "reciprocal", "rsqrt",
+         "sigmoid", "sin", "tanh"]
 BINARY = ["add", "arithmetic_right_shift", "bitwise_and", "bitwise_or",
           "bitwise_xor", "intdiv", "equal", "greater", "greater_equal",
           "logical_and", "logical_left_shift", "logical_or",

@@ -1,7 +1,7 @@
 """The element-wise ops (bcast.add, ...) against NumPy 1.24 as the oracle.
 
 Exact for integers and bool and for float ops NumPy computes exactly
-(add, mul, maximum, sqrt, ...); transcendental float ops (exp, log, tanh,
+(add, mul, maximum, sqrt, ...); transcendental float ops (exp, log, tanh, sin, cos,
 erf, rsqrt, sigmoid, reciprocal, pow) within the library's documented
 error budget of an fp64 reference: the tolerances of the command-line
 differential tests (tests/diff/test_run_numpy.py, TOSA's reference-check
@@ -68,6 +68,8 @@ UNARY = {
     "log": (np.log, INTS + FLOATS, "pos", True),
     "sqrt": (np.sqrt, ALL, "pos", False),
     "tanh": (np.tanh, ALL, "any", True),
+    "sin": (np.sin, ALL, "any", True),
+    "cos": (np.cos, ALL, "any", True),
     "square": (np.square, INTS + FLOATS, "any", False),
     "clz": (clz, INTS, "any", False),
     "erf": (in_float64(np.vectorize(math.erf)), ALL, "any", True),

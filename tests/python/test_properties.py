@@ -539,7 +539,7 @@ ARITY = {op: _arity(getattr(bcast, op)) for op in OPS}
 
 # Ops whose float results must lie within the transcendental error budget
 # (test_ops.py, tests/diff/test_run_numpy.py); every other result is exact.
-TRANSCENDENTAL = {"exp", "log", "tanh", "erf", "rsqrt", "sigmoid", "reciprocal", "pow"}
+TRANSCENDENTAL = {"exp", "log", "tanh", "sin", "cos", "erf", "rsqrt", "sigmoid", "reciprocal", "pow"}
 # Ops whose zero results may have either sign (NumPy's own maximum of 0.0
 # and -0.0 depends on the operand order; the CLI tests do the same).
 ANY_ZERO_SIGN = {"maximum", "minimum", "fmax", "fmin", "clamp"}
@@ -647,7 +647,7 @@ for _op in OPS:
 def test_every_op_has_an_oracle():
     """A new op joins these properties by an entry in the oracle tables."""
     assert sorted(NUMPY_FN) == OPS, sorted(set(OPS) - set(NUMPY_FN))
-    assert len(OPS) == 46 and all(ARITY[op] in (1, 2, 3) for op in OPS)
+    assert len(OPS) == 48 and all(ARITY[op] in (1, 2, 3) for op in OPS)
 
 
 def expected(op, ins, attrs):
@@ -1018,7 +1018,7 @@ TFP = ["f2", "f4"]
 TOSA_TYPES = {
     "abs": I32F, "bitwise_not": TINT, "ceil": TFP, "clamp": ["i1", "i2"] + TFP,
     "clz": ["i4"], "erf": TFP, "exp": TFP, "floor": TFP, "log": TFP, "logical_not": ["?"],
-    "negate": TINT + TFP, "reciprocal": TFP, "rsqrt": TFP, "sigmoid": TFP, "tanh": TFP,
+    "negate": TINT + TFP, "reciprocal": TFP, "rsqrt": TFP, "sigmoid": TFP, "sin": TFP, "cos": TFP, "tanh": TFP,
     "add": I32F, "arithmetic_right_shift": TINT, "bitwise_and": TINT, "bitwise_or": TINT,
     "bitwise_xor": TINT, "intdiv": ["i4"], "equal": I32F, "greater": I32F,
     "greater_equal": I32F, "logical_and": ["?"], "logical_left_shift": TINT,
