@@ -470,6 +470,12 @@ static bcast_status verify_result_mlir(bcast__shapes ops,
   return BCAST_OK;
 }
 
+static int any_unranked(bcast__shapes ops) {
+  for (size_t k = 0; k < ops.n; k++)
+    if (bcast__shape_at(ops, k)->rank == BCAST_RANK_UNRANKED) return 1;
+  return 0;
+}
+
 /* SameOperandsAndResultRank as MLIR 22 checks it (after the broadcast
  * trait): the ranked operands share one rank, and a ranked result has it. */
 static bcast_status verify_ranks_tosa(bcast__shapes ops,
@@ -547,7 +553,11 @@ bcast_status bcast__shape_verify(bcast__shapes ops, const bcast_shape *result,
 
   if (result->rank != BCAST_RANK_UNRANKED &&
       inferred.rank != BCAST_RANK_UNRANKED) {
-    if (profile == BCAST_PROFILE_MLIR || profile == BCAST_PROFILE_TOSA)
+    /* An unranked operand may have any rank, so the document's rank match
+     * cannot be asked of the result: the trait then checks it as MLIR 22
+     * does (its traits.mlir: (3x2, 3x2, *) -> 4x3x2 passes). */
+    if (profile == BCAST_PROFILE_MLIR || profile == BCAST_PROFILE_TOSA ||
+        any_unranked(ops))
       st = verify_result_mlir(ops, result, &inferred, diag);
     else
       st = verify_result_trait(ops, result, &inferred, diag);
