@@ -485,6 +485,44 @@ static bcast_status check_containers(const bcast_mlir_op *op, size_t n,
   return BCAST_OK;
 }
 
+/* test.broadcastable's ODS (MLIR's TestOps.td): Variadic<AnyTensor>
+ * operands and an AnyTensor result, checked before its trait in every
+ * profile: a vector or a scalar is refused by the op, not by the trait. */
+static bcast_status test_op_tensors(const bcast_mlir_op *op, size_t n,
+                                    bcast_diag *diag) {
+  static const char name[] = "test.broadcastable";
+  if (op->name_len != sizeof name - 1 || memcmp(op->name, name, op->name_len))
+    return BCAST_OK;
+  char text[BCAST_MAX_RANK * 21 + 512];
+  for (size_t k = 0; k <= n; k++) {
+    const bcast_mlir_type_ref *type = k == n ? &op->result : &op->operands[k];
+    if (type->container == BCAST_CONTAINER_TENSOR) continue;
+    if (!diag) return BCAST_TYPE;
+    type_text(op, type, text, sizeof text);
+    if (k == n) {
+      bcast__fail(diag, BCAST_TYPE,
+                  "the result has type '%s'; test.broadcastable gives a "
+                  "tensor",
+                  text);
+      bcast__mlir_message(diag, 1,
+                          "result #0 must be tensor of any type values, but "
+                          "got '%s'",
+                          text);
+    } else {
+      bcast__fail(diag, BCAST_TYPE,
+                  "operand #%zu has type '%s'; test.broadcastable takes "
+                  "tensors only",
+                  k, text);
+      bcast__mlir_message(diag, 1,
+                          "operand #%zu must be variadic of tensor of any "
+                          "type values, but got '%s'",
+                          k, text);
+    }
+    return BCAST_TYPE;
+  }
+  return BCAST_OK;
+}
+
 bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
                                   bcast_profile profile, bcast_diag *diag) {
   bcast_op id;
@@ -494,18 +532,23 @@ bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
       bcast_op_lookup(op->name, op->name_len, &id) == BCAST_OK) {
     info = bcast_op_get(id);
     size_t want = (size_t)(info->broadcast_operands + info->extra_operands);
-    if (n != want)
-      return bcast__fail(
-          diag, BCAST_INVALID_ARGUMENT,
-          "'%.*s' takes %zu operands, but the signature has %zu",
-          (int)op->name_len, op->name, want, n);
+    if (n != want) {
+      if (!diag) return BCAST_INVALID_ARGUMENT;
+      bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                  "tosa.%s takes %zu operands, but the signature has %zu",
+                  info->name, want, n);
+      bcast__mlir_message(diag, 1, "expected %zu operands, but found %zu",
+                          want, n);
+      return BCAST_INVALID_ARGUMENT;
+    }
     n = (size_t)info->broadcast_operands;
   }
   if (n == 0)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                        "a broadcasting op needs at least one operand");
-  bcast_status st = check_containers(op, n, diag);
+  bcast_status st = test_op_tensors(op, n, diag);
   if (st != BCAST_OK) return st;
+  if ((st = check_containers(op, n, diag)) != BCAST_OK) return st;
   /* MLIR 22's trait counts only ranked *tensor* operands, so an op on
    * vectors passes whatever its shapes.  The document treats vectors as
    * ranked shapes, as the other profiles do. */

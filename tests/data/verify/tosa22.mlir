@@ -49,6 +49,43 @@ func.func @sin_shape_change(%x: tensor<4xf32>) -> tensor<5xf32> {
 
 // -----
 
+// mirrors Dialect/Tosa/invalid.mlir @test_mul_missing_shift
+func.func @mul_without_shift(%a: tensor<13x21x3xi32>, %b: tensor<13x1x3xi32>) -> tensor<13x21x3xi32> {
+  // expected-error @+1 {{'tosa.mul' op expected 3 operands, but found 2}}
+  %0 = "tosa.mul"(%a, %b) : (tensor<13x21x3xi32>, tensor<13x1x3xi32>) -> tensor<13x21x3xi32>
+  return %0 : tensor<13x21x3xi32>
+}
+
+// -----
+
+// mirrors Dialect/Tosa/invalid.mlir (too many operands, custom form)
+func.func @add_three_operands(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tosa.add' op expected 2 operands, but found 3}}
+  %0 = tosa.add %a, %a, %a : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// mirrors Dialect/traits.mlir @broadcast_scalar_vector_vector
+func.func @vector_result(%a: tensor<4xf32>, %b: tensor<4xf32>) -> vector<4xf32> {
+  // expected-error @+1 {{'test.broadcastable' op result #0 must be tensor of any type values, but got 'vector<4xf32>'}}
+  %0 = "test.broadcastable"(%a, %b) : (tensor<4xf32>, tensor<4xf32>) -> vector<4xf32>
+  return %0 : vector<4xf32>
+}
+
+// -----
+
+// mirrors Dialect/traits.mlir @broadcast_scalar_vector_vector (a vector
+// operand: the operands' constraint comes first)
+func.func @vector_operand(%a: tensor<4xf32>, %b: vector<4xf32>) -> vector<4xf32> {
+  // expected-error @+1 {{'test.broadcastable' op operand #1 must be variadic of tensor of any type values, but got 'vector<4xf32>'}}
+  %0 = "test.broadcastable"(%a, %b) : (tensor<4xf32>, vector<4xf32>) -> vector<4xf32>
+  return %0 : vector<4xf32>
+}
+
+// -----
+
 // mirrors Dialect/traits.mlir @broadcast_tensor_tensor_tensor ("Unranked
 // operand and compatible ranked result")
 func.func @unranked_operand_higher_rank_result(%a: tensor<3x2xi32>, %u: tensor<*xi32>) -> tensor<4x3x2xi32> {
