@@ -707,13 +707,8 @@ static bcast_status verify_broadcast_in_dim(const hlo_op *h) {
 /* ------------------------------------------------------------------------ */
 /* stablehlo.dynamic_broadcast_in_dim */
 
-/* Finds the statement defining value name[0..len) before the op and, when
- * it is a constant ("stablehlo.constant dense<[2, 3]> : tensor<2xi64>",
- * arith.constant, or their generic forms), reads its integers.  Looks at
- * most 64 KiB back and not beyond the op's function (beyond that, as for
- * any other producer: unknown). */
-static int constant_ints(const bcast_mlir_op *op, bcast_mlir_span name,
-                         int64_t *vals, size_t cap, size_t *n) {
+int bcast__mlir_constant_dense(const bcast_mlir_op *op, bcast_mlir_span name,
+                               bcast_mlir_span *value) {
   const bcast_mlir_scanner *s = op->scanner;
   if (!s || name.len < 2) return 0;
   const char *t = s->text;
@@ -743,9 +738,9 @@ static int constant_ints(const bcast_mlir_op *op, bcast_mlir_span name,
   while (eol < end && t[eol] != '\n') eol++;
   const char *line = t + def;
   size_t ll = eol - def;
-  static const char *const consts[] = {"stablehlo.constant", "arith.constant",
-                                       "\"stablehlo.constant\"",
-                                       "\"arith.constant\""};
+  static const char *const consts[] = {
+      "stablehlo.constant",     "arith.constant",     "tosa.const",
+      "\"stablehlo.constant\"", "\"arith.constant\"", "\"tosa.const\""};
   size_t at = bcast__skip_spaces(line, ll, 0), k;
   for (k = 0; k < sizeof consts / sizeof consts[0]; k++) {
     size_t cl = strlen(consts[k]);
@@ -765,7 +760,17 @@ static int constant_ints(const bcast_mlir_op *op, bcast_mlir_span name,
   if (bcast__peek(dense, dl, v) != ':') return 0;
   v = bcast__skip_spaces(dense, dl, v + 1);
   v = bcast__skip_balanced(dense, dl, v, 1); /* its type */
-  return bcast_mlir_i64_list_parse(dense, v, vals, cap, n, NULL) == BCAST_OK;
+  value->text = dense;
+  value->len = v;
+  return 1;
+}
+
+int bcast__mlir_constant_ints(const bcast_mlir_op *op, bcast_mlir_span name,
+                              int64_t *vals, size_t cap, size_t *n) {
+  bcast_mlir_span dense;
+  return bcast__mlir_constant_dense(op, name, &dense) &&
+         bcast_mlir_i64_list_parse(dense.text, dense.len, vals, cap, n,
+                                   NULL) == BCAST_OK;
 }
 
 static bcast_status verify_dynamic_broadcast_in_dim(const hlo_op *h) {
@@ -841,7 +846,7 @@ static bcast_status verify_dynamic_broadcast_in_dim(const hlo_op *h) {
   int64_t cvals[BCAST_MAX_RANK];
   size_t n_c = 0;
   int is_const = h->op->n_operand_names == 2 &&
-                 constant_ints(h->op, h->op->operand_names[1], cvals,
+                 bcast__mlir_constant_ints(h->op, h->op->operand_names[1], cvals,
                                BCAST_MAX_RANK, &n_c);
   if (is_const) {
     int ok = (int64_t)n_c == out->shape.rank;

@@ -64,4 +64,28 @@ bcast_status bcast__mlir_failure(bcast_diag *out, uint32_t line, uint32_t col,
                                  const char *op, size_t op_len,
                                  bcast_profile profile, const bcast_diag *d);
 
+/* Finds the statement defining value name[0..len) before op and, when it
+ * is a constant ("stablehlo.constant dense<[2, 3]> : tensor<2xi64>",
+ * arith.constant, tosa.const, or their generic forms), reads its integers
+ * (at most cap into vals, *n of them).  Looks at most 64 KiB back and not
+ * beyond the op's function (beyond that, as for any other producer:
+ * unknown, 0). */
+int bcast__mlir_constant_ints(const bcast_mlir_op *op, bcast_mlir_span name,
+                              int64_t *vals, size_t cap, size_t *n);
+/* The same constant's value as written: "dense<...> : TYPE" in *value. */
+int bcast__mlir_constant_dense(const bcast_mlir_op *op, bcast_mlir_span name,
+                               bcast_mlir_span *value);
+
+/* The attribute and constant-operand rules of MLIR 22's TOSA verifiers
+ * (src/type/tosa_attrs.c), each after the checks mlir-opt makes first:
+ * tosa.clamp's bounds (after its shape and type traits), tosa.mul's float
+ * shift (after its element types, before its shapes), tosa.negate's zero
+ * points (after its shapes).  BCAST_INVALID_ARGUMENT with mlir-opt's
+ * message. */
+bcast_status bcast__tosa_clamp_bounds(const bcast_mlir_op *op,
+                                      bcast_diag *diag);
+bcast_status bcast__tosa_mul_shift(const bcast_mlir_op *op, bcast_diag *diag);
+bcast_status bcast__tosa_negate_zero_points(const bcast_mlir_op *op,
+                                            bcast_diag *diag);
+
 #endif

@@ -569,13 +569,19 @@ bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
     case BCAST_VERIFY_SAME_SHAPE:
       st = tosa_same_shape(
           &v, "requires the same shape for all operands and results", diag);
-      return st != BCAST_OK ? st : tosa_elem_rule(op, info, diag);
+      if (st == BCAST_OK) st = tosa_elem_rule(op, info, diag);
+      if (st == BCAST_OK && id == BCAST_OP_CLAMP)
+        st = bcast__tosa_clamp_bounds(op, diag);
+      return st;
     case BCAST_VERIFY_NEGATE:
       if ((st = tosa_elem_rule(op, info, diag)) != BCAST_OK) return st;
-      return tosa_same_shape(
+      st = tosa_same_shape(
           &v, "requires the same shape for input1 and output", diag);
+      return st != BCAST_OK ? st : bcast__tosa_negate_zero_points(op, diag);
     case BCAST_VERIFY_MUL:
-      if ((st = tosa_elem_rule(op, info, diag)) != BCAST_OK) return st;
+      if ((st = tosa_elem_rule(op, info, diag)) != BCAST_OK ||
+          (st = bcast__tosa_mul_shift(op, diag)) != BCAST_OK)
+        return st;
       return tosa_mul(op, &v, diag);
     case BCAST_VERIFY_BROADCAST:
       if (info->elem_rule != BCAST_ELEM_SELECT &&
