@@ -110,7 +110,7 @@ typedef struct bcast_emit_options {
    * failure. */
   bcast_emit_failure_fn on_failure;
   void *failure_ctx;
-  /* Lower only these ops (NULL / 0: all 36). */
+  /* Lower only these ops (NULL / 0: all of the op table's TOSA ops). */
   const bcast_op *only;
   size_t n_only;
   /* Emit cf.assert checks that every dynamic dim that takes part in a

@@ -285,12 +285,21 @@ BCAST_API bcast_status bcast_mlir_i64_list_parse(const char *text, size_t len,
 /* ------------------------------------------------------------------------ */
 /* Op attributes (bcast_op_attrs, bcast/op.h) as MLIR writes them. */
 
+/* Whether op (tosa.clamp, tosa.maximum or tosa.minimum in the custom form)
+ * carries a nan_mode that MLIR 22's parser drops, keeping PROPAGATE: a
+ * value other than the enum, such as the older string "IGNORE" or a
+ * number.  *value (may be NULL) gets the value as written.  verify and
+ * lower follow MLIR 22 (PROPAGATE); the CLI warns about such an op. */
+BCAST_API int bcast_mlir_nan_mode_dropped(const bcast_mlir_op *op,
+                                          bcast_mlir_span *value);
+
 /* Reads an MLIR attribute dictionary "{a = ..., b = ...}" (text[0] is
  * '{'; len may run past the closing brace) into attrs.  Entries for
  * attributes op reads are parsed as bcast_op_attr_set; every other entry
  * (a dialect op carries attributes bcast does not model) is skipped.
- * *used is the length through the closing '}' (may be NULL).  Errors:
- * BCAST_PARSE for a malformed dictionary or value. */
+ * *used is the length through the closing '}' (may be NULL).  A nan_mode
+ * other than the enum (the string "IGNORE") is skipped, as MLIR 22 drops
+ * it.  Errors: BCAST_PARSE for a malformed dictionary or value. */
 BCAST_API bcast_status bcast_op_attrs_parse_mlir(bcast_op_attrs *attrs,
                                                  bcast_op op, const char *text,
                                                  size_t len, size_t *used,

@@ -252,6 +252,11 @@ bcast_status bcast_op_attrs_parse_mlir(bcast_op_attrs *attrs, bcast_op op,
         bcast_attr_lookup(e.key, e.key_len, &attr) != BCAST_OK ||
         !bcast_op_reads_attr(op, attr))
       continue;
+    /* MLIR 22 drops a nan_mode other than its enum ("IGNORE" as a
+     * string): PROPAGATE stays, as in mlir-opt's lowering. */
+    if (attr == BCAST_ATTR_NAN_MODE &&
+        bcast__mlir_nan_mode_value_dropped(e.value, e.value_len))
+      continue;
     bcast_status status = bcast_op_attr_set(&next, op, e.key, e.key_len,
                                             e.value, e.value_len, diag);
     if (status != BCAST_OK) return status;

@@ -87,5 +87,13 @@ bcast_status bcast__tosa_clamp_bounds(const bcast_mlir_op *op,
 bcast_status bcast__tosa_mul_shift(const bcast_mlir_op *op, bcast_diag *diag);
 bcast_status bcast__tosa_negate_zero_points(const bcast_mlir_op *op,
                                             bcast_diag *diag);
+/* nan_mode as MLIR 22 parses it, before any other check: an identifier
+ * naming no mode in the custom form, or a value other than the enum in
+ * the generic form, is an error (BCAST_PARSE) in mlir-opt's words; the
+ * custom form's other values are dropped (bcast_mlir_nan_mode_dropped). */
+bcast_status bcast__tosa_nan_mode(const bcast_mlir_op *op, bcast_diag *diag);
+/* Whether a nan_mode value as written is one MLIR 22's custom form drops
+ * (not the enum: a string, a number). */
+int bcast__mlir_nan_mode_value_dropped(const char *text, size_t len);
 
 #endif

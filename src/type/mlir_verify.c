@@ -563,7 +563,8 @@ bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
      * check comes before the shape check except in unary ops (the shape
      * trait is listed first) and tosa.select (its verifier runs after the
      * broadcast trait). */
-    if ((st = tosa_type_constraints(op, &v, info, diag)) != BCAST_OK)
+    if ((st = bcast__tosa_nan_mode(op, diag)) != BCAST_OK ||
+        (st = tosa_type_constraints(op, &v, info, diag)) != BCAST_OK)
       return st;
     switch (info->verifier) {
     case BCAST_VERIFY_SAME_SHAPE:

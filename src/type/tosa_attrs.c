@@ -349,3 +349,94 @@ bcast_status bcast__tosa_negate_zero_points(const bcast_mlir_op *op,
   }
   return BCAST_OK;
 }
+
+/* ------------------------------------------------------------------------ */
+/* nan_mode: MLIR 22 spells it as its enum, "nan_mode = IGNORE" in the custom
+ * form and "#tosa.nan_mode<IGNORE>" anywhere.  Its custom-form parser drops
+ * any other value ("IGNORE" as a string, a number: PROPAGATE stays) and
+ * refuses an identifier that names no mode; the generic form refuses what
+ * is not the enum. */
+
+typedef enum nan_mode_text {
+  NAN_MODE_ENUM,      /* PROPAGATE or IGNORE, bare or #tosa.nan_mode<..> */
+  NAN_MODE_BAD_NAME,  /* a bare identifier naming no mode */
+  NAN_MODE_OTHER      /* a string, a number, ...: not the enum */
+} nan_mode_text;
+
+static nan_mode_text nan_mode_kind(bcast_mlir_span v, text_span *name) {
+  text_span s = trimmed(v.text, v.len);
+  static const char prefix[] = "#tosa.nan_mode<";
+  const size_t pn = sizeof prefix - 1;
+  int wrapped = 0;
+  if (s.n > pn && memcmp(s.p, prefix, pn) == 0 && s.p[s.n - 1] == '>') {
+    s = trimmed(s.p + pn, s.n - pn - 1);
+    wrapped = 1;
+  }
+  *name = s;
+  if (span_eq(s, "PROPAGATE") || span_eq(s, "IGNORE")) return NAN_MODE_ENUM;
+  int ident = s.n > 0 && !(s.p[0] >= '0' && s.p[0] <= '9');
+  for (size_t i = 0; i < s.n && ident; i++)
+    ident = bcast__is_ident(s.p[i]);
+  return ident || wrapped ? NAN_MODE_BAD_NAME : NAN_MODE_OTHER;
+}
+
+/* The nan_mode entry of an op that reads one, or 0. */
+static int nan_mode_entry(const bcast_mlir_op *op, bcast_mlir_span *key,
+                          bcast_mlir_span *value) {
+  bcast_op id;
+  if (!(op->name_len > 5 && memcmp(op->name, "tosa.", 5) == 0) ||
+      bcast_op_lookup(op->name, op->name_len, &id) != BCAST_OK ||
+      !bcast_op_reads_attr(id, BCAST_ATTR_NAN_MODE))
+    return 0;
+  return bcast_mlir_op_attr(op, "nan_mode", key, value);
+}
+
+int bcast_mlir_nan_mode_dropped(const bcast_mlir_op *op,
+                                bcast_mlir_span *value) {
+  bcast_mlir_span key, v;
+  text_span name;
+  if (!op || op->custom.len == 0 || !nan_mode_entry(op, &key, &v) ||
+      nan_mode_kind(v, &name) != NAN_MODE_OTHER)
+    return 0;
+  if (value) *value = v;
+  return 1;
+}
+
+bcast_status bcast__tosa_nan_mode(const bcast_mlir_op *op, bcast_diag *diag) {
+  bcast_mlir_span key, v;
+  text_span name;
+  if (!nan_mode_entry(op, &key, &v)) return BCAST_OK;
+  const nan_mode_text kind = nan_mode_kind(v, &name);
+  if (kind == NAN_MODE_ENUM) return BCAST_OK;
+  const int custom = op->custom.len > 0;
+  if (custom && kind == NAN_MODE_OTHER) return BCAST_OK; /* dropped */
+  if (!diag) return BCAST_PARSE;
+  const int n = (int)(v.len > 200 ? 200 : v.len);
+  bcast__fail(diag, BCAST_PARSE,
+              "nan_mode = %.*s is not one of MLIR 22's NaN modes (write "
+              "nan_mode = PROPAGATE or nan_mode = IGNORE)",
+              n, v.text);
+  if (custom) {
+    bcast__mlir_message(diag, 0, "custom op '%.*s' invalid nan_mode value: %.*s",
+                        (int)op->name_len, op->name, (int)name.n, name.p);
+  } else if (op->properties.len > 0 && key.text >= op->properties.text &&
+             key.text < op->properties.text + op->properties.len) {
+    text_span dict = trimmed(op->properties.text, op->properties.len);
+    if (dict.n >= 2 && dict.p[0] == '<') dict = trimmed(dict.p + 1, dict.n - 2);
+    bcast__mlir_message(diag, 0,
+                        "invalid properties %.*s for op %.*s: Invalid "
+                        "attribute `nan_mode` in property conversion: %.*s",
+                        (int)(dict.n > 300 ? 300 : dict.n), dict.p,
+                        (int)op->name_len, op->name, n, v.text);
+  } else {
+    bcast__mlir_message(diag, 1,
+                        "attribute 'nan_mode' failed to satisfy constraint: "
+                        "Supported NaN propagation strategies");
+  }
+  return BCAST_PARSE;
+}
+
+int bcast__mlir_nan_mode_value_dropped(const char *text, size_t len) {
+  text_span name;
+  return nan_mode_kind((bcast_mlir_span){text, len}, &name) == NAN_MODE_OTHER;
+}

@@ -434,6 +434,39 @@ def part_silent(tally, args, tmpdir):
         tally.check(rc == 0, "infer tensor<2x%s>: exit %s" % (elem, rc), err)
 
 
+def part_nan_mode(tally, args, tmpdir):
+    """nan_mode = "IGNORE" (a string): MLIR 22 drops it and keeps PROPAGATE.
+    verify passes it with a located warning (none under
+    --verify-diagnostics, as mlir-opt prints none); lower warns too and
+    lowers PROPAGATE, as mlir-opt's tosa-to-linalg does (no NaN test)."""
+    b = args.bcast
+    path = os.path.join(tmpdir, "nan_mode.mlir")
+    with open(path, "w") as f:
+        f.write("func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {\n"
+                "  %0 = tosa.minimum %a, %b {nan_mode = \"IGNORE\"} : "
+                "(tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n"
+                "  return %0 : tensor<4xf32>\n}\n")
+    want = ("'tosa.minimum' op nan_mode = \"IGNORE\" is not a NaN mode of "
+            "MLIR 22, which drops the attribute and keeps PROPAGATE")
+    rc, _, err = run([b, "verify", path])
+    warns = [e for e in located(err, path) if e[2] == "warning"]
+    tally.check(rc == 0 and len(warns) == 1 and warns[0][:2] == (2, 8) and
+                warns[0][3].startswith(want),
+                "verify of a string nan_mode: exit %s, expected one warning" % rc, err)
+    rc, _, err = run([b, "verify", "--verify-diagnostics", path])
+    tally.check(rc == 0 and "warning" not in err,
+                "verify --verify-diagnostics of a string nan_mode: exit %s" % rc, err)
+    rc, out, err = run([b, "lower", path])
+    warns = [e for e in located(err, path) if e[2] == "warning"]
+    tally.check(rc == 0 and len(warns) == 1 and warns[0][3].startswith(want) and
+                "arith.minimumf" in out and "cmpf uno" not in out,
+                "lower of a string nan_mode: exit %s, expected a warning and "
+                "PROPAGATE's arith.minimumf without a NaN test" % rc, err + out)
+    mrc, mout, _ = run([args.mlir_opt, path])
+    tally.check(mrc == 0 and "nan_mode" not in mout,
+                "mlir-opt 22 no longer drops a string nan_mode (exit %s)" % mrc, mout)
+
+
 def main():
     ap = common.parser(__doc__)
     ap.add_argument("--mlir-opt", default=common.MLIR_OPT)
@@ -449,6 +482,7 @@ def main():
         part_plain(tally, args, tmpdir)
         part_json(tally, args, tmpdir)
         part_silent(tally, args, tmpdir)
+        part_nan_mode(tally, args, tmpdir)
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
     return tally.summary()

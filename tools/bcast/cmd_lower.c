@@ -150,6 +150,14 @@ static int lower_status(bcast_status st, const char *out_path,
   return CLI_OK;
 }
 
+/* Warns about each op whose nan_mode MLIR 22 drops (the lowering keeps
+ * PROPAGATE, as mlir-opt's does). */
+static int warn_nan_mode(void *ctx, const bcast_mlir_checked *c) {
+  failures *printed = ctx;
+  report_nan_mode_warning(&printed->out, &printed->src, c->op);
+  return 0;
+}
+
 /* Lowers text to -o (a durable output, committed only when every op
  * lowered) or to standard output. */
 static int lower_text(lower_opts *o, const char *text, size_t len,
@@ -198,6 +206,8 @@ static int lower_file(lower_opts *o) {
     free(text);
     return CLI_USAGE;
   }
+  bcast_mlir_verify_text(text, len, NULL, warn_nan_mode, &printed, NULL,
+                         NULL);
   rc = lower_text(o, text, len, &printed, &stats, diag);
   report_end(&printed.out);
   if (rc == CLI_OK && o->show_stats) lower_print_stats(o->format, &stats);

@@ -116,6 +116,9 @@ static void verify_emit(verify_run *v, const report_diag *d) {
 static int report_checked(void *ctx, const bcast_mlir_checked *c) {
   verify_file_run *f = ctx;
   verify_run *v = f->v;
+  /* mlir-opt says nothing of a dropped nan_mode: no annotation can expect
+   * the warning, so --verify-diagnostics leaves it out. */
+  if (!v->o->verify_diagnostics) report_nan_mode_warning(&v->out, &f->src, c->op);
   if (c->outcome == BCAST_MLIR_PASSED) return 0;
   if (c->status == BCAST_NO_MEMORY) v->no_memory++;
   report_diag d;

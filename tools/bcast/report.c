@@ -81,6 +81,29 @@ report_loc report_cursor_loc(report_cursor *c, uint32_t line, uint32_t col) {
   return loc;
 }
 
+void report_nan_mode_warning(reporter *r, report_cursor *src,
+                             const bcast_mlir_op *op) {
+  bcast_mlir_span value;
+  if (!bcast_mlir_nan_mode_dropped(op, &value)) return;
+  char message[512];
+  const int n = (int)(value.len > 100 ? 100 : value.len);
+  snprintf(message, sizeof message,
+           "'%.*s' op nan_mode = %.*s is not a NaN mode of MLIR 22, which "
+           "drops the attribute and keeps PROPAGATE (as bcast does); write "
+           "nan_mode = IGNORE or nan_mode = PROPAGATE",
+           (int)(op->name_len > 100 ? 100 : op->name_len), op->name, n,
+           value.text);
+  report_diag d;
+  memset(&d, 0, sizeof d);
+  d.loc = report_cursor_loc(src, op->line, op->col);
+  d.severity = REPORT_WARNING;
+  d.op = op->name;
+  d.op_len = op->name_len;
+  d.rule = "nan-mode-dropped";
+  d.message = message;
+  report_emit(r, &d);
+}
+
 void report_op_failure(report_diag *d, char *buf, size_t size,
                        bcast_profile profile, const bcast_diag *diag) {
   const char *mlir = diag->mlir_message;

@@ -92,6 +92,12 @@ typedef struct reporter {
   int sarif_results; /* a SARIF log is open */
 } reporter;
 
+/* Emits a warning for an op whose nan_mode MLIR 22 drops (a string such as
+ * "IGNORE" instead of the enum; bcast_mlir_nan_mode_dropped): bcast
+ * follows MLIR 22 and keeps PROPAGATE.  Nothing for any other op. */
+void report_nan_mode_warning(reporter *r, report_cursor *src,
+                             const bcast_mlir_op *op);
+
 /* Fills d->message (in buf) and the note for an op that failed its
  * broadcast check under profile, as bcast verify and bcast lower report
  * it: MLIR's words for the failure where MLIR has any, with its "'OP' op "

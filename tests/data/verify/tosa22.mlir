@@ -227,3 +227,51 @@ func.func @negate_zp_i8(%x: tensor<4xi8>) -> tensor<4xi8> {
   %0 = tosa.negate %x, %izp, %ozp : (tensor<4xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
+
+// -----
+
+// nan_mode as MLIR 22 parses it (TosaOps.td's NanPropagationMode enum).
+// the enum form, as mlir-opt 22 prints it
+func.func @minimum_nan_mode_enum(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tosa.minimum %a, %b {nan_mode = IGNORE} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// the older string spelling: dropped by the custom form's parser (no error)
+func.func @maximum_nan_mode_string(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tosa.maximum %a, %b {nan_mode = "BOGUS"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @minimum_nan_mode_bad_name(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{custom op 'tosa.minimum' invalid nan_mode value: ignore}}
+  %0 = tosa.minimum %a, %b {nan_mode = ignore} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @minimum_generic_nan_mode_string(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tosa.minimum' op attribute 'nan_mode' failed to satisfy constraint: Supported NaN propagation strategies}}
+  %0 = "tosa.minimum"(%a, %b) {nan_mode = "IGNORE"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @clamp_generic_nan_mode_enum(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "tosa.clamp"(%x) <{min_val = 0.0 : f32, max_val = 1.0 : f32, nan_mode = #tosa.nan_mode<IGNORE>}> : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @maximum_properties_nan_mode_string(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{invalid properties {nan_mode = "IGNORE"} for op tosa.maximum: Invalid attribute `nan_mode` in property conversion: "IGNORE"}}
+  %0 = "tosa.maximum"(%a, %b) <{nan_mode = "IGNORE"}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
