@@ -325,6 +325,10 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
   if (!text || !opts || !write)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                        "bcast_emit_lower_module: NULL argument");
+  if ((unsigned)opts->tables >= BCAST_TYPE_TABLES_COUNT)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "bcast_emit_lower_module: unknown type tables %d",
+                       (int)opts->tables);
   emit_ctx *c = bcast__calloc(1, sizeof *c);
   emit_op *op = bcast__malloc(sizeof *op);
   emit_indim_stmt *indim = bcast__malloc(bcast__emit_indim_stmt_size());

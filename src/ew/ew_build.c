@@ -170,6 +170,10 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT, "inputs is NULL");
   const char *name = bcast_op_get(op)->name;
   const bcast_profile profile = options->profile;
+  if ((unsigned)options->tables >= BCAST_TYPE_TABLES_COUNT)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "tosa.%s: unknown type tables %d", name,
+                       (int)options->tables);
 
   /* Types and attributes. */
   bcast_dtype in_types[EW_MAX_INPUTS] = {BCAST_BOOL, BCAST_BOOL, BCAST_BOOL};

@@ -655,6 +655,13 @@ TEST(ew_plan_reuse_and_declared_dynamic_dims) {
   CHECK_INT(((int32_t *)out.data)[2], 10);
   bcast_tensor_release(&out);
   bcast_ew_plan_destroy(plan);
+  /* Tables outside bcast_type_tables are refused, not read as a default. */
+  o.tables = BCAST_TYPE_TABLES_COUNT;
+  CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_MAXIMUM, NULL, 2, in, NULL,
+                                 &o, &diag),
+            BCAST_INVALID_ARGUMENT);
+  CHECK_CONTAINS(diag.message, "unknown type tables");
+  o.tables = BCAST_TYPE_TABLES_TOSA_1_0;
   /* A static declared size that the bound tensor contradicts. */
   declared[0].dims[1] = 3;
   CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_MAXIMUM, NULL, 2, in, NULL,
