@@ -9,8 +9,11 @@
  * Operands broadcast through stride-0 views; nothing is materialized.
  *
  * Profiles (bcast_ew_options.profile):
- *   BCAST_PROFILE_TOSA   (default) TOSA 1.0.2's element types, attributes and
- *                        numerics; operand ranks must be equal.
+ *   BCAST_PROFILE_TOSA   (default) TOSA 1.0.2's attributes and numerics;
+ *                        operand ranks must be equal.  Element types:
+ *                        options.tables, by default MLIR 22's dialect (its
+ *                        extra types computed as its tosa-to-linalg
+ *                        computes them), or TOSA 1.0.2's tables.
  *   BCAST_PROFILE_TRAIT  the same types and numerics, ranks expanded with
  *                        leading 1s as the TOSA-to-Linalg RFC's lowering
  *                        accepted.
@@ -186,6 +189,10 @@ typedef struct bcast_ew_options {
    * the kernels run unwrapped. */
   void (*progress)(void *ctx, int64_t done_bytes, int64_t total_bytes);
   void *progress_ctx;
+  /* The element-type tables of the tosa and trait profiles:
+   * BCAST_TYPE_TABLES_MLIR (default, 0: MLIR 22's dialect) or
+   * BCAST_TYPE_TABLES_TOSA_1_0 (bcast/op.h). */
+  bcast_type_tables tables;
 } bcast_ew_options;
 
 /* Sets *options to the defaults (the same as zeroing it). */

@@ -119,6 +119,10 @@ typedef struct bcast_emit_options {
   int assert_broadcast;
   /* Name used in assertion messages ("model.mlir"); NULL: "<input>". */
   const char *source_name;
+  /* The element-type tables of TOSA ops: BCAST_TYPE_TABLES_MLIR (default,
+   * 0: what MLIR 22's tosa-to-linalg lowers) or BCAST_TYPE_TABLES_TOSA_1_0
+   * (bcast/op.h). */
+  bcast_type_tables tables;
 } bcast_emit_options;
 
 /* Defaults: per-op profile, all ops, no assertions.  Every default is

@@ -311,16 +311,53 @@ BCAST_API const bcast_op_info *bcast_op_get(bcast_op op);
  * an unknown op. */
 BCAST_API int bcast_op_arity(bcast_op op);
 
+/* The element-type tables the tosa and trait profiles follow
+ * (docs/profiles.md).  The default is MLIR 22's TOSA dialect, so that
+ * `bcast run` and `bcast lower` take what mlir-opt verifies and lowers;
+ * TOSA 1.0.2's profile tables stay available by name. */
+/*   mlir      MLIR 22's dialect as its tosa-to-linalg lowers it: the TOSA
+ *             types plus int64 and float64 wherever the op takes an integer
+ *             or a float (intdiv: int32 and int64 only), every signed
+ *             integer where it takes one (minimum of int8, clamp of
+ *             int64), mul's result in its input type as well as int32, and
+ *             CAST between any two of bool, int8..int64, float16, bfloat16,
+ *             float32, float64.
+ *   tosa-1.0  TOSA 1.0.2's profiles (PRO-INT, PRO-FP, EXT-INT16, EXT-BF16)
+ *             and its CAST table. */
+#define BCAST_TYPE_TABLES_LIST(X)                                             \
+  X(MLIR, "mlir")                                                             \
+  X(TOSA_1_0, "tosa-1.0")
+
+typedef enum bcast_type_tables {
+#define BCAST_TYPE_TABLES_ENUM_(id, name) BCAST_TYPE_TABLES_##id,
+  BCAST_TYPE_TABLES_LIST(BCAST_TYPE_TABLES_ENUM_)
+#undef BCAST_TYPE_TABLES_ENUM_
+      BCAST_TYPE_TABLES_COUNT
+} bcast_type_tables;
+
+/* The tables' name ("mlir", "tosa-1.0"); NULL for an unknown value. */
+BCAST_API const char *bcast_type_tables_name(bcast_type_tables tables);
+/* Looks tables up by name; BCAST_INVALID_ARGUMENT if unknown. */
+BCAST_API bcast_status bcast_type_tables_parse(const char *name,
+                                               bcast_type_tables *out);
+
 /* The input types of op under a profile (tosa and trait share one list),
  * as a bit mask over bcast_dtype; 0 for an unknown op or a profile that
- * does not execute ops. */
+ * does not execute ops.  bcast_op_types follows the default tables
+ * (BCAST_TYPE_TABLES_MLIR); the numpy profile has one list whatever the
+ * tables. */
 BCAST_API uint32_t bcast_op_types(bcast_op op, bcast_profile profile);
+BCAST_API uint32_t bcast_op_types_in(bcast_op op, bcast_profile profile,
+                                     bcast_type_tables tables);
 
 /* The result types CAST offers from input type in under a profile, as a bit
- * mask over bcast_dtype (tosa and trait: TOSA 1.0.2's CAST table; numpy:
+ * mask over bcast_dtype (tosa and trait: the tables' CAST modes; numpy:
  * every non-string type). */
 BCAST_API uint32_t bcast_op_cast_targets(bcast_dtype in,
                                          bcast_profile profile);
+BCAST_API uint32_t bcast_op_cast_targets_in(bcast_dtype in,
+                                            bcast_profile profile,
+                                            bcast_type_tables tables);
 
 /* The element-type rule of op: whether it takes inputs of these types
  * under the profile (tosa, trait or numpy), and if so the result type in
@@ -336,6 +373,13 @@ BCAST_API bcast_status
 bcast_op_result_dtype(bcast_op op, bcast_profile profile, size_t n_inputs,
                       const bcast_dtype *inputs, bcast_dtype cast_to,
                       bcast_dtype *out, bcast_diag *diag);
+/* The same under the given tables.  With BCAST_TYPE_TABLES_MLIR, MUL of
+ * int8 or int16 gives the input type when cast_to names it (MLIR 22's
+ * relaxed result), else int32. */
+BCAST_API bcast_status bcast_op_result_dtype_in(
+    bcast_op op, bcast_profile profile, bcast_type_tables tables,
+    size_t n_inputs, const bcast_dtype *inputs, bcast_dtype cast_to,
+    bcast_dtype *out, bcast_diag *diag);
 
 /* The element type each input is converted to before op runs: in the
  * numpy profile, NumPy's: the inputs' result type (bcast_dtype_result_type;

@@ -50,8 +50,9 @@ bcast_status bcast__emit_result_dtype(const emit_op *op, bcast_dtype *out,
   for (size_t k = 0; k < op->n_in; k++) inputs[k] = op->in[k].dtype;
   bcast_diag tdiag;
   bcast_status st =
-      bcast_op_result_dtype(op->op, BCAST_PROFILE_TOSA, op->n_in, inputs, *out,
-                            &want, diag ? &tdiag : NULL);
+      bcast_op_result_dtype_in(op->op, BCAST_PROFILE_TOSA, op->tables,
+                               op->n_in, inputs, *out, &want,
+                               diag ? &tdiag : NULL);
   if (st != BCAST_OK) {
     if (!diag) return BCAST_TYPE;
     size_t n = 0;
@@ -318,6 +319,12 @@ static void body_mul(emit_ctx *c, int level, const emit_op *op,
     inst(c, level, r, "arith.mulf %s, %s : %s", a, b, ts);
     return;
   }
+  if (t != BCAST_INT32 && op->result_dtype == t) {
+    /* MLIR 22's int64, and its int8 / int16 product in the input type:
+     * the shift is 0, a wrapping product. */
+    inst(c, level, r, "arith.muli %s, %s : %s", a, b, ts);
+    return;
+  }
   if (t != BCAST_INT32) {
     /* i8 / i16 -> i32: the shift must be 0 (REQUIRE), so a plain product. */
     inst(c, level, a32, "arith.extsi %s : %s to i32", a, ts);
@@ -346,6 +353,14 @@ static void body_mul(emit_ctx *c, int level, const emit_op *op,
   inst(c, level, r, "arith.trunci %s : i64 to i32", sh);
 }
 
+/* v of integer type t as i64: extended, or v itself when t is int64. */
+static const char *to_i64(emit_ctx *c, int level, const char *v,
+                          bcast_dtype t, char *buf) {
+  if (t == BCAST_INT64) return v;
+  return inst(c, level, buf, "arith.extsi %s : %s to i64", v,
+              bcast_dtype_mlir_name(t));
+}
+
 static void body_negate(emit_ctx *c, int level, const emit_op *op,
                         const char *const *args, const char *const *zp,
                         char *r) {
@@ -363,18 +378,20 @@ static void body_negate(emit_ctx *c, int level, const emit_op *op,
            (unsigned long long)((uint64_t)1 << (n - 1)));
   snprintf(hi_text, sizeof hi_text, "%llu",
            (unsigned long long)(((uint64_t)1 << (n - 1)) - 1));
-  inst(c, level, x64, "arith.extsi %s : %s to i64", x, ts);
+  const char *xw = to_i64(c, level, x, t, x64);
   if (zp[0] && zp[1]) {
-    inst(c, level, z0, "arith.extsi %s : %s to i64", zp[0],
-         bcast_dtype_mlir_name(op->extra[0].dtype));
-    inst(c, level, z1, "arith.extsi %s : %s to i64", zp[1],
-         bcast_dtype_mlir_name(op->extra[1].dtype));
-    inst(c, level, sum, "arith.addi %s, %s : i64", z0, z1);
+    const char *w0 = to_i64(c, level, zp[0], op->extra[0].dtype, z0);
+    const char *w1 = to_i64(c, level, zp[1], op->extra[1].dtype, z1);
+    inst(c, level, sum, "arith.addi %s, %s : i64", w0, w1);
   } else {
     cst(c, level, zero, "0", "i64");
     snprintf(sum, sizeof sum, "%s", zero);
   }
-  inst(c, level, diff, "arith.subi %s, %s : i64", sum, x64);
+  inst(c, level, diff, "arith.subi %s, %s : i64", sum, xw);
+  if (n == 64) { /* MLIR 22's int64: the difference wraps, no clamp */
+    snprintf(r, NAME_MAX_, "%s", diff);
+    return;
+  }
   cst(c, level, lo, lo_text, "i64");
   cst(c, level, hi, hi_text, "i64");
   inst(c, level, mx, "arith.maxsi %s, %s : i64", diff, lo);

@@ -42,6 +42,7 @@ typedef struct emit_op {
   size_t op_name_len;
   uint32_t line, col;
   bcast_profile profile;
+  bcast_type_tables tables; /* the element-type tables (the options') */
   const char *result_name;
   size_t result_name_len;
   bcast_mlir_type result;
@@ -127,7 +128,8 @@ void bcast__emit_assert_dim(emit_ctx *c, const emit_site *site, size_t k,
                             const char *want_text);
 
 /* The element type an op produces from its operands' element types, or
- * BCAST_TYPE when the op does not support them in the tosa profile.  For
+ * BCAST_TYPE when the op does not support them in the tosa profile under
+ * op->tables.  For
  * tosa.cast, *out must hold the declared result type on entry. */
 bcast_status bcast__emit_result_dtype(const emit_op *op, bcast_dtype *out,
                                       bcast_diag *diag);

@@ -136,8 +136,10 @@ void bcast__emit_op_start(const bcast_mlir_op *m, bcast_profile profile,
 /* Fills an emit_op from a scanned op: its one result, the operand names
  * matched with their types, and the attributes the lowering reads. */
 static bcast_status describe_op(const bcast_mlir_op *m, bcast_profile profile,
-                                emit_op *op, bcast_diag *diag) {
+                                bcast_type_tables tables, emit_op *op,
+                                bcast_diag *diag) {
   bcast__emit_op_start(m, profile, op);
+  op->tables = tables;
   if (bcast_op_lookup(m->name, m->name_len, &op->op) != BCAST_OK)
     return stmt_error(m, diag, "is not an element-wise op");
   const bcast_op_info *info = bcast_op_get(op->op);
@@ -264,7 +266,8 @@ static int lower_checked(void *ctx, const bcast_mlir_checked *k) {
   else if (bcast__emit_is_chlo_op(m->name, m->name_len))
     st = bcast__emit_chlo_describe(m, &k->verdict, r->op, r->odiag);
   else
-    st = describe_op(m, k->verdict.profile, r->op, r->odiag);
+    st = describe_op(m, k->verdict.profile, c->opts->tables, r->op,
+                     r->odiag);
   if (st != BCAST_OK) return !op_failed(r, &f, st);
 
   const char *text = r->text;
@@ -322,6 +325,10 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
   if (!text || !opts || !write)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                        "bcast_emit_lower_module: NULL argument");
+  if ((unsigned)opts->tables >= BCAST_TYPE_TABLES_COUNT)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "bcast_emit_lower_module: unknown type tables %d",
+                       (int)opts->tables);
   emit_ctx *c = bcast__calloc(1, sizeof *c);
   emit_op *op = bcast__malloc(sizeof *op);
   emit_indim_stmt *indim = bcast__malloc(bcast__emit_indim_stmt_size());

@@ -78,12 +78,14 @@ static int pick_variant(const bcast_plan *engine, int arity) {
  * the op computes in the inputs' own types: inputs the numpy profile
  * converts (mixed types, integers into a float op) are converted by the
  * one-call forms; a plan runs its kernel on the inputs' own types. */
-static bcast_status check_types(bcast_op op, bcast_profile profile, size_t n,
+static bcast_status check_types(bcast_op op,
+                                const bcast_ew_options *options, size_t n,
                                 const bcast_dtype *in_types,
                                 const bcast_op_attrs *attrs,
                                 bcast_dtype *result, bcast_diag *diag) {
-  bcast_status status =
-      bcast_ew_result_dtype(op, profile, n, in_types, attrs, result, diag);
+  const bcast_profile profile = options->profile;
+  bcast_status status = bcast__ew_result_dtype_in(
+      op, profile, options->tables, n, in_types, attrs, result, diag);
   if (status != BCAST_OK) return status;
   bcast_dtype conv[EW_MAX_INPUTS];
   status = bcast_op_operand_dtypes(op, profile, n, in_types, conv, diag);
@@ -168,6 +170,10 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT, "inputs is NULL");
   const char *name = bcast_op_get(op)->name;
   const bcast_profile profile = options->profile;
+  if ((unsigned)options->tables >= BCAST_TYPE_TABLES_COUNT)
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "tosa.%s: unknown type tables %d", name,
+                       (int)options->tables);
 
   /* Types and attributes. */
   bcast_dtype in_types[EW_MAX_INPUTS] = {BCAST_BOOL, BCAST_BOOL, BCAST_BOOL};
@@ -182,7 +188,7 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
     result = *checked_result;
   else
     status =
-        check_types(op, profile, n_inputs, in_types, attrs, &result, diag);
+        check_types(op, options, n_inputs, in_types, attrs, &result, diag);
   if (status != BCAST_OK) return status;
   if (options->declared_result_dtype &&
       *options->declared_result_dtype != result)

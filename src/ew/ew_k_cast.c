@@ -135,7 +135,7 @@
 #define EW_EMPTY_()
 #define EW_CAST_EVAL_(...) __VA_ARGS__
 #define EW_CAST_INNER_() EW_FOR_ALL
-#define EW_CAST_TOSA_INNER_() EW_FOR_TOSA_SINT
+#define EW_CAST_TOSA_INNER_() EW_FOR_SINT
 /* EW_CAST_APPLY_ expands the result class before X sees it (X pastes it). */
 #define EW_CAST_APPLY_(X, ...) X(__VA_ARGS__)
 
@@ -147,7 +147,9 @@
 #define EW_CAST_FROM_(X, IA, SA, TA, VA, VSA, LA, STA, KA, CODA)              \
   EW_CAST_INNER_ EW_EMPTY_()()(EW_CAST_PAIR_, X, IA, SA, TA, VA, LA,          \
                                EW_CLASS_IN_(KA, VSA, CODA))
-/* The tosa flavour: TOSA's floats to TOSA's signed integers. */
+/* The tosa flavour: floats to signed integers as TOSA and MLIR 22's
+ * tosa-to-linalg convert them (every float and signed integer type: MLIR's
+ * dialect takes float64 and int64 too). */
 #define EW_CAST_TOSA_TO_(X, IA, SA, TA, VA, LA, IR, SR, TR, VR, VSR, LR, STO, \
                          ...)                                                 \
   X(ewk_castt_##SA##_##SR, CAST, TOSA, IA, IR, TA, LA, VA, TR, STO,           \
@@ -157,7 +159,7 @@
 
 #define EW_CAST_LIST(X)                                                       \
   EW_CAST_EVAL_(EW_FOR_ALL(EW_CAST_FROM_, X)                                  \
-                    EW_FOR_TOSA_FLOAT(EW_CAST_TOSA_FROM_, X))
+                    EW_FOR_FLOAT(EW_CAST_TOSA_FROM_, X))
 
 /* The value conversions first, then the kernels around them. */
 #define EW_DEFINE_CONVERSION_(NAME, OP, FL, IN, OUT, TA, LA, VA, TR, STO, FN, \

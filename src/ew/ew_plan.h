@@ -78,6 +78,15 @@ bcast_status bcast__ew_check_declared(const bcast_ew_options *o,
                                       const bcast_tensor *out,
                                       bcast_diag *diag);
 
+/* bcast_ew_result_dtype under the given element-type tables
+ * (ew_support.c); the plans pass their options' tables. */
+bcast_status bcast__ew_result_dtype_in(bcast_op op, bcast_profile profile,
+                                       bcast_type_tables tables,
+                                       size_t n_inputs,
+                                       const bcast_dtype *inputs,
+                                       const bcast_op_attrs *attrs,
+                                       bcast_dtype *out, bcast_diag *diag);
+
 /* Fills *plan (caller storage).  out == NULL plans a new C-contiguous
  * output.  checked_result, when not NULL, is the result type the caller
  * found with bcast_ew_result_dtype and bcast_op_operand_dtypes on these

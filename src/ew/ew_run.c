@@ -215,8 +215,8 @@ static bcast_status convert_inputs(bcast_op op, const bcast_op_attrs *attrs,
   bcast_dtype types[EW_MAX_INPUTS], want[EW_MAX_INPUTS];
   for (size_t k = 0; k < n; k++) types[k] = inputs[k].dtype;
   /* The op's own checks first: nothing is converted for a refused op. */
-  bcast_status status = bcast_ew_result_dtype(op, options->profile, n, types,
-                                              attrs, result, diag);
+  bcast_status status = bcast__ew_result_dtype_in(
+      op, options->profile, options->tables, n, types, attrs, result, diag);
   if (status != BCAST_OK) return status;
   status = bcast_op_operand_dtypes(op, options->profile, n, types, want, diag);
   if (status != BCAST_OK) return status;

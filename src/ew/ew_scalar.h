@@ -817,6 +817,7 @@ EW_NEVER2_(mul_wide, i16, int16_t)
 EW_TOSA_F2I_(i8, int8_t, INT8_MIN, INT8_MAX)
 EW_TOSA_F2I_(i16, int16_t, INT16_MIN, INT16_MAX)
 EW_TOSA_F2I_(i32, int32_t, INT32_MIN, INT32_MAX)
+EW_TOSA_F2I_(i64, int64_t, INT64_MIN, INT64_MAX)
 
 /* float -> integer, numpy: truncation toward zero, as C's cast; where C
  * leaves it undefined (NaN, inf, out of range) x86-64's conversion

@@ -102,7 +102,10 @@ bcast_status bcast__ew_check_declared_dtypes(const bcast_ew_options *o,
                     BCAST_DIAG_NONE, 0, BCAST_DIAG_NONE);
       return BCAST_TYPE;
     }
-  if (op == BCAST_OP_CAST && o->declared_result_dtype && !(*attrs)->cast_to) {
+  /* CAST's target, and MUL's result (MLIR 22 takes int8 * int8 -> int8 as
+   * well as -> int32), follow the declared result. */
+  if ((op == BCAST_OP_CAST || op == BCAST_OP_MUL) && o->declared_result_dtype &&
+      !(*attrs)->cast_to) {
     *storage = **attrs;
     storage->cast_to = o->declared_result_dtype;
     *attrs = storage;

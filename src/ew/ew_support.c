@@ -7,12 +7,23 @@
 #include <stdint.h>
 
 #include "bcast/elementwise.h"
+#include "ew/ew_plan.h"
 #include "op/op_attrs.h"
 
 bcast_status bcast_ew_result_dtype(bcast_op op, bcast_profile profile,
                                    size_t n_inputs, const bcast_dtype *inputs,
                                    const bcast_op_attrs *attrs,
                                    bcast_dtype *out, bcast_diag *diag) {
+  return bcast__ew_result_dtype_in(op, profile, BCAST_TYPE_TABLES_MLIR,
+                                   n_inputs, inputs, attrs, out, diag);
+}
+
+bcast_status bcast__ew_result_dtype_in(bcast_op op, bcast_profile profile,
+                                       bcast_type_tables tables,
+                                       size_t n_inputs,
+                                       const bcast_dtype *inputs,
+                                       const bcast_op_attrs *attrs,
+                                       bcast_dtype *out, bcast_diag *diag) {
   bcast_op_attrs defaults;
   if (!attrs) {
     bcast_op_attrs_init(&defaults);
@@ -21,8 +32,8 @@ bcast_status bcast_ew_result_dtype(bcast_op op, bcast_profile profile,
   bcast_dtype result;
   const bcast_dtype cast_to =
       attrs->cast_to ? *attrs->cast_to : BCAST_DTYPE_COUNT;
-  bcast_status status = bcast_op_result_dtype(op, profile, n_inputs, inputs,
-                                              cast_to, &result, diag);
+  bcast_status status = bcast_op_result_dtype_in(
+      op, profile, tables, n_inputs, inputs, cast_to, &result, diag);
   if (status != BCAST_OK) return status;
   status = bcast__op_attrs_check(
       op, profile, inputs[op == BCAST_OP_SELECT ? 1 : 0], attrs, diag);

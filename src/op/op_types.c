@@ -25,6 +25,57 @@ static const uint32_t tosa_cast[BCAST_DTYPE_COUNT] = {
         BCAST_TYPES_TINT | BCAST_TYPE_BIT(FLOAT16) | BCAST_TYPE_BIT(BFLOAT16),
 };
 
+/* MLIR 22's dialect: the types its tosa-to-linalg lowers for these ops
+ * (checked against mlir-opt 22 by tests/diff/test_tosa22_types.py).  They
+ * follow from the op table's TOSA column, so a new row needs nothing here:
+ * an op that takes some signed integer takes int8..int64 (intdiv, whose
+ * ODS type is Int32_64, int32 and int64 only), one that takes a float
+ * takes float64 too.  CAST goes between any two of these types but
+ * float16 and bfloat16. */
+#define MLIR_SINT (BCAST_TYPES_TINT | BCAST_TYPE_BIT(INT64))
+#define MLIR_FLOAT (BCAST_TYPES_TFP | BCAST_TYPE_BIT(FLOAT64))
+#define MLIR_CAST (MLIR_SINT | MLIR_FLOAT | BCAST_TYPES_BOOL)
+
+static uint32_t mlir_types(const bcast_op_info *info) {
+  uint32_t types = info->tosa_types;
+  if (types & BCAST_TYPES_TINT)
+    types |= strcmp(info->operand0_types, BCAST_OP_TYPES_INT32_64) == 0
+                 ? BCAST_TYPE_BIT(INT64)
+                 : MLIR_SINT;
+  if (types & BCAST_TYPES_TFP) types |= BCAST_TYPE_BIT(FLOAT64);
+  return types;
+}
+
+static const char *const tables_names[BCAST_TYPE_TABLES_COUNT] = {
+#define TABLES_NAME_(id, name) [BCAST_TYPE_TABLES_##id] = (name),
+    BCAST_TYPE_TABLES_LIST(TABLES_NAME_)
+#undef TABLES_NAME_
+};
+
+const char *bcast_type_tables_name(bcast_type_tables tables) {
+  return (unsigned)tables < BCAST_TYPE_TABLES_COUNT ? tables_names[tables]
+                                                    : NULL;
+}
+
+bcast_status bcast_type_tables_parse(const char *name,
+                                     bcast_type_tables *out) {
+  if (!name || !out) return BCAST_INVALID_ARGUMENT;
+  for (int t = 0; t < BCAST_TYPE_TABLES_COUNT; t++)
+    if (strcmp(name, tables_names[t]) == 0) {
+      *out = (bcast_type_tables)t;
+      return BCAST_OK;
+    }
+  return BCAST_INVALID_ARGUMENT;
+}
+
+/* " with the tosa-1.0 tables" where the tables are not the default. */
+static const char *tables_note(bcast_profile profile,
+                               bcast_type_tables tables) {
+  return profile != BCAST_PROFILE_NUMPY && tables == BCAST_TYPE_TABLES_TOSA_1_0
+             ? " with the tosa-1.0 tables"
+             : "";
+}
+
 static int profile_executes(bcast_profile profile) {
   return profile == BCAST_PROFILE_TOSA || profile == BCAST_PROFILE_TRAIT ||
          profile == BCAST_PROFILE_NUMPY;
@@ -35,18 +86,34 @@ int bcast_op_arity(bcast_op op) {
   return bcast_op_get(op)->broadcast_operands;
 }
 
-uint32_t bcast_op_types(bcast_op op, bcast_profile profile) {
+uint32_t bcast_op_types_in(bcast_op op, bcast_profile profile,
+                           bcast_type_tables tables) {
   if ((unsigned)op >= BCAST_OP_COUNT || !profile_executes(profile)) return 0;
   const bcast_op_info *info = bcast_op_get(op);
-  return profile == BCAST_PROFILE_NUMPY ? info->numpy_types : info->tosa_types;
+  if (profile == BCAST_PROFILE_NUMPY) return info->numpy_types;
+  return tables == BCAST_TYPE_TABLES_TOSA_1_0 ? info->tosa_types
+                                              : mlir_types(info);
 }
 
-uint32_t bcast_op_cast_targets(bcast_dtype in, bcast_profile profile) {
+uint32_t bcast_op_types(bcast_op op, bcast_profile profile) {
+  return bcast_op_types_in(op, profile, BCAST_TYPE_TABLES_MLIR);
+}
+
+uint32_t bcast_op_cast_targets_in(bcast_dtype in, bcast_profile profile,
+                                  bcast_type_tables tables) {
   if ((unsigned)in >= BCAST_DTYPE_COUNT || !profile_executes(profile))
     return 0;
   if (profile == BCAST_PROFILE_NUMPY)
     return (BCAST_TYPES_ALL & (1u << in)) ? BCAST_TYPES_ALL : 0;
-  return tosa_cast[in];
+  if (tables == BCAST_TYPE_TABLES_TOSA_1_0) return tosa_cast[in];
+  if (!(MLIR_CAST & (1u << in))) return 0;
+  /* arith.truncf / extf have no float16 <-> bfloat16 (neither is wider). */
+  const uint32_t halves = BCAST_TYPE_BIT(FLOAT16) | BCAST_TYPE_BIT(BFLOAT16);
+  return MLIR_CAST & ~(1u << in) & ((halves >> in) & 1u ? ~halves : ~0u);
+}
+
+uint32_t bcast_op_cast_targets(bcast_dtype in, bcast_profile profile) {
+  return bcast_op_cast_targets_in(in, profile, BCAST_TYPE_TABLES_MLIR);
 }
 
 /* "int32, float16, bfloat16" for a type mask. */
@@ -148,6 +215,16 @@ bcast_status bcast_op_result_dtype(bcast_op op, bcast_profile profile,
                                    size_t n_inputs, const bcast_dtype *inputs,
                                    bcast_dtype cast_to, bcast_dtype *out,
                                    bcast_diag *diag) {
+  return bcast_op_result_dtype_in(op, profile, BCAST_TYPE_TABLES_MLIR,
+                                  n_inputs, inputs, cast_to, out, diag);
+}
+
+bcast_status bcast_op_result_dtype_in(bcast_op op, bcast_profile profile,
+                                      bcast_type_tables tables,
+                                      size_t n_inputs,
+                                      const bcast_dtype *inputs,
+                                      bcast_dtype cast_to, bcast_dtype *out,
+                                      bcast_diag *diag) {
   if ((unsigned)op >= BCAST_OP_COUNT)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT, "unknown op %d", (int)op);
   const bcast_op_info *info = bcast_op_get(op);
@@ -173,7 +250,7 @@ bcast_status bcast_op_result_dtype(bcast_op op, bcast_profile profile,
       bcast_op_operand_dtypes(op, profile, n_inputs, inputs, conv, diag);
   if (status != BCAST_OK) return status;
   const bcast_dtype in = conv[op == BCAST_OP_SELECT ? 1 : 0];
-  const uint32_t types = bcast_op_types(op, profile);
+  const uint32_t types = bcast_op_types_in(op, profile, tables);
   if (!types)
     return bcast__fail(diag, BCAST_TYPE,
                        "%s is a NumPy op, not a TOSA one: the %s profile does "
@@ -185,10 +262,10 @@ bcast_status bcast_op_result_dtype(bcast_op op, bcast_profile profile,
     const int numpy_takes =
         profile != BCAST_PROFILE_NUMPY && (info->numpy_types & (1u << in));
     return bcast__fail(diag, BCAST_TYPE,
-                       "tosa.%s does not take %s in the %s profile (it takes "
-                       "%s)%s",
+                       "tosa.%s does not take %s in the %s profile%s (it "
+                       "takes %s)%s",
                        name, bcast_dtype_name(in), bcast_profile_name(profile),
-                       list,
+                       tables_note(profile, tables), list,
                        numpy_takes ? "; the numpy profile takes it" : "");
   }
 
@@ -202,22 +279,24 @@ bcast_status bcast_op_result_dtype(bcast_op op, bcast_profile profile,
     break;
   case BCAST_RESULT_MUL:
     if (profile != BCAST_PROFILE_NUMPY &&
-        (in == BCAST_INT8 || in == BCAST_INT16))
+        (in == BCAST_INT8 || in == BCAST_INT16) &&
+        !(tables == BCAST_TYPE_TABLES_MLIR && cast_to == in))
       result = BCAST_INT32;
     break;
   case BCAST_RESULT_CAST: {
     if ((unsigned)cast_to >= BCAST_DTYPE_COUNT)
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                          "tosa.cast needs a result type (attribute 'to')");
-    const uint32_t targets = bcast_op_cast_targets(in, profile);
+    const uint32_t targets = bcast_op_cast_targets_in(in, profile, tables);
     if (!(targets & (1u << cast_to))) {
       char list[512];
       format_types(targets, list, sizeof list);
       return bcast__fail(diag, BCAST_TYPE,
-                         "tosa.cast has no %s -> %s mode in the %s profile "
-                         "(%s casts to %s)",
+                         "tosa.cast has no %s -> %s mode in the %s "
+                         "profile%s (%s casts to %s)",
                          bcast_dtype_name(in), bcast_dtype_name(cast_to),
-                         bcast_profile_name(profile), bcast_dtype_name(in),
+                         bcast_profile_name(profile),
+                         tables_note(profile, tables), bcast_dtype_name(in),
                          list);
     }
     result = cast_to;

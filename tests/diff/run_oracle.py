@@ -292,8 +292,9 @@ class Scalar:
 class Case:
     def __init__(self, op, inputs, expect=None, attrs=(), profile=None, checked=False,
                  label='', rc=0, err_all=(), err_any=(), err_re=(), orders=None,
-                 deterministic=False):
+                 deterministic=False, types=None):
         self.op = op
+        self.types = types            # --types (element-type tables)
         self.inputs = [a if isinstance(a, Scalar) else np.asarray(a) for a in inputs]
         self.expect = expect
         self.attrs = list(attrs)
@@ -315,6 +316,8 @@ class Case:
             a += ['--attr', at]
         if self.profile:
             a += ['--profile', self.profile]
+        if self.types:
+            a += ['--types', self.types]
         if self.checked:
             a += ['--checked']
         return a

@@ -313,3 +313,31 @@ TEST(emit_partial_contract) {
             BCAST_INVALID_ARGUMENT);
   free(s);
 }
+
+/* The element-type tables: MLIR 22's by default (an int64 intdiv lowers
+ * to arith.divsi), TOSA 1.0.2's by name (refused), and a value outside
+ * bcast_type_tables is an argument error. */
+TEST(emit_type_tables) {
+  static const char *div64 =
+      "func.func @f(%a: tensor<4xi64>, %b: tensor<4xi64>) -> tensor<4xi64> "
+      "{\n"
+      "  %0 = tosa.intdiv %a, %b : (tensor<4xi64>, tensor<4xi64>) -> "
+      "tensor<4xi64>\n"
+      "  return %0 : tensor<4xi64>\n}\n";
+  mem_sink *s = lower_ok(t, div64, NULL);
+  CHECK_CONTAINS(s->buf, "arith.divsi");
+  free(s);
+  bcast_emit_options o;
+  bcast_emit_options_init(&o);
+  o.tables = BCAST_TYPE_TABLES_TOSA_1_0;
+  s = new_sink();
+  bcast_diag d;
+  CHECK_INT(lower(div64, &o, s, NULL, &d), BCAST_TYPE);
+  CHECK_CONTAINS(d.message, "does not take int64 in the tosa profile with "
+                            "the tosa-1.0 tables");
+  o.tables = BCAST_TYPE_TABLES_COUNT;
+  CHECK_INT(lower(div64, &o, s, NULL, &d), BCAST_INVALID_ARGUMENT);
+  CHECK_CONTAINS(d.message, "unknown type tables");
+  CHECK_INT(s->len, 0);
+  free(s);
+}

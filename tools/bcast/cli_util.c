@@ -488,7 +488,9 @@ static void list_types(FILE *out, const char *label, uint32_t mask) {
 
 void cli_list_ops(FILE *out) {
   fputs("Every op of the table: inputs, input types per profile (select: of\n"
-        "its two values; its condition is bool), result type, attributes.\n",
+        "its two values; its condition is bool; tosa, trait: MLIR 22's\n"
+        "dialect, the default --types mlir; tosa-1.0: --types tosa-1.0),\n"
+        "result type, attributes.\n",
         out);
   for (int k = 0; k < BCAST_OP_COUNT; k++) {
     const bcast_op op = (bcast_op)k;
@@ -508,6 +510,9 @@ void cli_list_ops(FILE *out) {
     fputs(named ? "\n" : " -\n", out);
     list_types(out, "tosa, trait:", bcast_op_types(op, BCAST_PROFILE_TOSA));
     list_types(out, "numpy:", bcast_op_types(op, BCAST_PROFILE_NUMPY));
+    list_types(out, "tosa-1.0:",
+               bcast_op_types_in(op, BCAST_PROFILE_TOSA,
+                                 BCAST_TYPE_TABLES_TOSA_1_0));
     fprintf(out, "  %-12s", "attributes:");
     int any = 0;
     for (int a = 0; a < BCAST_ATTR_COUNT; a++) {

@@ -49,6 +49,11 @@ static const char run_help_text[] =
     "                        ranks), trait (tosa numerics, ranks expanded) "
     "or\n"
     "                        numpy (every numeric type, NumPy's results)\n"
+    "  --types T             the element types of the tosa and trait\n"
+    "                        profiles: mlir (default: as MLIR 22's TOSA\n"
+    "                        dialect and tosa-to-linalg, int64, float64,\n"
+    "                        int8 minimum, ...) or tosa-1.0 (TOSA 1.0.2's\n"
+    "                        profile tables)\n"
     "  --checked             fail where TOSA calls the result unpredictable\n"
     "                        (integer overflow, division by 0, shift counts\n"
     "                        out of range, pow outside its domain, NaN cast\n"
@@ -257,6 +262,7 @@ static int set_options(run_state *r) {
   options->checked = r->o.checked;
   options->threads = r->o.out.threads;
   options->max_bytes = r->o.out.max_bytes;
+  options->tables = r->o.tables;
   if (r->o.profile &&
       (bcast_profile_parse(r->o.profile, &options->profile) != BCAST_OK ||
        (options->profile != BCAST_PROFILE_TOSA &&

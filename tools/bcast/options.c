@@ -324,6 +324,16 @@ static int set_emit_profile(const cli_value *v) {
   return CLI_OK;
 }
 
+/* --types mlir|tosa-1.0 (run, lower): the element-type tables. */
+static int set_type_tables(const cli_value *v) {
+  if (bcast_type_tables_parse(v->text, v->field) != BCAST_OK) {
+    cli_error("%s: --types takes mlir or tosa-1.0, not '%s'", v->cmd,
+              v->text);
+    return CLI_USAGE;
+  }
+  return CLI_OK;
+}
+
 /* lower --assert-broadcast. */
 static int set_asserts(const cli_value *v) {
   ((bcast_emit_options *)v->field)->assert_broadcast = 1;
@@ -463,6 +473,7 @@ static const cli_option options[] = {
     {CMD_RUN, "--attr", "", CLI_TEXT, set_attr, RUN(attrs)},
     {CMD_RUN, "--profile", "", CLI_TEXT, set_text, RUN(profile)},
     {CMD_RUN, "--checked", "", CLI_FLAG, set_flag, RUN(checked)},
+    {CMD_RUN, "--types", "", CLI_TEXT, set_type_tables, RUN(tables)},
     {CMD_RUN, "--broadcast-dimensions", "", CLI_TEXT, set_text, RUN(broadcast_dims)},
     {CMD_RUN, "--threads", "", CLI_TEXT, set_threads_named, RUN(out)},
     {CMD_RUN, "--mlir", "", CLI_TEXT, set_text, RUN(mlir)},
@@ -508,6 +519,7 @@ static const cli_option options[] = {
     {CMD_LOWER, "--profile", "", CLI_OWN, set_emit_profile, LOWER(emit)},
     {CMD_LOWER, "--op-profile", "", CLI_TEXT, set_op_profile, LOWER(rules)},
     {CMD_LOWER, "--assert-broadcast", "", CLI_FLAG, set_asserts, LOWER(emit)},
+    {CMD_LOWER, "--types", "", CLI_TEXT, set_type_tables, LOWER(emit.tables)},
     {CMD_LOWER, "--stats", "", CLI_FLAG, set_flag, LOWER(show_stats)},
     {CMD_LOWER, "--format", "", CLI_TEXT, set_format, LOWER(format)},
     {CMD_LOWER, "-o", "", CLI_OWN, set_mlir_output, LOWER(out_path)},

@@ -21,6 +21,7 @@ typedef struct run_opts {
   cli_out_opts out;
   const char *mlir;
   const char *profile;
+  bcast_type_tables tables; /* --types */
   const char *broadcast_dims;
   int checked;
   int list_ops;
