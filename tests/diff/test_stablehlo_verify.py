@@ -207,39 +207,36 @@ def json_objects(out):
     return objs
 
 
+# --format json cases: (file, function, exit status, severity, message
+# test); the object is the op's only one, at the op's name.
+JSON_CASES = (
+    ("broadcast_in_dim.mlir", "c5_mismatch", 1, "error",
+     lambda m: m.endswith("size of operand dimension 1 (3) is not equal to 1 "
+                          "or size of result dimension 1 (4)")),
+    ("cannot_check.mlir", "chlo_unranked", 0, "remark",
+     lambda m: m.startswith(CANNOT + ": ") and len(m) > len(CANNOT) + 3),
+)
+
+
 def part_json(tally, b, tmpdir):
-    text, line = one_chunk("broadcast_in_dim.mlir", "c5_mismatch")
-    path = os.path.join(tmpdir, "c5.mlir")
-    with open(path, "w") as f:
-        f.write(text)
-    rc, out, _ = run([b, "verify", "--format", "json", path])
-    try:
-        objs = json_objects(out)
-        o = objs[0]
-        col = text.split("\n")[line - 1].index("stablehlo.broadcast_in_dim") + 1
-        tally.check(rc == 1 and len(objs) == 1 and o["file"] == path and
-                    o["line"] == line and o["column"] == col and
-                    o["severity"] == "error" and o["op"] == "stablehlo.broadcast_in_dim" and
-                    o["message"].endswith("size of operand dimension 1 (3) is not equal "
-                                          "to 1 or size of result dimension 1 (4)"),
-                    "json of a failing broadcast_in_dim: exit %s, %s" % (rc, objs))
-    except (ValueError, KeyError, IndexError) as e:
-        tally.fail("json of a failing broadcast_in_dim: %s" % e, out[:2000])
-    text, line = one_chunk("cannot_check.mlir", "chlo_unranked")
-    path = os.path.join(tmpdir, "unranked.mlir")
-    with open(path, "w") as f:
-        f.write(text)
-    rc, out, _ = run([b, "verify", "--format", "json", path])
-    try:
-        objs = json_objects(out)
-        o = objs[0]
-        tally.check(rc == 0 and len(objs) == 1 and o["line"] == line and
-                    o["severity"] == "remark" and o["op"] == "chlo.broadcast_add" and
-                    o["message"].startswith(CANNOT + ": ") and
-                    len(o["message"]) > len(CANNOT) + 3,
-                    "json of a cannot-check op: exit %s, %s" % (rc, objs))
-    except (ValueError, KeyError, IndexError) as e:
-        tally.fail("json of a cannot-check op: %s" % e, out[:2000])
+    for name, function, status, severity, message_ok in JSON_CASES:
+        text, line = one_chunk(name, function)
+        path = os.path.join(tmpdir, function + ".mlir")
+        with open(path, "w") as f:
+            f.write(text)
+        src = text.split("\n")[line - 1]
+        op = upstream.BROADCAST_OP.search(src).group(1)
+        rc, out, _ = run([b, "verify", "--format", "json", path])
+        try:
+            objs = json_objects(out)
+            o = objs[0]
+            tally.check(rc == status and len(objs) == 1 and o["file"] == path and
+                        o["line"] == line and o["column"] == src.index(op) + 1 and
+                        o["severity"] == severity and o["op"] == op and
+                        message_ok(o["message"]),
+                        "json of @%s: exit %s, %s" % (function, rc, objs))
+        except (ValueError, KeyError, IndexError) as e:
+            tally.fail("json of @%s: %s" % (function, e), out[:2000])
 
 
 def part_selection(tally, b, tmpdir):
