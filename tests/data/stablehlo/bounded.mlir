@@ -99,7 +99,7 @@ func.func @chlo_bounded_unbounded(%arg0: !bounded_type, %arg1: !unbounded_type) 
 // -----
 
 // CHLO: a static 10 and a bounded dim cannot be broadcast together; the
-// error is reported at the first operand (here the argument in the
+// error is reported at the second operand (here an argument in the
 // function's signature), not at the op.
 // expected-error @+1 {{cannot mix bounded and static dimensions in broadcast}}
 func.func @chlo_bounded_static_mix(%arg0: tensor<10xf64>, %arg1: tensor<?xf64, #stablehlo.bounds<10>>) -> tensor<10xf64> {

@@ -5,7 +5,9 @@
 // when some operand is dynamic and unbounded) it infers an unranked type,
 // which every result matches: CHLO accepts those ops, where XLA's rule
 // would not.  With only static or bounded operands the NumPy broadcast
-// reports incompatible dims itself, at the first operand's location.
+// reports incompatible dims itself, at the location of the operand that
+// does not broadcast with the ones before it (stablehlo/transforms/
+// StablehloBroadcastLowering.cpp getNumpyBroadcastShape).
 // Element types: broadcast_add's operands and result are compatible (equal,
 // or quantized alike), broadcast_atan2's equal, broadcast_complex's and
 // broadcast_select's operands alike.  Cases written for bcast; the
@@ -54,7 +56,8 @@ func.func @result_mismatch_dims(%arg0: tensor<3xf32>, %arg1: tensor<2x3xf32>) ->
 // -----
 
 // Static dims that do not broadcast: the NumPy broadcast's error, at the
-// first operand (the function's argument), and no error at the op.
+// second operand (an argument in the function's signature), and no error
+// at the op.
 // expected-error @+1 {{incompatible shapes for broadcasting 10 and 5}}
 func.func @static_incompatible(%arg0: tensor<10xf64>, %arg1: tensor<5xf64>) -> tensor<10xf64> {
   %0 = chlo.broadcast_add %arg0, %arg1 : (tensor<10xf64>, tensor<5xf64>) -> tensor<10xf64>
