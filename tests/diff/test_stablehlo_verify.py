@@ -67,7 +67,7 @@ def expectations(path):
     """What the annotations of PATH expect: {"ops": {line: name},
     "failed": number of ops expected to fail, "cannot": lines of ops
     expected to get a "cannot check" remark}.  An error annotated on a line
-    without an op (CHLO's NumPy broadcast reports at the first operand)
+    without an op (CHLO's NumPy broadcast reports at an operand)
     fails the op of its chunk."""
     with open(path) as f:
         text = f.read()
