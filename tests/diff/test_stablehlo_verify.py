@@ -16,12 +16,16 @@ annotations are the oracle.
    --op: they are selected by default), the ops the annotations expect to
    fail as failed, and the ops annotated with a "cannot check" remark as
    such.
-3. "cannot check": the ops bcast does not model (unranked, tokens) get a
-   remark "cannot check: REASON" at the op and exit 0; under --strict the
-   same ops are errors (exit 1), at the same places.
+3. "cannot check": the ops bcast does not model (other encodings than
+   #stablehlo.bounds, element types StableHLO does not name) get a remark
+   "cannot check: REASON" at the op and exit 0; under --strict the same ops
+   are errors (exit 1), at the same places.
 4. --format json for one failing op and one "cannot check" op.
-5. Selection: an invalid stablehlo.broadcast_in_dim next to a valid CHLO
-   op is checked and fails without --op.
+5. CHLO's lenient reading of an illegal broadcast_dimensions is the
+   default; --chlo-rule xla makes those ops errors.
+6. Selection: an invalid stablehlo.broadcast_in_dim next to a valid CHLO
+   op is checked and fails without --op; --no-dialect stablehlo leaves it
+   out and counts it as not checked.
 
 Usage:
   /usr/bin/python3 tests/diff/test_stablehlo_verify.py --bcast BUILD/bcast
@@ -47,6 +51,8 @@ import upstream_stablehlo as upstream  # noqa: E402
 LOCATED = re.compile(r"^(.*?):(\d+):(\d+): (error|warning|note|remark): (.*)$")
 SUMMARY = re.compile(r"(\d+) ops? checked, (\d+) failed(?:, (\d+) cannot check)?")
 CANNOT = "cannot check"
+# A "cannot check" remark, with or without MLIR's "'OP' op " in front.
+CANNOT_MESSAGE = re.compile(r"^(?:'[\w.]+' op )?cannot check: \S")
 
 
 def run(argv):
@@ -86,7 +92,7 @@ def expectations(path):
 
 def check_file_conventions(tally, path, text):
     name = os.path.basename(path)
-    head = text.split("\n\n")[0]
+    head = " ".join(l[2:].strip() for l in text.split("\n\n")[0].split("\n"))
     tally.check("Apache-2.0 WITH LLVM-exception" in head and "3c9301c11" in head,
                 "%s: the header does not note the source and licence of the "
                 "quoted messages" % name, head)
@@ -141,7 +147,7 @@ def part_files(tally, b, paths):
                     (name, summary, expect), out[-2000:])
         # Each "cannot check" remark is at its op, and only there.
         remarks = [l for l, c, sev, msg in located(err, rel)
-                   if sev == "remark" and msg.startswith(CANNOT + ": ")]
+                   if sev == "remark" and CANNOT_MESSAGE.match(msg)]
         plain = [l for l, c, sev, msg in located(err, rel) if sev == "remark"]
         tally.check(sorted(remarks) == want["cannot"] and len(plain) == len(remarks),
                     "%s: 'cannot check: ' remarks at lines %s, expected %s" %
@@ -158,9 +164,10 @@ def part_strict(tally, b, tmpdir):
     src = os.path.join(DATA, "cannot_check.mlir")
     with open(src) as f:
         text = f.read()
-    want = expectations(src)["cannot"]
+    cannot = set(expectations(src)["cannot"])
     keep = [(s, ls) for s, ls in upstream.split_chunks(text)
-            if set(upstream.ops_in(s, ls, upstream.BROADCAST_OP)) <= set(want)]
+            if set(upstream.ops_in(s, ls, upstream.BROADCAST_OP)) <= cannot]
+    want = sorted(l for s, ls in keep for l in upstream.ops_in(s, ls, upstream.BROADCAST_OP))
     body = ""
     for start, lines in keep:
         body += "\n" * (start - 1 - body.count("\n")) + "\n".join(lines)
@@ -170,7 +177,7 @@ def part_strict(tally, b, tmpdir):
     tally.check(len(keep) >= 4, "only %d cannot-check-only cases in %s" % (len(keep), src))
     rc, out, err = run([b, "verify", "--summary", path])
     remarks = sorted(l for l, c, sev, msg in located(err, path)
-                     if sev == "remark" and msg.startswith(CANNOT + ": "))
+                     if sev == "remark" and CANNOT_MESSAGE.match(msg))
     errors = [x for x in located(err, path) if x[2] == "error"]
     tally.check(rc == 0 and remarks == want and not errors,
                 "cannot-check cases: exit %s, remarks at %s, expected %s, errors %s" %
@@ -213,8 +220,8 @@ JSON_CASES = (
     ("broadcast_in_dim.mlir", "c5_mismatch", 1, "error",
      lambda m: m.endswith("size of operand dimension 1 (3) is not equal to 1 "
                           "or size of result dimension 1 (4)")),
-    ("cannot_check.mlir", "chlo_unranked", 0, "remark",
-     lambda m: m.startswith(CANNOT + ": ") and len(m) > len(CANNOT) + 3),
+    ("cannot_check.mlir", "sparse_chlo", 0, "remark",
+     lambda m: CANNOT_MESSAGE.match(m) is not None),
 )
 
 
@@ -239,6 +246,23 @@ def part_json(tally, b, tmpdir):
             tally.fail("json of @%s: %s" % (function, e), out[:2000])
 
 
+def part_chlo_rule(tally, b, tmpdir):
+    """CHLO's lenient cases (an illegal broadcast_dimensions) pass by
+    default and fail under --chlo-rule xla, at the op's line."""
+    cases = ("lenient_dims_length", "lenient_dims_size", "lenient_dims_range")
+    for function in cases:
+        text, line = one_chunk("chlo.mlir", function)
+        path = os.path.join(tmpdir, function + ".mlir")
+        with open(path, "w") as f:
+            f.write(text)
+        rc, _, err = run([b, "verify", path])
+        xrc, _, xerr = run([b, "verify", "--chlo-rule", "xla", path])
+        errs = [x for x in located(xerr, path) if x[2] == "error"]
+        tally.check(rc == 0 and not err and xrc == 1 and [x[0] for x in errs] == [line],
+                    "@%s: exit %s by default, %s under --chlo-rule xla, errors %s" %
+                    (function, rc, xrc, errs), err + xerr)
+
+
 def part_selection(tally, b, tmpdir):
     """Issue 21, point 6: stablehlo ops are checked without --op."""
     path = os.path.join(tmpdir, "mixed.mlir")
@@ -254,6 +278,13 @@ def part_selection(tally, b, tmpdir):
                 [x[0] for x in errs] == [2],
                 "broadcast_in_dim next to a chlo op: exit %s, summary %r, errors %s" %
                 (rc, out.strip(), errs), err[-2000:])
+    # --no-dialect stablehlo leaves the failing op out, and counts it.
+    rc, out, err = run([b, "verify", "--summary", "--no-dialect", "stablehlo", path])
+    m = SUMMARY.search(out)
+    skipped = re.search(r"(\d+) ops? of tosa, stablehlo or chlo not checked", out)
+    tally.check(rc == 0 and m and (int(m.group(1)), int(m.group(2))) == (1, 0) and
+                skipped and int(skipped.group(1)) == 1,
+                "--no-dialect stablehlo: exit %s, summary %r" % (rc, out.strip()), err)
 
 
 def main():
@@ -270,6 +301,7 @@ def main():
         part_files(tally, b, paths)
         part_strict(tally, b, tmpdir)
         part_json(tally, b, tmpdir)
+        part_chlo_rule(tally, b, tmpdir)
         part_selection(tally, b, tmpdir)
     return tally.summary()
 

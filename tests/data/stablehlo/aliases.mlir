@@ -98,6 +98,7 @@ func.func @bounds_alias_two(%arg0: tensor<?x?xf32, #stablehlo.bounds<5, 5>>) -> 
 !bad = tensor<2x4xf32>
 func.func @chlo_alias(%arg0: !lhs, %arg1: !rhs) -> (!lhs, !bad) {
   %0 = chlo.broadcast_add %arg0, %arg1 : (!lhs, !rhs) -> !lhs
+  // expected-error @+2 {{failed to infer returned types}}
   // expected-error @+1 {{'chlo.broadcast_add' op inferred type(s) 'tensor<2x3xf32>' are incompatible with return type(s) of operation 'tensor<2x4xf32>'}}
   %1 = chlo.broadcast_add %arg0, %arg1 : (!lhs, !rhs) -> !bad
   return %0, %1 : !lhs, !bad
@@ -120,6 +121,7 @@ func.func @dynamic_alias(%arg0: !in, %arg1: !shape) -> !out {
 !v = tensor<3xi32>
 !m = tensor<1x2x3xi32>
 func.func @broadcast_alias(%arg0: !v) -> !m {
+  // expected-error @+2 {{failed to infer returned types}}
   // expected-error @+1 {{'stablehlo.broadcast' op inferred type(s) 'tensor<2x3xi32>' are incompatible with return type(s) of operation 'tensor<1x2x3xi32>'}}
   %0 = stablehlo.broadcast %arg0, sizes = [2] : (!v) -> !m
   return %0 : !m

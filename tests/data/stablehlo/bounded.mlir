@@ -79,6 +79,7 @@ func.func @chlo_bounded_within(%arg0: tensor<?xf64, #stablehlo.bounds<10>>, %arg
 
 // CHLO: a static result size above the inferred bound is incompatible.
 func.func @chlo_bounded_exceeded(%arg0: tensor<?xf64, #stablehlo.bounds<10>>, %arg1: tensor<1xf64>) -> tensor<12xf64> {
+  // expected-error @+2 {{failed to infer returned types}}
   // expected-error @+1 {{are incompatible with return type(s) of operation 'tensor<12xf64>'}}
   %0 = chlo.broadcast_add %arg0, %arg1 : (tensor<?xf64, #stablehlo.bounds<10>>, tensor<1xf64>) -> tensor<12xf64>
   return %0 : tensor<12xf64>

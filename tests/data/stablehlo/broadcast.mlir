@@ -47,6 +47,7 @@ func.func @dynamic(%arg0: tensor<?xi32>, %arg1: tensor<3xi32>) -> (tensor<1x2x?x
 // The result rank is rank(operand) + size(broadcast_sizes).
 // mirrors stablehlo/tests/ops_stablehlo.mlir @broadcast_bad_result_rank
 func.func @bad_result_rank(%arg0: tensor<3xi32>) -> tensor<1x2x3xi32> {
+  // expected-error @+2 {{failed to infer returned types}}
   // expected-error @+1 {{'stablehlo.broadcast' op inferred type(s) 'tensor<2x3xi32>' are incompatible with return type(s) of operation 'tensor<1x2x3xi32>'}}
   %0 = "stablehlo.broadcast"(%arg0) {broadcast_sizes = array<i64: 2>} : (tensor<3xi32>) -> tensor<1x2x3xi32>
   func.return %0 : tensor<1x2x3xi32>
@@ -57,6 +58,7 @@ func.func @bad_result_rank(%arg0: tensor<3xi32>) -> tensor<1x2x3xi32> {
 // The new dims are broadcast_sizes.
 // mirrors stablehlo/tests/ops_stablehlo.mlir @broadcast_bad_first_part_result_shape
 func.func @bad_new_dims(%arg0: tensor<3xi32>) -> tensor<1x3xi32> {
+  // expected-error @+2 {{failed to infer returned types}}
   // expected-error @+1 {{'stablehlo.broadcast' op inferred type(s) 'tensor<2x3xi32>' are incompatible with return type(s) of operation 'tensor<1x3xi32>'}}
   %0 = stablehlo.broadcast %arg0, sizes = [2] : (tensor<3xi32>) -> tensor<1x3xi32>
   return %0 : tensor<1x3xi32>
@@ -67,6 +69,7 @@ func.func @bad_new_dims(%arg0: tensor<3xi32>) -> tensor<1x3xi32> {
 // The operand's dims are kept as they are: no size-1 expansion.
 // mirrors stablehlo/tests/ops_stablehlo.mlir @broadcast_bad_second_part_result_shape
 func.func @bad_operand_dims(%arg0: tensor<1xi32>) -> tensor<2x3xi32> {
+  // expected-error @+2 {{failed to infer returned types}}
   // expected-error @+1 {{'stablehlo.broadcast' op inferred type(s) 'tensor<2x1xi32>' are incompatible with return type(s) of operation 'tensor<2x3xi32>'}}
   %0 = stablehlo.broadcast %arg0, sizes = [2] : (tensor<1xi32>) -> tensor<2x3xi32>
   return %0 : tensor<2x3xi32>

@@ -39,6 +39,7 @@ func.func @explicit_dims(%arg1: tensor<1xi32>, %arg2: tensor<1x2xi32>) -> tensor
 
 // A legal broadcast whose result differs from the inferred shape.
 func.func @result_mismatch(%arg0: tensor<2x3xf32>, %arg1: tensor<3xf32>) -> tensor<2x4xf32> {
+  // expected-error @+2 {{failed to infer returned types}}
   // expected-error @+1 {{'chlo.broadcast_add' op inferred type(s) 'tensor<2x3xf32>' are incompatible with return type(s) of operation 'tensor<2x4xf32>'}}
   %0 = chlo.broadcast_add %arg0, %arg1 : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
@@ -48,6 +49,7 @@ func.func @result_mismatch(%arg0: tensor<2x3xf32>, %arg1: tensor<3xf32>) -> tens
 
 // The same with explicit broadcast_dimensions, pretty form.
 func.func @result_mismatch_dims(%arg0: tensor<3xf32>, %arg1: tensor<2x3xf32>) -> tensor<2x4xf32> {
+  // expected-error @+2 {{failed to infer returned types}}
   // expected-error @+1 {{'chlo.broadcast_subtract' op inferred type(s) 'tensor<2x3xf32>' are incompatible with return type(s) of operation 'tensor<2x4xf32>'}}
   %0 = chlo.broadcast_subtract %arg0, %arg1 {broadcast_dimensions = array<i64: 1>} : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
@@ -105,6 +107,7 @@ func.func @lenient_dynamic(%arg0: tensor<?x2xf32>, %arg1: tensor<?x3xf32>) -> (t
 // A dynamic dim against a static one infers the static size; a result of
 // another static size does not match it.
 func.func @dynamic_against_static(%arg0: tensor<?xf32>, %arg1: tensor<4xf32>) -> tensor<5xf32> {
+  // expected-error @+2 {{failed to infer returned types}}
   // expected-error @+1 {{'chlo.broadcast_add' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<5xf32>'}}
   %0 = chlo.broadcast_add %arg0, %arg1 : (tensor<?xf32>, tensor<4xf32>) -> tensor<5xf32>
   return %0 : tensor<5xf32>
@@ -171,6 +174,7 @@ func.func @complex_mismatch(%arg0: tensor<2xf64>, %arg1: tensor<2xf32>) -> tenso
 
 // broadcast_complex: the result's element type is complex of the operands'.
 func.func @complex_result_type(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>) -> tensor<2xcomplex<f64>> {
+  // expected-error @+2 {{failed to infer returned types}}
   // expected-error @+1 {{'chlo.broadcast_complex' op inferred type(s) 'tensor<2xcomplex<f32>>' are incompatible with return type(s) of operation 'tensor<2xcomplex<f64>>'}}
   %0 = chlo.broadcast_complex %arg0, %arg1 : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xcomplex<f64>>
   return %0 : tensor<2xcomplex<f64>>
@@ -217,6 +221,7 @@ func.func @select_branch_mismatch(%arg0: tensor<2xi1>, %arg1: tensor<2xi32>, %ar
 
 // broadcast_select: a result shape other than the inferred one.
 func.func @select_result_shape(%arg0: tensor<2xi1>, %arg1: tensor<2xf32>, %arg2: tensor<2xf32>) -> tensor<3xf32> {
+  // expected-error @+2 {{failed to infer returned types}}
   // expected-error @+1 {{'chlo.broadcast_select' op inferred type(s) 'tensor<2xf32>' are incompatible with return type(s) of operation 'tensor<3xf32>'}}
   %0 = chlo.broadcast_select %arg0, %arg1, %arg2 : (tensor<2xi1>, tensor<2xf32>, tensor<2xf32>) -> tensor<3xf32>
   return %0 : tensor<3xf32>

@@ -197,6 +197,18 @@ func.func @c7_constant_length(%arg0: tensor<4xf32>) -> tensor<3x4xf32> {
 
 // -----
 
+// C7 for an output_dimensions that is not a constant: its type's length is
+// not the result's rank.  The specification's C7 makes this invalid;
+// StableHLO's verifier checks C7 only on a constant (it accepts this op),
+// so the expected text is bcast's own.
+func.func @c7_type_length(%arg0: tensor<4xf32>, %shape: tensor<3xi64>) -> tensor<3x4xf32> {
+  // expected-error @+1 {{op output_dimensions has 3 elements but the result has rank 2}}
+  %0 = stablehlo.dynamic_broadcast_in_dim %arg0, %shape, dims = [1] : (tensor<4xf32>, tensor<3xi64>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
 // output_dimensions is a statically shaped 1-d tensor (the operand's type
 // constraint).
 // mirrors stablehlo/tests/ops_stablehlo.mlir @dynamic_broadcast_in_dim_dynamic_output_shape
