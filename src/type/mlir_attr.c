@@ -217,17 +217,32 @@ static int custom_find(bcast_mlir_span custom, const char *keyword,
   return 0;
 }
 
+/* The attribute's own value: an attribute alias ("#dims", defined by
+ * "#dims = array<i64: 1>" in the file) stands for what it names.  One
+ * that does not resolve stays as written, for its reader to refuse. */
+static int attr_value(const bcast_mlir_op *op, bcast_mlir_span *value) {
+  bcast_mlir_span named;
+  const char *why = NULL;
+  if (value->len > 1 && value->text[0] == '#' &&
+      bcast__mlir_alias_resolve(op->scanner, value->text, value->len, &named,
+                                &why) == 1)
+    *value = named;
+  return 1;
+}
+
 int bcast_mlir_op_attr(const bcast_mlir_op *op, const char *name,
                        bcast_mlir_span *key, bcast_mlir_span *value) {
   size_t n = strlen(name);
   if (dict_find(op->properties, name, n, key, value) ||
       dict_find(op->attrs, name, n, key, value))
-    return 1;
+    return attr_value(op, value);
   if (op->custom.len == 0) return 0;
   for (size_t k = 0; k < sizeof custom_keywords / sizeof custom_keywords[0];
        k++)
     if (strcmp(custom_keywords[k].attr, name) == 0)
-      return custom_find(op->custom, custom_keywords[k].keyword, key, value);
+      return custom_find(op->custom, custom_keywords[k].keyword, key,
+                         value) &&
+             attr_value(op, value);
   return 0;
 }
 

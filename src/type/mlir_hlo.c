@@ -307,9 +307,9 @@ static bcast_status ods_tensors(const hlo_op *h, int ranked) {
     fmt(why, sizeof why, "%s has type '%s'; this op takes %s tensors", slot,
         text, ranked ? "ranked" : "ranked or unranked");
     fmt(mlir, sizeof mlir,
-        "%s must be %s tensor of StableHLO element type values, but "
+        "%s must be %stensor of StableHLO element type values, but "
         "got '%s'",
-        slot, ranked ? "ranked" : "ranked or unranked", text);
+        slot, ranked ? "ranked " : "", text); /* RankedTensorOf, TensorOf */
     return fail(h, BCAST_TYPE, why, mlir);
   }
   return BCAST_OK;
@@ -360,7 +360,7 @@ static bcast_status ods_elem(const hlo_op *h, size_t k, int pred, int ints,
   fmt(why, sizeof why, "%s has type '%s'; this op takes tensors of %s", slot,
       text, words);
   fmt(mlir, sizeof mlir,
-      "%s must be ranked or unranked tensor of %s values, but got '%s'", slot,
+      "%s must be tensor of %s values, but got '%s'", slot,
       words, text);
   return fail(h, BCAST_TYPE, why, mlir);
 }
@@ -1056,6 +1056,58 @@ static void numpy_inferred(const hlo_op *h, size_t n, inferred *inf) {
   }
 }
 
+/* CHLO's numpy broadcast of slots [0, n) when every operand is static or
+ * bounded (getNumpyBroadcastShape): a bound counts as the dim's size, two
+ * sizes other than 1 must be equal, and then both bounded or both static.
+ * CHLO emits these errors while inferring (at the location of an operand's
+ * definition, which bcast does not track: it reports them at the op) and
+ * then infers an unranked result, so no second error follows. */
+static bcast_status numpy_bounded_clash(const hlo_op *h, size_t n) {
+  int32_t rank = 0;
+  for (size_t k = 0; k < n; k++) {
+    const hlo_type *t = &h->t[k];
+    if (t->shape.rank == BCAST_RANK_UNRANKED) return BCAST_OK;
+    for (int32_t d = 0; d < t->shape.rank; d++)
+      if (BCAST_DIM_IS_DYNAMIC(t->shape.dims[d]) &&
+          (!t->bounded || BCAST_DIM_IS_DYNAMIC(t->bounds[d])))
+        return BCAST_OK; /* the lenient fallback: no error */
+    if (t->shape.rank > rank) rank = t->shape.rank;
+  }
+  for (int32_t d = 0; d < rank; d++) {
+    int64_t size = 1;
+    int bounded = 0;
+    for (size_t k = 0; k < n; k++) {
+      const hlo_type *t = &h->t[k];
+      int32_t at = d - (rank - t->shape.rank);
+      if (at < 0) continue;
+      int dyn = BCAST_DIM_IS_DYNAMIC(t->shape.dims[at]);
+      int64_t s = dyn ? t->bounds[at] : t->shape.dims[at];
+      if (s == 1) continue;
+      if (size == 1) {
+        size = s;
+        bounded = dyn;
+        continue;
+      }
+      char mlir[96];
+      if (s != size) {
+        fmt(mlir, sizeof mlir, "incompatible shapes for broadcasting %lld and %lld",
+            (long long)size, (long long)s);
+        return fail(h, BCAST_INCOMPATIBLE,
+                    "the operands' sizes (a bound counting as its size) do "
+                    "not broadcast; stablehlo-opt reports this at the "
+                    "operand's definition",
+                    mlir);
+      }
+      if (dyn != bounded)
+        return fail(h, BCAST_INCOMPATIBLE,
+                    "a bounded dim meets a static dim of its bound; "
+                    "stablehlo-opt reports this at the operand's definition",
+                    "cannot mix bounded and static dimensions in broadcast");
+    }
+  }
+  return BCAST_OK;
+}
+
 /* CHLO's broadcast_dimensions rule for two operands: the lower-rank
  * operand's dims go to the listed dims of the other, broadcast there; an
  * illegal list is signalled as unranked. */
@@ -1125,6 +1177,8 @@ static bcast_status verify_chlo_binary(const hlo_op *h) {
   memset(&inf, 0, sizeof inf);
   if (found)
     dims_inferred(h, dims, n_dims, &inf);
+  else if ((st = numpy_bounded_clash(h, 2)) != BCAST_OK)
+    return st;
   else
     numpy_inferred(h, 2, &inf);
   if (rule == CHLO_COMPLEX)
@@ -1150,6 +1204,7 @@ static bcast_status verify_chlo_select(const hlo_op *h) {
                       "mismatched operand types");
   inferred inf;
   memset(&inf, 0, sizeof inf);
+  if ((st = numpy_bounded_clash(h, 3)) != BCAST_OK) return st;
   numpy_inferred(h, 3, &inf);
   set_elem(&inf, h->t[1].ref->elem, h->t[1].ref->elem_len);
   /* broadcast_select compares shapes only (verifyCompatibleShapes). */

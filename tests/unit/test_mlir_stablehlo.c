@@ -506,7 +506,7 @@ static const model_case chlo_cases[] = {
     {"logical ops take pred or integers",
      CHLO("broadcast_and", "", "tensor<2xf32>", "tensor<2xf32>",
           "tensor<2xf32>"),
-     "operand #0 must be ranked or unranked tensor of pred or integer"},
+     "operand #0 must be tensor of pred or integer"},
     {"unranked operands infer an unranked result",
      CHLO("broadcast_compare",
           "{comparison_direction = #chlo<comparison_direction EQ>}",
