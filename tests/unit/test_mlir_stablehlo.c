@@ -466,8 +466,17 @@ static const model_case chlo_cases[] = {
           "tensor<3x3xf32>"),
      "inferred type(s) 'tensor<3x2xf32>' are incompatible with return "
      "type(s) of operation 'tensor<3x3xf32>'"},
-    {"a clash infers an unranked result: any result matches",
+    {"a clash of static sizes is getNumpyBroadcastShape's error",
      CHLO("broadcast_add", "", "tensor<2xf32>", "tensor<3xf32>",
+          "tensor<7xf32>"),
+     "incompatible shapes for broadcasting 2 and 3"},
+    {"a bound counts as its size, and must meet a bound",
+     CHLO("broadcast_add", "", "tensor<4xf32>",
+          "tensor<?xf32, #stablehlo.bounds<4>>", "tensor<4xf32>"),
+     "cannot mix bounded and static dimensions in broadcast"},
+    {"a clash beside an unbounded dim infers an unranked result: any "
+     "result matches",
+     CHLO("broadcast_add", "", "tensor<?x2xf32>", "tensor<3xf32>",
           "tensor<7xf32>"),
      NULL},
     {"an illegal broadcast_dimensions infers an unranked result",
@@ -543,10 +552,10 @@ TEST(chlo_xla_rule_is_strict) {
   bcast_mlir_verify_options o;
   bcast_mlir_verify_options_init(&o);
   o.chlo_xla_rule = 1;
-  one_op r = judge(chlo_cases[3].text, &o);
+  one_op r = judge(chlo_cases[5].text, &o);
   CHECK_INT(r.outcome, BCAST_MLIR_FAILED);
   CHECK_CONTAINS(r.text, "invalid broadcast_dimensions");
-  r = judge(chlo_cases[3].text, NULL);
+  r = judge(chlo_cases[5].text, NULL);
   CHECK_INT(r.outcome, BCAST_MLIR_PASSED);
 }
 
@@ -559,8 +568,8 @@ TEST(stablehlo_selection_and_counts) {
       "%0 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<f32>) -> "
       "tensor<2xf32>\n"
       "%1 = stablehlo.add %0, %0 : tensor<2xf32>\n"
-      "%2 = chlo.broadcast_add %1, %0 : (tensor<2xf32>, tensor<3xf32>) -> "
-      "tensor<3xf32>\n"
+      "%2 = chlo.broadcast_add %1, %0 : (tensor<2xf32>, tensor<1xf32>) -> "
+      "tensor<2xf32>\n"
       "%3 = arith.addf %a, %b : f32\n";
   bcast_mlir_counts n;
   CHECK_INT(
