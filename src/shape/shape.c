@@ -64,6 +64,7 @@ void bcast_shape_set_unranked(bcast_shape *shape) {
                       *out == BCAST_DIM_DYNAMIC;
     ensures two_dyn: dim0 < 0 && dim1 < 0 && dim0 != dim1 ==>
                      *out == BCAST_DIM_DYNAMIC;
+    ensures merge: \result == BCAST_OK ==> *out == bcast_dim_merge(dim0, dim1);
  */
 bcast_status bcast_dim_infer(int64_t dim0, int64_t dim1, int64_t *out) {
   if (BCAST_DIM_IS_DYNAMIC(dim0) || BCAST_DIM_IS_DYNAMIC(dim1)) {
@@ -211,8 +212,7 @@ bcast_status bcast_shape_elem_count(const bcast_shape *shape, int64_t *out,
   return BCAST_OK;
 }
 
-/* Text of a size for messages: "3", "?". */
-static const char *dim_text(int64_t dim, char *buf, size_t cap) {
+const char *bcast__dim_text(int64_t dim, char *buf, size_t cap) {
   if (BCAST_DIM_IS_DYNAMIC(dim)) snprintf(buf, cap, "?");
   else snprintf(buf, cap, "%lld", (long long)dim);
   return buf;
@@ -240,8 +240,8 @@ static bcast_status incompatible(bcast__shapes ops, int32_t rank, int j,
   bcast__fail(diag, BCAST_INCOMPATIBLE,
               "at broadcast dim %d: operand #%d dim %d (size %s) is "
               "incompatible with operand #%zu dim %d (size %s)",
-              (int)a, j, (int)j_axis, dim_text(dj, s0, sizeof s0), k, (int)i,
-              dim_text(d, s1, sizeof s1));
+              (int)a, j, (int)j_axis, bcast__dim_text(dj, s0, sizeof s0), k, (int)i,
+              bcast__dim_text(d, s1, sizeof s1));
   bcast__locate(diag, j, j_axis, dj, (int)k, i, d, a);
   bcast__mlir_message(diag, 1,
                       "operands don't have broadcast-compatible shapes");
@@ -395,15 +395,15 @@ static bcast_status result_dim_error(bcast__shapes ops,
                 "determine it at run time (inferred '?', from operand #%d dim "
                 "%d); the trait's Verify requires a static result dim to equal "
                 "the inferred dim (use '?' in the result, or the mlir profile)",
-                (int)result_axis, dim_text(got, s0, sizeof s0), origin,
+                (int)result_axis, bcast__dim_text(got, s0, sizeof s0), origin,
                 (int)origin_axis);
   } else {
     bcast__fail(diag, BCAST_RESULT_MISMATCH,
                 "result dim %d (size %s) does not match broadcast dim %d "
                 "(size %s, from operand #%d dim %d); results are never "
                 "broadcast",
-                (int)result_axis, dim_text(got, s0, sizeof s0), (int)axis,
-                dim_text(want, s1, sizeof s1), origin, (int)origin_axis);
+                (int)result_axis, bcast__dim_text(got, s0, sizeof s0), (int)axis,
+                bcast__dim_text(want, s1, sizeof s1), origin, (int)origin_axis);
   }
   bcast__locate(diag, BCAST_DIAG_RESULT, result_axis, got, origin,
                 origin_axis, want, axis);

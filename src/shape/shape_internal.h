@@ -12,6 +12,19 @@
 /*@ predicate bcast_incompatible(integer d0, integer d1) =
       d0 >= 0 && d1 >= 0 && d0 != 1 && d1 != 1 && d0 != d1;
  */
+/* And the dim a compatible pair gives (bcast_dim_infer): a 1 yields to the
+ * other dim, equal dims stay, two different dynamic dims give '?', and a
+ * dynamic dim yields to a static size other than 0 and 1, but against 0
+ * gives '?'. */
+/*@ logic integer bcast_dim_merge(integer d0, integer d1) =
+      d0 == 1 ? d1 :
+      d1 == 1 ? d0 :
+      d0 == d1 ? d0 :
+      d0 < 0 && d1 < 0 ? BCAST_DIM_DYNAMIC :
+      d0 < 0 ? (d1 == 0 ? BCAST_DIM_DYNAMIC : d1) :
+      d1 < 0 ? (d0 == 0 ? BCAST_DIM_DYNAMIC : d0) :
+      d0;
+ */
 
 typedef struct bcast__shapes {
   const char *base;   /* address of operand 0's bcast_shape */
@@ -33,6 +46,15 @@ static inline int32_t bcast__own_axis(const bcast_shape *s, int32_t out_rank,
   int32_t i = a - (out_rank - s->rank);
   return i >= 0 && i < s->rank ? i : -1;
 }
+
+/* Text of a size for messages: "3", "?" (snprintf into buf).  The WP
+ * proofs take this contract for it (docs/proofs.md); EVA reads the body. */
+/*@ requires \valid(buf + (0 .. cap - 1));
+    assigns buf[0 .. cap - 1] \from dim, cap;
+    assigns \result \from buf;
+    ensures \result == buf;
+ */
+const char *bcast__dim_text(int64_t dim, char *buf, size_t cap);
 
 static inline bcast__shapes bcast__shapes_of(const bcast_shape *shapes,
                                              size_t n) {
