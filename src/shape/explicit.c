@@ -143,6 +143,8 @@ bcast_status bcast_broadcast_in_dim_check(const bcast_shape *operand,
  * used. */
 /*@ logic integer bcast_entry{L}(int64_t *p, integer i) = p[i];
     logic integer bcast_dim_at{L}(bcast_shape *s, integer i) = s->dims[i];
+    logic integer bcast_size_dim{L}(bcast_dim_size *z, integer i) = z[i].dim;
+    logic integer bcast_size_of{L}(bcast_dim_size *z, integer i) = z[i].size;
  */
 
 /* The lower-rank operand of the XLA form placed in the higher rank
@@ -378,6 +380,66 @@ bcast_status bcast_xla_binary_shape(const bcast_shape *lhs,
   return merge_dims(high, low, low_is_lhs ? 1 : 0, out, diag);
 }
 
+/* Proven (docs/proofs.md), of the arguments on entry: on success the map
+ * is an injection of the operand's dims into the output's, the sized
+ * output dims are in range and distinct and take their sizes, a mapped
+ * dim without a size keeps the operand's, only a 1 (or a dynamic dim)
+ * takes another size, and source[o] names an operand dim mapped to o
+ * whose size output dim o has (or may have, when dynamic); and
+ * BCAST_INCOMPATIBLE only when a static operand dim other than 1 is
+ * given another size.  Not proven: that every output dim is mapped or
+ * sized (a counting argument; the rank is counted so that it is). */
+/*@ requires shapes: \valid_read(operand) && \valid(out) &&
+      BCAST_RANK_UNRANKED <= operand->rank <= BCAST_MAX_RANK;
+    requires map: \valid_read(dims + (0 .. n_dims - 1));
+    requires sizes: \valid_read(sizes + (0 .. n_sizes - 1));
+    requires source: source == \null ||
+      \valid(source + (0 .. \min(n_dims + n_sizes, BCAST_MAX_RANK) - 1));
+    requires diag: diag == \null || \valid(diag);
+    requires apart: \separated(out, operand) &&
+      \separated(out, dims + (0 .. n_dims - 1)) &&
+      \separated(out, sizes + (0 .. n_sizes - 1)) &&
+      \separated(diag, operand) && \separated(diag, out) &&
+      \separated(diag, dims + (0 .. n_dims - 1)) &&
+      \separated(diag, sizes + (0 .. n_sizes - 1)) &&
+      \separated(source + (0 .. BCAST_MAX_RANK - 1), operand) &&
+      \separated(source + (0 .. BCAST_MAX_RANK - 1), out) &&
+      \separated(source + (0 .. BCAST_MAX_RANK - 1), diag) &&
+      \separated(source + (0 .. BCAST_MAX_RANK - 1), dims + (0 .. n_dims - 1)) &&
+      \separated(source + (0 .. BCAST_MAX_RANK - 1),
+                 sizes + (0 .. n_sizes - 1));
+    assigns *out, *diag, source[0 .. BCAST_MAX_RANK - 1];
+    ensures status: \result == BCAST_OK || \result == BCAST_INVALID_ARGUMENT ||
+      \result == BCAST_RANK_LIMIT || \result == BCAST_INCOMPATIBLE;
+    ensures map: \result == BCAST_OK ==>
+      0 <= out->rank <= BCAST_MAX_RANK && n_dims == \old(operand->rank) &&
+      bcast_map_valid{Pre}(dims, n_dims, out->rank, BCAST_DIMS_ANY_ORDER);
+    ensures sized: \result == BCAST_OK ==>
+      \forall integer s; 0 <= s < n_sizes ==>
+        0 <= \old(sizes[s].dim) < out->rank &&
+        out->dims[\old(sizes[s].dim)] == \old(sizes[s].size) &&
+        \forall integer t; s < t < n_sizes ==>
+          \old(sizes[s].dim != sizes[t].dim);
+    ensures kept: \result == BCAST_OK ==>
+      \forall integer i; 0 <= i < n_dims &&
+        \old(\forall integer s; 0 <= s < n_sizes ==>
+               sizes[s].dim != dims[i]) ==>
+        out->dims[\old(dims[i])] == \old(operand->dims[i]);
+    ensures expands: \result == BCAST_OK ==>
+      \forall integer i, s; 0 <= i < n_dims && 0 <= s < n_sizes &&
+        \old(sizes[s].dim == dims[i]) ==>
+        \old(operand->dims[i] == 1 || operand->dims[i] < 0 ||
+              operand->dims[i] == sizes[s].size);
+    ensures incompatible: \result == BCAST_INCOMPATIBLE ==>
+      \exists integer i, s; 0 <= i < n_dims && 0 <= s < n_sizes &&
+        \old(sizes[s].dim == dims[i] && operand->dims[i] >= 0 &&
+              operand->dims[i] != 1 && operand->dims[i] != sizes[s].size);
+    ensures source: \result == BCAST_OK && source != \null ==>
+      \forall integer o; 0 <= o < out->rank ==> -1 <= source[o] < n_dims &&
+        (source[o] >= 0 ==> bcast_entry{Pre}(dims, source[o]) == o &&
+          (out->dims[o] == bcast_dim_at{Pre}(operand, source[o]) ||
+           bcast_dim_at{Pre}(operand, source[o]) < 0));
+ */
 bcast_status bcast_broadcast_in_dim_partial(const bcast_shape *operand,
                                             const int64_t *dims, size_t n_dims,
                                             const bcast_dim_size *sizes,
@@ -388,8 +450,12 @@ bcast_status bcast_broadcast_in_dim_partial(const bcast_shape *operand,
                        "broadcast_in_dim needs a ranked operand");
   /* The output rank: every output dim is mapped or sized, exactly once. */
   size_t new_dims = 0; /* at most n_sizes */
+  /*@ loop invariant 0 <= s <= n_sizes && new_dims <= s;
+      loop assigns s, new_dims; */
   for (size_t s = 0; s < n_sizes; s++) {
     int mapped = 0;
+    /*@ loop invariant 0 <= i <= n_dims;
+        loop assigns i, mapped; */
     for (size_t i = 0; i < n_dims; i++) mapped |= dims[i] == sizes[s].dim;
     new_dims += !mapped;
     if (sizes[s].size < 0 && !BCAST_DIM_IS_DYNAMIC(sizes[s].size))
@@ -407,53 +473,122 @@ bcast_status bcast_broadcast_in_dim_partial(const bcast_shape *operand,
   bcast_status st = check_map(operand->rank, (int32_t)rank, dims, n_dims,
                               BCAST_DIMS_ANY_ORDER, diag);
   if (st != BCAST_OK) return st;
+  /* The annotations below speak of the arguments as they were on entry
+   * ({Pre}); each read of one is shown to be that value. */
   out->rank = (int32_t)rank;
+  /* from[o]: the operand dim mapped to output dim o, or -1. */
   int32_t from[BCAST_MAX_RANK];
+  /*@ loop invariant 0 <= o <= BCAST_MAX_RANK;
+      loop invariant \forall integer e; 0 <= e < o ==> from[e] == -1;
+      loop assigns o, from[0 .. BCAST_MAX_RANK - 1]; */
   for (int32_t o = 0; o < BCAST_MAX_RANK; o++) from[o] = -1;
   /*@ loop invariant 0 <= i <= n_dims;
+      loop invariant \forall integer p; 0 <= p < i ==>
+        from[bcast_entry{Pre}(dims, p)] == p &&
+        out->dims[bcast_entry{Pre}(dims, p)] == bcast_dim_at{Pre}(operand, p);
+      loop invariant \forall integer e; 0 <= e < BCAST_MAX_RANK ==>
+        -1 <= from[e] < i &&
+        (from[e] >= 0 ==> bcast_entry{Pre}(dims, from[e]) == e);
+      loop invariant out->rank == rank;
       loop assigns i, from[0 .. BCAST_MAX_RANK - 1],
                    out->dims[0 .. BCAST_MAX_RANK - 1]; */
   for (size_t i = 0; i < n_dims; i++) {
     int64_t to = dims[i];
     /*@ assert mapped: i < operand->rank && 0 <= to < out->rank; */
+    /*@ assert read: to == bcast_entry{Pre}(dims, i) &&
+          operand->dims[i] == bcast_dim_at{Pre}(operand, i); */
     from[to] = (int32_t)i;
     out->dims[to] = operand->dims[i];
   }
-  int64_t given[BCAST_MAX_RANK] = {0}; /* read only where sized */
-  uint64_t has_size[(BCAST_MAX_RANK + 63) / 64] = {0};
+  /* given[o]: the size output dim o is given, read where sized[o]. */
+  int64_t given[BCAST_MAX_RANK] = {0};
+  unsigned char sized[BCAST_MAX_RANK] = {0};
+  /*@ loop invariant 0 <= s <= n_sizes;
+      loop invariant \forall integer t; 0 <= t < s ==>
+        0 <= bcast_size_dim{Pre}(sizes, t) < rank &&
+        sized[bcast_size_dim{Pre}(sizes, t)] == 1 &&
+        given[bcast_size_dim{Pre}(sizes, t)] == bcast_size_of{Pre}(sizes, t);
+      loop invariant \forall integer t, u; 0 <= t < u < s ==>
+        bcast_size_dim{Pre}(sizes, t) != bcast_size_dim{Pre}(sizes, u);
+      loop invariant \forall integer e; 0 <= e < BCAST_MAX_RANK ==>
+        (sized[e] == 0 || sized[e] == 1) &&
+        (sized[e] == 1 ==> \exists integer t; 0 <= t < s &&
+                            bcast_size_dim{Pre}(sizes, t) == e);
+      loop assigns s, sized[0 .. BCAST_MAX_RANK - 1],
+                   given[0 .. BCAST_MAX_RANK - 1]; */
   for (size_t s = 0; s < n_sizes; s++) {
     int32_t o = sizes[s].dim;
+    /*@ assert read: o == bcast_size_dim{Pre}(sizes, s) &&
+          sizes[s].size == bcast_size_of{Pre}(sizes, s); */
     if (o < 0 || o >= out->rank)
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                          "a size is given for output dim %d, but the output "
                          "has rank %d",
                          (int)o, (int)out->rank);
-    if (has_size[o / 64] & (1ull << (o % 64)))
+    if (sized[o])
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                          "output dim %d is given a size twice", (int)o);
-    has_size[o / 64] |= 1ull << (o % 64);
+    sized[o] = 1;
     given[o] = sizes[s].size;
   }
+  /*@ loop invariant 0 <= o <= rank;
+      loop invariant \forall integer e; 0 <= e < o ==>
+        (sized[e] == 1 ==> out->dims[e] == given[e]) &&
+        (sized[e] == 0 && from[e] >= 0 ==>
+           out->dims[e] == bcast_dim_at{Pre}(operand, from[e])) &&
+        (sized[e] == 1 && from[e] >= 0 ==>
+           bcast_dim_at{Pre}(operand, from[e]) == 1 ||
+           bcast_dim_at{Pre}(operand, from[e]) < 0 ||
+           bcast_dim_at{Pre}(operand, from[e]) == given[e]) &&
+        (source != \null ==> -1 <= source[e] < n_dims &&
+           (source[e] >= 0 ==> source[e] == from[e] &&
+              (out->dims[e] == bcast_dim_at{Pre}(operand, from[e]) ||
+               bcast_dim_at{Pre}(operand, from[e]) < 0)));
+      loop invariant \forall integer e; o <= e < BCAST_MAX_RANK ==>
+        out->dims[e] == \at(out->dims[e], LoopEntry);
+      loop invariant out->rank == rank;
+      loop assigns o, out->dims[0 .. BCAST_MAX_RANK - 1],
+                   source[0 .. BCAST_MAX_RANK - 1]; */
   for (int32_t o = 0; o < out->rank; o++) {
-    int sized = (has_size[o / 64] >> (o % 64)) & 1;
-    if (from[o] < 0) {
+    int32_t src = from[o]; /* what source[o] receives */
+    if (src < 0) {
       /* Every unmapped dim is sized: the rank was counted that way. */
       out->dims[o] = given[o];
-    } else if (sized) {
-      int64_t in = operand->dims[from[o]];
+    } else if (sized[o]) {
+      int64_t in = operand->dims[src];
+      /*@ assert read: in == bcast_dim_at{Pre}(operand, src); */
       if (in != 1 && !BCAST_DIM_IS_DYNAMIC(in) && in != given[o]) {
         char s0[24], s1[24];
         return bcast__fail(diag, BCAST_INCOMPATIBLE,
                            "output dim %d is given size %s, but operand dim "
                            "%d (size %s) maps to it and can only expand from 1",
                            (int)o, bcast__dim_text(given[o], s1, sizeof s1),
-                           (int)from[o], bcast__dim_text(in, s0, sizeof s0));
+                           (int)src, bcast__dim_text(in, s0, sizeof s0));
       }
       out->dims[o] = given[o];
-      if (in == 1) from[o] = -1; /* expanded: no longer equals the input */
+      if (in == 1) src = -1; /* expanded: no longer equals the input */
     }
-    if (source) source[o] = from[o];
+    if (source) source[o] = src;
   }
+  /*@ assert kept: \forall integer i; 0 <= i < n_dims &&
+        (\forall integer s; 0 <= s < n_sizes ==>
+           bcast_size_dim{Pre}(sizes, s) != bcast_entry{Pre}(dims, i)) ==>
+        sized[bcast_entry{Pre}(dims, i)] == 0 &&
+        out->dims[bcast_entry{Pre}(dims, i)] == bcast_dim_at{Pre}(operand, i); */
+  /*@ assert expands: \forall integer i, s; 0 <= i < n_dims &&
+        0 <= s < n_sizes &&
+        bcast_size_dim{Pre}(sizes, s) == bcast_entry{Pre}(dims, i) ==>
+        (bcast_dim_at{Pre}(operand, i) == 1 ||
+         bcast_dim_at{Pre}(operand, i) < 0 ||
+         bcast_dim_at{Pre}(operand, i) == bcast_size_of{Pre}(sizes, s)); */
+  /*@ assert sized: \forall integer s; 0 <= s < n_sizes ==>
+        out->dims[bcast_size_dim{Pre}(sizes, s)] ==
+        bcast_size_of{Pre}(sizes, s); */
+  /*@ assert source: source != \null ==>
+        \forall integer o; 0 <= o < rank ==> -1 <= source[o] < n_dims &&
+          (source[o] >= 0 ==> bcast_entry{Pre}(dims, source[o]) == o &&
+            (out->dims[o] == bcast_dim_at{Pre}(operand, source[o]) ||
+             bcast_dim_at{Pre}(operand, source[o]) < 0)); */
   return BCAST_OK;
 }
 
