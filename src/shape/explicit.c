@@ -329,7 +329,6 @@ bcast_status bcast_xla_binary_shape(const bcast_shape *lhs,
                      high == bcast_xla_high(lhs, rhs); */
   /* A scalar is placed through the empty map (all 1s); another lower
    * rank through its map, checked first. */
-  bcast_shape placed;
   if (low->rank != high->rank) {
     size_t n_placed = 0;
     if (low->rank != 0) {
@@ -342,15 +341,9 @@ bcast_status bcast_xla_binary_shape(const bcast_shape *lhs,
       bcast_status st = check_map(low->rank, high->rank, dims, n_dims,
                                   BCAST_DIMS_INCREASING, diag);
       if (st != BCAST_OK) return st;
-      /*@ assert frame: lhs->rank == \at(lhs->rank, Pre) &&
-            rhs->rank == \at(rhs->rank, Pre) &&
-            (\forall integer i; 0 <= i < n_dims ==>
-               dims[i] == \at(dims[i], Pre)) &&
-            (\forall integer i; 0 <= i < BCAST_MAX_RANK ==>
-               lhs->dims[i] == \at(lhs->dims[i], Pre) &&
-               rhs->dims[i] == \at(rhs->dims[i], Pre)); */
       n_placed = n_dims;
     }
+    bcast_shape placed;
     place_operand(low, high->rank, dims, n_placed, &placed);
     /*@ assert frame: lhs->rank == \at(lhs->rank, Pre) &&
           rhs->rank == \at(rhs->rank, Pre) &&
@@ -363,8 +356,9 @@ bcast_status bcast_xla_binary_shape(const bcast_shape *lhs,
           bcast_incompatible(high->dims[d], placed.dims[d])) <==>
         (\exists integer i; 0 <= i < n_placed &&
           bcast_incompatible(high->dims[dims[i]], low->dims[i])); */
-    low = &placed;
-  } else if (n_dims != 0) {
+    return merge_dims(high, &placed, low_is_lhs ? 1 : 0, out, diag);
+  }
+  if (n_dims != 0) {
     /* Equal ranks: XLA allows only the identity map. */
     /*@ loop invariant 0 <= i <= n_dims;
         loop invariant i > 0 ==> n_dims == low->rank;
@@ -402,12 +396,14 @@ bcast_status bcast_xla_binary_shape(const bcast_shape *lhs,
       \separated(diag, operand) && \separated(diag, out) &&
       \separated(diag, dims + (0 .. n_dims - 1)) &&
       \separated(diag, sizes + (0 .. n_sizes - 1)) &&
-      \separated(source + (0 .. BCAST_MAX_RANK - 1), operand) &&
-      \separated(source + (0 .. BCAST_MAX_RANK - 1), out) &&
-      \separated(source + (0 .. BCAST_MAX_RANK - 1), diag) &&
-      \separated(source + (0 .. BCAST_MAX_RANK - 1), dims + (0 .. n_dims - 1)) &&
-      \separated(source + (0 .. BCAST_MAX_RANK - 1),
-                 sizes + (0 .. n_sizes - 1));
+      (source == \null ||
+       (\separated(source + (0 .. BCAST_MAX_RANK - 1), operand) &&
+        \separated(source + (0 .. BCAST_MAX_RANK - 1), out) &&
+        \separated(source + (0 .. BCAST_MAX_RANK - 1), diag) &&
+        \separated(source + (0 .. BCAST_MAX_RANK - 1),
+                   dims + (0 .. n_dims - 1)) &&
+        \separated(source + (0 .. BCAST_MAX_RANK - 1),
+                   sizes + (0 .. n_sizes - 1))));
     assigns *out, *diag, source[0 .. BCAST_MAX_RANK - 1];
     ensures status: \result == BCAST_OK || \result == BCAST_INVALID_ARGUMENT ||
       \result == BCAST_RANK_LIMIT || \result == BCAST_INCOMPATIBLE;
