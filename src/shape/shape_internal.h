@@ -32,6 +32,16 @@ typedef struct bcast__shapes {
   size_t n;
 } bcast__shapes;
 
+/* For the proofs, operand k of a view is bcast_operand(ops, k): what the
+ * strided address means is taken, not proven (WP's memory model does not
+ * read a char * as a bcast_shape *; docs/proofs.md, assumption W3). */
+/*@ axiomatic bcast_view {
+      logic bcast_shape *bcast_operand(bcast__shapes ops, integer k);
+    }
+ */
+/*@ assigns \nothing;
+    ensures \result == bcast_operand(ops, k);
+ */
 static inline const bcast_shape *bcast__shape_at(bcast__shapes ops, size_t k) {
   return (const bcast_shape *)(const void *)(ops.base + k * ops.stride);
 }
@@ -40,6 +50,23 @@ static inline const bcast_shape *bcast__shape_at(bcast__shapes ops, size_t k) {
  * or -1 where s has no dim there (unranked, or of lower rank).  Every
  * operand dim read at an aligned axis goes through here, so each read is
  * within the operand's rank by construction. */
+/*@ logic integer bcast_own{L}(bcast_shape *s, integer out_rank, integer a) =
+      s->rank == BCAST_RANK_UNRANKED ? -1 :
+      0 <= a - (out_rank - s->rank) < s->rank ? a - (out_rank - s->rank) : -1;
+ */
+/* And operand s's dim under aligned axis a, 1 where it has none (a 1 is
+ * what an absent dim broadcasts as). */
+/*@ logic integer bcast_aligned{L}(bcast_shape *s, integer out_rank,
+                                   integer a) =
+      bcast_own(s, out_rank, a) < 0 ? 1 : s->dims[bcast_own(s, out_rank, a)];
+ */
+/*@ requires \valid_read(s);
+    requires BCAST_RANK_UNRANKED <= s->rank <= BCAST_MAX_RANK;
+    requires BCAST_RANK_UNRANKED <= out_rank <= BCAST_MAX_RANK;
+    requires 0 <= a <= BCAST_MAX_RANK;
+    assigns \nothing;
+    ensures \result == bcast_own(s, out_rank, a);
+ */
 static inline int32_t bcast__own_axis(const bcast_shape *s, int32_t out_rank,
                                       int32_t a) {
   if (s->rank == BCAST_RANK_UNRANKED) return -1;
