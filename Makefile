@@ -5,7 +5,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
 
-.PHONY: prove all build asan tsan demo test unit-test bench bench-dask bench-stream install clean fuzz fuzz-build fuzz-diff
+.PHONY: prove all build asan tsan demo test unit-test bench bench-dask bench-stream install clean fuzz fuzz-build fuzz-diff format soak
 
 all: build
 
@@ -40,7 +40,7 @@ tsan:
 # with NumPy and mlir-opt on random shapes (FUZZ_DIFF_ARGS="--seed N").
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= npy mlir shape explicit attr lower
+FUZZ_TARGETS ?= npy npz mlir shape explicit attr lower
 FUZZ_DIFF_ARGS ?=
 fuzz-build:
 	@scripts/setup.sh fuzz
@@ -55,6 +55,14 @@ fuzz: fuzz-build
 fuzz-diff: build
 	@scripts/setup.sh test
 	/usr/bin/python3 fuzz/diff.py --bcast $(BUILD)/bcast $(FUZZ_DIFF_ARGS)
+
+# Random CLI commands (valid, malformed, under allocation failure, killed)
+# and Python library calls for SOAK_SECONDS under ASan + UBSan, each
+# checked (scripts/soak.py); SOAK_ARGS="--seed N" replays a run.
+SOAK_SECONDS ?= 600
+SOAK_ARGS ?=
+soak: asan
+	/usr/bin/python3 scripts/soak.py --build $(ASAN_BUILD) --seconds $(SOAK_SECONDS) $(SOAK_ARGS)
 
 # Frama-C over the shape core (docs/proofs.md): EVA over every public
 # function on every input within the documented limits, WP over the ACSL
@@ -107,6 +115,13 @@ bench-stream:
 
 install: build
 	cmake --install $(BUILD)
+
+# The tracked C sources in bcast's style (.clang-format), then docs/api.md
+# regenerated from the reformatted headers.
+format:
+	@command -v clang-format >/dev/null || { apt-get install -y -qq clang-format; }
+	git ls-files '*.c' '*.h' | grep -v '^fuzz/corpus/' | xargs clang-format -i
+	/usr/bin/python3 scripts/gen_api_doc.py --write
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)

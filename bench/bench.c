@@ -11,10 +11,12 @@
  * harness name contains TEXT; --tsv FILE writes every figure as a row
  * "section case who variant threads GB/s" for bench/chart.py.
  *
- * Sections: memory bandwidth, materialize, and the element-wise case table
+ * Sections: memory bandwidth (bench_bw.c, the limits every other section
+ * is held against), materialize (here), and the element-wise case table
  * (bench_ew.c: add, mul, select, maximum over the issue-5 cases; its rows
  * tagged with a peer-harness name are /work/shared/bench's cases.txt and
- * cases_dram.txt, printed as their own sections).
+ * cases_dram.txt, printed as their own sections).  main calls the
+ * sections; they share only bench_bw.h, and none calls main's file.
  *
  * Units.  GB/s is 10^9 bytes per second.  A materialize case counts the
  * bytes of the output it writes; the broadcast source is small, stays in
@@ -40,23 +42,13 @@
  * instructions, then sleep) was measured here to cost about 8 ms per
  * parallel region on a 2-vCPU VM, where passive costs 30-90 us.  The policy
  * in force is printed; --keep-omp-env measures the default. */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#elif defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "bcast/tensor.h"
+#include "bench_bw.h"
 #include "bench_ew.h"
 
 /* The materialize cases.  Add a row to add a case: it is timed with 1 and
@@ -72,254 +64,67 @@ typedef struct bench_case {
 } bench_case;
 
 static const bench_case cases[] = {
-    {"f32 (4096,1)->(4096,4096)", BCAST_FLOAT32, "float32", 2, {4096, 1}, 2,
+    {"f32 (4096,1)->(4096,4096)",
+     BCAST_FLOAT32,
+     "float32",
+     2,
+     {4096, 1},
+     2,
      {4096, 4096}},
-    {"f32 (1,4096)->(4096,4096)", BCAST_FLOAT32, "float32", 2, {1, 4096}, 2,
+    {"f32 (1,4096)->(4096,4096)",
+     BCAST_FLOAT32,
+     "float32",
+     2,
+     {1, 4096},
+     2,
      {4096, 4096}},
-    {"f32 (64,1,256,1)->(64,32,256,64)", BCAST_FLOAT32, "float32", 4,
-     {64, 1, 256, 1}, 4, {64, 32, 256, 64}},
-    {"u8 (8192,1)->(8192,8192)", BCAST_UINT8, "uint8", 2, {8192, 1}, 2,
+    {"f32 (64,1,256,1)->(64,32,256,64)",
+     BCAST_FLOAT32,
+     "float32",
+     4,
+     {64, 1, 256, 1},
+     4,
+     {64, 32, 256, 64}},
+    {"u8 (8192,1)->(8192,8192)",
+     BCAST_UINT8,
+     "uint8",
+     2,
+     {8192, 1},
+     2,
      {8192, 8192}},
-    {"f16 (1,8192)->(4096,8192)", BCAST_FLOAT16, "float16", 2, {1, 8192}, 2,
+    {"f16 (1,8192)->(4096,8192)",
+     BCAST_FLOAT16,
+     "float16",
+     2,
+     {1, 8192},
+     2,
      {4096, 8192}},
-    {"f32 (N,1)->(N,3) short rows", BCAST_FLOAT32, "float32", 2,
-     {4194304, 1}, 2, {4194304, 3}},
-    {"f32 (1,7)->(N,7) short rows", BCAST_FLOAT32, "float32", 2, {1, 7}, 2,
+    {"f32 (N,1)->(N,3) short rows",
+     BCAST_FLOAT32,
+     "float32",
+     2,
+     {4194304, 1},
+     2,
+     {4194304, 3}},
+    {"f32 (1,7)->(N,7) short rows",
+     BCAST_FLOAT32,
+     "float32",
+     2,
+     {1, 7},
+     2,
      {2000000, 7}},
-    {"f32 (256,1)->(256,1024) in cache", BCAST_FLOAT32, "float32", 2,
-     {256, 1}, 2, {256, 1024}},
+    {"f32 (256,1)->(256,1024) in cache",
+     BCAST_FLOAT32,
+     "float32",
+     2,
+     {256, 1},
+     2,
+     {256, 1024}},
 };
 enum { CASE_COUNT = sizeof cases / sizeof cases[0] };
 
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static double gbps(double bytes, double seconds) {
   return seconds > 0 ? bytes / seconds / 1e9 : 0.0;
-}
-
-/* ---- (a) Memory bandwidth ------------------------------------------- */
-
-/* The STREAM-style kernels over float32 arrays a, b, c, on one thread's
- * share [lo, hi) of elements (a multiple of 16 apart): scale b = s * c,
- * add c = a + b, fill a = s; stored with ordinary or non-temporal stores.
- * One loop per (kernel, store) so the compiler sees straight-line code; AVX
- * where the CPU has it (bcast's kernels use AVX2), else SSE. */
-#define BW_LOOPS(VEC, W, SET1, LOAD, STORE, STREAM, MUL, ADDV)                \
-  const VEC s = SET1(3.0f);                                                   \
-  size_t i;                                                                   \
-  switch (kernel * 2 + stream) {                                              \
-  case BENCH_SCALE * 2:                                                       \
-    for (i = lo; i < hi; i += W) STORE(b + i, MUL(s, LOAD(c + i)));           \
-    break;                                                                    \
-  case BENCH_SCALE * 2 + 1:                                                   \
-    for (i = lo; i < hi; i += W) STREAM(b + i, MUL(s, LOAD(c + i)));          \
-    break;                                                                    \
-  case BENCH_ADD * 2:                                                         \
-    for (i = lo; i < hi; i += W) STORE(c + i, ADDV(LOAD(a + i), LOAD(b + i))); \
-    break;                                                                    \
-  case BENCH_ADD * 2 + 1:                                                     \
-    for (i = lo; i < hi; i += W)                                              \
-      STREAM(c + i, ADDV(LOAD(a + i), LOAD(b + i)));                          \
-    break;                                                                    \
-  case BENCH_FILL * 2:                                                        \
-    for (i = lo; i < hi; i += W) STORE(a + i, s);                             \
-    break;                                                                    \
-  default:                                                                    \
-    for (i = lo; i < hi; i += W) STREAM(a + i, s);                            \
-    break;                                                                    \
-  }
-
-#if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx"))) static void
-bw_kernel_avx(bench_anchor kernel, int stream, float *a, float *b, float *c,
-              size_t lo, size_t hi) {
-  BW_LOOPS(__m256, 8, _mm256_set1_ps, _mm256_load_ps, _mm256_store_ps,
-           _mm256_stream_ps, _mm256_mul_ps, _mm256_add_ps)
-  _mm_sfence();
-}
-#endif
-
-static void bw_kernel(bench_anchor kernel, int stream, float *a, float *b,
-                      float *c, size_t lo, size_t hi) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (__builtin_cpu_supports("avx")) {
-    bw_kernel_avx(kernel, stream, a, b, c, lo, hi);
-    return;
-  }
-#endif
-#if defined(__SSE2__)
-  BW_LOOPS(__m128, 4, _mm_set1_ps, _mm_load_ps, _mm_store_ps, _mm_stream_ps,
-           _mm_mul_ps, _mm_add_ps)
-  _mm_sfence();
-#else
-  (void)stream;
-  for (size_t i = lo; i < hi; i++) {
-    if (kernel == BENCH_SCALE) b[i] = 3.0f * c[i];
-    else if (kernel == BENCH_ADD) c[i] = a[i] + b[i];
-    else a[i] = 3.0f;
-  }
-#endif
-}
-
-static const int anchor_bytes[] = {
-#define BENCH_ANCHOR_BYTES(id, name, bytes) bytes,
-    BENCH_ANCHOR_LIST(BENCH_ANCHOR_BYTES)
-#undef BENCH_ANCHOR_BYTES
-};
-
-const char *bench_anchor_name(bench_anchor a) {
-  static const char *const names[] = {
-#define BENCH_ANCHOR_NAME(id, name, bytes) name,
-      BENCH_ANCHOR_LIST(BENCH_ANCHOR_NAME)
-#undef BENCH_ANCHOR_NAME
-  };
-  return names[a];
-}
-
-/* GB/s of one kernel over n floats per array: the best of reps samples,
- * each repeating the kernel inner times inside one parallel region (each
- * thread owns the same chunk every time, so in-cache sizes are not
- * dominated by fork and join). */
-static double bw_run(bench_anchor kernel, int stream, int threads, float *a,
-                     float *b, float *c, size_t n, int reps) {
-  const double traffic = (double)n * anchor_bytes[kernel];
-  const long inner = traffic < 256e6 ? (long)(256e6 / traffic) : 1;
-  double best = 1e30;
-  for (int r = 0; r < reps; r++) {
-    double t0 = now_seconds();
-#ifdef _OPENMP
-#pragma omp parallel num_threads(threads)
-    {
-      size_t nt = (size_t)omp_get_num_threads(), id = (size_t)omp_get_thread_num();
-      size_t chunk = (n / nt + 15) / 16 * 16;
-      size_t lo = id * chunk, hi = lo + chunk < n ? lo + chunk : n;
-      for (long k = 0; k < inner && lo < hi; k++)
-        bw_kernel(kernel, stream, a, b, c, lo, hi);
-    }
-#else
-    (void)threads;
-    for (long k = 0; k < inner; k++) bw_kernel(kernel, stream, a, b, c, 0, n);
-#endif
-    double t = (now_seconds() - t0) / (double)inner;
-    if (t < best) best = t;
-  }
-  return gbps(traffic, best);
-}
-
-/* The measured array size nearest out_bytes (by ratio). */
-static int nearest_size(const bench_bw *bw, double out_bytes) {
-  int near = 0;
-  for (int s = 1; s < bw->sizes; s++) {
-    double d_near = out_bytes / bw->array_bytes[near],
-           d_s = out_bytes / bw->array_bytes[s];
-    if ((d_s > 1 ? d_s : 1 / d_s) < (d_near > 1 ? d_near : 1 / d_near))
-      near = s;
-  }
-  return near;
-}
-
-double bench_limit(const bench_bw *bw, bench_anchor a, double out_bytes,
-                   int threads) {
-  return bw->best[a][nearest_size(bw, out_bytes)][threads - 1];
-}
-
-static float *bw_array(size_t n) {
-  float *p = aligned_alloc(64, n * sizeof(float));
-  if (!p) {
-    fprintf(stderr, "bcast_bench: out of memory\n");
-    exit(1);
-  }
-  for (size_t i = 0; i < n; i++) p[i] = 1.0f;
-  return p;
-}
-
-/* Measures one kernel at size index s with both stores and 1 and 2
- * threads into fig[store][threads - 1], keeping the better store's figure
- * in bw when it beats the one kept. */
-static void bw_measure(bench_bw *bw, bench_anchor k, int s, float *a,
-                       float *b, float *c, int reps, double fig[2][2]) {
-  for (int stream = 0; stream < 2; stream++)
-    for (int t = 0; t < 2; t++) {
-      fig[stream][t] = bw_run(k, stream, t + 1, a, b, c,
-                              (size_t)bw->array_bytes[s] / sizeof(float), reps);
-      if (fig[stream][t] > bw->best[k][s][t]) bw->best[k][s][t] = fig[stream][t];
-    }
-}
-
-void bench_limit_refresh(bench_bw *bw, bench_anchor k, double out_bytes,
-                         int reps) {
-  const int s = nearest_size(bw, out_bytes);
-  const size_t n = (size_t)bw->array_bytes[s] / sizeof(float);
-  float *a = bw_array(n), *b = bw_array(n), *c = bw_array(n);
-  double fig[2][2];
-  bw_measure(bw, k, s, a, b, c, reps, fig);
-  free(a);
-  free(b);
-  free(c);
-}
-
-/* Measures every anchor kernel at array sizes near the cases' outputs:
- * 16 KiB (in L1, the small case), 16, 64 and 128 MiB (the 4096x4096
- * cases in int8 to float64), and 512 MiB with dram (the DRAM cases). */
-static void bench_bandwidth(int reps, int dram, bench_bw *bw) {
-  static const double sizes[] = {16 << 10, 16 << 20, 64 << 20, 128 << 20,
-                                 512.0 * (1 << 20)};
-  memset(bw, 0, sizeof *bw);
-  bw->sizes = dram ? 5 : 4;
-  memcpy(bw->array_bytes, sizes, sizeof sizes);
-  const size_t max_n = (size_t)sizes[bw->sizes - 1] / sizeof(float);
-  float *a = bw_array(max_n), *b = bw_array(max_n), *c = bw_array(max_n);
-  static double fig[BENCH_ANCHOR_COUNT][BENCH_BW_SIZES][2][2];
-  for (int k = 0; k < BENCH_ANCHOR_COUNT; k++)
-    for (int s = 0; s < bw->sizes; s++)
-      bw_measure(bw, (bench_anchor)k, s, a, b, c, reps, fig[k][s]);
-  printf("Memory bandwidth (STREAM-style float32 kernels), GB/s of bytes "
-         "read + written, per array size and thread count\n");
-  printf("  %-22s", "kernel");
-  for (int s = 0; s < bw->sizes; s++) {
-    char label[32];
-    snprintf(label, sizeof label, "%.0f%s",
-             sizes[s] >= 1 << 20 ? sizes[s] / (1 << 20) : sizes[s] / 1024,
-             sizes[s] >= 1 << 20 ? "M" : "K");
-    printf(" %6s 1T %6s 2T", label, label);
-  }
-  printf("\n");
-  for (int k = 0; k < BENCH_ANCHOR_COUNT; k++)
-    for (int stream = 0; stream < 2; stream++) {
-      char label[32];
-      snprintf(label, sizeof label, "%s%s", bench_anchor_name((bench_anchor)k),
-               stream ? ", non-temporal" : ", ordinary");
-      printf("  %-22s", label);
-      for (int s = 0; s < bw->sizes; s++)
-        printf(" %9.2f %9.2f", fig[k][s][stream][0], fig[k][s][stream][1]);
-      printf("\n");
-    }
-  printf("  (scale: b = 3c, 1 read + 1 write; add: c = a + b, 2 reads + 1 "
-         "write; fill: a = 3, write only; a case's limit is the better of "
-         "the ordinary and non-temporal figure at the size nearest its "
-         "output, the best of this and the element-wise cases' "
-         "re-measurements)\n\n");
-  free(a);
-  free(b);
-  free(c);
-}
-
-/* The limits as the run ends (the element-wise section re-measures them
- * case by case): one TSV row per kernel, size and thread count. */
-static void bench_bandwidth_tsv(const bench_bw *bw) {
-  for (int k = 0; k < BENCH_ANCHOR_COUNT; k++)
-    for (int s = 0; s < bw->sizes; s++)
-      for (int t = 0; t < 2; t++) {
-        char label[32];
-        snprintf(label, sizeof label, "%s %.0f KiB",
-                 bench_anchor_name((bench_anchor)k), bw->array_bytes[s] / 1024);
-        bench_tsv("bandwidth", label, "limit",
-                  bench_anchor_name((bench_anchor)k), t + 1, bw->best[k][s][t]);
-      }
 }
 
 /* ---- (b) Materialize ------------------------------------------------ */
@@ -345,8 +150,10 @@ static void bench_case_run(const bench_case *c, int reps, case_result *res) {
   if (st != BCAST_OK) fail("source", st, &diag);
   int64_t src_count;
   bcast_tensor_elem_count(&src, &src_count, NULL);
-  size_t src_bytes = (size_t)(src_count) * (size_t)src.stride_bytes[c->src_rank - 1];
-  for (size_t i = 0; i < src_bytes; i++) ((unsigned char *)src.data)[i] = (unsigned char)(i % 251);
+  size_t src_bytes =
+      (size_t)(src_count) * (size_t)src.stride_bytes[c->src_rank - 1];
+  for (size_t i = 0; i < src_bytes; i++)
+    ((unsigned char *)src.data)[i] = (unsigned char)(i % 251);
   st = bcast_broadcast_to(&view, &src, c->out_rank, c->out, &diag);
   if (st != BCAST_OK) fail("broadcast_to", st, &diag);
 
@@ -354,9 +161,9 @@ static void bench_case_run(const bench_case *c, int reps, case_result *res) {
   for (int t = 0; t < 2; t++) {
     double best = 1e30;
     for (int r = 0; r < reps; r++) {
-      double t0 = now_seconds();
+      double t0 = bench_now();
       st = bcast_materialize(&out, &view, budget, t + 1, &diag);
-      double dt = now_seconds() - t0;
+      double dt = bench_now() - t0;
       if (st != BCAST_OK) fail("materialize", st, &diag);
       bcast_tensor_elem_count(&out, &res->bytes, NULL);
       res->bytes *= out.stride_bytes[c->out_rank - 1];
@@ -372,9 +179,9 @@ static void bench_case_run(const bench_case *c, int reps, case_result *res) {
   for (int t = 0; t < 2; t++) {
     double best = 1e30;
     for (int r = 0; r < reps; r++) {
-      double t0 = now_seconds();
+      double t0 = bench_now();
       st = bcast_tensor_copy(&out, &view, t + 1, &diag);
-      double dt = now_seconds() - t0;
+      double dt = bench_now() - t0;
       if (st != BCAST_OK) fail("copy", st, &diag);
       if (dt < best) best = dt;
     }
@@ -386,14 +193,6 @@ static void bench_case_run(const bench_case *c, int reps, case_result *res) {
 }
 
 /* ---- (c) NumPy ------------------------------------------------------ */
-
-static void append_shape(char *buf, size_t cap, int32_t rank,
-                         const int64_t *dims) {
-  size_t len = strlen(buf);
-  for (int32_t i = 0; i < rank && len < cap; i++)
-    len += (size_t)snprintf(buf + len, cap - len, "%s%" PRId64, i ? "," : "",
-                            dims[i]);
-}
 
 static int file_exists(const char *path) {
   FILE *f = fopen(path, "r");
@@ -431,10 +230,10 @@ static int bench_numpy(const char *script, int reps, case_result *res) {
   for (int i = 0; i < CASE_COUNT; i++) {
     size_t len = strlen(cmd);
     snprintf(cmd + len, sizeof cmd - len, " %s:", cases[i].numpy_dtype);
-    append_shape(cmd, sizeof cmd, cases[i].src_rank, cases[i].src);
+    bench_append_shape(cmd, sizeof cmd, cases[i].src_rank, cases[i].src);
     len = strlen(cmd);
     snprintf(cmd + len, sizeof cmd - len, ":");
-    append_shape(cmd, sizeof cmd, cases[i].out_rank, cases[i].out);
+    bench_append_shape(cmd, sizeof cmd, cases[i].out_rank, cases[i].out);
   }
   /* OpenBLAS tuning variables set for other work here would skew NumPy. */
   unsetenv("OPENBLAS_CORETYPE");
@@ -456,17 +255,6 @@ static int bench_numpy(const char *script, int reps, case_result *res) {
     }
   }
   return pclose(child) == 0 && got == CASE_COUNT;
-}
-
-/* --tsv: the machine-readable results, one row per figure, that
- * bench/chart.py draws. */
-static FILE *tsv_file;
-
-void bench_tsv(const char *section, const char *case_name, const char *who,
-               const char *variant, int threads, double gbps) {
-  if (tsv_file)
-    fprintf(tsv_file, "%s\t%s\t%s\t%s\t%d\t%.4f\n", section, case_name, who,
-            variant, threads, gbps);
 }
 
 int main(int argc, char **argv) {
@@ -491,7 +279,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--no-numpy"))
       numpy = 0;
     else if (!strcmp(argv[i], "--only") && i + 1 < argc &&
-             (!strcmp(argv[i + 1], "materialize") || !strcmp(argv[i + 1], "ew")))
+             (!strcmp(argv[i + 1], "materialize") ||
+              !strcmp(argv[i + 1], "ew")))
       only = argv[++i];
     else if (!strcmp(argv[i], "--dram"))
       select.dram = 1;
@@ -507,13 +296,9 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (tsv_path) {
-    tsv_file = fopen(tsv_path, "w");
-    if (!tsv_file) {
-      perror(tsv_path);
-      return 1;
-    }
-    fprintf(tsv_file, "section\tcase\twho\tvariant\tthreads\tgbps\n");
+  if (tsv_path && bench_tsv_open(tsv_path) != 0) {
+    perror(tsv_path);
+    return 1;
   }
   if (reps < 1) reps = 1;
   const char *policy = getenv("OMP_WAIT_POLICY");
@@ -542,16 +327,16 @@ int main(int argc, char **argv) {
   if (only && !strcmp(only, "ew")) {
     bench_elementwise(reps, have_script ? script : NULL, &bw, &select);
     bench_bandwidth_tsv(&bw);
-    return tsv_file && fclose(tsv_file) ? 1 : 0;
+    return bench_tsv_close() ? 1 : 0;
   }
 
   static case_result res[CASE_COUNT];
-  for (int i = 0; i < CASE_COUNT; i++) bench_case_run(&cases[i], reps, &res[i]);
+  for (int i = 0; i < CASE_COUNT; i++)
+    bench_case_run(&cases[i], reps, &res[i]);
 
   int have_numpy = 0;
   if (numpy) {
-    if (have_script)
-      have_numpy = bench_numpy(script, reps, res);
+    if (have_script) have_numpy = bench_numpy(script, reps, res);
     if (!have_numpy)
       printf("NumPy: not measured (bench/numpy_bench.py or /usr/bin/python3 "
              "missing or failed; pass --source-dir)\n");
@@ -570,7 +355,8 @@ int main(int argc, char **argv) {
     double limit[2];
     for (int t = 0; t < 2; t++) {
       limit[t] = bench_limit(&bw, BENCH_FILL, (double)r->bytes, t + 1);
-      bench_tsv("materialize", name, "bcast", "alloc", t + 1, r->materialize[t]);
+      bench_tsv("materialize", name, "bcast", "alloc", t + 1,
+                r->materialize[t]);
       bench_tsv("materialize", name, "bcast", "out", t + 1, r->into[t]);
       bench_tsv("materialize", name, "limit", "fill", t + 1, limit[t]);
     }
@@ -591,5 +377,5 @@ int main(int argc, char **argv) {
   if (!only)
     bench_elementwise(reps, have_script ? script : NULL, &bw, &select);
   bench_bandwidth_tsv(&bw);
-  return tsv_file && fclose(tsv_file) ? 1 : 0;
+  return bench_tsv_close() ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 /* bcast_bench, element-wise section: one case table, timed with 1 and 2
  * threads, NumPy on the same cases in the same run, each held against the
- * STREAM-style limit measured in the same run (bench.c).
+ * STREAM-style limit measured in the same run (bench_bw.c).
  *
  * The table: add, mul, select and maximum over same-shape, row, column,
  * scalar, outer and 4-D broadcasts of 4096x4096 float32, the same-shape
@@ -25,7 +25,6 @@
  * kernel named by the row's anchor, at the array size nearest the output,
  * with the same thread count; "1T/lim" is "out 1T" over it.  The small
  * rows also print microseconds per call. */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +35,7 @@
 #include "bcast/allocator.h"
 #include "bcast/elementwise.h"
 #include "bcast/tensor.h"
+#include "bench_bw.h"
 #include "bench_ew.h"
 
 enum {
@@ -59,16 +59,13 @@ typedef struct ew_case {
 } ew_case;
 
 #define F32 BCAST_FLOAT32, "float32"
-#define SAME                                                                  \
-  {2, 2, 2}, {{4096, 4096}, {4096, 4096}, {4096, 4096}}, BENCH_ADD
+#define SAME {2, 2, 2}, {{4096, 4096}, {4096, 4096}, {4096, 4096}}, BENCH_ADD
 #define ROW {2, 1, 2}, {{4096, 4096}, {4096}, {4096, 4096}}, BENCH_SCALE
-#define COLUMN                                                                \
-  {2, 2, 2}, {{4096, 4096}, {4096, 1}, {4096, 4096}}, BENCH_SCALE
+#define COLUMN {2, 2, 2}, {{4096, 4096}, {4096, 1}, {4096, 4096}}, BENCH_SCALE
 #define SCALAR {2, 0, 2}, {{4096, 4096}, {0}, {4096, 4096}}, BENCH_SCALE
 #define OUTER {2, 2, 2}, {{4096, 1}, {1, 4096}, {4096, 1}}, BENCH_FILL
 #define MIXED4D                                                               \
-  {4, 4, 4}, {{64, 1, 256, 64}, {1, 32, 256, 1}, {64, 1, 256, 64}},          \
-      BENCH_FILL
+  {4, 4, 4}, {{64, 1, 256, 64}, {1, 32, 256, 1}, {64, 1, 256, 64}}, BENCH_FILL
 #define SMALL {2, 1, 2}, {{64, 64}, {64}, {64, 64}}, BENCH_SCALE
 
 /* The add rows are the harness's cases; the other ops' are not. */
@@ -84,31 +81,77 @@ typedef struct ew_case {
       {OPNAME " f32 outer 4096x1+1x4096", P("outer_add"), OP, F32, OUTER, 0}, \
       {OPNAME " f32 4-D mixed", P("mixed4d_add"), OP, F32, MIXED4D, 0},       \
       {OPNAME " i8 same", P("same_add_i8"), OP, BCAST_INT8, "int8", SAME, 0}, \
-      {OPNAME " f16 same", P("same_add_f16"), OP, BCAST_FLOAT16, "float16",   \
-       SAME, 0},                                                              \
-      {OPNAME " f64 same", P("same_add_f64"), OP, BCAST_FLOAT64, "float64",   \
-       SAME, 0},                                                              \
+      {OPNAME " f16 same",                                                    \
+       P("same_add_f16"),                                                     \
+       OP,                                                                    \
+       BCAST_FLOAT16,                                                         \
+       "float16",                                                             \
+       SAME,                                                                  \
+       0},                                                                    \
+      {OPNAME " f64 same",                                                    \
+       P("same_add_f64"),                                                     \
+       OP,                                                                    \
+       BCAST_FLOAT64,                                                         \
+       "float64",                                                             \
+       SAME,                                                                  \
+       0},                                                                    \
       {OPNAME " f32 64x64+64", P("small_row"), OP, F32, SMALL, EW_LATENCY},
 
 #define DRAM_ROWS 8192, 16384
 
 static const ew_case cases[] = {
     EW_OP_CASES("add", BCAST_OP_ADD, PEER)
-    EW_OP_CASES("mul", BCAST_OP_MUL, NOT_PEER)
-    EW_OP_CASES("select", BCAST_OP_SELECT, NOT_PEER)
-    EW_OP_CASES("maximum", BCAST_OP_MAXIMUM, NOT_PEER)
-    {"select f32 c(4096,1) a b(4096)", "where_col_row", BCAST_OP_SELECT, F32,
-     {2, 1, 2}, {{4096, 4096}, {4096}, {4096, 1}}, BENCH_SCALE, 0},
-    {"materialize f32 (4096,1)->4096^2", "bcast_copy", BCAST_OP_ADD, F32,
-     {2, 2, 0}, {{4096, 1}, {4096, 4096}, {0}}, BENCH_FILL, EW_MATERIALIZE},
-    {"add f32 same 8192x16384", "same_add_dram", BCAST_OP_ADD, F32, {2, 2, 2},
-     {{DRAM_ROWS}, {DRAM_ROWS}, {DRAM_ROWS}}, BENCH_ADD, EW_DRAM},
-    {"add f32 row +16384", "row_bcast_dram", BCAST_OP_ADD, F32, {2, 1, 2},
-     {{DRAM_ROWS}, {16384}, {DRAM_ROWS}}, BENCH_SCALE, EW_DRAM},
-    {"add f32 column +8192x1", "col_bcast_dram", BCAST_OP_ADD, F32, {2, 2, 2},
-     {{DRAM_ROWS}, {8192, 1}, {DRAM_ROWS}}, BENCH_SCALE, EW_DRAM},
-    {"add f32 outer 8192x1+1x16384", "outer_add_dram", BCAST_OP_ADD, F32,
-     {2, 2, 2}, {{8192, 1}, {1, 16384}, {8192, 1}}, BENCH_FILL, EW_DRAM},
+        EW_OP_CASES("mul", BCAST_OP_MUL, NOT_PEER)
+            EW_OP_CASES("select", BCAST_OP_SELECT, NOT_PEER)
+                EW_OP_CASES("maximum", BCAST_OP_MAXIMUM,
+                            NOT_PEER){"select f32 c(4096,1) a b(4096)",
+                                      "where_col_row",
+                                      BCAST_OP_SELECT,
+                                      F32,
+                                      {2, 1, 2},
+                                      {{4096, 4096}, {4096}, {4096, 1}},
+                                      BENCH_SCALE,
+                                      0},
+    {"materialize f32 (4096,1)->4096^2",
+     "bcast_copy",
+     BCAST_OP_ADD,
+     F32,
+     {2, 2, 0},
+     {{4096, 1}, {4096, 4096}, {0}},
+     BENCH_FILL,
+     EW_MATERIALIZE},
+    {"add f32 same 8192x16384",
+     "same_add_dram",
+     BCAST_OP_ADD,
+     F32,
+     {2, 2, 2},
+     {{DRAM_ROWS}, {DRAM_ROWS}, {DRAM_ROWS}},
+     BENCH_ADD,
+     EW_DRAM},
+    {"add f32 row +16384",
+     "row_bcast_dram",
+     BCAST_OP_ADD,
+     F32,
+     {2, 1, 2},
+     {{DRAM_ROWS}, {16384}, {DRAM_ROWS}},
+     BENCH_SCALE,
+     EW_DRAM},
+    {"add f32 column +8192x1",
+     "col_bcast_dram",
+     BCAST_OP_ADD,
+     F32,
+     {2, 2, 2},
+     {{DRAM_ROWS}, {8192, 1}, {DRAM_ROWS}},
+     BENCH_SCALE,
+     EW_DRAM},
+    {"add f32 outer 8192x1+1x16384",
+     "outer_add_dram",
+     BCAST_OP_ADD,
+     F32,
+     {2, 2, 2},
+     {{8192, 1}, {1, 16384}, {8192, 1}},
+     BENCH_FILL,
+     EW_DRAM},
 };
 enum { EW_CASE_COUNT = sizeof cases / sizeof cases[0] };
 
@@ -120,12 +163,6 @@ typedef struct ew_result {
   double np_alloc, np_out;
   double py_alloc, py_into, py_plan; /* the Python module, 1 thread */
 } ew_result;
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void die(const char *what, const bcast_diag *d) {
   fprintf(stderr, "bcast_bench: %s: %s\n", what, d->message);
@@ -148,14 +185,23 @@ static void make_input(bcast_tensor *t, bcast_dtype dtype, int32_t rank,
   for (int64_t i = 0; i < n; i++) {
     const int v = (int)(i % 251);
     switch (dtype) {
-    case BCAST_BOOL: ((uint8_t *)t->data)[i] = (uint8_t)(i % 3 == 0); break;
-    case BCAST_INT8: ((int8_t *)t->data)[i] = (int8_t)v; break;
+    case BCAST_BOOL:
+      ((uint8_t *)t->data)[i] = (uint8_t)(i % 3 == 0);
+      break;
+    case BCAST_INT8:
+      ((int8_t *)t->data)[i] = (int8_t)v;
+      break;
     case BCAST_FLOAT16:
       ((uint16_t *)t->data)[i] = bcast_float_to_half((float)v);
       break;
-    case BCAST_FLOAT32: ((float *)t->data)[i] = (float)v; break;
-    case BCAST_FLOAT64: ((double *)t->data)[i] = v; break;
-    default: break;
+    case BCAST_FLOAT32:
+      ((float *)t->data)[i] = (float)v;
+      break;
+    case BCAST_FLOAT64:
+      ((double *)t->data)[i] = v;
+      break;
+    default:
+      break;
     }
   }
   (void)cond;
@@ -174,11 +220,11 @@ typedef struct ew_run {
 static void call_alloc(ew_run *x) {
   bcast_diag d;
   bcast_tensor fresh;
-  bcast_status st =
-      x->c->flags & EW_MATERIALIZE
-          ? bcast_materialize(&fresh, &x->view, INT64_C(1) << 34, x->o.threads,
-                              &d)
-          : bcast_ew_compute(x->c->op, NULL, x->arity, x->in, &fresh, &x->o, &d);
+  bcast_status st = x->c->flags & EW_MATERIALIZE
+                        ? bcast_materialize(&fresh, &x->view, INT64_C(1) << 34,
+                                            x->o.threads, &d)
+                        : bcast_ew_compute(x->c->op, NULL, x->arity, x->in,
+                                           &fresh, &x->o, &d);
   if (st) die(x->c->name, &d);
   bcast_tensor_release(&fresh);
 }
@@ -209,9 +255,9 @@ static double best_time(void (*call)(ew_run *), ew_run *x, int reps) {
   const int batch = x->c->flags & EW_LATENCY ? 20000 : 1;
   double best = 1e30;
   for (int r = 0; r < reps; r++) {
-    double t0 = now();
+    double t0 = bench_now();
     for (int b = 0; b < batch; b++) call(x);
-    double dt = (now() - t0) / batch;
+    double dt = (bench_now() - t0) / batch;
     if (dt < best) best = dt;
   }
   return best;
@@ -235,7 +281,7 @@ static void run_setup(const ew_case *c, ew_run *x, ew_result *res) {
     out_layout = x->view;
     layout = &out_layout;
   } else {
-    x->arity = (size_t)bcast_ew_arity(c->op);
+    x->arity = (size_t)bcast_op_arity(c->op);
     int k = 0;
     if (x->arity == 3)
       make_input(&x->in[k++], BCAST_BOOL, c->rank[2], c->shape[2], 1);
@@ -301,19 +347,15 @@ static void run_case(const ew_case *c, int reps, ew_result *res, int again) {
 static const char *numpy_op(const ew_case *c) {
   if (c->flags & EW_MATERIALIZE) return "broadcast_to";
   switch (c->op) {
-  case BCAST_OP_ADD: return "add";
-  case BCAST_OP_MUL: return "multiply";
-  case BCAST_OP_SELECT: return "where";
-  default: return "maximum";
+  case BCAST_OP_ADD:
+    return "add";
+  case BCAST_OP_MUL:
+    return "multiply";
+  case BCAST_OP_SELECT:
+    return "where";
+  default:
+    return "maximum";
   }
-}
-
-static void append_shape(char *buf, size_t cap, int32_t rank,
-                         const int64_t *dims) {
-  size_t len = strlen(buf);
-  for (int32_t i = 0; i < rank && len < cap; i++)
-    len += (size_t)snprintf(buf + len, cap - len, "%s%" PRId64, i ? "," : "",
-                            dims[i]);
 }
 
 /* numpy_bench.py --serve, a child answering one case at a time. */
@@ -381,11 +423,11 @@ static int ask_child(numpy_child *ch, int i, ew_result *r) {
   char spec[512] = "";
   snprintf(spec, sizeof spec, "ew:%s:%s:", numpy_op(c), c->numpy_dtype);
   for (int k = 0; k < 3; k++) {
-    append_shape(spec, sizeof spec, c->rank[k], c->shape[k]);
+    bench_append_shape(spec, sizeof spec, c->rank[k], c->shape[k]);
     size_t len = strlen(spec);
     if (k == 1)
-      snprintf(spec + len, sizeof spec - len, ":%d:",
-               c->flags & EW_LATENCY ? 20000 : 1);
+      snprintf(spec + len, sizeof spec - len,
+               ":%d:", c->flags & EW_LATENCY ? 20000 : 1);
     else if (k == 0)
       snprintf(spec + len, sizeof spec - len, ":");
   }
@@ -417,8 +459,10 @@ static int ask_child(numpy_child *ch, int i, ew_result *r) {
 /* GB/s of a time per call ("-" when not measured). */
 static const char *cell(char *buf, size_t cap, const ew_result *r,
                         double seconds) {
-  if (seconds > 0) snprintf(buf, cap, "%.2f", r->bytes / seconds / 1e9);
-  else snprintf(buf, cap, "-");
+  if (seconds > 0)
+    snprintf(buf, cap, "%.2f", r->bytes / seconds / 1e9);
+  else
+    snprintf(buf, cap, "-");
   return buf;
 }
 
@@ -508,11 +552,13 @@ static void print_row(int i, const ew_result *r, const bench_bw *bw,
   double limit[2];
   for (int t = 0; t < 2; t++) {
     limit[t] = bench_limit(bw, c->anchor, r->out_bytes, t + 1);
-    bench_tsv(section, name, "bcast", "alloc", t + 1, r->bytes / r->alloc[t] / 1e9);
+    bench_tsv(section, name, "bcast", "alloc", t + 1,
+              r->bytes / r->alloc[t] / 1e9);
     if (t == 0)
       bench_tsv(section, name, "bcast", "alloc+cache", 1,
                 r->bytes / r->alloc_cached / 1e9);
-    bench_tsv(section, name, "bcast", "out", t + 1, r->bytes / r->out[t] / 1e9);
+    bench_tsv(section, name, "bcast", "out", t + 1,
+              r->bytes / r->out[t] / 1e9);
     if (r->into[t] > 0)
       bench_tsv(section, name, "bcast", "into", t + 1,
                 r->bytes / r->into[t] / 1e9);
@@ -580,9 +626,8 @@ void bench_elementwise(int reps, const char *script, bench_bw *bw,
           printf("  %-34s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s "
                  "%8s %8s %8s %8s\n",
                  "case (anchor)", "alloc 1T", "alloc 2T", "np alloc", "1T/np",
-                 "cache 1T", "cache/np",
-                 "out 1T", "out 2T", "np out", "1T/np", "into 1T", "into 2T",
-                 "lim 1T", "lim 2T", "1T/lim", "2T/lim");
+                 "cache 1T", "cache/np", "out 1T", "out 2T", "np out", "1T/np",
+                 "into 1T", "into 2T", "lim 1T", "lim 2T", "1T/lim", "2T/lim");
         }
         print_row(i, &res[i], bw, have_numpy);
       }

@@ -1,53 +1,9 @@
-/* What bcast_bench's sections share (bench.c, bench_ew.c). */
+/* bcast_bench's element-wise section (bench_ew.c), as main (bench.c)
+ * calls it. */
 #ifndef BCAST_BENCH_EW_H
 #define BCAST_BENCH_EW_H
 
-#include <stddef.h>
-
-/* The STREAM-style kernel that bounds a case physically, as the peer
- * harness's cases.txt names it: scale reads one array and writes one, add
- * reads two and writes one, fill only writes. */
-#define BENCH_ANCHOR_LIST(X)                                                  \
-  X(SCALE, "scale", 8)                                                        \
-  X(ADD, "add", 12)                                                           \
-  X(FILL, "fill", 4)
-
-typedef enum bench_anchor {
-#define BENCH_ANCHOR_ENUM(id, name, bytes) BENCH_##id,
-  BENCH_ANCHOR_LIST(BENCH_ANCHOR_ENUM)
-#undef BENCH_ANCHOR_ENUM
-      BENCH_ANCHOR_COUNT
-} bench_anchor;
-
-const char *bench_anchor_name(bench_anchor a);
-
-/* The bandwidths measured in the same run, GB/s (bytes read + written per
- * second), per anchor kernel, per array size and per thread count
- * (index = threads - 1), each the better of ordinary and non-temporal
- * stores. */
-enum { BENCH_BW_SIZES = 5 };
-typedef struct bench_bw {
-  int sizes;
-  double array_bytes[BENCH_BW_SIZES];
-  double best[BENCH_ANCHOR_COUNT][BENCH_BW_SIZES][2];
-} bench_bw;
-
-/* The limit for a case whose output has out_bytes: the anchor's bandwidth
- * at the measured array size nearest out_bytes (by ratio). */
-double bench_limit(const bench_bw *bw, bench_anchor a, double out_bytes,
-                   int threads);
-
-/* Measures the anchor kernel again at the size nearest out_bytes, 1 and 2
- * threads, both stores, keeping in bw the better figures: the limit gets
- * as many chances against the VM's drift as the case it bounds. */
-void bench_limit_refresh(bench_bw *bw, bench_anchor a, double out_bytes,
-                         int reps);
-
-/* One line of the machine-readable results (--tsv): section, case, who
- * (bcast, numpy, bcast-py, limit), variant (out, into, alloc, or the
- * limit's anchor), threads, GB/s.  Does nothing without --tsv. */
-void bench_tsv(const char *section, const char *case_name, const char *who,
-               const char *variant, int threads, double gbps);
+#include "bench_bw.h"
 
 /* Which element-wise rows run: the DRAM rows only with dram, and only the
  * rows whose name or harness name contains match (all when NULL). */

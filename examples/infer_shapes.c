@@ -24,8 +24,7 @@ static int show(const char *a, const char *b) {
   if (st != BCAST_OK) {
     /* The status names the kind of failure, the diagnostic the place. */
     printf("%s %s: %s (operands %d and %d, dim %d)\n", a, b,
-           bcast_status_name(st), diag.operand[0], diag.operand[1],
-           diag.axis);
+           bcast_status_name(st), diag.operand[0], diag.operand[1], diag.axis);
     return 1;
   }
   char text[64];

@@ -52,8 +52,10 @@ int main(void) {
   int started = 0;
   for (int t = 0; t < HOST_THREADS; t++) {
     jobs[t] = (job){plan, {a, row}, out[t], BCAST_INVALID_ARGUMENT};
-    if (pthread_create(&tid[t], NULL, run, &jobs[t]) == 0) started++;
-    else break;
+    if (pthread_create(&tid[t], NULL, run, &jobs[t]) == 0)
+      started++;
+    else
+      break;
   }
   for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
   bcast_ew_plan_destroy(plan);

@@ -33,14 +33,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t n_dims = 0;
   bcast_diag d;
   bcast_shape a, b, out;
-  if (bcast_mlir_i64_list_parse(lp, n_list, dims, BCAST_MAX_RANK, &n_dims, &d) != BCAST_OK ||
+  if (bcast_mlir_i64_list_parse(lp, n_list, dims, BCAST_MAX_RANK, &n_dims,
+                                &d) != BCAST_OK ||
       bcast_shape_parse(ap, n_a, &a, &d) != BCAST_OK ||
       bcast_shape_parse(bp, n_b, &b, &d) != BCAST_OK)
     goto done;
 
   for (int order = 0; order < 2; order++) {
-    if (bcast_broadcast_in_dim_check(&a, &b, dims, n_dims, (bcast_dims_order)order,
-                                     &d) != BCAST_OK)
+    if (bcast_broadcast_in_dim_check(&a, &b, dims, n_dims,
+                                     (bcast_dims_order)order, &d) != BCAST_OK)
       continue;
     FUZZ_CHECK(a.rank >= 0 && b.rank >= 0 && n_dims == (size_t)a.rank);
     for (size_t i = 0; i < n_dims; i++) {
@@ -48,7 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       int64_t from = a.dims[i], to = b.dims[dims[i]];
       if (!BCAST_DIM_IS_DYNAMIC(from) && !BCAST_DIM_IS_DYNAMIC(to))
         FUZZ_CHECK(from == 1 || from == to);
-      if (order == BCAST_DIMS_INCREASING && i > 0) FUZZ_CHECK(dims[i] > dims[i - 1]);
+      if (order == BCAST_DIMS_INCREASING && i > 0)
+        FUZZ_CHECK(dims[i] > dims[i - 1]);
     }
   }
   if (bcast_xla_binary_shape(&a, &b, dims, n_dims, &out, &d) == BCAST_OK) {
@@ -69,7 +71,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (bcast_broadcast_in_dim_partial(&a, dims, n_dims, sizes, n_sizes, &out,
                                        source, &d) == BCAST_OK)
       FUZZ_CHECK(bcast_broadcast_in_dim_check(&a, &out, dims, n_dims,
-                                              BCAST_DIMS_ANY_ORDER, &d) == BCAST_OK);
+                                              BCAST_DIMS_ANY_ORDER,
+                                              &d) == BCAST_OK);
   }
 done:
   free(lp);

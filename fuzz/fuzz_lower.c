@@ -25,7 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_sink out = {0};
   bcast_emit_stats stats;
   bcast_diag d;
-  bcast_status st = bcast_emit_lower_module(p, size, &o, sink_write, &out, &stats, &d);
+  bcast_status st =
+      bcast_emit_lower_module(p, size, &o, sink_write, &out, &stats, &d);
   free(p);
   if (st != BCAST_OK) {
     FUZZ_CHECK(d.message[0] != '\0');
@@ -47,8 +48,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   fuzz_sink again = {0};
   bcast_emit_stats stats2;
-  st = bcast_emit_lower_module(q, out.len, &o, sink_write, &again, &stats2, &d);
-  if (st != BCAST_OK) fprintf(stderr, "output does not lower again: %s\n", d.message);
+  st =
+      bcast_emit_lower_module(q, out.len, &o, sink_write, &again, &stats2, &d);
+  if (st != BCAST_OK)
+    fprintf(stderr, "output does not lower again: %s\n", d.message);
   FUZZ_CHECK(st == BCAST_OK);
   FUZZ_CHECK(stats2.ops_lowered == 0);
   free(again.data);

@@ -38,8 +38,8 @@ static int tally_op(void *ctx, const bcast_mlir_checked *c) {
     size_t n = bcast_mlir_diag_format(op, c->op->name_len, c->diag, text,
                                       sizeof text);
     FUZZ_CHECK(n > 0);
-    FUZZ_CHECK(n == bcast_mlir_diag_format(op, c->op->name_len, c->diag, NULL,
-                                           0));
+    FUZZ_CHECK(n ==
+               bcast_mlir_diag_format(op, c->op->name_len, c->diag, NULL, 0));
     FUZZ_CHECK(text[n < sizeof text ? n : sizeof text - 1] == '\0');
   }
   return 0;
@@ -63,7 +63,8 @@ static void check_text(const char *p, size_t size) {
   text_tally t = {0, 0, 0};
   bcast_mlir_counts n;
   bcast_diag d;
-  bcast_status st = bcast_mlir_verify_text(p, size, NULL, tally_op, &t, &n, &d);
+  bcast_status st =
+      bcast_mlir_verify_text(p, size, NULL, tally_op, &t, &n, &d);
   FUZZ_CHECK(n.checked == found_ops && t.ops == found_ops);
   FUZZ_CHECK(n.failed == failed && t.failed == failed);
   FUZZ_CHECK(n.seen == n.checked + n.skipped && n.cannot_check == 0);
@@ -71,7 +72,8 @@ static void check_text(const char *p, size_t size) {
   if (st != BCAST_OK) FUZZ_CHECK(d.status == st && d.message[0] != '\0');
 }
 
-static void check_type(const bcast_mlir_op *op, const bcast_mlir_type_ref *ref) {
+static void check_type(const bcast_mlir_op *op,
+                       const bcast_mlir_type_ref *ref) {
   bcast_mlir_type type, again;
   bcast_mlir_op_type(op, ref, &type);
   if (type.container == BCAST_CONTAINER_NONE) return;
@@ -108,7 +110,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     last = s.pos;
     if (st != BCAST_OK) continue;
     FUZZ_CHECK(op->stmt_start < op->stmt_end && op->stmt_end <= size);
-    for (size_t k = 0; k < op->n_operands; k++) check_type(op, &op->operands[k]);
+    for (size_t k = 0; k < op->n_operands; k++)
+      check_type(op, &op->operands[k]);
     check_type(op, &op->result);
     bcast_mlir_verdict verdict;
     st = bcast_mlir_verify(op, NULL, &verdict, &d);

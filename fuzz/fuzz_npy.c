@@ -9,8 +9,8 @@ static bcast_status sink_write(void *ctx, const void *bytes, size_t len) {
 }
 
 /* Writes t with the options its file had; the bytes go to *out. */
-static bcast_status write_back(const bcast_tensor *t, const bcast_npy_info *info,
-                               fuzz_sink *out) {
+static bcast_status write_back(const bcast_tensor *t,
+                               const bcast_npy_info *info, fuzz_sink *out) {
   bcast_npy_write_opts opts = {0};
   opts.string_kind = info->string_kind;
   opts.string_width = info->string_width;
@@ -25,7 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   bcast_tensor t;
   bcast_npy_info info;
   bcast_diag d;
-  bcast_status st = bcast_npy_read_mem(p, size, "fuzz.npy", &t, &info, 1 << 20, &d);
+  bcast_status st =
+      bcast_npy_read_mem(p, size, "fuzz.npy", &t, &info, 1 << 20, &d);
   free(p);
   if (st != BCAST_OK) {
     FUZZ_CHECK(d.message[0] != '\0');
@@ -37,7 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     bcast_tensor u;
     bcast_npy_info info2;
     char *q = fuzz_exact_copy((const uint8_t *)first.data, first.len);
-    st = bcast_npy_read_mem(q, first.len, "again.npy", &u, &info2, 1 << 21, &d);
+    st =
+        bcast_npy_read_mem(q, first.len, "again.npy", &u, &info2, 1 << 21, &d);
     free(q);
     FUZZ_CHECK(st == BCAST_OK);
     FUZZ_CHECK(u.dtype == t.dtype && u.rank == t.rank);

@@ -14,7 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   bcast_diag d;
   char text[4096];
   if (bcast_shape_parse(p, size, &shape, &d) == BCAST_OK) {
-    size_t n = bcast_shape_format(&shape, BCAST_SHAPE_STYLE_LIST, text, sizeof text);
+    size_t n =
+        bcast_shape_format(&shape, BCAST_SHAPE_STYLE_LIST, text, sizeof text);
     FUZZ_CHECK(n < sizeof text);
     char *q = fuzz_exact_copy((const uint8_t *)text, n);
     FUZZ_CHECK(bcast_shape_parse(q, n, &again, &d) == BCAST_OK);
@@ -31,7 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_CHECK(n < sizeof text);
     char *q = fuzz_exact_copy((const uint8_t *)text, n);
     bcast_symbols_init(&symbols2);
-    FUZZ_CHECK(bcast_shape_parse_symbolic(q, n, &symbols2, &again, &d) == BCAST_OK);
+    FUZZ_CHECK(bcast_shape_parse_symbolic(q, n, &symbols2, &again, &d) ==
+               BCAST_OK);
     same_shape(&shape, &again);
     FUZZ_CHECK(symbols2.count == symbols.count);
     free(q);

@@ -2,7 +2,8 @@
 """Writes the seed corpora under fuzz/corpus/<harness>/: small valid inputs
 of every kind.  .npy files of every dtype, byte order, memory order and
 format version (numpy.save and numpy.lib.format with version=(2,0) and
-(3,0)); every MLIR file the tests use (tests/data/**) for the scanner and
+(3,0)); .npz archives built byte by byte (tests/diff/npz_craft.py); every
+MLIR file the tests use (tests/data/**) for the scanner and
 the emitter; shapes, attribute values and dictionaries.  Deterministic:
 re-running it rewrites the same files.  Run with /usr/bin/python3 (NumPy).
 """
@@ -10,6 +11,7 @@ import hashlib
 import io
 import os
 import sys
+import zlib
 
 import numpy as np
 
@@ -128,9 +130,54 @@ def attr_seeds():
         put("attr", bytes([op_index(op) % 256]) + text.encode())
 
 
+def npz_seeds():
+    """Archives the npz harness reads by the names a, b, arr_0, x: np.savez
+    and np.savez_compressed, several members, zip64 records, a comment, a
+    data descriptor, names the way zipfile decodes them, and broken ones
+    (cut, a bad CRC, a local name unlike the directory's, an incomplete
+    Huffman code)."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "diff"))
+    import npz_craft as c
+    a = c.npy_bytes(np.arange(6, dtype="<i4").reshape(2, 3))
+    b = c.npy_bytes(np.array([0.5, -1.0]))
+    s = c.npy_bytes(np.array(["x", "yz"]))
+    for name, method in (("savez", 0), ("compressed", 8)):
+        put("npz", c.build([c.savez_member("a.npy", a, method),
+                            c.savez_member("b.npy", b, method)]), name)
+        put("npz", c.build([c.savez_member("arr_0.npy", b, method)]), name + "-one")
+    M = c.Member
+    seeds = {
+        "stored": c.build([M("a.npy", a), M("b.npy", b, 8), M("x.npy", s)]),
+        "duplicate": c.build([M("a.npy", a), M("a.npy", b)]),
+        "exact-and-npy": c.build([M("a", b), M("a.npy", a)]),
+        "nul-name": c.build([M(b"a\0junk.npy", a)]),
+        "cp437-name": c.build([M(b"\x82.npy", a), M("b.npy", b)]),
+        "utf8-name": c.build([M("\u00e9.npy".encode(), a, flags=0x800), M("b.npy", b)]),
+        "zip64": c.build([M("a.npy", a, csize=0xffffffff, usize=0xffffffff,
+                            central_extra=c.zip64_extra(len(a), len(a)))], zip64=True),
+        "zip64-offset": c.build([M("x.npy", s), M("a.npy", a, offset=0xffffffff,
+                                                  central_extra=c.zip64_extra(0))]),
+        "comment": c.build([M("a.npy", a)], comment=b"a comment PK"),
+        "descriptor": c.build([M("a.npy", a, flags=8, local_flags=8)]),
+        "empty": c.build([]),
+        "count-wrong": c.build([M("a.npy", a), M("b.npy", b)], end_count=1),
+        "bad-crc": c.build([M("a.npy", a, crc=1)]),
+        "local-name": c.build([M("a.npy", a, local_name=b"b.npy")]),
+        "version64": c.build([M("a.npy", a), M("b.npy", b, version=64)]),
+        "encrypted": c.build([M("a.npy", a, flags=1)]),
+        "huffman-incomplete": c.build([M("a.npy", a, 8, packed=c.incomplete_code_stream(a))]),
+        "usize-short": c.build([M("a.npy", a + b"tail", 8, usize=len(a),
+                                  crc=zlib.crc32(a))]),
+    }
+    for name, data in seeds.items():
+        put("npz", data, name)
+    put("npz", seeds["stored"][:len(seeds["stored"]) // 2], "cut")
+
+
 def main():
     np.random.seed(0)
     npy_seeds()
+    npz_seeds()
     mlir_seeds()
     shape_seeds()
     explicit_seeds()

@@ -96,8 +96,8 @@ static size_t any_out_size(void) {
 static void drive_names(void) {
   bcast_profile p;
   (void)bcast_profile_name((bcast_profile)Frama_C_int_interval(-8, 64));
-  static const char *const names[] = {"tosa", "trait", "mlir", "numpy",
-                                      "xla", "", "numpyx"};
+  static const char *const names[] = {"tosa", "trait", "mlir",  "numpy",
+                                      "xla",  "",      "numpyx"};
   (void)bcast_profile_parse(names[Frama_C_interval(0, 6)], &p);
 }
 
@@ -133,8 +133,8 @@ static void drive_constraints(size_t n) {
   /* Any constraint at all, so that bcast_constraint_format below sees
    * every value of one (those the call stored among them). */
   UNKNOWN(cs);
-  bcast_status st = bcast_shape_infer_constrained(
-      n, ops, any_profile(), &out, cs, max, &count, any_diag());
+  bcast_status st = bcast_shape_infer_constrained(n, ops, any_profile(), &out,
+                                                  cs, max, &count, any_diag());
   if (st == BCAST_OK && count > 0 && max > 0) {
     any_symbols(&symbols);
     (void)bcast_constraint_format(&cs[0],

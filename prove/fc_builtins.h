@@ -9,8 +9,8 @@
 #ifndef BCAST_PROVE_FC_BUILTINS_H
 #define BCAST_PROVE_FC_BUILTINS_H
 #include "__fc_gcc_builtins.h"
-#define __builtin_mul_overflow(a, b, r) \
+#define __builtin_mul_overflow(a, b, r)                                       \
   __builtin_smull_overflow((long)(a), (long)(b), (r))
-#define __builtin_add_overflow(a, b, r) \
+#define __builtin_add_overflow(a, b, r)                                       \
   __builtin_saddl_overflow((long)(a), (long)(b), (r))
 #endif

@@ -3,7 +3,7 @@
 # other, under nice: new corpus entries go to fuzz/corpus/<harness>/ (the
 # checked-in seeds stay), crashes to fuzz/crashes/<harness>/.  Prints per
 # harness: seconds, execs, cov, ft, corpus size and findings.
-#   scripts/fuzz.sh BUILD_DIR [HARNESS...]     (default: all six)
+#   scripts/fuzz.sh BUILD_DIR [HARNESS...]     (default: all seven)
 # Environment: FUZZ_SECONDS (60), FUZZ_ARGS (extra libFuzzer flags, e.g.
 # "-max_len=8192"), FUZZ_MINIMIZE (1: afterwards drop the new corpus
 # entries that add no coverage, so the checked-in corpus stays small).
@@ -13,18 +13,19 @@ shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${FUZZ_SECONDS:-60}
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(npy mlir shape explicit attr lower)
+[ ${#targets[@]} -eq 0 ] && targets=(npy npz mlir shape explicit attr lower)
 status=0
 printf '%-9s %8s %12s %7s %7s %7s %s\n' harness seconds execs cov ft corpus findings
 for h in "${targets[@]}"; do
   bin="$build/bcast_fuzz_$h"
   if [ ! -x "$bin" ]; then
-    echo "fuzz: no harness '$h' ($bin; known: npy mlir shape explicit attr lower)" >&2
+    echo "fuzz: no harness '$h' ($bin; known: npy npz mlir shape explicit attr lower)" >&2
     status=2
     continue
   fi
   case $h in
     npy) dict="$root/fuzz/npy.dict" ;;
+    npz) dict="$root/fuzz/npz.dict" ;;
     *) dict="$root/fuzz/mlir.dict" ;;
   esac
   corpus="$root/fuzz/corpus/$h"

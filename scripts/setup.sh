@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what bcast needs on a Debian 12 machine, skipping what is there.
-#   scripts/setup.sh build   compiler, CMake, OpenMP runtime, and python3-dev
-#                            with python3-numpy for the Python module
+#   scripts/setup.sh build   compiler, CMake, OpenMP runtime, zlib, and
+#                            python3-dev with python3-numpy for the Python
+#                            module
 #   scripts/setup.sh test    also mlir-22-tools (the oracle), python3-pytest
 #                            with python3-hypothesis, pkgconf, clang and
 #                            groff-base (the package test),
@@ -18,11 +19,13 @@ what=${1:-build}
 need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 for p in gcc make cmake libgomp1; do have "$p" || need+=("$p"); done
+# zlib inflates np.savez_compressed members and sums CRC-32s (src/npy).
+have zlib1g-dev || need+=(zlib1g-dev)
 # The Python module (import bcast) builds against Debian's interpreter.
 for p in python3 python3-dev python3-numpy; do have "$p" || need+=("$p"); done
 if [ "$what" = test ]; then
   have python3-pytest || need+=(python3-pytest)
-  # Hypothesis draws the random adversaries of tests/python/test_adversarial.py.
+  # Hypothesis: tests/python/test_adversarial.py and test_properties.py.
   have python3-hypothesis || need+=(python3-hypothesis)
   # bcast.dask and its tests on a dask.distributed LocalCluster.
   for p in python3-dask python3-distributed; do have "$p" || need+=("$p"); done

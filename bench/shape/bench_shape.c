@@ -35,8 +35,9 @@ static void bench_infer(void) {
     double dt = now_seconds() - t0;
     if (dt < best) best = dt;
   }
-  printf("shape_infer   3 operands, rank 4   %8.1f M calls/s  (%.0f ns/call)\n",
-         iters / best / 1e6, best / iters * 1e9);
+  printf(
+      "shape_infer   3 operands, rank 4   %8.1f M calls/s  (%.0f ns/call)\n",
+      iters / best / 1e6, best / iters * 1e9);
 
   bcast_shape result = {4, {9, 32, 64, 128}};
   best = 1e30;
@@ -49,43 +50,40 @@ static void bench_infer(void) {
     double dt = now_seconds() - t0;
     if (dt < best) best = dt;
   }
-  printf("shape_verify  3 operands, rank 4   %8.1f M calls/s  (%.0f ns/call)\n",
-         iters / best / 1e6, best / iters * 1e9);
+  printf(
+      "shape_verify  3 operands, rank 4   %8.1f M calls/s  (%.0f ns/call)\n",
+      iters / best / 1e6, best / iters * 1e9);
 }
+
+/* The op lines of the module bench_cli reads, by i % 8 (%ld: i); the
+ * last one fails. */
+static const char *const OP_LINES[8] = {
+    "  %%v%ld = tosa.add %%a, %%b : (tensor<4x1x?xf32>, tensor<1x8x16xf32>) "
+    "-> tensor<4x8x16xf32>\n",
+    "  %%v%ld = \"tosa.select\"(%%p, %%a, %%b) : (tensor<4x8x1xi1>, "
+    "tensor<4x1x?xf32>, tensor<1x8x16xf32>) -> tensor<4x8x16xf32>\n",
+    "  // a comment between ops\n  %%v%ld = arith.addf %%x, %%y : "
+    "tensor<4xf32>\n",
+    "  %%v%ld = \"test.broadcastable\"(%%a, %%b, %%c) : (tensor<?x1xi32>, "
+    "tensor<1x5xi32>, tensor<5xi32>) -> tensor<?x5xi32>\n",
+    "  %%v%ld = tosa.mul %%a, %%b, %%s : (tensor<4x8x16xi32>, "
+    "tensor<1x8x1xi32>, tensor<1xi8>) -> tensor<4x8x16xi32>\n",
+    "  %%v%ld = tosa.clamp %%a {min_val = 0.0 : f32, max_val = 6.0 : f32} : "
+    "(tensor<4x8x16xf32>) -> tensor<4x8x16xf32>\n",
+    "  %%v%ld = tosa.sub %%a, %%b : (tensor<4x8x16xf32>, tensor<1x1x1xf32>) "
+    "-> tensor<4x8x16xf32>\n",
+    "  %%v%ld = tosa.add %%a, %%b : (tensor<4x3xf32>, tensor<4x2xf32>) -> "
+    "tensor<4x3xf32>\n",
+};
 
 /* Writes a module with n ops, one in eight of them failing. */
 static int write_ops_file(const char *path, long n) {
   FILE *f = fopen(path, "w");
   if (!f) return 0;
-  fprintf(f, "func.func @big(%%a: tensor<4x1x?xf32>, %%b: tensor<1x8x16xf32>) {\n");
-  for (long i = 0; i < n; i++) {
-    switch (i % 8) {
-    case 0:
-      fprintf(f, "  %%v%ld = tosa.add %%a, %%b : (tensor<4x1x?xf32>, tensor<1x8x16xf32>) -> tensor<4x8x16xf32>\n", i);
-      break;
-    case 1:
-      fprintf(f, "  %%v%ld = \"tosa.select\"(%%p, %%a, %%b) : (tensor<4x8x1xi1>, tensor<4x1x?xf32>, tensor<1x8x16xf32>) -> tensor<4x8x16xf32>\n", i);
-      break;
-    case 2:
-      fprintf(f, "  // a comment between ops\n  %%v%ld = arith.addf %%x, %%y : tensor<4xf32>\n", i);
-      break;
-    case 3:
-      fprintf(f, "  %%v%ld = \"test.broadcastable\"(%%a, %%b, %%c) : (tensor<?x1xi32>, tensor<1x5xi32>, tensor<5xi32>) -> tensor<?x5xi32>\n", i);
-      break;
-    case 4:
-      fprintf(f, "  %%v%ld = tosa.mul %%a, %%b, %%s : (tensor<4x8x16xi32>, tensor<1x8x1xi32>, tensor<1xi8>) -> tensor<4x8x16xi32>\n", i);
-      break;
-    case 5:
-      fprintf(f, "  %%v%ld = tosa.clamp %%a {min_val = 0.0 : f32, max_val = 6.0 : f32} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf32>\n", i);
-      break;
-    case 6:
-      fprintf(f, "  %%v%ld = tosa.sub %%a, %%b : (tensor<4x8x16xf32>, tensor<1x1x1xf32>) -> tensor<4x8x16xf32>\n", i);
-      break;
-    default:
-      fprintf(f, "  %%v%ld = tosa.add %%a, %%b : (tensor<4x3xf32>, tensor<4x2xf32>) -> tensor<4x3xf32>\n", i);
-      break;
-    }
-  }
+  fprintf(
+      f,
+      "func.func @big(%%a: tensor<4x1x?xf32>, %%b: tensor<1x8x16xf32>) {\n");
+  for (long i = 0; i < n; i++) fprintf(f, OP_LINES[i % 8], i);
   fprintf(f, "  return\n}\n");
   return fclose(f) == 0;
 }
@@ -111,7 +109,8 @@ static void bench_cli(const char *bcast, long n) {
     pid_t pid = fork();
     if (pid == 0) {
       /* Diagnostics go to /dev/null: the cost measured is checking. */
-      if (!freopen("/dev/null", "w", stderr) || !freopen("/dev/null", "w", stdout))
+      if (!freopen("/dev/null", "w", stderr) ||
+          !freopen("/dev/null", "w", stdout))
         _exit(127);
       execl(bcast, bcast, "verify", path, (char *)NULL);
       _exit(127);
@@ -123,11 +122,13 @@ static void bench_cli(const char *bcast, long n) {
   unlink(path);
   /* Exit 1 is expected: one op in eight is wrong on purpose. */
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 1) {
-    fprintf(stderr, "bcast verify exited with status %d, expected 1\n", status);
+    fprintf(stderr, "bcast verify exited with status %d, expected 1\n",
+            status);
     return;
   }
   long checked = n - n / 8; /* the arith ops are skipped */
-  printf("bcast verify  %ld ops in a file (%ld checked)  %.3f s  = %.2f M ops/s\n",
+  printf("bcast verify  %ld ops in a file (%ld checked)  %.3f s  = %.2f M "
+         "ops/s\n",
          n, checked, best, n / best / 1e6);
 }
 

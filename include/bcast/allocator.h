@@ -5,7 +5,7 @@
  * route all of it through its own functions instead.
  *
  * Which calls allocate: bcast_tensor_alloc, bcast_materialize,
- * bcast_broadcast_materialize, bcast_ew_plan_create,
+ * bcast_materialize_all, bcast_broadcast_materialize, bcast_ew_plan_create,
  * bcast_ew_plan_alloc_output, bcast_ew_compute (its result),
  * bcast_npy_read, bcast_npy_read_mem, bcast_npy_write and
  * bcast_emit_lower_module.  bcast_tensor_release and

@@ -17,5 +17,6 @@
 #include "bcast/emit.h"
 #include "bcast/elementwise.h"
 #include "bcast/tile.h"
+#include "bcast/save.h"
 
 #endif

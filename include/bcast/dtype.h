@@ -95,9 +95,10 @@ typedef enum bcast_dtype {
 #define BCAST_DTYPE_ENUM_(id, name, ctype, size, kind, npy, mlir) BCAST_##id,
   BCAST_DTYPE_LIST(BCAST_DTYPE_ENUM_)
 #undef BCAST_DTYPE_ENUM_
-  BCAST_DTYPE_COUNT
+      BCAST_DTYPE_COUNT
 } bcast_dtype;
 
+/* A type's NumPy name ("float32", "bool"), its size in bytes and its kind. */
 BCAST_API const char *bcast_dtype_name(bcast_dtype dtype);
 BCAST_API size_t bcast_dtype_size(bcast_dtype dtype);
 BCAST_API bcast_dtype_kind bcast_dtype_kind_of(bcast_dtype dtype);
@@ -112,7 +113,8 @@ BCAST_API const char *bcast_dtype_mlir_name(bcast_dtype dtype);
 BCAST_API size_t bcast_dtype_format_value(bcast_dtype dtype, const void *elem,
                                           char *buf, size_t cap);
 /* Looks a dtype up by name ("float32") or MLIR spelling ("f32"). */
-BCAST_API bcast_status bcast_dtype_parse(const char *name, size_t len, bcast_dtype *out);
+BCAST_API bcast_status bcast_dtype_parse(const char *name, size_t len,
+                                         bcast_dtype *out);
 
 /* NumPy's type promotion for arrays (numpy.result_type): the type two or
  * more operands of these types are computed in.  bool < integers < floats;
@@ -129,17 +131,21 @@ BCAST_API bcast_status bcast_dtype_parse(const char *name, size_t len, bcast_dty
  * n == 0. */
 BCAST_API bcast_status bcast_dtype_promote(bcast_dtype a, bcast_dtype b,
                                            bcast_dtype *out, bcast_diag *diag);
-BCAST_API bcast_status bcast_dtype_result_type(size_t n, const bcast_dtype *types,
-                                               bcast_dtype *out, bcast_diag *diag);
+BCAST_API bcast_status bcast_dtype_result_type(size_t n,
+                                               const bcast_dtype *types,
+                                               bcast_dtype *out,
+                                               bcast_diag *diag);
 
-/* IEEE binary16 and bfloat16 conversions.  float -> half rounds to nearest
- * even, overflows to infinity, keeps NaN (quiet) and signed zero; subnormals
- * are exact where representable. */
+/* IEEE binary16 and bfloat16 conversions.  Narrowing (float or double ->
+ * half or bfloat16) rounds once, to nearest even, overflows to infinity,
+ * keeps NaN (quiet) and signed zero; subnormals are exact where
+ * representable. */
 BCAST_API float bcast_half_to_float(uint16_t h);
 BCAST_API uint16_t bcast_float_to_half(float f);
 BCAST_API uint16_t bcast_double_to_half(double d);
 BCAST_API float bcast_bf16_to_float(uint16_t b);
 BCAST_API uint16_t bcast_float_to_bf16(float f);
+BCAST_API uint16_t bcast_double_to_bf16(double d);
 
 #ifdef __cplusplus
 }

@@ -56,6 +56,8 @@
  *     out of range                           x86-64's conversion: the
  *                                            integer minimum of the 32- or
  *                                            64-bit conversion, wrapped
+ *                                            (uint64 from 2^64 and +inf:
+ *                                            0, as NumPy)
  *   integer pow with a negative exponent     trunc(a^b): 1 for a == 1,
  *     (numpy profile)                        +-1 for a == -1, else 0
  *   floor_divide / remainder of integers     a // 0 = a % 0 = 0,
@@ -77,32 +79,7 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------------------ */
-/* Scalars: an attribute value that may be an integer, an unsigned integer
- * beyond INT64_MAX, or a floating-point number, or absent.  A zeroed
- * bcast_scalar is BCAST_SCALAR_NONE. */
-
-typedef enum bcast_scalar_kind {
-  BCAST_SCALAR_NONE,  /* no value (an attribute's default applies) */
-  BCAST_SCALAR_INT,   /* i */
-  BCAST_SCALAR_UINT,  /* u: for values above INT64_MAX */
-  BCAST_SCALAR_FLOAT, /* f */
-  BCAST_SCALAR_BOOL   /* i (0 or 1): a Python bool operand; not a bound */
-} bcast_scalar_kind;
-
-typedef struct bcast_scalar {
-  bcast_scalar_kind kind;
-  union {
-    int64_t i;
-    uint64_t u;
-    double f;
-  } v;
-} bcast_scalar;
-
-BCAST_API bcast_scalar bcast_scalar_int(int64_t value);
-BCAST_API bcast_scalar bcast_scalar_uint(uint64_t value);
-BCAST_API bcast_scalar bcast_scalar_float(double value);
-
-BCAST_API bcast_scalar bcast_scalar_bool(int value);
+/* Scalar operands.  A bcast_scalar (bcast/op.h) beside the arrays. */
 
 /* Scalar operands (NumPy's Python scalars, NEP 50's "weak" rule, as NumPy
  * 2 and NumPy 1.24 with numpy._set_promotion_state("weak") type them).  A
@@ -115,8 +92,23 @@ BCAST_API bcast_scalar bcast_scalar_bool(int value);
  * int8", NumPy 2's OverflowError).  For SELECT pass the two values' types
  * for its values and none for its condition. */
 BCAST_API bcast_status bcast_scalar_weak_dtype(const bcast_scalar *scalar,
-                                     size_t n_strong, const bcast_dtype *strong,
-                                     bcast_dtype *out, bcast_diag *diag);
+                                               size_t n_strong,
+                                               const bcast_dtype *strong,
+                                               bcast_dtype *out,
+                                               bcast_diag *diag);
+
+/* A scalar operand's type as NumPy types it for op: as
+ * bcast_scalar_weak_dtype, except where the numpy profile computes the
+ * arrays' types in another type, which NEP 50 types the scalar beside
+ * (NumPy converts a Python scalar to the loop's type): divide runs integer
+ * and bool arrays in float64 (int8 array / 300 is float64, not an
+ * OverflowError), and logical_and, logical_or and logical_xor test every
+ * input for nonzero (NumPy's bool loop: a scalar is bool).  Other
+ * profiles and ops: bcast_scalar_weak_dtype. */
+BCAST_API bcast_status bcast_op_scalar_dtype(
+    bcast_op op, bcast_profile profile, const bcast_scalar *scalar,
+    size_t n_strong, const bcast_dtype *strong, bcast_dtype *out,
+    bcast_diag *diag);
 
 /* A new rank-0 tensor holding scalar as a value of dtype (integers wrap
  * into an integer type, floats round to nearest even, as numpy's cast;
@@ -124,108 +116,16 @@ BCAST_API bcast_status bcast_scalar_weak_dtype(const bcast_scalar *scalar,
  * tensor then enters the element-wise calls as any operand: the numpy
  * profile promotes it with the others. */
 BCAST_API bcast_status bcast_scalar_tensor(const bcast_scalar *scalar,
-                                 bcast_dtype dtype, bcast_tensor *out,
-                                 bcast_diag *diag);
-
-/* Writes scalar as an MLIR literal of element type dtype into buf (cap
- * bytes, NUL-terminated), as arith.constant and TOSA attributes spell it:
- * integers in decimal ("-5"; bool "0" or "1"), floats rounded to dtype and
- * written exactly with a '.' ("-1.5", "6.0", "1.0000000000000001e-05"),
- * infinities as MLIR's hexadecimal bit pattern ("0xFF800000" for -inf in
- * f32).  The value must be one bcast_ew_result_dtype accepts as a CLAMP
- * bound of dtype (BCAST_INVALID_ARGUMENT otherwise, and for NONE);
- * BCAST_OVERFLOW when cap is too small. */
-BCAST_API bcast_status bcast_scalar_format_mlir(const bcast_scalar *scalar,
-                                      bcast_dtype dtype, char *buf, size_t cap,
-                                      bcast_diag *diag);
+                                           bcast_dtype dtype,
+                                           bcast_tensor *out,
+                                           bcast_diag *diag);
 
 /* ------------------------------------------------------------------------ */
-/* Attributes. */
-
-/* NaN handling of CLAMP, MAXIMUM and MINIMUM. */
-typedef enum bcast_nan_mode {
-  BCAST_NAN_PROPAGATE, /* a NaN operand gives NaN (TOSA's default) */
-  BCAST_NAN_IGNORE     /* the non-NaN operand wins; CLAMP(NaN) = min_val */
-} bcast_nan_mode;
-
-/* The attributes of every op in one struct; an op reads only its own.
- * The defaults given here are all zero: `bcast_op_attrs a = {0};` and
- * bcast_op_attrs_init(&a) give the same attributes. */
-typedef struct bcast_op_attrs {
-  /* MUL: right shift of the product, 0..63, with rounding half up
-   * ((a*b + 2^(shift-1)) >> shift computed in 64 bits).  Nonzero only for
-   * int32 inputs.  Default 0. */
-  int32_t shift;
-  /* ARITHMETIC_RIGHT_SHIFT: nonzero adds 1 when the last bit shifted out is
-   * 1 (rounding half toward +inf).  Default 0. */
-  int round;
-  /* CLAMP bounds; BCAST_SCALAR_NONE (default) means no bound on that side.
-   * TOSA gives min_val and max_val the input's element type, so a bound
-   * must be a value of the data type:
-   *   integer data  an integer within the type's range (a float bound must
-   *                 be integral and within it); bool data 0 or 1;
-   *   float data    any number but NaN (infinities included), rounded to
-   *                 the type (round to nearest even);
-   * and min_val <= max_val.  Anything else is BCAST_INVALID_ARGUMENT,
-   * naming the attribute, its value and the type's range. */
-  bcast_scalar min_val, max_val;
-  /* CLAMP, MAXIMUM, MINIMUM.  Default BCAST_NAN_PROPAGATE. */
-  bcast_nan_mode nan_mode;
-  /* NEGATE zero points: result = clip(-(x - input_zp) + output_zp).  Tosa:
-   * nonzero only for int8 (then within -128..127); numpy: must be 0.
-   * Default 0. */
-  int64_t input_zp, output_zp;
-  /* CAST: the result type, read during the call only (a plan keeps the
-   * type, not the pointer).  Default NULL, meaning "not set": CAST then
-   * fails with BCAST_INVALID_ARGUMENT, unless the options declare a result
-   * type (see bcast_ew_options).  A pointer, so that a zeroed struct cannot
-   * name a type by accident (BCAST_BOOL is 0):
-   *   bcast_dtype to = BCAST_INT8;  attrs.cast_to = &to; */
-  const bcast_dtype *cast_to;
-} bcast_op_attrs;
-
-BCAST_API void bcast_op_attrs_init(bcast_op_attrs *attrs);
-
-/* Sets one attribute of op from text.  name is an attribute name or alias;
- * value may be written as on a command line or as an MLIR attribute value,
- * with an optional ": TYPE" suffix (ignored: MLIR writes the bounds with
- * the input's type, checked when the op is planned):
- *   shift, input_zp, output_zp  an integer ("3", "-128", "3 : i8")
- *   round                       true, false, 1 or 0 (also True, False)
- *   min_val, max_val            a number ("-1.5", "inf", "nan", "300",
- *                               "18446744073709551615", "0.0 : f32", and
- *                               MLIR's bit patterns "0x7F800000 : f32")
- *   nan_mode                    PROPAGATE or IGNORE, in any case, quoted
- *                               or as #tosa.nan_mode<IGNORE>
- *   to                          an element type ("int8", "f32", "i1")
- * Whether a bound fits the data type is checked when the op is planned
- * (bcast_ew_result_dtype), not here.  Errors (attrs unchanged):
- * BCAST_NOT_FOUND for an unknown name, BCAST_INVALID_ARGUMENT for an
- * attribute op does not read, BCAST_PARSE for a malformed value. */
-BCAST_API bcast_status bcast_op_attr_set(bcast_op_attrs *attrs, bcast_op op,
-                               const char *name, size_t name_len,
-                               const char *value, size_t value_len,
-                               bcast_diag *diag);
-
-/* Sets one attribute from a whole entry "NAME=VALUE" or "name = value :
- * type" (spaces around '=' allowed), as bcast_op_attr_set. */
-BCAST_API bcast_status bcast_op_attr_parse(bcast_op_attrs *attrs, bcast_op op,
-                                 const char *text, size_t len,
-                                 bcast_diag *diag);
-
-/* Reads an MLIR attribute dictionary "{a = ..., b = ...}" (text[0] is
- * '{'; len may run past the closing brace) into attrs.  Entries for
- * attributes op reads are parsed as bcast_op_attr_set; every other entry
- * (a dialect op carries attributes bcast does not model) is skipped.
- * *used is the length through the closing '}' (may be NULL).  Errors:
- * BCAST_PARSE for a malformed dictionary or value. */
-BCAST_API bcast_status bcast_op_attrs_parse_mlir(bcast_op_attrs *attrs, bcast_op op,
-                                       const char *text, size_t len,
-                                       size_t *used, bcast_diag *diag);
-
-/* Number of data inputs of op (1, 2 or 3: the op table's broadcast
- * operands).  MUL's shift and NEGATE's zero points are attributes here. */
-BCAST_API int bcast_ew_arity(bcast_op op);
+/* Types.  The attributes (bcast_op_attrs) and their parser are the op
+ * table's (bcast/op.h), as is an op's number of data inputs
+ * (bcast_op_arity: MUL's shift and NEGATE's zero points are attributes
+ * here); an MLIR dictionary is read by bcast_op_attrs_parse_mlir
+ * (bcast/mlir.h). */
 
 /* Whether op supports these input types under the profile (tosa, trait or
  * numpy), with these attributes; on success *out is the result type.
@@ -235,18 +135,18 @@ BCAST_API int bcast_ew_arity(bcast_op op);
  * list and the attributes the op reads.  Errors: BCAST_TYPE for an
  * unsupported or mismatched type, BCAST_INVALID_ARGUMENT for a bad count,
  * profile or attribute. */
-BCAST_API bcast_status bcast_ew_result_dtype(bcast_op op, bcast_profile profile,
-                                   size_t n_inputs, const bcast_dtype *inputs,
-                                   const bcast_op_attrs *attrs,
-                                   bcast_dtype *out, bcast_diag *diag);
+BCAST_API bcast_status
+bcast_ew_result_dtype(bcast_op op, bcast_profile profile, size_t n_inputs,
+                      const bcast_dtype *inputs, const bcast_op_attrs *attrs,
+                      bcast_dtype *out, bcast_diag *diag);
 
 /* Enumerates the supported signatures of op under a profile.  index counts
  * from 0; for each index below the count, fills inputs[0..arity-1] and *out
  * and returns BCAST_OK; at index == count returns BCAST_UNSUPPORTED (end).
  * CAST enumerates its (input, result) pairs.  inputs needs room for 3. */
 BCAST_API bcast_status bcast_ew_supported(bcast_op op, bcast_profile profile,
-                                size_t index, bcast_dtype *inputs,
-                                bcast_dtype *out);
+                                          size_t index, bcast_dtype *inputs,
+                                          bcast_dtype *out);
 
 /* ------------------------------------------------------------------------ */
 /* Execution. */
@@ -288,6 +188,7 @@ typedef struct bcast_ew_options {
   void *progress_ctx;
 } bcast_ew_options;
 
+/* Sets *options to the defaults (the same as zeroing it). */
 BCAST_API void bcast_ew_options_init(bcast_ew_options *options);
 
 typedef struct bcast_ew_plan bcast_ew_plan;
@@ -300,13 +201,12 @@ typedef struct bcast_ew_plan bcast_ew_plan;
  * the shape algebra's (BCAST_INCOMPATIBLE, BCAST_RANK_MISMATCH with
  * "operands don't have matching ranks" in the tosa profile); size-0 dims
  * are refused in the tosa and trait profiles.  *plan is NULL on failure. */
-BCAST_API bcast_status bcast_ew_plan_create(bcast_ew_plan **plan, bcast_op op,
-                                  const bcast_op_attrs *attrs, size_t n_inputs,
-                                  const bcast_tensor *inputs,
-                                  const bcast_tensor *out,
-                                  const bcast_ew_options *options,
-                                  bcast_diag *diag);
+BCAST_API bcast_status bcast_ew_plan_create(
+    bcast_ew_plan **plan, bcast_op op, const bcast_op_attrs *attrs,
+    size_t n_inputs, const bcast_tensor *inputs, const bcast_tensor *out,
+    const bcast_ew_options *options, bcast_diag *diag);
 
+/* Frees a plan made by bcast_ew_plan_create; NULL is allowed. */
 BCAST_API void bcast_ew_plan_destroy(bcast_ew_plan *plan);
 
 /* The output layout the plan writes (data == NULL, owner == NULL). */
@@ -316,39 +216,40 @@ BCAST_API const bcast_tensor *bcast_ew_plan_output(const bcast_ew_plan *plan);
  * BCAST_UNSUPPORTED when the plan was built for a caller's strided out,
  * and BCAST_BUDGET beyond options.max_bytes. */
 BCAST_API bcast_status bcast_ew_plan_alloc_output(const bcast_ew_plan *plan,
-                                        bcast_tensor *out, bcast_diag *diag);
+                                                  bcast_tensor *out,
+                                                  bcast_diag *diag);
 
 /* Executes the plan: out_data and in_data[k] point at element [0..0] of
  * buffers laid out exactly as planned.  The output may be an input's
  * buffer when that input has the output's shape and strides (in place);
  * any other overlap is undefined.  Never allocates.  BCAST_CHECKED (checked
  * plans only) leaves the output untouched. */
-BCAST_API bcast_status bcast_ew_plan_execute(const bcast_ew_plan *plan, void *out_data,
-                                   const void *const *in_data,
-                                   bcast_diag *diag);
+BCAST_API bcast_status bcast_ew_plan_execute(const bcast_ew_plan *plan,
+                                             void *out_data,
+                                             const void *const *in_data,
+                                             bcast_diag *diag);
 
 /* As execute, with tensors: checks that each has the planned dtype, shape
  * and strides, and that out does not partly overlap an input. */
 BCAST_API bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
-                               const bcast_tensor *inputs,
-                               const bcast_tensor *out, bcast_diag *diag);
+                                         const bcast_tensor *inputs,
+                                         const bcast_tensor *out,
+                                         bcast_diag *diag);
 
 /* One call: plan, allocate a new C-contiguous *result, execute.  On
  * failure *result is released (empty). */
-BCAST_API bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
-                              size_t n_inputs, const bcast_tensor *inputs,
-                              bcast_tensor *result,
-                              const bcast_ew_options *options,
-                              bcast_diag *diag);
+BCAST_API bcast_status
+bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs, size_t n_inputs,
+                 const bcast_tensor *inputs, bcast_tensor *result,
+                 const bcast_ew_options *options, bcast_diag *diag);
 
 /* One call into a caller's tensor (out=): exactly the broadcast shape and
  * result type, any strides; may be an input with the same shape and
  * strides (in place). */
-BCAST_API bcast_status bcast_ew_compute_into(bcast_op op, const bcast_op_attrs *attrs,
-                                   size_t n_inputs, const bcast_tensor *inputs,
-                                   const bcast_tensor *out,
-                                   const bcast_ew_options *options,
-                                   bcast_diag *diag);
+BCAST_API bcast_status bcast_ew_compute_into(
+    bcast_op op, const bcast_op_attrs *attrs, size_t n_inputs,
+    const bcast_tensor *inputs, const bcast_tensor *out,
+    const bcast_ew_options *options, bcast_diag *diag);
 
 #ifdef __cplusplus
 }

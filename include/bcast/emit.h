@@ -111,10 +111,10 @@ typedef struct bcast_emit_options {
 BCAST_API void bcast_emit_options_init(bcast_emit_options *opts);
 
 typedef struct bcast_emit_stats {
-  size_t ops_lowered;   /* op statements replaced */
-  size_t maps;          /* distinct affine maps written */
-  size_t copies;        /* scf.if broadcasting copies emitted */
-  size_t asserts;       /* cf.assert checks emitted */
+  size_t ops_lowered; /* op statements replaced */
+  size_t maps;        /* distinct affine maps written */
+  size_t copies;      /* scf.if broadcasting copies emitted */
+  size_t asserts;     /* cf.assert checks emitted */
 } bcast_emit_stats;
 
 /* Lowers the module text[0..len) and writes the result through write.
@@ -130,10 +130,11 @@ typedef struct bcast_emit_stats {
  * than the inferred one), BCAST_NO_MEMORY, BCAST_OVERFLOW, and whatever the
  * sink returns.  stats may be NULL. */
 BCAST_API bcast_status bcast_emit_lower_module(const char *text, size_t len,
-                                     const bcast_emit_options *opts,
-                                     bcast_emit_write_fn write, void *ctx,
-                                     bcast_emit_stats *stats,
-                                     bcast_diag *diag);
+                                               const bcast_emit_options *opts,
+                                               bcast_emit_write_fn write,
+                                               void *ctx,
+                                               bcast_emit_stats *stats,
+                                               bcast_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -25,11 +25,9 @@ typedef enum bcast_dims_order {
  * checked when tensors are bound; a static operand size other than 1 onto
  * a dynamic output dim fails (BCAST_INCOMPATIBLE), as in XLA's shape
  * inference.  A scalar broadcasts to any shape with an empty map. */
-BCAST_API bcast_status bcast_broadcast_in_dim_check(const bcast_shape *operand,
-                                          const bcast_shape *out,
-                                          const int64_t *dims, size_t n_dims,
-                                          bcast_dims_order order,
-                                          bcast_diag *diag);
+BCAST_API bcast_status bcast_broadcast_in_dim_check(
+    const bcast_shape *operand, const bcast_shape *out, const int64_t *dims,
+    size_t n_dims, bcast_dims_order order, bcast_diag *diag);
 
 /* The shape of an XLA element-wise binary op.  With n_dims == 0 the ranks
  * must be equal (or one operand a scalar) and size-1 dims broadcast both
@@ -38,9 +36,10 @@ BCAST_API bcast_status bcast_broadcast_in_dim_check(const bcast_shape *operand,
  * ways: (4) with (1x2) under (0) gives 4x2; 1x2 with 4x3x1 under (1,2) gives
  * 4x3x2. */
 BCAST_API bcast_status bcast_xla_binary_shape(const bcast_shape *lhs,
-                                    const bcast_shape *rhs,
-                                    const int64_t *dims, size_t n_dims,
-                                    bcast_shape *out, bcast_diag *diag);
+                                              const bcast_shape *rhs,
+                                              const int64_t *dims,
+                                              size_t n_dims, bcast_shape *out,
+                                              bcast_diag *diag);
 
 /* One output dim's size in the partial form. */
 typedef struct bcast_dim_size {
@@ -53,21 +52,21 @@ typedef struct bcast_dim_size {
  * sizes given.  Input (A,B), dims (0,2), {1: C} gives (A,C,B).  source[o]
  * receives the operand dim output dim o equals, or -1 for a new or expanded
  * dim (source may be NULL). */
-BCAST_API bcast_status bcast_broadcast_in_dim_partial(const bcast_shape *operand,
-                                            const int64_t *dims, size_t n_dims,
-                                            const bcast_dim_size *sizes,
-                                            size_t n_sizes, bcast_shape *out,
-                                            int32_t *source, bcast_diag *diag);
+BCAST_API bcast_status bcast_broadcast_in_dim_partial(
+    const bcast_shape *operand, const int64_t *dims, size_t n_dims,
+    const bcast_dim_size *sizes, size_t n_sizes, bcast_shape *out,
+    int32_t *source, bcast_diag *diag);
 
 /* What implicit (NumPy / ONNX / trait) broadcasting does to one operand,
  * spelled out as BroadcastInDim into the result.  Bit i of a mask is about
  * operand dim i. */
 typedef struct bcast_explained {
-  int32_t rank;             /* BCAST_RANK_UNRANKED: the operand was skipped */
-  int64_t broadcast_dimensions[BCAST_MAX_RANK]; /* operand dim i -> result dim */
-  uint64_t expanded;        /* dim is 1, result dim static and not 1 */
-  uint64_t maybe_expanded;  /* dim is 1, result dim dynamic */
-  uint64_t runtime_check;   /* dim is dynamic and must be checked when bound */
+  int32_t rank; /* BCAST_RANK_UNRANKED: the operand was skipped */
+  int64_t
+      broadcast_dimensions[BCAST_MAX_RANK]; /* operand dim i -> result dim */
+  uint64_t expanded;       /* dim is 1, result dim static and not 1 */
+  uint64_t maybe_expanded; /* dim is 1, result dim dynamic */
+  uint64_t runtime_check;  /* dim is dynamic and must be checked when bound */
 } bcast_explained;
 
 /* Infers the result (as bcast_shape_infer) and fills explained[k] for each
@@ -76,8 +75,9 @@ typedef struct bcast_explained {
  * check.  broadcast_in_dim(operand k, out, explained[k].broadcast_dimensions)
  * equals the implicit broadcast. */
 BCAST_API bcast_status bcast_explain(size_t n, const bcast_shape *operands,
-                           bcast_profile profile, bcast_shape *out,
-                           bcast_explained *explained, bcast_diag *diag);
+                                     bcast_profile profile, bcast_shape *out,
+                                     bcast_explained *explained,
+                                     bcast_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 typedef enum bcast_container {
-  BCAST_CONTAINER_NONE,   /* not a shaped type (i32, !foo.bar, ...) */
+  BCAST_CONTAINER_NONE, /* not a shaped type (i32, !foo.bar, ...) */
   BCAST_CONTAINER_TENSOR,
   BCAST_CONTAINER_VECTOR
 } bcast_container;
@@ -27,9 +27,9 @@ typedef enum bcast_container {
 typedef struct bcast_mlir_type {
   bcast_container container;
   bcast_shape shape;
-  const char *text;      /* the whole type as written */
+  const char *text; /* the whole type as written */
   size_t text_len;
-  const char *elem;      /* element type text ("f32", "complex<f32>") */
+  const char *elem; /* element type text ("f32", "complex<f32>") */
   size_t elem_len;
 } bcast_mlir_type;
 
@@ -38,12 +38,13 @@ typedef struct bcast_mlir_type {
  * over BCAST_MAX_RANK) give BCAST_PARSE / BCAST_RANK_LIMIT naming the
  * culprit. */
 BCAST_API bcast_status bcast_mlir_type_parse(const char *text, size_t len,
-                                   bcast_mlir_type *out, size_t *consumed,
-                                   bcast_diag *diag);
+                                             bcast_mlir_type *out,
+                                             size_t *consumed,
+                                             bcast_diag *diag);
 
 /* Prints a type as MLIR does ("tensor<2x?xf32>") into buf (snprintf-like). */
 BCAST_API size_t bcast_mlir_type_format(const bcast_mlir_type *type, char *buf,
-                              size_t size);
+                                        size_t size);
 
 /* A piece of the caller's text. */
 typedef struct bcast_mlir_span {
@@ -56,11 +57,11 @@ typedef struct bcast_mlir_span {
  * so an op stays small; bcast_mlir_op_type gives the full type. */
 typedef struct bcast_mlir_type_ref {
   bcast_container container;
-  int32_t rank;          /* BCAST_RANK_UNRANKED for '*'; 0 when not shaped */
-  uint32_t dims_at;      /* index of its outermost dim in op->dims */
-  const char *text;      /* the whole type as written */
+  int32_t rank;     /* BCAST_RANK_UNRANKED for '*'; 0 when not shaped */
+  uint32_t dims_at; /* index of its outermost dim in op->dims */
+  const char *text; /* the whole type as written */
   size_t text_len;
-  const char *elem;      /* element type text, NULL when not shaped */
+  const char *elem; /* element type text, NULL when not shaped */
   size_t elem_len;
 } bcast_mlir_type_ref;
 
@@ -72,10 +73,10 @@ typedef struct bcast_mlir_type_ref {
  * the scanned text.  The statement runs from its result list ("%r = ...")
  * to the end of its type signature: text[stmt_start, stmt_end). */
 typedef struct bcast_mlir_op {
-  const char *name;      /* "tosa.add" */
+  const char *name; /* "tosa.add" */
   size_t name_len;
-  uint32_t line, col;    /* 1-based position of the op name */
-  int generic;           /* written in generic form */
+  uint32_t line, col; /* 1-based position of the op name */
+  int generic;        /* written in generic form */
   size_t stmt_start, stmt_end;
   /* The values the statement defines: "%r" is 1, "%a, %b" and "%r:2" are
    * 2; results is the list as written, without the '='. */
@@ -119,21 +120,25 @@ typedef struct bcast_mlir_scanner {
   void *filter_ctx;
 } bcast_mlir_scanner;
 
+/* Starts a scan of text[0..len) (not copied: it must outlive the scanner)
+ * that reports the ops filter accepts (NULL: every op). */
 BCAST_API void bcast_mlir_scanner_init(bcast_mlir_scanner *s, const char *text,
-                             size_t len, bcast_mlir_op_filter filter,
-                             void *filter_ctx);
+                                       size_t len, bcast_mlir_op_filter filter,
+                                       void *filter_ctx);
 
 /* Finds the next op the filter accepts, records its statement (results,
  * operand names, attributes) and parses its signature.  Returns
  * BCAST_OK with *found = 1 and op filled, BCAST_OK with *found = 0 at the
  * end of the text, or an error (op->line/col locate it) after which scanning
  * may continue with the next call. */
-BCAST_API bcast_status bcast_mlir_scan_next(bcast_mlir_scanner *s, bcast_mlir_op *op,
-                                  int *found, bcast_diag *diag);
+BCAST_API bcast_status bcast_mlir_scan_next(bcast_mlir_scanner *s,
+                                            bcast_mlir_op *op, int *found,
+                                            bcast_diag *diag);
 
 /* The profile an op is judged by when the caller gives none: tosa.* ops by
  * BCAST_PROFILE_TOSA, everything else by BCAST_PROFILE_TRAIT. */
-BCAST_API bcast_profile bcast_mlir_default_profile(const char *name, size_t len);
+BCAST_API bcast_profile bcast_mlir_default_profile(const char *name,
+                                                   size_t len);
 
 /* Whether bcast checks ops of this name by default: "test.broadcastable",
  * the TOSA element-wise ops (bcast/op.h) and CHLO's broadcasting ops
@@ -177,7 +182,8 @@ BCAST_API void bcast_mlir_verify_options_init(bcast_mlir_verify_options *opts);
  * allowed).  out->pattern points into text.  Errors: BCAST_PARSE for a
  * missing '=', an empty pattern or a '*' anywhere but a whole "*" or a
  * final ".*"; BCAST_INVALID_ARGUMENT for an unknown profile. */
-BCAST_API bcast_status bcast_mlir_op_profile_parse(const char *text, size_t len,
+BCAST_API bcast_status bcast_mlir_op_profile_parse(const char *text,
+                                                   size_t len,
                                                    bcast_mlir_op_profile *out,
                                                    bcast_diag *diag);
 
@@ -206,6 +212,34 @@ BCAST_API int bcast_mlir_op_attr(const bcast_mlir_op *op, const char *name,
 BCAST_API bcast_status bcast_mlir_i64_list_parse(const char *text, size_t len,
                                                  int64_t *dims, size_t cap,
                                                  size_t *n, bcast_diag *diag);
+
+/* ------------------------------------------------------------------------ */
+/* Op attributes (bcast_op_attrs, bcast/op.h) as MLIR writes them. */
+
+/* Reads an MLIR attribute dictionary "{a = ..., b = ...}" (text[0] is
+ * '{'; len may run past the closing brace) into attrs.  Entries for
+ * attributes op reads are parsed as bcast_op_attr_set; every other entry
+ * (a dialect op carries attributes bcast does not model) is skipped.
+ * *used is the length through the closing '}' (may be NULL).  Errors:
+ * BCAST_PARSE for a malformed dictionary or value. */
+BCAST_API bcast_status bcast_op_attrs_parse_mlir(bcast_op_attrs *attrs,
+                                                 bcast_op op, const char *text,
+                                                 size_t len, size_t *used,
+                                                 bcast_diag *diag);
+
+/* Writes scalar as an MLIR literal of element type dtype into buf (cap
+ * bytes, NUL-terminated), as arith.constant and TOSA attributes spell it:
+ * integers in decimal ("-5"; bool "0" or "1"), floats rounded to dtype and
+ * written exactly with a '.' ("-1.5", "6.0", "1.0000000000000001e-05"),
+ * infinities as MLIR's hexadecimal bit pattern ("0xFF800000" for -inf in
+ * f32).  The value must be one bcast_ew_result_dtype accepts as a CLAMP
+ * bound of dtype (BCAST_INVALID_ARGUMENT otherwise, and for NONE);
+ * BCAST_OVERFLOW when cap is too small. */
+BCAST_API bcast_status bcast_scalar_format_mlir(const bcast_scalar *scalar,
+                                                bcast_dtype dtype, char *buf,
+                                                size_t cap, bcast_diag *diag);
+
+/* ------------------------------------------------------------------------ */
 
 /* What bcast_mlir_verify decided about one op. */
 typedef struct bcast_mlir_verdict {
@@ -250,7 +284,8 @@ BCAST_API bcast_status bcast_mlir_verify(const bcast_mlir_op *op,
  * TOSA verifiers, message for message.  Other ops treat every operand as a
  * broadcast operand. */
 BCAST_API bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
-                                  bcast_profile profile, bcast_diag *diag);
+                                            bcast_profile profile,
+                                            bcast_diag *diag);
 
 /* ------------------------------------------------------------------------ */
 /* Verifying a whole text: the one entry point of bcast verify, Python's
@@ -258,9 +293,9 @@ BCAST_API bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
 
 /* What became of one checked op. */
 typedef enum bcast_mlir_outcome {
-  BCAST_MLIR_PASSED,       /* the op verifies */
-  BCAST_MLIR_FAILED,       /* it does not, or its statement cannot be read */
-  BCAST_MLIR_CANNOT_CHECK  /* bcast cannot judge it (diag says why); not a
+  BCAST_MLIR_PASSED,      /* the op verifies */
+  BCAST_MLIR_FAILED,      /* it does not, or its statement cannot be read */
+  BCAST_MLIR_CANNOT_CHECK /* bcast cannot judge it (diag says why); not a
                             * failure.  No op gives it yet. */
 } bcast_mlir_outcome;
 
@@ -275,11 +310,11 @@ typedef struct bcast_mlir_checked {
    * would have had). */
   int read;
   bcast_mlir_outcome outcome;
-  bcast_status status;         /* BCAST_OK when passed */
+  bcast_status status; /* BCAST_OK when passed */
   /* The profile the op was judged by, where the failure lies (line, col)
    * and the broadcast_dimensions read, as from bcast_mlir_verify. */
   bcast_mlir_verdict verdict;
-  const bcast_diag *diag;      /* why, when not passed; NULL when passed */
+  const bcast_diag *diag; /* why, when not passed; NULL when passed */
 } bcast_mlir_checked;
 
 /* Receives each checked op in source order; returns 0 to go on, anything

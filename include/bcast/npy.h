@@ -41,21 +41,21 @@ typedef struct bcast_npy_info {
   int version_minor;
   int fortran_order;
   int big_endian;
-  char descr[32];     /* the file's descr, e.g. "<f4", "|S5", "<U3" */
-  char string_kind;   /* 'S' or 'U' for string files, else 0 */
+  char descr[32];       /* the file's descr, e.g. "<f4", "|S5", "<U3" */
+  char string_kind;     /* 'S' or 'U' for string files, else 0 */
   int64_t string_width; /* n of |S<n> / <U<n> */
 } bcast_npy_info;
 
 /* Reads path into a new owned tensor.  info may be NULL.  The data size is
  * checked against max_bytes before anything is allocated. */
 BCAST_API bcast_status bcast_npy_read(const char *path, bcast_tensor *out,
-                            bcast_npy_info *info, int64_t max_bytes,
-                            bcast_diag *diag);
+                                      bcast_npy_info *info, int64_t max_bytes,
+                                      bcast_diag *diag);
 /* The same from memory; name is used in messages only. */
 BCAST_API bcast_status bcast_npy_read_mem(const void *bytes, size_t size,
-                                const char *name, bcast_tensor *out,
-                                bcast_npy_info *info, int64_t max_bytes,
-                                bcast_diag *diag);
+                                          const char *name, bcast_tensor *out,
+                                          bcast_npy_info *info,
+                                          int64_t max_bytes, bcast_diag *diag);
 
 /* Maps path read-only instead of reading it: *out views the file's data
  * in place (its buffer unmaps with the last reference), so an array larger
@@ -75,10 +75,9 @@ typedef ptrdiff_t (*bcast_npy_read_fn)(void *ctx, void *buf, size_t cap);
  * seeking), then checks the source ends there.  name is used in messages
  * only.  A header longer than 16 MiB is refused before anything is
  * allocated for it; the data size is checked against max_bytes first. */
-BCAST_API bcast_status bcast_npy_read_stream(bcast_npy_read_fn read, void *ctx,
-                                   const char *name, bcast_tensor *out,
-                                   bcast_npy_info *info, int64_t max_bytes,
-                                   bcast_diag *diag);
+BCAST_API bcast_status bcast_npy_read_stream(
+    bcast_npy_read_fn read, void *ctx, const char *name, bcast_tensor *out,
+    bcast_npy_info *info, int64_t max_bytes, bcast_diag *diag);
 
 typedef struct bcast_npy_write_opts {
   char string_kind;     /* 'S' or 'U' for string tensors; 0 means 'U' */
@@ -105,8 +104,8 @@ BCAST_API bcast_status bcast_npy_header(const bcast_tensor *t,
 /* Writes t (any strides) to path; opts may be NULL, which is the same
  * as a zeroed bcast_npy_write_opts (every default is 0). */
 BCAST_API bcast_status bcast_npy_write(const char *path, const bcast_tensor *t,
-                             const bcast_npy_write_opts *opts,
-                             bcast_diag *diag);
+                                       const bcast_npy_write_opts *opts,
+                                       bcast_diag *diag);
 
 /* Receives output bytes.  Returns BCAST_OK, or an error that stops the
  * writer and is returned (BCAST_IO with errno set for a failed write). */
@@ -116,40 +115,67 @@ typedef bcast_status (*bcast_npy_write_fn)(void *ctx, const void *bytes,
 /* Writes the .npy bytes of t through write (in pieces of up to 1 MiB);
  * name is used in messages only.  Nothing is written when t or opts are
  * refused. */
-BCAST_API bcast_status bcast_npy_write_stream(bcast_npy_write_fn write, void *ctx,
-                                    const char *name, const bcast_tensor *t,
-                                    const bcast_npy_write_opts *opts,
-                                    bcast_diag *diag);
+BCAST_API bcast_status bcast_npy_write_stream(bcast_npy_write_fn write,
+                                              void *ctx, const char *name,
+                                              const bcast_tensor *t,
+                                              const bcast_npy_write_opts *opts,
+                                              bcast_diag *diag);
 
 /* ------------------------------------------------------------------------ */
 /* .npz archives: zip files of .npy members, as numpy.savez writes them.
  *
- * Members may be stored (np.savez) or deflated (np.savez_compressed;
- * bcast has its own inflater, as the library depends on no zlib; a
- * deflated member is inflated whole into memory, its stated size checked
- * against max_bytes first).  Writing stores members.  Zip64 archives (central directory sizes or offsets of 0xFFFFFFFF, more than
- * 65535 members), encrypted, multi-disk and other compression methods are
- * BCAST_UNSUPPORTED; numpy's zip64 *local* extra fields (np.savez forces
- * them) are skipped.  The CRC-32 of a member is checked after reading it. */
+ * An archive means what numpy.load makes of it (through Python's zipfile):
+ * the file must start with a zip signature; every central directory entry
+ * is checked before a member is read (a broken one refuses the archive, as
+ * zipfile does); zip64 end records and extra fields are read; names are
+ * UTF-8 when flagged, else code page 437, cut at a NUL; of several entries
+ * of one name the last counts; the local header must repeat the
+ * directory's name and end before the next member.  Members may be stored
+ * (np.savez) or deflated (np.savez_compressed; inflated with zlib straight
+ * into the tensor's buffer, so reading needs the array's bytes within
+ * max_bytes and little more).  Encrypted members and other compression
+ * methods (bzip2 and LZMA, which zipfile also reads, among them) are
+ * BCAST_UNSUPPORTED.  The CRC-32 of a member is checked after reading it;
+ * a member whose bytes go on after the array (which numpy.load ignores,
+ * unchecked) is refused.  Writing stores members and refuses what would
+ * need zip64 (4 GiB, 65535 members). */
 
-/* Reads the member named member (the name numpy.load gives it: the file
- * name without ".npy") of the archive at path.  member NULL reads the only
- * member of a one-member archive.  An unknown member is BCAST_IO (like a
- * missing file), its message listing the members. */
+/* Reads the member named member of the archive at path: what
+ * numpy.load(path)[member] gives, i.e. the member of that exact name, else
+ * the one named member + ".npy".  member NULL reads the only member of a
+ * one-member archive.  An unknown member is BCAST_IO (like a missing
+ * file), its message listing the members. */
 BCAST_API bcast_status bcast_npz_read(const char *path, const char *member,
-                            bcast_tensor *out, bcast_npy_info *info,
-                            int64_t max_bytes, bcast_diag *diag);
+                                      bcast_tensor *out, bcast_npy_info *info,
+                                      int64_t max_bytes, bcast_diag *diag);
 
-/* Writes n tensors as members names[k] + ".npy" (stored, like numpy.savez;
+/* Writes a new archive of n tensors as members names[k] + ".npy" (stored,
+ * like numpy.savez, which also replaces any file at path;
  * numpy.load(path)[names[k]] gives tensor k).  names NULL means numpy's
  * "arr_0", "arr_1", ...; opts NULL or an array of n.  Written to a
- * temporary file renamed over path when complete.  A member over 4 GiB
- * would need zip64: BCAST_UNSUPPORTED. */
+ * temporary file renamed over path when complete. */
 BCAST_API bcast_status bcast_npz_write(const char *path, size_t n,
-                             const char *const *names,
-                             const bcast_tensor *tensors,
-                             const bcast_npy_write_opts *opts,
-                             bcast_diag *diag);
+                                       const char *const *names,
+                                       const bcast_tensor *tensors,
+                                       const bcast_npy_write_opts *opts,
+                                       bcast_diag *diag);
+
+/* Like bcast_npz_write, but an archive already at path keeps its other
+ * members: each tensor k replaces whatever numpy.load(path)[names[k]]
+ * gave (the entries named names[k] and names[k] + ".npy"), in the place
+ * of the first of them, or is added at the end; every other member is
+ * copied as it is (compressed members stay compressed, their CRC-32s and
+ * the archive comment kept).  The new archive is written to a temporary
+ * file renamed over path when complete, so path may be an archive the
+ * tensors were read from.  No file, an empty file, or a FIFO or device
+ * (written through) get a new archive; an existing file that numpy.load
+ * would not read as an archive, or a member that cannot be copied, is
+ * refused and the file left as it was. */
+BCAST_API bcast_status bcast_npz_update(const char *path, size_t n,
+                                        const char *const *names,
+                                        const bcast_tensor *tensors,
+                                        const bcast_npy_write_opts *opts,
+                                        bcast_diag *diag);
 
 #ifdef __cplusplus
 }

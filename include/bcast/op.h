@@ -24,7 +24,7 @@ extern "C" {
 
 /* How MLIR 22's TOSA dialect checks an op's shapes. */
 typedef enum bcast_op_verifier {
-  BCAST_VERIFY_BROADCAST,  /* ResultsBroadcastableShape + SameOperandsAndResultRank */
+  BCAST_VERIFY_BROADCAST, /* ResultsBroadcastableShape + SameOperandsAndResultRank */
   BCAST_VERIFY_SAME_SHAPE, /* SameOperandsAndResultShape */
   BCAST_VERIFY_NEGATE,     /* input1 and output shapes compatible */
   BCAST_VERIFY_MUL         /* tosa.mul's own verifier */
@@ -51,7 +51,8 @@ typedef enum bcast_op_elem_rule {
 /* ODS constraint wording: "tosa-conformant tensor of <...> values". */
 #define BCAST_OP_TYPES_NUMBER "number"
 #define BCAST_OP_TYPES_BOOL "1-bit signless integer"
-#define BCAST_OP_TYPES_INT32_64 "32-bit signless integer or 64-bit signless integer"
+#define BCAST_OP_TYPES_INT32_64                                               \
+  "32-bit signless integer or 64-bit signless integer"
 
 /* Sets of element types, as bit masks over bcast_dtype (bit d set: dtype d
  * is in the set), computed from the dtype table's kind and TOSA columns
@@ -81,31 +82,31 @@ enum bcast_type_set {
 /* The attributes an op may read (bcast_op_attrs in bcast/elementwise.h),
  * with the names MLIR and `bcast run --attr` give them: X(ID, name, alias
  * or NULL).  input_zp is also spelled input1_zp (TOSA 1.0's name). */
-#define BCAST_ATTR_LIST(X)                \
-  X(SHIFT, "shift", NULL)                 \
-  X(ROUND, "round", NULL)                 \
-  X(MIN_VAL, "min_val", NULL)             \
-  X(MAX_VAL, "max_val", NULL)             \
-  X(NAN_MODE, "nan_mode", NULL)           \
-  X(INPUT_ZP, "input_zp", "input1_zp")    \
-  X(OUTPUT_ZP, "output_zp", NULL)         \
+#define BCAST_ATTR_LIST(X)                                                    \
+  X(SHIFT, "shift", NULL)                                                     \
+  X(ROUND, "round", NULL)                                                     \
+  X(MIN_VAL, "min_val", NULL)                                                 \
+  X(MAX_VAL, "max_val", NULL)                                                 \
+  X(NAN_MODE, "nan_mode", NULL)                                               \
+  X(INPUT_ZP, "input_zp", "input1_zp")                                        \
+  X(OUTPUT_ZP, "output_zp", NULL)                                             \
   X(TO, "to", NULL)
 
 typedef enum bcast_attr {
 #define BCAST_ATTR_ENUM_(id, name, alias) BCAST_ATTR_##id,
   BCAST_ATTR_LIST(BCAST_ATTR_ENUM_)
 #undef BCAST_ATTR_ENUM_
-  BCAST_ATTR_COUNT
+      BCAST_ATTR_COUNT
 } bcast_attr;
 
 #define BCAST_ATTR_BIT(a) (1u << BCAST_ATTR_##a)
 
 /* How an op's result element type follows from its input type. */
 typedef enum bcast_op_result_rule {
-  BCAST_RESULT_SAME, /* the input type */
-  BCAST_RESULT_BOOL, /* comparisons and logical ops */
-  BCAST_RESULT_MUL,  /* tosa: int8/int16 widen to int32; numpy: the same */
-  BCAST_RESULT_CAST, /* the attribute "to", from the cast tables */
+  BCAST_RESULT_SAME,    /* the input type */
+  BCAST_RESULT_BOOL,    /* comparisons and logical ops */
+  BCAST_RESULT_MUL,     /* tosa: int8/int16 widen to int32; numpy: the same */
+  BCAST_RESULT_CAST,    /* the attribute "to", from the cast tables */
   BCAST_RESULT_TRUE_DIV /* numpy's divide: integers and bool in float64 */
 } bcast_op_result_rule;
 
@@ -127,112 +128,119 @@ typedef enum bcast_op_result_rule {
  * NULL when every result is defined.  Adding an op is a row here plus its
  * scalar function (src/ew/ew_scalar.h) and kernel list entry. */
 #define BCAST_OP_LIST(X)                                                      \
-  X(ABS, "abs", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,                     \
+  X(ABS, "abs", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,          \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, SAME, 0, BODY(abs),   \
-    "|x| overflows the type")                             \
-  X(BITWISE_NOT, "bitwise_not", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,     \
-    BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,            \
+    "|x| overflows the type")                                                 \
+  X(BITWISE_NOT, "bitwise_not", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER,  \
+    NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,    \
     BODY(bitwise_not), NULL)                                                  \
-  X(CAST, "cast", 1, 0, SAME_SHAPE, ELEM_ANY, NUMBER, NUMBER, NUMBER,                   \
+  X(CAST, "cast", 1, 0, SAME_SHAPE, ELEM_ANY, NUMBER, NUMBER, NUMBER,         \
     BCAST_TYPES_TINT | BCAST_TYPES_BOOL | BCAST_TYPES_TFP, BCAST_TYPES_ALL,   \
     CAST, BCAST_ATTR_BIT(TO), BODY(cast),                                     \
     "NaN or out of range for the integer type")                               \
-  X(CEIL, "ceil", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,  \
-    BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.ceil", NULL), NULL)               \
-  X(CLAMP, "clamp", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,                 \
+  X(CEIL, "ceil", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,        \
+    BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.ceil", NULL),    \
+    NULL)                                                                     \
+  X(CLAMP, "clamp", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,      \
     BCAST_TYPE_BIT(INT8) | BCAST_TYPE_BIT(INT16) | BCAST_TYPES_TFP,           \
     BCAST_TYPES_NUM, SAME,                                                    \
     BCAST_ATTR_BIT(MIN_VAL) | BCAST_ATTR_BIT(MAX_VAL) |                       \
         BCAST_ATTR_BIT(NAN_MODE),                                             \
     BODY(clamp), NULL)                                                        \
-  X(CLZ, "clz", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, BCAST_TYPES_I32,    \
-    BCAST_TYPES_INT, SAME, 0, ARITH(NULL, "math.ctlz"), NULL)                 \
-  X(ERF, "erf", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,    \
-    BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.erf", NULL), NULL)                \
-  X(EXP, "exp", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,    \
-    BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.exp", NULL), NULL)                \
-  X(FLOOR, "floor", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,                 \
+  X(CLZ, "clz", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,          \
+    BCAST_TYPES_I32, BCAST_TYPES_INT, SAME, 0, ARITH(NULL, "math.ctlz"),      \
+    NULL)                                                                     \
+  X(ERF, "erf", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,          \
+    BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.erf", NULL),     \
+    NULL)                                                                     \
+  X(EXP, "exp", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,          \
+    BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.exp", NULL),     \
+    NULL)                                                                     \
+  X(FLOOR, "floor", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,      \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.floor", NULL),   \
     NULL)                                                                     \
-  X(LOG, "log", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,    \
-    BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.log", NULL), NULL)                \
-  X(LOGICAL_NOT, "logical_not", 1, 0, SAME_SHAPE, ELEM_SAME, BOOL, BOOL, BOOL,           \
-    BCAST_TYPES_BOOL, BCAST_TYPES_ALL, BOOL, 0, BODY(logical_not), NULL)      \
-  X(NEGATE, "negate", 1, 2, NEGATE, ELEM_NEGATE, NUMBER, NUMBER, NUMBER,                   \
+  X(LOG, "log", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,          \
+    BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.log", NULL),     \
+    NULL)                                                                     \
+  X(LOGICAL_NOT, "logical_not", 1, 0, SAME_SHAPE, ELEM_SAME, BOOL, BOOL,      \
+    BOOL, BCAST_TYPES_BOOL, BCAST_TYPES_ALL, BOOL, 0, BODY(logical_not),      \
+    NULL)                                                                     \
+  X(NEGATE, "negate", 1, 2, NEGATE, ELEM_NEGATE, NUMBER, NUMBER, NUMBER,      \
     BCAST_TYPES_TINT | BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME,                \
     BCAST_ATTR_BIT(INPUT_ZP) | BCAST_ATTR_BIT(OUTPUT_ZP), BODY(negate),       \
     "-x overflows the type")                                                  \
-  X(RECIPROCAL, "reciprocal", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,       \
-    BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME, 0, BODY(reciprocal),              \
+  X(RECIPROCAL, "reciprocal", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER,    \
+    NUMBER, BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME, 0, BODY(reciprocal),      \
     "an integer reciprocal of 0 (numpy)")                                     \
-  X(RSQRT, "rsqrt", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,                 \
+  X(RSQRT, "rsqrt", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,      \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.rsqrt", NULL),   \
     NULL)                                                                     \
-  X(SIGMOID, "sigmoid", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,             \
+  X(SIGMOID, "sigmoid", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,  \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, BODY(sigmoid), NULL)         \
-  X(TANH, "tanh", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,  \
-    BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.tanh", NULL), NULL)               \
-  X(ADD, "add", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,                      \
+  X(TANH, "tanh", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,        \
+    BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.tanh", NULL),    \
+    NULL)                                                                     \
+  X(ADD, "add", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,           \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, SAME, 0,              \
     ARITH("arith.addf", "arith.addi"), "the sum overflows the type")          \
-  X(ARITHMETIC_RIGHT_SHIFT, "arithmetic_right_shift", 2, 0, BROADCAST, ELEM_SAME,        \
-    NUMBER, NUMBER, NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT, SAME,          \
-    BCAST_ATTR_BIT(ROUND), BODY(arithmetic_right_shift),                      \
+  X(ARITHMETIC_RIGHT_SHIFT, "arithmetic_right_shift", 2, 0, BROADCAST,        \
+    ELEM_SAME, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT,     \
+    SAME, BCAST_ATTR_BIT(ROUND), BODY(arithmetic_right_shift),                \
     "the shift count is outside [0, bits-1]")                                 \
-  X(BITWISE_AND, "bitwise_and", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,      \
-    BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,            \
+  X(BITWISE_AND, "bitwise_and", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER,   \
+    NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,    \
     ARITH(NULL, "arith.andi"), NULL)                                          \
-  X(BITWISE_OR, "bitwise_or", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,        \
-    BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,            \
+  X(BITWISE_OR, "bitwise_or", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER,     \
+    NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,    \
     ARITH(NULL, "arith.ori"), NULL)                                           \
-  X(BITWISE_XOR, "bitwise_xor", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,      \
-    BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,            \
+  X(BITWISE_XOR, "bitwise_xor", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER,   \
+    NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,    \
     ARITH(NULL, "arith.xori"), NULL)                                          \
-  X(INTDIV, "intdiv", 2, 0, BROADCAST, ELEM_SAME, INT32_64, INT32_64, INT32_64,          \
-    BCAST_TYPES_I32, BCAST_TYPES_INT, SAME, 0, ARITH(NULL, "arith.divsi"),    \
-    "division by zero or overflow")                                           \
-  X(EQUAL, "equal", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER, BOOL,                    \
+  X(INTDIV, "intdiv", 2, 0, BROADCAST, ELEM_SAME, INT32_64, INT32_64,         \
+    INT32_64, BCAST_TYPES_I32, BCAST_TYPES_INT, SAME, 0,                      \
+    ARITH(NULL, "arith.divsi"), "division by zero or overflow")               \
+  X(EQUAL, "equal", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER, BOOL,      \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, BOOL, 0,              \
     ARITH("arith.cmpf oeq", "arith.cmpi eq"), NULL)                           \
-  X(GREATER, "greater", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER, BOOL,                \
+  X(GREATER, "greater", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER, BOOL,  \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, BOOL, 0,              \
     ARITH("arith.cmpf ogt", "arith.cmpi sgt"), NULL)                          \
-  X(GREATER_EQUAL, "greater_equal", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER, BOOL,    \
-    BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, BOOL, 0,              \
-    ARITH("arith.cmpf oge", "arith.cmpi sge"), NULL)                          \
-  X(LOGICAL_AND, "logical_and", 2, 0, BROADCAST, ELEM_SAME, BOOL, BOOL, BOOL,            \
+  X(GREATER_EQUAL, "greater_equal", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER,    \
+    NUMBER, BOOL, BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, BOOL,   \
+    0, ARITH("arith.cmpf oge", "arith.cmpi sge"), NULL)                       \
+  X(LOGICAL_AND, "logical_and", 2, 0, BROADCAST, ELEM_SAME, BOOL, BOOL, BOOL, \
     BCAST_TYPES_BOOL, BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, "arith.andi"),    \
     NULL)                                                                     \
-  X(LOGICAL_LEFT_SHIFT, "logical_left_shift", 2, 0, BROADCAST, ELEM_SAME, NUMBER,        \
-    NUMBER, NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT, SAME, 0,               \
+  X(LOGICAL_LEFT_SHIFT, "logical_left_shift", 2, 0, BROADCAST, ELEM_SAME,     \
+    NUMBER, NUMBER, NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT, SAME, 0,       \
     ARITH(NULL, "arith.shli"), "the shift count is outside [0, bits-1]")      \
-  X(LOGICAL_OR, "logical_or", 2, 0, BROADCAST, ELEM_SAME, BOOL, BOOL, BOOL,              \
+  X(LOGICAL_OR, "logical_or", 2, 0, BROADCAST, ELEM_SAME, BOOL, BOOL, BOOL,   \
     BCAST_TYPES_BOOL, BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, "arith.ori"),     \
     NULL)                                                                     \
-  X(LOGICAL_RIGHT_SHIFT, "logical_right_shift", 2, 0, BROADCAST, ELEM_SAME, NUMBER,      \
-    NUMBER, NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT, SAME, 0,               \
+  X(LOGICAL_RIGHT_SHIFT, "logical_right_shift", 2, 0, BROADCAST, ELEM_SAME,   \
+    NUMBER, NUMBER, NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT, SAME, 0,       \
     ARITH(NULL, "arith.shrui"), "the shift count is outside [0, bits-1]")     \
-  X(LOGICAL_XOR, "logical_xor", 2, 0, BROADCAST, ELEM_SAME, BOOL, BOOL, BOOL,            \
+  X(LOGICAL_XOR, "logical_xor", 2, 0, BROADCAST, ELEM_SAME, BOOL, BOOL, BOOL, \
     BCAST_TYPES_BOOL, BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, "arith.xori"),    \
     NULL)                                                                     \
-  X(MAXIMUM, "maximum", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,              \
+  X(MAXIMUM, "maximum", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,   \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, SAME,                 \
     BCAST_ATTR_BIT(NAN_MODE), BODY(maximum), NULL)                            \
-  X(MINIMUM, "minimum", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,              \
+  X(MINIMUM, "minimum", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,   \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, SAME,                 \
     BCAST_ATTR_BIT(NAN_MODE), BODY(minimum), NULL)                            \
-  X(MUL, "mul", 2, 1, MUL, ELEM_MUL, NUMBER, NUMBER, NUMBER,                            \
+  X(MUL, "mul", 2, 1, MUL, ELEM_MUL, NUMBER, NUMBER, NUMBER,                  \
     BCAST_TYPES_TINT | BCAST_TYPES_TFP, BCAST_TYPES_ALL, MUL,                 \
     BCAST_ATTR_BIT(SHIFT), BODY(mul), "the shifted product is outside int32") \
-  X(POW, "pow", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TFP,     \
-    BCAST_TYPES_NUM, SAME, 0, ARITH("math.powf", NULL),                       \
+  X(POW, "pow", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,           \
+    BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME, 0, ARITH("math.powf", NULL),      \
     "outside the domain (a >= 0, a > 0 or b > 0, finite operands)")           \
-  X(SUB, "sub", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,                      \
+  X(SUB, "sub", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,           \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME, 0,              \
     ARITH("arith.subf", "arith.subi"), "the difference overflows the type")   \
-  X(SELECT, "select", 3, 0, BROADCAST, ELEM_SELECT, BOOL, NUMBER, NUMBER,                  \
+  X(SELECT, "select", 3, 0, BROADCAST, ELEM_SELECT, BOOL, NUMBER, NUMBER,     \
     BCAST_TYPES_TINT | BCAST_TYPES_BOOL | BCAST_TYPES_TFP, BCAST_TYPES_ALL,   \
-    SAME, 0, BODY(select), NULL)                                          \
+    SAME, 0, BODY(select), NULL)                                              \
   BCAST_NUMPY_OP_LIST(X)
 
 /* NumPy's ops that differ from every TOSA op: rows of BCAST_OP_LIST with
@@ -242,45 +250,46 @@ typedef enum bcast_op_result_rule {
  * subtract, multiply, negative, absolute, power, true_divide, mod, where,
  * invert, left_shift, right_shift (src/op/op.c). */
 #define BCAST_NUMPY_OP_LIST(X)                                                \
-  X(SQRT, "sqrt", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,                \
+  X(SQRT, "sqrt", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,     \
     BCAST_TYPES_FLOAT, SAME, 0, ARITH(NULL, NULL), NULL)                      \
-  X(SQUARE, "square", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,            \
+  X(SQUARE, "square", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0, \
     BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL), NULL)                        \
-  X(DIVIDE, "divide", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,             \
+  X(DIVIDE, "divide", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,  \
     BCAST_TYPES_FLOAT, TRUE_DIV, 0, ARITH(NULL, NULL), NULL)                  \
-  X(FLOOR_DIVIDE, "floor_divide", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0, \
-    BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL),                              \
+  X(FLOOR_DIVIDE, "floor_divide", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, \
+    NUMBER, 0, BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL),                   \
     "integer division by zero or overflow")                                   \
-  X(REMAINDER, "remainder", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,       \
-    BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL), "integer division by zero")  \
-  X(LESS, "less", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER, BOOL, 0, BCAST_TYPES_ALL,  \
-    BOOL, 0, ARITH(NULL, NULL), NULL)                                         \
-  X(LESS_EQUAL, "less_equal", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER, BOOL, 0,       \
+  X(REMAINDER, "remainder", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER,       \
+    NUMBER, 0, BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL),                   \
+    "integer division by zero")                                               \
+  X(LESS, "less", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER, BOOL, 0,     \
     BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, NULL), NULL)                        \
-  X(NOT_EQUAL, "not_equal", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER, BOOL, 0,         \
-    BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, NULL), NULL)                        \
-  X(FMAX, "fmax", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,                 \
+  X(LESS_EQUAL, "less_equal", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER,  \
+    BOOL, 0, BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, NULL), NULL)               \
+  X(NOT_EQUAL, "not_equal", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER,    \
+    BOOL, 0, BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, NULL), NULL)               \
+  X(FMAX, "fmax", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,      \
     BCAST_TYPES_ALL, SAME, 0, ARITH(NULL, NULL), NULL)                        \
-  X(FMIN, "fmin", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,                 \
+  X(FMIN, "fmin", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,      \
     BCAST_TYPES_ALL, SAME, 0, ARITH(NULL, NULL), NULL)
 
 typedef enum bcast_op {
 #define BCAST_OP_ENUM_(id, ...) BCAST_OP_##id,
   BCAST_OP_LIST(BCAST_OP_ENUM_)
 #undef BCAST_OP_ENUM_
-  BCAST_OP_COUNT
+      BCAST_OP_COUNT
 } bcast_op;
 
 typedef struct bcast_op_info {
-  const char *name;             /* TOSA name without "tosa." */
-  int broadcast_operands;       /* operands that take part in broadcasting */
-  int extra_operands;           /* further operands (shift, zero points) */
+  const char *name;       /* TOSA name without "tosa." */
+  int broadcast_operands; /* operands that take part in broadcasting */
+  int extra_operands;     /* further operands (shift, zero points) */
   bcast_op_verifier verifier;
-  const char *operand0_types;   /* ODS wording for operand #0 */
-  const char *operand_types;    /* ... for the other broadcast operands */
-  const char *result_types;     /* ... for result #0 */
-  uint32_t tosa_types;          /* input types, tosa and trait profiles */
-  uint32_t numpy_types;         /* input types, numpy profile */
+  const char *operand0_types; /* ODS wording for operand #0 */
+  const char *operand_types;  /* ... for the other broadcast operands */
+  const char *result_types;   /* ... for result #0 */
+  uint32_t tosa_types;        /* input types, tosa and trait profiles */
+  uint32_t numpy_types;       /* input types, numpy profile */
   bcast_op_result_rule result;
   uint32_t attrs;               /* BCAST_ATTR_BIT(...) of the attrs read */
   const char *unpredictable;    /* why a result may be unpredictable, or
@@ -288,6 +297,7 @@ typedef struct bcast_op_info {
   bcast_op_elem_rule elem_rule; /* MLIR 22's element-type check */
 } bcast_op_info;
 
+/* The op table's row of op (its name, arity, types, attributes...). */
 BCAST_API const bcast_op_info *bcast_op_get(bcast_op op);
 
 /* Number of data inputs of op (1, 2 or 3: its broadcast operands), 0 for
@@ -302,7 +312,8 @@ BCAST_API uint32_t bcast_op_types(bcast_op op, bcast_profile profile);
 /* The result types CAST offers from input type in under a profile, as a bit
  * mask over bcast_dtype (tosa and trait: TOSA 1.0.2's CAST table; numpy:
  * every non-string type). */
-BCAST_API uint32_t bcast_op_cast_targets(bcast_dtype in, bcast_profile profile);
+BCAST_API uint32_t bcast_op_cast_targets(bcast_dtype in,
+                                         bcast_profile profile);
 
 /* The element-type rule of op: whether it takes inputs of these types
  * under the profile (tosa, trait or numpy), and if so the result type in
@@ -314,10 +325,10 @@ BCAST_API uint32_t bcast_op_cast_targets(bcast_dtype in, bcast_profile profile);
  * Errors: BCAST_TYPE for an unsupported or mismatched type,
  * BCAST_INVALID_ARGUMENT for an unknown op, a bad count or profile, or a
  * CAST without a result type. */
-BCAST_API bcast_status bcast_op_result_dtype(bcast_op op, bcast_profile profile,
-                                   size_t n_inputs, const bcast_dtype *inputs,
-                                   bcast_dtype cast_to, bcast_dtype *out,
-                                   bcast_diag *diag);
+BCAST_API bcast_status
+bcast_op_result_dtype(bcast_op op, bcast_profile profile, size_t n_inputs,
+                      const bcast_dtype *inputs, bcast_dtype cast_to,
+                      bcast_dtype *out, bcast_diag *diag);
 
 /* The element type each input is converted to before op runs: in the
  * numpy profile, NumPy's: the inputs' result type (bcast_dtype_result_type;
@@ -328,25 +339,138 @@ BCAST_API bcast_status bcast_op_result_dtype(bcast_op op, bcast_profile profile,
  * different types are BCAST_TYPE (the message names the numpy profile's
  * promotion).  Whether the op takes the converted type is
  * bcast_op_result_dtype's check; this only converts. */
-BCAST_API bcast_status bcast_op_operand_dtypes(bcast_op op, bcast_profile profile,
-                                     size_t n_inputs, const bcast_dtype *inputs,
-                                     bcast_dtype *converted, bcast_diag *diag);
+BCAST_API bcast_status bcast_op_operand_dtypes(
+    bcast_op op, bcast_profile profile, size_t n_inputs,
+    const bcast_dtype *inputs, bcast_dtype *converted, bcast_diag *diag);
 
 /* The attribute's name ("min_val"); NULL for an out-of-range id. */
 BCAST_API const char *bcast_attr_name(bcast_attr attr);
 
 /* Looks an attribute up by name or alias; BCAST_INVALID_ARGUMENT if unknown. */
-BCAST_API bcast_status bcast_attr_lookup(const char *name, size_t len, bcast_attr *out);
+BCAST_API bcast_status bcast_attr_lookup(const char *name, size_t len,
+                                         bcast_attr *out);
 
 /* Nonzero when op reads attr: the op table's attributes column. */
 BCAST_API int bcast_op_reads_attr(bcast_op op, bcast_attr attr);
 
 /* Looks an op up by name, with or without the "tosa." prefix.  Accepts the
  * names the op has had: "intdiv", "int_div" and "div" are all INTDIV. */
-BCAST_API bcast_status bcast_op_lookup(const char *name, size_t len, bcast_op *out);
+BCAST_API bcast_status bcast_op_lookup(const char *name, size_t len,
+                                       bcast_op *out);
 /* The k-th other name bcast_op_lookup accepts (k from 0), with the op it
  * names in *op; NULL past the last.  For listings and bindings. */
 BCAST_API const char *bcast_op_alias(size_t k, bcast_op *op);
+
+/* ------------------------------------------------------------------------ */
+/* Scalars: an attribute value that may be an integer, an unsigned integer
+ * beyond INT64_MAX, or a floating-point number, or absent; also a Python
+ * scalar operand (bcast_scalar_weak_dtype in bcast/elementwise.h).  A
+ * zeroed bcast_scalar is BCAST_SCALAR_NONE. */
+
+typedef enum bcast_scalar_kind {
+  BCAST_SCALAR_NONE,  /* no value (an attribute's default applies) */
+  BCAST_SCALAR_INT,   /* i */
+  BCAST_SCALAR_UINT,  /* u: for values above INT64_MAX */
+  BCAST_SCALAR_FLOAT, /* f */
+  BCAST_SCALAR_BOOL   /* i (0 or 1): a Python bool operand; not a bound */
+} bcast_scalar_kind;
+
+typedef struct bcast_scalar {
+  bcast_scalar_kind kind;
+  union {
+    int64_t i;
+    uint64_t u;
+    double f;
+  } v;
+} bcast_scalar;
+
+/* Tagged scalar values, for attributes such as clamp's bounds. */
+BCAST_API bcast_scalar bcast_scalar_int(int64_t value);
+BCAST_API bcast_scalar bcast_scalar_uint(uint64_t value);
+BCAST_API bcast_scalar bcast_scalar_float(double value);
+/* A bool scalar: value != 0 is true. */
+BCAST_API bcast_scalar bcast_scalar_bool(int value);
+
+/* ------------------------------------------------------------------------ */
+/* Attribute values.  One struct holds what every op reads; the op table's
+ * attributes column says which op reads which.  The text parser is
+ * bcast_op_attr_set; an MLIR dictionary is read by
+ * bcast_op_attrs_parse_mlir (bcast/mlir.h), and a bound is printed as an
+ * MLIR literal by bcast_scalar_format_mlir (bcast/mlir.h). */
+
+/* NaN handling of CLAMP, MAXIMUM and MINIMUM. */
+typedef enum bcast_nan_mode {
+  BCAST_NAN_PROPAGATE, /* a NaN operand gives NaN (TOSA's default) */
+  BCAST_NAN_IGNORE     /* the non-NaN operand wins; CLAMP(NaN) = min_val */
+} bcast_nan_mode;
+
+/* The attributes of every op in one struct; an op reads only its own.
+ * The defaults given here are all zero: `bcast_op_attrs a = {0};` and
+ * bcast_op_attrs_init(&a) give the same attributes. */
+typedef struct bcast_op_attrs {
+  /* MUL: right shift of the product, 0..63, with rounding half up
+   * ((a*b + 2^(shift-1)) >> shift computed in 64 bits).  Nonzero only for
+   * int32 inputs.  Default 0. */
+  int32_t shift;
+  /* ARITHMETIC_RIGHT_SHIFT: nonzero adds 1 when the last bit shifted out is
+   * 1 (rounding half toward +inf).  Default 0. */
+  int round;
+  /* CLAMP bounds; BCAST_SCALAR_NONE (default) means no bound on that side.
+   * TOSA gives min_val and max_val the input's element type, so a bound
+   * must be a value of the data type:
+   *   integer data  an integer within the type's range (a float bound must
+   *                 be integral and within it); bool data 0 or 1;
+   *   float data    any number but NaN (infinities included), rounded to
+   *                 the type (round to nearest even);
+   * and min_val <= max_val.  Anything else is BCAST_INVALID_ARGUMENT,
+   * naming the attribute, its value and the type's range (checked by
+   * bcast_ew_result_dtype and by bcast lower). */
+  bcast_scalar min_val, max_val;
+  /* CLAMP, MAXIMUM, MINIMUM.  Default BCAST_NAN_PROPAGATE. */
+  bcast_nan_mode nan_mode;
+  /* NEGATE zero points: result = clip(-(x - input_zp) + output_zp).  Tosa:
+   * nonzero only for int8 (then within -128..127); numpy: must be 0.
+   * Default 0. */
+  int64_t input_zp, output_zp;
+  /* CAST: the result type, read during the call only (a plan keeps the
+   * type, not the pointer).  Default NULL, meaning "not set": CAST then
+   * fails with BCAST_INVALID_ARGUMENT, unless the options declare a result
+   * type (see bcast_ew_options).  A pointer, so that a zeroed struct cannot
+   * name a type by accident (BCAST_BOOL is 0):
+   *   bcast_dtype to = BCAST_INT8;  attrs.cast_to = &to; */
+  const bcast_dtype *cast_to;
+} bcast_op_attrs;
+
+/* Sets *attrs to "no attribute given" (the same as zeroing it). */
+BCAST_API void bcast_op_attrs_init(bcast_op_attrs *attrs);
+
+/* Sets one attribute of op from text.  name is an attribute name or alias;
+ * value may be written as on a command line or as an MLIR attribute value,
+ * with an optional ": TYPE" suffix (ignored: MLIR writes the bounds with
+ * the input's type, checked when the op is planned):
+ *   shift, input_zp, output_zp  an integer ("3", "-128", "3 : i8")
+ *   round                       true, false, 1 or 0 (also True, False)
+ *   min_val, max_val            a number ("-1.5", "inf", "nan", "300",
+ *                               "18446744073709551615", "0.0 : f32", and
+ *                               MLIR's bit patterns "0x7F800000 : f32")
+ *   nan_mode                    PROPAGATE or IGNORE, in any case, quoted
+ *                               or as #tosa.nan_mode<IGNORE>
+ *   to                          an element type ("int8", "f32", "i1")
+ * Whether a bound fits the data type is checked when the op is planned
+ * (bcast_ew_result_dtype), not here.  Errors (attrs unchanged):
+ * BCAST_INVALID_ARGUMENT for an unknown name (the message lists the known
+ * ones) or an attribute op does not read, BCAST_PARSE for a malformed
+ * value. */
+BCAST_API bcast_status bcast_op_attr_set(bcast_op_attrs *attrs, bcast_op op,
+                                         const char *name, size_t name_len,
+                                         const char *value, size_t value_len,
+                                         bcast_diag *diag);
+
+/* Sets one attribute from a whole entry "NAME=VALUE" or "name = value :
+ * type" (spaces around '=' allowed), as bcast_op_attr_set. */
+BCAST_API bcast_status bcast_op_attr_parse(bcast_op_attrs *attrs, bcast_op op,
+                                           const char *text, size_t len,
+                                           bcast_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -35,7 +35,7 @@ typedef void (*bcast_kernel_fn)(int64_t n, char *const *ptrs,
  * innermost run; contiguous_mask when its inner stride equals its element
  * size. */
 typedef struct bcast_plan {
-  int32_t ndim;      /* dims after coalescing, >= 1 (a scalar is [1]) */
+  int32_t ndim; /* dims after coalescing, >= 1 (a scalar is [1]) */
   int32_t n_operands;
   int64_t elem_count;
   int64_t extent[BCAST_MAX_RANK]; /* outermost first */
@@ -49,52 +49,57 @@ typedef struct bcast_plan {
  * and byte strides stride_bytes[k] (right-aligned against out_shape; each
  * dim must equal the output's or be 1).  elem_bytes[k] is operand k's
  * element size. */
-BCAST_API bcast_status bcast_plan_build(bcast_plan *plan, int32_t out_rank,
-                              const int64_t *out_shape, int32_t n_operands,
-                              const int32_t *rank, const int64_t *const *shape,
-                              const int64_t *const *stride_bytes,
-                              const int64_t *elem_bytes, bcast_diag *diag);
+BCAST_API bcast_status bcast_plan_build(
+    bcast_plan *plan, int32_t out_rank, const int64_t *out_shape,
+    int32_t n_operands, const int32_t *rank, const int64_t *const *shape,
+    const int64_t *const *stride_bytes, const int64_t *elem_bytes,
+    bcast_diag *diag);
 
 /* Runs kernel over the plan with base pointers base[k] (element [0..0] of
  * each operand).  threads <= 0 means the OpenMP default; outputs below an
  * internal size threshold run single-threaded. */
 BCAST_API void bcast_plan_run(const bcast_plan *plan, char *const *base,
-                    bcast_kernel_fn kernel, const void *params, int threads);
+                              bcast_kernel_fn kernel, const void *params,
+                              int threads);
 
-/* Two-dimensional kernels: one call covers `rows` innermost runs of n
- * elements each.  Run r of operand k starts at ptrs[k] + r * row_strides[k]
+/* Row kernels (two-dimensional): one call covers `rows` innermost runs of
+ * n elements each.  Run r of operand k starts at ptrs[k] + r * row_strides[k]
  * and steps by strides[k] along the run, as for bcast_kernel_fn.  The
  * engine hands a kernel as many consecutive runs of the second-innermost
  * dim as it can (a whole plane, or what is left of it in the thread's
  * share), so short runs no longer cost one call each; a run cut by a
  * thread boundary comes as rows == 1 with a shorter n.  ndim == 1 plans
  * call with rows == 1. */
-typedef void (*bcast_kernel2_fn)(int64_t rows, int64_t n, char *const *ptrs,
-                                 const int64_t *strides,
-                                 const int64_t *row_strides,
-                                 const void *params);
+typedef void (*bcast_rows_kernel_fn)(int64_t rows, int64_t n,
+                                     char *const *ptrs, const int64_t *strides,
+                                     const int64_t *row_strides,
+                                     const void *params);
 
-/* As bcast_plan_run, with a two-dimensional kernel.  The same threading,
- * the same store fence per thread. */
-BCAST_API void bcast_plan_run2(const bcast_plan *plan, char *const *base,
-                     bcast_kernel2_fn kernel, const void *params, int threads);
+/* As bcast_plan_run, handing a row kernel several rows of runs per call.
+ * The same threading, the same store fence per thread.  (Formerly
+ * bcast_plan_run2, with bcast_kernel2_fn.) */
+BCAST_API void bcast_plan_run_rows(const bcast_plan *plan, char *const *base,
+                                   bcast_rows_kernel_fn kernel,
+                                   const void *params, int threads);
 
 /* Copy kernels for a plan whose operand 0 is the destination and operand 1
  * the source, both of elem_bytes bytes (1, 2, 4, 8 or 16).  Returns the
  * kernel for the plan's innermost run: a block copy when both are
  * contiguous, a fill when the source is broadcast (stride 0), a strided loop
- * otherwise.  With BCAST_COPY_STREAM_LARGE, outputs larger than the
- * last-level cache get non-temporal stores where the CPU has them: right
+ * otherwise.  With BCAST_COPY_NT_STORE_LARGE (formerly
+ * BCAST_COPY_STREAM_LARGE), outputs larger than the last-level cache get
+ * non-temporal stores where the CPU has them: right
  * for a destination that was written before, wrong for freshly allocated
  * memory, whose pages the OS has just zeroed through the cache (use
  * BCAST_COPY_CACHED there).  NULL for any other element size.  The kernels
  * take params == NULL. */
 typedef enum bcast_copy_stores {
   BCAST_COPY_CACHED,
-  BCAST_COPY_STREAM_LARGE
+  BCAST_COPY_NT_STORE_LARGE
 } bcast_copy_stores;
-BCAST_API bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
-                                  bcast_copy_stores stores);
+BCAST_API bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan,
+                                            int64_t elem_bytes,
+                                            bcast_copy_stores stores);
 
 /* Runs a copy over such a plan (bases: destination, source), picking the
  * kernel itself: the one above for ordinary runs; for short innermost runs
@@ -102,9 +107,10 @@ BCAST_API bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem
  * whole dim of short runs per call, and for identical rows written back to
  * back ((1,7) -> (N,7)) one row written once and copied forward in 4 KiB
  * blocks.  Returns BCAST_UNSUPPORTED for an element size without kernels. */
-BCAST_API bcast_status bcast_copy_run(const bcast_plan *plan, char *const *base,
-                            int64_t elem_bytes, bcast_copy_stores stores,
-                            int threads, bcast_diag *diag);
+BCAST_API bcast_status bcast_copy_run(const bcast_plan *plan,
+                                      char *const *base, int64_t elem_bytes,
+                                      bcast_copy_stores stores, int threads,
+                                      bcast_diag *diag);
 
 #ifdef __cplusplus
 }

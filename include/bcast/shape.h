@@ -46,26 +46,29 @@ typedef enum bcast_profile {
 #define BCAST_PROFILE_ENUM_(id, name) BCAST_PROFILE_##id,
   BCAST_PROFILE_LIST(BCAST_PROFILE_ENUM_)
 #undef BCAST_PROFILE_ENUM_
-  BCAST_PROFILE_COUNT
+      BCAST_PROFILE_COUNT
 } bcast_profile;
 
+/* A profile's name ("trait", "tosa", ...). */
 BCAST_API const char *bcast_profile_name(bcast_profile profile);
 /* Looks a profile up by its name; BCAST_INVALID_ARGUMENT if unknown. */
-BCAST_API bcast_status bcast_profile_parse(const char *name, bcast_profile *out);
+BCAST_API bcast_status bcast_profile_parse(const char *name,
+                                           bcast_profile *out);
 
 /* Sets *shape to the given ranked shape; BCAST_RANK_LIMIT beyond
  * BCAST_MAX_RANK, BCAST_INVALID_ARGUMENT for a dim below BCAST_DIM_DYNAMIC
  * that is not a symbol the caller meant (any negative value is accepted as
  * dynamic). */
 BCAST_API bcast_status bcast_shape_set(bcast_shape *shape, int32_t rank,
-                             const int64_t *dims, bcast_diag *diag);
+                                       const int64_t *dims, bcast_diag *diag);
 BCAST_API void bcast_shape_set_unranked(bcast_shape *shape);
 
 /* InferDim of the trait document, extended to size 0 as MLIR and NumPy do:
  * 0 with 1 gives 0, 0 with a static size > 1 is an error, 0 with '?' gives
  * '?'.  Returns BCAST_INCOMPATIBLE for two different static sizes neither of
  * which is 1. */
-BCAST_API bcast_status bcast_dim_infer(int64_t dim0, int64_t dim1, int64_t *out);
+BCAST_API bcast_status bcast_dim_infer(int64_t dim0, int64_t dim1,
+                                       int64_t *out);
 
 /* InferResultShape over n operands: unranked operands are skipped, ranks are
  * expanded on the left, dims combined with bcast_dim_infer.  With no ranked
@@ -74,8 +77,8 @@ BCAST_API bcast_status bcast_dim_infer(int64_t dim0, int64_t dim1, int64_t *out)
  * profiles infer identically.  On failure the diagnostic names the two
  * operands, the aligned axis, each operand's own axis and both sizes. */
 BCAST_API bcast_status bcast_shape_infer(size_t n, const bcast_shape *operands,
-                               bcast_profile profile, bcast_shape *out,
-                               bcast_diag *diag);
+                                         bcast_profile profile,
+                                         bcast_shape *out, bcast_diag *diag);
 
 /* Verify of the trait document: infer from the operands, then check the
  * declared result.  Profiles:
@@ -89,9 +92,11 @@ BCAST_API bcast_status bcast_shape_infer(size_t n, const bcast_shape *operands,
  *   numpy  as trait.
  *   xla    as trait, with equal operand ranks.
  * On failure diag->mlir_message holds MLIR's wording for the same failure. */
-BCAST_API bcast_status bcast_shape_verify(size_t n, const bcast_shape *operands,
-                                const bcast_shape *result,
-                                bcast_profile profile, bcast_diag *diag);
+BCAST_API bcast_status bcast_shape_verify(size_t n,
+                                          const bcast_shape *operands,
+                                          const bcast_shape *result,
+                                          bcast_profile profile,
+                                          bcast_diag *diag);
 
 /* Shape text.  BCAST_SHAPE_STYLE_LIST prints "[2,?,3]", "[]" and "*";
  * BCAST_SHAPE_STYLE_MLIR prints "2x?x3", "" and "*" as MLIR's diagnostics do;
@@ -105,8 +110,9 @@ typedef enum bcast_shape_style {
   BCAST_SHAPE_STYLE_MLIR,
   BCAST_SHAPE_STYLE_NUMPY
 } bcast_shape_style;
-BCAST_API size_t bcast_shape_format(const bcast_shape *shape, bcast_shape_style style,
-                          char *buf, size_t size);
+BCAST_API size_t bcast_shape_format(const bcast_shape *shape,
+                                    bcast_shape_style style, char *buf,
+                                    size_t size);
 /* The same for dims held outside a bcast_shape (a tensor's rank and shape,
  * rank at most BCAST_MAX_RANK). */
 BCAST_API size_t bcast_shape_format_dims(int32_t rank, const int64_t *dims,
@@ -117,12 +123,12 @@ BCAST_API size_t bcast_shape_format_dims(int32_t rank, const int64_t *dims,
  * ("tensor<2x?x1xf32>", "vector<4xf16>", "tensor<*xi32>").  Named dims
  * ("[n,1]") need a symbol table: bcast_shape_parse_symbolic below.  The
  * whole text must be consumed. */
-BCAST_API bcast_status bcast_shape_parse(const char *text, size_t len, bcast_shape *out,
-                               bcast_diag *diag);
+BCAST_API bcast_status bcast_shape_parse(const char *text, size_t len,
+                                         bcast_shape *out, bcast_diag *diag);
 
 /* Number of elements of a ranked, fully static shape, overflow-checked. */
-BCAST_API bcast_status bcast_shape_elem_count(const bcast_shape *shape, int64_t *out,
-                                    bcast_diag *diag);
+BCAST_API bcast_status bcast_shape_elem_count(const bcast_shape *shape,
+                                              int64_t *out, bcast_diag *diag);
 
 /* Named dynamic dims.  A symbol table maps names ("n", "batch") to symbol
  * indices; BCAST_DIM_SYMBOL(k) is the dim value of symbol k.  Fixed
@@ -134,20 +140,22 @@ typedef struct bcast_symbols {
   char names[BCAST_MAX_SYMBOLS][BCAST_SYMBOL_NAME_MAX];
 } bcast_symbols;
 
+/* Empties a table of dim names (none yet). */
 BCAST_API void bcast_symbols_init(bcast_symbols *symbols);
 
 /* bcast_shape_parse that also accepts names ([n,1], [batch,?,3]): each
  * new name is added to symbols (BCAST_LIMIT-style errors name the culprit
  * when the table is full or a name too long). */
 BCAST_API bcast_status bcast_shape_parse_symbolic(const char *text, size_t len,
-                                        bcast_symbols *symbols,
-                                        bcast_shape *out, bcast_diag *diag);
+                                                  bcast_symbols *symbols,
+                                                  bcast_shape *out,
+                                                  bcast_diag *diag);
 
 /* bcast_shape_format that prints symbols by name ("[n,?,3]"). */
 BCAST_API size_t bcast_shape_format_symbolic(const bcast_shape *shape,
-                                   bcast_shape_style style,
-                                   const bcast_symbols *symbols, char *buf,
-                                   size_t size);
+                                             bcast_shape_style style,
+                                             const bcast_symbols *symbols,
+                                             char *buf, size_t size);
 
 /* A run-time condition that inference could not decide: at aligned dim
  * axis, operand[0]'s dim (size[0]) and operand[1]'s dim (size[1]) must be
@@ -168,19 +176,16 @@ typedef struct bcast_constraint {
  * by 1, or the same symbol twice, needs no check.  Up to
  * max_constraints are stored; *n_constraints receives how many there are
  * in all. */
-BCAST_API bcast_status bcast_shape_infer_constrained(size_t n, const bcast_shape *operands,
-                                           bcast_profile profile,
-                                           bcast_shape *out,
-                                           bcast_constraint *constraints,
-                                           size_t max_constraints,
-                                           size_t *n_constraints,
-                                           bcast_diag *diag);
+BCAST_API bcast_status bcast_shape_infer_constrained(
+    size_t n, const bcast_shape *operands, bcast_profile profile,
+    bcast_shape *out, bcast_constraint *constraints, size_t max_constraints,
+    size_t *n_constraints, bcast_diag *diag);
 
 /* Text of a constraint: "n == m or n == 1 or m == 1", with dims that have
  * no name written as "operand #0 dim 1" and static sizes as numbers. */
 BCAST_API size_t bcast_constraint_format(const bcast_constraint *c,
-                               const bcast_symbols *symbols, char *buf,
-                                         size_t size);
+                                         const bcast_symbols *symbols,
+                                         char *buf, size_t size);
 
 #ifdef __cplusplus
 }

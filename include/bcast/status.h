@@ -17,9 +17,10 @@
 extern "C" {
 #endif
 
-/* One list, expanded into the enum, the names, the descriptions and the
- * exit classes.  The exit class says what kind of failure a status is, for
- * a program that maps statuses to process exit codes (the bcast CLI does):
+/* One list, expanded into the enum, the names, the descriptions, the
+ * exit classes and the Python exceptions.  The exit class says what kind
+ * of failure a status is, for a program that maps statuses to process exit
+ * codes (the bcast CLI does):
  *   0  success;
  *   1  the input is well formed but refused: its shapes, ranks, types,
  *      attribute values or size fail a check (a "no" answer, like a failed
@@ -27,30 +28,37 @@ extern "C" {
  *      a size-0 dim under TOSA);
  *   2  the call could not be answered: malformed text or files, out of
  *      memory, input/output errors.  (A program's own usage errors, found
- *      before any library call, are 2 as well.) */
+ *      before any library call, are 2 as well.)
+ * The Python exception is the class the Python module (python/) raises
+ * for the status: one of its own (bcast.BroadcastError, ...) or a
+ * built-in.  OK raises nothing: its SystemError would mean a failure
+ * reported as success, a bug in bcast. */
 #define BCAST_STATUS_LIST(X)                                                  \
-  X(OK, "ok", 0)                                                              \
-  X(INCOMPATIBLE, "shapes are not broadcast-compatible", 1)                   \
+  X(OK, "ok", 0, "SystemError")                                               \
+  X(INCOMPATIBLE, "shapes are not broadcast-compatible", 1, "BroadcastError") \
   X(RESULT_MISMATCH,                                                          \
-    "result shape is not compatible with the inferred shape", 1)              \
-  X(RANK_MISMATCH, "ranks do not match", 1)                                   \
-  X(RANK_LIMIT, "rank exceeds the supported limit", 1)                        \
-  X(INVALID_ARGUMENT, "invalid argument", 1)                                  \
-  X(PARSE, "malformed input", 2)                                              \
-  X(OVERFLOW, "size overflows 64 bits", 1)                                    \
-  X(NO_MEMORY, "out of memory", 2)                                            \
-  X(IO, "input/output error", 2)                                              \
-  X(UNSUPPORTED, "not supported", 1)                                          \
-  X(BUDGET, "exceeds the memory budget", 1)                                   \
-  X(RUNTIME_SHAPE, "runtime sizes violate the declared shape", 1)             \
-  X(TYPE, "element type mismatch", 1)                                        \
-  X(CHECKED, "checked arithmetic found an unpredictable result", 1)
+    "result shape is not compatible with the inferred shape", 1,              \
+    "BroadcastError")                                                         \
+  X(RANK_MISMATCH, "ranks do not match", 1, "BroadcastError")                 \
+  X(RANK_LIMIT, "rank exceeds the supported limit", 1, "ValueError")          \
+  X(INVALID_ARGUMENT, "invalid argument", 1, "ValueError")                    \
+  X(PARSE, "malformed input", 2, "ValueError")                                \
+  X(OVERFLOW, "size overflows 64 bits", 1, "OverflowError")                   \
+  X(NO_MEMORY, "out of memory", 2, "MemoryError")                             \
+  X(IO, "input/output error", 2, "OSError")                                   \
+  X(UNSUPPORTED, "not supported", 1, "ValueError")                            \
+  X(BUDGET, "exceeds the memory budget", 1, "BudgetError")                    \
+  X(RUNTIME_SHAPE, "runtime sizes violate the declared shape", 1,             \
+    "BroadcastError")                                                         \
+  X(TYPE, "element type mismatch", 1, "TypeError")                            \
+  X(CHECKED, "checked arithmetic found an unpredictable result", 1,           \
+    "CheckedError")
 
 typedef enum bcast_status {
-#define BCAST_STATUS_ENUM_(id, text, exit_class) BCAST_##id,
+#define BCAST_STATUS_ENUM_(id, text, exit_class, py_exception) BCAST_##id,
   BCAST_STATUS_LIST(BCAST_STATUS_ENUM_)
 #undef BCAST_STATUS_ENUM_
-  BCAST_STATUS_COUNT
+      BCAST_STATUS_COUNT
 } bcast_status;
 
 /* "BCAST_INCOMPATIBLE" style identifier for a status. */

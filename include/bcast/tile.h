@@ -38,15 +38,16 @@ typedef struct bcast_box {
 } bcast_box;
 
 /* The whole of shape as a box (rank 0: the one element). */
-BCAST_API void bcast_box_full(bcast_box *box, int32_t rank, const int64_t *shape);
+BCAST_API void bcast_box_full(bcast_box *box, int32_t rank,
+                              const int64_t *shape);
 /* Elements in the box, 0 when any range is empty; saturates at INT64_MAX. */
 BCAST_API int64_t bcast_box_elem_count(const bcast_box *box);
 
 /* Where one operand lands in the output. */
 typedef struct bcast_tile_map {
-  bcast_shape in;                /* the operand's shape */
-  bcast_shape out;               /* the output's shape */
-  int32_t dims[BCAST_MAX_RANK];  /* operand dim i lands on output dim dims[i] */
+  bcast_shape in;               /* the operand's shape */
+  bcast_shape out;              /* the output's shape */
+  int32_t dims[BCAST_MAX_RANK]; /* operand dim i lands on output dim dims[i] */
 } bcast_tile_map;
 
 /* Builds the map of operand in within out.  dims == NULL: implicit
@@ -87,11 +88,11 @@ BCAST_API bcast_status bcast_tile_output_box(const bcast_tile_map *map,
  * and every other operand element once.  An empty output has no tiles. */
 typedef struct bcast_tiler {
   bcast_box whole;
-  int32_t split;        /* the dim the tiles cut, -1 when one tile */
-  int64_t step;         /* elements of the split dim per tile */
-  int64_t count;        /* tiles in all */
-  int64_t next;         /* the next tile's number */
-  int64_t tile_bytes;   /* bytes of the largest tile */
+  int32_t split;      /* the dim the tiles cut, -1 when one tile */
+  int64_t step;       /* elements of the split dim per tile */
+  int64_t count;      /* tiles in all */
+  int64_t next;       /* the next tile's number */
+  int64_t tile_bytes; /* bytes of the largest tile */
 } bcast_tiler;
 
 /* n operands described by maps (all with the same output shape) and their
@@ -133,8 +134,7 @@ BCAST_API bcast_status bcast_tile_views(size_t n, const bcast_tile_map *maps,
                                         const bcast_tensor *inputs,
                                         const int64_t *const *origins,
                                         const bcast_box *out_box,
-                                        bcast_tensor *views,
-                                        bcast_diag *diag);
+                                        bcast_tensor *views, bcast_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,8 @@ Views:   broadcast_to, broadcast_arrays, broadcast_in_dim (zero-copy,
 MLIR:    verify_mlir, lower
 Tiles:   input_box, output_box, tiles (a broadcast one output box at a
          time; bcast.dask runs ops on dask arrays with them)
+Files:   save_op, save_broadcast_to (an op's result or a broadcast
+         written to a .npy file tile by tile, within a memory bound)
 Ops:     the element-wise ops of the op table, one function each (add,
          mul, clamp, cast, select, ...; also their aliases: multiply,
          where, ...), e.g. add(a, b, out=None, *, profile='numpy',
@@ -29,6 +31,7 @@ from ._bcast import (
     CheckedError,
     BudgetError,
     MLIRError,
+    OPS,
     __version__,
     broadcast_arrays,
     broadcast_in_dim,
@@ -42,18 +45,15 @@ from ._bcast import (
     output_box,
     plan,
     Plan,
+    save_broadcast_to,
+    save_op,
     tiles,
     verify_mlir,
     verify_shapes,
 )
 
-# The element-wise ops: every builtin the C module binds from the op table.
-OPS = tuple(
-    name
-    for name, value in vars(_bcast).items()
-    if type(value) is type(len) and value.__doc__
-    and "The element-wise op" in value.__doc__
-)
+# The element-wise ops: the functions the C module binds from the op
+# table, named in its OPS.
 globals().update({name: getattr(_bcast, name) for name in OPS})
 
 __all__ = [
@@ -73,6 +73,8 @@ __all__ = [
     "output_box",
     "plan",
     "Plan",
+    "save_broadcast_to",
+    "save_op",
     "tiles",
     "verify_mlir",
     "verify_shapes",

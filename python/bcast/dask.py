@@ -243,7 +243,7 @@ def apply(op, *args, profile="numpy", checked=False, chunks=None, threads=1,
     arrays (BroadcastError, TypeError, ...) when the graph is built.
     threads: the kernel's threads per task; 1 by default, because Dask
     already runs one task per worker thread (None: OpenMP's default)."""
-    if op not in _core.__dict__ or not callable(getattr(_core, op)):
+    if op not in _core.OPS:
         raise ValueError(f"bcast.dask: unknown op {op!r}")
     if "out" in attrs:
         raise TypeError("bcast.dask: out= is not supported (dask arrays are "
@@ -294,35 +294,44 @@ def _make_op(op):
     return fn
 
 
-for _op in _core.__dict__:
-    if callable(getattr(_core, _op)) and getattr(_core, _op).__doc__ and \
-            "The element-wise op" in getattr(_core, _op).__doc__:
-        globals()[_op] = _make_op(_op)
-        __all__.append(_op)
+for _op in _core.OPS:
+    globals()[_op] = _make_op(_op)
+    __all__.append(_op)
 
 
 # -- broadcasts -------------------------------------------------------------
 
+def _static_shape(shape, stand_in):
+    """shape as bcast reads it (ints, None, '?' or names, or shape text),
+    as a tuple of ints; a shape with dynamic dims goes, as shape text, to
+    bcast.broadcast_to, which refuses it with its message."""
+    read = _core.broadcast_shapes(shape)
+    if read != "*" and all(isinstance(n, int) for n in read):
+        return tuple(read)
+    _core.broadcast_to(stand_in, read if read == "*" else "[" + ",".join(
+        str(n) if isinstance(n, int) else "?" for n in read) + "]")
+    raise AssertionError(f"bcast.dask: {read} was taken as static")
+
+
 def _broadcast(x, shape, dims, chunks, copy, what):
     arr = _as_dask(x, what)
-    # bcast's own shape reading: ints, or shape text; its errors.
-    shape = tuple(_core.broadcast_shapes(shape))
-    if any(not isinstance(n, int) for n in shape):
-        raise ValueError(f"{what}: the shape must be static, not {shape}")
-    implicit = dims is None
-    if implicit:
-        if arr.ndim > len(shape):
-            raise _core.BroadcastError(
-                f"{what}: cannot broadcast a rank-{arr.ndim} array to rank "
-                f"{len(shape)}")
+    # bcast's own checks and errors, on a stand-in of arr's dtype and shape
+    # (a view of one element): the shape as bcast reads it (ints, None,
+    # '?' or names, or shape text), which must be static, then
+    # bcast.broadcast_to's checks for implicit broadcasting, or
+    # bcast.broadcast_in_dim's (any order) for a map.
+    stand_in = np.broadcast_to(np.empty((), arr.dtype), arr.shape)
+    shape = _static_shape(shape, stand_in)
+    if dims is None:
+        _core.broadcast_to(stand_in, shape)
         dims = list(range(len(shape) - arr.ndim, len(shape)))
-    try:  # ints as bcast takes them (int() would truncate 1.7 to 1)
+    else:
+        try:
+            dims = list(dims)  # one reading of the caller's object
+        except TypeError:
+            pass  # no sequence: bcast.broadcast_in_dim refuses it
+        _core.broadcast_in_dim(stand_in, shape, dims, any_order=True)
         dims = [operator.index(d) for d in dims]
-    except TypeError:
-        raise TypeError(f"{what}: broadcast_dimensions must be a sequence "
-                        f"of ints, not {type(dims).__name__}") from None
-    # The tile plan checks the map (bcast's BroadcastError) on the whole.
-    _core.input_box(arr.shape, shape, (0,) * len(shape), shape, dims)
     o = _Operand(arr, dims)
     o.place(len(shape))
     out_chunks = _out_chunks(shape, [o], chunks, arr.dtype)

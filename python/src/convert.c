@@ -1,137 +1,11 @@
-/* Python values <-> bcast values: diagnostics as exceptions, profiles,
- * shapes, arrays as tensors and tensors as arrays (pybcast.h). */
+/* Python values <-> bcast values: library text, profiles, shapes, arrays
+ * as tensors and tensors as arrays (pybcast.h). */
 #include "pybcast.h"
 
 #include <string.h>
 
-/* Which Python exception a library status is. */
-static PyObject *exception_for(bcast_status status) {
-  switch (status) {
-  case BCAST_INCOMPATIBLE:
-  case BCAST_RESULT_MISMATCH:
-  case BCAST_RANK_MISMATCH:
-  case BCAST_RUNTIME_SHAPE:
-    return pb_BroadcastError;
-  case BCAST_OVERFLOW:
-    return PyExc_OverflowError;
-  case BCAST_NO_MEMORY:
-    return PyExc_MemoryError;
-  case BCAST_BUDGET:
-    return pb_BudgetError;
-  case BCAST_TYPE:
-    return PyExc_TypeError;
-  case BCAST_IO:
-    return PyExc_OSError;
-  case BCAST_CHECKED:
-    return pb_CheckedError;
-  default:
-    return PyExc_ValueError;
-  }
-}
-
-/* An operand index of a diagnostic: an int, "result" or None. */
-static PyObject *diag_operand(int operand) {
-  if (operand == BCAST_DIAG_RESULT) return PyUnicode_FromString("result");
-  if (operand < 0) Py_RETURN_NONE;
-  return PyLong_FromLong(operand);
-}
-
-static PyObject *diag_index(int index) {
-  if (index < 0) Py_RETURN_NONE;
-  return PyLong_FromLong(index);
-}
-
-/* Sets name on exc to value (stolen); -1 when value is NULL or fails. */
-static int set_field(PyObject *exc, const char *name, PyObject *value) {
-  if (!value) return -1;
-  int rc = PyObject_SetAttrString(exc, name, value);
-  Py_DECREF(value);
-  return rc;
-}
-
-/* One value of a diagnostic's element: a NumPy scalar of its type, or a
- * float for bfloat16 (NumPy has no type for it). */
-static PyObject *element_value(int32_t dtype, const unsigned char *bytes) {
-  const int type = pb_npy_type((bcast_dtype)dtype);
-  if (type < 0) {
-    uint16_t b;
-    memcpy(&b, bytes, sizeof b);
-    return PyFloat_FromDouble(bcast_bf16_to_float(b));
-  }
-  PyArray_Descr *descr = PyArray_DescrFromType(type);
-  PyObject *v = PyArray_Scalar((void *)(uintptr_t)bytes, descr, NULL);
-  Py_DECREF(descr);
-  return v;
-}
-
-/* CheckedError's element fields: index (a tuple), values (the operands'
- * values there) and result (what an unchecked run writes there). */
-static int set_element_fields(PyObject *exc, const bcast_diag_element *e) {
-  PyObject *index = PyTuple_New(e->rank);
-  PyObject *values = PyTuple_New(e->operands);
-  if (!index || !values) {
-    Py_XDECREF(index);
-    Py_XDECREF(values);
-    return -1;
-  }
-  for (int32_t d = 0; d < e->rank; d++) {
-    PyObject *v = PyLong_FromLongLong(e->index[d]);
-    if (!v) goto fail;
-    PyTuple_SET_ITEM(index, d, v);
-  }
-  for (int32_t k = 0; k < e->operands; k++) {
-    PyObject *v = element_value(e->dtype[k], e->value[k]);
-    if (!v) goto fail;
-    PyTuple_SET_ITEM(values, k, v);
-  }
-  /* set_field takes its value's reference, also when it fails. */
-  if (set_field(exc, "index", index)) {
-    Py_DECREF(values);
-    return -1;
-  }
-  return set_field(exc, "values", values) ||
-         set_field(exc, "result",
-                   element_value(e->dtype[e->operands], e->value[e->operands]));
-fail:
-  Py_DECREF(index);
-  Py_DECREF(values);
-  return -1;
-}
-
 PyObject *pb_text(const char *text) {
   return PyUnicode_DecodeUTF8(text, (Py_ssize_t)strlen(text), "replace");
-}
-
-PyObject *pb_raise(bcast_status status, const bcast_diag *diag) {
-  PyObject *type = exception_for(status);
-  PyObject *message = pb_text(
-      diag && diag->message[0] ? diag->message : bcast_status_text(status));
-  PyObject *exc = message ? PyObject_CallOneArg(type, message) : NULL;
-  Py_XDECREF(message);
-  if (!exc) return NULL;
-  int failed = set_field(exc, "status",
-                         PyUnicode_FromString(bcast_status_name(status)));
-  if (!failed && diag) {
-    failed =
-        set_field(exc, "operands",
-                  Py_BuildValue("(NN)", diag_operand(diag->operand[0]),
-                                diag_operand(diag->operand[1]))) ||
-        set_field(exc, "axis", diag_index(diag->axis)) ||
-        set_field(exc, "operand_axes",
-                  Py_BuildValue("(NN)", diag_index(diag->operand_axis[0]),
-                                diag_index(diag->operand_axis[1]))) ||
-        set_field(exc, "sizes",
-                  Py_BuildValue("(NN)", pb_dim_to(diag->size[0], NULL),
-                                pb_dim_to(diag->size[1], NULL))) ||
-        set_field(exc, "mlir_message",
-                  diag->mlir_message[0] ? pb_text(diag->mlir_message)
-                                        : Py_NewRef(Py_None));
-  }
-  if (!failed && diag && status == BCAST_CHECKED && diag->element.flat >= 0)
-    failed = set_element_fields(exc, &diag->element);
-  if (!failed) PyErr_SetObject(type, exc);
-  Py_DECREF(exc);
-  return NULL;
 }
 
 int pb_profile_converter(PyObject *obj, void *out) {
@@ -139,7 +13,8 @@ int pb_profile_converter(PyObject *obj, void *out) {
   if (!PyUnicode_Check(obj)) {
     PyErr_Format(PyExc_TypeError,
                  "profile must be a str (tosa, trait, mlir, numpy, xla), "
-                 "not %.100s", Py_TYPE(obj)->tp_name);
+                 "not %.100s",
+                 Py_TYPE(obj)->tp_name);
     return 0;
   }
   const char *name = pb_cstr(obj, "profile");
@@ -189,7 +64,8 @@ const char *pb_utf8(PyObject *obj, Py_ssize_t *len, const char *what) {
     PyErr_Clear();
     PyErr_Format(PyExc_ValueError,
                  "%s is not valid text: it cannot be encoded as UTF-8 (a "
-                 "lone surrogate)", what);
+                 "lone surrogate)",
+                 what);
   }
   return text;
 }
@@ -256,9 +132,8 @@ static int symbol_of(bcast_symbols *symbols, const char *name, size_t len,
     return -1;
   }
   int32_t i = 0;
-  while (i < symbols->count &&
-         !(strlen(symbols->names[i]) == len &&
-           memcmp(symbols->names[i], name, len) == 0))
+  while (i < symbols->count && !(strlen(symbols->names[i]) == len &&
+                                 memcmp(symbols->names[i], name, len) == 0))
     i++;
   if (i == symbols->count) {
     if (symbols->count == BCAST_MAX_SYMBOLS) {
@@ -335,9 +210,12 @@ int pb_shape_from(PyObject *obj, bcast_shape *out, bcast_symbols *symbols,
                     what, k);
       const char *name = pb_cstr(item, name_what);
       size_t len = name ? strlen(name) : 0;
-      if (!name) rc = -1;
-      else if (len == 1 && name[0] == '?') *dim = BCAST_DIM_DYNAMIC;
-      else rc = symbol_of(symbols, name, len, dim, what, k);
+      if (!name)
+        rc = -1;
+      else if (len == 1 && name[0] == '?')
+        *dim = BCAST_DIM_DYNAMIC;
+      else
+        rc = symbol_of(symbols, name, len, dim, what, k);
     } else if (symbols && !PyIndex_Check(item)) {
       PyErr_Format(PyExc_TypeError,
                    "%s: dim %zd must be an int, None or a name, not %.100s",
@@ -365,8 +243,10 @@ PyObject *pb_shape_to(const bcast_shape *shape, const bcast_symbols *symbols) {
   PyObject *t = PyTuple_New(shape->rank);
   for (int32_t i = 0; t && i < shape->rank; i++) {
     PyObject *d = pb_dim_to(shape->dims[i], symbols);
-    if (!d) Py_CLEAR(t);
-    else PyTuple_SET_ITEM(t, i, d);
+    if (!d)
+      Py_CLEAR(t);
+    else
+      PyTuple_SET_ITEM(t, i, d);
   }
   return t;
 }
@@ -393,23 +273,27 @@ int pb_ints_from(PyObject *obj, int64_t *dims, size_t cap, size_t *n,
 static const struct {
   bcast_dtype dtype;
   int npy;
-} npy_types[] = {
-    {BCAST_BOOL, NPY_BOOL},     {BCAST_INT8, NPY_INT8},
-    {BCAST_INT16, NPY_INT16},   {BCAST_INT32, NPY_INT32},
-    {BCAST_INT64, NPY_INT64},   {BCAST_UINT8, NPY_UINT8},
-    {BCAST_UINT16, NPY_UINT16}, {BCAST_UINT32, NPY_UINT32},
-    {BCAST_UINT64, NPY_UINT64}, {BCAST_FLOAT16, NPY_HALF},
-    {BCAST_FLOAT32, NPY_FLOAT}, {BCAST_FLOAT64, NPY_DOUBLE}};
+} npy_types[] = {{BCAST_BOOL, NPY_BOOL},     {BCAST_INT8, NPY_INT8},
+                 {BCAST_INT16, NPY_INT16},   {BCAST_INT32, NPY_INT32},
+                 {BCAST_INT64, NPY_INT64},   {BCAST_UINT8, NPY_UINT8},
+                 {BCAST_UINT16, NPY_UINT16}, {BCAST_UINT32, NPY_UINT32},
+                 {BCAST_UINT64, NPY_UINT64}, {BCAST_FLOAT16, NPY_HALF},
+                 {BCAST_FLOAT32, NPY_FLOAT}, {BCAST_FLOAT64, NPY_DOUBLE}};
 enum { NPY_TYPE_COUNT = sizeof npy_types / sizeof npy_types[0] };
 
 /* NumPy's kind character of a library type. */
 static char npy_kind(bcast_dtype dtype) {
   switch (bcast_dtype_kind_of(dtype)) {
-  case BCAST_KIND_BOOL: return 'b';
-  case BCAST_KIND_SIGNED: return 'i';
-  case BCAST_KIND_UNSIGNED: return 'u';
-  case BCAST_KIND_FLOAT: return 'f';
-  default: return 0;
+  case BCAST_KIND_BOOL:
+    return 'b';
+  case BCAST_KIND_SIGNED:
+    return 'i';
+  case BCAST_KIND_UNSIGNED:
+    return 'u';
+  case BCAST_KIND_FLOAT:
+    return 'f';
+  default:
+    return 0;
   }
 }
 
@@ -457,9 +341,8 @@ int pb_array_from(PyObject *obj, pb_array *out, int allow_strings,
     return -1;
   }
   bcast_diag diag;
-  bcast_status st = bcast_tensor_wrap(&out->tensor, (bcast_dtype)dtype,
-                                      rank, shape, strides,
-                                      PyArray_DATA(a), &diag);
+  bcast_status st = bcast_tensor_wrap(&out->tensor, (bcast_dtype)dtype, rank,
+                                      shape, strides, PyArray_DATA(a), &diag);
   if (st != BCAST_OK) {
     Py_DECREF(a);
     return pb_raise(st, &diag), -1;
@@ -495,9 +378,8 @@ int pb_with_byte_dim(bcast_tensor *t, const pb_array *src) {
 static PyObject *array_over(const bcast_tensor *t, int rank,
                             const pb_array *src, int flags) {
   if (rank > NPY_MAXDIMS) {
-    PyErr_Format(PyExc_ValueError,
-                 "rank %d exceeds NumPy's limit of %d dims", rank,
-                 NPY_MAXDIMS);
+    PyErr_Format(PyExc_ValueError, "rank %d exceeds NumPy's limit of %d dims",
+                 rank, NPY_MAXDIMS);
     return NULL;
   }
   npy_intp dims[NPY_MAXDIMS], strides[NPY_MAXDIMS];
@@ -515,7 +397,8 @@ PyObject *pb_view_to_array(const bcast_tensor *view, const pb_array *src) {
   PyObject *out = array_over(view, view->rank, src, 0);
   if (!out) return NULL;
   Py_INCREF(src->array);
-  if (PyArray_SetBaseObject((PyArrayObject *)out, (PyObject *)src->array) < 0) {
+  if (PyArray_SetBaseObject((PyArrayObject *)out, (PyObject *)src->array) <
+      0) {
     Py_DECREF(out);
     return NULL;
   }
@@ -546,8 +429,8 @@ PyObject *pb_owned_to_array(bcast_tensor *t, const pb_array *src) {
   }
   PyObject *out = NULL;
   if (kept->data) {
-    out = array_over(kept, kept->rank - src->bytewise, src,
-                     NPY_ARRAY_WRITEABLE);
+    out =
+        array_over(kept, kept->rank - src->bytewise, src, NPY_ARRAY_WRITEABLE);
     if (out) {
       /* SetBaseObject takes the reference, also when it fails. */
       if (PyArray_SetBaseObject((PyArrayObject *)out, capsule) < 0)
@@ -556,8 +439,8 @@ PyObject *pb_owned_to_array(bcast_tensor *t, const pb_array *src) {
     }
   } else {
     /* Nothing allocated (no element): NumPy makes its own empty array. */
-    out = array_over(kept, kept->rank - src->bytewise, src,
-                     NPY_ARRAY_WRITEABLE);
+    out =
+        array_over(kept, kept->rank - src->bytewise, src, NPY_ARRAY_WRITEABLE);
   }
   Py_XDECREF(capsule);
   return out;
@@ -572,9 +455,9 @@ PyObject *pb_tensor_to_array(bcast_tensor *t) {
     return NULL;
   }
   /* A dtype-only pb_array: pb_owned_to_array reads its descr. */
-  PyObject *proto = PyArray_NewFromDescr(&PyArray_Type,
-                                         PyArray_DescrFromType(type), 0, NULL,
-                                         NULL, NULL, 0, NULL);
+  PyObject *proto =
+      PyArray_NewFromDescr(&PyArray_Type, PyArray_DescrFromType(type), 0, NULL,
+                           NULL, NULL, 0, NULL);
   if (!proto) {
     bcast_tensor_release(t);
     return NULL;

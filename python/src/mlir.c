@@ -83,15 +83,15 @@ static PyObject *diagnostic(const char *op, size_t op_len, uint32_t line,
   PyObject *message = NULL;
   size_t len = bcast_mlir_diag_format(op, op_len, diag, NULL, 0);
   char *text = len < (size_t)PY_SSIZE_T_MAX ? PyMem_Malloc(len + 1) : NULL;
-  if (!text) PyErr_NoMemory();
+  if (!text)
+    PyErr_NoMemory();
   else if (name) {
     bcast_mlir_diag_format(op, op_len, diag, text, len + 1);
     message = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "replace");
   }
   PyMem_Free(text);
   PyObject *notes =
-      mlir[0] ? Py_BuildValue("[N]", pb_text(diag->message))
-                : PyList_New(0);
+      mlir[0] ? Py_BuildValue("[N]", pb_text(diag->message)) : PyList_New(0);
   PyObject *prof = has_profile
                        ? PyUnicode_FromString(bcast_profile_name(profile))
                        : Py_NewRef(Py_None);
@@ -102,10 +102,10 @@ static PyObject *diagnostic(const char *op, size_t op_len, uint32_t line,
     Py_XDECREF(prof);
     return NULL;
   }
-  return Py_BuildValue("{s:I,s:I,s:N,s:N,s:N,s:s,s:N}", "line", line,
-                       "column", col, "op", name, "message", message,
-                       "notes", notes, "status",
-                       bcast_status_name(diag->status), "profile", prof);
+  return Py_BuildValue("{s:I,s:I,s:N,s:N,s:N,s:s,s:N}", "line", line, "column",
+                       col, "op", name, "message", message, "notes", notes,
+                       "status", bcast_status_name(diag->status), "profile",
+                       prof);
 }
 
 static int append_new(PyObject *list, PyObject *item) {
@@ -183,8 +183,9 @@ PyObject *pb_verify_mlir(PyObject *self, PyObject *args, PyObject *kwargs) {
     vo.ops = names;
   }
   out = PyList_New(0);
-  if (out) bcast_mlir_verify_text(text, (size_t)len, &vo, collect_checked, &out,
-                                  NULL, NULL);
+  if (out)
+    bcast_mlir_verify_text(text, (size_t)len, &vo, collect_checked, &out, NULL,
+                           NULL);
 done:
   PyMem_Free(names);
   Py_XDECREF(ops);
@@ -220,9 +221,9 @@ static bcast_status sink_write(void *ctx, const char *data, size_t len) {
 /* Collects the failures of lower (list NULL after an error). */
 static void collect_failure(void *ctx, const bcast_emit_failure *f) {
   PyObject **list = ctx;
-  if (*list && append_new(*list, diagnostic(f->op_name, f->op_name_len,
-                                            f->line, f->col, 1, f->profile,
-                                            f->diag)) < 0)
+  if (*list &&
+      append_new(*list, diagnostic(f->op_name, f->op_name_len, f->line, f->col,
+                                   1, f->profile, f->diag)) < 0)
     Py_CLEAR(*list);
 }
 
@@ -284,8 +285,8 @@ static int only_from(PyObject *obj, bcast_op *only, size_t *n) {
 
 PyObject *pb_lower(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
-  static char *kwlist[] = {"text",       "only",        "assert_broadcast",
-                           "profile",    "op_profile",  "source_name",
+  static char *kwlist[] = {"text",    "only",       "assert_broadcast",
+                           "profile", "op_profile", "source_name",
                            NULL};
   PyObject *text_obj, *only_obj = Py_None, *op_profile = Py_None,
                       *profile_obj = Py_None, *source_obj = Py_None;
@@ -321,10 +322,10 @@ PyObject *pb_lower(PyObject *self, PyObject *args, PyObject *kwargs) {
   opts.failure_ctx = &failures;
   sink out = {NULL, 0, 0};
   bcast_diag diag;
-  bcast_status st = failures ? bcast_emit_lower_module(
-                                   text, (size_t)len, &opts, sink_write, &out,
-                                   NULL, &diag)
-                             : BCAST_NO_MEMORY;
+  bcast_status st =
+      failures ? bcast_emit_lower_module(text, (size_t)len, &opts, sink_write,
+                                         &out, NULL, &diag)
+               : BCAST_NO_MEMORY;
   PyObject *result = NULL;
   if (!failures) {
     /* the exception of the failed append is set */

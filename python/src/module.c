@@ -1,9 +1,7 @@
-/* bcast._bcast: the method table, the exceptions and the module's init
- * (pybcast.h).  Docstrings follow NumPy's conventions. */
+/* bcast._bcast: the method table and the module's init (pybcast.h).
+ * Docstrings follow NumPy's conventions. */
 #define PB_IMPORT_NUMPY
 #include "pybcast.h"
-
-PyObject *pb_BroadcastError, *pb_BudgetError, *pb_MLIRError, *pb_CheckedError;
 
 PyObject *pb_broadcast_shapes(PyObject *, PyObject *, PyObject *);
 PyObject *pb_infer(PyObject *, PyObject *, PyObject *);
@@ -19,19 +17,21 @@ PyObject *pb_plan(PyObject *, PyObject *, PyObject *);
 PyObject *pb_input_box(PyObject *, PyObject *, PyObject *);
 PyObject *pb_output_box(PyObject *, PyObject *, PyObject *);
 PyObject *pb_tiles(PyObject *, PyObject *, PyObject *);
+PyObject *pb_save_op(PyObject *, PyObject *, PyObject *);
+PyObject *pb_save_broadcast_to(PyObject *, PyObject *, PyObject *);
 
 #define SHAPE_DOC                                                             \
-  "A shape is a tuple (or list) of dims, an int (a 1-d shape) or the\n"    \
-  "library's shape text ('*', '[n,?,3]', '2x?x3', 'tensor<2x?xf32>').  A\n" \
-  "dim is an int >= 0, None or '?' (dynamic, MLIR's '?') or a name (a\n"    \
-  "named dynamic dim: equal names are the same size).  The shape '*' is\n"  \
-  "unranked.  profile is one of 'numpy' (the default), 'trait', 'mlir',\n"  \
+  "A shape is a tuple (or list) of dims, an int (a 1-d shape) or the\n"       \
+  "library's shape text ('*', '[n,?,3]', '2x?x3', 'tensor<2x?xf32>').  A\n"   \
+  "dim is an int >= 0, None or '?' (dynamic, MLIR's '?') or a name (a\n"      \
+  "named dynamic dim: equal names are the same size).  The shape '*' is\n"    \
+  "unranked.  profile is one of 'numpy' (the default), 'trait', 'mlir',\n"    \
   "'tosa', 'xla'.\n"
 
 #define CHECKS_DOC                                                            \
-  "checks lists the run-time conditions the result depends on (a dynamic\n" \
-  "dim met by a size > 1 or by another dim of unknown size), each a dict\n" \
-  "with axis, operands, operand_axes, sizes and condition (text such as\n"  \
+  "checks lists the run-time conditions the result depends on (a dynamic\n"   \
+  "dim met by a size > 1 or by another dim of unknown size), each a dict\n"   \
+  "with axis, operands, operand_axes, sizes and condition (text such as\n"    \
   "'n == 3 or n == 1').\n"
 
 /* The element-wise ops are not in this table: pb_add_ops (ops.c) binds
@@ -47,8 +47,8 @@ static PyMethodDef methods[] = {
     {"infer", PB_KW(pb_infer), METH_VARARGS | METH_KEYWORDS,
      "infer(*shapes, profile='numpy')\n--\n\n"
      "Infers the broadcast shape and the run-time checks it needs, as\n"
-     "`bcast infer` does: a dict {'shape': tuple, 'checks': [...]}.\n\n"
-     SHAPE_DOC CHECKS_DOC},
+     "`bcast infer` does: a dict {'shape': tuple, 'checks': "
+     "[...]}.\n\n" SHAPE_DOC CHECKS_DOC},
     {"explain", PB_KW(pb_explain), METH_VARARGS | METH_KEYWORDS,
      "explain(*shapes, profile='numpy')\n--\n\n"
      "Implicit broadcasting spelled out as BroadcastInDim, as\n"
@@ -62,8 +62,8 @@ static PyMethodDef methods[] = {
      "verify_shapes(operands, result, profile='numpy')\n--\n\n"
      "Checks a declared result shape against the operand shapes as MLIR's\n"
      "Broadcastable trait verifier does under the profile; returns None or\n"
-     "raises BroadcastError (mlir_message holds MLIR's wording).\n\n"
-     SHAPE_DOC},
+     "raises BroadcastError (mlir_message holds MLIR's "
+     "wording).\n\n" SHAPE_DOC},
     {"broadcast_to", PB_KW(pb_broadcast_to), METH_VARARGS | METH_KEYWORDS,
      "broadcast_to(array, shape)\n--\n\n"
      "A read-only view of array broadcast to shape, as numpy.broadcast_to:\n"
@@ -142,6 +142,29 @@ static PyMethodDef methods[] = {
      "given, 8 by default) stay within budget; each is one contiguous run\n"
      "of a C-order output.  dims: one map (or None) per operand.  Raises\n"
      "BudgetError when not even one element fits."},
+    {"save_op", PB_KW(pb_save_op), METH_VARARGS | METH_KEYWORDS,
+     "save_op(path, op, *inputs, memory=1 << 30, profile='numpy',\n"
+     "        checked=False, threads=None, **attributes)\n\n"
+     "Writes op(*inputs) to the .npy file path (str, bytes or a path\n"
+     "object) with numpy.save's bytes, tile by tile: the call holds one\n"
+     "tile of at most memory / 2 bytes (64 MiB at most), not the result,\n"
+     "so the file may be far larger than memory.  op is a name as\n"
+     "bcast.plan takes it; inputs, attributes and keywords are those of\n"
+     "bcast.<op> (no out).  Every type, shape and attribute error comes\n"
+     "before anything is written; a failure (CheckedError at the first\n"
+     "unpredictable element of the whole output, OSError for the disk,\n"
+     "BudgetError for a memory too small for one element) leaves the\n"
+     "file as it was.  The GIL is released while writing."},
+    {"save_broadcast_to", PB_KW(pb_save_broadcast_to),
+     METH_VARARGS | METH_KEYWORDS,
+     "save_broadcast_to(path, array, shape, *, memory=1 << 30,\n"
+     "                  threads=None)\n--\n\n"
+     "Writes numpy.broadcast_to(array, shape) to the .npy file path with\n"
+     "the bytes numpy.save writes for its C-ordered copy (an array in\n"
+     "non-native byte order keeps it),\n"
+     "tile by tile within memory as save_op does: the broadcast is never\n"
+     "held whole.  Raises BroadcastError when the shapes do not\n"
+     "broadcast, TypeError for strings."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {
@@ -156,46 +179,12 @@ static struct PyModuleDef module_def = {
     NULL,
     NULL};
 
-/* A new exception class bcast.NAME deriving from base, added to m. */
-static PyObject *add_exception(PyObject *m, const char *name, PyObject *base,
-                               const char *doc) {
-  char qualified[64];
-  PyOS_snprintf(qualified, sizeof qualified, "bcast.%s", name);
-  PyObject *type = PyErr_NewExceptionWithDoc(qualified, doc, base, NULL);
-  if (!type) return NULL;
-  if (PyModule_AddObjectRef(m, name, type) < 0) {
-    Py_DECREF(type);
-    return NULL;
-  }
-  return type; /* the module-level reference, kept for the process */
-}
-
 PyMODINIT_FUNC PyInit__bcast(void) {
   import_array();
   PyObject *m = PyModule_Create(&module_def);
   if (!m) return NULL;
-  pb_BroadcastError = add_exception(
-      m, "BroadcastError", PyExc_ValueError,
-      "Shapes that do not broadcast.  Fields: status (the library's status\n"
-      "name), operands (the two operand indices, or 'result'), axis (the\n"
-      "aligned axis), operand_axes (the axis in each operand's numbering),\n"
-      "sizes (the two sizes; None for a dynamic dim), mlir_message (MLIR's\n"
-      "wording, or None).");
-  pb_BudgetError = add_exception(
-      m, "BudgetError", PyExc_MemoryError,
-      "An output would need more bytes than max_bytes allows; the message\n"
-      "states the bytes needed.");
-  pb_MLIRError = add_exception(
-      m, "MLIRError", PyExc_ValueError,
-      "Ops of an MLIR module that cannot be handled; .diagnostics lists\n"
-      "every one (dicts as bcast.verify_mlir returns).");
-  pb_CheckedError = add_exception(
-      m, "CheckedError", PyExc_ArithmeticError,
-      "checked=True: an element whose result TOSA leaves unpredictable\n"
-      "(overflow, division by zero, ...).  The message names the op, the\n"
-      "output index and the operand values; .op is the op's name.");
-  if (!pb_BroadcastError || !pb_BudgetError || !pb_MLIRError ||
-      !pb_CheckedError || pb_add_ops(m) < 0 ||
+  if (pb_add_exceptions(m) < 0 || pb_add_ops(m) < 0 ||
+      pb_add_plan_type(m) < 0 ||
       PyModule_AddStringConstant(m, "__version__", bcast_version()) < 0) {
     Py_DECREF(m);
     return NULL;

@@ -1,11 +1,13 @@
 /* pybcast.h - what the files of the CPython extension bcast._bcast share.
  *
- * The module is split by concern: module.c (method table, exceptions,
- * init), convert.c (Python values <-> bcast shapes, profiles, arrays,
- * diagnostics -> exceptions), shapes.c (broadcast_shapes, infer, explain,
- * verify_shapes), views.c (broadcast_to, broadcast_arrays,
- * broadcast_in_dim, materialize), mlir.c (verify_mlir, lower) and tiles.c
- * (input_box, output_box, tiles).
+ * The module is split by concern: module.c (method table, init),
+ * errors.c (exception classes, statuses -> exceptions), convert.c (Python
+ * values <-> bcast shapes, profiles, arrays), shapes.c (broadcast_shapes,
+ * infer, explain, verify_shapes), views.c (broadcast_to,
+ * broadcast_arrays, broadcast_in_dim, materialize), mlir.c (verify_mlir,
+ * lower), tiles.c (input_box, output_box, tiles), ops.c (the element-wise
+ * ops, bcast.OPS), plan.c (bcast.plan, bcast.Plan) and save.c (save_op,
+ * save_broadcast_to).
  * Everything here is internal: names start with pb_. */
 #ifndef BCAST_PYBCAST_H
 #define BCAST_PYBCAST_H
@@ -21,19 +23,22 @@
 
 #include "bcast/bcast.h"
 
-/* The module's exceptions (module.c). */
-extern PyObject *pb_BroadcastError; /* ValueError: shapes do not broadcast */
-extern PyObject *pb_BudgetError;    /* MemoryError: over max_bytes */
-extern PyObject *pb_MLIRError;      /* ValueError: ops of a module fail */
-extern PyObject *pb_CheckedError;   /* ArithmeticError: checked=True */
+/* Adds the module's exception classes (BroadcastError, BudgetError,
+ * MLIRError, CheckedError) to m and resolves the class each library
+ * status raises, from the Python column of BCAST_STATUS_LIST (errors.c).
+ * -1 with an exception set. */
+int pb_add_exceptions(PyObject *m);
+/* bcast.MLIRError (a ValueError), which lower raises for the failing ops
+ * of a module; set by pb_add_exceptions. */
+extern PyObject *pb_MLIRError;
 
 /* A method's function, cast for a PyMethodDef that takes keywords. */
 #define PB_KW(fn) ((PyCFunction)(void (*)(void))(fn))
 
-/* Raises the exception a failed library call deserves (see
- * pb_exception_for) with the diagnostic's message and its fields as
- * attributes: status, operands, axis, operand_axes, sizes, mlir_message.
- * Returns NULL. */
+/* Raises the exception a failed library call's status names in the
+ * status list, with the diagnostic's message and its fields as
+ * attributes: status, operands, axis, operand_axes, sizes, mlir_message
+ * (and index, values, result for BCAST_CHECKED).  Returns NULL. */
 PyObject *pb_raise(bcast_status status, const bcast_diag *diag);
 
 /* "O&" converter: a profile name, or None for the caller's default (which
@@ -75,10 +80,6 @@ PyObject *pb_tensor_to_array(bcast_tensor *t);
 /* NumPy's type number for a library dtype; -1 for bfloat16 (NumPy has
  * none). */
 int pb_npy_type(bcast_dtype dtype);
-
-/* Adds the element-wise ops (ops.c) to the module m: one function per
- * row of BCAST_OP_LIST and per alias.  -1 with an exception set. */
-int pb_add_ops(PyObject *m);
 
 /* An int >= 0 (anything with __index__ but a float, as NumPy takes
  * dims): 0, or -1 with TypeError, ValueError or OverflowError naming
@@ -128,5 +129,63 @@ PyObject *pb_owned_to_array(bcast_tensor *t, const pb_array *src);
  * not change what is being read, so every container of the user's is read
  * through such a copy (pb_sequence, or PyDict_Items for a dict). */
 PyObject *pb_sequence(PyObject *obj, const char *what);
+
+/* ------------------------------------------------------------------------
+ * The element-wise ops (ops.c) and their plans (plan.c). */
+
+/* Adds the element-wise ops to the module m: one function per row of
+ * BCAST_OP_LIST and per alias, and OPS, the tuple of their names.  -1
+ * with an exception set. */
+int pb_add_ops(PyObject *m);
+/* Adds the type Plan (bcast.plan's result) to m; -1 with an exception. */
+int pb_add_plan_type(PyObject *m);
+
+/* The most inputs an op takes (SELECT's three); pb_add_ops refuses an op
+ * table with more. */
+#define PB_MAX_INPUTS 3
+/* The inputs' names in error messages: "input 0", ... */
+extern const char *const pb_input_names[PB_MAX_INPUTS];
+
+/* An op's per-call state: inputs (arrays or Python scalars turned into
+ * rank-0 tensors), attributes and options. */
+typedef struct pb_op_call {
+  bcast_op op;
+  int arity;
+  pb_array arrays[PB_MAX_INPUTS]; /* array inputs (array == NULL else) */
+  bcast_scalar scalars[PB_MAX_INPUTS];
+  bcast_tensor inputs[PB_MAX_INPUTS];
+  int owned[PB_MAX_INPUTS]; /* inputs[k] is a scalar's own tensor */
+  bcast_op_attrs attrs;
+  PyObject *wide_bound[2]; /* owned: a CLAMP bound beyond 64 bits */
+  bcast_dtype cast_to;
+  bcast_ew_options options;
+  PyObject *out; /* owned: the keyword arguments are read from a copy */
+} pb_op_call;
+
+/* Parses an op's arguments (args[first..]: its inputs, positional
+ * attributes and out; kwargs) into c.  -1 with an exception set; c must
+ * be released either way. */
+int pb_op_call_parse(pb_op_call *c, bcast_op op, PyObject *args,
+                     Py_ssize_t first, PyObject *kwargs);
+void pb_op_call_release(pb_op_call *c);
+/* A Python int, float or bool (not a NumPy scalar: those have a type) as
+ * a weak scalar; 1 when obj is one, 2 for an int beyond 64 bits (*out is
+ * then the int 0, for typing; pb_scalar_tensor takes its value from obj),
+ * 0 when not, -1 on error. */
+int pb_weak_scalar(PyObject *obj, bcast_scalar *out);
+/* The rank-0 tensor of dt for the Python scalar obj (pb_weak_scalar gave
+ * scalar and kind).  An int beyond 64 bits is, as NumPy converts it, the
+ * nearest value of a float type, true as a bool, and in no integer type
+ * (OverflowError naming what).  -1 with an exception set. */
+int pb_scalar_tensor(PyObject *obj, const bcast_scalar *scalar, int kind,
+                     bcast_dtype dt, bcast_tensor *out, const char *what);
+/* An array input wrapped without a copy, except an array in non-native
+ * byte order: its native copy (the kernels read native values). */
+int pb_input_array(PyObject *obj, pb_array *out, const char *what);
+/* out=: a writeable ndarray in native byte order, wrapped. */
+int pb_out_array(PyObject *obj, pb_array *out);
+/* pb_raise for a failed op; a CheckedError also gets .op, the op's name.
+ * Returns NULL. */
+PyObject *pb_op_raise(bcast_op op, bcast_status st, const bcast_diag *diag);
 
 #endif

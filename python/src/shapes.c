@@ -63,8 +63,8 @@ PyObject *pb_broadcast_shapes(PyObject *self, PyObject *args,
   } else {
     st = bcast_shape_infer(in.n, in.shapes, profile, &out, &diag);
   }
-  PyObject *result = st == BCAST_OK ? pb_shape_to(&out, &in.symbols)
-                                    : pb_raise(st, &diag);
+  PyObject *result =
+      st == BCAST_OK ? pb_shape_to(&out, &in.symbols) : pb_raise(st, &diag);
   shapes_free(&in);
   return result;
 }
@@ -82,8 +82,10 @@ static PyObject *checks_to_list(const bcast_constraint *c, size_t n,
         (int)c[k].operand_axis[0], (int)c[k].operand_axis[1], "sizes",
         pb_dim_to(c[k].size[0], symbols), pb_dim_to(c[k].size[1], symbols),
         "condition", pb_text(condition));
-    if (!d) Py_CLEAR(list);
-    else PyList_SET_ITEM(list, (Py_ssize_t)k, d);
+    if (!d)
+      Py_CLEAR(list);
+    else
+      PyList_SET_ITEM(list, (Py_ssize_t)k, d);
   }
   return list;
 }
@@ -99,18 +101,19 @@ static PyObject *infer_dict(const shapes_in *in, bcast_profile profile,
   for (;;) {
     c = PyMem_Calloc(cap, sizeof *c);
     if (!c) return PyErr_NoMemory();
-    st = bcast_shape_infer_constrained(in->n, in->shapes, profile, out, c,
-                                       cap, &count, &diag);
+    st = bcast_shape_infer_constrained(in->n, in->shapes, profile, out, c, cap,
+                                       &count, &diag);
     if (st != BCAST_OK || count <= cap) break;
     PyMem_Free(c);
     cap = count;
   }
   PyObject *result = NULL;
-  if (st != BCAST_OK) pb_raise(st, &diag);
+  if (st != BCAST_OK)
+    pb_raise(st, &diag);
   else
-    result = Py_BuildValue("{s:N,s:N}", "shape",
-                           pb_shape_to(out, &in->symbols), "checks",
-                           checks_to_list(c, count, &in->symbols));
+    result =
+        Py_BuildValue("{s:N,s:N}", "shape", pb_shape_to(out, &in->symbols),
+                      "checks", checks_to_list(c, count, &in->symbols));
   PyMem_Free(c);
   return result;
 }
@@ -146,8 +149,10 @@ static PyObject *explained_dict(const bcast_explained *e) {
   PyObject *dims = PyTuple_New(e->rank);
   for (int32_t i = 0; dims && i < e->rank; i++) {
     PyObject *v = PyLong_FromLongLong(e->broadcast_dimensions[i]);
-    if (!v) Py_CLEAR(dims);
-    else PyTuple_SET_ITEM(dims, i, v);
+    if (!v)
+      Py_CLEAR(dims);
+    else
+      PyTuple_SET_ITEM(dims, i, v);
   }
   if (!dims) return NULL;
   return Py_BuildValue("{s:N,s:N,s:N,s:N}", "broadcast_dimensions", dims,
@@ -169,17 +174,21 @@ PyObject *pb_explain(PyObject *self, PyObject *args, PyObject *kwargs) {
     PyErr_NoMemory();
   } else {
     bcast_status st = bcast_explain(in.n, in.shapes, profile, &out, e, &diag);
-    if (st != BCAST_OK) pb_raise(st, &diag);
-    else result = infer_dict(&in, profile, &out);
+    if (st != BCAST_OK)
+      pb_raise(st, &diag);
+    else
+      result = infer_dict(&in, profile, &out);
   }
   PyObject *operands = result ? PyList_New((Py_ssize_t)in.n) : NULL;
   for (size_t k = 0; operands && k < in.n; k++) {
     PyObject *d = explained_dict(&e[k]);
-    if (!d) Py_CLEAR(operands);
-    else PyList_SET_ITEM(operands, (Py_ssize_t)k, d);
+    if (!d)
+      Py_CLEAR(operands);
+    else
+      PyList_SET_ITEM(operands, (Py_ssize_t)k, d);
   }
-  if (result && (!operands ||
-                 PyDict_SetItemString(result, "operands", operands) < 0))
+  if (result &&
+      (!operands || PyDict_SetItemString(result, "operands", operands) < 0))
     Py_CLEAR(result);
   Py_XDECREF(operands);
   PyMem_Free(e);

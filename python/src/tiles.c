@@ -55,7 +55,8 @@ static PyObject *ints_to(const int64_t *v, int32_t n) {
 }
 
 static PyObject *box_to(const bcast_box *box) {
-  PyObject *lo = ints_to(box->lo, box->rank), *hi = ints_to(box->hi, box->rank);
+  PyObject *lo = ints_to(box->lo, box->rank),
+           *hi = ints_to(box->hi, box->rank);
   PyObject *r = lo && hi ? PyTuple_Pack(2, lo, hi) : NULL;
   Py_XDECREF(lo);
   Py_XDECREF(hi);
@@ -97,15 +98,13 @@ PyObject *pb_output_box(PyObject *self, PyObject *args, PyObject *kwargs) {
 
 PyObject *pb_tiles(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
-  static char *kwlist[] = {"out_shape", "shapes",       "budget", "itemsizes",
-                           "out_itemsize", "dims", NULL};
-  PyObject *out_shape, *shapes_obj, *budget_obj, *itemsizes_obj = Py_None,
-                                                *out_itemsize_obj = NULL,
-                                                *dims_obj = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|$OOO:tiles", kwlist,
-                                   &out_shape, &shapes_obj, &budget_obj,
-                                   &itemsizes_obj, &out_itemsize_obj,
-                                   &dims_obj))
+  static char *kwlist[] = {"out_shape",    "shapes", "budget", "itemsizes",
+                           "out_itemsize", "dims",   NULL};
+  PyObject *out_shape, *shapes_obj, *budget_obj,
+      *itemsizes_obj = Py_None, *out_itemsize_obj = NULL, *dims_obj = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(
+          args, kwargs, "OOO|$OOO:tiles", kwlist, &out_shape, &shapes_obj,
+          &budget_obj, &itemsizes_obj, &out_itemsize_obj, &dims_obj))
     return NULL;
   int64_t budget, out_itemsize = 8;
   bcast_shape out;
@@ -139,10 +138,12 @@ PyObject *pb_tiles(PyObject *self, PyObject *args, PyObject *kwargs) {
       pb_ints_from(itemsizes_obj, itemsizes, (size_t)n, &n_itemsizes,
                    "itemsizes") < 0)
     goto done;
-  if (dims_obj != Py_None && !(dims = pb_sequence(dims_obj, "dims"))) goto done;
+  if (dims_obj != Py_None && !(dims = pb_sequence(dims_obj, "dims")))
+    goto done;
   if (n_itemsizes != (size_t)n || (dims && PyList_GET_SIZE(dims) != n)) {
     PyErr_Format(PyExc_ValueError,
-                 "tiles: itemsizes and dims need one entry per shape (%zd)", n);
+                 "tiles: itemsizes and dims need one entry per shape (%zd)",
+                 n);
     goto done;
   }
   for (Py_ssize_t k = 0; k < n; k++) {

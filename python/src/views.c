@@ -8,8 +8,8 @@
 static PyObject *view_to(const pb_array *a, const bcast_shape *target) {
   bcast_tensor view;
   bcast_diag diag;
-  bcast_status st = bcast_broadcast_to(&view, &a->tensor, target->rank,
-                                       target->dims, &diag);
+  bcast_status st =
+      bcast_broadcast_to(&view, &a->tensor, target->rank, target->dims, &diag);
   if (st != BCAST_OK) return pb_raise(st, &diag);
   PyObject *out = pb_view_to_array(&view, a);
   bcast_tensor_release(&view);
@@ -80,8 +80,10 @@ static PyObject *per_array(arrays_in *in,
   PyObject *out = PyTuple_New((Py_ssize_t)in->n);
   for (size_t k = 0; out && k < in->n; k++) {
     PyObject *v = make(in, k, ctx);
-    if (!v) Py_CLEAR(out);
-    else PyTuple_SET_ITEM(out, (Py_ssize_t)k, v);
+    if (!v)
+      Py_CLEAR(out);
+    else
+      PyTuple_SET_ITEM(out, (Py_ssize_t)k, v);
   }
   return out;
 }
@@ -106,75 +108,75 @@ PyObject *pb_broadcast_arrays(PyObject *self, PyObject *args,
   return out;
 }
 
-/* materialize's budget and threads. */
-typedef struct materialize_ctx {
-  int64_t max_bytes;
-  int threads;
-} materialize_ctx;
-
-static PyObject *make_copy(arrays_in *in, size_t k, void *ctx) {
-  const materialize_ctx *m = ctx;
-  const pb_array *a = &in->arrays[k];
-  bcast_tensor view, copy;
-  bcast_diag diag;
-  bcast_status st = bcast_broadcast_to(&view, &a->tensor, in->common.rank,
-                                       in->common.dims, &diag);
-  if (st == BCAST_OK && pb_with_byte_dim(&view, a) < 0) {
-    bcast_tensor_release(&view);
-    return NULL;
-  }
-  if (st == BCAST_OK) {
-    Py_BEGIN_ALLOW_THREADS
-    st = bcast_materialize(&copy, &view, m->max_bytes, m->threads, &diag);
-    Py_END_ALLOW_THREADS
-    bcast_tensor_release(&view);
-  }
-  if (st != BCAST_OK) return pb_raise(st, &diag);
-  return pb_owned_to_array(&copy, a);
+/* Array k of materialize's result, taking over the library's copy k
+ * (ctx: the copies). */
+static PyObject *take_copy(arrays_in *in, size_t k, void *ctx) {
+  bcast_tensor *copies = ctx;
+  return pb_owned_to_array(&copies[k], &in->arrays[k]);
 }
 
-/* The bytes all outputs need together, against the budget. */
-static int check_budget(const arrays_in *in, int64_t max_bytes) {
+/* The copies of materialize: each array's view broadcast to the common
+ * shape (with the byte dim of a bytewise array), copied by the library,
+ * which checks all the copies' bytes together against max_bytes before
+ * it allocates any. */
+static PyObject *materialize_copies(arrays_in *in, int64_t max_bytes,
+                                    int threads) {
+  bcast_tensor *views = PyMem_Calloc(in->n ? in->n : 1, sizeof *views);
+  bcast_tensor *copies = PyMem_Calloc(in->n ? in->n : 1, sizeof *copies);
+  PyObject *out = NULL;
   bcast_diag diag;
-  int64_t count, item = 0, bytes;
-  bcast_status st = bcast_shape_elem_count(&in->common, &count, &diag);
-  if (st != BCAST_OK) return pb_raise(st, &diag), -1;
-  for (size_t k = 0; k < in->n; k++)
-    item += PyArray_ITEMSIZE(in->arrays[k].array);
-  if (__builtin_mul_overflow(count, item, &bytes)) {
-    PyErr_SetString(PyExc_OverflowError,
-                    "materialize: the byte count overflows 64 bits");
-    return -1;
+  bcast_status st = BCAST_OK;
+  if (!views || !copies) {
+    PyErr_NoMemory();
+    goto done;
   }
-  if (bytes > max_bytes) {
-    PyErr_Format(pb_BudgetError,
-                 "materialize: %zu arrays of %lld elements need %lld bytes, "
-                 "over the budget of max_bytes=%lld",
-                 in->n, (long long)count, (long long)bytes,
-                 (long long)max_bytes);
-    return -1;
+  for (size_t k = 0; k < in->n; k++) {
+    const pb_array *a = &in->arrays[k];
+    st = bcast_broadcast_to(&views[k], &a->tensor, in->common.rank,
+                            in->common.dims, &diag);
+    if (st != BCAST_OK) {
+      pb_raise(st, &diag);
+      goto done;
+    }
+    if (pb_with_byte_dim(&views[k], a) < 0) goto done;
   }
-  return 0;
+  Py_BEGIN_ALLOW_THREADS st =
+      bcast_materialize_all(in->n, copies, views, max_bytes, threads, &diag);
+  Py_END_ALLOW_THREADS if (st != BCAST_OK) {
+    pb_raise(st, &diag);
+    goto done;
+  }
+  out = per_array(in, take_copy, copies);
+done:
+  /* The views, and the copies no array took over (after an error); a
+   * tensor never made (zeroed) or taken over releases nothing. */
+  for (size_t k = 0; views && copies && k < in->n; k++) {
+    bcast_tensor_release(&views[k]);
+    bcast_tensor_release(&copies[k]);
+  }
+  PyMem_Free(views);
+  PyMem_Free(copies);
+  return out;
 }
 
 PyObject *pb_materialize(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
   static char *kwlist[] = {"max_bytes", "threads", NULL};
   PyObject *max_bytes_obj = NULL;
-  materialize_ctx m = {BCAST_DEFAULT_MAX_BYTES, 0};
+  int64_t max_bytes = BCAST_DEFAULT_MAX_BYTES;
+  int threads = 0;
   PyObject *empty = PyTuple_New(0);
   if (!empty) return NULL;
   int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, "|$OO&:materialize",
                                        kwlist, &max_bytes_obj,
-                                       pb_threads_converter, &m.threads);
+                                       pb_threads_converter, &threads);
   Py_DECREF(empty);
   if (!ok || (max_bytes_obj &&
-              pb_size_from(max_bytes_obj, &m.max_bytes, "max_bytes") < 0))
+              pb_size_from(max_bytes_obj, &max_bytes, "max_bytes") < 0))
     return NULL;
   arrays_in in;
   if (arrays_from(args, &in) < 0) return NULL;
-  PyObject *out =
-      check_budget(&in, m.max_bytes) < 0 ? NULL : per_array(&in, make_copy, &m);
+  PyObject *out = materialize_copies(&in, max_bytes, threads);
   arrays_free(&in);
   return out;
 }
@@ -219,7 +221,7 @@ static int dim_sizes_from(PyObject *obj, bcast_dim_size *sizes, size_t *n) {
 PyObject *pb_broadcast_in_dim(PyObject *self, PyObject *args,
                               PyObject *kwargs) {
   (void)self;
-  static char *kwlist[] = {"array", "shape", "broadcast_dimensions",
+  static char *kwlist[] = {"array",     "shape",    "broadcast_dimensions",
                            "any_order", "new_dims", NULL};
   PyObject *obj, *shape_obj = Py_None, *dims_obj = Py_None,
                  *new_dims = Py_None;
@@ -235,9 +237,8 @@ PyObject *pb_broadcast_in_dim(PyObject *self, PyObject *args,
   }
   int64_t dims[BCAST_MAX_RANK];
   size_t n_dims = 0;
-  if (dims_obj != Py_None &&
-      pb_ints_from(dims_obj, dims, BCAST_MAX_RANK, &n_dims,
-                   "broadcast_dimensions") < 0)
+  if (dims_obj != Py_None && pb_ints_from(dims_obj, dims, BCAST_MAX_RANK,
+                                          &n_dims, "broadcast_dimensions") < 0)
     return NULL;
   bcast_shape target;
   bcast_dim_size sizes[BCAST_MAX_RANK];
@@ -266,8 +267,10 @@ PyObject *pb_broadcast_in_dim(PyObject *self, PyObject *args,
     st = bcast_broadcast_in_dim(
         &view, &a.tensor, target.rank, target.dims, dims, n_dims,
         any_order ? BCAST_DIMS_ANY_ORDER : BCAST_DIMS_INCREASING, &diag);
-    if (st != BCAST_OK) pb_raise(st, &diag);
-    else out = pb_view_to_array(&view, &a);
+    if (st != BCAST_OK)
+      pb_raise(st, &diag);
+    else
+      out = pb_view_to_array(&view, &a);
     bcast_tensor_release(&view);
   }
   pb_array_release(&a);

@@ -131,8 +131,6 @@ bcast_status bcast_set_buffer_cache(size_t max_bytes) {
   return BCAST_OK;
 }
 
-
-
 /* Read without locks: bcast/allocator.h asks that it be set before any
  * other call. */
 static bcast_allocator current = {default_malloc, default_realloc,

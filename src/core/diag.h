@@ -16,6 +16,12 @@
 bcast_status bcast__fail(bcast_diag *diag, bcast_status status,
                          const char *fmt, ...) BCAST_PRINTF(3, 4);
 
+/* Puts formatted text before diag->message, the rest of the diagnostic
+ * kept (no-op without a diagnostic); a message that no longer fits ends
+ * in "..." as bcast__fail's do.  For a caller that names what a callee's
+ * failure was about ("PATH: "). */
+void bcast__prefix(bcast_diag *diag, const char *fmt, ...) BCAST_PRINTF(2, 3);
+
 /* Formats diag->mlir_message (no-op without a diagnostic). */
 void bcast__mlir_message(bcast_diag *diag, int op_prefix, const char *fmt, ...)
     BCAST_PRINTF(3, 4);

@@ -17,7 +17,7 @@
 /* Today's constants, measured with bench/bcast_bench on machines with a
  * 32 MiB last-level cache and 1 MiB of L2 per core: the fallbacks when a
  * size is unknown, and what the derivation below gives on such a machine. */
-#define MACHINE_STREAM_MIN_FALLBACK ((int64_t)8 << 20)
+#define MACHINE_NT_STORE_MIN_FALLBACK ((int64_t)8 << 20)
 #define MACHINE_PARALLEL_MIN_FALLBACK ((int64_t)512 << 10)
 
 int bcast__machine_parse_bytes(const char *text, int64_t *bytes) {
@@ -31,10 +31,23 @@ int bcast__machine_parse_bytes(const char *text, int64_t *bytes) {
   }
   int shift = 0;
   switch (*p) {
-    case 'k': case 'K': shift = 10; p++; break;
-    case 'm': case 'M': shift = 20; p++; break;
-    case 'g': case 'G': shift = 30; p++; break;
-    default: break;
+  case 'k':
+  case 'K':
+    shift = 10;
+    p++;
+    break;
+  case 'm':
+  case 'M':
+    shift = 20;
+    p++;
+    break;
+  case 'g':
+  case 'G':
+    shift = 30;
+    p++;
+    break;
+  default:
+    break;
   }
   if (*p != '\0' || v > (INT64_MAX >> shift)) return -1;
   *bytes = v << shift;
@@ -45,7 +58,7 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) {
   return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* Streaming pays once the output (with the inputs beside it) would not
+/* Non-temporal stores pay once the output (with the inputs beside it) would not
  * stay in the last-level cache anyway: a quarter of the cache one core can
  * count on.  That is the reported LLC, but at most 32 L2s' worth: a VM or
  * a large part reports a whole socket's L3 (this project's EPYC VMs report
@@ -53,27 +66,36 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) {
  * the rest.  Threads pay once the work outgrows half an L2, where one
  * thread's run takes long enough to hide waking a second. */
 void bcast__machine_derive(bcast__machine *m, int64_t l2_bytes,
-                           int64_t llc_bytes, const char *stream_env,
-                           const char *parallel_env) {
+                           int64_t llc_bytes, const bcast__machine_env *env) {
   m->l2_bytes = l2_bytes > 0 ? l2_bytes : 0;
   m->llc_bytes = llc_bytes > 0 ? llc_bytes : 0;
-  m->stream_min_bytes = MACHINE_STREAM_MIN_FALLBACK;
+  m->nt_store_min_bytes = MACHINE_NT_STORE_MIN_FALLBACK;
   if (m->llc_bytes > 0) {
     const int64_t l2 = m->l2_bytes > 0 ? m->l2_bytes : (int64_t)1 << 20;
     int64_t share = m->llc_bytes;
     if (l2 <= INT64_MAX / 32 && share > 32 * l2) share = 32 * l2;
-    m->stream_min_bytes =
+    m->nt_store_min_bytes =
         clamp64(share / 4, (int64_t)1 << 20, (int64_t)256 << 20);
   }
   m->parallel_min_bytes =
       m->l2_bytes > 0
           ? clamp64(m->l2_bytes / 2, (int64_t)64 << 10, (int64_t)4 << 20)
           : MACHINE_PARALLEL_MIN_FALLBACK;
+  /* The overrides: the non-temporal threshold under its name, else under
+   * its older name (scripts written before the rename set that one). */
   int64_t v;
-  if (bcast__machine_parse_bytes(stream_env, &v) == 0)
-    m->stream_min_bytes = v;
-  if (bcast__machine_parse_bytes(parallel_env, &v) == 0)
+  if (!env) return;
+  if (bcast__machine_parse_bytes(env->nt_store_min, &v) == 0 ||
+      bcast__machine_parse_bytes(env->nt_store_min_old, &v) == 0)
+    m->nt_store_min_bytes = v;
+  if (bcast__machine_parse_bytes(env->parallel_min, &v) == 0)
     m->parallel_min_bytes = v;
+}
+
+void bcast__machine_env_read(bcast__machine_env *env) {
+  env->nt_store_min = getenv("BCAST_NT_STORE_MIN_BYTES");
+  env->nt_store_min_old = getenv("BCAST_STREAM_MIN_BYTES");
+  env->parallel_min = getenv("BCAST_PARALLEL_MIN_BYTES");
 }
 
 /* The size of the unified or data cache of the given level from
@@ -85,8 +107,8 @@ static int64_t machine_sys_cache(int level) {
     int data_or_unified = 0;
     static const char *const files[3] = {"level", "type", "size"};
     for (int f = 0; f < 3; f++) {
-      snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/%s",
-               i, files[f]);
+      snprintf(path, sizeof path,
+               "/sys/devices/system/cpu/cpu0/cache/index%d/%s", i, files[f]);
       FILE *file = fopen(path, "r");
       if (!file) {
         if (f == 0) return 0; /* no more indices */
@@ -99,7 +121,8 @@ static int64_t machine_sys_cache(int level) {
       if (f == 0 && bcast__machine_parse_bytes(text, &found_level) != 0)
         found_level = 0;
       if (f == 1)
-        data_or_unified = strcmp(text, "Data") == 0 || strcmp(text, "Unified") == 0;
+        data_or_unified =
+            strcmp(text, "Data") == 0 || strcmp(text, "Unified") == 0;
       if (f == 2 && bcast__machine_parse_bytes(text, &size) != 0) size = 0;
     }
     if (found_level == level && data_or_unified && size > 0) return size;
@@ -124,9 +147,10 @@ const bcast__machine *bcast__machine_get(void) {
     return &machine_facts;
   int expected = 0;
   if (atomic_compare_exchange_strong(&machine_state, &expected, 1)) {
+    bcast__machine_env env;
+    bcast__machine_env_read(&env);
     bcast__machine_derive(&machine_facts, machine_cache(2), machine_cache(3),
-                          getenv("BCAST_STREAM_MIN_BYTES"),
-                          getenv("BCAST_PARALLEL_MIN_BYTES"));
+                          &env);
     atomic_store_explicit(&machine_state, 2, memory_order_release);
   } else {
     /* Another thread is computing: a few microseconds at most. */

@@ -1,14 +1,16 @@
 /* Internal: facts about the machine read once per process, and the size
  * thresholds derived from them, for the writers of large outputs (plan
- * engine, copy kernels, element-wise streaming).
+ * engine, copy kernels, element-wise plans).
  *
  * Cache sizes come from sysconf (glibc reads CPUID) or, where that says
  * nothing, from /sys/devices/system/cpu/cpu0/cache; a size nobody reports
  * is 0 and its thresholds fall back to the constants measured on the
  * project's first machines.  Two environment variables override the
  * thresholds for experiments (docs/thresholds.md):
- *   BCAST_STREAM_MIN_BYTES    outputs at least this large are written
- *                             with streaming (non-temporal) stores;
+ *   BCAST_NT_STORE_MIN_BYTES  outputs at least this large are written
+ *                             with non-temporal stores (the older name
+ *                             BCAST_STREAM_MIN_BYTES is read when the new
+ *                             one is unset or invalid);
  *   BCAST_PARALLEL_MIN_BYTES  smaller outputs run on one thread.
  * Each is a byte count, decimal, optionally followed by K, M or G (powers
  * of 1024); anything else (empty, negative, junk after the number, an
@@ -22,7 +24,7 @@
 typedef struct bcast__machine {
   int64_t l2_bytes;           /* per core; 0 when unknown */
   int64_t llc_bytes;          /* as reported (may be a whole socket's) */
-  int64_t stream_min_bytes;   /* streaming stores from this output size */
+  int64_t nt_store_min_bytes; /* non-temporal stores from this output size */
   int64_t parallel_min_bytes; /* threads from this output size */
 } bcast__machine;
 
@@ -30,12 +32,21 @@ typedef struct bcast__machine {
  * later calls return the same struct. */
 const bcast__machine *bcast__machine_get(void);
 
+/* The environment values the thresholds read (NULL = unset). */
+typedef struct bcast__machine_env {
+  const char *nt_store_min;     /* BCAST_NT_STORE_MIN_BYTES */
+  const char *nt_store_min_old; /* BCAST_STREAM_MIN_BYTES, its older name */
+  const char *parallel_min;     /* BCAST_PARALLEL_MIN_BYTES */
+} bcast__machine_env;
+
+/* Reads those variables from the process's environment. */
+void bcast__machine_env_read(bcast__machine_env *env);
+
 /* The derivation behind bcast__machine_get, from given cache sizes (0 =
- * unknown) and environment values (NULL = unset), so tests can try any
- * machine and any override. */
+ * unknown) and environment values (env NULL: none set), so tests can try
+ * any machine and any override. */
 void bcast__machine_derive(bcast__machine *m, int64_t l2_bytes,
-                           int64_t llc_bytes, const char *stream_env,
-                           const char *parallel_env);
+                           int64_t llc_bytes, const bcast__machine_env *env);
 
 /* Parses a byte count as described above into *bytes; 0 on success, -1
  * (leaving *bytes alone) on anything else. */

@@ -38,17 +38,17 @@ typedef enum output_kind {
 } output_kind;
 
 struct bcast_output {
-  char *shown;        /* the path as given, for messages */
-  char *dir;          /* the target's directory ("." for none) */
-  char *base;         /* the target's name in dir */
-  char tmp_name[64];  /* the temporary file's name in dir, "" for none */
+  char *shown;       /* the path as given, for messages */
+  char *dir;         /* the target's directory ("." for none) */
+  char *base;        /* the target's name in dir */
+  char tmp_name[64]; /* the temporary file's name in dir, "" for none */
   output_kind kind;
   int fd, dir_fd;
-  int slot;           /* the temp table slot of tmp_name, or -1 */
-  int has_old;        /* replacing an existing file: copy its owner, mode */
-  int append;         /* written through to a regular file (/dev/stdout) */
+  int slot;    /* the temp table slot of tmp_name, or -1 */
+  int has_old; /* replacing an existing file: copy its owner, mode */
+  int append;  /* written through to a regular file (/dev/stdout) */
   struct stat old;
-  int err;            /* the first write's errno, 0 while all is well */
+  int err; /* the first write's errno, 0 while all is well */
   unsigned char *buf;
   size_t len;
 };
@@ -194,12 +194,9 @@ static bcast_status classify(bcast_output *o, const char *path,
                              bcast_diag *diag) {
   struct stat ls, st;
   size_t len = strlen(path);
-  if (len == 0)
-    return bcast__fail(diag, BCAST_IO, "an output path is empty");
-  if (path[len - 1] == '/')
-    return os_fail(diag, "", path, EISDIR);
-  if (names_descriptor(path) && stat(path, &st) == 0 &&
-      !S_ISDIR(st.st_mode)) {
+  if (len == 0) return bcast__fail(diag, BCAST_IO, "an output path is empty");
+  if (path[len - 1] == '/') return os_fail(diag, "", path, EISDIR);
+  if (names_descriptor(path) && stat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
     /* A shell redirection: '>' left the file empty, '>>' wants the bytes
      * at its end; appending serves both. */
     o->kind = OUTPUT_THROUGH;
@@ -253,8 +250,8 @@ bcast_status bcast_output_open(const char *path, bcast_output **out,
     st = bcast__fail(diag, BCAST_NO_MEMORY, "%s: out of memory", path);
   if (st == BCAST_OK) st = classify(o, path, diag);
   if (st == BCAST_OK && o->kind == OUTPUT_THROUGH) {
-    o->fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY |
-                           (o->append ? O_APPEND : 0));
+    o->fd = open(path,
+                 O_WRONLY | O_CLOEXEC | O_NOCTTY | (o->append ? O_APPEND : 0));
     if (o->fd < 0) st = os_fail(diag, "cannot open for writing", path, errno);
   } else if (st == BCAST_OK) {
     st = open_temp(o, diag);
@@ -418,8 +415,9 @@ static bcast_status sync_dir(bcast_output *o, bcast_diag *diag) {
   if (o->kind == OUTPUT_THROUGH) return BCAST_OK;
   /* Some file systems cannot sync a directory (EINVAL): nothing to do. */
   if (fsync(o->dir_fd) != 0 && errno != EINVAL && errno != EROFS)
-    return os_fail(diag, "the file was replaced, but syncing its directory "
-                         "failed",
+    return os_fail(diag,
+                   "the file was replaced, but syncing its directory "
+                   "failed",
                    o->shown, errno);
   return BCAST_OK;
 }

@@ -6,19 +6,19 @@
 #include "core/diag.h"
 
 static const char *const status_names[] = {
-#define NAME_(id, text, exit_class) "BCAST_" #id,
+#define NAME_(id, text, exit_class, py_exception) "BCAST_" #id,
     BCAST_STATUS_LIST(NAME_)
 #undef NAME_
 };
 
 static const char *const status_texts[] = {
-#define TEXT_(id, text, exit_class) text,
+#define TEXT_(id, text, exit_class, py_exception) text,
     BCAST_STATUS_LIST(TEXT_)
 #undef TEXT_
 };
 
 static const unsigned char status_exit_classes[] = {
-#define EXIT_CLASS_(id, text, exit_class) exit_class,
+#define EXIT_CLASS_(id, text, exit_class, py_exception) exit_class,
     BCAST_STATUS_LIST(EXIT_CLASS_)
 #undef EXIT_CLASS_
 };
@@ -55,8 +55,10 @@ static void mark_truncated(char *buf, size_t cap) {
 static void format_message(char *buf, size_t cap, const char *fmt,
                            va_list ap) {
   int n = vsnprintf(buf, cap, fmt, ap);
-  if (n < 0) buf[0] = '\0';
-  else if ((size_t)n >= cap) mark_truncated(buf, cap);
+  if (n < 0)
+    buf[0] = '\0';
+  else if ((size_t)n >= cap)
+    mark_truncated(buf, cap);
 }
 
 void bcast_diag_clear(bcast_diag *diag) {
@@ -84,6 +86,21 @@ bcast_status bcast__fail(bcast_diag *diag, bcast_status status,
   format_message(diag->message, sizeof diag->message, fmt, ap);
   va_end(ap);
   return status;
+}
+
+void bcast__prefix(bcast_diag *diag, const char *fmt, ...) {
+  if (!diag) return;
+  char rest[sizeof diag->message];
+  memcpy(rest, diag->message, sizeof rest);
+  va_list ap;
+  va_start(ap, fmt);
+  format_message(diag->message, sizeof diag->message, fmt, ap);
+  va_end(ap);
+  const size_t len = strlen(diag->message);
+  const int n =
+      snprintf(diag->message + len, sizeof diag->message - len, "%s", rest);
+  if (n > 0 && len + (size_t)n >= sizeof diag->message)
+    mark_truncated(diag->message, sizeof diag->message);
 }
 
 void bcast__mlir_message(bcast_diag *diag, int op_prefix, const char *fmt,

@@ -17,13 +17,14 @@ typedef struct dtype_row {
 } dtype_row;
 
 static const dtype_row dtype_table[BCAST_DTYPE_COUNT] = {
-#define DTYPE_ROW_(id, name, ctype, size, kind, npy, mlir) {name, size, kind, mlir},
+#define DTYPE_ROW_(id, name, ctype, size, kind, npy, mlir)                    \
+  {name, size, kind, mlir},
     BCAST_DTYPE_LIST(DTYPE_ROW_)
 #undef DTYPE_ROW_
 };
 
 /* The C storage size must match the declared element size for every row. */
-#define DTYPE_SIZE_CHECK_(id, name, ctype, size, kind, npy, mlir)            \
+#define DTYPE_SIZE_CHECK_(id, name, ctype, size, kind, npy, mlir)             \
   _Static_assert(sizeof(ctype) == (size), "size of " name);
 BCAST_DTYPE_LIST(DTYPE_SIZE_CHECK_)
 #undef DTYPE_SIZE_CHECK_
@@ -52,7 +53,8 @@ static int text_equals(const char *text, size_t len, const char *word) {
   return strlen(word) == len && memcmp(text, word, len) == 0;
 }
 
-bcast_status bcast_dtype_parse(const char *name, size_t len, bcast_dtype *out) {
+bcast_status bcast_dtype_parse(const char *name, size_t len,
+                               bcast_dtype *out) {
   if (!name || !out) return BCAST_INVALID_ARGUMENT;
   for (int i = 0; i < BCAST_DTYPE_COUNT; i++) {
     if (text_equals(name, len, dtype_table[i].name) ||
@@ -117,8 +119,8 @@ static size_t format_string(const bcast_string *s, char *buf, size_t cap) {
 #define DTYPE_FORMAT_BCAST_KIND_STRING(v, coding, digits)                     \
   (int)format_string(&(v), buf, cap)
 
-size_t bcast_dtype_format_value(bcast_dtype dtype, const void *elem,
-                                char *buf, size_t cap) {
+size_t bcast_dtype_format_value(bcast_dtype dtype, const void *elem, char *buf,
+                                size_t cap) {
   int n;
   switch (dtype) {
 #define DTYPE_FORMAT_CASE_(unused, id, name, ctype, size, kind, npy, mlir, S, \

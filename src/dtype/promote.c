@@ -69,8 +69,8 @@ static int promotable(bcast_dtype d) {
          bcast_dtype_kind_of(d) != BCAST_KIND_STRING;
 }
 
-bcast_status bcast_dtype_promote(bcast_dtype a, bcast_dtype b, bcast_dtype *out,
-                                 bcast_diag *diag) {
+bcast_status bcast_dtype_promote(bcast_dtype a, bcast_dtype b,
+                                 bcast_dtype *out, bcast_diag *diag) {
   return bcast_dtype_result_type(2, (const bcast_dtype[]){a, b}, out, diag);
 }
 

@@ -13,18 +13,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bcast/elementwise.h"
-
 #include "emit/emit_internal.h"
 
 typedef enum type_class { TC_BOOL, TC_INT, TC_FLOAT, TC_OTHER } type_class;
 
 static type_class class_of(bcast_dtype t) {
   switch (bcast_dtype_kind_of(t)) {
-  case BCAST_KIND_BOOL: return TC_BOOL;
-  case BCAST_KIND_SIGNED: return TC_INT;
-  case BCAST_KIND_FLOAT: return TC_FLOAT;
-  default: return TC_OTHER;
+  case BCAST_KIND_BOOL:
+    return TC_BOOL;
+  case BCAST_KIND_SIGNED:
+    return TC_INT;
+  case BCAST_KIND_FLOAT:
+    return TC_FLOAT;
+  default:
+    return TC_OTHER;
   }
 }
 
@@ -42,14 +44,14 @@ static bcast_status type_error(const emit_op *op, bcast_diag *diag,
  * the executor applies, so the compiler path and the interpreter accept
  * exactly the same signatures. */
 bcast_status bcast__emit_result_dtype(const emit_op *op, bcast_dtype *out,
-                               bcast_diag *diag) {
+                                      bcast_diag *diag) {
   char msg[BCAST_DIAG_TEXT_MAX + 64];
   bcast_dtype inputs[3], want;
   for (size_t k = 0; k < op->n_in; k++) inputs[k] = op->in[k].dtype;
   bcast_diag tdiag;
-  bcast_status st = bcast_op_result_dtype(op->op, BCAST_PROFILE_TOSA, op->n_in,
-                                          inputs, *out, &want,
-                                          diag ? &tdiag : NULL);
+  bcast_status st =
+      bcast_op_result_dtype(op->op, BCAST_PROFILE_TOSA, op->n_in, inputs, *out,
+                            &want, diag ? &tdiag : NULL);
   if (st != BCAST_OK) {
     if (!diag) return BCAST_TYPE;
     size_t n = 0;
@@ -82,7 +84,8 @@ typedef char name_t[NAME_MAX_];
 /* %r = <op> <operands> : <type>, returning r. */
 static const char *inst(emit_ctx *c, int level, char *r, const char *fmt, ...)
     BCAST_PRINTF(4, 5);
-static const char *inst(emit_ctx *c, int level, char *r, const char *fmt, ...) {
+static const char *inst(emit_ctx *c, int level, char *r, const char *fmt,
+                        ...) {
   fresh(c, r, NAME_MAX_);
   char text[512];
   va_list ap;
@@ -96,7 +99,8 @@ static const char *inst(emit_ctx *c, int level, char *r, const char *fmt, ...) {
 static const char *cst(emit_ctx *c, int level, char *r, const char *value,
                        const char *type) {
   /* An i1 literal is written "true" / "false", without a type. */
-  if (strcmp(type, "i1") == 0) return inst(c, level, r, "arith.constant %s", value);
+  if (strcmp(type, "i1") == 0)
+    return inst(c, level, r, "arith.constant %s", value);
   return inst(c, level, r, "arith.constant %s : %s", value, type);
 }
 
@@ -131,7 +135,8 @@ static const char *cast_float_to_int(emit_ctx *c, int level, const char *x,
 
 static const char *emit_cast(emit_ctx *c, int level, const char *x,
                              bcast_dtype from, bcast_dtype to, char *r) {
-  const char *ft = bcast_dtype_mlir_name(from), *tt = bcast_dtype_mlir_name(to);
+  const char *ft = bcast_dtype_mlir_name(from),
+             *tt = bcast_dtype_mlir_name(to);
   type_class f = class_of(from), t = class_of(to);
   name_t zero, wide;
   if (t == TC_BOOL) {
@@ -149,7 +154,8 @@ static const char *emit_cast(emit_ctx *c, int level, const char *x,
     return inst(c, level, r, "%s %s : %s to %s",
                 bits_of(to) > bits_of(from) ? "arith.extsi" : "arith.trunci",
                 x, ft, tt);
-  if (f == TC_INT) return inst(c, level, r, "arith.sitofp %s : %s to %s", x, ft, tt);
+  if (f == TC_INT)
+    return inst(c, level, r, "arith.sitofp %s : %s to %s", x, ft, tt);
   if (t == TC_INT) return cast_float_to_int(c, level, x, from, to, r);
   /* float -> float; f16 <-> bf16 goes through f32. */
   if ((from == BCAST_FLOAT16 && to == BCAST_BFLOAT16) ||
@@ -197,8 +203,8 @@ static void body_abs(emit_ctx *c, int level, const emit_op *op,
 }
 
 static void body_bitwise_not(emit_ctx *c, int level, const emit_op *op,
-                             const char *const *args,
-                             const char *const *extra, char *r) {
+                             const char *const *args, const char *const *extra,
+                             char *r) {
   (void)extra;
   const char *ts = bcast_dtype_mlir_name(data_type(op));
   name_t ones;
@@ -207,8 +213,8 @@ static void body_bitwise_not(emit_ctx *c, int level, const emit_op *op,
 }
 
 static void body_logical_not(emit_ctx *c, int level, const emit_op *op,
-                             const char *const *args,
-                             const char *const *extra, char *r) {
+                             const char *const *args, const char *const *extra,
+                             char *r) {
   (void)op;
   (void)extra;
   name_t t;
@@ -277,11 +283,11 @@ static void min_max(emit_ctx *c, int level, const emit_op *op,
     inst(c, level, r, "arith.%s %s, %s : %s", is_max ? "maxsi" : "minsi", a, b,
          ts);
   } else if (op->attrs.nan_mode != BCAST_NAN_IGNORE) {
-    inst(c, level, r, "arith.%s %s, %s : %s",
-         is_max ? "maximumf" : "minimumf", a, b, ts);
+    inst(c, level, r, "arith.%s %s, %s : %s", is_max ? "maximumf" : "minimumf",
+         a, b, ts);
   } else {
-    inst(c, level, m, "arith.%s %s, %s : %s",
-         is_max ? "maximumf" : "minimumf", a, b, ts);
+    inst(c, level, m, "arith.%s %s, %s : %s", is_max ? "maximumf" : "minimumf",
+         a, b, ts);
     ignore_nan2(c, level, a, b, m, ts, r);
   }
 }
@@ -306,7 +312,8 @@ static void body_mul(emit_ctx *c, int level, const emit_op *op,
   const char *a = args[0], *b = args[1], *shift = extra[0];
   bcast_dtype t = op->in[0].dtype;
   const char *ts = bcast_dtype_mlir_name(t);
-  name_t a32, b32, a64, b64, p, s64, zero, one, gt, sm1, sm1c, half, rnd, q, sh;
+  name_t a32, b32, a64, b64, p, s64, zero, one, gt, sm1, sm1c, half, rnd, q,
+      sh;
   if (class_of(t) == TC_FLOAT) {
     inst(c, level, r, "arith.mulf %s, %s : %s", a, b, ts);
     return;
@@ -352,8 +359,10 @@ static void body_negate(emit_ctx *c, int level, const emit_op *op,
   name_t x64, z0, z1, sum, diff, lo, hi, mx, mn, zero;
   unsigned n = bits_of(t);
   char lo_text[32], hi_text[32];
-  snprintf(lo_text, sizeof lo_text, "-%llu", (unsigned long long)((uint64_t)1 << (n - 1)));
-  snprintf(hi_text, sizeof hi_text, "%llu", (unsigned long long)(((uint64_t)1 << (n - 1)) - 1));
+  snprintf(lo_text, sizeof lo_text, "-%llu",
+           (unsigned long long)((uint64_t)1 << (n - 1)));
+  snprintf(hi_text, sizeof hi_text, "%llu",
+           (unsigned long long)(((uint64_t)1 << (n - 1)) - 1));
   inst(c, level, x64, "arith.extsi %s : %s to i64", x, ts);
   if (zp[0] && zp[1]) {
     inst(c, level, z0, "arith.extsi %s : %s to i64", zp[0],
@@ -453,11 +462,13 @@ typedef struct body_row {
   body_fn *fn;                   /* BODY */
 } body_row;
 
-#define ARITH(f, i) {f, i, NULL}
-#define BODY(name) {NULL, NULL, body_##name}
+#define ARITH(f, i)                                                           \
+  { f, i, NULL }
+#define BODY(name)                                                            \
+  { NULL, NULL, body_##name }
 static const body_row bodies[BCAST_OP_COUNT] = {
-#define ROW_(id, name, nb, nx, ver, elem, t0, t1, tr, tosa, numpy, rule, attrs,     \
-             body, unpred)                                                    \
+#define ROW_(id, name, nb, nx, ver, elem, t0, t1, tr, tosa, numpy, rule,      \
+             attrs, body, unpred)                                             \
   [BCAST_OP_##id] = body,
     BCAST_OP_LIST(ROW_)
 #undef ROW_
@@ -473,8 +484,8 @@ int bcast__emit_body_supports(bcast_op op, bcast_dtype t) {
 }
 
 void bcast__emit_body(emit_ctx *c, int level, const emit_op *op,
-               const char *const *args, const char *const *extra,
-               char *result, size_t result_size) {
+                      const char *const *args, const char *const *extra,
+                      char *result, size_t result_size) {
   name_t r;
   const body_row *row = &bodies[op->op];
   const bcast_dtype t = data_type(op);

@@ -83,7 +83,8 @@ void bcast__emit_line(emit_ctx *c, int level, const char *fmt, ...) {
   va_end(ap);
 }
 
-int bcast__emit_map(emit_ctx *c, const char *map_text, char *alias, size_t size) {
+int bcast__emit_map(emit_ctx *c, const char *map_text, char *alias,
+                    size_t size) {
   size_t i;
   for (i = 0; i < c->n_maps; i++)
     if (strcmp(c->maps[i], map_text) == 0) break;
@@ -105,8 +106,8 @@ int bcast__emit_map(emit_ctx *c, const char *map_text, char *alias, size_t size)
   return 1;
 }
 
-void bcast__emit_tensor_type(const bcast_shape *shape, bcast_dtype dtype, char *buf,
-                      size_t size) {
+void bcast__emit_tensor_type(const bcast_shape *shape, bcast_dtype dtype,
+                             char *buf, size_t size) {
   size_t len = 0;
   bcast__append(buf, size, &len, "tensor<");
   for (int32_t d = 0; d < shape->rank; d++) {

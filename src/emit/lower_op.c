@@ -32,10 +32,10 @@
 #define NM 128
 
 typedef struct lower_state {
-  char p[48];                /* the op's name prefix ("%bc3") */
-  char cur[3][NM];           /* current SSA value of each operand */
-  bcast_shape shape[3];      /* its shape (inferred rank after stage 2) */
-  char type[3][TYPE_MAX];    /* its type text */
+  char p[48];             /* the op's name prefix ("%bc3") */
+  char cur[3][NM];        /* current SSA value of each operand */
+  bcast_shape shape[3];   /* its shape (inferred rank after stage 2) */
+  char type[3][TYPE_MAX]; /* its type text */
   char dim[3][BCAST_MAX_RANK][NM]; /* stage 3 tensor.dim values ("" if none) */
   char size[BCAST_MAX_RANK][NM];   /* dynamic result dims' sizes */
   char static_size[BCAST_MAX_RANK][NM]; /* index constants of static sizes */
@@ -59,8 +59,10 @@ static void map_text(int32_t rank, const int *zero, char *buf, size_t size) {
     bcast__append(buf, size, &len, "%sd%d", a ? ", " : "", (int)a);
   bcast__append(buf, size, &len, ") -> (");
   for (int32_t a = 0; a < rank; a++) {
-    if (zero && zero[a]) bcast__append(buf, size, &len, "%s0", a ? ", " : "");
-    else bcast__append(buf, size, &len, "%sd%d", a ? ", " : "", (int)a);
+    if (zero && zero[a])
+      bcast__append(buf, size, &len, "%s0", a ? ", " : "");
+    else
+      bcast__append(buf, size, &len, "%sd%d", a ? ", " : "", (int)a);
   }
   bcast__append(buf, size, &len, ")>");
 }
@@ -81,7 +83,8 @@ static void op_prefix(const emit_ctx *c, char *buf, size_t size) {
 static int shapes_equal(const bcast_shape *a, const bcast_shape *b) {
   if (a->rank != b->rank) return 0;
   for (int32_t d = 0; d < a->rank; d++) {
-    int da = BCAST_DIM_IS_DYNAMIC(a->dims[d]), db = BCAST_DIM_IS_DYNAMIC(b->dims[d]);
+    int da = BCAST_DIM_IS_DYNAMIC(a->dims[d]),
+        db = BCAST_DIM_IS_DYNAMIC(b->dims[d]);
     if (da != db || (!da && a->dims[d] != b->dims[d])) return 0;
   }
   return 1;
@@ -92,9 +95,12 @@ static void mlir_string(const char *s, char *buf, size_t size) {
   size_t len = 0;
   for (; *s && len + 4 < size; s++) {
     unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\') bcast__append(buf, size, &len, "\\%c", ch);
-    else if (ch < 0x20) bcast__append(buf, size, &len, "\\%02X", ch);
-    else bcast__append(buf, size, &len, "%c", ch);
+    if (ch == '"' || ch == '\\')
+      bcast__append(buf, size, &len, "\\%c", ch);
+    else if (ch < 0x20)
+      bcast__append(buf, size, &len, "\\%02X", ch);
+    else
+      bcast__append(buf, size, &len, "%c", ch);
   }
   buf[len < size ? len : size - 1] = '\0';
 }
@@ -116,7 +122,8 @@ static void materialize(emit_ctx *c, lower_state *s, const emit_op *op,
   int zero[BCAST_MAX_RANK] = {0};
   snprintf(cond, sizeof cond, "%s_is1_%zu_%d", p, k, (int)a);
   snprintf(res, sizeof res, "%s_b%zu_%d", p, k, (int)a);
-  bcast__emit_line(c, 0, "%s = arith.cmpi eq, %s, %s_c1 : index", cond, s->dim[k][a], p);
+  bcast__emit_line(c, 0, "%s = arith.cmpi eq, %s, %s_c1 : index", cond,
+                   s->dim[k][a], p);
   bcast__emit_line(c, 0, "%s = scf.if %s -> (%s) {", res, cond, s->type[k]);
 
   bcast_shape cs = s->shape[k];
@@ -126,16 +133,17 @@ static void materialize(emit_ctx *c, lower_state *s, const emit_op *op,
   for (int32_t b = 0; b < rank; b++) {
     if (!BCAST_DIM_IS_DYNAMIC(cs.dims[b])) continue;
     if (b == a) {
-      bcast__emit_buf_printf(&sizes, "%s%s", sizes.len ? ", " : "", s->size[a]);
+      bcast__emit_buf_printf(&sizes, "%s%s", sizes.len ? ", " : "",
+                             s->size[a]);
       continue;
     }
     snprintf(tmp, sizeof tmp, "%s_bd%zu_%d_%d", p, k, (int)a, (int)b);
-    bcast__emit_line(c, 1, "%s = tensor.dim %s, %s_c%d : %s", tmp, s->cur[k], p, (int)b,
-              s->type[k]);
+    bcast__emit_line(c, 1, "%s = tensor.dim %s, %s_c%d : %s", tmp, s->cur[k],
+                     p, (int)b, s->type[k]);
     bcast__emit_buf_printf(&sizes, "%s%s", sizes.len ? ", " : "", tmp);
   }
   bcast__emit_line(c, 1, "%s_be%zu_%d = tensor.empty(%s) : %s", p, k, (int)a,
-            sizes.data ? sizes.data : "", copy_type);
+                   sizes.data ? sizes.data : "", copy_type);
   if (sizes.err != BCAST_OK && c->out.err == BCAST_OK) c->out.err = sizes.err;
   bcast__emit_buf_free(&sizes);
 
@@ -145,21 +153,24 @@ static void materialize(emit_ctx *c, lower_state *s, const emit_op *op,
   bcast__emit_map(c, map_in, alias_in, sizeof alias_in);
   bcast__emit_map(c, map_id, alias_id, sizeof alias_id);
   iterators(rank, iters, sizeof iters);
-  bcast__emit_line(c, 1,
-            "%s_bg%zu_%d = linalg.generic {indexing_maps = [%s, %s], "
-            "iterator_types = %s} ins(%s : %s) outs(%s_be%zu_%d : %s) {",
-            p, k, (int)a, alias_in, alias_id, iters, s->cur[k], s->type[k], p,
-            k, (int)a, copy_type);
-  bcast__emit_line(c, 1, "^bb0(%s_bi%zu_%d: %s, %s_bo%zu_%d: %s):", p, k, (int)a, et, p,
-            k, (int)a, et);
+  bcast__emit_line(
+      c, 1,
+      "%s_bg%zu_%d = linalg.generic {indexing_maps = [%s, %s], "
+      "iterator_types = %s} ins(%s : %s) outs(%s_be%zu_%d : %s) {",
+      p, k, (int)a, alias_in, alias_id, iters, s->cur[k], s->type[k], p, k,
+      (int)a, copy_type);
+  bcast__emit_line(c, 1, "^bb0(%s_bi%zu_%d: %s, %s_bo%zu_%d: %s):", p, k,
+                   (int)a, et, p, k, (int)a, et);
   bcast__emit_line(c, 2, "linalg.yield %s_bi%zu_%d : %s", p, k, (int)a, et);
   bcast__emit_line(c, 1, "} -> %s", copy_type);
   if (strcmp(copy_type, s->type[k]) != 0) {
-    bcast__emit_line(c, 1, "%s_bc%zu_%d = tensor.cast %s_bg%zu_%d : %s to %s", p, k,
-              (int)a, p, k, (int)a, copy_type, s->type[k]);
-    bcast__emit_line(c, 1, "scf.yield %s_bc%zu_%d : %s", p, k, (int)a, s->type[k]);
+    bcast__emit_line(c, 1, "%s_bc%zu_%d = tensor.cast %s_bg%zu_%d : %s to %s",
+                     p, k, (int)a, p, k, (int)a, copy_type, s->type[k]);
+    bcast__emit_line(c, 1, "scf.yield %s_bc%zu_%d : %s", p, k, (int)a,
+                     s->type[k]);
   } else {
-    bcast__emit_line(c, 1, "scf.yield %s_bg%zu_%d : %s", p, k, (int)a, s->type[k]);
+    bcast__emit_line(c, 1, "scf.yield %s_bg%zu_%d : %s", p, k, (int)a,
+                     s->type[k]);
   }
   bcast__emit_line(c, 0, "} else {");
   bcast__emit_line(c, 1, "scf.yield %s : %s", s->cur[k], s->type[k]);
@@ -173,24 +184,27 @@ static void materialize(emit_ctx *c, lower_state *s, const emit_op *op,
 static void assert_dim(emit_ctx *c, lower_state *s, const emit_op *op,
                        const char *p, size_t k, int32_t a) {
   char msg[1024], esc[2048], want[NM];
-  const char *bsize = BCAST_DIM_IS_DYNAMIC(s->inferred.dims[a]) ? s->size[a]
-                                                               : s->static_size[a];
+  const char *bsize = BCAST_DIM_IS_DYNAMIC(s->inferred.dims[a])
+                          ? s->size[a]
+                          : s->static_size[a];
   if (BCAST_DIM_IS_DYNAMIC(s->inferred.dims[a]))
     snprintf(want, sizeof want, "the broadcast size");
   else
     snprintf(want, sizeof want, "%lld", (long long)s->inferred.dims[a]);
-  snprintf(msg, sizeof msg,
-           "%s:%u:%u: '%.*s' op operand #%zu dim %d: runtime size is neither 1 "
-           "nor %s (incompatible broadcast)",
-           c->opts->source_name ? c->opts->source_name : "<input>", op->line,
-           op->col, (int)op->op_name_len, op->op_name, k, (int)a, want);
+  snprintf(
+      msg, sizeof msg,
+      "%s:%u:%u: '%.*s' op operand #%zu dim %d: runtime size is neither 1 "
+      "nor %s (incompatible broadcast)",
+      c->opts->source_name ? c->opts->source_name : "<input>", op->line,
+      op->col, (int)op->op_name_len, op->op_name, k, (int)a, want);
   mlir_string(msg, esc, sizeof esc);
-  bcast__emit_line(c, 0, "%s_ao%zu_%d = arith.cmpi eq, %s, %s_c1 : index", p, k, (int)a,
-            s->dim[k][a], p);
-  bcast__emit_line(c, 0, "%s_ae%zu_%d = arith.cmpi eq, %s, %s : index", p, k, (int)a,
-            s->dim[k][a], bsize);
-  bcast__emit_line(c, 0, "%s_ok%zu_%d = arith.ori %s_ao%zu_%d, %s_ae%zu_%d : i1", p, k,
-            (int)a, p, k, (int)a, p, k, (int)a);
+  bcast__emit_line(c, 0, "%s_ao%zu_%d = arith.cmpi eq, %s, %s_c1 : index", p,
+                   k, (int)a, s->dim[k][a], p);
+  bcast__emit_line(c, 0, "%s_ae%zu_%d = arith.cmpi eq, %s, %s : index", p, k,
+                   (int)a, s->dim[k][a], bsize);
+  bcast__emit_line(c, 0,
+                   "%s_ok%zu_%d = arith.ori %s_ao%zu_%d, %s_ae%zu_%d : i1", p,
+                   k, (int)a, p, k, (int)a, p, k, (int)a);
   bcast__emit_line(c, 0, "cf.assert %s_ok%zu_%d, \"%s\"", p, k, (int)a, esc);
   c->stats.asserts++;
 }
@@ -216,9 +230,10 @@ static bcast_status analyze(lower_state *s, const emit_op *op,
   if (st != BCAST_OK) return st;
   int32_t rank = s->inferred.rank;
   if (op->result.shape.rank >= 0 && op->result.shape.rank != rank)
-    return unsupported(op, diag,
-                       "result rank differs from the inferred rank (bcast does "
-                       "not broadcast results)");
+    return unsupported(
+        op, diag,
+        "result rank differs from the inferred rank (bcast does "
+        "not broadcast results)");
 
   /* Which (operand, axis) pairs need a run-time broadcast.  The lowering
    * sizes a dynamic result dim from the operands' dynamic dims alone, so an
@@ -240,7 +255,8 @@ static bcast_status analyze(lower_state *s, const emit_op *op,
     }
   }
   if (any_runtime) s->need_c[1] = 1;
-  if ((op->op == BCAST_OP_MUL && op->n_extra >= 1 && op->in[0].dtype == BCAST_INT32) ||
+  if ((op->op == BCAST_OP_MUL && op->n_extra >= 1 &&
+       op->in[0].dtype == BCAST_INT32) ||
       (op->op == BCAST_OP_NEGATE && op->n_extra == 2 &&
        bcast_dtype_kind_of(op->in[0].dtype) == BCAST_KIND_SIGNED))
     s->n_extra_used = op->n_extra;
@@ -298,13 +314,16 @@ static void expand_ranks(emit_ctx *c, lower_state *s, const emit_op *op) {
         continue;
       }
       bcast__emit_line(c, 0, "%s_xd%zu_%d = tensor.dim %s, %s_c%d : %s", p, k,
-                (int)(a - off), s->cur[k], p, (int)(a - off), src_type);
-      bcast__emit_buf_printf(&outs, "%s%s_xd%zu_%d", a ? ", " : "", p, k, (int)(a - off));
+                       (int)(a - off), s->cur[k], p, (int)(a - off), src_type);
+      bcast__emit_buf_printf(&outs, "%s%s_xd%zu_%d", a ? ", " : "", p, k,
+                             (int)(a - off));
     }
     bcast__emit_tensor_type(&ex, dt, s->type[k], TYPE_MAX);
-    bcast__emit_line(c, 0, "%s_x%zu = tensor.expand_shape %s %s output_shape [%s] : %s into %s",
-              p, k, s->cur[k], assoc.data ? assoc.data : "[]",
-              outs.data ? outs.data : "", src_type, s->type[k]);
+    bcast__emit_line(
+        c, 0,
+        "%s_x%zu = tensor.expand_shape %s %s output_shape [%s] : %s into %s",
+        p, k, s->cur[k], assoc.data ? assoc.data : "[]",
+        outs.data ? outs.data : "", src_type, s->type[k]);
     if (assoc.err != BCAST_OK || outs.err != BCAST_OK)
       c->out.err = assoc.err != BCAST_OK ? assoc.err : outs.err;
     bcast__emit_buf_free(&assoc);
@@ -320,7 +339,8 @@ static void expand_ranks(emit_ctx *c, lower_state *s, const emit_op *op) {
  * arith.maxui of the operands' sizes there), and with asserts on,
  * s->static_size[a] names the static result size of every axis that has a
  * dynamic operand dim. */
-static void read_dynamic_sizes(emit_ctx *c, lower_state *s, const emit_op *op) {
+static void read_dynamic_sizes(emit_ctx *c, lower_state *s,
+                               const emit_op *op) {
   const char *p = s->p;
   for (int32_t a = 0; a < s->inferred.rank; a++) {
     int n = 0;
@@ -328,22 +348,23 @@ static void read_dynamic_sizes(emit_ctx *c, lower_state *s, const emit_op *op) {
       s->dim[k][a][0] = '\0';
       if (!BCAST_DIM_IS_DYNAMIC(s->shape[k].dims[a])) continue;
       snprintf(s->dim[k][a], NM, "%s_d%zu_%d", p, k, (int)a);
-      bcast__emit_line(c, 0, "%s = tensor.dim %s, %s_c%d : %s", s->dim[k][a], s->cur[k],
-                p, (int)a, s->type[k]);
+      bcast__emit_line(c, 0, "%s = tensor.dim %s, %s_c%d : %s", s->dim[k][a],
+                       s->cur[k], p, (int)a, s->type[k]);
       if (n++ == 0) {
         snprintf(s->size[a], NM, "%s", s->dim[k][a]);
       } else if (BCAST_DIM_IS_DYNAMIC(s->inferred.dims[a])) {
         char m[NM];
         snprintf(m, sizeof m, "%s_m%d_%d", p, (int)a, n - 1);
-        bcast__emit_line(c, 0, "%s = arith.maxui %s, %s : index", m, s->size[a],
-                  s->dim[k][a]);
+        bcast__emit_line(c, 0, "%s = arith.maxui %s, %s : index", m,
+                         s->size[a], s->dim[k][a]);
         snprintf(s->size[a], NM, "%s", m);
       }
     }
-    if (n && !BCAST_DIM_IS_DYNAMIC(s->inferred.dims[a]) && c->opts->assert_broadcast) {
+    if (n && !BCAST_DIM_IS_DYNAMIC(s->inferred.dims[a]) &&
+        c->opts->assert_broadcast) {
       snprintf(s->static_size[a], NM, "%s_n%d", p, (int)a);
-      bcast__emit_line(c, 0, "%s = arith.constant %lld : index", s->static_size[a],
-                (long long)s->inferred.dims[a]);
+      bcast__emit_line(c, 0, "%s = arith.constant %lld : index",
+                       s->static_size[a], (long long)s->inferred.dims[a]);
     }
   }
 }
@@ -357,9 +378,12 @@ static void check_and_copy(emit_ctx *c, lower_state *s, const emit_op *op) {
     if (pass == 0 && !c->opts->assert_broadcast) continue;
     for (size_t k = 0; k < op->n_in; k++)
       for (int32_t a = 0; a < s->inferred.rank; a++) {
-        if (!BCAST_DIM_IS_DYNAMIC(s->shape[k].dims[a]) || !s->checked[a]) continue;
-        if (pass == 0) assert_dim(c, s, op, s->p, k, a);
-        else materialize(c, s, op, s->p, k, a);
+        if (!BCAST_DIM_IS_DYNAMIC(s->shape[k].dims[a]) || !s->checked[a])
+          continue;
+        if (pass == 0)
+          assert_dim(c, s, op, s->p, k, a);
+        else
+          materialize(c, s, op, s->p, k, a);
       }
   }
 }
@@ -371,14 +395,15 @@ static void extract_extra_scalars(emit_ctx *c, lower_state *s,
                                   const emit_op *op) {
   for (size_t j = 0; j < s->n_extra_used; j++) {
     char t[TYPE_MAX];
-    bcast__emit_tensor_type(&op->extra[j].type.shape, op->extra[j].dtype, t, sizeof t);
+    bcast__emit_tensor_type(&op->extra[j].type.shape, op->extra[j].dtype, t,
+                            sizeof t);
     emit_buf idx = {0};
     for (int32_t d = 0; d < op->extra[j].type.shape.rank; d++)
       bcast__emit_buf_printf(&idx, "%s%s_c0", d ? ", " : "", s->p);
     snprintf(s->extra_name[j], NM, "%s_e%zu", s->p, j);
-    bcast__emit_line(c, 0, "%s = tensor.extract %.*s[%s] : %s", s->extra_name[j],
-              (int)op->extra[j].name_len, op->extra[j].name,
-              idx.data ? idx.data : "", t);
+    bcast__emit_line(c, 0, "%s = tensor.extract %.*s[%s] : %s",
+                     s->extra_name[j], (int)op->extra[j].name_len,
+                     op->extra[j].name, idx.data ? idx.data : "", t);
     bcast__emit_buf_free(&idx);
   }
 }
@@ -393,13 +418,15 @@ static void emit_generic(emit_ctx *c, lower_state *s, const emit_op *op) {
   const char *p = s->p;
   char iters[MAP_MAX], alias[48], map[MAP_MAX];
   bcast_shape out_shape = s->inferred;
-  bcast__emit_tensor_type(&out_shape, op->result_dtype, s->out_type, sizeof s->out_type);
+  bcast__emit_tensor_type(&out_shape, op->result_dtype, s->out_type,
+                          sizeof s->out_type);
   emit_buf sizes = {0}, maps = {0}, ins = {0}, ins_t = {0};
   for (int32_t a = 0; a < rank; a++)
     if (BCAST_DIM_IS_DYNAMIC(out_shape.dims[a]))
-      bcast__emit_buf_printf(&sizes, "%s%s", sizes.len ? ", " : "", s->size[a]);
+      bcast__emit_buf_printf(&sizes, "%s%s", sizes.len ? ", " : "",
+                             s->size[a]);
   bcast__emit_line(c, 0, "%s_empty = tensor.empty(%s) : %s", p,
-            sizes.data ? sizes.data : "", s->out_type);
+                   sizes.data ? sizes.data : "", s->out_type);
   for (size_t k = 0; k < op->n_in; k++) {
     int zero[BCAST_MAX_RANK] = {0};
     for (int32_t a = 0; a < rank; a++)
@@ -414,17 +441,23 @@ static void emit_generic(emit_ctx *c, lower_state *s, const emit_op *op) {
   bcast__emit_map(c, map, alias, sizeof alias);
   bcast__emit_buf_printf(&maps, "%s", alias);
   iterators(rank, iters, sizeof iters);
-  s->cast = op->result.shape.rank < 0 || !shapes_equal(&op->result.shape, &out_shape);
-  if (s->cast) snprintf(s->gen, sizeof s->gen, "%s_r", p);
-  else snprintf(s->gen, sizeof s->gen, "%.*s", (int)op->result_name_len, op->result_name);
-  bcast__emit_line(c, 0,
-            "%s = linalg.generic {indexing_maps = [%s], iterator_types = %s} "
-            "ins(%s : %s) outs(%s_empty : %s) {",
-            s->gen, maps.data ? maps.data : "", iters, ins.data ? ins.data : "",
-            ins_t.data ? ins_t.data : "", p, s->out_type);
-  bcast_status berr = sizes.err != BCAST_OK ? sizes.err
+  s->cast = op->result.shape.rank < 0 ||
+            !shapes_equal(&op->result.shape, &out_shape);
+  if (s->cast)
+    snprintf(s->gen, sizeof s->gen, "%s_r", p);
+  else
+    snprintf(s->gen, sizeof s->gen, "%.*s", (int)op->result_name_len,
+             op->result_name);
+  bcast__emit_line(
+      c, 0,
+      "%s = linalg.generic {indexing_maps = [%s], iterator_types = %s} "
+      "ins(%s : %s) outs(%s_empty : %s) {",
+      s->gen, maps.data ? maps.data : "", iters, ins.data ? ins.data : "",
+      ins_t.data ? ins_t.data : "", p, s->out_type);
+  bcast_status berr = sizes.err != BCAST_OK  ? sizes.err
                       : maps.err != BCAST_OK ? maps.err
-                      : ins.err != BCAST_OK ? ins.err : ins_t.err;
+                      : ins.err != BCAST_OK  ? ins.err
+                                             : ins_t.err;
   if (berr != BCAST_OK && c->out.err == BCAST_OK) c->out.err = berr;
   bcast__emit_buf_free(&sizes);
   bcast__emit_buf_free(&maps);
@@ -443,10 +476,11 @@ static void emit_generic(emit_ctx *c, lower_state *s, const emit_op *op) {
     bcast__append(bb, sizeof bb, &bl, "%s: %s, ", args[k],
                   bcast_dtype_mlir_name(op->in[k].dtype));
   }
-  bcast__emit_line(c, 0, "^bb0(%s%s_o: %s):", bb, p, bcast_dtype_mlir_name(op->result_dtype));
+  bcast__emit_line(c, 0, "^bb0(%s%s_o: %s):", bb, p,
+                   bcast_dtype_mlir_name(op->result_dtype));
   bcast__emit_body(c, 1, op, argp, extra, yielded, sizeof yielded);
   bcast__emit_line(c, 1, "linalg.yield %s : %s", yielded,
-            bcast_dtype_mlir_name(op->result_dtype));
+                   bcast_dtype_mlir_name(op->result_dtype));
   bcast__emit_line(c, 0, "} -> %s", s->out_type);
 }
 
@@ -455,11 +489,12 @@ static void emit_generic(emit_ctx *c, lower_state *s, const emit_op *op) {
 static void cast_result(emit_ctx *c, const lower_state *s, const emit_op *op) {
   if (s->cast)
     bcast__emit_line(c, 0, "%.*s = tensor.cast %s : %s to %.*s",
-              (int)op->result_name_len, op->result_name, s->gen, s->out_type,
-              (int)op->result.text_len, op->result.text);
+                     (int)op->result_name_len, op->result_name, s->gen,
+                     s->out_type, (int)op->result.text_len, op->result.text);
 }
 
-bcast_status bcast__emit_lower_op(emit_ctx *c, const emit_op *op, bcast_diag *diag) {
+bcast_status bcast__emit_lower_op(emit_ctx *c, const emit_op *op,
+                                  bcast_diag *diag) {
   lower_state *s = bcast__calloc(1, sizeof *s);
   if (!s) return bcast__fail(diag, BCAST_NO_MEMORY, "out of memory");
   op_prefix(c, s->p, sizeof s->p);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "emit/emit_internal.h"
-#include "ew/ew_attrs.h"
+#include "op/op_attrs.h"
 #include "type/mlir_internal.h"
 #include "type/text.h"
 
@@ -32,7 +32,8 @@ static int lowers_op(const char *name, size_t len, void *ctx) {
 }
 
 /* Does "<sigil><prefix>" occur in the text? */
-static int text_uses(const char *t, size_t len, char sigil, const char *prefix) {
+static int text_uses(const char *t, size_t len, char sigil,
+                     const char *prefix) {
   size_t n = strlen(prefix);
   for (size_t i = 0; i + n < len; i++)
     if (t[i] == sigil && memcmp(t + i + 1, prefix, n) == 0) return 1;
@@ -54,15 +55,18 @@ static int pick_prefix(const char *t, size_t len, char sigil, const char *base,
   size_t n = strlen(base);
   uint64_t next = 0; /* one more than the largest k seen */
   for (size_t i = 0; i + n + 1 < len; i++) {
-    if (t[i] != sigil || memcmp(t + i + 1, base, n) != 0 || t[i + 1 + n] != '_')
+    if (t[i] != sigil || memcmp(t + i + 1, base, n) != 0 ||
+        t[i + 1 + n] != '_')
       continue;
     size_t j = i + 2 + n;
     uint64_t k = 0;
     int digits = 0, overflow = 0;
     for (; j < len && t[j] >= '0' && t[j] <= '9'; j++, digits++) {
       unsigned d = (unsigned)(t[j] - '0');
-      if (k > (UINT64_MAX - d) / 10) overflow = 1;
-      else k = k * 10 + d;
+      if (k > (UINT64_MAX - d) / 10)
+        overflow = 1;
+      else
+        k = k * 10 + d;
     }
     if (digits == 0 || j >= len || t[j] != '_') continue;
     if (overflow || k == UINT64_MAX) return 0;
@@ -126,13 +130,15 @@ static bcast_status describe_op(const bcast_mlir_op *m, bcast_profile profile,
   op->result_name_len = m->results.len;
   bcast_mlir_op_type(m, &m->result, &op->result);
   size_t n_vals = m->n_operand_names;
-  if (n_vals > 5) return stmt_error(m, diag, "has more operands than bcast lowers");
+  if (n_vals > 5)
+    return stmt_error(m, diag, "has more operands than bcast lowers");
   bcast_op_attrs_init(&op->attrs);
   bcast_status ast = read_attrs(m, m->properties, op, diag);
   if (ast == BCAST_OK) ast = read_attrs(m, m->attrs, op, diag);
   if (ast != BCAST_OK) return ast;
   size_t nb = (size_t)info->broadcast_operands;
-  if (n_vals != m->n_operands || n_vals < nb || n_vals > nb + (size_t)info->extra_operands)
+  if (n_vals != m->n_operands || n_vals < nb ||
+      n_vals > nb + (size_t)info->extra_operands)
     return stmt_error(m, diag, "operand names and types do not match the op");
   op->n_in = nb;
   op->n_extra = n_vals - nb;
@@ -142,24 +148,30 @@ static bcast_status describe_op(const bcast_mlir_op *m, bcast_profile profile,
     v->name_len = m->operand_names[k].len;
     bcast_mlir_op_type(m, &m->operands[k], &v->type);
     if (v->type.elem == NULL ||
-        bcast_dtype_parse(v->type.elem, v->type.elem_len, &v->dtype) != BCAST_OK)
-      return bcast__fail(diag, BCAST_TYPE, "%u:%u: '%.*s' op operand #%zu: unsupported element type",
-                         m->line, m->col, (int)m->name_len, m->name, k);
+        bcast_dtype_parse(v->type.elem, v->type.elem_len, &v->dtype) !=
+            BCAST_OK)
+      return bcast__fail(
+          diag, BCAST_TYPE,
+          "%u:%u: '%.*s' op operand #%zu: unsupported element type", m->line,
+          m->col, (int)m->name_len, m->name, k);
   }
   if (op->result.elem == NULL ||
-      bcast_dtype_parse(op->result.elem, op->result.elem_len, &op->result_dtype) != BCAST_OK)
-    return bcast__fail(diag, BCAST_TYPE, "%u:%u: '%.*s' op result: unsupported element type",
+      bcast_dtype_parse(op->result.elem, op->result.elem_len,
+                        &op->result_dtype) != BCAST_OK)
+    return bcast__fail(diag, BCAST_TYPE,
+                       "%u:%u: '%.*s' op result: unsupported element type",
                        m->line, m->col, (int)m->name_len, m->name);
-  if (op->op == BCAST_OP_CLAMP && (op->attrs.min_val.kind == BCAST_SCALAR_NONE ||
-                                   op->attrs.max_val.kind == BCAST_SCALAR_NONE))
+  if (op->op == BCAST_OP_CLAMP &&
+      (op->attrs.min_val.kind == BCAST_SCALAR_NONE ||
+       op->attrs.max_val.kind == BCAST_SCALAR_NONE))
     return stmt_error(m, diag, "needs min_val and max_val attributes");
   bcast_status st = bcast__emit_result_dtype(op, &op->result_dtype, diag);
   if (st != BCAST_OK || op->op != BCAST_OP_CLAMP) return st;
   /* The bounds obey the same rule as in bcast run: values of the input's
    * type, min_val <= max_val. */
-  ew_bounds bounds;
+  bcast__clamp_bounds bounds;
   bcast_diag d;
-  st = bcast__ew_clamp_bounds(&op->attrs, op->in[0].dtype, &bounds,
+  st = bcast__op_clamp_bounds(&op->attrs, op->in[0].dtype, &bounds,
                               diag ? &d : NULL);
   return st == BCAST_OK ? BCAST_OK : op_fail(m, st, &d, diag);
 }
@@ -170,9 +182,9 @@ typedef struct lower_run {
   emit_ctx *c;
   const char *text;
   emit_op *op;
-  bcast_diag *odiag; /* the emitter's own failures */
-  bcast_diag *diag;  /* the caller's: the first failure */
-  size_t copied;     /* text[0..copied) is in c->out or replaced */
+  bcast_diag *odiag;  /* the emitter's own failures */
+  bcast_diag *diag;   /* the caller's: the first failure */
+  size_t copied;      /* text[0..copied) is in c->out or replaced */
   bcast_status first; /* the first failure */
   bcast_status stop;  /* the failure that ended the run early */
 } lower_run;
@@ -189,8 +201,8 @@ static int op_failed(lower_run *r, const bcast_emit_failure *f,
   if (r->first == BCAST_OK) {
     r->first = st;
     if (!f->verified)
-      bcast__mlir_failure(r->diag, f->line, f->col, f->op_name,
-                          f->op_name_len, f->profile, f->diag);
+      bcast__mlir_failure(r->diag, f->line, f->col, f->op_name, f->op_name_len,
+                          f->profile, f->diag);
     else if (r->diag)
       *r->diag = *f->diag;
   }
@@ -205,8 +217,8 @@ static int lower_checked(void *ctx, const bcast_mlir_checked *k) {
   lower_run *r = ctx;
   emit_ctx *c = r->c;
   const bcast_mlir_op *m = k->op;
-  bcast_emit_failure f = {NULL, 0, m->line, m->col, BCAST_PROFILE_TOSA, 1,
-                          r->odiag};
+  bcast_emit_failure f = {NULL, 0,       m->line, m->col, BCAST_PROFILE_TOSA,
+                          1,    r->odiag};
   bcast_status st;
   if (!k->read) {
     st = bcast__mlir_failure(r->odiag, m->line, m->col, NULL, 0,
@@ -216,9 +228,10 @@ static int lower_checked(void *ctx, const bcast_mlir_checked *k) {
   f.op_name = m->name;
   f.op_name_len = m->name_len;
   if (m->n_results != 1 || memchr(m->results.text, ':', m->results.len)) {
-    st = stmt_error(m, r->odiag, m->n_results != 1
-                                     ? "bcast lowers ops with one result"
-                                     : "bcast lowers ops with one named result");
+    st = stmt_error(m, r->odiag,
+                    m->n_results != 1
+                        ? "bcast lowers ops with one result"
+                        : "bcast lowers ops with one named result");
     return !op_failed(r, &f, st);
   }
   f.profile = k->verdict.profile;
@@ -256,7 +269,8 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
                                      bcast_emit_stats *stats,
                                      bcast_diag *diag) {
   if (!text || !opts || !write)
-    return bcast__fail(diag, BCAST_INVALID_ARGUMENT, "bcast_emit_lower_module: NULL argument");
+    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                       "bcast_emit_lower_module: NULL argument");
   emit_ctx *c = bcast__calloc(1, sizeof *c);
   emit_op *op = bcast__malloc(sizeof *op);
   bcast_diag *odiag = bcast__malloc(sizeof *odiag);
@@ -300,13 +314,16 @@ bcast_status bcast_emit_lower_module(const char *text, size_t len,
   {
     emit_buf head = {0};
     for (size_t k = 0; k < c->n_maps; k++)
-      bcast__emit_buf_printf(&head, "#%s%zu = %s\n", c->map_prefix, k, c->maps[k]);
+      bcast__emit_buf_printf(&head, "#%s%zu = %s\n", c->map_prefix, k,
+                             c->maps[k]);
     if (head.err != BCAST_OK) {
       st = bcast__fail(diag, head.err, "%s", bcast_status_text(head.err));
     } else {
       if (head.len) st = write(wctx, head.data, head.len);
-      if (st == BCAST_OK && c->out.len) st = write(wctx, c->out.data, c->out.len);
-      if (st != BCAST_OK) st = bcast__fail(diag, st, "writing the output failed");
+      if (st == BCAST_OK && c->out.len)
+        st = write(wctx, c->out.data, c->out.len);
+      if (st != BCAST_OK)
+        st = bcast__fail(diag, st, "writing the output failed");
     }
     bcast__emit_buf_free(&head);
   }

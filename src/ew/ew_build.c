@@ -11,9 +11,9 @@
 #include "bcast/elementwise.h"
 #include "core/alloc.h"
 #include "core/diag.h"
-#include "ew/ew_attrs.h"
 #include "ew/ew_plan.h"
-#include "plan/stream.h"
+#include "op/op_attrs.h"
+#include "plan/nt_store.h"
 #include "tensor/buffer.h"
 
 #if EW_HAVE_AVX2
@@ -56,7 +56,7 @@ int bcast__ew_use_v3(void) {
 /* The row's kernels compiled for this CPU: the v3 set where allowed
  * (measured: 64x64 + 64 float32 add 0.63 -> 0.22 us; 32x4096 float16
  * add in cache 0.76 -> 0.13 ns per element), else the baseline set. */
-static const bcast_kernel2_fn *kernel_set(const ew_row *row) {
+static const bcast_rows_kernel_fn *kernel_set(const ew_row *row) {
   return bcast__ew_use_v3() ? row->kernels_avx2 : row->kernels;
 }
 
@@ -99,6 +99,26 @@ static bcast_status check_types(bcast_op op, bcast_profile profile, size_t n,
                          bcast_dtype_name(in_types[k]),
                          bcast_dtype_name(conv[k]));
   return BCAST_OK;
+}
+
+/* The kernels' parameters from attributes bcast_ew_result_dtype accepted
+ * for data type data, so the bounds convert without failing. */
+static void params_from_attrs(ew_params *p, const bcast_op_attrs *a,
+                              bcast_dtype data) {
+  memset(p, 0, sizeof *p);
+  p->shift = a->shift;
+  p->round = a->round != 0;
+  p->nan_ignore = a->nan_mode == BCAST_NAN_IGNORE;
+  p->in_zp = (int32_t)a->input_zp;
+  p->out_zp = (int32_t)a->output_zp;
+  bcast__clamp_bounds bounds;
+  bcast__op_clamp_bounds(a, data, &bounds, NULL);
+  p->lo_i = bounds.lo_i;
+  p->hi_i = bounds.hi_i;
+  p->lo_u = bounds.lo_u;
+  p->hi_u = bounds.hi_u;
+  p->lo_f = bounds.lo_f;
+  p->hi_f = bounds.hi_f;
 }
 
 /* Outputs up to this size run on one thread whatever the plan's thread
@@ -161,7 +181,8 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
   if (checked_result)
     result = *checked_result;
   else
-    status = check_types(op, profile, n_inputs, in_types, attrs, &result, diag);
+    status =
+        check_types(op, profile, n_inputs, in_types, attrs, &result, diag);
   if (status != BCAST_OK) return status;
   if (options->declared_result_dtype &&
       *options->declared_result_dtype != result)
@@ -172,11 +193,9 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
                        bcast_dtype_name(*options->declared_result_dtype));
   const int arity = (int)n_inputs;
   const bcast_dtype data = in_types[op == BCAST_OP_SELECT ? 1 : 0];
-  const ew_row *row =
-      bcast__ew_find(op,
-                     profile == BCAST_PROFILE_NUMPY ? EW_FLAVOUR_ANY
-                                                    : EW_FLAVOUR_TOSA,
-                     data, result);
+  const ew_row *row = bcast__ew_find(
+      op, profile == BCAST_PROFILE_NUMPY ? EW_FLAVOUR_ANY : EW_FLAVOUR_TOSA,
+      data, result);
   if (!row)
     return bcast__fail(diag, BCAST_UNSUPPORTED,
                        "tosa.%s: no kernel for %s -> %s", name,
@@ -195,7 +214,7 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
   plan->max_bytes =
       options->max_bytes ? options->max_bytes : BCAST_DEFAULT_MAX_BYTES;
   plan->row = row;
-  bcast__ew_params_from_attrs(&plan->params, attrs, data);
+  params_from_attrs(&plan->params, attrs, data);
   for (int k = 0; k < arity; k++)
     bcast__ew_copy_layout(&plan->in[k], &inputs[k]);
 
@@ -215,10 +234,9 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
                          name, have, want);
     }
     if (out->dtype != result)
-      return bcast__fail(diag, BCAST_TYPE,
-                         "tosa.%s: the output is %s; the result type is %s",
-                         name, bcast_dtype_name(out->dtype),
-                         bcast_dtype_name(result));
+      return bcast__fail(
+          diag, BCAST_TYPE, "tosa.%s: the output is %s; the result type is %s",
+          name, bcast_dtype_name(out->dtype), bcast_dtype_name(result));
     bcast__ew_copy_layout(&plan->out, out);
   } else {
     plan->out.dtype = result;
@@ -229,7 +247,8 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
     for (int32_t i = shape.rank - 1; i >= 0; i--) {
       plan->out.shape[i] = shape.dims[i];
       plan->out.stride_bytes[i] = step;
-      if (shape.dims[i] > 1 && __builtin_mul_overflow(step, shape.dims[i], &step))
+      if (shape.dims[i] > 1 &&
+          __builtin_mul_overflow(step, shape.dims[i], &step))
         return bcast__fail(diag, BCAST_OVERFLOW,
                            "tosa.%s: the output's size overflows 64 bits",
                            name);
@@ -237,8 +256,8 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
   }
   plan->out_c_order = bcast_tensor_is_contiguous(&plan->out);
 
-  status = bcast__ew_check_declared(options, name, n_inputs, inputs, &plan->out,
-                                    diag);
+  status = bcast__ew_check_declared(options, name, n_inputs, inputs,
+                                    &plan->out, diag);
   if (status != BCAST_OK) return status;
 
   /* The engine plan: output first. */
@@ -255,13 +274,13 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
     strides[k + 1] = plan->in[k].stride_bytes;
     elem_bytes[k + 1] = (int64_t)bcast_dtype_size(plan->in[k].dtype);
   }
-  status = bcast_plan_build(&plan->engine, plan->out.rank, plan->out.shape,
-                            arity + 1, ranks, shapes, strides, elem_bytes,
-                            diag);
+  status =
+      bcast_plan_build(&plan->engine, plan->out.rank, plan->out.shape,
+                       arity + 1, ranks, shapes, strides, elem_bytes, diag);
   if (status != BCAST_OK) return status;
   plan->variant = pick_variant(&plan->engine, arity);
   plan->kernel = kernel_set(row)[plan->variant];
-  plan->stream = bcast__ew_want_stream(&plan->engine, plan->variant, elem);
+  plan->nt_store = bcast__ew_want_nt_store(&plan->engine, plan->variant, elem);
   plan_direct(plan);
   return BCAST_OK;
 }
@@ -276,9 +295,8 @@ bcast_status bcast_ew_plan_create(bcast_ew_plan **plan, bcast_op op,
   struct bcast_ew_plan *p = bcast__malloc(sizeof *p);
   if (!p)
     return bcast__fail(diag, BCAST_NO_MEMORY, "out of memory for a plan");
-  bcast_status status =
-      bcast__ew_plan_init(p, op, attrs, n_inputs, inputs, out, options, NULL,
-                          diag);
+  bcast_status status = bcast__ew_plan_init(p, op, attrs, n_inputs, inputs,
+                                            out, options, NULL, diag);
   if (status != BCAST_OK) {
     bcast__free(p);
     return status;
@@ -300,7 +318,7 @@ const ew_row *bcast__ew_plan_row(const bcast_ew_plan *plan) {
 void bcast__ew_plan_force_strided(bcast_ew_plan *plan) {
   plan->variant = 0;
   plan->kernel = plan->row->kernels[0];
-  plan->stream = 0;
+  plan->nt_store = 0;
 }
 
 void bcast__ew_plan_force_portable(bcast_ew_plan *plan) {
@@ -312,14 +330,16 @@ int bcast__ew_plan_uses_avx2(const bcast_ew_plan *plan) {
          plan->kernel == plan->row->kernels_avx2[plan->variant];
 }
 
-void bcast__ew_plan_force_stream(bcast_ew_plan *plan) {
-  if (plan->variant != 0) plan->stream = 1;
+void bcast__ew_plan_force_nt_store(bcast_ew_plan *plan) {
+  if (plan->variant != 0) plan->nt_store = 1;
 }
 
-int bcast__ew_plan_streams(const bcast_ew_plan *plan) { return plan->stream; }
+int bcast__ew_plan_nt_stores(const bcast_ew_plan *plan) {
+  return plan->nt_store;
+}
 
 int bcast__ew_plan_direct(const bcast_ew_plan *plan) {
-  return plan->direct && !plan->stream;
+  return plan->direct && !plan->nt_store;
 }
 
 /* A large new output is written once, front to back: from this size on it
@@ -341,11 +361,10 @@ bcast_status bcast_ew_plan_alloc_output(const bcast_ew_plan *plan,
     return bcast__fail(diag, BCAST_OVERFLOW,
                        "the output's size overflows 64 bits");
   if (bytes > plan->max_bytes)
-    return bcast__fail(diag, BCAST_BUDGET,
-                       "the %s output needs %" PRId64
-                       " bytes, over the budget of %" PRId64,
-                       bcast_dtype_name(plan->out.dtype), bytes,
-                       plan->max_bytes);
+    return bcast__fail(
+        diag, BCAST_BUDGET,
+        "the %s output needs %" PRId64 " bytes, over the budget of %" PRId64,
+        bcast_dtype_name(plan->out.dtype), bytes, plan->max_bytes);
   bcast_buffer *buffer;
   status = bcast__buffer_alloc_uninit((size_t)bytes, &buffer, diag);
   if (status != BCAST_OK) return status;

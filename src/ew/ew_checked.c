@@ -36,9 +36,9 @@ static int64_t walk_c_order(const struct bcast_ew_plan *plan, char *out_data,
     const int32_t lead = rank - t->rank;
     for (int32_t d = 0; d < rank; d++) {
       const int32_t j = d - lead;
-      step[k + 1][d] =
-          (j >= 0 && t->shape[j] == plan->out.shape[d]) ? t->stride_bytes[j]
-                                                        : 0;
+      step[k + 1][d] = (j >= 0 && t->shape[j] == plan->out.shape[d])
+                           ? t->stride_bytes[j]
+                           : 0;
     }
   }
   for (int64_t flat = 0; flat < count; flat++) {
@@ -81,21 +81,24 @@ _Static_assert(BCAST_DIAG_INDEX_MAX == BCAST_MAX_RANK,
                "a diagnostic's element index holds every output rank");
 _Static_assert(EW_MAX_INPUTS < 4, "a diagnostic's element holds the values");
 
-/* The element's index and values, as fields of the diagnostic. */
+/* The element's index and values, as fields of the diagnostic.  idx is
+ * already in the whole output's numbering (at). */
 static void record_element(const struct bcast_ew_plan *plan,
-                           const int64_t *idx, char *const *found,
-                           const char *result, bcast_diag *diag) {
+                           const int64_t *idx, const int64_t *whole,
+                           char *const *found, const char *result,
+                           bcast_diag *diag) {
   bcast_diag_element *e = &diag->element;
   const int32_t rank = plan->out.rank;
   e->rank = rank;
   e->flat = 0;
   for (int32_t d = 0; d < rank; d++) {
     e->index[d] = idx[d];
-    e->flat = e->flat * plan->out.shape[d] + idx[d];
+    e->flat = e->flat * whole[d] + idx[d];
   }
   e->operands = plan->arity;
   for (int k = 0; k <= plan->arity; k++) {
-    const bcast_dtype t = k < plan->arity ? plan->in[k].dtype : plan->out.dtype;
+    const bcast_dtype t =
+        k < plan->arity ? plan->in[k].dtype : plan->out.dtype;
     e->dtype[k] = (int32_t)t;
     memset(e->value[k], 0, sizeof e->value[k]);
     memcpy(e->value[k], k < plan->arity ? found[k] : result,
@@ -107,12 +110,16 @@ static void record_element(const struct bcast_ew_plan *plan,
  * index, operands and unchecked result go into the diagnostic. */
 bcast_status bcast__ew_check_pass(const struct bcast_ew_plan *plan,
                                   void *out_data, const void *const *in_data,
-                                  bcast_diag *diag) {
+                                  const ew_origin *at, bcast_diag *diag) {
   int64_t idx[BCAST_MAX_RANK];
   char *found[EW_MAX_INPUTS];
   if (walk_c_order(plan, out_data, in_data, visit_unpred, found, idx) < 0)
     return BCAST_OK;
   if (!diag) return BCAST_CHECKED;
+  /* A tile's element is named by its place in the whole output. */
+  const int64_t *whole = at ? at->whole : plan->out.shape;
+  if (at)
+    for (int32_t d = 0; d < plan->out.rank; d++) idx[d] += at->origin[d];
   char text[BCAST_DIAG_TEXT_MAX];
   size_t len = 0;
   text[0] = '\0';
@@ -134,9 +141,8 @@ bcast_status bcast__ew_check_pass(const struct bcast_ew_plan *plan,
   char result[16], value[64];
   plan->row->elem(result, found, &plan->params);
   bcast_dtype_format_value(plan->out.dtype, result, value, sizeof value);
-  bcast__append(text, sizeof text, &len, "; unchecked, bcast gives %s",
-                value);
+  bcast__append(text, sizeof text, &len, "; unchecked, bcast gives %s", value);
   bcast__fail(diag, BCAST_CHECKED, "%s", text);
-  record_element(plan, idx, found, result, diag);
+  record_element(plan, idx, whole, found, result, diag);
   return BCAST_CHECKED;
 }

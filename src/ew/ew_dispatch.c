@@ -12,8 +12,9 @@ const ew_row *bcast__ew_find(bcast_op op, int flavour, bcast_dtype in,
       (unsigned)out >= BCAST_DTYPE_COUNT)
     return NULL;
   if (op == BCAST_OP_CAST) return bcast__ew_find_cast(op, flavour, in, out);
-  if (op == BCAST_OP_SELECT) return bcast__ew_find_select(op, flavour, in, out);
-  if (bcast_ew_arity(op) == 1)
+  if (op == BCAST_OP_SELECT)
+    return bcast__ew_find_select(op, flavour, in, out);
+  if (bcast_op_arity(op) == 1)
     return bcast__ew_find_unary(op, flavour, in, out);
   return bcast__ew_find_binary(op, flavour, in, out);
 }

@@ -34,28 +34,28 @@
 
 /* The last m < 8 elements of a block, through eight-element buffers. */
 EW_V3_TARGET_ static inline __m128i ew_v3_load8_u16(const uint16_t *src,
-                                                   int64_t m) {
+                                                    int64_t m) {
   uint16_t tmp[8] = {0};
   memcpy(tmp, src, (size_t)m * sizeof *src);
   return _mm_loadu_si128((const __m128i *)(const void *)tmp);
 }
 
 EW_V3_TARGET_ static inline void ew_v3_store8_f32(float *dst, __m256 v,
-                                                 int64_t m) {
+                                                  int64_t m) {
   float tmp[8];
   _mm256_storeu_ps(tmp, v);
   memcpy(dst, tmp, (size_t)m * sizeof *dst);
 }
 
 EW_V3_TARGET_ static inline __m256 ew_v3_load8_f32(const float *src,
-                                                  int64_t m) {
+                                                   int64_t m) {
   float tmp[8] = {0};
   memcpy(tmp, src, (size_t)m * sizeof *src);
   return _mm256_loadu_ps(tmp);
 }
 
 EW_V3_TARGET_ static inline void ew_v3_store8_u16(uint16_t *dst, __m128i v,
-                                                 int64_t m) {
+                                                  int64_t m) {
   uint16_t tmp[8];
   _mm_storeu_si128((__m128i *)(void *)tmp, v);
   memcpy(dst, tmp, (size_t)m * sizeof *dst);
@@ -85,10 +85,9 @@ EW_V3_TARGET_ static inline __m128i ew_v3_f16_snan16(__m128i h) {
  * signalling NaNs cleared. */
 EW_V3_TARGET_ static inline __m256 ew_v3_f16_repair8(__m256 f, __m128i h) {
   const __m256i snan = _mm256_cvtepi16_epi32(ew_v3_f16_snan16(h));
-  return _mm256_andnot_ps(
-      _mm256_castsi256_ps(
-          _mm256_and_si256(snan, _mm256_set1_epi32(0x00400000))),
-      f);
+  return _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_and_si256(
+                              snan, _mm256_set1_epi32(0x00400000))),
+                          f);
 }
 
 EW_V3_TARGET_ static inline __m256 ew_v3_f16_widen8(__m128i h) {
@@ -99,12 +98,12 @@ EW_V3_TARGET_ static inline __m256 ew_v3_f16_widen8(__m128i h) {
 }
 
 /* Sixteen elements per step share one test for signalling NaNs. */
-EW_V3_TARGET_ static inline void ew_v3_f16_load_block(float *dst,
-                                                     const uint16_t *src,
-                                                     int64_t m) {
+EW_V3_TARGET_ static inline void
+ew_v3_f16_load_block(float *dst, const uint16_t *src, int64_t m) {
   int64_t i = 0;
   for (; i + 16 <= m; i += 16) {
-    const __m128i h0 = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+    const __m128i h0 =
+        _mm_loadu_si128((const __m128i *)(const void *)(src + i));
     const __m128i h1 =
         _mm_loadu_si128((const __m128i *)(const void *)(src + i + 8));
     __m256 f0 = _mm256_cvtph_ps(h0), f1 = _mm256_cvtph_ps(h1);
@@ -120,14 +119,14 @@ EW_V3_TARGET_ static inline void ew_v3_f16_load_block(float *dst,
     _mm256_storeu_ps(dst + i, ew_v3_f16_widen8(_mm_loadu_si128(
                                   (const __m128i *)(const void *)(src + i))));
   if (i < m)
-    ew_v3_store8_f32(dst + i, ew_v3_f16_widen8(ew_v3_load8_u16(src + i, m - i)),
-                     m - i);
+    ew_v3_store8_f32(dst + i,
+                     ew_v3_f16_widen8(ew_v3_load8_u16(src + i, m - i)), m - i);
 }
 
 /* The narrowing stores, around an eight-lane narrowing NARROW8 (float
  * lanes -> 16-bit lanes). */
 #define EW_V3_STORE_BLOCK_(NAME, NARROW8)                                     \
-  EW_V3_TARGET_ static inline void NAME(uint16_t *dst, const float *src,     \
+  EW_V3_TARGET_ static inline void NAME(uint16_t *dst, const float *src,      \
                                         int64_t m) {                          \
     int64_t i = 0;                                                            \
     for (; i + 8 <= m; i += 8)                                                \
@@ -160,8 +159,8 @@ EW_V3_TARGET_ static inline __m128i ew_v3_bf16_narrow8(__m256 f) {
       _mm256_cmpgt_epi32(_mm256_and_si256(u, _mm256_set1_epi32(0x7fffffff)),
                          _mm256_set1_epi32(0x7f800000));
   const __m256i o = _mm256_blendv_epi8(rounded, nan, is_nan);
-  const __m256i packed = _mm256_permute4x64_epi64(
-      _mm256_packus_epi32(o, o), 0x08); /* lanes 0 and 2 */
+  const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(o, o),
+                                                  0x08); /* lanes 0 and 2 */
   return _mm256_castsi256_si128(packed);
 }
 

@@ -139,8 +139,8 @@
 /* EW_CAST_APPLY_ expands the result class before X sees it (X pastes it). */
 #define EW_CAST_APPLY_(X, ...) X(__VA_ARGS__)
 
-#define EW_CAST_PAIR_(X, IA, SA, TA, VA, LA, CA, IR, SR, TR, VR, VSR, LR, STO, \
-                      KR, CODR)                                               \
+#define EW_CAST_PAIR_(X, IA, SA, TA, VA, LA, CA, IR, SR, TR, VR, VSR, LR,     \
+                      STO, KR, CODR)                                          \
   EW_CAST_APPLY_(X, ewk_cast_##SA##_##SR, CAST, ANY, IA, IR, TA, LA, VA, TR,  \
                  STO, ew_cv_##SA##_##SR, ew_unpred_cv_##SA##_##SR, CA,        \
                  EW_CLASS_OUT_(KR, VSR, CODR), VR, SR)

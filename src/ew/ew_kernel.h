@@ -1,7 +1,7 @@
 /* Loops around the scalar functions of ew_scalar.h, generated once per
  * arity and variant, and the table that finds them.
  *
- * A kernel is the engine's two-dimensional kind (bcast_kernel2_fn: rows
+ * A kernel is the engine's two-dimensional kind (bcast_rows_kernel_fn: rows
  * runs of n elements, operand 0 the output).  The strides along the run
  * pick the variant; the row strides are free.  For an op of arity N there
  * are 1 + 2^N variants:
@@ -36,9 +36,9 @@ typedef int (*ew_unpred_fn)(char *const *in, const ew_params *p);
 typedef struct ew_row {
   bcast_op op;
   int flavour;
-  bcast_dtype in, out;          /* SELECT: in is the values' type */
-  const bcast_kernel2_fn *kernels; /* 1 + 2^arity variants */
-  const bcast_kernel2_fn *kernels_avx2; /* the same, v3 set (AVX2, F16C) */
+  bcast_dtype in, out;                 /* SELECT: in is the values' type */
+  const bcast_rows_kernel_fn *kernels; /* 1 + 2^arity variants */
+  const bcast_rows_kernel_fn *kernels_avx2; /* the same, v3 set (AVX2, F16C) */
   ew_elem_fn elem;
   ew_unpred_fn unpred;
 } ew_row;
@@ -94,9 +94,9 @@ const ew_row *bcast__ew_row_at(size_t index);
 
 #define EW_FOR_ROW_(X, b, s, u, f, ARGS, ID, name, ST, size, kind, npy, mlir, \
                     S, VT, VS, coding, digits, tosa)                          \
-  EW_WHEN_(EW_KIND_FLAG_##kind(b, s, u, f), tosa)(                            \
-      X, ARGS, ID, S, ST, VT, VS, EW_LOAD_##coding, EW_STORE_##coding, kind, \
-      coding)
+  EW_WHEN_(EW_KIND_FLAG_##kind(b, s, u, f), tosa)                             \
+  (X, ARGS, ID, S, ST, VT, VS, EW_LOAD_##coding, EW_STORE_##coding, kind,     \
+   coding)
 #define EW_FOR_KINDS_(b, s, u, f, X, ...)                                     \
   BCAST_DTYPE_TABLE(EW_FOR_ROW_, X, b, s, u, f, (__VA_ARGS__))
 
@@ -136,7 +136,7 @@ const ew_row *bcast__ew_row_at(size_t index);
 #define EW_AVX2_
 #endif
 
-/* Every kernel is two-dimensional (bcast_kernel2_fn): rows runs of n
+/* Every kernel is two-dimensional (bcast_rows_kernel_fn): rows runs of n
  * elements, run j of operand k at ptrs[k] + j * row_strides[k].  The row
  * strides are copied to locals first (the output's stores could alias
  * them as far as the compiler knows); a broadcast input's value is loaded
@@ -170,7 +170,8 @@ const ew_row *bcast__ew_row_at(size_t index);
  * rep movsq, slow for a kilobyte; the blocked loops are vectorized
  * instead. */
 #if defined(__GNUC__) && !defined(__clang__)
-#define EW_BLK_ATTR_ __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#define EW_BLK_ATTR_                                                          \
+  __attribute__((optimize("no-tree-loop-distribute-patterns")))
 #else
 #define EW_BLK_ATTR_
 #endif
@@ -240,7 +241,7 @@ const ew_row *bcast__ew_row_at(size_t index);
       __VA_ARGS__                                                             \
     }                                                                         \
     if (i0 < (n)) {                                                           \
-      const int64_t m = (n) - i0;                                             \
+      const int64_t m = (n)-i0;                                               \
       __VA_ARGS__                                                             \
     }                                                                         \
   }
@@ -266,20 +267,20 @@ const ew_row *bcast__ew_row_at(size_t index);
 /* Unary, constant step SA (0: the input is broadcast along the run). */
 #define EW_UNARY_STEP_(ATTR, NAME, SA, TA, LA, VA, TR, SR, FN)                \
   EW_UNARY_ROWS_(ATTR, NAME, TA, LA, VA, TR,                                  \
-                 for (int64_t i = 0; i < n; i++)                              \
-                     r[i] = SR(FN((SA) ? LA(a[i]) : a0, &P));)
+                 for (int64_t i = 0; i < n; i++) r[i] =                       \
+                     SR(FN((SA) ? LA(a[i]) : a0, &P));)
 
 /* The same, blocked (v3 set, half codings). */
 #define EW_UNARY_BLOCKED_STEP_(ATTR, NAME, SA, TA, LA, VA, TR, SR, FN)        \
   EW_UNARY_ROWS_(ATTR EW_BLK_ATTR_, NAME, TA, LA, VA, TR,                     \
-    EW_BLOCKED_RUN_(n, {                                                      \
-      EW_BLK_DECL_##LA(av) EW_BLK_DECL_##SR(rv)                               \
-      if (SA) EW_BLK_LD_##LA(av, a + i0, m);                                  \
-      for (int64_t i = 0; i < m; i++)                                         \
-        EW_BLK_OUT_##SR(rv, r + i0, i) =                                      \
-            FN((SA) ? EW_BLK_AT_##LA(av, a + i0, i) : a0, &P);                \
-      EW_BLK_ST_##SR(r + i0, rv, m);                                          \
-    }))
+                 EW_BLOCKED_RUN_(n, {                                         \
+                   EW_BLK_DECL_##LA(av) EW_BLK_DECL_##SR(rv) if (SA)          \
+                       EW_BLK_LD_##LA(av, a + i0, m);                         \
+                   for (int64_t i = 0; i < m; i++)                            \
+                     EW_BLK_OUT_##SR(rv, r + i0, i) =                         \
+                         FN((SA) ? EW_BLK_AT_##LA(av, a + i0, i) : a0, &P);   \
+                   EW_BLK_ST_##SR(r + i0, rv, m);                             \
+                 }))
 
 #define EW_UNARY_SET_(ATTR, STEP, NAME, TA, LA, VA, TR, SR, FN)               \
   EW_KERNEL_HEAD_(NAME##_s, ATTR) {                                           \
@@ -295,7 +296,8 @@ const ew_row *bcast__ew_row_at(size_t index);
   }                                                                           \
   STEP(ATTR, NAME##_0, 0, TA, LA, VA, TR, SR, FN)                             \
   STEP(ATTR, NAME##_1, 1, TA, LA, VA, TR, SR, FN)                             \
-  static const bcast_kernel2_fn NAME##_k[3] = {NAME##_s, NAME##_0, NAME##_1};
+  static const bcast_rows_kernel_fn NAME##_k[3] = {NAME##_s, NAME##_0,        \
+                                                   NAME##_1};
 
 #define EW_UNARY_(NAME, TA, LA, VA, TR, SR, FN, UN)                           \
   EW_UNARY_SET_(EW_PORTABLE_, EW_UNARY_STEP_, NAME, TA, LA, VA, TR, SR, FN)   \
@@ -331,23 +333,23 @@ const ew_row *bcast__ew_row_at(size_t index);
 
 /* Binary, constant steps SA, SB. */
 #define EW_BINARY_STEP_(ATTR, NAME, SA, SB, TA, LA, VA, TR, SR, FN)           \
-  EW_BINARY_ROWS_(                                                            \
-      ATTR, NAME, TA, LA, VA, TR, for (int64_t i = 0; i < n; i++) r[i] =      \
-          SR(FN((SA) ? LA(a[i]) : a0, (SB) ? LA(b[i]) : b0, &P));)
+  EW_BINARY_ROWS_(ATTR, NAME, TA, LA, VA, TR,                                 \
+                  for (int64_t i = 0; i < n; i++) r[i] = SR(                  \
+                      FN((SA) ? LA(a[i]) : a0, (SB) ? LA(b[i]) : b0, &P));)
 
 /* The same, blocked (v3 set, half codings). */
 #define EW_BINARY_BLOCKED_STEP_(ATTR, NAME, SA, SB, TA, LA, VA, TR, SR, FN)   \
-  EW_BINARY_ROWS_(ATTR EW_BLK_ATTR_, NAME, TA, LA, VA, TR,                    \
-    EW_BLOCKED_RUN_(n, {                                                      \
-      EW_BLK_DECL_##LA(av) EW_BLK_DECL_##LA(bv) EW_BLK_DECL_##SR(rv)          \
-      if (SA) EW_BLK_LD_##LA(av, a + i0, m);                                  \
-      if (SB) EW_BLK_LD_##LA(bv, b + i0, m);                                  \
-      for (int64_t i = 0; i < m; i++)                                         \
-        EW_BLK_OUT_##SR(rv, r + i0, i) =                                      \
-            FN((SA) ? EW_BLK_AT_##LA(av, a + i0, i) : a0,                     \
-               (SB) ? EW_BLK_AT_##LA(bv, b + i0, i) : b0, &P);                \
-      EW_BLK_ST_##SR(r + i0, rv, m);                                          \
-    }))
+  EW_BINARY_ROWS_(                                                            \
+      ATTR EW_BLK_ATTR_, NAME, TA, LA, VA, TR, EW_BLOCKED_RUN_(n, {           \
+        EW_BLK_DECL_##LA(av) EW_BLK_DECL_##LA(bv)                             \
+            EW_BLK_DECL_##SR(rv) if (SA) EW_BLK_LD_##LA(av, a + i0, m);       \
+        if (SB) EW_BLK_LD_##LA(bv, b + i0, m);                                \
+        for (int64_t i = 0; i < m; i++)                                       \
+          EW_BLK_OUT_##SR(rv, r + i0, i) =                                    \
+              FN((SA) ? EW_BLK_AT_##LA(av, a + i0, i) : a0,                   \
+                 (SB) ? EW_BLK_AT_##LA(bv, b + i0, i) : b0, &P);              \
+        EW_BLK_ST_##SR(r + i0, rv, m);                                        \
+      }))
 
 #define EW_BINARY_SET_(ATTR, STEP, NAME, TA, LA, VA, TR, SR, FN)              \
   EW_KERNEL_HEAD_(NAME##_s, ATTR) {                                           \
@@ -366,15 +368,15 @@ const ew_row *bcast__ew_row_at(size_t index);
   STEP(ATTR, NAME##_10, 1, 0, TA, LA, VA, TR, SR, FN)                         \
   STEP(ATTR, NAME##_01, 0, 1, TA, LA, VA, TR, SR, FN)                         \
   STEP(ATTR, NAME##_11, 1, 1, TA, LA, VA, TR, SR, FN)                         \
-  static const bcast_kernel2_fn NAME##_k[5] = {                               \
+  static const bcast_rows_kernel_fn NAME##_k[5] = {                           \
       NAME##_s, NAME##_00, NAME##_10, NAME##_01, NAME##_11};
 
 #define EW_BINARY_(NAME, TA, LA, VA, TR, SR, FN, UN)                          \
   EW_BINARY_SET_(EW_PORTABLE_, EW_BINARY_STEP_, NAME, TA, LA, VA, TR, SR, FN) \
-  EW_BINARY_SET_(EW_AVX2_,                                                    \
-                 EW_V3_STEP_(EW_BINARY_STEP_, EW_BINARY_BLOCKED_STEP_, LA,    \
-                             SR),                                             \
-                 NAME##_v, TA, LA, VA, TR, SR, FN)                            \
+  EW_BINARY_SET_(                                                             \
+      EW_AVX2_,                                                               \
+      EW_V3_STEP_(EW_BINARY_STEP_, EW_BINARY_BLOCKED_STEP_, LA, SR),          \
+      NAME##_v, TA, LA, VA, TR, SR, FN)                                       \
   static void NAME##_e(char *r, char *const *in, const ew_params *p) {        \
     *(TR *)r = SR(FN(LA(*(const TA *)in[0]), LA(*(const TA *)in[1]), p));     \
   }                                                                           \
@@ -385,29 +387,29 @@ const ew_row *bcast__ew_row_at(size_t index);
 /* SELECT: condition (bool storage, nonzero is true), then two values of
  * type T.  The value is copied as stored: no conversion, NaN payloads
  * kept. */
-#define EW_SELECT_STEP_(ATTR, NAME, SC, SA, SB, T)                            \
-  EW_KERNEL_HEAD_(NAME, ATTR) {                                               \
-    (void)strides;                                                            \
-    (void)params;                                                             \
-    const int64_t rr = row_strides[0], rc = row_strides[1],                   \
-                  ra = row_strides[2], rb = row_strides[3];                   \
-    char *rp = ptrs[0];                                                       \
-    const char *cp = ptrs[1], *ap = ptrs[2], *bp = ptrs[3];                   \
-    for (int64_t j = 0; j < rows;                                             \
-         j++, rp += rr, cp += rc, ap += ra, bp += rb) {                       \
-      T *r = (T *)rp;                                                         \
-      const uint8_t *c = (const uint8_t *)cp;                                 \
-      const T *a = (const T *)ap;                                             \
-      const T *b = (const T *)bp;                                             \
-      const uint8_t c0 = c[0];                                                \
-      const T a0 = a[0], b0 = b[0];                                           \
-      for (int64_t i = 0; i < n; i++) {                                       \
+#define EW_SELECT_STEP_(ATTR, NAME, SC, SA, SB, T)                              \
+  EW_KERNEL_HEAD_(NAME, ATTR) {                                                 \
+    (void)strides;                                                              \
+    (void)params;                                                               \
+    const int64_t rr = row_strides[0], rc = row_strides[1],                     \
+                  ra = row_strides[2], rb = row_strides[3];                     \
+    char *rp = ptrs[0];                                                         \
+    const char *cp = ptrs[1], *ap = ptrs[2], *bp = ptrs[3];                     \
+    for (int64_t j = 0; j < rows;                                               \
+         j++, rp += rr, cp += rc, ap += ra, bp += rb) {                         \
+      T *r = (T *)rp;                                                           \
+      const uint8_t *c = (const uint8_t *)cp;                                   \
+      const T *a = (const T *)ap;                                               \
+      const T *b = (const T *)bp;                                               \
+      const uint8_t c0 = c[0];                                                  \
+      const T a0 = a[0], b0 = b[0];                                             \
+      for (int64_t i = 0; i < n; i++) {                                         \
         /* Both values are loaded: a select, not a branch, so it              \
-         * vectorizes. */                                                     \
-        const T av = (SA) ? a[i] : a0, bv = (SB) ? b[i] : b0;                 \
-        r[i] = ((SC) ? c[i] : c0) ? av : bv;                                  \
-      }                                                                       \
-    }                                                                         \
+         * vectorizes. */ \
+        const T av = (SA) ? a[i] : a0, bv = (SB) ? b[i] : b0;                   \
+        r[i] = ((SC) ? c[i] : c0) ? av : bv;                                    \
+      }                                                                         \
+    }                                                                           \
   }
 
 #define EW_SELECT_SET_(ATTR, NAME, T)                                         \
@@ -432,7 +434,7 @@ const ew_row *bcast__ew_row_at(size_t index);
   EW_SELECT_STEP_(ATTR, NAME##_101, 1, 0, 1, T)                               \
   EW_SELECT_STEP_(ATTR, NAME##_011, 0, 1, 1, T)                               \
   EW_SELECT_STEP_(ATTR, NAME##_111, 1, 1, 1, T)                               \
-  static const bcast_kernel2_fn NAME##_k[9] = {                               \
+  static const bcast_rows_kernel_fn NAME##_k[9] = {                           \
       NAME##_s,   NAME##_000, NAME##_100, NAME##_010, NAME##_110,             \
       NAME##_001, NAME##_101, NAME##_011, NAME##_111};
 
@@ -441,7 +443,8 @@ const ew_row *bcast__ew_row_at(size_t index);
   EW_SELECT_SET_(EW_AVX2_, NAME##_v, T)                                       \
   static void NAME##_e(char *r, char *const *in, const ew_params *p) {        \
     (void)p;                                                                  \
-    *(T *)r = *(const uint8_t *)in[0] ? *(const T *)in[1] : *(const T *)in[2]; \
+    *(T *)r =                                                                 \
+        *(const uint8_t *)in[0] ? *(const T *)in[1] : *(const T *)in[2];      \
   }                                                                           \
   static int NAME##_u(char *const *in, const ew_params *p) {                  \
     (void)in;                                                                 \
@@ -457,8 +460,8 @@ const ew_row *bcast__ew_row_at(size_t index);
 
 #define EW_ROW_ID_(NAME, OP, FL, IN, OUT, ...) EW_ROWID_##NAME,
 #define EW_ROW_(NAME, OP, FL, IN, OUT, ...)                                   \
-  {BCAST_OP_##OP, EW_FLAVOUR_##FL, BCAST_##IN, BCAST_##OUT, NAME##_k,         \
-   NAME##_v_k, NAME##_e, NAME##_u},
+  {BCAST_OP_##OP, EW_FLAVOUR_##FL, BCAST_##IN, BCAST_##OUT,                   \
+   NAME##_k,      NAME##_v_k,      NAME##_e,   NAME##_u},
 #define EW_INDEX_ANY_(NAME, OP, FL, IN, OUT, ...)                             \
   [BCAST_OP_##OP][BCAST_##IN][BCAST_##OUT] = EW_ROWID_##NAME + 1,
 #define EW_INDEX_TOSA_(NAME, OP, FL, IN, OUT, ...)
@@ -468,7 +471,7 @@ const ew_row *bcast__ew_row_at(size_t index);
   static const ew_row PREFIX##_rows[] = {LIST(EW_ROW_)};                      \
   static const uint16_t PREFIX##_index[BCAST_OP_COUNT][BCAST_DTYPE_COUNT]     \
                                       [BCAST_DTYPE_COUNT] = {                 \
-      LIST(EW_INDEX_BY_FLAVOUR_)};                                            \
+                                          LIST(EW_INDEX_BY_FLAVOUR_)};        \
   const ew_row *bcast__ew_find_##PREFIX(bcast_op op, int flavour,             \
                                         bcast_dtype in, bcast_dtype out) {    \
     if (flavour == EW_FLAVOUR_TOSA)                                           \

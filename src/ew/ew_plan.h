@@ -3,10 +3,10 @@
  *
  * The plan's work is split by concern:
  *   ew_dispatch.c  the kernel tables of the four kernel files;
- *   ew_attrs.c     the attributes, and the kernels' parameters from them;
  *   ew_shape.c     the broadcast shape and the declared signature's checks;
- *   ew_build.c     building a plan: options, variant, kernel set, output;
- *   ew_stream.c    the non-temporal-store wrapper around a kernel;
+ *   ew_build.c     building a plan: options, the kernels' parameters from
+ *                  the attributes, variant, kernel set, output;
+ *   ew_nt_store.c    the non-temporal-store wrapper around a kernel;
  *   ew_checked.c   the C-order walk: the reference path and checked mode;
  *   ew_run.c       executing a plan, and the one-call compute entry points. */
 #ifndef BCAST_EW_PLAN_H
@@ -17,12 +17,13 @@
 
 #include "bcast/elementwise.h"
 #include "ew/ew_kernel.h"
-#include "plan/stream.h"
+#include "plan/nt_store.h"
 
 /* The most inputs an element-wise op takes (SELECT's three). */
 #define EW_MAX_INPUTS 3
 
-/* A plan: what building decided (variant, kernel, streaming, parameters),
+/* A plan: what building decided (variant, kernel, non-temporal stores,
+ * parameters),
  * the layouts it was built for, and the engine plan over them (output =
  * operand 0, inputs after it). */
 struct bcast_ew_plan {
@@ -34,16 +35,16 @@ struct bcast_ew_plan {
   int out_c_order; /* the output layout is C-contiguous */
   int64_t max_bytes;
   const ew_row *row;
-  bcast_kernel2_fn kernel;
-  int stream; /* large outputs: non-temporal stores (ew_stream.c) */
+  bcast_rows_kernel_fn kernel;
+  int nt_store; /* large outputs: non-temporal stores (ew_nt_store.c) */
   /* The engine plan has at most two dims and runs on one thread: execute
    * calls the kernel once, with these steps (bytes per element of the
    * inner dim, per row of the outer one; operand 0 the output). */
   int direct;
   int64_t step[EW_MAX_INPUTS + 1], row_step[EW_MAX_INPUTS + 1];
   ew_params params;
-  bcast_tensor out;                 /* layout only: data NULL */
-  bcast_tensor in[EW_MAX_INPUTS];   /* layout only */
+  bcast_tensor out;               /* layout only: data NULL */
+  bcast_tensor in[EW_MAX_INPUTS]; /* layout only */
   bcast_plan engine;
 };
 
@@ -91,30 +92,50 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
                                  bcast_diag *diag);
 
 /* Whether a plan with this engine plan, variant and output element size
- * writes with streaming stores (ew_stream.c). */
-int bcast__ew_want_stream(const bcast_plan *engine, int variant, int64_t elem);
+ * writes with non-temporal stores (ew_nt_store.c). */
+int bcast__ew_want_nt_store(const bcast_plan *engine, int variant,
+                            int64_t elem);
 
-/* What the streaming wrapper runs: the plan's kernel and parameters. */
-typedef struct ew_stream_params {
-  bcast_kernel2_fn kernel;
+/* What the non-temporal wrapper runs: the plan's kernel and parameters. */
+typedef struct ew_nt_store_params {
+  bcast_rows_kernel_fn kernel;
   const ew_params *params;
   int64_t elem; /* output element size */
   int n_operands;
-} ew_stream_params;
+} ew_nt_store_params;
 
-/* The kernel in params (an ew_stream_params) writing through a block
- * buffer that is streamed to the output (ew_stream.c).  Defined where
- * streaming stores exist (BCAST__HAVE_STREAM). */
-void bcast__ew_stream_kernel(int64_t rows, int64_t n, char *const *ptrs,
-                             const int64_t *strides,
-                             const int64_t *row_strides, const void *params);
+/* The kernel in params (an ew_nt_store_params) writing through a block
+ * buffer copied to the output with non-temporal stores (ew_nt_store.c).
+ * Defined where non-temporal stores exist (BCAST__HAVE_NT_STORE). */
+void bcast__ew_nt_store_kernel(int64_t rows, int64_t n, char *const *ptrs,
+                               const int64_t *strides,
+                               const int64_t *row_strides, const void *params);
+
+/* Where an output lies in a larger one, for the index a checked failure
+ * names: origin is the output's first element in the larger one, whole
+ * the larger one's shape (both of the output's rank). */
+typedef struct ew_origin {
+  const int64_t *origin;
+  const int64_t *whole;
+} ew_origin;
 
 /* Walks the output in C order for the first element whose result TOSA
  * leaves unpredictable: BCAST_CHECKED with the index and operands in the
- * diagnostic, else BCAST_OK (ew_checked.c). */
+ * diagnostic, else BCAST_OK.  at (NULL: the output is its own) places the
+ * index in a larger output (ew_checked.c). */
 bcast_status bcast__ew_check_pass(const struct bcast_ew_plan *plan,
                                   void *out_data, const void *const *in_data,
-                                  bcast_diag *diag);
+                                  const ew_origin *at, bcast_diag *diag);
+
+/* bcast_ew_compute_into for out, one tile of a larger output that at
+ * places: a checked failure names the element's index and C-order
+ * position in the larger output (ew_run.c; src/save/ writes tiles). */
+bcast_status bcast__ew_compute_tile(bcast_op op, const bcast_op_attrs *attrs,
+                                    size_t n_inputs,
+                                    const bcast_tensor *inputs,
+                                    const bcast_tensor *out,
+                                    const bcast_ew_options *options,
+                                    const ew_origin *at, bcast_diag *diag);
 
 /* ------------------------------------------------------------------------ */
 /* Test hooks (ew_build.c, and ew_checked.c for the reference path). */
@@ -138,10 +159,10 @@ void bcast__ew_plan_force_portable(bcast_ew_plan *plan);
 int bcast__ew_plan_uses_avx2(const bcast_ew_plan *plan);
 
 /* Makes a plan with a contiguous-output variant write through the
- * streaming-store wrapper whatever the output's size (tests compare it with
- * the reference), and tells whether a plan streams. */
-void bcast__ew_plan_force_stream(bcast_ew_plan *plan);
-int bcast__ew_plan_streams(const bcast_ew_plan *plan);
+ * non-temporal wrapper whatever the output's size (tests compare it with
+ * the reference), and tells whether a plan uses it. */
+void bcast__ew_plan_force_nt_store(bcast_ew_plan *plan);
+int bcast__ew_plan_nt_stores(const bcast_ew_plan *plan);
 
 /* Whether executing the plan calls its kernel once itself, with no
  * engine walk and no OpenMP region (small or one-thread 1- and 2-dim

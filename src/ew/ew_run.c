@@ -1,6 +1,6 @@
 /* Running an element-wise plan: executing it on bound buffers (checked
  * mode first if asked, then the engine with the plan's kernel or its
- * streaming wrapper), running it on tensors after checking their layouts
+ * non-temporal wrapper), running it on tensors after checking their layouts
  * and overlap, and the one-call compute entry points that plan and run. */
 #include <stdatomic.h>
 #include <stdint.h>
@@ -20,7 +20,7 @@
 #define EW_PROGRESS_PIECE ((int64_t)1 << 20)
 
 typedef struct ew_progress {
-  bcast_kernel2_fn kernel;
+  bcast_rows_kernel_fn kernel;
   const void *params;
   int n_operands;
   int64_t elem_bytes, total_bytes;
@@ -49,7 +49,8 @@ static void progress_kernel(int64_t rows, int64_t n, char *const *ptrs,
   for (int64_t j = 0; j < rows; j += per) {
     const int64_t m = rows - j < per ? rows - j : per;
     for (int64_t i = 0; i < n; i += EW_PROGRESS_PIECE) {
-      const int64_t len = n - i < EW_PROGRESS_PIECE ? n - i : EW_PROGRESS_PIECE;
+      const int64_t len =
+          n - i < EW_PROGRESS_PIECE ? n - i : EW_PROGRESS_PIECE;
       for (int k = 0; k < pg->n_operands; k++)
         p[k] = ptrs[k] + j * row_strides[k] + i * strides[k];
       progress_piece(pg, m, m > 1 ? n : len, p, strides, row_strides);
@@ -58,13 +59,15 @@ static void progress_kernel(int64_t rows, int64_t n, char *const *ptrs,
   }
 }
 
-/* Executes the plan, reporting to options->progress when it is set. */
+/* Executes the plan, reporting to options->progress when it is set; at
+ * places a checked failure's index (NULL: the output is its own). */
 static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
                             const void *const *in_data,
                             const bcast_ew_options *options,
-                            bcast_diag *diag) {
+                            const ew_origin *at, bcast_diag *diag) {
   if (plan->checked) {
-    bcast_status status = bcast__ew_check_pass(plan, out_data, in_data, diag);
+    bcast_status status =
+        bcast__ew_check_pass(plan, out_data, in_data, at, diag);
     if (status != BCAST_OK) return status;
   }
   char *base[EW_MAX_INPUTS + 1];
@@ -72,31 +75,37 @@ static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
   for (int k = 0; k < plan->arity; k++)
     base[k + 1] = (char *)(uintptr_t)in_data[k];
   /* Small and two-dimensional: one kernel call, without the engine's walk
-   * (or its fence, which only streaming stores need). */
-  if (plan->direct && !plan->stream && (!options || !options->progress)) {
+   * (or its fence, which only non-temporal stores need). */
+  if (plan->direct && !plan->nt_store && (!options || !options->progress)) {
     const bcast_plan *e = &plan->engine;
     plan->kernel(e->ndim > 1 ? e->extent[0] : 1, e->extent[e->ndim - 1], base,
                  plan->step, plan->row_step, &plan->params);
     return BCAST_OK;
   }
-  bcast_kernel2_fn kernel = plan->kernel;
+  bcast_rows_kernel_fn kernel = plan->kernel;
   const void *params = &plan->params;
-#if BCAST__HAVE_STREAM
-  const ew_stream_params sp = {plan->kernel, &plan->params,
-                               plan->engine.elem_bytes[0], plan->arity + 1};
-  if (plan->stream) {
-    kernel = bcast__ew_stream_kernel;
+#if BCAST__HAVE_NT_STORE
+  const ew_nt_store_params sp = {plan->kernel, &plan->params,
+                                 plan->engine.elem_bytes[0], plan->arity + 1};
+  if (plan->nt_store) {
+    kernel = bcast__ew_nt_store_kernel;
     params = &sp;
   }
 #endif
   if (!options || !options->progress) {
-    bcast_plan_run2(&plan->engine, base, kernel, params, plan->threads);
+    bcast_plan_run_rows(&plan->engine, base, kernel, params, plan->threads);
     return BCAST_OK;
   }
-  ew_progress pg = {kernel, params, plan->arity + 1, plan->engine.elem_bytes[0],
-                    plan->engine.elem_count * plan->engine.elem_bytes[0], 0,
-                    options->progress, options->progress_ctx};
-  bcast_plan_run2(&plan->engine, base, progress_kernel, &pg, plan->threads);
+  ew_progress pg = {kernel,
+                    params,
+                    plan->arity + 1,
+                    plan->engine.elem_bytes[0],
+                    plan->engine.elem_count * plan->engine.elem_bytes[0],
+                    0,
+                    options->progress,
+                    options->progress_ctx};
+  bcast_plan_run_rows(&plan->engine, base, progress_kernel, &pg,
+                      plan->threads);
   options->progress(options->progress_ctx, pg.total_bytes, pg.total_bytes);
   return BCAST_OK;
 }
@@ -104,7 +113,7 @@ static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
 bcast_status bcast_ew_plan_execute(const bcast_ew_plan *plan, void *out_data,
                                    const void *const *in_data,
                                    bcast_diag *diag) {
-  return execute(plan, out_data, in_data, NULL, diag);
+  return execute(plan, out_data, in_data, NULL, NULL, diag);
 }
 
 /* Whether two tensors have the same type, shape and strides (the stride of
@@ -127,8 +136,10 @@ static void byte_span(const bcast_tensor *t, uintptr_t *lo, uintptr_t *hi) {
       return;
     }
     const intptr_t reach = (intptr_t)((t->shape[i] - 1) * t->stride_bytes[i]);
-    if (reach < 0) low += reach;
-    else high += reach;
+    if (reach < 0)
+      low += reach;
+    else
+      high += reach;
   }
   *lo = (uintptr_t)t->data + (uintptr_t)low;
   *hi = (uintptr_t)t->data + (uintptr_t)high +
@@ -139,7 +150,8 @@ static void byte_span(const bcast_tensor *t, uintptr_t *lo, uintptr_t *hi) {
  * overlaps an input. */
 static bcast_status run_laid_out(const bcast_ew_plan *plan,
                                  const bcast_tensor *inputs,
-                                 const bcast_tensor *out, bcast_diag *diag) {
+                                 const bcast_tensor *out, const ew_origin *at,
+                                 bcast_diag *diag) {
   const void *in_data[EW_MAX_INPUTS];
   uintptr_t out_lo, out_hi;
   byte_span(out, &out_lo, &out_hi);
@@ -158,7 +170,7 @@ static bcast_status run_laid_out(const bcast_ew_plan *plan,
                          bcast_op_get(plan->op)->name, k);
     in_data[k] = inputs[k].data;
   }
-  return execute(plan, out->data, in_data, NULL, diag);
+  return execute(plan, out->data, in_data, NULL, at, diag);
 }
 
 bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
@@ -176,21 +188,8 @@ bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
                          "tosa.%s: operand #%d's type, shape or strides "
                          "differ from the plan's",
                          name, k);
-  return run_laid_out(plan, inputs, out, diag);
+  return run_laid_out(plan, inputs, out, NULL, diag);
 }
-
-static bcast_status compute_new(bcast_op op, const bcast_op_attrs *attrs,
-                                size_t n_inputs, const bcast_tensor *inputs,
-                                bcast_tensor *result,
-                                const bcast_ew_options *options,
-                                const bcast_dtype *checked_result,
-                                bcast_diag *diag);
-static bcast_status compute_into(bcast_op op, const bcast_op_attrs *attrs,
-                                 size_t n_inputs, const bcast_tensor *inputs,
-                                 const bcast_tensor *out,
-                                 const bcast_ew_options *options,
-                                 const bcast_dtype *checked_result,
-                                 bcast_diag *diag);
 
 /* The numpy profile's conversions (bcast_op_operand_dtypes): each input
  * of another type than the op computes in is cast (numpy's CAST) into a
@@ -250,6 +249,35 @@ static void release_converted(bcast_tensor *conv, unsigned converted) {
     if (converted & (1u << k)) bcast_tensor_release(&conv[k]);
 }
 
+/* Plans and runs: a new *result when out is NULL, else into out (the
+ * plan was made for exactly out's layout: only overlap is left to check).
+ * checked_result as for bcast__ew_plan_init; at places a checked
+ * failure's index (NULL: the output is its own). */
+static bcast_status plan_and_run(bcast_op op, const bcast_op_attrs *attrs,
+                                 size_t n_inputs, const bcast_tensor *inputs,
+                                 bcast_tensor *result, const bcast_tensor *out,
+                                 const bcast_ew_options *options,
+                                 const bcast_dtype *checked_result,
+                                 const ew_origin *at, bcast_diag *diag) {
+  struct bcast_ew_plan plan;
+  bcast_status status = bcast__ew_plan_init(
+      &plan, op, attrs, n_inputs, inputs, out, options, checked_result, diag);
+  if (status != BCAST_OK) return status;
+  if (out) return run_laid_out(&plan, inputs, out, at, diag);
+  /* A new output's pages are zeroed by the OS as they are first touched,
+   * through the cache: ordinary stores then hit those lines, where
+   * non-temporal stores would write each line twice (measured: 4096x1 +
+   * 1x4096 float32 into a new output 9.0 ms non-temporal, 6.8 ms cached). */
+  plan.nt_store = 0;
+  status = bcast_ew_plan_alloc_output(&plan, result, diag);
+  if (status != BCAST_OK) return status;
+  const void *in_data[EW_MAX_INPUTS];
+  for (size_t k = 0; k < n_inputs; k++) in_data[k] = inputs[k].data;
+  status = execute(&plan, result->data, in_data, options, at, diag);
+  if (status != BCAST_OK) bcast_tensor_release(result);
+  return status;
+}
+
 /* The one-call forms: a new *result when out is NULL, else into out; under
  * the numpy profile, inputs of another type than the op computes in are
  * converted first (the type check is then done once, here). */
@@ -257,7 +285,7 @@ static bcast_status compute_one(bcast_op op, const bcast_op_attrs *attrs,
                                 size_t n_inputs, const bcast_tensor *inputs,
                                 bcast_tensor *result, const bcast_tensor *out,
                                 const bcast_ew_options *options,
-                                bcast_diag *diag) {
+                                const ew_origin *at, bcast_diag *diag) {
   bcast_tensor conv[EW_MAX_INPUTS], use[EW_MAX_INPUTS];
   unsigned converted = 0;
   bcast_dtype type;
@@ -273,10 +301,8 @@ static bcast_status compute_one(bcast_op op, const bcast_op_attrs *attrs,
       checked = &type;
   }
   if (status == BCAST_OK)
-    status = out ? compute_into(op, attrs, n_inputs, inputs, out, options,
-                                checked, diag)
-                 : compute_new(op, attrs, n_inputs, inputs, result, options,
-                               checked, diag);
+    status = plan_and_run(op, attrs, n_inputs, inputs, result, out, options,
+                          checked, at, diag);
   release_converted(conv, converted);
   return status;
 }
@@ -287,7 +313,7 @@ bcast_status bcast_ew_compute(bcast_op op, const bcast_op_attrs *attrs,
                               const bcast_ew_options *options,
                               bcast_diag *diag) {
   memset(result, 0, sizeof *result);
-  return compute_one(op, attrs, n_inputs, inputs, result, NULL, options,
+  return compute_one(op, attrs, n_inputs, inputs, result, NULL, options, NULL,
                      diag);
 }
 
@@ -296,45 +322,16 @@ bcast_status bcast_ew_compute_into(bcast_op op, const bcast_op_attrs *attrs,
                                    const bcast_tensor *out,
                                    const bcast_ew_options *options,
                                    bcast_diag *diag) {
-  return compute_one(op, attrs, n_inputs, inputs, NULL, out, options, diag);
+  return bcast__ew_compute_tile(op, attrs, n_inputs, inputs, out, options,
+                                NULL, diag);
 }
 
-static bcast_status compute_new(bcast_op op, const bcast_op_attrs *attrs,
-                                size_t n_inputs, const bcast_tensor *inputs,
-                                bcast_tensor *result,
-                                const bcast_ew_options *options,
-                                const bcast_dtype *checked_result,
-                                bcast_diag *diag) {
-  struct bcast_ew_plan plan;
-  bcast_status status =
-      bcast__ew_plan_init(&plan, op, attrs, n_inputs, inputs, NULL, options,
-                          checked_result, diag);
-  /* A new output's pages are zeroed by the OS as they are first touched,
-   * through the cache: ordinary stores then hit those lines, where
-   * streaming stores would write each line twice (measured: 4096x1 +
-   * 1x4096 float32 into a new output 9.0 ms streaming, 6.8 ms cached). */
-  plan.stream = 0;
-  if (status == BCAST_OK) status = bcast_ew_plan_alloc_output(&plan, result, diag);
-  if (status != BCAST_OK) return status;
-  const void *in_data[EW_MAX_INPUTS];
-  for (size_t k = 0; k < n_inputs; k++) in_data[k] = inputs[k].data;
-  status = execute(&plan, result->data, in_data, options, diag);
-  if (status != BCAST_OK) bcast_tensor_release(result);
-  return status;
-}
-
-static bcast_status compute_into(bcast_op op, const bcast_op_attrs *attrs,
-                                 size_t n_inputs, const bcast_tensor *inputs,
-                                 const bcast_tensor *out,
-                                 const bcast_ew_options *options,
-                                 const bcast_dtype *checked_result,
-                                 bcast_diag *diag) {
-  struct bcast_ew_plan plan;
-  bcast_status status =
-      bcast__ew_plan_init(&plan, op, attrs, n_inputs, inputs, out, options,
-                          checked_result, diag);
-  /* The plan was made for exactly these layouts: only overlap is left to
-   * check. */
-  if (status != BCAST_OK) return status;
-  return run_laid_out(&plan, inputs, out, diag);
+bcast_status bcast__ew_compute_tile(bcast_op op, const bcast_op_attrs *attrs,
+                                    size_t n_inputs,
+                                    const bcast_tensor *inputs,
+                                    const bcast_tensor *out,
+                                    const bcast_ew_options *options,
+                                    const ew_origin *at, bcast_diag *diag) {
+  return compute_one(op, attrs, n_inputs, inputs, NULL, out, options, at,
+                     diag);
 }

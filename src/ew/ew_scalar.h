@@ -22,13 +22,13 @@
 
 /* The attributes as the kernels read them, prepared once per plan. */
 typedef struct ew_params {
-  int32_t shift;          /* MUL, int32 */
-  int32_t round;          /* ARITHMETIC_RIGHT_SHIFT */
-  int32_t nan_ignore;     /* CLAMP, MAXIMUM, MINIMUM */
-  int32_t in_zp, out_zp;  /* NEGATE, tosa profile */
-  int64_t lo_i, hi_i;     /* CLAMP, signed types: within the type's range */
-  uint64_t lo_u, hi_u;    /* CLAMP, unsigned types */
-  double lo_f, hi_f;      /* CLAMP, floating types: rounded to the type */
+  int32_t shift;         /* MUL, int32 */
+  int32_t round;         /* ARITHMETIC_RIGHT_SHIFT */
+  int32_t nan_ignore;    /* CLAMP, MAXIMUM, MINIMUM */
+  int32_t in_zp, out_zp; /* NEGATE, tosa profile */
+  int64_t lo_i, hi_i;    /* CLAMP, signed types: within the type's range */
+  uint64_t lo_u, hi_u;   /* CLAMP, unsigned types */
+  double lo_f, hi_f;     /* CLAMP, floating types: rounded to the type */
 } ew_params;
 
 /* ------------------------------------------------------------------------ */
@@ -207,227 +207,229 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
 /* Integer ops that read the same for signed and unsigned types.  U is the
  * unsigned type of the same width, UW the unsigned type arithmetic is done
  * in (no promotion to a signed int can overflow). */
-#define EW_INT_SCALARS_(S, T, U, UW, BITS)                                    \
-  EW_COMMON_SCALARS_(S, T)                                                    \
-  static inline T ew_bitwise_not_##S(T a, const ew_params *p) {               \
-    (void)p;                                                                  \
-    return (T)~a;                                                             \
-  }                                                                           \
-  static inline T ew_bitwise_and_##S(T a, T b, const ew_params *p) {          \
-    (void)p;                                                                  \
-    return (T)(a & b);                                                        \
-  }                                                                           \
-  static inline T ew_bitwise_or_##S(T a, T b, const ew_params *p) {           \
-    (void)p;                                                                  \
-    return (T)(a | b);                                                        \
-  }                                                                           \
-  static inline T ew_bitwise_xor_##S(T a, T b, const ew_params *p) {          \
-    (void)p;                                                                  \
-    return (T)(a ^ b);                                                        \
-  }                                                                           \
-  /* Wrapping add and sub; unpredictable when the exact sum does not fit. */  \
-  static inline T ew_add_##S(T a, T b, const ew_params *p) {                  \
-    (void)p;                                                                  \
-    return (T)(U)((UW)(U)a + (UW)(U)b);                                       \
-  }                                                                           \
-  static inline int ew_unpred_add_##S(T a, T b, const ew_params *p) {         \
-    T r;                                                                      \
-    (void)p;                                                                  \
-    return __builtin_add_overflow(a, b, &r);                                  \
-  }                                                                           \
-  static inline T ew_sub_##S(T a, T b, const ew_params *p) {                  \
-    (void)p;                                                                  \
-    return (T)(U)((UW)(U)a - (UW)(U)b);                                       \
-  }                                                                           \
-  static inline int ew_unpred_sub_##S(T a, T b, const ew_params *p) {         \
-    T r;                                                                      \
-    (void)p;                                                                  \
-    return __builtin_sub_overflow(a, b, &r);                                  \
-  }                                                                           \
-  /* Wrapping product (TOSA's MUL keeps the low bits: never unpredictable). */ \
-  static inline T ew_mul_wrap_##S(T a, T b, const ew_params *p) {             \
-    (void)p;                                                                  \
-    return (T)(U)((UW)(U)a * (UW)(U)b);                                       \
-  }                                                                           \
-  /* numpy.square: the wrapping product a * a. */                             \
-  static inline T ew_square_##S(T a, const ew_params *p) {                    \
-    return ew_mul_wrap_##S(a, a, p);                                          \
-  }                                                                           \
-  static inline T ew_maximum_##S(T a, T b, const ew_params *p) {              \
-    (void)p;                                                                  \
-    return a > b ? a : b;                                                     \
-  }                                                                           \
-  static inline T ew_minimum_##S(T a, T b, const ew_params *p) {              \
-    (void)p;                                                                  \
-    return a < b ? a : b;                                                     \
-  }                                                                           \
-  /* numpy.fmax / fmin: integers have no NaN to ignore. */                    \
-  static inline T ew_fmax_##S(T a, T b, const ew_params *p) {                 \
-    return ew_maximum_##S(a, b, p);                                           \
-  }                                                                           \
-  static inline T ew_fmin_##S(T a, T b, const ew_params *p) {                 \
-    return ew_minimum_##S(a, b, p);                                           \
-  }                                                                           \
-  /* Leading zeros of the BITS-bit pattern: clz(0) = BITS, negative -> 0. */  \
-  static inline T ew_clz_##S(T a, const ew_params *p) {                       \
-    (void)p;                                                                  \
-    return (T)(ew_clz64((uint64_t)(U)a) - (64 - (BITS)));                     \
-  }                                                                           \
+#define EW_INT_SCALARS_(S, T, U, UW, BITS)                                      \
+  EW_COMMON_SCALARS_(S, T)                                                      \
+  static inline T ew_bitwise_not_##S(T a, const ew_params *p) {                 \
+    (void)p;                                                                    \
+    return (T)~a;                                                               \
+  }                                                                             \
+  static inline T ew_bitwise_and_##S(T a, T b, const ew_params *p) {            \
+    (void)p;                                                                    \
+    return (T)(a & b);                                                          \
+  }                                                                             \
+  static inline T ew_bitwise_or_##S(T a, T b, const ew_params *p) {             \
+    (void)p;                                                                    \
+    return (T)(a | b);                                                          \
+  }                                                                             \
+  static inline T ew_bitwise_xor_##S(T a, T b, const ew_params *p) {            \
+    (void)p;                                                                    \
+    return (T)(a ^ b);                                                          \
+  }                                                                             \
+  /* Wrapping add and sub; unpredictable when the exact sum does not fit. */    \
+  static inline T ew_add_##S(T a, T b, const ew_params *p) {                    \
+    (void)p;                                                                    \
+    return (T)(U)((UW)(U)a + (UW)(U)b);                                         \
+  }                                                                             \
+  static inline int ew_unpred_add_##S(T a, T b, const ew_params *p) {           \
+    T r;                                                                        \
+    (void)p;                                                                    \
+    return __builtin_add_overflow(a, b, &r);                                    \
+  }                                                                             \
+  static inline T ew_sub_##S(T a, T b, const ew_params *p) {                    \
+    (void)p;                                                                    \
+    return (T)(U)((UW)(U)a - (UW)(U)b);                                         \
+  }                                                                             \
+  static inline int ew_unpred_sub_##S(T a, T b, const ew_params *p) {           \
+    T r;                                                                        \
+    (void)p;                                                                    \
+    return __builtin_sub_overflow(a, b, &r);                                    \
+  }                                                                             \
+  /* Wrapping product (TOSA's MUL keeps the low bits: never unpredictable). */  \
+  static inline T ew_mul_wrap_##S(T a, T b, const ew_params *p) {               \
+    (void)p;                                                                    \
+    return (T)(U)((UW)(U)a * (UW)(U)b);                                         \
+  }                                                                             \
+  /* numpy.square: the wrapping product a * a. */                               \
+  static inline T ew_square_##S(T a, const ew_params *p) {                      \
+    return ew_mul_wrap_##S(a, a, p);                                            \
+  }                                                                             \
+  static inline T ew_maximum_##S(T a, T b, const ew_params *p) {                \
+    (void)p;                                                                    \
+    return a > b ? a : b;                                                       \
+  }                                                                             \
+  static inline T ew_minimum_##S(T a, T b, const ew_params *p) {                \
+    (void)p;                                                                    \
+    return a < b ? a : b;                                                       \
+  }                                                                             \
+  /* numpy.fmax / fmin: integers have no NaN to ignore. */                      \
+  static inline T ew_fmax_##S(T a, T b, const ew_params *p) {                   \
+    return ew_maximum_##S(a, b, p);                                             \
+  }                                                                             \
+  static inline T ew_fmin_##S(T a, T b, const ew_params *p) {                   \
+    return ew_minimum_##S(a, b, p);                                             \
+  }                                                                             \
+  /* Leading zeros of the BITS-bit pattern: clz(0) = BITS, negative -> 0. */    \
+  static inline T ew_clz_##S(T a, const ew_params *p) {                         \
+    (void)p;                                                                    \
+    return (T)(ew_clz64((uint64_t)(U)a) - (64 - (BITS)));                       \
+  }                                                                             \
   /* Logical shifts by counts in [0, BITS-1] through the unsigned pattern;    \
-   * other counts give 0 (unpredictable in TOSA). */                          \
-  static inline T ew_logical_left_shift_##S(T a, T b, const ew_params *p) {   \
-    (void)p;                                                                  \
-    return ew_count_ok_##S(b) ? (T)(U)((UW)(U)a << b) : (T)0;                 \
-  }                                                                           \
-  static inline T ew_logical_right_shift_##S(T a, T b, const ew_params *p) {  \
-    (void)p;                                                                  \
-    return ew_count_ok_##S(b) ? (T)((UW)(U)a >> b) : (T)0;                    \
-  }                                                                           \
-  static inline int ew_unpred_logical_left_shift_##S(T a, T b,                \
-                                                     const ew_params *p) {    \
-    (void)a;                                                                  \
-    (void)p;                                                                  \
-    return !ew_count_ok_##S(b);                                               \
-  }                                                                           \
-  static inline int ew_unpred_logical_right_shift_##S(T a, T b,               \
-                                                      const ew_params *p) {   \
-    (void)a;                                                                  \
-    (void)p;                                                                  \
-    return !ew_count_ok_##S(b);                                               \
-  }                                                                           \
-  static inline int ew_unpred_arithmetic_right_shift_##S(T a, T b,            \
-                                                         const ew_params *p) { \
-    (void)a;                                                                  \
-    (void)p;                                                                  \
-    return !ew_count_ok_##S(b);                                               \
-  }                                                                           \
-  /* Integer power by squaring, wrapping; b < 0 is handled per signedness. */ \
-  static inline T ew_pow_bits_##S(T a, U e) {                                 \
-    UW r = 1, x = (U)a;                                                       \
-    while (e) {                                                               \
-      if (e & 1u) r = (U)(r * x);                                             \
-      x = (U)(x * x);                                                         \
-      e = (U)(e >> 1);                                                        \
-    }                                                                         \
-    return (T)(U)r;                                                           \
-  }                                                                           \
-  /* CLAMP bounds arrive clipped to the type (ew_params). */                  \
-  EW_NEVER1_(clamp, S, T)                                                     \
-  EW_NEVER1_(bitwise_not, S, T)                                               \
-  EW_NEVER1_(clz, S, T)                                                       \
-  EW_NEVER2_(bitwise_and, S, T)                                               \
-  EW_NEVER2_(bitwise_or, S, T)                                                \
-  EW_NEVER2_(bitwise_xor, S, T)                                               \
-  EW_NEVER2_(mul_wrap, S, T)                                                  \
-  EW_NEVER1_(square, S, T)                                                    \
-  EW_NEVER2_(fmax, S, T)                                                      \
-  EW_NEVER2_(fmin, S, T)                                                      \
-  EW_NEVER2_(maximum, S, T)                                                   \
+   * other counts give 0 (unpredictable in TOSA). */ \
+  static inline T ew_logical_left_shift_##S(T a, T b, const ew_params *p) {     \
+    (void)p;                                                                    \
+    return ew_count_ok_##S(b) ? (T)(U)((UW)(U)a << b) : (T)0;                   \
+  }                                                                             \
+  static inline T ew_logical_right_shift_##S(T a, T b, const ew_params *p) {    \
+    (void)p;                                                                    \
+    return ew_count_ok_##S(b) ? (T)((UW)(U)a >> b) : (T)0;                      \
+  }                                                                             \
+  static inline int ew_unpred_logical_left_shift_##S(T a, T b,                  \
+                                                     const ew_params *p) {      \
+    (void)a;                                                                    \
+    (void)p;                                                                    \
+    return !ew_count_ok_##S(b);                                                 \
+  }                                                                             \
+  static inline int ew_unpred_logical_right_shift_##S(T a, T b,                 \
+                                                      const ew_params *p) {     \
+    (void)a;                                                                    \
+    (void)p;                                                                    \
+    return !ew_count_ok_##S(b);                                                 \
+  }                                                                             \
+  static inline int ew_unpred_arithmetic_right_shift_##S(                       \
+      T a, T b, const ew_params *p) {                                           \
+    (void)a;                                                                    \
+    (void)p;                                                                    \
+    return !ew_count_ok_##S(b);                                                 \
+  }                                                                             \
+  /* Integer power by squaring, wrapping; b < 0 is handled per signedness. */   \
+  static inline T ew_pow_bits_##S(T a, U e) {                                   \
+    UW r = 1, x = (U)a;                                                         \
+    while (e) {                                                                 \
+      if (e & 1u) r = (U)(r * x);                                               \
+      x = (U)(x * x);                                                           \
+      e = (U)(e >> 1);                                                          \
+    }                                                                           \
+    return (T)(U)r;                                                             \
+  }                                                                             \
+  /* CLAMP bounds arrive clipped to the type (ew_params). */                    \
+  EW_NEVER1_(clamp, S, T)                                                       \
+  EW_NEVER1_(bitwise_not, S, T)                                                 \
+  EW_NEVER1_(clz, S, T)                                                         \
+  EW_NEVER2_(bitwise_and, S, T)                                                 \
+  EW_NEVER2_(bitwise_or, S, T)                                                  \
+  EW_NEVER2_(bitwise_xor, S, T)                                                 \
+  EW_NEVER2_(mul_wrap, S, T)                                                    \
+  EW_NEVER1_(square, S, T)                                                      \
+  EW_NEVER2_(fmax, S, T)                                                        \
+  EW_NEVER2_(fmin, S, T)                                                        \
+  EW_NEVER2_(maximum, S, T)                                                     \
   EW_NEVER2_(minimum, S, T)
 
-#define EW_SINT_SCALARS_(S, T, U, UW, BITS, MIN, MAX)                         \
-  static inline int ew_count_ok_##S(T b) { return b >= 0 && b < (BITS); }     \
-  EW_INT_SCALARS_(S, T, U, UW, BITS)                                          \
-  /* |a|, wrapping: abs(MIN) = MIN (unpredictable). */                        \
-  static inline T ew_abs_##S(T a, const ew_params *p) {                       \
-    (void)p;                                                                  \
-    return a < 0 ? (T)(U)(0 - (UW)(U)a) : a;                                  \
-  }                                                                           \
-  static inline int ew_unpred_abs_##S(T a, const ew_params *p) {              \
-    (void)p;                                                                  \
-    return a == (MIN);                                                        \
-  }                                                                           \
-  /* Negate, wrapping (numpy profile): -MIN = MIN (unpredictable). */         \
-  static inline T ew_negate_##S(T a, const ew_params *p) {                    \
-    (void)p;                                                                  \
-    return (T)(U)(0 - (UW)(U)a);                                              \
-  }                                                                           \
-  static inline int ew_unpred_negate_##S(T a, const ew_params *p) {           \
-    (void)p;                                                                  \
-    return a == (MIN);                                                        \
-  }                                                                           \
+#define EW_SINT_SCALARS_(S, T, U, UW, BITS, MIN, MAX)                           \
+  static inline int ew_count_ok_##S(T b) { return b >= 0 && b < (BITS); }       \
+  EW_INT_SCALARS_(S, T, U, UW, BITS)                                            \
+  /* |a|, wrapping: abs(MIN) = MIN (unpredictable). */                          \
+  static inline T ew_abs_##S(T a, const ew_params *p) {                         \
+    (void)p;                                                                    \
+    return a < 0 ? (T)(U)(0 - (UW)(U)a) : a;                                    \
+  }                                                                             \
+  static inline int ew_unpred_abs_##S(T a, const ew_params *p) {                \
+    (void)p;                                                                    \
+    return a == (MIN);                                                          \
+  }                                                                             \
+  /* Negate, wrapping (numpy profile): -MIN = MIN (unpredictable). */           \
+  static inline T ew_negate_##S(T a, const ew_params *p) {                      \
+    (void)p;                                                                    \
+    return (T)(U)(0 - (UW)(U)a);                                                \
+  }                                                                             \
+  static inline int ew_unpred_negate_##S(T a, const ew_params *p) {             \
+    (void)p;                                                                    \
+    return a == (MIN);                                                          \
+  }                                                                             \
   /* numpy.reciprocal of an integer: 1.0 / a converted to T as NumPy's loop \
    * does (truncated: 1, -1 or 0); 1 / 0 = inf converts as x86-64 does: the  \
-   * minimum for int32 and int64, 0 for narrower types (unpredictable). */    \
-  static inline T ew_reciprocal_##S(T a, const ew_params *p) {                \
-    (void)p;                                                                  \
-    if (a == 0) return (T)((BITS) >= 32 ? (MIN) : 0);                         \
-    return (T)(a == 1 ? 1 : a == -1 ? -1 : 0);                                \
-  }                                                                           \
-  static inline int ew_unpred_reciprocal_##S(T a, const ew_params *p) {       \
-    (void)p;                                                                  \
-    return a == 0;                                                            \
-  }                                                                           \
+   * minimum for int32 and int64, 0 for narrower types (unpredictable). */   \
+  static inline T ew_reciprocal_##S(T a, const ew_params *p) {                  \
+    (void)p;                                                                    \
+    if (a == 0) return (T)((BITS) >= 32 ? (MIN) : 0);                           \
+    return (T)(a == 1 ? 1 : a == -1 ? -1 : 0);                                  \
+  }                                                                             \
+  static inline int ew_unpred_reciprocal_##S(T a, const ew_params *p) {         \
+    (void)p;                                                                    \
+    return a == 0;                                                              \
+  }                                                                             \
   /* TOSA's NEGATE: clip(-(a - in_zp) + out_zp) computed in 64 bits;          \
    * saturation is TOSA's rule for int8/int16, bcast's choice for int32,      \
-   * where TOSA calls an out-of-range result unpredictable. */                \
-  static inline int64_t ew_negate_exact_##S(T a, const ew_params *p) {        \
-    return -((int64_t)a - p->in_zp) + p->out_zp;                              \
-  }                                                                           \
-  static inline T ew_negate_sat_##S(T a, const ew_params *p) {                \
-    const int64_t v = ew_negate_exact_##S(a, p);                              \
-    return (T)(v < (MIN) ? (MIN) : v > (MAX) ? (MAX) : v);                    \
-  }                                                                           \
-  static inline int ew_unpred_negate_sat_##S(T a, const ew_params *p) {       \
-    const int64_t v = ew_negate_exact_##S(a, p);                              \
-    return (BITS) >= 32 && (v < (MIN) || v > (MAX));                          \
-  }                                                                           \
-  static inline T ew_clamp_##S(T a, const ew_params *p) {                     \
-    const T lo = (T)p->lo_i, hi = (T)p->hi_i;                                 \
-    const T v = a < lo ? lo : a;                                              \
-    return v > hi ? hi : v;                                                   \
-  }                                                                           \
-  /* Truncating division; a / 0 = 0 and MIN / -1 = MIN (unpredictable). */   \
-  static inline T ew_intdiv_##S(T a, T b, const ew_params *p) {               \
-    (void)p;                                                                  \
-    if (b == 0) return 0;                                                     \
-    if (b == -1) return (T)(U)(0 - (UW)(U)a);                                 \
-    return (T)(a / b);                                                        \
-  }                                                                           \
-  static inline int ew_unpred_intdiv_##S(T a, T b, const ew_params *p) {      \
-    (void)p;                                                                  \
-    return b == 0 || (a == (MIN) && b == -1);                                 \
-  }                                                                           \
+   * where TOSA calls an out-of-range result unpredictable. */ \
+  static inline int64_t ew_negate_exact_##S(T a, const ew_params *p) {          \
+    return -((int64_t)a - p->in_zp) + p->out_zp;                                \
+  }                                                                             \
+  static inline T ew_negate_sat_##S(T a, const ew_params *p) {                  \
+    const int64_t v = ew_negate_exact_##S(a, p);                                \
+    return (T)(v < (MIN) ? (MIN) : v > (MAX) ? (MAX) : v);                      \
+  }                                                                             \
+  static inline int ew_unpred_negate_sat_##S(T a, const ew_params *p) {         \
+    const int64_t v = ew_negate_exact_##S(a, p);                                \
+    return (BITS) >= 32 && (v < (MIN) || v > (MAX));                            \
+  }                                                                             \
+  static inline T ew_clamp_##S(T a, const ew_params *p) {                       \
+    const T lo = (T)p->lo_i, hi = (T)p->hi_i;                                   \
+    const T v = a < lo ? lo : a;                                                \
+    return v > hi ? hi : v;                                                     \
+  }                                                                             \
+  /* Truncating division; a / 0 = 0 and MIN / -1 = MIN (unpredictable). */      \
+  static inline T ew_intdiv_##S(T a, T b, const ew_params *p) {                 \
+    (void)p;                                                                    \
+    if (b == 0) return 0;                                                       \
+    if (b == -1) return (T)(U)(0 - (UW)(U)a);                                   \
+    return (T)(a / b);                                                          \
+  }                                                                             \
+  static inline int ew_unpred_intdiv_##S(T a, T b, const ew_params *p) {        \
+    (void)p;                                                                    \
+    return b == 0 || (a == (MIN) && b == -1);                                   \
+  }                                                                             \
   /* numpy.floor_divide: the quotient rounded toward -inf; a // 0 = 0 and    \
-   * MIN // -1 = MIN (NumPy warns: reported in checked mode). */              \
-  static inline T ew_floor_divide_##S(T a, T b, const ew_params *p) {         \
-    const T q = ew_intdiv_##S(a, b, p);                                       \
-    return (T)(b != 0 && b != -1 && (a % b != 0) && ((a < 0) != (b < 0))      \
-                   ? q - 1                                                    \
-                   : q);                                                      \
-  }                                                                           \
-  static inline int ew_unpred_floor_divide_##S(T a, T b, const ew_params *p) { \
-    return ew_unpred_intdiv_##S(a, b, p);                                     \
-  }                                                                           \
-  /* numpy.remainder: the sign of the divisor; a % 0 = 0 (NumPy warns). */   \
-  static inline T ew_remainder_##S(T a, T b, const ew_params *p) {            \
-    (void)p;                                                                  \
-    if (b == 0 || b == -1) return 0;                                          \
-    const T r = (T)(a % b);                                                   \
-    return (T)(r != 0 && ((r < 0) != (b < 0)) ? r + b : r);                   \
-  }                                                                           \
-  static inline int ew_unpred_remainder_##S(T a, T b, const ew_params *p) {   \
-    (void)a;                                                                  \
-    (void)p;                                                                  \
-    return b == 0;                                                            \
-  }                                                                           \
+   * MIN // -1 = MIN (NumPy warns: reported in checked mode). */  \
+  static inline T ew_floor_divide_##S(T a, T b, const ew_params *p) {           \
+    const T q = ew_intdiv_##S(a, b, p);                                         \
+    return (T)(b != 0 && b != -1 && (a % b != 0) && ((a < 0) != (b < 0))        \
+                   ? q - 1                                                      \
+                   : q);                                                        \
+  }                                                                             \
+  static inline int ew_unpred_floor_divide_##S(T a, T b,                        \
+                                               const ew_params *p) {            \
+    return ew_unpred_intdiv_##S(a, b, p);                                       \
+  }                                                                             \
+  /* numpy.remainder: the sign of the divisor; a % 0 = 0 (NumPy warns). */      \
+  static inline T ew_remainder_##S(T a, T b, const ew_params *p) {              \
+    (void)p;                                                                    \
+    if (b == 0 || b == -1) return 0;                                            \
+    const T r = (T)(a % b);                                                     \
+    return (T)(r != 0 && ((r < 0) != (b < 0)) ? r + b : r);                     \
+  }                                                                             \
+  static inline int ew_unpred_remainder_##S(T a, T b, const ew_params *p) {     \
+    (void)a;                                                                    \
+    (void)p;                                                                    \
+    return b == 0;                                                              \
+  }                                                                             \
   /* Sign-filling shift; with round, +1 when the last bit shifted out is 1.   \
-   * Counts outside [0, BITS-1]: the sign fill, unrounded. */                 \
-  static inline T ew_arithmetic_right_shift_##S(T a, T b, const ew_params *p) { \
-    if (!ew_count_ok_##S(b)) return (T)(a < 0 ? -1 : 0);                      \
-    const int64_t v = (int64_t)a;                                             \
-    const int64_t up = (p->round && b > 0) ? ((v >> (b - 1)) & 1) : 0;        \
-    return (T)((v >> b) + up);                                                \
-  }                                                                           \
-  static inline T ew_pow_##S(T a, T b, const ew_params *p) {                  \
-    (void)p;                                                                  \
-    if (b < 0) return (T)(a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0);     \
-    return ew_pow_bits_##S(a, (U)b);                                          \
-  }                                                                           \
-  static inline int ew_unpred_pow_##S(T a, T b, const ew_params *p) {         \
-    (void)a;                                                                  \
-    (void)p;                                                                  \
-    return b < 0;                                                             \
+   * Counts outside [0, BITS-1]: the sign fill, unrounded. */ \
+  static inline T ew_arithmetic_right_shift_##S(T a, T b,                       \
+                                                const ew_params *p) {           \
+    if (!ew_count_ok_##S(b)) return (T)(a < 0 ? -1 : 0);                        \
+    const int64_t v = (int64_t)a;                                               \
+    const int64_t up = (p->round && b > 0) ? ((v >> (b - 1)) & 1) : 0;          \
+    return (T)((v >> b) + up);                                                  \
+  }                                                                             \
+  static inline T ew_pow_##S(T a, T b, const ew_params *p) {                    \
+    (void)p;                                                                    \
+    if (b < 0) return (T)(a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0);       \
+    return ew_pow_bits_##S(a, (U)b);                                            \
+  }                                                                             \
+  static inline int ew_unpred_pow_##S(T a, T b, const ew_params *p) {           \
+    (void)a;                                                                    \
+    (void)p;                                                                    \
+    return b < 0;                                                               \
   }
 
 #define EW_UINT_SCALARS_(S, T, UW, BITS)                                      \
@@ -477,14 +479,16 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
     (void)p;                                                                  \
     return b == 0 ? (T)0 : (T)(a % b);                                        \
   }                                                                           \
-  static inline int ew_unpred_floor_divide_##S(T a, T b, const ew_params *p) { \
+  static inline int ew_unpred_floor_divide_##S(T a, T b,                      \
+                                               const ew_params *p) {          \
     return ew_unpred_intdiv_##S(a, b, p);                                     \
   }                                                                           \
   static inline int ew_unpred_remainder_##S(T a, T b, const ew_params *p) {   \
     return ew_unpred_intdiv_##S(a, b, p);                                     \
   }                                                                           \
   /* An unsigned value has no sign: the shift is logical (numpy). */          \
-  static inline T ew_arithmetic_right_shift_##S(T a, T b, const ew_params *p) { \
+  static inline T ew_arithmetic_right_shift_##S(T a, T b,                     \
+                                                const ew_params *p) {         \
     if (!ew_count_ok_##S(b)) return 0;                                        \
     const UW up = (p->round && b > 0) ? (((UW)a >> (b - 1)) & 1u) : 0;        \
     return (T)(((UW)a >> b) + up);                                            \
@@ -498,181 +502,181 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
 
 /* Floating point: F is float or double, M the <math.h> suffix (f or
  * nothing). */
-#define EW_FLOAT_SCALARS_(S, F, M)                                            \
-  EW_COMMON_SCALARS_(S, F)                                                    \
-  static inline F ew_abs_##S(F a, const ew_params *p) {                       \
-    (void)p;                                                                  \
-    return fabs##M(a);                                                        \
-  }                                                                           \
-  static inline F ew_ceil_##S(F a, const ew_params *p) {                      \
-    (void)p;                                                                  \
-    return ceil##M(a);                                                        \
-  }                                                                           \
-  static inline F ew_floor_##S(F a, const ew_params *p) {                     \
-    (void)p;                                                                  \
-    return floor##M(a);                                                       \
-  }                                                                           \
-  static inline F ew_erf_##S(F a, const ew_params *p) {                       \
-    (void)p;                                                                  \
-    return erf##M(a);                                                         \
-  }                                                                           \
-  static inline F ew_exp_##S(F a, const ew_params *p) {                       \
-    (void)p;                                                                  \
-    return exp##M(a);                                                         \
-  }                                                                           \
-  /* log(x < 0) = NaN, log(0) = -inf. */                                      \
-  static inline F ew_log_##S(F a, const ew_params *p) {                       \
-    (void)p;                                                                  \
-    return log##M(a);                                                         \
-  }                                                                           \
-  static inline F ew_negate_##S(F a, const ew_params *p) {                    \
-    (void)p;                                                                  \
-    return -a;                                                                \
-  }                                                                           \
-  static inline F ew_reciprocal_##S(F a, const ew_params *p) {                \
-    (void)p;                                                                  \
-    return (F)1 / a;                                                          \
-  }                                                                           \
-  /* rsqrt(-0) = -inf, rsqrt(x < 0) = NaN. */                                 \
-  static inline F ew_rsqrt_##S(F a, const ew_params *p) {                     \
-    (void)p;                                                                  \
-    return (F)1 / sqrt##M(a);                                                 \
-  }                                                                           \
+#define EW_FLOAT_SCALARS_(S, F, M)                                              \
+  EW_COMMON_SCALARS_(S, F)                                                      \
+  static inline F ew_abs_##S(F a, const ew_params *p) {                         \
+    (void)p;                                                                    \
+    return fabs##M(a);                                                          \
+  }                                                                             \
+  static inline F ew_ceil_##S(F a, const ew_params *p) {                        \
+    (void)p;                                                                    \
+    return ceil##M(a);                                                          \
+  }                                                                             \
+  static inline F ew_floor_##S(F a, const ew_params *p) {                       \
+    (void)p;                                                                    \
+    return floor##M(a);                                                         \
+  }                                                                             \
+  static inline F ew_erf_##S(F a, const ew_params *p) {                         \
+    (void)p;                                                                    \
+    return erf##M(a);                                                           \
+  }                                                                             \
+  static inline F ew_exp_##S(F a, const ew_params *p) {                         \
+    (void)p;                                                                    \
+    return exp##M(a);                                                           \
+  }                                                                             \
+  /* log(x < 0) = NaN, log(0) = -inf. */                                        \
+  static inline F ew_log_##S(F a, const ew_params *p) {                         \
+    (void)p;                                                                    \
+    return log##M(a);                                                           \
+  }                                                                             \
+  static inline F ew_negate_##S(F a, const ew_params *p) {                      \
+    (void)p;                                                                    \
+    return -a;                                                                  \
+  }                                                                             \
+  static inline F ew_reciprocal_##S(F a, const ew_params *p) {                  \
+    (void)p;                                                                    \
+    return (F)1 / a;                                                            \
+  }                                                                             \
+  /* rsqrt(-0) = -inf, rsqrt(x < 0) = NaN. */                                   \
+  static inline F ew_rsqrt_##S(F a, const ew_params *p) {                       \
+    (void)p;                                                                    \
+    return (F)1 / sqrt##M(a);                                                   \
+  }                                                                             \
   /* 1/(1+e^-a), written with e = e^-|a| <= 1 so that it never overflows:   \
    * for a < 0 it is e/(1+e), which keeps tiny (subnormal) results that      \
-   * 1/(1+inf) would flush to 0. */                                           \
-  static inline F ew_sigmoid_##S(F a, const ew_params *p) {                   \
-    (void)p;                                                                  \
-    const F e = exp##M(-fabs##M(a));                                          \
-    const F r = (F)1 / ((F)1 + e);                                            \
-    return a >= 0 ? r : e * r;                                                \
-  }                                                                           \
-  static inline F ew_tanh_##S(F a, const ew_params *p) {                      \
-    (void)p;                                                                  \
-    return tanh##M(a);                                                        \
-  }                                                                           \
+   * 1/(1+inf) would flush to 0. */   \
+  static inline F ew_sigmoid_##S(F a, const ew_params *p) {                     \
+    (void)p;                                                                    \
+    const F e = exp##M(-fabs##M(a));                                            \
+    const F r = (F)1 / ((F)1 + e);                                              \
+    return a >= 0 ? r : e * r;                                                  \
+  }                                                                             \
+  static inline F ew_tanh_##S(F a, const ew_params *p) {                        \
+    (void)p;                                                                    \
+    return tanh##M(a);                                                          \
+  }                                                                             \
   /* max(a, lo) first, then min(., hi).  A NaN fails both comparisons and     \
-   * passes through (PROPAGATE); IGNORE maps it to lo. */                     \
-  static inline F ew_clamp_##S(F a, const ew_params *p) {                     \
-    const F lo = (F)p->lo_f, hi = (F)p->hi_f;                                 \
-    const F v = p->nan_ignore ? (a >= lo ? a : lo) : (a < lo ? lo : a);       \
-    return v > hi ? hi : v;                                                   \
-  }                                                                           \
-  static inline F ew_add_##S(F a, F b, const ew_params *p) {                  \
-    (void)p;                                                                  \
-    return a + b;                                                             \
-  }                                                                           \
-  static inline F ew_sub_##S(F a, F b, const ew_params *p) {                  \
-    (void)p;                                                                  \
-    return a - b;                                                             \
-  }                                                                           \
-  static inline F ew_mul_##S(F a, F b, const ew_params *p) {                  \
-    (void)p;                                                                  \
-    return a * b;                                                             \
-  }                                                                           \
+   * passes through (PROPAGATE); IGNORE maps it to lo. */ \
+  static inline F ew_clamp_##S(F a, const ew_params *p) {                       \
+    const F lo = (F)p->lo_f, hi = (F)p->hi_f;                                   \
+    const F v = p->nan_ignore ? (a >= lo ? a : lo) : (a < lo ? lo : a);         \
+    return v > hi ? hi : v;                                                     \
+  }                                                                             \
+  static inline F ew_add_##S(F a, F b, const ew_params *p) {                    \
+    (void)p;                                                                    \
+    return a + b;                                                               \
+  }                                                                             \
+  static inline F ew_sub_##S(F a, F b, const ew_params *p) {                    \
+    (void)p;                                                                    \
+    return a - b;                                                               \
+  }                                                                             \
+  static inline F ew_mul_##S(F a, F b, const ew_params *p) {                    \
+    (void)p;                                                                    \
+    return a * b;                                                               \
+  }                                                                             \
   /* PROPAGATE: a NaN operand wins.  IGNORE: the other operand wins (NaN      \
-   * only when both are).  Either zero may come out of max(-0, +0). */        \
-  static inline F ew_maximum_##S(F a, F b, const ew_params *p) {              \
-    const F m = a > b ? a : b;                                                \
-    return p->nan_ignore ? (b != b ? a : m) : (a != a ? a : m);               \
-  }                                                                           \
-  static inline F ew_minimum_##S(F a, F b, const ew_params *p) {              \
-    const F m = a < b ? a : b;                                                \
-    return p->nan_ignore ? (b != b ? a : m) : (a != a ? a : m);               \
-  }                                                                           \
-  /* numpy.fmax / fmin: a NaN operand is ignored (NaN only when both are). */ \
-  static inline F ew_fmax_##S(F a, F b, const ew_params *p) {                 \
-    (void)p;                                                                  \
-    return b != b ? a : a != a ? b : a > b ? a : b;                           \
-  }                                                                           \
-  static inline F ew_fmin_##S(F a, F b, const ew_params *p) {                 \
-    (void)p;                                                                  \
-    return b != b ? a : a != a ? b : a < b ? a : b;                           \
-  }                                                                           \
-  static inline F ew_sqrt_##S(F a, const ew_params *p) {                      \
-    (void)p;                                                                  \
-    return sqrt##M(a);                                                        \
-  }                                                                           \
-  static inline F ew_square_##S(F a, const ew_params *p) {                    \
-    (void)p;                                                                  \
-    return a * a;                                                             \
-  }                                                                           \
-  static inline F ew_divide_##S(F a, F b, const ew_params *p) {               \
-    (void)p;                                                                  \
-    return a / b;                                                             \
-  }                                                                           \
+   * only when both are).  Either zero may come out of max(-0, +0). */ \
+  static inline F ew_maximum_##S(F a, F b, const ew_params *p) {                \
+    const F m = a > b ? a : b;                                                  \
+    return p->nan_ignore ? (b != b ? a : m) : (a != a ? a : m);                 \
+  }                                                                             \
+  static inline F ew_minimum_##S(F a, F b, const ew_params *p) {                \
+    const F m = a < b ? a : b;                                                  \
+    return p->nan_ignore ? (b != b ? a : m) : (a != a ? a : m);                 \
+  }                                                                             \
+  /* numpy.fmax / fmin: a NaN operand is ignored (NaN only when both are). */   \
+  static inline F ew_fmax_##S(F a, F b, const ew_params *p) {                   \
+    (void)p;                                                                    \
+    return b != b ? a : a != a ? b : a > b ? a : b;                             \
+  }                                                                             \
+  static inline F ew_fmin_##S(F a, F b, const ew_params *p) {                   \
+    (void)p;                                                                    \
+    return b != b ? a : a != a ? b : a < b ? a : b;                             \
+  }                                                                             \
+  static inline F ew_sqrt_##S(F a, const ew_params *p) {                        \
+    (void)p;                                                                    \
+    return sqrt##M(a);                                                          \
+  }                                                                             \
+  static inline F ew_square_##S(F a, const ew_params *p) {                      \
+    (void)p;                                                                    \
+    return a * a;                                                               \
+  }                                                                             \
+  static inline F ew_divide_##S(F a, F b, const ew_params *p) {                 \
+    (void)p;                                                                    \
+    return a / b;                                                               \
+  }                                                                             \
   /* NumPy's npy_divmod (Python's float //, %): the remainder has the sign   \
    * of b, the quotient is rounded to the nearest integer of a - mod over b;  \
-   * b == 0 gives a / b and fmod(a, 0) = NaN. */                              \
-  static inline F ew_divmod_##S(F a, F b, F *modulus) {                       \
-    F mod = fmod##M(a, b);                                                    \
-    if (b == 0) {                                                             \
-      *modulus = mod;                                                         \
-      return a / b;                                                           \
-    }                                                                         \
-    F div = (a - mod) / b;                                                    \
-    if (mod != 0) {                                                           \
-      if ((b < 0) != (mod < 0)) {                                             \
-        mod += b;                                                             \
-        div -= (F)1;                                                          \
-      }                                                                       \
-    } else {                                                                  \
-      mod = copysign##M((F)0, b);                                             \
-    }                                                                         \
-    F floordiv;                                                               \
-    if (div != 0) {                                                           \
-      floordiv = floor##M(div);                                               \
-      if (div - floordiv > (F)0.5) floordiv += (F)1;                          \
-    } else {                                                                  \
-      floordiv = copysign##M((F)0, a / b);                                    \
-    }                                                                         \
-    *modulus = mod;                                                           \
-    return floordiv;                                                          \
-  }                                                                           \
-  static inline F ew_floor_divide_##S(F a, F b, const ew_params *p) {         \
-    F mod;                                                                    \
-    (void)p;                                                                  \
-    return ew_divmod_##S(a, b, &mod);                                         \
-  }                                                                           \
-  static inline F ew_remainder_##S(F a, F b, const ew_params *p) {            \
-    F mod;                                                                    \
-    (void)p;                                                                  \
-    ew_divmod_##S(a, b, &mod);                                                \
-    return mod;                                                               \
-  }                                                                           \
-  static inline F ew_pow_##S(F a, F b, const ew_params *p) {                  \
-    (void)p;                                                                  \
-    return pow##M(a, b);                                                      \
-  }                                                                           \
-  /* TOSA's domain: a >= 0, a > 0 or b > 0, no NaN or inf operand. */         \
-  static inline int ew_unpred_pow_##S(F a, F b, const ew_params *p) {         \
-    (void)p;                                                                  \
-    return !(a >= 0) || (a == 0 && !(b > 0)) || isnan(b) || isinf(a) ||       \
-           isinf(b);                                                          \
-  }                                                                           \
-  EW_NEVER1_(abs, S, F)                                                       \
-  EW_NEVER1_(ceil, S, F)                                                      \
-  EW_NEVER1_(floor, S, F)                                                     \
-  EW_NEVER1_(erf, S, F)                                                       \
-  EW_NEVER1_(exp, S, F)                                                       \
-  EW_NEVER1_(log, S, F)                                                       \
-  EW_NEVER1_(negate, S, F)                                                    \
-  EW_NEVER1_(reciprocal, S, F)                                                \
-  EW_NEVER1_(rsqrt, S, F)                                                     \
-  EW_NEVER1_(sigmoid, S, F)                                                   \
-  EW_NEVER1_(tanh, S, F)                                                      \
-  EW_NEVER1_(clamp, S, F)                                                     \
-  EW_NEVER2_(add, S, F)                                                       \
-  EW_NEVER2_(sub, S, F)                                                       \
-  EW_NEVER2_(mul, S, F)                                                       \
-  EW_NEVER2_(maximum, S, F)                                                   \
-  EW_NEVER2_(minimum, S, F)                                                   \
-  EW_NEVER1_(sqrt, S, F)                                                      \
-  EW_NEVER2_(fmax, S, F)                                                      \
-  EW_NEVER2_(fmin, S, F)                                                      \
-  EW_NEVER1_(square, S, F)                                                    \
-  EW_NEVER2_(divide, S, F)                                                    \
-  EW_NEVER2_(floor_divide, S, F)                                              \
+   * b == 0 gives a / b and fmod(a, 0) = NaN. */  \
+  static inline F ew_divmod_##S(F a, F b, F *modulus) {                         \
+    F mod = fmod##M(a, b);                                                      \
+    if (b == 0) {                                                               \
+      *modulus = mod;                                                           \
+      return a / b;                                                             \
+    }                                                                           \
+    F div = (a - mod) / b;                                                      \
+    if (mod != 0) {                                                             \
+      if ((b < 0) != (mod < 0)) {                                               \
+        mod += b;                                                               \
+        div -= (F)1;                                                            \
+      }                                                                         \
+    } else {                                                                    \
+      mod = copysign##M((F)0, b);                                               \
+    }                                                                           \
+    F floordiv;                                                                 \
+    if (div != 0) {                                                             \
+      floordiv = floor##M(div);                                                 \
+      if (div - floordiv > (F)0.5) floordiv += (F)1;                            \
+    } else {                                                                    \
+      floordiv = copysign##M((F)0, a / b);                                      \
+    }                                                                           \
+    *modulus = mod;                                                             \
+    return floordiv;                                                            \
+  }                                                                             \
+  static inline F ew_floor_divide_##S(F a, F b, const ew_params *p) {           \
+    F mod;                                                                      \
+    (void)p;                                                                    \
+    return ew_divmod_##S(a, b, &mod);                                           \
+  }                                                                             \
+  static inline F ew_remainder_##S(F a, F b, const ew_params *p) {              \
+    F mod;                                                                      \
+    (void)p;                                                                    \
+    ew_divmod_##S(a, b, &mod);                                                  \
+    return mod;                                                                 \
+  }                                                                             \
+  static inline F ew_pow_##S(F a, F b, const ew_params *p) {                    \
+    (void)p;                                                                    \
+    return pow##M(a, b);                                                        \
+  }                                                                             \
+  /* TOSA's domain: a >= 0, a > 0 or b > 0, no NaN or inf operand. */           \
+  static inline int ew_unpred_pow_##S(F a, F b, const ew_params *p) {           \
+    (void)p;                                                                    \
+    return !(a >= 0) || (a == 0 && !(b > 0)) || isnan(b) || isinf(a) ||         \
+           isinf(b);                                                            \
+  }                                                                             \
+  EW_NEVER1_(abs, S, F)                                                         \
+  EW_NEVER1_(ceil, S, F)                                                        \
+  EW_NEVER1_(floor, S, F)                                                       \
+  EW_NEVER1_(erf, S, F)                                                         \
+  EW_NEVER1_(exp, S, F)                                                         \
+  EW_NEVER1_(log, S, F)                                                         \
+  EW_NEVER1_(negate, S, F)                                                      \
+  EW_NEVER1_(reciprocal, S, F)                                                  \
+  EW_NEVER1_(rsqrt, S, F)                                                       \
+  EW_NEVER1_(sigmoid, S, F)                                                     \
+  EW_NEVER1_(tanh, S, F)                                                        \
+  EW_NEVER1_(clamp, S, F)                                                       \
+  EW_NEVER2_(add, S, F)                                                         \
+  EW_NEVER2_(sub, S, F)                                                         \
+  EW_NEVER2_(mul, S, F)                                                         \
+  EW_NEVER2_(maximum, S, F)                                                     \
+  EW_NEVER2_(minimum, S, F)                                                     \
+  EW_NEVER1_(sqrt, S, F)                                                        \
+  EW_NEVER2_(fmax, S, F)                                                        \
+  EW_NEVER2_(fmin, S, F)                                                        \
+  EW_NEVER1_(square, S, F)                                                      \
+  EW_NEVER2_(divide, S, F)                                                      \
+  EW_NEVER2_(floor_divide, S, F)                                                \
   EW_NEVER2_(remainder, S, F)
 
 EW_SINT_SCALARS_(i8, int8_t, uint8_t, unsigned, 8, INT8_MIN, INT8_MAX)
@@ -807,7 +811,9 @@ EW_TOSA_F2I_(i32, int32_t, INT32_MIN, INT32_MAX)
  * leaves it undefined (NaN, inf, out of range) x86-64's conversion
  * instructions give the integer minimum of the 32-bit conversion (targets
  * up to 16 bits and int32) or of the 64-bit one (uint32, int64, uint64
- * below 2^63), then the low bits are kept. */
+ * below 2^63), then the low bits are kept.  uint64 from 2^63 up is the
+ * 64-bit conversion of x - 2^63 with the top bit flipped (the compilers'
+ * unsigned conversion, NumPy's): 0 from 2^64 up and for +inf. */
 static inline int32_t ew_x86_f2i32(double x) {
   return (x > -2147483649.0 && x < 2147483648.0) ? (int32_t)x : INT32_MIN;
 }
@@ -821,7 +827,7 @@ static inline int64_t ew_x86_f2i64(double x) {
     return (T)(U)ew_x86_f2i##WIDE(x);                                         \
   }                                                                           \
   static inline int ew_unpred_numpy_f2i_##S(double x) {                       \
-    return !(x > (LO) - 1.0 && x < (HI) + 1.0);                               \
+    return !(x > (LO)-1.0 && x < (HI) + 1.0);                                 \
   }
 EW_NUMPY_F2I_(i8, int8_t, uint8_t, 32, -128.0, 127.0)
 EW_NUMPY_F2I_(i16, int16_t, uint16_t, 32, -32768.0, 32767.0)
@@ -835,8 +841,8 @@ static inline int ew_unpred_numpy_f2i_i64(double x) {
   return !(x >= -9223372036854775808.0 && x < 9223372036854775808.0);
 }
 static inline uint64_t ew_numpy_f2i_u64(double x) {
-  if (x >= 9223372036854775808.0 && x < 18446744073709551616.0)
-    return (uint64_t)x;
+  if (x >= 9223372036854775808.0)
+    return x < 18446744073709551616.0 ? (uint64_t)x : 0;
   return (uint64_t)ew_x86_f2i64(x);
 }
 static inline int ew_unpred_numpy_f2i_u64(double x) {

@@ -23,13 +23,6 @@
 /* The descr kind of bfloat16: a 2-byte void, as ml_dtypes saves it. */
 #define NPY_BF16_KIND 'V'
 
-/* Inflates the raw deflate stream in[0..in_len) (RFC 1951) into exactly
- * out_len bytes at out; BCAST_PARSE, naming name, for invalid data or any
- * other output size (inflate.c). */
-bcast_status bcast__inflate(const unsigned char *in, size_t in_len,
-                            unsigned char *out, size_t out_len,
-                            const char *name, bcast_diag *diag);
-
 /* Decodes one UTF-8 scalar value from s[0..len); strict (no overlongs,
  * surrogates or values above U+10FFFF).  Returns the bytes used, 0 if
  * invalid. */

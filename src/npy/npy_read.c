@@ -29,14 +29,14 @@ typedef struct npy_header {
   int64_t shape[BCAST_MAX_RANK];
   char descr[32];
   bcast_dtype dtype;
-  int big_endian;     /* the descr said '>' */
+  int big_endian;      /* the descr said '>' */
   int data_big_endian; /* the data's real byte order ('=' and '|' are the host's) */
-  int swap;           /* numeric data must be byte-swapped to host order */
-  char string_kind;   /* 'S', 'U' or 0 */
+  int swap;            /* numeric data must be byte-swapped to host order */
+  char string_kind; /* 'S', 'U' or 0 */
   int64_t string_width;
-  size_t item_bytes;  /* bytes per element in the file */
-  int64_t count;      /* element count */
-  size_t data_bytes;  /* count * item_bytes */
+  size_t item_bytes; /* bytes per element in the file */
+  int64_t count;     /* element count */
+  size_t data_bytes; /* count * item_bytes */
 } npy_header;
 
 /* ------------------------------------------------------------------------ */
@@ -105,7 +105,8 @@ static bcast_status read_py_string(header_cursor *c, char *out, size_t cap,
   for (;;) {
     int ch = peek(c);
     if (ch < 0) return header_error(c, "unterminated string");
-    if (ch == '\n' || ch == '\r') return header_error(c, "newline in a string");
+    if (ch == '\n' || ch == '\r')
+      return header_error(c, "newline in a string");
     if (ch == '\\')
       return header_error(c, "escape sequences in strings are not supported");
     if (ch == 0) return header_error(c, "NUL byte in a string");
@@ -134,8 +135,8 @@ static bcast_status read_py_bool(header_cursor *c, int *out) {
   }
   /* "Truex" is one identifier, not True followed by junk. */
   int next = peek(c);
-  if (next == '_' || (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
-      (next >= '0' && next <= '9'))
+  if (next == '_' || (next >= 'a' && next <= 'z') ||
+      (next >= 'A' && next <= 'Z') || (next >= '0' && next <= '9'))
     return header_error(c, "'fortran_order' must be True or False");
   return BCAST_OK;
 }
@@ -197,7 +198,8 @@ static bcast_status read_py_shape(header_cursor *c, int major, npy_header *h) {
     return header_error(c, "expected ',' or ')' in 'shape'");
   }
   if (rank == 1 && !trailing_comma)
-    return header_error(c, "'shape' (n) is an integer, not a tuple; write (n,)");
+    return header_error(c,
+                        "'shape' (n) is an integer, not a tuple; write (n,)");
   h->rank = rank;
   return BCAST_OK;
 }
@@ -252,7 +254,7 @@ static bcast_status parse_descr(const char *name, npy_header *h,
   }
   /* The numeric types are the rows of the dtype list with an npy kind. */
 #define DESCR_MATCH_(id, nm, ctype, sz, knd, npy, mlir)                       \
-  if ((npy) != 0 && (npy) == kind && (int64_t)(sz) == size) {                \
+  if ((npy) != 0 && (npy) == kind && (int64_t)(sz) == size) {                 \
     h->dtype = BCAST_##id;                                                    \
     h->item_bytes = (size_t)(sz);                                             \
     h->swap = (sz) > 1 && h->data_big_endian != bcast__host_big_endian();     \
@@ -313,8 +315,9 @@ static bcast_status parse_header_text(const unsigned char *text, size_t len,
       seen_shape = 1;
     } else {
       c.pos = key_pos;
-      return header_error(&c, "unexpected key '%s%s' (the keys are 'descr', "
-                              "'fortran_order' and 'shape')",
+      return header_error(&c,
+                          "unexpected key '%s%s' (the keys are 'descr', "
+                          "'fortran_order' and 'shape')",
                           key, key_len < sizeof key ? "" : "...");
     }
     skip_space(&c);
@@ -331,7 +334,7 @@ static bcast_status parse_header_text(const unsigned char *text, size_t len,
     return header_error(&c, "unexpected text after the header dict");
   if (!seen_descr || !seen_order || !seen_shape)
     return header_error(&c, "missing key '%s'",
-                        !seen_descr ? "descr"
+                        !seen_descr   ? "descr"
                         : !seen_order ? "fortran_order"
                                       : "shape");
   st = parse_descr(name, h, diag);
@@ -426,7 +429,8 @@ static bcast_status budget_error(const char *name, uint64_t need,
 /* Sets rank, shape and C or Fortran strides for elements of elem_bytes.
  * Stride products can only overflow for an empty array, whose strides are
  * never used, so they are clamped to 0 there. */
-static void set_layout(bcast_tensor *t, const npy_header *h, size_t elem_bytes) {
+static void set_layout(bcast_tensor *t, const npy_header *h,
+                       size_t elem_bytes) {
   t->rank = h->rank;
   int64_t stride = (int64_t)elem_bytes;
   for (int32_t k = 0; k < h->rank; k++) {
@@ -453,8 +457,10 @@ static void fill_info(bcast_npy_info *info, const npy_header *h) {
 
 static uint32_t load_u32(const unsigned char *p, int big_endian) {
   if (big_endian)
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-  return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
+           p[3];
+  return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 |
+         p[0];
 }
 
 /* Length of element i without its trailing NULs (numpy drops them), in
@@ -464,7 +470,8 @@ static size_t trimmed_units(const unsigned char *item, const npy_header *h) {
   if (h->string_kind == 'S') {
     while (units > 0 && item[units - 1] == 0) units--;
   } else {
-    while (units > 0 && load_u32(item + 4 * (units - 1), h->data_big_endian) == 0)
+    while (units > 0 &&
+           load_u32(item + 4 * (units - 1), h->data_big_endian) == 0)
       units--;
   }
   return units;
@@ -472,9 +479,10 @@ static size_t trimmed_units(const unsigned char *item, const npy_header *h) {
 
 /* Converts fixed-width string data to string elements.  One buffer holds
  * the bcast_string array followed by the UTF-8 bytes they point into. */
-static bcast_status decode_strings(const unsigned char *raw, const npy_header *h,
-                                   const char *name, bcast_tensor *out,
-                                   int64_t max_bytes, bcast_diag *diag) {
+static bcast_status decode_strings(const unsigned char *raw,
+                                   const npy_header *h, const char *name,
+                                   bcast_tensor *out, int64_t max_bytes,
+                                   bcast_diag *diag) {
   size_t count = (size_t)h->count;
   /* The element array alone may exceed the budget (zero-width strings
    * take no file bytes), so check it before looking at any element. */
@@ -508,12 +516,14 @@ static bcast_status decode_strings(const unsigned char *raw, const npy_header *h
     return bcast__fail(diag, BCAST_OVERFLOW,
                        "%s: %zu strings overflow the address space", name,
                        count);
-  if (total > (uint64_t)max_bytes) return budget_error(name, total, max_bytes, diag);
+  if (total > (uint64_t)max_bytes)
+    return budget_error(name, total, max_bytes, diag);
   bcast_buffer *buffer;
   bcast_status st = bcast__buffer_alloc_uninit((size_t)total, &buffer, diag);
   if (st) return st;
   bcast_string *elems = bcast__buffer_data(buffer);
-  char *text = (char *)bcast__buffer_data(buffer) + count * sizeof(bcast_string);
+  char *text =
+      (char *)bcast__buffer_data(buffer) + count * sizeof(bcast_string);
   /* Pass 2: copy or transcode. */
   size_t used = 0;
   for (size_t i = 0; i < count; i++) {
@@ -600,7 +610,8 @@ static bcast_status load_data(const npy_header *h, const npy_source *src,
                          "%s: out of memory reading %zu bytes", name,
                          h->data_bytes);
     bcast_status st = read_data_bytes(src, h, raw, diag);
-    if (st == BCAST_OK) st = decode_strings(raw, h, name, out, max_bytes, diag);
+    if (st == BCAST_OK)
+      st = decode_strings(raw, h, name, out, max_bytes, diag);
     bcast__free(raw);
     return st;
   }
@@ -637,8 +648,8 @@ static bcast_status map_data(const npy_header *h, const npy_source *src,
                        "read the file instead",
                        name, h->data_offset, h->descr);
   bcast_buffer *buffer;
-  bcast_status st = bcast__buffer_map(src->map_fd, h->data_offset + h->data_bytes,
-                                      name, &buffer, diag);
+  bcast_status st = bcast__buffer_map(
+      src->map_fd, h->data_offset + h->data_bytes, name, &buffer, diag);
   if (st) return st;
   out->dtype = h->dtype;
   out->data = (char *)bcast__buffer_data(buffer) + h->data_offset;
@@ -668,8 +679,7 @@ static bcast_status read_source(const npy_source *src, bcast_tensor *out,
     return bcast__fail(diag, BCAST_PARSE,
                        "%s: truncated .npy file: the header length says %zu "
                        "bytes but only %" PRIu64 " follow",
-                       name, header_len,
-                       (uint64_t)src->size - prefix_len);
+                       name, header_len, (uint64_t)src->size - prefix_len);
   /* A version 2.0 header may legally be up to 4 GiB; beyond 16 MiB it is
    * not something numpy writes, and an unknown-size stream is not allowed
    * to make us allocate it. */
@@ -681,7 +691,8 @@ static bcast_status read_source(const npy_source *src, bcast_tensor *out,
   unsigned char *text = bcast__malloc(header_len ? header_len : 1);
   if (!text)
     return bcast__fail(diag, BCAST_NO_MEMORY, "%s: out of memory", name);
-  const size_t already = n - prefix_len < header_len ? n - prefix_len : header_len;
+  const size_t already =
+      n - prefix_len < header_len ? n - prefix_len : header_len;
   memcpy(text, prefix + prefix_len, already);
   size_t got = 0;
   st = source_read(src, text + already, header_len - already, &got, diag);

@@ -27,12 +27,12 @@
  * row (the fastest-varying axis) at a time. */
 
 typedef struct row_iter {
-  int32_t outer_rank;                /* axes iterated by the odometer */
-  int64_t shape[BCAST_MAX_RANK];     /* outer axes, slowest first */
+  int32_t outer_rank;            /* axes iterated by the odometer */
+  int64_t shape[BCAST_MAX_RANK]; /* outer axes, slowest first */
   int64_t stride[BCAST_MAX_RANK];
   int64_t index[BCAST_MAX_RANK];
-  int64_t row_len, row_stride;       /* the fastest axis */
-  const char *row;                   /* start of the current row */
+  int64_t row_len, row_stride; /* the fastest axis */
+  const char *row;             /* start of the current row */
   int done;
 } row_iter;
 
@@ -167,7 +167,8 @@ static void put_string(out_stream *o, const bcast_string *s, char kind,
     uint32_t cp = 0;
     i += bcast__utf8_decode(p + i, s->len - i, &cp); /* validated before */
     unsigned char unit[4] = {(unsigned char)cp, (unsigned char)(cp >> 8),
-                             (unsigned char)(cp >> 16), (unsigned char)(cp >> 24)};
+                             (unsigned char)(cp >> 16),
+                             (unsigned char)(cp >> 24)};
     if (big_endian) bcast__swap_items(unit, 1, 4);
     out_put(o, unit, 4);
   }
@@ -240,7 +241,8 @@ static size_t build_header(const char *descr, int fortran, int32_t rank,
   memcpy(out, NPY_MAGIC, NPY_MAGIC_LEN);
   out[6] = (unsigned char)major;
   out[7] = 0;
-  for (size_t i = 0; i < prefix - 8; i++) out[8 + i] = (unsigned char)(total >> (8 * i));
+  for (size_t i = 0; i < prefix - 8; i++)
+    out[8 + i] = (unsigned char)(total >> (8 * i));
   memcpy(out + prefix, dict, len);
   memset(out + prefix + len, ' ', padlen);
   out[prefix + len + padlen] = '\n';
@@ -283,8 +285,7 @@ static bcast_status describe(const bcast_tensor *t,
     if (width > (size_t)INT64_MAX / 4)
       return bcast__fail(diag, BCAST_OVERFLOW, "%s: string width too large",
                          path);
-    snprintf(descr, 32, "%c%c%zu", kind == 'S' ? '|' : order, kind,
-             width);
+    snprintf(descr, 32, "%c%c%zu", kind == 'S' ? '|' : order, kind, width);
   } else {
     char npy_kind = 0;
     switch (t->dtype) {
@@ -303,8 +304,7 @@ static bcast_status describe(const bcast_tensor *t,
                          "%s: %s cannot be stored in a .npy file", path,
                          bcast_dtype_name(t->dtype));
     size_t size = bcast_dtype_size(t->dtype);
-    snprintf(descr, 32, "%c%c%zu", size == 1 ? '|' : order, npy_kind,
-             size);
+    snprintf(descr, 32, "%c%c%zu", size == 1 ? '|' : order, npy_kind, size);
   }
 
   *kind_out = kind;
@@ -383,8 +383,7 @@ bcast_status bcast_npy_write_stream(bcast_npy_write_fn write, void *ctx,
   if (st) return st;
 
   unsigned char header[HEADER_CAP + 16];
-  size_t header_len =
-      build_header(descr, fortran, t->rank, t->shape, header);
+  size_t header_len = build_header(descr, fortran, t->rank, t->shape, header);
 
   out_stream o = {write, ctx, NULL, 0, 1 << 20, BCAST_OK};
   o.buf = bcast__malloc(o.cap);

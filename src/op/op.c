@@ -5,8 +5,8 @@
 #include "bcast/op.h"
 
 static const bcast_op_info op_table[] = {
-#define ROW_(id, name, nb, nx, ver, elem, t0, t1, tr, tosa, numpy, rule, attrs,     \
-             body, unpred)                                                    \
+#define ROW_(id, name, nb, nx, ver, elem, t0, t1, tr, tosa, numpy, rule,      \
+             attrs, body, unpred)                                             \
   {name,                                                                      \
    nb,                                                                        \
    nx,                                                                        \

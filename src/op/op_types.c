@@ -21,8 +21,8 @@ static const uint32_t tosa_cast[BCAST_DTYPE_COUNT] = {
                     BCAST_TYPE_BIT(INT16) | BCAST_TYPES_TFP,
     [BCAST_FLOAT16] = BCAST_TYPES_TINT | BCAST_TYPE_BIT(FLOAT32),
     [BCAST_BFLOAT16] = BCAST_TYPES_TINT | BCAST_TYPE_BIT(FLOAT32),
-    [BCAST_FLOAT32] = BCAST_TYPES_TINT | BCAST_TYPE_BIT(FLOAT16) |
-                      BCAST_TYPE_BIT(BFLOAT16),
+    [BCAST_FLOAT32] =
+        BCAST_TYPES_TINT | BCAST_TYPE_BIT(FLOAT16) | BCAST_TYPE_BIT(BFLOAT16),
 };
 
 static int profile_executes(bcast_profile profile) {
@@ -85,8 +85,10 @@ static bcast_dtype numpy_compute_type(const bcast_op_info *info,
 }
 
 bcast_status bcast_op_operand_dtypes(bcast_op op, bcast_profile profile,
-                                     size_t n_inputs, const bcast_dtype *inputs,
-                                     bcast_dtype *converted, bcast_diag *diag) {
+                                     size_t n_inputs,
+                                     const bcast_dtype *inputs,
+                                     bcast_dtype *converted,
+                                     bcast_diag *diag) {
   if ((unsigned)op >= BCAST_OP_COUNT || n_inputs == 0 || n_inputs > 3)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                        "operand types: unknown op or bad input count");
@@ -180,13 +182,14 @@ bcast_status bcast_op_result_dtype(bcast_op op, bcast_profile profile,
   if (!(types & (1u << in))) {
     char list[512];
     format_types(types, list, sizeof list);
-    const int numpy_takes = profile != BCAST_PROFILE_NUMPY &&
-                            (info->numpy_types & (1u << in));
+    const int numpy_takes =
+        profile != BCAST_PROFILE_NUMPY && (info->numpy_types & (1u << in));
     return bcast__fail(diag, BCAST_TYPE,
                        "tosa.%s does not take %s in the %s profile (it takes "
                        "%s)%s",
                        name, bcast_dtype_name(in), bcast_profile_name(profile),
-                       list, numpy_takes ? "; the numpy profile takes it" : "");
+                       list,
+                       numpy_takes ? "; the numpy profile takes it" : "");
   }
 
   bcast_dtype result = in;
@@ -236,7 +239,6 @@ static const struct {
     BCAST_ATTR_LIST(ATTR_NAME_)
 #undef ATTR_NAME_
 };
-
 
 const char *bcast_attr_name(bcast_attr attr) {
   return (unsigned)attr < BCAST_ATTR_COUNT ? attr_names[attr].name : NULL;

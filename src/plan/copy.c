@@ -4,21 +4,21 @@
  * float32 and a string reference all copy the same way), through may_alias
  * types so no kernel depends on the element's real type.  Three shapes of
  * run matter:
- *   contiguous source  a block copy (memcpy, or streaming stores);
+ *   contiguous source  a block copy (memcpy, or non-temporal stores);
  *   broadcast source   a fill with one value (stride 0);
  *   anything else      a strided loop, with a contiguous-destination variant.
  * Runs shorter than COPY_SHORT_RUN elements cost more in calls than in
  * stores, so bcast_copy_run hands those kernels whole rows of the next dim
  * instead, and writes rows that are all alike once and copies them forward.
- * Outputs of at least bcast__stream_min_bytes() take streaming (non-temporal)
- * stores, from stream.h, which also says why the kernels leave them
+ * Outputs of at least bcast__nt_store_min_bytes() take non-temporal
+ * stores, from nt_store.h, which also says why the kernels leave them
  * unfenced. */
 #include <stdint.h>
 #include <string.h>
 
 #include "bcast/plan.h"
 #include "core/diag.h"
-#include "plan/stream.h"
+#include "plan/nt_store.h"
 
 #if defined(__GNUC__)
 typedef uint8_t u8a __attribute__((may_alias));
@@ -89,29 +89,30 @@ typedef struct copy_rows_params {
   bcast_kernel_fn first_row; /* for copy_rows_repeat */
 } copy_rows_params;
 
+/* The row loop of the row kernels below: the statements given run once per
+ * row, with dst and src at the row's start and n its length in elements. */
+#define EACH_ROW_(...)                                                        \
+  const int64_t n = ((const copy_rows_params *)params)->n;                    \
+  char *dst = ptrs[0];                                                        \
+  const char *src = ptrs[1];                                                  \
+  for (int64_t r = 0; r < rows; r++) {                                        \
+    __VA_ARGS__                                                               \
+    dst += strides[0];                                                        \
+    src += strides[1];                                                        \
+  }
+
 #define COPY_ROWS_(E, T)                                                      \
   static void copy_rows_fill_##E(int64_t rows, char *const *ptrs,             \
-                                 const int64_t *strides, const void *params) { \
-    const int64_t n = ((const copy_rows_params *)params)->n;                  \
-    char *dst = ptrs[0];                                                      \
-    const char *src = ptrs[1];                                                \
-    for (int64_t r = 0; r < rows; r++) {                                      \
-      const T value = *(const T *)src;                                        \
-      for (int64_t i = 0; i < n; i++) ((T *)dst)[i] = value;                  \
-      dst += strides[0];                                                      \
-      src += strides[1];                                                      \
-    }                                                                         \
+                                 const int64_t *strides,                      \
+                                 const void *params) {                        \
+    EACH_ROW_(const T value = *(const T *)src;                                \
+              for (int64_t i = 0; i < n; i++)((T *)dst)[i] = value;)          \
   }                                                                           \
   static void copy_rows_copy_##E(int64_t rows, char *const *ptrs,             \
-                                 const int64_t *strides, const void *params) { \
-    const int64_t n = ((const copy_rows_params *)params)->n;                  \
-    char *dst = ptrs[0];                                                      \
-    const char *src = ptrs[1];                                                \
-    for (int64_t r = 0; r < rows; r++) {                                      \
-      for (int64_t i = 0; i < n; i++) ((T *)dst)[i] = ((const T *)src)[i];    \
-      dst += strides[0];                                                      \
-      src += strides[1];                                                      \
-    }                                                                         \
+                                 const int64_t *strides,                      \
+                                 const void *params) {                        \
+    EACH_ROW_(for (int64_t i = 0; i < n; i++)((T *)dst)[i] =                  \
+                  ((const T *)src)[i];)                                       \
   }                                                                           \
   static void copy_rows_strided_##E(int64_t rows, char *const *ptrs,          \
                                     const int64_t *strides,                   \
@@ -142,17 +143,17 @@ COPY_ALL_(4, u32a)
 COPY_ALL_(8, u64a)
 COPY_ALL_(16, u128a)
 
-#if BCAST__HAVE_STREAM
+#if BCAST__HAVE_NT_STORE
 static size_t misalign16(const void *p) {
   return (size_t)(-(uintptr_t)p & 15u);
 }
 
-/* Block copy with streaming stores (bcast__stream_copy: ordinary stores
- * up to the destination's first 64-byte line boundary, whole lines
- * streamed, a short tail).  A run without one whole line past the head
+/* Block copy with non-temporal stores (bcast__nt_store_copy: ordinary
+ * stores up to the destination's first 64-byte line boundary, whole lines
+ * non-temporal, a short tail).  A run without one whole line past the head
  * goes through the cache. */
-static void copy_block_stream(int64_t n, char *const *ptrs,
-                              const int64_t *strides, const void *params) {
+static void copy_block_nt_store(int64_t n, char *const *ptrs,
+                                const int64_t *strides, const void *params) {
   (void)params;
   char *dst = ptrs[0];
   const char *src = ptrs[1];
@@ -161,11 +162,11 @@ static void copy_block_stream(int64_t n, char *const *ptrs,
     memcpy(dst, src, (size_t)bytes);
     return;
   }
-  bcast__stream_copy(dst, src, bytes);
+  bcast__nt_store_copy(dst, src, bytes);
 }
 
-/* Fills with 16-byte vector stores, cached (WAY = store) or streaming
- * (WAY = stream).  The head is filled element by element up to 16-byte
+/* Fills with 16-byte vector stores, cached (WAY = store) or non-temporal
+ * (WAY = nt_store).  The head is filled element by element up to 16-byte
  * alignment; since 16 is a multiple of the element size, the pattern is
  * then in phase.  A destination not aligned to its own element size never
  * reaches that alignment and is filled by the scalar loop. */
@@ -197,7 +198,7 @@ static void copy_block_stream(int64_t n, char *const *ptrs,
 
 #define COPY_FILL_BOTH_(E, T, SPLAT)                                          \
   COPY_FILL_VECTOR_(E, T, SPLAT, store)                                       \
-  COPY_FILL_VECTOR_(E, T, SPLAT, stream)
+  COPY_FILL_VECTOR_(E, T, SPLAT, nt_store)
 
 COPY_FILL_BOTH_(1, u8a, SPLAT_8_)
 COPY_FILL_BOTH_(2, u16a, SPLAT_16_)
@@ -206,7 +207,7 @@ COPY_FILL_BOTH_(8, u64a, SPLAT_64_)
 COPY_FILL_BOTH_(16, u128a, SPLAT_128_)
 #endif
 
-#if BCAST__HAVE_STREAM
+#if BCAST__HAVE_NT_STORE
 /* Short rows of one value each, rows back to back (as (N,1) -> (N,3)): a
  * row is written with whole 16-byte splats that may spill into the rows
  * after it, which their own splats then overwrite (rows go in order, so
@@ -241,34 +242,42 @@ COPY_ROWS_SPLAT_(8, u64a, SPLAT_64_)
 #endif
 
 typedef struct copy_kernel_row {
-  bcast_kernel_fn fill, fill_stream, strided, gather;
+  bcast_kernel_fn fill, fill_nt_store, strided, gather;
   bcast_kernel_fn rows_fill, rows_copy, rows_strided;
 } copy_kernel_row;
 
-#if BCAST__HAVE_STREAM
+#if BCAST__HAVE_NT_STORE
 #define COPY_ROW_(E)                                                          \
-  {copy_fill_store_##E, copy_fill_stream_##E, copy_strided_##E,              \
-   copy_gather_##E,     copy_rows_fill_##E,   copy_rows_copy_##E,            \
-   copy_rows_strided_##E}
+  {                                                                           \
+    copy_fill_store_##E, copy_fill_nt_store_##E, copy_strided_##E,            \
+        copy_gather_##E, copy_rows_fill_##E, copy_rows_copy_##E,              \
+        copy_rows_strided_##E                                                 \
+  }
 #else
 #define COPY_ROW_(E)                                                          \
-  {copy_fill_##E,       copy_fill_##E,      copy_strided_##E,                \
-   copy_gather_##E,     copy_rows_fill_##E, copy_rows_copy_##E,              \
-   copy_rows_strided_##E}
+  {                                                                           \
+    copy_fill_##E, copy_fill_##E, copy_strided_##E, copy_gather_##E,          \
+        copy_rows_fill_##E, copy_rows_copy_##E, copy_rows_strided_##E         \
+  }
 #endif
 
-static const copy_kernel_row copy_rows[5] = {COPY_ROW_(1), COPY_ROW_(2),
-                                             COPY_ROW_(4), COPY_ROW_(8),
-                                             COPY_ROW_(16)};
+static const copy_kernel_row copy_rows[5] = {
+    COPY_ROW_(1), COPY_ROW_(2), COPY_ROW_(4), COPY_ROW_(8), COPY_ROW_(16)};
 
 static const copy_kernel_row *copy_row_for(int64_t elem_bytes) {
   switch (elem_bytes) {
-    case 1: return &copy_rows[0];
-    case 2: return &copy_rows[1];
-    case 4: return &copy_rows[2];
-    case 8: return &copy_rows[3];
-    case 16: return &copy_rows[4];
-    default: return NULL;
+  case 1:
+    return &copy_rows[0];
+  case 2:
+    return &copy_rows[1];
+  case 4:
+    return &copy_rows[2];
+  case 8:
+    return &copy_rows[3];
+  case 16:
+    return &copy_rows[4];
+  default:
+    return NULL;
   }
 }
 
@@ -277,16 +286,17 @@ bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
   const copy_kernel_row *row = copy_row_for(elem_bytes);
   if (!row) return NULL;
   int64_t out_bytes;
-  int stream = BCAST__HAVE_STREAM && stores == BCAST_COPY_STREAM_LARGE &&
-               (__builtin_mul_overflow(plan->elem_count, elem_bytes,
-                                       &out_bytes) ||
-                out_bytes >= bcast__stream_min_bytes());
+  int nt_store =
+      BCAST__HAVE_NT_STORE && stores == BCAST_COPY_NT_STORE_LARGE &&
+      (__builtin_mul_overflow(plan->elem_count, elem_bytes, &out_bytes) ||
+       out_bytes >= bcast__nt_store_min_bytes());
   int dst_contiguous = (plan->contiguous_mask & 1u) != 0;
   if (!dst_contiguous) return row->strided;
-  if (plan->broadcast_mask & 2u) return stream ? row->fill_stream : row->fill;
+  if (plan->broadcast_mask & 2u)
+    return nt_store ? row->fill_nt_store : row->fill;
   if (plan->contiguous_mask & 2u) {
-#if BCAST__HAVE_STREAM
-    if (stream) return copy_block_stream;
+#if BCAST__HAVE_NT_STORE
+    if (nt_store) return copy_block_nt_store;
 #endif
     return copy_block;
   }
@@ -297,7 +307,7 @@ bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
  * back: the first row is written once, then doubled by copying the output
  * onto itself up to a block of COPY_REPEAT_BLOCK bytes, which stays in L1
  * and is copied forward until the end.  A (1,7) -> (N,7) broadcast becomes
- * a stream of 4 KiB memcpy calls instead of N calls of 7 elements. */
+ * a run of 4 KiB memcpy calls instead of N calls of 7 elements. */
 #define COPY_REPEAT_BLOCK 4096
 
 static void copy_rows_repeat(int64_t rows, char *const *ptrs,
@@ -360,15 +370,24 @@ bcast_status bcast_copy_run(const bcast_plan *plan, char *const *base,
     params.first_row = kernel;
     kernel = copy_rows_repeat;
   }
-#if BCAST__HAVE_STREAM
+#if BCAST__HAVE_NT_STORE
   else if (rows_packed && params.src_step == 0 &&
            elem_bytes * params.n <= 64) {
     switch (elem_bytes) {
-      case 1: kernel = copy_rows_splat_1; break;
-      case 2: kernel = copy_rows_splat_2; break;
-      case 4: kernel = copy_rows_splat_4; break;
-      case 8: kernel = copy_rows_splat_8; break;
-      default: break;
+    case 1:
+      kernel = copy_rows_splat_1;
+      break;
+    case 2:
+      kernel = copy_rows_splat_2;
+      break;
+    case 4:
+      kernel = copy_rows_splat_4;
+      break;
+    case 8:
+      kernel = copy_rows_splat_8;
+      break;
+    default:
+      break;
     }
   }
 #endif

@@ -13,8 +13,8 @@
  *      the inner stride times the inner extent: the pair is then one dim.
  * Running walks the outer dims with an index counter (an odometer) and calls
  * the kernel once per innermost run; pointers move by additions only.
- * bcast_plan_run2 walks one dim less and hands a two-dimensional kernel
- * every row of the second-innermost dim at once. */
+ * bcast_plan_run_rows walks one dim less and hands a row kernel every row
+ * of the second-innermost dim at once. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +25,7 @@
 #include "bcast/plan.h"
 #include "core/diag.h"
 #include "core/machine.h"
-#include "plan/stream.h"
+#include "plan/nt_store.h"
 
 static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
@@ -180,6 +180,20 @@ bcast_status bcast_plan_build(bcast_plan *plan, int32_t out_rank,
   return BCAST_OK;
 }
 
+/* Steps the odometer idx over dims 0..outer-1 to its next position (there
+ * must be one) and moves the nops operand pointers p with it: a dim that
+ * wraps goes back by rewind[k][d], (extent - 1) strides. */
+static inline void odometer_step(const bcast_plan *plan, int outer, int nops,
+                                 int64_t *idx,
+                                 int64_t (*rewind)[BCAST_MAX_RANK], char **p) {
+  int d = outer - 1;
+  while (++idx[d] == plan->extent[d]) {
+    idx[d] = 0;
+    for (int k = 0; k < nops; k++) p[k] -= rewind[k][d];
+    d--;
+  }
+  for (int k = 0; k < nops; k++) p[k] += plan->stride_bytes[k][d];
+}
 
 /* Runs the elements [begin, end) of the plan's iteration order.
  *
@@ -222,20 +236,14 @@ static void plan_run_range(const bcast_plan *plan, char *const *base,
 
   while (left > 0) {
     /* Advance the odometer by one row; left > 0 guarantees a next row. */
-    int d = outer - 1;
-    while (++idx[d] == plan->extent[d]) {
-      idx[d] = 0;
-      for (int k = 0; k < nops; k++) row[k] -= rewind[k][d];
-      d--;
-    }
-    for (int k = 0; k < nops; k++) row[k] += plan->stride_bytes[k][d];
+    odometer_step(plan, outer, nops, idx, rewind, row);
     len = n0 < left ? n0 : left;
     kernel(len, row, inner_stride, params);
     left -= len;
   }
   /* Kernels may leave non-temporal stores unfenced; each thread fences once
    * when its share is done, so the caller sees every store. */
-  bcast__stream_fence();
+  bcast__nt_store_fence();
 }
 
 /* Whether the plan runs on several threads, and how many.  Outputs
@@ -282,9 +290,10 @@ static void plan_share(const bcast_plan *plan, int64_t nt, int64_t tid,
  * it are walked with an odometer, one plane (all rows of one position of
  * those dims) at a time.  plane[k] points at operand k's element
  * (idx[0..ndim-3], 0, 0); r is the current row inside the plane. */
-static void plan_run2_range(const bcast_plan *plan, char *const *base,
-                            bcast_kernel2_fn kernel, const void *params,
-                            int64_t begin, int64_t end) {
+static void plan_run_rows_range(const bcast_plan *plan, char *const *base,
+                                bcast_rows_kernel_fn kernel,
+                                const void *params, int64_t begin,
+                                int64_t end) {
   const int nops = plan->n_operands;
   const int inner = plan->ndim - 1;
   const int has_rows = inner >= 1;
@@ -293,7 +302,8 @@ static void plan_run2_range(const bcast_plan *plan, char *const *base,
   const int64_t n1 = has_rows ? plan->extent[inner - 1] : 1;
   int64_t idx[BCAST_MAX_RANK];
   int64_t rewind[BCAST_PLAN_MAX_OPERANDS][BCAST_MAX_RANK];
-  int64_t strides[BCAST_PLAN_MAX_OPERANDS], row_strides[BCAST_PLAN_MAX_OPERANDS];
+  int64_t strides[BCAST_PLAN_MAX_OPERANDS],
+      row_strides[BCAST_PLAN_MAX_OPERANDS];
   char *plane[BCAST_PLAN_MAX_OPERANDS], *ptrs[BCAST_PLAN_MAX_OPERANDS];
 
   const int64_t row = begin / n0, offset = begin % n0;
@@ -325,13 +335,7 @@ static void plan_run2_range(const bcast_plan *plan, char *const *base,
     if (r == n1) {
       /* Next plane; left > 0 guarantees there is one. */
       r = 0;
-      int d = outer - 1;
-      while (++idx[d] == plan->extent[d]) {
-        idx[d] = 0;
-        for (int k = 0; k < nops; k++) plane[k] -= rewind[k][d];
-        d--;
-      }
-      for (int k = 0; k < nops; k++) plane[k] += plan->stride_bytes[k][d];
+      odometer_step(plan, outer, nops, idx, rewind, plane);
     }
     for (int k = 0; k < nops; k++) ptrs[k] = plane[k] + r * row_strides[k];
     if (left < n0) {
@@ -345,7 +349,7 @@ static void plan_run2_range(const bcast_plan *plan, char *const *base,
   }
   /* Kernels may leave non-temporal stores unfenced; each thread fences once
    * when its share is done, so the caller sees every store. */
-  bcast__stream_fence();
+  bcast__nt_store_fence();
 }
 
 /* One run of a plan: the plan, the operands and one of the two kernel
@@ -354,13 +358,14 @@ typedef struct plan_job {
   const bcast_plan *plan;
   char *const *base;
   bcast_kernel_fn kernel;
-  bcast_kernel2_fn kernel2;
+  bcast_rows_kernel_fn rows_kernel;
   const void *params;
 } plan_job;
 
 static void job_range(const plan_job *job, int64_t begin, int64_t end) {
-  if (job->kernel2)
-    plan_run2_range(job->plan, job->base, job->kernel2, job->params, begin, end);
+  if (job->rows_kernel)
+    plan_run_rows_range(job->plan, job->base, job->rows_kernel, job->params,
+                        begin, end);
   else
     plan_run_range(job->plan, job->base, job->kernel, job->params, begin, end);
 }
@@ -391,9 +396,9 @@ void bcast_plan_run(const bcast_plan *plan, char *const *base,
   job_run(&job, threads);
 }
 
-void bcast_plan_run2(const bcast_plan *plan, char *const *base,
-                     bcast_kernel2_fn kernel, const void *params,
-                     int threads) {
+void bcast_plan_run_rows(const bcast_plan *plan, char *const *base,
+                         bcast_rows_kernel_fn kernel, const void *params,
+                         int threads) {
   const plan_job job = {plan, base, NULL, kernel, params};
   job_run(&job, threads);
 }

@@ -111,8 +111,7 @@ void bcast__axis_analyze(bcast__shapes ops, int32_t out_rank, int32_t a,
     if (bcast_dim_infer(acc, d, &merged) == BCAST_OK) acc = merged;
   }
   if (constraints && axis->needs_check)
-    record_axis(ops, out_rank, a, constraints, max_constraints,
-                n_constraints);
+    record_axis(ops, out_rank, a, constraints, max_constraints, n_constraints);
 }
 
 bcast__dim_role bcast__dim_role_of(bcast__shapes ops, int32_t out_rank,
@@ -128,13 +127,10 @@ bcast__dim_role bcast__dim_role_of(bcast__shapes ops, int32_t out_rank,
   return BCAST__DIM_EQUAL;
 }
 
-bcast_status bcast_shape_infer_constrained(size_t n, const bcast_shape *operands,
-                                           bcast_profile profile,
-                                           bcast_shape *out,
-                                           bcast_constraint *constraints,
-                                           size_t max_constraints,
-                                           size_t *n_constraints,
-                                           bcast_diag *diag) {
+bcast_status bcast_shape_infer_constrained(
+    size_t n, const bcast_shape *operands, bcast_profile profile,
+    bcast_shape *out, bcast_constraint *constraints, size_t max_constraints,
+    size_t *n_constraints, bcast_diag *diag) {
   *n_constraints = 0;
   bcast_status st = bcast_shape_infer(n, operands, profile, out, diag);
   if (st != BCAST_OK || out->rank == BCAST_RANK_UNRANKED) return st;
@@ -152,7 +148,8 @@ static void constraint_side(char *buf, size_t cap, size_t *len, int operand,
                             int32_t axis, int64_t dim,
                             const bcast_symbols *symbols) {
   if (dim <= -2 && symbols && BCAST_DIM_SYMBOL_INDEX(dim) < symbols->count)
-    bcast__append(buf, cap, len, "%s", symbols->names[BCAST_DIM_SYMBOL_INDEX(dim)]);
+    bcast__append(buf, cap, len, "%s",
+                  symbols->names[BCAST_DIM_SYMBOL_INDEX(dim)]);
   else if (BCAST_DIM_IS_DYNAMIC(dim))
     bcast__append(buf, cap, len, "operand #%d dim %d", operand, (int)axis);
   else
@@ -173,8 +170,8 @@ size_t bcast_constraint_format(const bcast_constraint *c,
   int dyn_a = BCAST_DIM_IS_DYNAMIC(c->size[0]);
   int dyn_b = BCAST_DIM_IS_DYNAMIC(c->size[1]);
   if (dyn_a && dyn_b)
-    bcast__append(text, sizeof text, &len, "%s == %s or %s == 1 or %s == 1",
-                  a, b, a, b);
+    bcast__append(text, sizeof text, &len, "%s == %s or %s == 1 or %s == 1", a,
+                  b, a, b);
   else if (dyn_a)
     bcast__append(text, sizeof text, &len, "%s == %s or %s == 1", a, b, a);
   else

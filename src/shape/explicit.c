@@ -98,9 +98,11 @@ bcast_status bcast_broadcast_in_dim_check(const bcast_shape *operand,
                                           bcast_dims_order order,
                                           bcast_diag *diag) {
   if (operand->rank == BCAST_RANK_UNRANKED || out->rank == BCAST_RANK_UNRANKED)
-    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                       "broadcast_in_dim needs ranked operand and output shapes");
-  bcast_status st = check_map(operand->rank, out->rank, dims, n_dims, order, diag);
+    return bcast__fail(
+        diag, BCAST_INVALID_ARGUMENT,
+        "broadcast_in_dim needs ranked operand and output shapes");
+  bcast_status st =
+      check_map(operand->rank, out->rank, dims, n_dims, order, diag);
   if (st != BCAST_OK) return st;
   /* StableHLO's C5 and XLA's InferBroadcastShape: a static operand dim is
    * 1 or the size of its output dim.  A dynamic operand dim passes (it is
@@ -120,11 +122,12 @@ bcast_status bcast_broadcast_in_dim_check(const bcast_shape *operand,
     if (!diag) return BCAST_INCOMPATIBLE;
     char s0[24], s1[24];
     if (BCAST_DIM_IS_DYNAMIC(o))
-      bcast__fail(diag, BCAST_INCOMPATIBLE,
-                  "operand dim %zu (size %s) maps to output dim %lld, which is "
-                  "dynamic; a static size other than 1 cannot broadcast onto "
-                  "a dynamic dim (XLA's rule)",
-                  i, bcast__dim_text(in, s0, sizeof s0), (long long)dims[i]);
+      bcast__fail(
+          diag, BCAST_INCOMPATIBLE,
+          "operand dim %zu (size %s) maps to output dim %lld, which is "
+          "dynamic; a static size other than 1 cannot broadcast onto "
+          "a dynamic dim (XLA's rule)",
+          i, bcast__dim_text(in, s0, sizeof s0), (long long)dims[i]);
     else
       bcast__fail(diag, BCAST_INCOMPATIBLE,
                   "operand dim %zu (size %s) maps to output dim %lld (size "
@@ -207,8 +210,7 @@ static void place_operand(const bcast_shape *low, int32_t high_rank,
         out->dims[d] == \old(bcast_dim_merge(high->dims[d], low->dims[d]));
  */
 static bcast_status merge_dims(const bcast_shape *high, const bcast_shape *low,
-                               int hi_op, bcast_shape *out,
-                               bcast_diag *diag) {
+                               int hi_op, bcast_shape *out, bcast_diag *diag) {
   int32_t rank = high->rank;
   out->rank = rank;
   /*@ loop invariant 0 <= d <= rank;
@@ -218,7 +220,8 @@ static bcast_status merge_dims(const bcast_shape *high, const bcast_shape *low,
         out->dims[e] == bcast_dim_merge(high->dims[e], low->dims[e]);
       loop assigns d, out->dims[0 .. BCAST_MAX_RANK - 1]; */
   for (int32_t d = 0; d < rank; d++) {
-    if (bcast_dim_infer(high->dims[d], low->dims[d], &out->dims[d]) == BCAST_OK)
+    if (bcast_dim_infer(high->dims[d], low->dims[d], &out->dims[d]) ==
+        BCAST_OK)
       continue;
     if (!diag) return BCAST_INCOMPATIBLE;
     char s0[24], s1[24];
@@ -324,7 +327,8 @@ bcast_status bcast_xla_binary_shape(const bcast_shape *lhs,
                        "XLA shapes are ranked; '*' is not accepted");
   /* Place the lower-rank operand in the higher rank. */
   int low_is_lhs = lhs->rank < rhs->rank;
-  const bcast_shape *low = low_is_lhs ? lhs : rhs, *high = low_is_lhs ? rhs : lhs;
+  const bcast_shape *low = low_is_lhs ? lhs : rhs,
+                    *high = low_is_lhs ? rhs : lhs;
   /*@ assert sides: low == bcast_xla_low(lhs, rhs) &&
                      high == bcast_xla_high(lhs, rhs); */
   /* A scalar is placed through the empty map (all 1s); another lower
@@ -440,7 +444,8 @@ bcast_status bcast_broadcast_in_dim_partial(const bcast_shape *operand,
                                             const int64_t *dims, size_t n_dims,
                                             const bcast_dim_size *sizes,
                                             size_t n_sizes, bcast_shape *out,
-                                            int32_t *source, bcast_diag *diag) {
+                                            int32_t *source,
+                                            bcast_diag *diag) {
   if (operand->rank == BCAST_RANK_UNRANKED)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                        "broadcast_in_dim needs a ranked operand");
@@ -456,7 +461,8 @@ bcast_status bcast_broadcast_in_dim_partial(const bcast_shape *operand,
     new_dims += !mapped;
     if (sizes[s].size < 0 && !BCAST_DIM_IS_DYNAMIC(sizes[s].size))
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                         "output dim %d has a negative size", (int)sizes[s].dim);
+                         "output dim %d has a negative size",
+                         (int)sizes[s].dim);
   }
   /* The sum is used only when neither term is over the limit, so a sum
    * that wrapped is never taken for a small rank. */
@@ -555,11 +561,12 @@ bcast_status bcast_broadcast_in_dim_partial(const bcast_shape *operand,
       /*@ assert read: in == bcast_dim_at{Pre}(operand, src); */
       if (in != 1 && !BCAST_DIM_IS_DYNAMIC(in) && in != given[o]) {
         char s0[24], s1[24];
-        return bcast__fail(diag, BCAST_INCOMPATIBLE,
-                           "output dim %d is given size %s, but operand dim "
-                           "%d (size %s) maps to it and can only expand from 1",
-                           (int)o, bcast__dim_text(given[o], s1, sizeof s1),
-                           (int)src, bcast__dim_text(in, s0, sizeof s0));
+        return bcast__fail(
+            diag, BCAST_INCOMPATIBLE,
+            "output dim %d is given size %s, but operand dim "
+            "%d (size %s) maps to it and can only expand from 1",
+            (int)o, bcast__dim_text(given[o], s1, sizeof s1), (int)src,
+            bcast__dim_text(in, s0, sizeof s0));
       }
       out->dims[o] = given[o];
       if (in == 1) src = -1; /* expanded: no longer equals the input */

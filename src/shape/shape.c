@@ -69,12 +69,18 @@ void bcast_shape_set_unranked(bcast_shape *shape) {
  */
 bcast_status bcast_dim_infer(int64_t dim0, int64_t dim1, int64_t *out) {
   if (BCAST_DIM_IS_DYNAMIC(dim0) || BCAST_DIM_IS_DYNAMIC(dim1)) {
-    if (dim0 > 1) *out = dim0;
-    else if (dim1 > 1) *out = dim1;
-    else if (dim0 == 1) *out = dim1;
-    else if (dim1 == 1) *out = dim0;
-    else if (dim0 == dim1) *out = dim0;
-    else *out = BCAST_DIM_DYNAMIC;
+    if (dim0 > 1)
+      *out = dim0;
+    else if (dim1 > 1)
+      *out = dim1;
+    else if (dim0 == 1)
+      *out = dim1;
+    else if (dim1 == 1)
+      *out = dim0;
+    else if (dim0 == dim1)
+      *out = dim0;
+    else
+      *out = BCAST_DIM_DYNAMIC;
     return BCAST_OK;
   }
   if (dim0 == dim1 || dim1 == 1) {
@@ -94,8 +100,10 @@ static void append_dim(char *buf, size_t cap, size_t *len, int64_t dim,
   if (dim <= -2 && symbols && BCAST_DIM_SYMBOL_INDEX(dim) < symbols->count)
     bcast__append(buf, cap, len, "%s",
                   symbols->names[BCAST_DIM_SYMBOL_INDEX(dim)]);
-  else if (BCAST_DIM_IS_DYNAMIC(dim)) bcast__append(buf, cap, len, "?");
-  else bcast__append(buf, cap, len, "%lld", (long long)dim);
+  else if (BCAST_DIM_IS_DYNAMIC(dim))
+    bcast__append(buf, cap, len, "?");
+  else
+    bcast__append(buf, cap, len, "%lld", (long long)dim);
 }
 
 /* The text of rank dims (or of an unranked shape) in a style, measured into
@@ -214,8 +222,10 @@ bcast_status bcast_shape_elem_count(const bcast_shape *shape, int64_t *out,
 }
 
 const char *bcast__dim_text(int64_t dim, char *buf, size_t cap) {
-  if (BCAST_DIM_IS_DYNAMIC(dim)) snprintf(buf, cap, "?");
-  else snprintf(buf, cap, "%lld", (long long)dim);
+  if (BCAST_DIM_IS_DYNAMIC(dim))
+    snprintf(buf, cap, "?");
+  else
+    snprintf(buf, cap, "%lld", (long long)dim);
   return buf;
 }
 
@@ -266,8 +276,8 @@ typedef struct fold_track {
 /* Where fold_operand stopped: the aligned axis, and whether the conflict
  * is NumPy's static check rather than the pair rule. */
 typedef struct fold_conflict {
-  int32_t axis;      /* aligned axis */
-  int32_t own;       /* the operand's own axis there */
+  int32_t axis; /* aligned axis */
+  int32_t own;  /* the operand's own axis there */
   int against_static;
 } fold_conflict;
 
@@ -517,15 +527,14 @@ static bcast_status infer_shape(bcast__shapes ops, int static_sizes,
     if (c.against_static)
       return incompatible(ops, rank, t.static_source[a], t.static_size[a], k,
                           i, s->dims[i], a, diag);
-    return incompatible(ops, rank, t.source[a], out->dims[a], k, i,
-                        s->dims[i], a, diag);
+    return incompatible(ops, rank, t.source[a], out->dims[a], k, i, s->dims[i],
+                        a, diag);
   }
   return BCAST_OK;
 }
 
 /* TOSA and XLA: every ranked operand must have the rank of the first. */
-static bcast_status check_equal_ranks(bcast__shapes ops,
-                                      bcast_profile profile,
+static bcast_status check_equal_ranks(bcast__shapes ops, bcast_profile profile,
                                       bcast_diag *diag) {
   const bcast_shape *f = NULL; /* the first ranked operand, number first */
   size_t first = 0;
@@ -541,15 +550,14 @@ static bcast_status check_equal_ranks(bcast__shapes ops,
     }
     if (s->rank != f->rank) {
       if (!diag) return BCAST_RANK_MISMATCH;
-      bcast__fail(diag, BCAST_RANK_MISMATCH,
-                  "operand #%zu has rank %d but operand #%zu has rank %d; the "
-                  "%s profile does not expand ranks (reshape the lower-rank "
-                  "operand to add leading 1s%s)",
-                  first, (int)f->rank, k, (int)s->rank,
-                  bcast_profile_name(profile),
-                  profile == BCAST_PROFILE_XLA
-                      ? ", or give broadcast_dimensions"
-                      : "");
+      bcast__fail(
+          diag, BCAST_RANK_MISMATCH,
+          "operand #%zu has rank %d but operand #%zu has rank %d; the "
+          "%s profile does not expand ranks (reshape the lower-rank "
+          "operand to add leading 1s%s)",
+          first, (int)f->rank, k, (int)s->rank, bcast_profile_name(profile),
+          profile == BCAST_PROFILE_XLA ? ", or give broadcast_dimensions"
+                                       : "");
       bcast__locate(diag, (int)first, BCAST_DIAG_NONE, f->rank, (int)k,
                     BCAST_DIAG_NONE, s->rank, BCAST_DIAG_NONE);
       bcast__mlir_message(diag, 1, "operands don't have matching ranks");
@@ -559,9 +567,8 @@ static bcast_status check_equal_ranks(bcast__shapes ops,
   return BCAST_OK;
 }
 
-bcast_status bcast__shape_infer(bcast__shapes ops,
-                               bcast_profile profile, bcast_shape *out,
-                               bcast_diag *diag) {
+bcast_status bcast__shape_infer(bcast__shapes ops, bcast_profile profile,
+                                bcast_shape *out, bcast_diag *diag) {
   bcast_status st =
       infer_shape(ops, profile == BCAST_PROFILE_NUMPY, out, diag);
   if (st != BCAST_OK) return st;
@@ -585,8 +592,8 @@ static void result_mlir_message(bcast_diag *diag, const bcast_shape *result,
 
 /* Which operand set inferred dim a: the last one whose dim there is not 1
  * (or the first ranked operand that reaches it), for messages only. */
-static void dim_origin(bcast__shapes ops, int32_t rank,
-                       int32_t a, int *operand, int32_t *axis) {
+static void dim_origin(bcast__shapes ops, int32_t rank, int32_t a,
+                       int *operand, int32_t *axis) {
   *operand = -1;
   *axis = -1;
   for (size_t k = 0; k < ops.n; k++) {
@@ -612,23 +619,25 @@ static bcast_status result_dim_error(bcast__shapes ops,
   dim_origin(ops, inferred->rank, axis, &origin, &origin_axis);
   char s0[24], s1[24];
   if (BCAST_DIM_IS_DYNAMIC(want)) {
-    bcast__fail(diag, BCAST_RESULT_MISMATCH,
-                "result dim %d is static (size %s) but the operands only "
-                "determine it at run time (inferred '?', from operand #%d dim "
-                "%d); the trait's Verify requires a static result dim to equal "
-                "the inferred dim (use '?' in the result, or the mlir profile)",
-                (int)result_axis, bcast__dim_text(got, s0, sizeof s0), origin,
-                (int)origin_axis);
+    bcast__fail(
+        diag, BCAST_RESULT_MISMATCH,
+        "result dim %d is static (size %s) but the operands only "
+        "determine it at run time (inferred '?', from operand #%d dim "
+        "%d); the trait's Verify requires a static result dim to equal "
+        "the inferred dim (use '?' in the result, or the mlir profile)",
+        (int)result_axis, bcast__dim_text(got, s0, sizeof s0), origin,
+        (int)origin_axis);
   } else {
     bcast__fail(diag, BCAST_RESULT_MISMATCH,
                 "result dim %d (size %s) does not match broadcast dim %d "
                 "(size %s, from operand #%d dim %d); results are never "
                 "broadcast",
-                (int)result_axis, bcast__dim_text(got, s0, sizeof s0), (int)axis,
-                bcast__dim_text(want, s1, sizeof s1), origin, (int)origin_axis);
+                (int)result_axis, bcast__dim_text(got, s0, sizeof s0),
+                (int)axis, bcast__dim_text(want, s1, sizeof s1), origin,
+                (int)origin_axis);
   }
-  bcast__locate(diag, BCAST_DIAG_RESULT, result_axis, got, origin,
-                origin_axis, want, axis);
+  bcast__locate(diag, BCAST_DIAG_RESULT, result_axis, got, origin, origin_axis,
+                want, axis);
   result_mlir_message(diag, result, inferred);
   return BCAST_RESULT_MISMATCH;
 }
@@ -693,7 +702,8 @@ static bcast_status verify_ranks_tosa(bcast__shapes ops,
   if (st != BCAST_OK) return st;
   for (size_t k = 0; k < ops.n; k++) {
     if (bcast__shape_at(ops, k)->rank == BCAST_RANK_UNRANKED) continue;
-    if (result->rank == BCAST_RANK_UNRANKED || result->rank == bcast__shape_at(ops, k)->rank)
+    if (result->rank == BCAST_RANK_UNRANKED ||
+        result->rank == bcast__shape_at(ops, k)->rank)
       return BCAST_OK;
     if (!diag) return BCAST_RANK_MISMATCH;
     bcast__fail(diag, BCAST_RANK_MISMATCH,
@@ -701,8 +711,10 @@ static bcast_status verify_ranks_tosa(bcast__shapes ops,
                 "requires the result to have the operands' rank",
                 (int)result->rank, k, (int)bcast__shape_at(ops, k)->rank);
     bcast__locate(diag, BCAST_DIAG_RESULT, BCAST_DIAG_NONE, result->rank,
-                  (int)k, BCAST_DIAG_NONE, bcast__shape_at(ops, k)->rank, BCAST_DIAG_NONE);
-    bcast__mlir_message(diag, 1, "result type has different rank than operands");
+                  (int)k, BCAST_DIAG_NONE, bcast__shape_at(ops, k)->rank,
+                  BCAST_DIAG_NONE);
+    bcast__mlir_message(diag, 1,
+                        "result type has different rank than operands");
     return BCAST_RANK_MISMATCH;
   }
   return BCAST_OK;
@@ -729,20 +741,20 @@ static bcast_status check_no_zero_dims(const bcast_shape *s, int operand,
     if (operand == BCAST_DIAG_RESULT)
       bcast__mlir_message(diag, 1, "result #0 must be tosa-conformant tensor");
     else
-      bcast__mlir_message(diag, 1, "operand #%d must be tosa-conformant tensor",
-                          operand);
+      bcast__mlir_message(
+          diag, 1, "operand #%d must be tosa-conformant tensor", operand);
     return BCAST_INVALID_ARGUMENT;
   }
   return BCAST_OK;
 }
 
-bcast_status bcast__shape_verify(bcast__shapes ops,
-                                const bcast_shape *result,
-                                bcast_profile profile, bcast_diag *diag) {
+bcast_status bcast__shape_verify(bcast__shapes ops, const bcast_shape *result,
+                                 bcast_profile profile, bcast_diag *diag) {
   bcast_status st;
   if (profile == BCAST_PROFILE_TOSA) {
     for (size_t k = 0; k < ops.n; k++)
-      if ((st = check_no_zero_dims(bcast__shape_at(ops, k), (int)k, diag)) != BCAST_OK)
+      if ((st = check_no_zero_dims(bcast__shape_at(ops, k), (int)k, diag)) !=
+          BCAST_OK)
         return st;
     if ((st = check_no_zero_dims(result, BCAST_DIAG_RESULT, diag)) != BCAST_OK)
       return st;

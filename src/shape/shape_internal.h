@@ -27,8 +27,8 @@
  */
 
 typedef struct bcast__shapes {
-  const char *base;   /* address of operand 0's bcast_shape */
-  size_t stride;      /* bytes from one operand's shape to the next */
+  const char *base; /* address of operand 0's bcast_shape */
+  size_t stride;    /* bytes from one operand's shape to the next */
   size_t n;
 } bcast__shapes;
 
@@ -97,10 +97,10 @@ static inline bcast__shapes bcast__shapes_of(const bcast_shape *shapes,
  * constraints, bcast_explain and the lowering's tensor.dim / cf.assert /
  * scf.if copies all read it. */
 typedef struct bcast__axis {
-  int32_t axis;      /* aligned result axis */
-  int64_t dim;       /* the inferred result dim there */
-  int needs_check;   /* some pair here needs a run-time check */
-  int n_dynamic;     /* operands with a dynamic dim here */
+  int32_t axis;    /* aligned result axis */
+  int64_t dim;     /* the inferred result dim there */
+  int needs_check; /* some pair here needs a run-time check */
+  int n_dynamic;   /* operands with a dynamic dim here */
 } bcast__axis;
 
 /* How one operand's dim meets the result at an analyzed axis. */

@@ -50,13 +50,14 @@ bcast_status bcast_xla_binary_views(bcast_tensor views[2],
   const bcast_tensor *src[2] = {lhs, rhs};
   bcast_shape s[2], out;
   for (int k = 0; k < 2; k++) {
-    bcast_status st = bcast_shape_set(&s[k], src[k]->rank, src[k]->shape, diag);
+    bcast_status st =
+        bcast_shape_set(&s[k], src[k]->rank, src[k]->shape, diag);
     if (st != BCAST_OK) return st;
   }
   /* The map is checked by the shape rule first, so the view below cannot
    * fail on it. */
-  bcast_status st = bcast_xla_binary_shape(&s[0], &s[1], dims, n_dims, &out,
-                                           diag);
+  bcast_status st =
+      bcast_xla_binary_shape(&s[0], &s[1], dims, n_dims, &out, diag);
   if (st != BCAST_OK) return st;
   const int low = lhs->rank < rhs->rank ? 0 : 1;
   const bcast_tensor *high = src[1 - low];

@@ -16,6 +16,9 @@
  * it with its pages already mapped instead of faulting in fresh zeroed
  * ones.  It is off by default because it holds memory the program has
  * released. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise(MADV_DONTNEED) */
+#endif
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -29,7 +32,7 @@
 
 #include "core/alloc.h"
 #include "core/diag.h"
-#include "plan/stream.h"
+#include "plan/nt_store.h"
 #include "tensor/buffer.h"
 
 enum {
@@ -148,6 +151,19 @@ bcast_status bcast__buffer_map(int fd, size_t bytes, const char *name,
 #endif
 }
 
+void bcast__buffer_drop_pages(bcast_buffer *buffer) {
+#if BUFFER_HAVE_MMAP && defined(MADV_DONTNEED)
+  /* Read-only file pages: dropping them only unmaps them from this
+   * process; the next touch maps them again from the page cache.  The
+   * mapping starts on a page boundary, and its length is rounded up to
+   * whole pages by the kernel, as mmap rounded it. */
+  if (buffer && buffer->mapped)
+    (void)madvise(buffer->data, buffer->bytes, MADV_DONTNEED);
+#else
+  (void)buffer;
+#endif
+}
+
 void *bcast__buffer_data(bcast_buffer *buffer) { return buffer->data; }
 
 size_t bcast__buffer_size(const bcast_buffer *buffer) { return buffer->bytes; }
@@ -176,8 +192,8 @@ void bcast__buffer_release(bcast_buffer *buffer) {
     munmap(buffer->data, buffer->bytes);
   else
 #endif
-  if (!(buffer->rounded >= BUFFER_HUGE_MIN &&
-        bcast__cache_put(buffer->data, buffer->block, buffer->rounded)))
+      if (!(buffer->rounded >= BUFFER_HUGE_MIN &&
+            bcast__cache_put(buffer->data, buffer->block, buffer->rounded)))
     bcast__free(buffer->block);
   bcast__free(buffer);
 }

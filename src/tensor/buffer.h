@@ -22,6 +22,11 @@ bcast_status bcast__buffer_alloc_uninit(size_t bytes, bcast_buffer **out,
  * BCAST_UNSUPPORTED where there is no mmap.  name is for messages. */
 bcast_status bcast__buffer_map(int fd, size_t bytes, const char *name,
                                bcast_buffer **out, bcast_diag *diag);
+/* Hands the resident pages of a mapped buffer (bcast__buffer_map) back to
+ * the page cache; they are mapped again from the file when next touched,
+ * so a long pass over a large mapped input keeps only what it touched
+ * lately resident.  Nothing for other buffers; NULL is ignored. */
+void bcast__buffer_drop_pages(bcast_buffer *buffer);
 void *bcast__buffer_data(bcast_buffer *buffer);
 size_t bcast__buffer_size(const bcast_buffer *buffer);
 void bcast__buffer_retain(bcast_buffer *buffer);

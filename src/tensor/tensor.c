@@ -19,7 +19,8 @@ static const struct {
   const char *name;
   int64_t bytes;
 } dtype_info[BCAST_DTYPE_COUNT] = {
-#define DTYPE_INFO_(id, name, ctype, size, kind, npy, mlir) {name, (int64_t)(size)},
+#define DTYPE_INFO_(id, name, ctype, size, kind, npy, mlir)                   \
+  {name, (int64_t)(size)},
     BCAST_DTYPE_LIST(DTYPE_INFO_)
 #undef DTYPE_INFO_
 };
@@ -84,7 +85,8 @@ static bcast_status shape_bytes(bcast_dtype dtype, int32_t rank,
   int overflow = 0;
   for (int32_t i = 0; i < rank; i++)
     overflow |= __builtin_mul_overflow(count, shape[i], &count);
-  if (overflow || __builtin_mul_overflow(count, dtype_info[dtype].bytes, &bytes)) {
+  if (overflow ||
+      __builtin_mul_overflow(count, dtype_info[dtype].bytes, &bytes)) {
     if (diag) {
       char dims[BCAST_DIAG_TEXT_MAX / 2];
       format_dims(dims, sizeof dims, rank, shape);
@@ -129,9 +131,9 @@ static bcast_status c_strides(int64_t elem_bytes, int32_t rank,
 }
 
 static bcast_status tensor_wrap(bcast_tensor *t, bcast_dtype dtype,
-                               int32_t rank, const int64_t *shape,
-                               const int64_t *stride_bytes, void *data,
-                               bcast_diag *diag) {
+                                int32_t rank, const int64_t *shape,
+                                const int64_t *stride_bytes, void *data,
+                                bcast_diag *diag) {
   bcast_status status = check_dtype_rank(dtype, rank, diag);
   if (status == BCAST_OK) status = check_dims(rank, shape, diag);
   int64_t count = 0, bytes = 0;
@@ -195,11 +197,12 @@ static bcast_status tensor_alloc(bcast_tensor *t, bcast_dtype dtype,
   out.dtype = dtype;
   out.rank = rank;
   for (int32_t i = 0; i < rank; i++) out.shape[i] = shape[i];
-  status = c_strides(dtype_info[dtype].bytes, rank, shape, out.stride_bytes,
-                     diag);
+  status =
+      c_strides(dtype_info[dtype].bytes, rank, shape, out.stride_bytes, diag);
   if (status != BCAST_OK) return status;
-  status = zeroed ? bcast__buffer_alloc((size_t)bytes, &out.owner, diag)
-                  : bcast__buffer_alloc_uninit((size_t)bytes, &out.owner, diag);
+  status = zeroed
+               ? bcast__buffer_alloc((size_t)bytes, &out.owner, diag)
+               : bcast__buffer_alloc_uninit((size_t)bytes, &out.owner, diag);
   if (status != BCAST_OK) return status;
   out.data = bcast__buffer_data(out.owner);
   *t = out;
@@ -363,17 +366,16 @@ bcast_status bcast_broadcast_views(size_t n, bcast_tensor *dst,
 
 /* The copy behind bcast_tensor_copy and bcast_materialize.  A fresh
  * destination is written with ordinary stores: the OS has just zeroed its
- * pages through the cache, and streaming past the cache would write every
+ * pages through the cache, and non-temporal stores past the cache would write every
  * line to memory twice (measured: 11.5 against 8.1 GB/s for 64 MiB). */
 static bcast_status tensor_copy(const bcast_tensor *dst,
                                 const bcast_tensor *src, int threads,
                                 int fresh, bcast_diag *diag) {
   if (dst->dtype != src->dtype)
-    return bcast__fail(diag, BCAST_TYPE, "cannot copy %s elements into %s",
-                       dtype_valid(src->dtype) ? dtype_info[src->dtype].name
-                                               : "unknown",
-                       dtype_valid(dst->dtype) ? dtype_info[dst->dtype].name
-                                               : "unknown");
+    return bcast__fail(
+        diag, BCAST_TYPE, "cannot copy %s elements into %s",
+        dtype_valid(src->dtype) ? dtype_info[src->dtype].name : "unknown",
+        dtype_valid(dst->dtype) ? dtype_info[dst->dtype].name : "unknown");
   bcast_status status = check_dtype_rank(dst->dtype, dst->rank, diag);
   if (status == BCAST_OK) status = check_dims(dst->rank, dst->shape, diag);
   if (status == BCAST_OK) status = check_dims(src->rank, src->shape, diag);
@@ -394,7 +396,7 @@ static bcast_status tensor_copy(const bcast_tensor *dst,
   }
   char *const base[2] = {(char *)dst->data, (char *)src->data};
   return bcast_copy_run(&plan, base, elem_bytes,
-                        fresh ? BCAST_COPY_CACHED : BCAST_COPY_STREAM_LARGE,
+                        fresh ? BCAST_COPY_CACHED : BCAST_COPY_NT_STORE_LARGE,
                         threads, diag);
 }
 
@@ -422,6 +424,93 @@ bcast_status bcast_materialize(bcast_tensor *dst, const bcast_tensor *src,
   return BCAST_OK;
 }
 
+/* The shape of copy i in materialize_all: shape, or x[i]'s own when
+ * shape is NULL. */
+static const int64_t *copy_shape(const bcast_tensor *x, size_t i, int32_t rank,
+                                 const int64_t *shape, int32_t *rank_out) {
+  *rank_out = shape ? rank : x[i].rank;
+  return shape ? shape : x[i].shape;
+}
+
+/* The budget failure of materialize_all: "materializing 2 outputs of
+ * shape [2,3]", or of shapes, listed, when they differ. */
+static bcast_status copies_over_budget(size_t n, const bcast_tensor *x,
+                                       int32_t rank, const int64_t *shape,
+                                       int64_t total, int64_t max_bytes,
+                                       bcast_diag *diag) {
+  size_t listed = n ? 1 : 0;
+  int32_t r0, r;
+  const int64_t *s0 = n ? copy_shape(x, 0, rank, shape, &r0) : NULL;
+  for (size_t i = 1; i < n && listed == 1; i++) {
+    const int64_t *si = copy_shape(x, i, rank, shape, &r);
+    if (r != r0 || memcmp(si, s0, (size_t)r * sizeof *si) != 0) listed = n;
+  }
+  char what[BCAST_DIAG_TEXT_MAX / 2];
+  size_t len = 0;
+  what[0] = '\0';
+  bcast__append(what, sizeof what, &len, "materializing %zu output%s of %s", n,
+                n == 1 ? "" : "s", listed > 1 ? "shapes " : "shape ");
+  for (size_t i = 0; i < listed && len + 1 < sizeof what; i++) {
+    if (i > 0) bcast__append(what, sizeof what, &len, ", ");
+    const int64_t *si = copy_shape(x, i, rank, shape, &r);
+    format_dims(what + len, sizeof what - len, r, si);
+    len += strlen(what + len);
+  }
+  return over_budget(diag, what, total, max_bytes);
+}
+
+/* Copies of x[0..n) into new C-contiguous z[0..n), each x[i] first
+ * broadcast to shape (of rank rank) unless shape is NULL.  Invariant: the
+ * bytes of all copies together are within max_bytes, checked (and their
+ * sum overflow-checked) before anything is allocated; on failure no copy
+ * is left. */
+static bcast_status materialize_all(size_t n, bcast_tensor *z,
+                                    const bcast_tensor *x, int32_t rank,
+                                    const int64_t *shape, int64_t max_bytes,
+                                    int threads, bcast_diag *diag) {
+  int64_t total = 0;
+  for (size_t i = 0; i < n; i++) {
+    int32_t out_rank;
+    const int64_t *out_shape = copy_shape(x, i, rank, shape, &out_rank);
+    int64_t count, bytes;
+    bcast_status status = check_dtype_rank(x[i].dtype, out_rank, diag);
+    if (status == BCAST_OK) status = check_dims(out_rank, out_shape, diag);
+    if (status == BCAST_OK)
+      status = shape_bytes(x[i].dtype, out_rank, out_shape, "materializing",
+                           &count, &bytes, diag);
+    if (status != BCAST_OK) return status;
+    if (__builtin_add_overflow(total, bytes, &total))
+      return bcast__fail(diag, BCAST_OVERFLOW,
+                         "the %zu outputs together need more than %" PRId64
+                         " bytes",
+                         n, INT64_MAX);
+  }
+  if (total > max_bytes)
+    return copies_over_budget(n, x, rank, shape, total, max_bytes, diag);
+
+  for (size_t i = 0; i < n; i++) {
+    bcast_tensor view;
+    memset(&view, 0, sizeof view);
+    bcast_status status =
+        shape ? bcast_broadcast_to(&view, &x[i], rank, shape, diag) : BCAST_OK;
+    if (status == BCAST_OK)
+      status = bcast_materialize(&z[i], shape ? &view : &x[i], INT64_MAX,
+                                 threads, diag);
+    bcast_tensor_release(&view);
+    if (status != BCAST_OK) {
+      while (i > 0) bcast_tensor_release(&z[--i]);
+      return status;
+    }
+  }
+  return BCAST_OK;
+}
+
+bcast_status bcast_materialize_all(size_t n, bcast_tensor *z,
+                                   const bcast_tensor *x, int64_t max_bytes,
+                                   int threads, bcast_diag *diag) {
+  return materialize_all(n, z, x, 0, NULL, max_bytes, threads, diag);
+}
+
 bcast_status bcast_broadcast_materialize(size_t n, bcast_tensor *z,
                                          const bcast_tensor *x,
                                          int64_t max_bytes, int threads,
@@ -430,43 +519,7 @@ bcast_status bcast_broadcast_materialize(size_t n, bcast_tensor *z,
   int64_t shape[BCAST_MAX_RANK];
   bcast_status status = common_shape(n, x, &rank, shape, diag);
   if (status != BCAST_OK) return status;
-
-  /* Check the total first, so nothing is allocated for a refused call. */
-  int64_t total = 0;
-  for (size_t i = 0; i < n; i++) {
-    int64_t count, bytes;
-    status = shape_bytes(x[i].dtype, rank, shape, "materializing", &count,
-                         &bytes, diag);
-    if (status != BCAST_OK) return status;
-    if (__builtin_add_overflow(total, bytes, &total))
-      return bcast__fail(diag, BCAST_OVERFLOW,
-                         "the %zu outputs together need more than %" PRId64
-                         " bytes",
-                         n, INT64_MAX);
-  }
-  if (total > max_bytes) {
-    char what[BCAST_DIAG_TEXT_MAX / 2];
-    size_t len = 0;
-    what[0] = '\0';
-    bcast__append(what, sizeof what, &len, "materializing %zu outputs of "
-                  "shape ", n);
-    format_dims(what + len, sizeof what - len, rank, shape);
-    return over_budget(diag, what, total, max_bytes);
-  }
-
-  for (size_t i = 0; i < n; i++) {
-    bcast_tensor view;
-    status = bcast_broadcast_to(&view, &x[i], rank, shape, diag);
-    if (status == BCAST_OK) {
-      status = bcast_materialize(&z[i], &view, INT64_MAX, threads, diag);
-      bcast_tensor_release(&view);
-    }
-    if (status != BCAST_OK) {
-      while (i > 0) bcast_tensor_release(&z[--i]);
-      return status;
-    }
-  }
-  return BCAST_OK;
+  return materialize_all(n, z, x, rank, shape, max_bytes, threads, diag);
 }
 
 /* "?" for a dynamic dim, "?<symbol 3>" for a named one, else the size. */
@@ -564,13 +617,14 @@ bcast_status bcast_bind_check(size_t n, const bcast_shape *declared,
         format_declared(d0, sizeof d0, declared[first].dims[fj]);
       if (declared[i].rank != BCAST_RANK_UNRANKED)
         format_declared(d1, sizeof d1, declared[i].dims[j]);
-      bcast__fail(diag, BCAST_RUNTIME_SHAPE,
-                  "operand #%zu dim %d (declared %s) is %" PRId64
-                  " at run time and operand #%zu dim %d (declared %s) is %" PRId64
-                  ": sizes that differ and are not 1 do not broadcast "
-                  "(undefined behaviour under the Broadcastable trait), at "
-                  "broadcast dim %d",
-                  first, (int)fj, d0, fsize, i, (int)j, d1, size, (int)a);
+      bcast__fail(
+          diag, BCAST_RUNTIME_SHAPE,
+          "operand #%zu dim %d (declared %s) is %" PRId64
+          " at run time and operand #%zu dim %d (declared %s) is %" PRId64
+          ": sizes that differ and are not 1 do not broadcast "
+          "(undefined behaviour under the Broadcastable trait), at "
+          "broadcast dim %d",
+          first, (int)fj, d0, fsize, i, (int)j, d1, size, (int)a);
       bcast__locate(diag, (int)first, (int)fj, fsize, (int)i, (int)j, size,
                     (int)a);
       return BCAST_RUNTIME_SHAPE;

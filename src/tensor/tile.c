@@ -38,9 +38,9 @@ static int expands(const bcast_tile_map *m, int32_t i) {
 static bcast_status check_static(const bcast_shape *s, const char *what,
                                  bcast_diag *diag) {
   if (s->rank < 0)
-    return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                       "tile map: the %s is unranked; tiles need static shapes",
-                       what);
+    return bcast__fail(
+        diag, BCAST_INVALID_ARGUMENT,
+        "tile map: the %s is unranked; tiles need static shapes", what);
   for (int32_t d = 0; d < s->rank; d++)
     if (s->dims[d] < 0)
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
@@ -238,7 +238,8 @@ bcast_status bcast_tiler_init(bcast_tiler *tiler, size_t n,
   int64_t count = 1;
   if (k > 0) {
     const int32_t s = k - 1;
-    int64_t lo = 1, hi = out->dims[s]; /* lo fits; find the largest that does */
+    int64_t lo = 1,
+            hi = out->dims[s]; /* lo fits; find the largest that does */
     while (lo < hi) {
       int64_t mid = lo + (hi - lo + 1) / 2;
       ext[s] = mid;
@@ -273,7 +274,8 @@ int bcast_tiler_tile(const bcast_tiler *tiler, int64_t k, bcast_box *box) {
   int64_t c = k % chunks, rest = k / chunks;
   /* c * step < size; the run ends at size (lo + step may overflow). */
   box->lo[s] = c * tiler->step;
-  box->hi[s] = size - box->lo[s] > tiler->step ? box->lo[s] + tiler->step : size;
+  box->hi[s] =
+      size - box->lo[s] > tiler->step ? box->lo[s] + tiler->step : size;
   for (int32_t d = s - 1; d >= 0; d--) {
     int64_t i = rest % tiler->whole.hi[d];
     rest /= tiler->whole.hi[d];
@@ -347,7 +349,8 @@ static bcast_status tile_view(const bcast_tile_map *m, const bcast_tensor *in,
   bcast_box in_box;
   bcast_status st = bcast_tile_input_box(m, out_box, &in_box, diag);
   bcast_tensor window;
-  if (st == BCAST_OK) st = bcast_tensor_box(&window, in, origin, &in_box, diag);
+  if (st == BCAST_OK)
+    st = bcast_tensor_box(&window, in, origin, &in_box, diag);
   if (st != BCAST_OK) return st;
   for (int32_t i = 0; i < m->in.rank; i++) dims[i] = m->dims[i];
   st = bcast_broadcast_in_dim(view, &window, out_box->rank, ext, dims,

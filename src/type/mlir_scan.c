@@ -39,8 +39,8 @@ void bcast_mlir_op_shape(const bcast_mlir_op *op,
            (size_t)ref->rank * sizeof out->dims[0]);
 }
 
-void bcast_mlir_op_type(const bcast_mlir_op *op, const bcast_mlir_type_ref *ref,
-                        bcast_mlir_type *out) {
+void bcast_mlir_op_type(const bcast_mlir_op *op,
+                        const bcast_mlir_type_ref *ref, bcast_mlir_type *out) {
   out->container = ref->container;
   bcast_mlir_op_shape(op, ref, &out->shape);
   out->text = ref->text;
@@ -124,9 +124,8 @@ static bcast_status parse_type(const char *t, size_t len, size_t *i,
                                bcast_mlir_type_ref *ref, bcast_diag *diag) {
   size_t used = 0;
   int32_t room = (int32_t)(BCAST_MLIR_MAX_OP_DIMS - *pool_used);
-  bcast_status st = bcast__mlir_type_read(t + *i, len - *i, ref,
-                                          &op->dims[*pool_used], room, &used,
-                                          diag);
+  bcast_status st = bcast__mlir_type_read(
+      t + *i, len - *i, ref, &op->dims[*pool_used], room, &used, diag);
   if (st != BCAST_OK) return st;
   if (ref->rank > room)
     return op_error(diag, op, "more than 256 dims in the type signature");
@@ -178,18 +177,23 @@ static bcast_status parse_signature(const char *t, size_t len, size_t i,
     if (parenthesized) i = bcast__skip_trivia(t, len, i + 1);
     if (i >= len || (parenthesized && t[i] == ')'))
       return op_error(diag, op, "expected one result type");
-    if ((st = parse_type(t, len, &i, op, &pool_used, &op->result, diag)) != BCAST_OK) return st;
+    if ((st = parse_type(t, len, &i, op, &pool_used, &op->result, diag)) !=
+        BCAST_OK)
+      return st;
     if (parenthesized) {
       i = bcast__skip_trivia(t, len, i);
       if (bcast__peek(t, len, i) == ',')
-        return op_error(diag, op, "has more than one result; broadcasting ops have one");
+        return op_error(diag, op,
+                        "has more than one result; broadcasting ops have one");
       if (i >= len || t[i] != ')')
         return op_error(diag, op, "expected ')' after the result type");
       i++;
     }
   } else {
     /* One type for every operand and the result. */
-    if ((st = parse_type(t, len, &i, op, &pool_used, &op->result, diag)) != BCAST_OK) return st;
+    if ((st = parse_type(t, len, &i, op, &pool_used, &op->result, diag)) !=
+        BCAST_OK)
+      return st;
     if (n_uses > BCAST_MLIR_MAX_OPERANDS)
       return op_error(diag, op, "more than 64 operands");
     for (size_t k = 0; k < n_uses; k++) op->operands[k] = op->result;
@@ -209,7 +213,8 @@ static size_t read_value(const char *t, size_t len, size_t i) {
 }
 
 /* Counts a use of a value at t[i] == '%' and records its name. */
-static void record_use(const char *t, size_t len, size_t i, bcast_mlir_op *op) {
+static void record_use(const char *t, size_t len, size_t i,
+                       bcast_mlir_op *op) {
   if (op->n_operand_names < BCAST_MLIR_MAX_OPERANDS) {
     bcast_mlir_span *name = &op->operand_names[op->n_operand_names];
     name->text = t + i;
@@ -236,7 +241,8 @@ static size_t find_signature(const char *t, size_t len, size_t i,
     } else if (c == '(' || c == '{' || c == '[' || c == '<') {
       size_t j = bcast__skip_balanced(t, len, i + 1, 0);
       /* skip_balanced stops at ',' at depth 0: keep going to the closer. */
-      while (bcast__peek(t, len, j) == ',') j = bcast__skip_balanced(t, len, j + 1, 0);
+      while (bcast__peek(t, len, j) == ',')
+        j = bcast__skip_balanced(t, len, j + 1, 0);
       if (c == '(') {
         /* Generic form operands: record the uses inside. */
         for (size_t k = i + 1; k < j; k++)
@@ -339,8 +345,10 @@ bcast_status bcast_mlir_scan_next(bcast_mlir_scanner *s, bcast_mlir_op *op,
       st = parse_signature(t, len, colon + 1, op->n_operand_names, op, &end,
                            diag);
     }
-    if (st == BCAST_OK) op->stmt_end = end;
-    else end = after_name; /* resume right after the name */
+    if (st == BCAST_OK)
+      op->stmt_end = end;
+    else
+      end = after_name; /* resume right after the name */
     advance_to(s, end);
     return st;
   }

@@ -38,7 +38,8 @@ size_t bcast__skip_balanced(const char *t, size_t len, size_t i,
     } else if (c == '>' || c == ')' || c == ']' || c == '}') {
       if (depth == 0) return i;
       depth--;
-    } else if (depth == 0 && (c == ',' || (stop_at_space && bcast__is_space(c)))) {
+    } else if (depth == 0 &&
+               (c == ',' || (stop_at_space && bcast__is_space(c)))) {
       return i;
     }
     i++;
@@ -63,8 +64,10 @@ static bcast_status type_error(bcast_diag *diag, bcast_status st,
   int depth = 0;
   while (n < len && n < 200 && t[n] != '\n') {
     char c = t[n++];
-    if (c == '<') depth++;
-    else if (c == '>' && !(n >= 2 && t[n - 2] == '-') && --depth <= 0) break;
+    if (c == '<')
+      depth++;
+    else if (c == '>' && !(n >= 2 && t[n - 2] == '-') && --depth <= 0)
+      break;
     else if (depth <= 0 && (c == ',' || c == ')')) {
       n--;
       break;
@@ -80,14 +83,15 @@ static bcast_status type_error(bcast_diag *diag, bcast_status st,
 static int valid_elem_type(const char *e, size_t n) {
   size_t i = 0;
   if (bcast__peek(e, n, i) == '!') i++;
-  if (i >= n || !((e[i] >= 'a' && e[i] <= 'z') || (e[i] >= 'A' && e[i] <= 'Z') ||
-                  e[i] == '_'))
+  if (i >= n || !((e[i] >= 'a' && e[i] <= 'z') ||
+                  (e[i] >= 'A' && e[i] <= 'Z') || e[i] == '_'))
     return 0;
   if (e[i] == 'x' && i == 0) return 0;
   while (i < n && (bcast__is_ident(e[i]) && e[i] != '-')) i++;
   if (bcast__peek(e, n, i) == '<') {
     size_t end = bcast__skip_balanced(e, n, i + 1, 0);
-    while (bcast__peek(e, n, end) == ',') end = bcast__skip_balanced(e, n, end + 1, 0);
+    while (bcast__peek(e, n, end) == ',')
+      end = bcast__skip_balanced(e, n, end + 1, 0);
     if (end >= n || e[end] != '>') return 0;
     i = end + 1;
   }
@@ -100,10 +104,10 @@ static int valid_elem_type(const char *e, size_t n) {
  * ...), "complex<...>", "vector<...>" or "none".  Anything else
  * ("tensor<2xfoo>") is an unknown type, which mlir-opt rejects. */
 static int known_elem_type(const char *e, size_t n) {
-  static const char *const names[] = {"index", "none", "f16", "bf16", "f32",
-                                      "f64", "f80", "f128", "tf32"};
-  static const char *const prefixes[] = {"!", "complex<", "vector<", "f8E",
-                                         "f6E", "f4E"};
+  static const char *const names[] = {"index", "none", "f16",  "bf16", "f32",
+                                      "f64",   "f80",  "f128", "tf32"};
+  static const char *const prefixes[] = {"!",   "complex<", "vector<",
+                                         "f8E", "f6E",      "f4E"};
   for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
     if (strlen(names[k]) == n && memcmp(names[k], e, n) == 0) return 1;
   for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++) {
@@ -111,9 +115,12 @@ static int known_elem_type(const char *e, size_t n) {
     if (n > p && memcmp(prefixes[k], e, p) == 0) return 1;
   }
   size_t i = 0;
-  if (n >= 2 && (e[0] == 's' || e[0] == 'u') && e[1] == 'i') i = 2;
-  else if (n >= 1 && e[0] == 'i') i = 1;
-  else return 0;
+  if (n >= 2 && (e[0] == 's' || e[0] == 'u') && e[1] == 'i')
+    i = 2;
+  else if (n >= 1 && e[0] == 'i')
+    i = 1;
+  else
+    return 0;
   if (i == n || e[i] == '0') return 0;
   for (; i < n; i++)
     if (e[i] < '0' || e[i] > '9') return 0;
@@ -140,7 +147,8 @@ bcast_status bcast__mlir_type_read(const char *t, size_t len,
     /* Not a shaped type: read it whole so the caller can name it. */
     out->container = BCAST_CONTAINER_NONE;
     size_t end = bcast__skip_balanced(t, len, 0, 1);
-    if (end == 0) return type_error(diag, BCAST_PARSE, t, len, "expected a type");
+    if (end == 0)
+      return type_error(diag, BCAST_PARSE, t, len, "expected a type");
     out->text_len = end;
     out->rank = BCAST_RANK_UNRANKED;
     *consumed = end;
@@ -150,7 +158,8 @@ bcast_status bcast__mlir_type_read(const char *t, size_t len,
   i = bcast__skip_spaces(t, len, i);
   if (bcast__peek(t, len, i) == '*') {
     if (out->container == BCAST_CONTAINER_VECTOR)
-      return type_error(diag, BCAST_PARSE, t, len, "vectors cannot be unranked");
+      return type_error(diag, BCAST_PARSE, t, len,
+                        "vectors cannot be unranked");
     i = bcast__skip_spaces(t, len, i + 1);
     if (i >= len || t[i] != 'x')
       return type_error(diag, BCAST_PARSE, t, len, "expected 'x' after '*'");
@@ -201,7 +210,8 @@ bcast_status bcast__mlir_type_read(const char *t, size_t len,
       size_t after = bcast__skip_spaces(t, len, i);
       if (after >= len || t[after] != 'x') {
         if (after >= len)
-          return type_error(diag, BCAST_PARSE, t, len, "truncated: missing '>'");
+          return type_error(diag, BCAST_PARSE, t, len,
+                            "truncated: missing '>'");
         return type_error(diag, BCAST_PARSE, t, len,
                           "expected 'x' after a dimension");
       }
@@ -253,7 +263,6 @@ bcast_status bcast__mlir_type_read(const char *t, size_t len,
   return BCAST_OK;
 }
 
-
 bcast_status bcast_mlir_type_parse(const char *t, size_t len,
                                    bcast_mlir_type *out, size_t *consumed,
                                    bcast_diag *diag) {
@@ -298,8 +307,10 @@ size_t bcast_mlir_type_format(const bcast_mlir_type *type, char *buf,
     } else {
       for (int32_t d = 0; d < type->shape.rank; d++) {
         int64_t v = type->shape.dims[d];
-        if (BCAST_DIM_IS_DYNAMIC(v)) bcast__append(text, sizeof text, &len, "?x");
-        else bcast__append(text, sizeof text, &len, "%lldx", (long long)v);
+        if (BCAST_DIM_IS_DYNAMIC(v))
+          bcast__append(text, sizeof text, &len, "?x");
+        else
+          bcast__append(text, sizeof text, &len, "%lldx", (long long)v);
       }
     }
     bcast__append(text, sizeof text, &len, "%.*s>", (int)type->elem_len,

@@ -22,7 +22,7 @@
 
 bcast_profile bcast_mlir_default_profile(const char *name, size_t len) {
   return len > 5 && memcmp(name, "tosa.", 5) == 0 ? BCAST_PROFILE_TOSA
-                                                   : BCAST_PROFILE_TRAIT;
+                                                  : BCAST_PROFILE_TRAIT;
 }
 
 /* The shapes one verification reads: the first n operands' and the
@@ -138,7 +138,8 @@ static int ods_scalar_admits(const bcast_mlir_op *op,
   if (t->rank != BCAST_RANK_UNRANKED &&
       !(t->rank == 1 && op->dims[t->dims_at] == 1))
     return 0;
-  if (strcmp(types, ODS_SHIFT) == 0) return elem_is(t->elem, t->elem_len, "i8");
+  if (strcmp(types, ODS_SHIFT) == 0)
+    return elem_is(t->elem, t->elem_len, "i8");
   elem_class c = classify_elem(t->elem, t->elem_len);
   return c == ELEM_SIGNLESS || c == ELEM_UNSIGNED || c == ELEM_FLOAT;
 }
@@ -155,8 +156,8 @@ static bcast_status tosa_type_constraints(const bcast_mlir_op *op,
   for (int k = 0; k < nb + nx; k++) {
     const bcast_mlir_type_ref *type = &op->operands[k];
     if (k >= nb) {
-      const char *types = info->verifier == BCAST_VERIFY_MUL ? ODS_SHIFT
-                                                             : ODS_ZERO_POINT;
+      const char *types =
+          info->verifier == BCAST_VERIFY_MUL ? ODS_SHIFT : ODS_ZERO_POINT;
       if (ods_scalar_admits(op, type, types)) continue;
       if (!diag) return BCAST_TYPE;
       bcast__fail(diag, BCAST_TYPE,
@@ -237,7 +238,8 @@ static bcast_status elem_pair_fail(bcast_diag *diag, const char *mlir_head,
                                    const bcast_mlir_type_ref *b,
                                    const char *names) {
   if (!diag) return BCAST_TYPE;
-  bcast__fail(diag, BCAST_TYPE, "%s have element types '%.*s' and '%.*s'; "
+  bcast__fail(diag, BCAST_TYPE,
+              "%s have element types '%.*s' and '%.*s'; "
               "they must be the same",
               names, (int)a->elem_len, a->elem, (int)b->elem_len, b->elem);
   bcast__mlir_message(diag, 1, "%s, got '%.*s' and '%.*s'", mlir_head,
@@ -310,11 +312,13 @@ static bcast_status tosa_elem_rule(const bcast_mlir_op *op,
     } pairs[] = {
         {0, -1, "expect input and output to have same element type",
          "the input and the output"},
-        {0, 1, "expect both input1 and its zero point are the same element "
-               "type",
+        {0, 1,
+         "expect both input1 and its zero point are the same element "
+         "type",
          "the input and its zero point (operand #1)"},
-        {-1, 2, "expect both output and its zero point are the same element "
-                "type",
+        {-1, 2,
+         "expect both output and its zero point are the same element "
+         "type",
          "the output and its zero point (operand #2)"},
     };
     for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
@@ -410,9 +414,8 @@ static bcast_status tosa_mul(const bcast_mlir_op *op, const verify_shapes *v,
       return BCAST_RANK_MISMATCH;
     }
     bcast_shape inferred;
-    bcast_status st =
-        bcast__shape_infer(operand_shapes(v, 2), BCAST_PROFILE_MLIR,
-                           &inferred, diag);
+    bcast_status st = bcast__shape_infer(operand_shapes(v, 2),
+                                         BCAST_PROFILE_MLIR, &inferred, diag);
     if (st != BCAST_OK) {
       bcast__mlir_message(diag, 1,
                           "a and b operands don't have broadcast-compatible "
@@ -427,10 +430,11 @@ static bcast_status tosa_mul(const bcast_mlir_op *op, const verify_shapes *v,
     const bcast_shape *s = &v->operands[k];
     if (s->rank == BCAST_RANK_UNRANKED || s->rank == r->rank) continue;
     if (!diag) return BCAST_RANK_MISMATCH;
-    bcast__fail(diag, BCAST_RANK_MISMATCH,
-                "result has rank %d but operand #%d has rank %d; TOSA requires "
-                "the result to have the operands' rank",
-                (int)r->rank, k, (int)s->rank);
+    bcast__fail(
+        diag, BCAST_RANK_MISMATCH,
+        "result has rank %d but operand #%d has rank %d; TOSA requires "
+        "the result to have the operands' rank",
+        (int)r->rank, k, (int)s->rank);
     bcast__locate(diag, BCAST_DIAG_RESULT, BCAST_DIAG_NONE, r->rank, k,
                   BCAST_DIAG_NONE, s->rank, BCAST_DIAG_NONE);
     bcast__mlir_message(diag, 1,
@@ -460,8 +464,10 @@ static bcast_status check_containers(const bcast_mlir_op *op, size_t n,
                          "tensor nor a vector",
                          k, type_text(op, type, text, sizeof text));
     }
-    if (type->container == BCAST_CONTAINER_TENSOR) tensors = 1;
-    else vectors = 1;
+    if (type->container == BCAST_CONTAINER_TENSOR)
+      tensors = 1;
+    else
+      vectors = 1;
   }
   if (tensors && vectors) {
     if (!diag) return BCAST_TYPE;
@@ -485,9 +491,10 @@ bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
     info = bcast_op_get(id);
     size_t want = (size_t)(info->broadcast_operands + info->extra_operands);
     if (n != want)
-      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                         "'%.*s' takes %zu operands, but the signature has %zu",
-                         (int)op->name_len, op->name, want, n);
+      return bcast__fail(
+          diag, BCAST_INVALID_ARGUMENT,
+          "'%.*s' takes %zu operands, but the signature has %zu",
+          (int)op->name_len, op->name, want, n);
     n = (size_t)info->broadcast_operands;
   }
   if (n == 0)
@@ -509,7 +516,8 @@ bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
      * check comes before the shape check except in unary ops (the shape
      * trait is listed first) and tosa.select (its verifier runs after the
      * broadcast trait). */
-    if ((st = tosa_type_constraints(op, &v, info, diag)) != BCAST_OK) return st;
+    if ((st = tosa_type_constraints(op, &v, info, diag)) != BCAST_OK)
+      return st;
     switch (info->verifier) {
     case BCAST_VERIFY_SAME_SHAPE:
       st = tosa_same_shape(
@@ -517,8 +525,8 @@ bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
       return st != BCAST_OK ? st : tosa_elem_rule(op, info, diag);
     case BCAST_VERIFY_NEGATE:
       if ((st = tosa_elem_rule(op, info, diag)) != BCAST_OK) return st;
-      return tosa_same_shape(&v, "requires the same shape for input1 and output",
-                             diag);
+      return tosa_same_shape(
+          &v, "requires the same shape for input1 and output", diag);
     case BCAST_VERIFY_MUL:
       if ((st = tosa_elem_rule(op, info, diag)) != BCAST_OK) return st;
       return tosa_mul(op, &v, diag);
@@ -526,7 +534,8 @@ bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
       if (info->elem_rule != BCAST_ELEM_SELECT &&
           (st = tosa_elem_rule(op, info, diag)) != BCAST_OK)
         return st;
-      st = bcast__shape_verify(operand_shapes(&v, n), &v.result, profile, diag);
+      st =
+          bcast__shape_verify(operand_shapes(&v, n), &v.result, profile, diag);
       if (st != BCAST_OK || info->elem_rule != BCAST_ELEM_SELECT) return st;
       return tosa_elem_rule(op, info, diag);
     }
@@ -556,8 +565,8 @@ bcast_status bcast_mlir_op_profile_parse(const char *text, size_t len,
                                          bcast_diag *diag) {
   const char *eq = memchr(text, '=', len);
   if (!eq)
-    return bcast__fail(diag, BCAST_PARSE,
-                       "'%.*s': expected PATTERN=PROFILE", (int)len, text);
+    return bcast__fail(diag, BCAST_PARSE, "'%.*s': expected PATTERN=PROFILE",
+                       (int)len, text);
   size_t p0 = 0, p1 = (size_t)(eq - text);
   while (p0 < p1 && text[p0] == ' ') p0++;
   while (p1 > p0 && text[p1 - 1] == ' ') p1--;
@@ -590,7 +599,8 @@ bcast_status bcast_mlir_op_profile_parse(const char *text, size_t len,
 }
 
 int bcast_mlir_is_broadcasting_op(const char *name, size_t len) {
-  static const char test_op[] = "test.broadcastable", chlo[] = "chlo.broadcast_";
+  static const char test_op[] = "test.broadcastable",
+                    chlo[] = "chlo.broadcast_";
   bcast_op op;
   if (len == sizeof test_op - 1 && memcmp(name, test_op, len) == 0) return 1;
   if (len > sizeof chlo - 1 && memcmp(name, chlo, sizeof chlo - 1) == 0)
@@ -671,8 +681,10 @@ static void stablehlo_message(const verify_shapes *v, const int64_t *dims,
     int64_t s = in->dims[i], o = out->dims[dims[i]];
     if (BCAST_DIM_IS_DYNAMIC(s) || s == 1 || s == o) continue;
     char ot[24];
-    if (BCAST_DIM_IS_DYNAMIC(o)) snprintf(ot, sizeof ot, "?");
-    else snprintf(ot, sizeof ot, "%lld", (long long)o);
+    if (BCAST_DIM_IS_DYNAMIC(o))
+      snprintf(ot, sizeof ot, "?");
+    else
+      snprintf(ot, sizeof ot, "%lld", (long long)o);
     bcast__mlir_message(diag, 1,
                         "size of operand dimension %zu (%lld) is not equal to "
                         "1 or size of result dimension %lld (%s)",
@@ -686,9 +698,9 @@ static bcast_status verify_explicit(const bcast_mlir_op *op,
                                     bcast_mlir_verdict *verdict,
                                     bcast_diag *diag) {
   bcast_diag d;
-  bcast_status st = bcast_mlir_i64_list_parse(value.text, value.len,
-                                              verdict->dims, BCAST_MAX_RANK,
-                                              &verdict->n_dims, &d);
+  bcast_status st =
+      bcast_mlir_i64_list_parse(value.text, value.len, verdict->dims,
+                                BCAST_MAX_RANK, &verdict->n_dims, &d);
   if (st != BCAST_OK)
     return attr_fail(op, key, value, st, d.message, verdict, diag);
   size_t n = op->n_operands;
@@ -709,7 +721,8 @@ static bcast_status verify_explicit(const bcast_mlir_op *op,
     static const char stablehlo[] = "stablehlo.broadcast_in_dim";
     if (op->name_len == sizeof stablehlo - 1 &&
         memcmp(op->name, stablehlo, op->name_len) == 0 &&
-        (v.result.rank == BCAST_RANK_UNRANKED || dynamic_dim(&v.result) >= 0)) {
+        (v.result.rank == BCAST_RANK_UNRANKED ||
+         dynamic_dim(&v.result) >= 0)) {
       char rt[BCAST_MAX_RANK * 21 + 512];
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                          "result type '%s' is not static; StableHLO's "
@@ -754,7 +767,8 @@ static bcast_status verify_explicit(const bcast_mlir_op *op,
   if (bad == -2) return BCAST_OK;
   if (!diag) return BCAST_RESULT_MISMATCH;
   char want_text[BCAST_MAX_RANK * 21 + 8], rt[BCAST_MAX_RANK * 21 + 512];
-  bcast_shape_format(&want, BCAST_SHAPE_STYLE_MLIR, want_text, sizeof want_text);
+  bcast_shape_format(&want, BCAST_SHAPE_STYLE_MLIR, want_text,
+                     sizeof want_text);
   bcast__fail(diag, BCAST_RESULT_MISMATCH,
               "result type '%s' does not match the shape '%s' that "
               "broadcast_dimensions = %.*s gives under XLA's rule",
@@ -779,7 +793,8 @@ bcast_status bcast_mlir_verify(const bcast_mlir_op *op,
   int tosa_op = op->name_len > 5 && memcmp(op->name, "tosa.", 5) == 0 &&
                 bcast_op_lookup(op->name, op->name_len, &id) == BCAST_OK;
   bcast_mlir_span key, value;
-  if (!tosa_op && bcast_mlir_op_attr(op, "broadcast_dimensions", &key, &value)) {
+  if (!tosa_op &&
+      bcast_mlir_op_attr(op, "broadcast_dimensions", &key, &value)) {
     verdict->profile = BCAST_PROFILE_XLA;
     verdict->has_dims = 1;
     return verify_explicit(op, key, value, verdict, diag);
@@ -818,7 +833,8 @@ static int select_op(const char *name, size_t len, void *ctx) {
   text_run *run = ctx;
   const bcast_mlir_verify_options *o = run->opts;
   run->counts.seen++;
-  if (op_selected(o, name, len) && (!o->only || o->only(name, len, o->only_ctx)))
+  if (op_selected(o, name, len) &&
+      (!o->only || o->only(name, len, o->only_ctx)))
     return 1;
   run->counts.skipped++;
   return 0;
@@ -852,8 +868,8 @@ bcast_status bcast__mlir_failure(bcast_diag *out, uint32_t line, uint32_t col,
   char text[BCAST_DIAG_TEXT_MAX];
   bcast_mlir_diag_format(op, op_len, d, text, sizeof text);
   if (!op) return bcast__fail(out, d->status, "%u:%u: %s", line, col, text);
-  return bcast__fail(out, d->status, "%u:%u: %s [%s profile]", line, col,
-                     text, bcast_profile_name(profile));
+  return bcast__fail(out, d->status, "%u:%u: %s [%s profile]", line, col, text,
+                     bcast_profile_name(profile));
 }
 
 bcast_status bcast_mlir_verify_text(const char *text, size_t len,

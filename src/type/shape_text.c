@@ -86,8 +86,9 @@ static bcast_status parse_dim(const char *t, size_t len, size_t *i,
     return BCAST_OK;
   }
   if (bcast__peek(t, len, *i) == '-')
-    return shape_error(diag, BCAST_PARSE, t, len,
-                       "sizes cannot be negative (use '?' for a dynamic size)");
+    return shape_error(
+        diag, BCAST_PARSE, t, len,
+        "sizes cannot be negative (use '?' for a dynamic size)");
   if (*i >= len || !bcast__is_digit(t[*i]))
     return shape_error(diag, BCAST_PARSE, t, len, "expected a size or '?'");
   size_t end;
@@ -99,8 +100,8 @@ static bcast_status parse_dim(const char *t, size_t len, size_t *i,
 }
 
 static bcast_status parse_shape(const char *t, size_t len,
-                                 bcast_symbols *symbols, bcast_shape *out,
-                                 bcast_diag *diag) {
+                                bcast_symbols *symbols, bcast_shape *out,
+                                bcast_diag *diag) {
   size_t i = bcast__skip_spaces(t, len, 0);
   while (len > i && bcast__is_space(t[len - 1])) len--;
   if (i >= len) return shape_error(diag, BCAST_PARSE, t, len, "empty");
@@ -112,7 +113,8 @@ static bcast_status parse_shape(const char *t, size_t len,
       (memcmp(t + i, "tensor<", 7) == 0 || memcmp(t + i, "vector<", 7) == 0)) {
     bcast_mlir_type type;
     size_t used = 0;
-    bcast_status st = bcast_mlir_type_parse(t + i, len - i, &type, &used, diag);
+    bcast_status st =
+        bcast_mlir_type_parse(t + i, len - i, &type, &used, diag);
     if (st != BCAST_OK) return st;
     if (i + used != len)
       return shape_error(diag, BCAST_PARSE, t, len, "text after the type");
@@ -151,7 +153,8 @@ static bcast_status parse_shape(const char *t, size_t len,
     if (bcast__peek(t, len, i) == sep) {
       i = bcast__skip_spaces(t, len, i + 1);
       /* A trailing comma closes a Python tuple: "(3,)". */
-      if (bracketed && bcast__peek(t, len, i) == close && i + 1 == len) return BCAST_OK;
+      if (bracketed && bcast__peek(t, len, i) == close && i + 1 == len)
+        return BCAST_OK;
       continue;
     }
     if (bracketed) {
@@ -161,7 +164,8 @@ static bcast_status parse_shape(const char *t, size_t len,
                                   : "expected ',' or the closing bracket");
     }
     if (i == len) return BCAST_OK;
-    return shape_error(diag, BCAST_PARSE, t, len, "expected 'x' between sizes");
+    return shape_error(diag, BCAST_PARSE, t, len,
+                       "expected 'x' between sizes");
   }
 }
 

@@ -52,8 +52,9 @@ static inline bcast_status bcast__parse_size(const char *t, size_t len,
   int64_t v = 0;
   int overflow = 0;
   while (bcast__is_digit(bcast__peek(t, len, i))) {
-    if (!overflow && (__builtin_mul_overflow(v, 10, &v) ||
-                      __builtin_add_overflow(v, bcast__peek(t, len, i) - '0', &v)))
+    if (!overflow &&
+        (__builtin_mul_overflow(v, 10, &v) ||
+         __builtin_add_overflow(v, bcast__peek(t, len, i) - '0', &v)))
       overflow = 1;
     i++;
   }

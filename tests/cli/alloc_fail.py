@@ -20,6 +20,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "diff"))
 import common  # noqa: E402
+import npz_craft  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -42,6 +43,11 @@ COMMANDS = [
      ["outdir/z0.npy", "outdir/z1.npy"]),
     ("broadcast npz", ["broadcast", "{d}/a.npy", "{d}/b.npy", "-o",
                        "{d}/out.npz"], ["out.npz"]),
+    # Deflated members read (zlib), a member added to an archive whose
+    # other members are copied.
+    ("run npz member", ["run", "add", "{d}/in.npz:a", "{d}/in.npz:b",
+                        "--profile", "numpy", "-o", "{d}/out.npz:c"],
+     ["out.npz"]),
     ("broadcast-to", ["broadcast-to", "{d}/b.npy", "--shape", "4,2,3", "-o",
                       "{d}/out.npy"], ["out.npy"]),
     ("broadcast-in-dim", ["broadcast-in-dim", "{d}/c.npy", "--dims", "1",
@@ -70,6 +76,15 @@ COMMANDS = [
 ]
 
 OLD = b"the old contents of an output file\n"
+# An archive output's old contents: an archive (its members are kept), with
+# a stored and a deflated member.
+OLD_NPZ = npz_craft.build([npz_craft.Member("kept.npy", npz_craft.npy_bytes(np.arange(3))),
+                           npz_craft.Member("packed.npy", npz_craft.npy_bytes(np.zeros(40)),
+                                            8)])
+
+
+def old_bytes(o):
+    return OLD_NPZ if o.endswith(".npz") else OLD
 
 
 def prepare(d):
@@ -85,6 +100,9 @@ def prepare(d):
         f.write("".join(line for line in MLIR.splitlines(True)
                         if "tosa.sub" not in line))
     os.makedirs(os.path.join(d, "outdir"), exist_ok=True)
+    np.savez_compressed(os.path.join(d, "in.npz"),
+                        a=np.arange(2, dtype=np.float32).reshape(2, 1),
+                        b=np.arange(3, dtype=np.float32).reshape(1, 3))
 
 
 def reset_outputs(d, outputs, made):
@@ -94,14 +112,14 @@ def reset_outputs(d, outputs, made):
         return
     for o in outputs:
         with open(os.path.join(d, o), "wb") as f:
-            f.write(OLD)
+            f.write(old_bytes(o))
 
 
 def unchanged(d, outputs, made):
     """What a failed run must leave: the old contents, or no directory."""
     if made:
         return not os.path.lexists(os.path.join(d, made))
-    return all(read(d, o) == OLD for o in outputs)
+    return all(read(d, o) == old_bytes(o) for o in outputs)
 
 
 def read(d, o):
@@ -133,7 +151,8 @@ def main():
             rc0, out0, err0 = common.run(argv)
             expect = {o: read(d, o) for o in outputs}
             files_ok = listing(d)
-            if not tally.check(rc0 in (0, 1) and all(v != OLD for v in expect.values()),
+            if not tally.check(rc0 in (0, 1) and
+                               all(v != old_bytes(o) for o, v in expect.items()),
                                "%s: the normal run" % name,
                                "exit %s\n%s" % (rc0, err0)):
                 continue

@@ -1,4 +1,4 @@
-/* LD_PRELOAD shim for tests/cli/test_alloc_fail.py: makes the Nth memory
+/* LD_PRELOAD shim for tests/cli/alloc_fail.py and scripts/soak.py: makes the Nth memory
  * allocation that the bcast executable's own code asks for fail (NULL,
  * errno ENOMEM), N from BCAST_FAIL_ALLOC_AT (unset or 0: none fails).
  *
@@ -10,7 +10,7 @@
  * abort on it.  When the Nth call fails the shim writes "failalloc: N" to
  * the file BCAST_FAIL_ALLOC_LOG names (if set), so the test knows the
  * failure happened.  The real functions are glibc's __libc_* entry points,
- * which never come back here. */
+ * which never come back here (in the sanitizer build, ASan's; below). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -21,10 +21,31 @@
 #include <string.h>
 #include <unistd.h>
 
+#if defined(BCAST_FAILALLOC_ASAN)
+/* Built for the sanitizer build (uninstrumented itself: it runs before
+ * ASan is set up): the real functions are AddressSanitizer's own (libasan
+ * exports each interceptor under this second name), so every block still
+ * comes from ASan's allocator.  The shim must then be preloaded ahead of
+ * libasan, which ASan allows with ASAN_OPTIONS=verify_asan_link_order=0. */
+extern void *__interceptor_malloc(size_t size);
+extern void *__interceptor_calloc(size_t count, size_t size);
+extern void *__interceptor_realloc(void *ptr, size_t size);
+extern void *__interceptor_aligned_alloc(size_t align, size_t size);
+extern int __interceptor_posix_memalign(void **out, size_t align, size_t size);
+#define REAL_MALLOC __interceptor_malloc
+#define REAL_CALLOC __interceptor_calloc
+#define REAL_REALLOC __interceptor_realloc
+#define REAL_ALIGNED __interceptor_aligned_alloc
+#else
 extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t count, size_t size);
 extern void *__libc_realloc(void *ptr, size_t size);
 extern void *__libc_memalign(size_t align, size_t size);
+#define REAL_MALLOC __libc_malloc
+#define REAL_CALLOC __libc_calloc
+#define REAL_REALLOC __libc_realloc
+#define REAL_ALIGNED __libc_memalign
+#endif
 
 static uintptr_t exe_lo, exe_hi; /* the executable's loaded segments */
 static long fail_at, calls;
@@ -70,25 +91,29 @@ static int should_fail(const void *caller) {
 #define CALLER __builtin_return_address(0)
 
 void *malloc(size_t size) {
-  return should_fail(CALLER) ? NULL : __libc_malloc(size);
+  return should_fail(CALLER) ? NULL : REAL_MALLOC(size);
 }
 
 void *calloc(size_t count, size_t size) {
-  return should_fail(CALLER) ? NULL : __libc_calloc(count, size);
+  return should_fail(CALLER) ? NULL : REAL_CALLOC(count, size);
 }
 
 void *realloc(void *ptr, size_t size) {
-  return should_fail(CALLER) ? NULL : __libc_realloc(ptr, size);
+  return should_fail(CALLER) ? NULL : REAL_REALLOC(ptr, size);
 }
 
 void *aligned_alloc(size_t align, size_t size) {
-  return should_fail(CALLER) ? NULL : __libc_memalign(align, size);
+  return should_fail(CALLER) ? NULL : REAL_ALIGNED(align, size);
 }
 
 int posix_memalign(void **out, size_t align, size_t size) {
   if (should_fail(CALLER)) return ENOMEM;
-  void *p = __libc_memalign(align, size);
+#if defined(BCAST_FAILALLOC_ASAN)
+  return __interceptor_posix_memalign(out, align, size);
+#else
+  void *p = REAL_ALIGNED(align, size);
   if (!p) return ENOMEM;
   *out = p;
   return 0;
+#endif
 }

@@ -18,10 +18,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
-# The declared API: the identifier just before the '(' on each BCAST_API
-# line (a declaration's name is always on its first line), in the headers
-# and the templates CMake generates headers from (version.h.in).
-grep -h '^BCAST_API ' "$include"/*.h "$include"/*.h.in |
+# The declared API: the identifier just before the '(' of each BCAST_API
+# declaration (on its first line, or on the next when the return type
+# stands alone), in the headers and the templates CMake generates headers
+# from (version.h.in).
+cat "$include"/*.h "$include"/*.h.in |
+  awk '/^BCAST_API / && !/\(/ { getline next_line; $0 = $0 " " next_line }
+       /^BCAST_API / { print }' |
   sed -E 's/^([^(]*[^A-Za-z0-9_(])([A-Za-z_][A-Za-z0-9_]*)\(.*/\2/' |
   sort -u > "$tmp/declared"
 # What the library defines for the dynamic linker.

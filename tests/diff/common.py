@@ -6,11 +6,13 @@ Imported, not run: CMake runs only tests/diff/test_*.py.  A script's own
 folder is on sys.path, so `import common` finds this file."""
 
 import argparse
+import contextlib
 import os
 import pty
 import random
 import select
 import subprocess
+import tempfile
 
 LLVM = "/usr/lib/llvm-22"
 MLIR_OPT = LLVM + "/bin/mlir-opt"
@@ -41,6 +43,34 @@ def missing(path, message):
     print(message % path)
     print("0 passed, 1 failed")
     return True
+
+
+def add_mlir_opt_args(ap):
+    """Adds --mlir-opt PATH and --keep DIR to AP, for a test that writes
+    .mlir files for bcast and mlir-opt to read."""
+    ap.add_argument("--mlir-opt", default=MLIR_OPT)
+    ap.add_argument("--keep", help="write the generated .mlir files to this "
+                    "directory instead of a temporary one")
+
+
+def tools_missing(args):
+    """True, after saying which, when args.bcast or args.mlir_opt is not an
+    executable (the caller returns 1)."""
+    return (missing(args.bcast, "bcast binary not found or not executable: %s") or
+            missing(args.mlir_opt, "mlir-opt not found at %s (package mlir-22-tools); "
+                    "the differential test cannot run"))
+
+
+@contextlib.contextmanager
+def work_dir(keep, prefix):
+    """The folder for generated files: KEEP (made if missing) when given,
+    else a temporary one named PREFIX..., removed on leaving."""
+    if keep:
+        os.makedirs(keep, exist_ok=True)
+        yield keep
+    else:
+        with tempfile.TemporaryDirectory(prefix=prefix) as tmpdir:
+            yield tmpdir
 
 
 def run_text(argv, text=None):

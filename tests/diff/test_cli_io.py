@@ -224,12 +224,20 @@ def test_npz(r, rng):
                 all(z['arr_%d' % i].dtype == ex[i].dtype and
                     np.array_equal(z['arr_%d' % i], ex[i]) for i in range(2)),
                 'broadcast -o out.npz matches np.broadcast_arrays', str(z.files))
+    # A member written into an existing archive keeps the others.
     rc, _, err = r.run('broadcast-to', yp, '--shape', '2,3', '-o', out + ':wide')
-    r.check(rc == 0 and np.load(out).files == ['wide'] and
-            np.array_equal(np.load(out)['wide'], np.broadcast_to(y, (2, 3))),
-            'broadcast-to -o x.npz:NAME', err)
+    ex = np.broadcast_arrays(x, y)
+    with np.load(out) as z:
+        r.check(rc == 0 and z.files == ['arr_0', 'arr_1', 'wide'] and
+                np.array_equal(z['wide'], np.broadcast_to(y, (2, 3))) and
+                np.array_equal(z['arr_1'], ex[1]),
+                'broadcast-to -o x.npz:NAME adds NAME', err)
     rc, _, err = r.run('run', 'add', '--profile', 'numpy', xp, xp, '-o', out)
-    r.check(rc == 0 and np.array_equal(np.load(out)['arr_0'], x + x), 'run -o x.npz', err)
+    with np.load(out) as z:
+        r.check(rc == 0 and z.files == ['arr_0', 'arr_1', 'wide'] and
+                np.array_equal(z['arr_0'], x + x) and
+                np.array_equal(z['arr_1'], ex[1]),
+                'run -o x.npz replaces arr_0 only', err)
     # An existing file of the whole name wins over the archive reading.
     literal = arch + ':a'
     np.save(r.path('lit.npy'), b)

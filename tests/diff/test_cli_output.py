@@ -357,12 +357,15 @@ def check_disk_full(t, env, tag):
         for name, argv in (
                 ("npy", ["broadcast-to", big, "--shape", "2,65536", "-o", old]),
                 ("npz", ["broadcast", big, big, "-o", old + ".npz"])):
+            before = OLD
             if name == "npz":
+                # An archive: the new members are added to it.
                 old = old + ".npz"
-                write(old, OLD)
+                np.savez(old, kept=np.arange(3))
+                before = read(old)
             rc, _, err = t.run(*argv, env=env)
             t.check(rc == 2 and old in err and "No space left on device" in err
-                    and read(old) == OLD and temps(d) == [],
+                    and read(old) == before and temps(d) == [],
                     tag + "disk full (%s): exit 2, ENOSPC named, old file "
                     "kept, no temporary file" % name,
                     "exit %s temps %s\n%s" % (rc, temps(d), err))

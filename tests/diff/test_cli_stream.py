@@ -287,6 +287,13 @@ def main():
                       "4611686018427387904x2000", "-o", P("o5.npy"))
     check("an output size over 64 bits: exit 1", code == 1 and
           "overflows 64 bits" in err and not os.path.exists(P("o5.npy")), err)
+    # A --memory too small for a tile of one element: the option named is
+    # --memory (the tile budget is half of it), not --max-bytes.
+    code, _, err = bc("broadcast-to", P("row.npy"), "--shape", "3000x2000",
+                      "-o", P("o6.npy"), "--memory", "1")
+    check("--memory 1: exit 1 naming --memory", code == 1 and
+          "raise --memory" in err and "--max-bytes" not in err and
+          not os.path.exists(P("o6.npy")), err)
     for target, what in ((P("o.npz"), "an archive"), ("-", "standard output")):
         code, _, err = bc("broadcast-to", P("row.npy"), "--shape", "3000x2000",
                           "-o", target, "--memory", MEM)

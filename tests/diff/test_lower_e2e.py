@@ -194,6 +194,21 @@ def gen_input(rng, case, k, shape):
 
 # ---- NumPy reference -----------------------------------------------------
 
+# The ops whose reference is one NumPy function of the operands.
+UNARY = {"abs": np.abs, "ceil": np.ceil, "floor": np.floor, "exp": np.exp,
+         "log": np.log, "tanh": np.tanh, "bitwise_not": np.invert,
+         "logical_not": np.invert,
+         "reciprocal": lambda a: np.float32(1) / a,
+         "rsqrt": lambda a: np.float32(1) / np.sqrt(a),
+         "sigmoid": lambda a: np.float32(1) / (np.float32(1) + np.exp(-a))}
+BINARY = {"add": np.add, "sub": np.subtract, "pow": np.power,
+          "bitwise_and": np.bitwise_and, "logical_and": np.bitwise_and,
+          "bitwise_or": np.bitwise_or, "logical_or": np.bitwise_or,
+          "bitwise_xor": np.bitwise_xor, "logical_xor": np.bitwise_xor,
+          "equal": np.equal, "greater": np.greater,
+          "greater_equal": np.greater_equal}
+
+
 def ref(case, xs, extras):
     op = case.op
     out_et = case.out[1]
@@ -203,10 +218,10 @@ def ref(case, xs, extras):
     with np.errstate(all="ignore"):
         if et == "bf16" and op == "cast":
             return bf16_to_f32(a)
-        if op == "add":
-            return a + b
-        if op == "sub":
-            return a - b
+        if op in UNARY:
+            return UNARY[op](a)
+        if op in BINARY:
+            return BINARY[op](a, b)
         if op == "mul":
             if et in ("i8", "i16"):
                 return a.astype(np.int32) * b.astype(np.int32)
@@ -220,16 +235,6 @@ def ref(case, xs, extras):
         if op == "intdiv":
             q = np.abs(a.astype(np.int64)) // np.abs(b.astype(np.int64))
             return (q * np.sign(a.astype(np.int64)) * np.sign(b.astype(np.int64))).astype(np.int32)
-        if op in ("bitwise_and", "logical_and"):
-            return a & b
-        if op in ("bitwise_or", "logical_or"):
-            return a | b
-        if op in ("bitwise_xor", "logical_xor"):
-            return a ^ b
-        if op == "bitwise_not":
-            return ~a
-        if op == "logical_not":
-            return ~a
         if op == "logical_left_shift":
             return (a.astype(np.int64) << b.astype(np.int64)).astype(a.dtype)
         if op == "logical_right_shift":
@@ -243,12 +248,6 @@ def ref(case, xs, extras):
                 bit = (a.astype(np.int64) >> np.maximum(bb - 1, 0)) & 1
                 r = r + ((bb > 0) & (bit == 1))
             return r.astype(a.dtype)
-        if op == "equal":
-            return a == b
-        if op == "greater":
-            return a > b
-        if op == "greater_equal":
-            return a >= b
         if op in ("maximum", "minimum"):
             f = np.maximum if op == "maximum" else np.minimum
             if "IGNORE" in case.attrs:
@@ -272,28 +271,8 @@ def ref(case, xs, extras):
             info = np.iinfo(a.dtype)
             r = extras[0] + extras[1] - a.astype(np.int64)
             return np.clip(r, info.min, info.max).astype(a.dtype)
-        if op == "abs":
-            return np.abs(a)
-        if op == "ceil":
-            return np.ceil(a)
-        if op == "floor":
-            return np.floor(a)
-        if op == "reciprocal":
-            return np.float32(1) / a
-        if op == "rsqrt":
-            return np.float32(1) / np.sqrt(a)
-        if op == "exp":
-            return np.exp(a)
-        if op == "log":
-            return np.log(a)
-        if op == "tanh":
-            return np.tanh(a)
         if op == "erf":
             return np.array([math.erf(v) for v in a.reshape(-1)], dtype=np.float32).reshape(a.shape)
-        if op == "sigmoid":
-            return np.float32(1) / (np.float32(1) + np.exp(-a))
-        if op == "pow":
-            return np.power(a, b)
         if op == "select":
             return np.where(a, b, xs[2])
         if op == "cast":

@@ -243,42 +243,47 @@ FIXED = [
 # cited on each line is the oracle.  mhlo.broadcast_in_dim allows dynamic
 # result dims and follows XLA's InferBroadcastShape there.
 SHLO = '  %%r = "%s"(%%%s) {broadcast_dimensions = %s} : (%s) -> %s'
+OPERAND_NAME = {(3,): "a", (1, 3): "b", (DYN,): "d"}
+
+
+def bid(dims, operand, result, op="stablehlo"):
+    """One OP.broadcast_in_dim statement of an f32 OPERAND shape to RESULT;
+    DIMS is a list for array<i64: ...>, or the attribute's text."""
+    attr = dims if isinstance(dims, str) else "array<i64: %s>" % ", ".join(map(str, dims))
+    return SHLO % (op + ".broadcast_in_dim", OPERAND_NAME[tuple(operand)], attr,
+                   ttype(operand), ttype(result))
+
+
 BROADCAST_IN_DIM = [
     # C5 holds: 3 onto the result's dim 1 of size 3.
-    (SHLO % ("stablehlo.broadcast_in_dim", "a", "array<i64: 1>", "tensor<3xf32>", "tensor<4x3xf32>"), "pass", None),
+    (bid([1], [3], [4, 3]), "pass", None),
     # C5: 3 onto a dim of size 4.
-    (SHLO % ("stablehlo.broadcast_in_dim", "a", "array<i64: 0>", "tensor<3xf32>", "tensor<4x3xf32>"), "shape",
+    (bid([0], [3], [4, 3]), "shape",
      "'stablehlo.broadcast_in_dim' op size of operand dimension 0 (3) is not equal to 1 or size of result dimension 0 (4)"),
     # C2: two entries for an operand of rank 1.
-    (SHLO % ("stablehlo.broadcast_in_dim", "a", "array<i64: 0, 1>", "tensor<3xf32>", "tensor<4x3xf32>"), "attr",
+    (bid([0, 1], [3], [4, 3]), "attr",
      "'stablehlo.broadcast_in_dim' op broadcast_dimensions size (2) does not match operand rank (1)"),
     # C3: too large and negative are the same failure.
-    (SHLO % ("stablehlo.broadcast_in_dim", "a", "array<i64: 5>", "tensor<3xf32>", "tensor<4x3xf32>"), "attr",
-     "broadcast_dimensions contains invalid value 5 for result with rank 2"),
-    (SHLO % ("stablehlo.broadcast_in_dim", "a", "array<i64: -1>", "tensor<3xf32>", "tensor<4x3xf32>"), "attr",
-     "broadcast_dimensions contains invalid value -1 for result with rank 2"),
-    (SHLO % ("stablehlo.broadcast_in_dim", "a", "dense<-3> : tensor<1xi64>", "tensor<3xf32>", "tensor<4x3xf32>"), "attr",
+    (bid([5], [3], [4, 3]), "attr", "broadcast_dimensions contains invalid value 5 for result with rank 2"),
+    (bid([-1], [3], [4, 3]), "attr", "broadcast_dimensions contains invalid value -1 for result with rank 2"),
+    (bid("dense<-3> : tensor<1xi64>", [3], [4, 3]), "attr",
      "broadcast_dimensions contains invalid value -3 for result with rank 2"),
     # C4 (checked before C3 by the verifier): a repeated entry.
-    (SHLO % ("stablehlo.broadcast_in_dim", "b", "array<i64: 1, 1>", "tensor<1x3xf32>", "tensor<4x3xf32>"), "attr",
-     "broadcast_dimensions should not have duplicates"),
-    (SHLO % ("stablehlo.broadcast_in_dim", "b", "array<i64: 5, 5>", "tensor<1x3xf32>", "tensor<4x3xf32>"), "attr",
-     "broadcast_dimensions should not have duplicates"),
+    (bid([1, 1], [1, 3], [4, 3]), "attr", "broadcast_dimensions should not have duplicates"),
+    (bid([5, 5], [1, 3], [4, 3]), "attr", "broadcast_dimensions should not have duplicates"),
     # C5 skips a dynamic operand dim; C2-C4 allow any order (a transpose).
-    (SHLO % ("stablehlo.broadcast_in_dim", "d", "array<i64: 1>", "tensor<?xf32>", "tensor<4x3xf32>"), "pass", None),
-    (SHLO % ("stablehlo.broadcast_in_dim", "b", "array<i64: 1, 0>", "tensor<1x3xf32>", "tensor<3x4xf32>"), "pass", None),
+    (bid([1], [DYN], [4, 3]), "pass", None),
+    (bid([1, 0], [1, 3], [3, 4]), "pass", None),
     # The result is HLO_StaticShapeTensor: a dynamic result dim fails even
     # where C5 would hold.
-    (SHLO % ("stablehlo.broadcast_in_dim", "a", "array<i64: 1>", "tensor<3xf32>", "tensor<?x3xf32>"), "shape",
-     "is not static"),
-    (SHLO % ("stablehlo.broadcast_in_dim", "a", "array<i64: 1>", "tensor<3xf32>", "tensor<4x?xf32>"), "shape",
-     "is not static"),
+    (bid([1], [3], [DYN, 3]), "shape", "is not static"),
+    (bid([1], [3], [4, DYN]), "shape", "is not static"),
     # XLA (mhlo): a static size other than 1 onto a dynamic dim fails; 1
     # onto a dynamic dim and a dynamic dim onto a static one pass.
-    (SHLO % ("mhlo.broadcast_in_dim", "a", "array<i64: 1>", "tensor<3xf32>", "tensor<4x?xf32>"), "shape",
+    (bid([1], [3], [4, DYN], "mhlo"), "shape",
      "size of operand dimension 0 (3) is not equal to 1 or size of result dimension 1 (?)"),
-    (SHLO % ("mhlo.broadcast_in_dim", "b", "array<i64: 0, 1>", "tensor<1x3xf32>", "tensor<?x3xf32>"), "pass", None),
-    (SHLO % ("mhlo.broadcast_in_dim", "d", "array<i64: 1>", "tensor<?xf32>", "tensor<4x3xf32>"), "pass", None),
+    (bid([0, 1], [1, 3], [DYN, 3], "mhlo"), "pass", None),
+    (bid([1], [DYN], [4, 3], "mhlo"), "pass", None),
 ]
 
 
@@ -346,15 +351,18 @@ def verify_lines(args, path, flags):
     return rc, errors_by_line(err, path), err
 
 
+PROFILES = """func.func @f(%a: tensor<3xf32>, %b: tensor<2x3xf32>, %c: tensor<3xi32>) {
+  %0 = tosa.add %a, %b : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = "test.broadcastable"(%a, %b) : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = mydialect.add %c, %c : (tensor<3xi32>, tensor<3xi32>) -> tensor<1x3xi32>
+  %3 = tosa.sub %a, %b : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+"""
+
+
 def part2_profiles(args, tally, tmp):
-    path = write_file(tmp, "profiles.mlir", [
-        "func.func @f(%a: tensor<3xf32>, %b: tensor<2x3xf32>, %c: tensor<3xi32>) {",
-        "  %0 = tosa.add %a, %b : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>",
-        "  %1 = \"test.broadcastable\"(%a, %b) : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>",
-        "  %2 = mydialect.add %c, %c : (tensor<3xi32>, tensor<3xi32>) -> tensor<1x3xi32>",
-        "  %3 = tosa.sub %a, %b : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>",
-        "  return",
-        "}"])
+    path = write_file(tmp, "profiles.mlir", PROFILES.splitlines())
     # (flags, lines expected to fail); mydialect.add is checked only when a
     # rule names it.  The trait document rejects line 4's result rank, MLIR
     # 22 accepts it (checked against mlir-opt below).
@@ -444,17 +452,21 @@ def part3_lower_o(args, tally, tmp):
     tally.check(rc == 2, "lower -o without a file: exit %s" % rc, se)
 
 
+# Lines 2, 4, 5 and 7 fail under the default profile.
+MANY = """func.func @f(%a: tensor<3xf32>, %b: tensor<2x3xf32>, %c: tensor<2x3xf32>, %s: tensor<1xi8>) -> tensor<2x3xf32> {
+  %0 = tosa.add %a, %b : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = tosa.sub %b, %c : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = tosa.maximum %b, %c : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x4xf32>
+  %3 = tosa.mul %a, %b, %s : (tensor<3xf32>, tensor<2x3xf32>, tensor<1xi8>) -> tensor<2x3xf32>
+  %4 = tosa.exp %b : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %5 = tosa.minimum %b, %c : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2xf32>
+  return %1 : tensor<2x3xf32>
+}
+"""
+
+
 def part4_all_failures(args, tally, tmp):
-    path = write_file(tmp, "many.mlir", [
-        "func.func @f(%a: tensor<3xf32>, %b: tensor<2x3xf32>, %c: tensor<2x3xf32>, %s: tensor<1xi8>) -> tensor<2x3xf32> {",
-        "  %0 = tosa.add %a, %b : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>",
-        "  %1 = tosa.sub %b, %c : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>",
-        "  %2 = tosa.maximum %b, %c : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x4xf32>",
-        "  %3 = tosa.mul %a, %b, %s : (tensor<3xf32>, tensor<2x3xf32>, tensor<1xi8>) -> tensor<2x3xf32>",
-        "  %4 = tosa.exp %b : (tensor<2x3xf32>) -> tensor<2x3xf32>",
-        "  %5 = tosa.minimum %b, %c : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2xf32>",
-        "  return %1 : tensor<2x3xf32>",
-        "}"])
+    path = write_file(tmp, "many.mlir", MANY.splitlines())
     for flags, lines in [([], [2, 4, 5, 7]), (["--op-profile", "tosa.*=trait"], [4, 7]),
                          (["--op-profile", "tosa.add=numpy"], [4, 5, 7])]:
         vrc, _, verr = common.run([args.bcast, "verify"] + flags + [path])

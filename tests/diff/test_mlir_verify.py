@@ -34,7 +34,6 @@ import os
 import random
 import re
 import sys
-import tempfile
 import time
 
 import common
@@ -561,37 +560,22 @@ def main():
     ap = common.parser(__doc__.split("\n")[0], seed=DEFAULT_SEED)
     ap.add_argument("--count-mlir", type=int, default=2000)
     ap.add_argument("--count-tosa", type=int, default=500)
-    ap.add_argument("--mlir-opt", default=common.MLIR_OPT)
-    ap.add_argument("--keep", help="write the generated .mlir files to this "
-                    "directory instead of a temporary one")
+    common.add_mlir_opt_args(ap)
     args = common.parse_args(ap)
     seed = args.seed
     print("seed %d (replay: /usr/bin/python3 %s --bcast %s --seed %d "
           "--count-mlir %d --count-tosa %d)" %
           (seed, sys.argv[0], args.bcast, seed, args.count_mlir, args.count_tosa))
-    if common.missing(args.bcast, "bcast binary not found or not executable: %s"):
-        return 1
-    if common.missing(args.mlir_opt, "mlir-opt not found at %s (package mlir-22-tools); "
-                      "the differential test cannot run"):
+    if common.tools_missing(args):
         return 1
 
     start = time.time()
     tally = common.Tally(most_shown=15)
     rng = random.Random(seed)
-    if args.keep:
-        os.makedirs(args.keep, exist_ok=True)
-        tmp = None
-        tmpdir = args.keep
-    else:
-        tmp = tempfile.TemporaryDirectory(prefix="bcast-mlir-verify-")
-        tmpdir = tmp.name
-    try:
+    with common.work_dir(args.keep, "bcast-mlir-verify-") as tmpdir:
         part_broadcastable(tally, args, random.Random(rng.randrange(1 << 62)), tmpdir)
         part_tosa(tally, args, random.Random(rng.randrange(1 << 62)), tmpdir)
         part_document(tally, args, tmpdir)
-    finally:
-        if tmp:
-            tmp.cleanup()
     print("runtime %.1f s" % (time.time() - start))
     return tally.summary(replay="replay with: --seed %d" % seed)
 

@@ -17,7 +17,8 @@ operands, against NumPy 1.24 (Debian's /usr/bin/python3).
    reciprocal (NumPy's integer reciprocal: 1.0 / x converted to the type),
    and the float ops NumPy runs on integers in the smallest float that holds
    them (exp, log, tanh, floor, ceil).
-5. Scalar operands with NEP 50's weak typing.
+5. Scalar operands with NEP 50's weak typing (and as truth values of their
+   own beside the logical ops, whose loop NumPy runs in bool).
 The oracle is NumPy 1.24 with numpy._set_promotion_state('weak') (NEP 50,
 NumPy 2's rule): 0-d arrays promote like any array (NumPy 1.x's legacy
 rule types them by value) and Python scalars are weak.
@@ -189,8 +190,11 @@ def add_scalars(h, rng):
         for d in TYPES:
             x = np.array(ro.random_values(rng, d, (3, 4)))
             for text, v in lits:
+                # divide and logical_or type the scalar by their loop (float64,
+                # bool): int8 array / 300 is float64, not out of bounds
                 for op, fn in (('add', np.add), ('less', np.less), ('multiply', np.multiply),
-                               ('maximum', np.maximum)):
+                               ('maximum', np.maximum), ('divide', np.true_divide),
+                               ('logical_or', np.logical_or)):
                     for first in ((False, True) if op == 'add' else (bool(rng.random() < 0.5),)):
                         if rng.random() > (1.0 if op == 'add' else 0.4) * min(1.0, h.scale):
                             continue

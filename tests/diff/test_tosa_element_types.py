@@ -41,7 +41,6 @@ import itertools
 import os
 import re
 import sys
-import tempfile
 import time
 
 import common
@@ -213,26 +212,14 @@ def build_files():
 
 def main():
     ap = common.parser(__doc__.split("\n")[0])
-    ap.add_argument("--mlir-opt", default=common.MLIR_OPT)
-    ap.add_argument("--keep", help="write the generated .mlir files to this "
-                    "directory instead of a temporary one")
+    common.add_mlir_opt_args(ap)
     args = common.parse_args(ap)
-    if common.missing(args.bcast, "bcast binary not found or not executable: %s"):
-        return 1
-    if common.missing(args.mlir_opt, "mlir-opt not found at %s (package "
-                      "mlir-22-tools); the differential test cannot run"):
+    if common.tools_missing(args):
         return 1
     start = time.time()
     tally = common.Tally(most_shown=20)
-    tmp = None
-    if args.keep:
-        os.makedirs(args.keep, exist_ok=True)
-        tmpdir = args.keep
-    else:
-        tmp = tempfile.TemporaryDirectory(prefix="bcast-tosa-elem-")
-        tmpdir = tmp.name
     combos = agree = rejected = 0
-    try:
+    with common.work_dir(args.keep, "bcast-tosa-elem-") as tmpdir:
         for f in build_files():
             path = os.path.join(tmpdir, f.name + ".mlir")
             with open(path, "w") as out:
@@ -270,9 +257,6 @@ def main():
             tally.check(brc == (1 if any_err else 0),
                         "%s: bcast exit status %s, expected %d" %
                         (f.name, brc, 1 if any_err else 0))
-    finally:
-        if tmp:
-            tmp.cleanup()
     print("combinations %d (mlir-opt rejects %d), agreements %d, "
           "differences %d; runtime %.1f s" %
           (combos, rejected, agree, combos - agree, time.time() - start))

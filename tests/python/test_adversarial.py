@@ -35,9 +35,12 @@ test_every_adversary_of_every_argument runs a fixed list of recipes;
 test_random_adversaries draws random ones with Hypothesis from a seed it
 prints (BCAST_SEED replays it).
 """
+import atexit
 import os
 import random
+import shutil
 import sys
+import tempfile
 
 import numpy as np
 import pytest
@@ -400,6 +403,25 @@ def op_call(name):
     raise AssertionError(f"no dtype of int32, float32, bool works for {name}")
 
 
+# The save functions write files: to /dev/null, written through without
+# the fsync and rename of a file (thousands of calls), and in a scratch
+# directory, where a wrong value that is a relative path ("abc",
+# b"\xff\xfe") lands.
+SCRATCH = tempfile.mkdtemp(prefix="bcast-adversarial-")
+atexit.register(shutil.rmtree, SCRATCH, True)
+
+
+def in_scratch(fn):
+    def run(*args, **kwargs):
+        cwd = os.getcwd()
+        os.chdir(SCRATCH)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            os.chdir(cwd)
+    return run
+
+
 def make_calls():
     a, b = np.arange(3.0), np.arange(2, dtype=np.int16).reshape(2, 1)
     x, y = np.arange(6, dtype=np.int32).reshape(2, 3), np.arange(3, dtype=np.int32)
@@ -439,6 +461,13 @@ def make_calls():
              {"dims": (0, 1)}),
         Call("tiles", bcast.tiles, [(4, 4), [(4, 4), (4,)], 256],
              {"itemsizes": [8, 4], "out_itemsize": 8, "dims": [None, (1,)]}),
+        Call("save_op", in_scratch(bcast.save_op), ["/dev/null", "add", x, y],
+             {"memory": 1 << 10, "profile": "numpy", "checked": False,
+              "threads": 1}),
+        # The array has the shape's every dim, so that no adversary of the
+        # shape makes a valid output of gigabytes to write.
+        Call("save_broadcast_to", in_scratch(bcast.save_broadcast_to),
+             ["/dev/null", x, (2, 3)], {"memory": 1 << 10, "threads": 1}),
     ]
     return calls + [op_call(name) for name in bcast.OPS]
 

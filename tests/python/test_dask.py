@@ -214,6 +214,38 @@ def test_errors_come_when_the_graph_is_built():
             bd.broadcast_in_dim(da.ones(3), (2, 3), dims)
 
 
+def test_errors_are_bcasts_own():
+    """bcast.dask words no shape error itself: each is the error bcast
+    raises on a NumPy array of the same shape (class, message, and the
+    library's status where it has one)."""
+    def error(call):
+        with pytest.raises(Exception) as e:
+            call()
+        return type(e.value), str(e.value), getattr(e.value, "status", None)
+
+    cases = [
+        (lambda: bd.broadcast_to(da.ones((3, 2)), (2,)),
+         lambda: bcast.broadcast_to(np.ones((3, 2)), (2,))),
+        (lambda: bd.broadcast_to(da.ones((3, 2)), (4, 2)),
+         lambda: bcast.broadcast_to(np.ones((3, 2)), (4, 2))),
+        (lambda: bd.broadcast_in_dim(da.ones((3, 2)), (3, 4), [0, 1]),
+         lambda: bcast.broadcast_in_dim(np.ones((3, 2)), (3, 4), [0, 1],
+                                        any_order=True)),
+        (lambda: bd.broadcast_in_dim(da.ones(3), (2, 3), [1.7]),
+         lambda: bcast.broadcast_in_dim(np.ones(3), (2, 3), [1.7])),
+        (lambda: bd.broadcast_in_dim(da.ones(3), (2, 3), 1),
+         lambda: bcast.broadcast_in_dim(np.ones(3), (2, 3), 1)),
+        # A dynamic dim, as bcast refuses it where sizes must be static.
+        (lambda: bd.broadcast_to(da.ones((3, 1)), (3, None)),
+         lambda: bcast.broadcast_to(np.ones((3, 1)), "[3,?]")),
+        (lambda: bd.broadcast_to(da.ones((3, 1)), "*"),
+         lambda: bcast.broadcast_to(np.ones((3, 1)), "*")),
+    ]
+    for dask_call, numpy_call in cases:
+        assert error(dask_call) == error(numpy_call)
+    assert error(cases[0][0])[2] == "BCAST_RANK_MISMATCH"
+
+
 def test_size_zero_and_zero_rank(client):
     x = da.from_array(np.ones((0, 3), np.float32), chunks=(1, 2))
     y = da.from_array(np.ones((1, 3), np.float32), chunks=(1, 1))

@@ -201,6 +201,17 @@ def test_materialize_budget():
     with pytest.raises(bcast.BudgetError) as e:
         bcast.materialize(a, b, max_bytes=need - 1)
     assert isinstance(e.value, MemoryError) and str(need) in str(e.value)
+    # The library decides (bcast_materialize_all), with its diagnostic;
+    # a string's copy is its bytes, an innermost dim of the item size.
+    assert e.value.status == "BCAST_BUDGET"
+    assert str(e.value).startswith("materializing 2 outputs of shape [1000,3] "
+                                   f"needs {need} bytes")
+    with pytest.raises(bcast.BudgetError) as e:
+        bcast.materialize(np.array(["ab", "c"]), a[:2], max_bytes=23)
+    assert str(e.value).startswith("materializing 2 outputs of shapes [2,8], [2] "
+                                   "needs 24 bytes")
+    assert [g.nbytes for g in bcast.materialize(np.array(["ab", "c"]), a[:2],
+                                                max_bytes=24)] == [16, 8]
 
 
 def test_materialize_in_threads():

@@ -23,7 +23,8 @@ void test_fail(test_ctx *t, const char *file, int line, const char *fmt, ...)
 uint64_t test_seed(void);
 /* xorshift-style generator for reproducible random cases. */
 uint64_t test_rand(uint64_t *state);
-int64_t test_rand_range(uint64_t *state, int64_t lo, int64_t hi); /* [lo, hi] */
+int64_t test_rand_range(uint64_t *state, int64_t lo,
+                        int64_t hi); /* [lo, hi] */
 
 #define TEST(name)                                                            \
   static void test_##name(test_ctx *t);                                       \

@@ -18,11 +18,11 @@ enum { HEADER = 32 };
 #define BLOCK_MAGIC 0x62636173u
 
 typedef struct counter {
-  long calls;      /* malloc_fn and realloc_fn calls */
-  long fail_at;    /* fail call number fail_at (1-based); 0: never */
-  int fail_all;    /* fail every call */
-  long live;       /* blocks allocated and not yet freed */
-  long bad_frees;  /* frees of blocks without the header */
+  long calls;     /* malloc_fn and realloc_fn calls */
+  long fail_at;   /* fail call number fail_at (1-based); 0: never */
+  int fail_all;   /* fail every call */
+  long live;      /* blocks allocated and not yet freed */
+  long bad_frees; /* frees of blocks without the header */
 } counter;
 
 static int should_fail(counter *c) {
@@ -121,8 +121,10 @@ static bcast_status count_write(void *ctx, const char *data, size_t len) {
 
 static bcast_status case_lower(bcast_diag *diag) {
   static const char *text =
-      "func.func @f(%a: tensor<?x3xf32>, %b: tensor<3xf32>) -> tensor<?x3xf32> {\n"
-      "  %0 = tosa.add %a, %b : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>\n"
+      "func.func @f(%a: tensor<?x3xf32>, %b: tensor<3xf32>) -> "
+      "tensor<?x3xf32> {\n"
+      "  %0 = tosa.add %a, %b : (tensor<?x3xf32>, tensor<3xf32>) -> "
+      "tensor<?x3xf32>\n"
       "  %1 = tosa.exp %0 : (tensor<?x3xf32>) -> tensor<?x3xf32>\n"
       "  return %1 : tensor<?x3xf32>\n}\n";
   bcast_emit_options o;
@@ -169,7 +171,8 @@ static bcast_status case_ew_plan(bcast_diag *diag) {
   o.profile = BCAST_PROFILE_NUMPY;
   bcast_status st = alloc_pair(in, BCAST_FLOAT32, diag);
   if (st == BCAST_OK)
-    st = bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL, &o, diag);
+    st =
+        bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL, &o, diag);
   if (st == BCAST_OK) st = bcast_ew_plan_alloc_output(plan, &out, diag);
   if (st == BCAST_OK) {
     const void *data[2] = {in[0].data, in[1].data};
@@ -204,22 +207,34 @@ static bcast_status case_ew_compute_into_converting(bcast_diag *diag) {
   return st;
 }
 
-/* ONNX Broadcast of two tensors into two new ones. */
-static bcast_status case_broadcast_materialize(bcast_diag *diag) {
+/* Copies of two tensors into two new ones, budgeted together: broadcast
+ * against each other (ONNX Broadcast) or each at its own shape. */
+static bcast_status materialize_pair(bcast_diag *diag, int broadcast) {
   bcast_tensor in[2], z[2];
   memset(z, 0, sizeof z);
   bcast_status st = alloc_pair(in, BCAST_FLOAT32, diag);
   if (st == BCAST_OK)
-    st = bcast_broadcast_materialize(2, z, in, BCAST_DEFAULT_MAX_BYTES, 1,
-                                     diag);
-  if (st == BCAST_OK && (((const float *)z[0].data)[5] != 10 ||
-                         ((const float *)z[1].data)[5] != 2))
+    st = broadcast ? bcast_broadcast_materialize(
+                         2, z, in, BCAST_DEFAULT_MAX_BYTES, 1, diag)
+                   : bcast_materialize_all(2, z, in, BCAST_DEFAULT_MAX_BYTES,
+                                           1, diag);
+  /* alloc_pair's 10 and 2, at their places in [2,3] or in [2,1], [1,3]. */
+  if (st == BCAST_OK && (((const float *)z[0].data)[broadcast ? 5 : 1] != 10 ||
+                         ((const float *)z[1].data)[broadcast ? 5 : 2] != 2))
     st = BCAST_CHECKED;
   for (int k = 0; k < 2; k++) {
     bcast_tensor_release(&z[k]);
     bcast_tensor_release(&in[k]);
   }
   return st;
+}
+
+static bcast_status case_broadcast_materialize(bcast_diag *diag) {
+  return materialize_pair(diag, 1);
+}
+
+static bcast_status case_materialize_all(bcast_diag *diag) {
+  return materialize_pair(diag, 0);
 }
 
 /* A .npy of every byte order and layout question the reader asks: written
@@ -248,8 +263,8 @@ static bcast_status case_npy_round_trip(bcast_diag *diag) {
   w.big_endian = 1;
   bcast_status st = alloc_pair(in, BCAST_FLOAT32, diag);
   if (st == BCAST_OK)
-    st = bcast_npy_write_stream(mem_write, &sink, "pair.npy", &in[1], &w,
-                                diag);
+    st =
+        bcast_npy_write_stream(mem_write, &sink, "pair.npy", &in[1], &w, diag);
   if (st == BCAST_OK)
     st = bcast_npy_read_mem(sink.bytes, sink.len, "pair.npy", &back, NULL,
                             BCAST_DEFAULT_MAX_BYTES, diag);
@@ -279,7 +294,8 @@ static bcast_status case_npy_file(bcast_diag *diag) {
   }
   if (st == BCAST_OK)
     st = bcast_npy_read(path, &back, NULL, BCAST_DEFAULT_MAX_BYTES, diag);
-  if (st == BCAST_OK && ((const float *)back.data)[1] != 10) st = BCAST_CHECKED;
+  if (st == BCAST_OK && ((const float *)back.data)[1] != 10)
+    st = BCAST_CHECKED;
   bcast_tensor_release(&back);
   bcast_tensor_release(&in[1]);
   bcast_tensor_release(&in[0]);
@@ -287,8 +303,9 @@ static bcast_status case_npy_file(bcast_diag *diag) {
   return st;
 }
 
-/* An .npz of two members written and one read back; then the file
- * mapped (bcast_npy_map) after a plain .npy write. */
+/* An .npz of two members written and one read back, one replaced and
+ * read back; then the file mapped (bcast_npy_map) after a plain .npy
+ * write. */
 static bcast_status case_npz_and_map(bcast_diag *diag) {
   char path[] = "/tmp/bcast-test-alloc-XXXXXX";
   const int fd = mkstemp(path);
@@ -302,6 +319,13 @@ static bcast_status case_npz_and_map(bcast_diag *diag) {
   if (st == BCAST_OK) st = bcast_npz_write(path, 2, names, in, NULL, diag);
   if (st == BCAST_OK)
     st = bcast_npz_read(path, "b", &back, NULL, BCAST_DEFAULT_MAX_BYTES, diag);
+  if (st == BCAST_OK && ((const float *)back.data)[2] != 2) st = BCAST_CHECKED;
+  bcast_tensor_release(&back);
+  /* a replaced by b's tensor, the member b copied. */
+  if (st == BCAST_OK)
+    st = bcast_npz_update(path, 1, names, &in[1], NULL, diag);
+  if (st == BCAST_OK)
+    st = bcast_npz_read(path, "a", &back, NULL, BCAST_DEFAULT_MAX_BYTES, diag);
   if (st == BCAST_OK && ((const float *)back.data)[2] != 2) st = BCAST_CHECKED;
   if (st == BCAST_OK) st = bcast_npy_write(path, &in[0], NULL, diag);
   if (st == BCAST_OK) st = bcast_npy_map(path, &mapped, NULL, diag);
@@ -352,9 +376,10 @@ static const struct {
     {"bcast_ew_plan_create/alloc_output/execute", case_ew_plan},
     {"bcast_ew_compute_into (converting)", case_ew_compute_into_converting},
     {"bcast_broadcast_materialize", case_broadcast_materialize},
+    {"bcast_materialize_all", case_materialize_all},
     {"bcast_npy_write_stream/read_mem", case_npy_round_trip},
     {"bcast_npy_write/read", case_npy_file},
-    {"bcast_npz_write/npz_read/npy_map", case_npz_and_map},
+    {"bcast_npz_write/npz_read/npz_update/npy_map", case_npz_and_map},
     {"bcast_output_open/reserve/write/commit_all", case_outputs},
     {"bcast_emit_lower_module", case_lower},
 };
@@ -405,9 +430,10 @@ TEST(alloc_failing_each_allocation_returns_no_memory) {
                   cases[k].name, n);
       }
       if (c.live != 0 || c.bad_frees != 0)
-        test_fail(t, __FILE__, __LINE__,
-                  "%s, allocation %ld failing: %ld blocks leaked, %ld bad frees",
-                  cases[k].name, n, c.live, c.bad_frees);
+        test_fail(
+            t, __FILE__, __LINE__,
+            "%s, allocation %ld failing: %ld blocks leaked, %ld bad frees",
+            cases[k].name, n, c.live, c.bad_frees);
     }
     if (optional * 2 > total)
       test_fail(t, __FILE__, __LINE__,
@@ -430,15 +456,15 @@ TEST(alloc_large_tensor_data_keeps_huge_page_alignment) {
   use_counter(t, &c);
   int64_t shape[1] = {(int64_t)32 << 20};
   bcast_tensor x;
-  CHECK_INT(bcast_tensor_alloc(&x, BCAST_INT8, 1, shape, BCAST_DEFAULT_MAX_BYTES,
-                               NULL),
+  CHECK_INT(bcast_tensor_alloc(&x, BCAST_INT8, 1, shape,
+                               BCAST_DEFAULT_MAX_BYTES, NULL),
             BCAST_OK);
   CHECK_INT((uintptr_t)x.data % ((uintptr_t)2 << 20), 0);
   CHECK_INT(((const signed char *)x.data)[shape[0] - 1], 0);
   shape[0] = 5;
   bcast_tensor y;
-  CHECK_INT(bcast_tensor_alloc(&y, BCAST_INT8, 1, shape, BCAST_DEFAULT_MAX_BYTES,
-                               NULL),
+  CHECK_INT(bcast_tensor_alloc(&y, BCAST_INT8, 1, shape,
+                               BCAST_DEFAULT_MAX_BYTES, NULL),
             BCAST_OK);
   CHECK_INT((uintptr_t)y.data % 64, 0);
   bcast_tensor_release(&x);
@@ -456,7 +482,8 @@ TEST(alloc_set_allocator_refuses_missing_functions) {
   /* The refused allocator was not installed: this allocation is malloc's. */
   int64_t shape[1] = {4};
   bcast_tensor x;
-  CHECK_INT(bcast_tensor_alloc(&x, BCAST_FLOAT32, 1, shape, 1024, NULL), BCAST_OK);
+  CHECK_INT(bcast_tensor_alloc(&x, BCAST_FLOAT32, 1, shape, 1024, NULL),
+            BCAST_OK);
   bcast_tensor_release(&x);
   CHECK_INT(c.calls, 0);
   CHECK_INT(bcast_set_allocator(NULL), BCAST_OK);
@@ -566,9 +593,9 @@ TEST(alloc_non_allocating_calls_make_no_allocation) {
   bcast_ew_plan *plan = NULL;
   bcast_diag d;
   CHECK_INT(alloc_pair(in, BCAST_FLOAT32, &d), BCAST_OK);
-  CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL, NULL,
-                                 &d),
-            BCAST_OK);
+  CHECK_INT(
+      bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL, NULL, &d),
+      BCAST_OK);
   CHECK_INT(bcast_ew_plan_alloc_output(plan, &out, &d), BCAST_OK);
 
   counter c;
@@ -607,8 +634,9 @@ TEST(alloc_non_allocating_calls_make_no_allocation) {
   bcast_shape_set(&out_shape, out.rank, out.shape, NULL);
   for (int k = 0; k < 2; k++) {
     bcast_shape_set(&shapes[k], in[k].rank, in[k].shape, NULL);
-    CHECK_INT(bcast_tile_map_init(&maps[k], &shapes[k], &out_shape, NULL, 0, &d),
-              BCAST_OK);
+    CHECK_INT(
+        bcast_tile_map_init(&maps[k], &shapes[k], &out_shape, NULL, 0, &d),
+        BCAST_OK);
   }
   const size_t four[2] = {4, 4};
   bcast_tiler tiler;
@@ -618,9 +646,9 @@ TEST(alloc_non_allocating_calls_make_no_allocation) {
   while (bcast_tiler_next(&tiler, &box)) {
     CHECK_INT(bcast_tile_views(2, maps, in, NULL, &box, views, &d), BCAST_OK);
     CHECK_INT(bcast_tensor_box(&window, &out, NULL, &box, &d), BCAST_OK);
-    CHECK_INT(bcast_ew_compute_into(BCAST_OP_ADD, NULL, 2, views, &window, NULL,
-                                    &d),
-              BCAST_OK);
+    CHECK_INT(
+        bcast_ew_compute_into(BCAST_OP_ADD, NULL, 2, views, &window, NULL, &d),
+        BCAST_OK);
     bcast_tensor_release(&window);
     bcast_tensor_release(&views[1]);
     bcast_tensor_release(&views[0]);

@@ -32,7 +32,8 @@ TEST(dtype_table) {
   }
   bcast_dtype d;
   CHECK_INT(bcast_dtype_parse("f3", 2, &d), BCAST_INVALID_ARGUMENT);
-  CHECK_INT(bcast_dtype_parse("float32x", 7, &d), BCAST_OK); /* length-bounded */
+  CHECK_INT(bcast_dtype_parse("float32x", 7, &d),
+            BCAST_OK); /* length-bounded */
   CHECK_INT(d, BCAST_FLOAT32);
   CHECK_INT(bcast_dtype_parse("float", 5, &d), BCAST_INVALID_ARGUMENT);
 }
@@ -65,7 +66,8 @@ static double dbits(uint64_t u) {
 #define VALUE_CHECK_BCAST_KIND_SIGNED(VT) CHECK((VT)-1 < (VT)0);
 #define VALUE_CHECK_BCAST_KIND_UNSIGNED(VT) CHECK((VT)-1 > (VT)0);
 #define VALUE_CHECK_BCAST_KIND_FLOAT(VT) CHECK((VT)0.5 * 2 == 1);
-#define VALUE_CHECK_BCAST_KIND_STRING(VT) CHECK(sizeof(VT) == sizeof(bcast_string));
+#define VALUE_CHECK_BCAST_KIND_STRING(VT)                                     \
+  CHECK(sizeof(VT) == sizeof(bcast_string));
 TEST(dtype_table_rows_agree) {
   int rows = 0;
 #define ROW_(unused, id, name, ctype, size, kind, npy, mlir, S, VT, VS,       \
@@ -88,10 +90,10 @@ TEST(dtype_table_rows_agree) {
       CHECK_INT(sizeof(VT), sizeof(ctype));                                   \
       CHECK_STR(#VS, #S);                                                     \
     }                                                                         \
-    VALUE_CHECK_##kind(VT)                                                    \
-    CHECK_INT(tosa, d == BCAST_BOOL || d == BCAST_INT8 || d == BCAST_INT16 || \
-                        d == BCAST_INT32 || d == BCAST_FLOAT16 ||             \
-                        d == BCAST_BFLOAT16 || d == BCAST_FLOAT32);           \
+    VALUE_CHECK_##kind(VT) CHECK_INT(                                         \
+        tosa, d == BCAST_BOOL || d == BCAST_INT8 || d == BCAST_INT16 ||       \
+                  d == BCAST_INT32 || d == BCAST_FLOAT16 ||                   \
+                  d == BCAST_BFLOAT16 || d == BCAST_FLOAT32);                 \
     (void)(npy);                                                              \
     rows++;                                                                   \
   } while (0);
@@ -136,7 +138,9 @@ TEST(dtype_format_value_prints_like_numpy) {
   CHECK_STR(fmt_value(BCAST_FLOAT32, &f), "0.100000001");
   CHECK_STR(fmt_value(BCAST_FLOAT32, &finf), "-inf");
   CHECK_STR(fmt_value(BCAST_FLOAT64, &dd), "0.10000000000000001");
-  const bcast_string s = {"a'b\\c\n\x01\x7f" "d", 9};
+  const bcast_string s = {"a'b\\c\n\x01\x7f"
+                          "d",
+                          9};
   CHECK_STR(fmt_value(BCAST_STRING, &s), "'a\\'b\\\\c\\n\\x01\\x7fd'");
   CHECK_STR(fmt_value(BCAST_DTYPE_COUNT, &yes), "?");
   /* Unaligned elements are fine. */
@@ -204,10 +208,13 @@ static uint16_t ref_to_half(double d) {
   uint32_t lo = 0, hi = 0x7c00; /* half_value(lo) <= a < half_value(hi) */
   while (hi - lo > 1) {
     uint32_t mid = (lo + hi) / 2;
-    if (half_value((uint16_t)mid) <= a) lo = mid;
-    else hi = mid;
+    if (half_value((uint16_t)mid) <= a)
+      lo = mid;
+    else
+      hi = mid;
   }
-  double below = a - half_value((uint16_t)lo), above = half_value((uint16_t)hi) - a;
+  double below = a - half_value((uint16_t)lo),
+         above = half_value((uint16_t)hi) - a;
   uint32_t r = below < above ? lo : above < below ? hi : ((lo & 1) ? hi : lo);
   return (uint16_t)(sign | r);
 }
@@ -229,7 +236,8 @@ TEST(half_exhaustive_round_trip) {
         test_fail(t, __FILE__, __LINE__, "half 0x%04x -> %a, expected %a", h,
                   (double)f, v);
     }
-    if (is_nan && !isnan(f)) test_fail(t, __FILE__, __LINE__, "NaN 0x%04x lost", h);
+    if (is_nan && !isnan(f))
+      test_fail(t, __FILE__, __LINE__, "NaN 0x%04x lost", h);
   }
   CHECK(isinf(bcast_half_to_float(0x7c00)) && bcast_half_to_float(0x7c00) > 0);
   CHECK(isinf(bcast_half_to_float(0xfc00)) && bcast_half_to_float(0xfc00) < 0);
@@ -242,8 +250,9 @@ static void check_float(test_ctx *t, float f) {
   if (isnan(f)) return;
   uint16_t got = bcast_float_to_half(f), want = ref_to_half((double)f);
   if (got != want)
-    test_fail(t, __FILE__, __LINE__, "float %a (0x%08x) -> 0x%04x, expected 0x%04x",
-              (double)f, fbits(f), got, want);
+    test_fail(t, __FILE__, __LINE__,
+              "float %a (0x%08x) -> 0x%04x, expected 0x%04x", (double)f,
+              fbits(f), got, want);
 }
 
 static void check_double(test_ctx *t, double d) {
@@ -283,13 +292,15 @@ TEST(half_from_float_boundaries) {
   CHECK_INT(bcast_float_to_half(1e30f), 0x7c00);
   CHECK_INT(bcast_float_to_half(-INFINITY), 0xfc00);
   CHECK_INT(bcast_float_to_half(-0.0f), 0x8000);
-  CHECK_INT(bcast_float_to_half(ldexpf(1.0f, -25)), 0x0000); /* tie to even 0 */
+  CHECK_INT(bcast_float_to_half(ldexpf(1.0f, -25)),
+            0x0000); /* tie to even 0 */
   CHECK_INT(bcast_float_to_half(nextafterf(ldexpf(1.0f, -25), 1.0f)), 0x0001);
   CHECK_INT(bcast_float_to_half(ldexpf(3.0f, -25)), 0x0002); /* 1.5 -> 2 */
-  CHECK_INT(bcast_float_to_half(bitsf(1)), 0x0000);          /* float subnormal */
+  CHECK_INT(bcast_float_to_half(bitsf(1)), 0x0000); /* float subnormal */
   CHECK_INT(bcast_double_to_half(dbits(1)), 0x0000);
   CHECK_INT(bcast_double_to_half(1e300), 0x7c00);
-  CHECK_INT(bcast_double_to_half(1.0 + ldexp(1.0, -11) + ldexp(1.0, -40)), 0x3c01);
+  CHECK_INT(bcast_double_to_half(1.0 + ldexp(1.0, -11) + ldexp(1.0, -40)),
+            0x3c01);
   CHECK_INT(bcast_float_to_half((float)(1.0 + ldexp(1.0, -11))), 0x3c00);
   /* NaN: quiet, payload kept where it fits, sign kept. */
   CHECK_INT(bcast_float_to_half(bitsf(0x7fc00000u)), 0x7e00);
@@ -306,10 +317,13 @@ TEST(half_from_float_random) {
     uint64_t r = test_rand(&state);
     /* Half the draws concentrate on the exponents a half can represent. */
     uint32_t u = (uint32_t)r;
-    if (r >> 63) u = (u & 0x807fffffu) | ((uint32_t)(96 + (r >> 40) % 48) << 23);
+    if (r >> 63)
+      u = (u & 0x807fffffu) | ((uint32_t)(96 + (r >> 40) % 48) << 23);
     check_float(t, bitsf(u));
     uint64_t du = test_rand(&state);
-    if (r & 1) du = (du & 0x800fffffffffffffull) | ((uint64_t)(1023 - 30 + (r >> 40) % 48) << 52);
+    if (r & 1)
+      du = (du & 0x800fffffffffffffull) |
+           ((uint64_t)(1023 - 30 + (r >> 40) % 48) << 52);
     check_double(t, dbits(du));
   }
 }
@@ -341,5 +355,75 @@ TEST(bfloat16_conversions) {
     if (rest > 0x8000u || (rest == 0x8000u && (r & 1))) r++;
     if (bcast_float_to_bf16(f) != (uint16_t)r)
       test_fail(t, __FILE__, __LINE__, "bf16 of 0x%08x", u);
+  }
+}
+
+/* Value of a positive bfloat16 encoding; 0x7f80 stands for 2^128, the
+ * next binade after the largest finite value. */
+static double bf16_value(uint32_t b) {
+  return b >= 0x7f80 ? ldexp(1.0, 128)
+                     : (double)bcast_bf16_to_float((uint16_t)b);
+}
+
+/* Reference narrowing of a non-NaN double to bfloat16, as ref_to_half. */
+static uint16_t ref_to_bf16(double d) {
+  uint16_t sign = signbit(d) ? 0x8000 : 0;
+  double a = fabs(d);
+  if (a >= ldexp(1.0, 128)) return sign | 0x7f80;
+  uint32_t lo = 0, hi = 0x7f80; /* bf16_value(lo) <= a < bf16_value(hi) */
+  while (hi - lo > 1) {
+    uint32_t mid = (lo + hi) / 2;
+    if (bf16_value(mid) <= a)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  double below = a - bf16_value(lo), above = bf16_value(hi) - a;
+  uint32_t r = below < above ? lo : above < below ? hi : ((lo & 1) ? hi : lo);
+  return (uint16_t)(sign | r);
+}
+
+static void check_double_bf16(test_ctx *t, double d) {
+  uint16_t got = bcast_double_to_bf16(d), want = ref_to_bf16(d);
+  if (got != want)
+    test_fail(t, __FILE__, __LINE__,
+              "double %a -> bf16 0x%04x, expected 0x%04x", d, got, want);
+}
+
+TEST(bfloat16_from_double_rounds_once) {
+  /* Every positive encoding, the midpoints with its neighbour and one
+   * double ulp either side: rounding through float first would get the
+   * points just beside a midpoint wrong. */
+  for (uint32_t b = 0; b < 0x7f80; b++) {
+    const double v = bf16_value(b), mid = (v + bf16_value(b + 1)) / 2;
+    check_double_bf16(t, v);
+    check_double_bf16(t, -v);
+    check_double_bf16(t, mid);
+    check_double_bf16(t, nextafter(mid, 0.0));
+    check_double_bf16(t, nextafter(mid, INFINITY));
+  }
+  CHECK_INT(bcast_double_to_bf16(1.0 + ldexp(1.0, -8) + ldexp(1.0, -40)),
+            0x3f81);
+  CHECK_INT(
+      bcast_float_to_bf16((float)(1.0 + ldexp(1.0, -8) + ldexp(1.0, -40))),
+      0x3f80); /* through float: rounded twice */
+  CHECK_INT(bcast_double_to_bf16(1e300), 0x7f80);
+  CHECK_INT(bcast_double_to_bf16(-INFINITY), 0xff80);
+  CHECK_INT(bcast_double_to_bf16(-0.0), 0x8000);
+  CHECK_INT(bcast_double_to_bf16(dbits(1)), 0x0000); /* double subnormal */
+  CHECK_INT(bcast_double_to_bf16(ldexp(1.0, -133)), 0x0001); /* least bf16 */
+  CHECK_INT(bcast_double_to_bf16(ldexp(1.0, -134)),
+            0x0000); /* tie to even 0 */
+  CHECK_INT(bcast_double_to_bf16(dbits(0x7ff8000000000000ull)), 0x7fc0);
+  CHECK_INT(bcast_double_to_bf16(dbits(0xfff0200000000000ull)), 0xffc1);
+  uint64_t state = test_seed() ^ 0xbf64u;
+  for (int i = 0; i < 1000000; i++) {
+    uint64_t r = test_rand(&state), u = test_rand(&state);
+    /* Most draws on the exponents bfloat16 represents (2^-140 .. 2^130). */
+    if (r & 1)
+      u = (u & 0x800fffffffffffffull) |
+          ((uint64_t)(1023 - 140 + (r >> 40) % 271) << 52);
+    const double d = dbits(u);
+    if (!isnan(d)) check_double_bf16(t, d);
   }
 }

@@ -33,15 +33,52 @@ static mem_sink *new_sink(void) {
 
 static const char *ADD =
     "func.func @f(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {\n"
-    "  %0 = tosa.add %a, %b : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>\n"
+    "  %0 = tosa.add %a, %b : (tensor<?xf32>, tensor<?xf32>) -> "
+    "tensor<?xf32>\n"
     "  return %0 : tensor<?xf32>\n}\n";
 
 static bcast_status lower(const char *text, const bcast_emit_options *o,
-                          mem_sink *s, bcast_emit_stats *stats, bcast_diag *d) {
+                          mem_sink *s, bcast_emit_stats *stats,
+                          bcast_diag *d) {
   s->len = 0;
   s->buf[0] = '\0';
   s->calls = 0;
-  return bcast_emit_lower_module(text, strlen(text), o, mem_write, s, stats, d);
+  return bcast_emit_lower_module(text, strlen(text), o, mem_write, s, stats,
+                                 d);
+}
+
+/* Lowers text with *o (NULL: the default options), checks that it
+ * succeeds and returns the sink that holds the output (free it). */
+static mem_sink *lower_ok(test_ctx *t, const char *text,
+                          const bcast_emit_options *o) {
+  bcast_emit_options defaults;
+  bcast_emit_options_init(&defaults);
+  mem_sink *s = new_sink();
+  CHECK_INT(lower(text, o ? o : &defaults, s, NULL, NULL), BCAST_OK);
+  return s;
+}
+
+/* Lowers text with the default options and checks that it succeeds and
+ * that the output contains each of the NULL-terminated wants. */
+static void lowers_to(test_ctx *t, const char *text,
+                      const char *const *wants) {
+  mem_sink *s = lower_ok(t, text, NULL);
+  for (; *wants; wants++) CHECK_CONTAINS(s->buf, *wants);
+  free(s);
+}
+
+/* Lowers text with the default options and checks that it fails with
+ * status, writes nothing, and says want in its message. */
+static void lower_fails(test_ctx *t, const char *text, bcast_status status,
+                        const char *want) {
+  bcast_emit_options o;
+  bcast_emit_options_init(&o);
+  mem_sink *s = new_sink();
+  bcast_diag d;
+  CHECK_INT(lower(text, &o, s, NULL, &d), status);
+  CHECK_INT(s->len, 0);
+  CHECK_CONTAINS(d.message, want);
+  free(s);
 }
 
 TEST(emit_lowers_dynamic_add) {
@@ -71,7 +108,9 @@ TEST(emit_lowers_dynamic_add) {
   o.source_name = "m.mlir";
   CHECK_INT(lower(ADD, &o, s, &st, &d), BCAST_OK);
   CHECK_INT(st.asserts, 2);
-  CHECK_CONTAINS(s->buf, "cf.assert %bc0_ok0_0, \"m.mlir:2:8: 'tosa.add' op operand #0 dim 0");
+  CHECK_CONTAINS(
+      s->buf,
+      "cf.assert %bc0_ok0_0, \"m.mlir:2:8: 'tosa.add' op operand #0 dim 0");
   free(s);
 }
 
@@ -81,14 +120,10 @@ TEST(emit_names_avoid_the_input) {
       "func.func @f(%bc0: tensor<3xi32>) -> tensor<3xi32> {\n"
       "  %bc_1 = tosa.abs %bc0 : (tensor<3xi32>) -> tensor<3xi32>\n"
       "  return %bc_1 : tensor<3xi32>\n}\n";
-  bcast_emit_options o;
-  bcast_emit_options_init(&o);
-  mem_sink *s = new_sink();
-  CHECK_INT(lower(text, &o, s, NULL, NULL), BCAST_OK);
-  CHECK_CONTAINS(s->buf, "#bcast_map_0_0 = affine_map<(d0) -> (d0)>");
-  CHECK_CONTAINS(s->buf, "%bc_0_0_empty = tensor.empty()");
-  CHECK_CONTAINS(s->buf, "%bc_1 = linalg.generic");
-  free(s);
+  lowers_to(t, text,
+            (const char *const[]){"#bcast_map_0_0 = affine_map<(d0) -> (d0)>",
+                                  "%bc_0_0_empty = tensor.empty()",
+                                  "%bc_1 = linalg.generic", NULL});
 }
 
 /* The prefixes the old emitter tried in turn ("bc", "bc_", "bc__", ...
@@ -103,38 +138,31 @@ TEST(emit_names_avoid_every_used_prefix) {
       "    %bc_41_x: tensor<3xi32>) -> tensor<3xi32> {\n"
       "  %bc_2_0 = tosa.abs %bc : (tensor<3xi32>) -> tensor<3xi32>\n"
       "  return %bc_2_0 : tensor<3xi32>\n}\n";
-  bcast_emit_options o;
-  bcast_emit_options_init(&o);
-  mem_sink *s = new_sink();
-  CHECK_INT(lower(text, &o, s, NULL, NULL), BCAST_OK);
-  CHECK_CONTAINS(s->buf, "#bcast_map_8_0 = affine_map<(d0) -> (d0)>");
-  CHECK_CONTAINS(s->buf, "%bc_42_0_empty = tensor.empty()");
-  free(s);
-  const char *full =
-      "func.func @f(%bc_18446744073709551615_: tensor<3xi32>) -> tensor<3xi32> {\n"
-      "  %0 = tosa.abs %bc_18446744073709551615_ : (tensor<3xi32>) -> tensor<3xi32>\n"
-      "  return %0 : tensor<3xi32>\n}\n";
-  s = new_sink();
-  bcast_diag d;
-  CHECK_INT(lower(full, &o, s, NULL, &d), BCAST_INVALID_ARGUMENT);
-  CHECK_INT(s->len, 0);
-  CHECK_CONTAINS(d.message, "cannot choose fresh names");
-  free(s);
+  lowers_to(t, text,
+            (const char *const[]){"#bcast_map_8_0 = affine_map<(d0) -> (d0)>",
+                                  "%bc_42_0_empty = tensor.empty()", NULL});
+  const char *full = "func.func @f(%bc_18446744073709551615_: tensor<3xi32>) "
+                     "-> tensor<3xi32> {\n"
+                     "  %0 = tosa.abs %bc_18446744073709551615_ : "
+                     "(tensor<3xi32>) -> tensor<3xi32>\n"
+                     "  return %0 : tensor<3xi32>\n}\n";
+  lower_fails(t, full, BCAST_INVALID_ARGUMENT, "cannot choose fresh names");
 }
 
 TEST(emit_failures_write_nothing) {
   const char *bad =
       "func.func @f(%a: tensor<2xf32>, %b: tensor<3xf32>) -> tensor<3xf32> {\n"
-      "  %0 = tosa.add %a, %b : (tensor<2xf32>, tensor<3xf32>) -> tensor<3xf32>\n"
+      "  %0 = tosa.add %a, %b : (tensor<2xf32>, tensor<3xf32>) -> "
+      "tensor<3xf32>\n"
       "  return %0 : tensor<3xf32>\n}\n";
+  lower_fails(t, bad, BCAST_INCOMPATIBLE,
+              "2:8: 'tosa.add' op operands don't have broadcast-compatible "
+              "shapes");
+  /* A failing sink's status comes back. */
   bcast_emit_options o;
   bcast_emit_options_init(&o);
   mem_sink *s = new_sink();
   bcast_diag d;
-  CHECK_INT(lower(bad, &o, s, NULL, &d), BCAST_INCOMPATIBLE);
-  CHECK_INT(s->len, 0);
-  CHECK_CONTAINS(d.message, "2:8: 'tosa.add' op operands don't have broadcast-compatible shapes");
-  /* A failing sink's status comes back. */
   s->fail_after = 0;
   CHECK_INT(lower(ADD, &o, s, NULL, &d), BCAST_IO);
   CHECK_INT(bcast_emit_lower_module(NULL, 0, &o, mem_write, s, NULL, NULL),
@@ -146,8 +174,10 @@ TEST(emit_failures_write_nothing) {
  * formatter, also where MLIR's words carry no "'OP' op " prefix. */
 TEST(emit_failure_worded_as_verify_text) {
   static const char *const texts[] = {
-      "%0 = tosa.add %a, %b : (tensor<2xf32>, tensor<3xf32>) -> tensor<3xf32>\n",
-      "%0 = tosa.add %a, %b : (tensor<2xf32>, vector<2xf32>) -> tensor<2xf32>\n",
+      "%0 = tosa.add %a, %b : (tensor<2xf32>, tensor<3xf32>) -> "
+      "tensor<3xf32>\n",
+      "%0 = tosa.add %a, %b : (tensor<2xf32>, vector<2xf32>) -> "
+      "tensor<2xf32>\n",
       "%0 = tosa.sub %a, %b\n",
   };
   static const char *const want[] = {
@@ -181,9 +211,9 @@ TEST(emit_only_selected_ops) {
   bcast_op only = BCAST_OP_FLOOR;
   o.only = &only;
   o.n_only = 1;
-  mem_sink *s = new_sink();
-  CHECK_INT(lower(text, &o, s, NULL, NULL), BCAST_OK);
-  CHECK_CONTAINS(s->buf, "%0 = tosa.exp %a : (tensor<3xf32>) -> tensor<3xf32>\n");
+  mem_sink *s = lower_ok(t, text, &o);
+  CHECK_CONTAINS(s->buf,
+                 "%0 = tosa.exp %a : (tensor<3xf32>) -> tensor<3xf32>\n");
   CHECK_CONTAINS(s->buf, "math.floor %bc0_a0 : f32");
   free(s);
 }
@@ -223,13 +253,15 @@ TEST(emit_clamp_attributes_follow_the_library_rule) {
              "  %%1 = %s%s %s : (tensor<3x%s>) -> tensor<3x%s>\n"
              "  return %%1 : tensor<3x%s>\n}\n",
              cases[i].type, cases[i].type,
-             generic ? "\"tosa.clamp\"(%a) " : "tosa.clamp %a ",
-             "", cases[i].attrs, cases[i].type, cases[i].type, cases[i].type);
+             generic ? "\"tosa.clamp\"(%a) " : "tosa.clamp %a ", "",
+             cases[i].attrs, cases[i].type, cases[i].type, cases[i].type);
     bcast_diag d;
     const bcast_status st = lower(text, &o, s, NULL, &d);
     CHECK_INT(st, cases[i].status);
-    if (st == BCAST_OK) CHECK_CONTAINS(s->buf, cases[i].want);
-    else CHECK_CONTAINS(d.message, cases[i].want);
+    if (st == BCAST_OK)
+      CHECK_CONTAINS(s->buf, cases[i].want);
+    else
+      CHECK_CONTAINS(d.message, cases[i].want);
   }
   free(s);
 }

@@ -43,7 +43,9 @@ static void fill_random(uint64_t *rng, bcast_dtype dtype, void *data,
     const uint16_t half =
         pick == 0 ? specials[(r >> 8) % n_specials] : (uint16_t)(r >> 16);
     switch (dtype) {
-    case BCAST_BOOL: *(uint8_t *)p = (uint8_t)((r >> 8) & 1); break;
+    case BCAST_BOOL:
+      *(uint8_t *)p = (uint8_t)((r >> 8) & 1);
+      break;
     case BCAST_FLOAT16:
     case BCAST_BFLOAT16:
       /* A quarter small integers, so pow and the divisions see ordinary
@@ -126,8 +128,8 @@ static void compare_sets(test_ctx *t, bcast_op op, bcast_profile profile,
   options.threads = 1;
   bcast_ew_plan *plan = NULL;
   bcast_diag diag;
-  if (bcast_ew_plan_create(&plan, op, attrs, (size_t)arity, in, NULL,
-                           &options, &diag) != BCAST_OK) {
+  if (bcast_ew_plan_create(&plan, op, attrs, (size_t)arity, in, NULL, &options,
+                           &diag) != BCAST_OK) {
     test_fail(t, __FILE__, __LINE__, "%s: plan: %s", what, diag.message);
     return;
   }
@@ -228,8 +230,8 @@ TEST(ew_half_dispatch_follows_the_cpu_and_bcast_isa) {
   const int cpu = 0;
 #endif
   CHECK_INT(bcast__ew_use_v3(), cpu && !forced);
-  printf("  kernel set: %s\n", bcast__ew_use_v3() ? "v3 (AVX2 + F16C)"
-                                                   : "portable");
+  printf("  kernel set: %s\n",
+         bcast__ew_use_v3() ? "v3 (AVX2 + F16C)" : "portable");
 }
 
 /* Every unary op and cast with a half input over every bit pattern; casts
@@ -241,7 +243,7 @@ TEST(ew_half_unary_ops_and_casts_match_bit_for_bit) {
   char *data = malloc((size_t)n * 8 + 8);
   for (int pi = 0; pi < 2; pi++)
     for (int op = 0; op < BCAST_OP_COUNT; op++) {
-      if (bcast_ew_arity((bcast_op)op) != 1) continue;
+      if (bcast_op_arity((bcast_op)op) != 1) continue;
       bcast_dtype types[3], result;
       for (size_t idx = 0; bcast_ew_supported((bcast_op)op, half_profiles[pi],
                                               idx, types, &result) == BCAST_OK;
@@ -268,7 +270,8 @@ TEST(ew_half_unary_ops_and_casts_match_bit_for_bit) {
         compare_sets(t, (bcast_op)op, half_profiles[pi], &attrs, 1, &in, what);
         /* One element broadcast along a run (stride 0). */
         const int64_t run = 301, zero = 0;
-        bcast_tensor_wrap(&in, types[0], 1, &run, &zero, data + 7 * size, NULL);
+        bcast_tensor_wrap(&in, types[0], 1, &run, &zero, data + 7 * size,
+                          NULL);
         compare_sets(t, (bcast_op)op, half_profiles[pi], &attrs, 1, &in, what);
         runs += 3;
       }
@@ -288,7 +291,7 @@ TEST(ew_half_binary_ops_match_bit_for_bit_on_random_pairs) {
   char *a = malloc((size_t)(R * C) * 2), *b = malloc((size_t)(R * C) * 2);
   for (int pi = 0; pi < 2; pi++)
     for (int op = 0; op < BCAST_OP_COUNT; op++) {
-      if (bcast_ew_arity((bcast_op)op) != 2) continue;
+      if (bcast_op_arity((bcast_op)op) != 2) continue;
       bcast_dtype types[3], result;
       for (size_t idx = 0; bcast_ew_supported((bcast_op)op, half_profiles[pi],
                                               idx, types, &result) == BCAST_OK;
@@ -339,8 +342,8 @@ TEST(ew_half_block_conversions_match_the_scalar_ones) {
   for (int i = 0; i < HALVES; i++) {
     const uint32_t want = ew_bits_of(ew_f16_load(h[i]));
     if (ew_bits_of(f[i]) != want) {
-      test_fail(t, __FILE__, __LINE__, "load of half %#x: %#x, want %#x",
-                h[i], ew_bits_of(f[i]), want);
+      test_fail(t, __FILE__, __LINE__, "load of half %#x: %#x, want %#x", h[i],
+                ew_bits_of(f[i]), want);
       break;
     }
   }
@@ -348,11 +351,11 @@ TEST(ew_half_block_conversions_match_the_scalar_ones) {
                             ? 1
                             : (uint64_t)(256.0 / test_scale());
   uint64_t checked = 0;
-  for (uint64_t base = 0; base < ((uint64_t)1 << 32);
-       base += step * HALVES) {
+  for (uint64_t base = 0; base < ((uint64_t)1 << 32); base += step * HALVES) {
     const uint64_t jitter = step > 1 ? test_rand(&rng) % step : 0;
     int64_t m = 0;
-    for (; m < HALVES && base + (uint64_t)m * step + jitter < ((uint64_t)1 << 32);
+    for (; m < HALVES &&
+           base + (uint64_t)m * step + jitter < ((uint64_t)1 << 32);
          m++)
       f[m] = ew_float_of((uint32_t)(base + (uint64_t)m * step + jitter));
     /* An odd count: the tail goes through the eight-element buffers. */

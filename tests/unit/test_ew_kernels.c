@@ -25,20 +25,30 @@ static const bcast_profile profiles[3] = {
  * any bits for integers. */
 static void fill_random(uint64_t *rng, bcast_dtype dtype, void *data,
                         int64_t count) {
-  static const double specials[] = {0.0,      -0.0,     1.0,  -1.0, 0.5,
-                                    2.5,      -2.5,     1e-40, 65504.0,
-                                    INFINITY, -INFINITY, NAN, 127.5, 3e9};
+  static const double specials[] = {0.0,       -0.0, 1.0,   -1.0,    0.5,
+                                    2.5,       -2.5, 1e-40, 65504.0, INFINITY,
+                                    -INFINITY, NAN,  127.5, 3e9};
   const size_t n_specials = sizeof specials / sizeof specials[0];
   for (int64_t i = 0; i < count; i++) {
     const uint64_t r = test_rand(rng);
     double v = (double)((int64_t)(r % 2001) - 1000) / 64.0;
     if (r % 7 == 0) v = specials[(r >> 8) % n_specials];
     switch (dtype) {
-    case BCAST_BOOL: ((uint8_t *)data)[i] = (uint8_t)(r & 1); break;
-    case BCAST_FLOAT16: ((uint16_t *)data)[i] = ew_f16_store((float)v); break;
-    case BCAST_BFLOAT16: ((uint16_t *)data)[i] = ew_bf16_store((float)v); break;
-    case BCAST_FLOAT32: ((float *)data)[i] = (float)v; break;
-    case BCAST_FLOAT64: ((double *)data)[i] = v; break;
+    case BCAST_BOOL:
+      ((uint8_t *)data)[i] = (uint8_t)(r & 1);
+      break;
+    case BCAST_FLOAT16:
+      ((uint16_t *)data)[i] = ew_f16_store((float)v);
+      break;
+    case BCAST_BFLOAT16:
+      ((uint16_t *)data)[i] = ew_bf16_store((float)v);
+      break;
+    case BCAST_FLOAT32:
+      ((float *)data)[i] = (float)v;
+      break;
+    case BCAST_FLOAT64:
+      ((double *)data)[i] = v;
+      break;
     default: {
       const size_t size = bcast_dtype_size(dtype);
       /* Small values half the time so shifts and divisions see real cases. */
@@ -130,7 +140,7 @@ static int run_case(test_ctx *t, uint64_t *rng, bcast_op op,
                     const bcast_op_attrs *attrs, bcast_profile profile,
                     const bcast_dtype *types, const input_case *cases,
                     const ew_row **row_out) {
-  const int arity = bcast_ew_arity(op);
+  const int arity = bcast_op_arity(op);
   bcast_tensor in[3];
   void *mem[3];
   const void *in_data[3];
@@ -148,9 +158,8 @@ static int run_case(test_ctx *t, uint64_t *rng, bcast_op op,
   bcast_status status = bcast_ew_plan_create(&plan, op, attrs, (size_t)arity,
                                              in, NULL, &options, &diag);
   if (status != BCAST_OK) {
-    test_fail(t, __FILE__, __LINE__, "%s %s: plan: %s",
-              bcast_op_get(op)->name, bcast_dtype_name(types[arity - 1]),
-              diag.message);
+    test_fail(t, __FILE__, __LINE__, "%s %s: plan: %s", bcast_op_get(op)->name,
+              bcast_dtype_name(types[arity - 1]), diag.message);
     goto done;
   }
   variant = bcast__ew_plan_variant(plan);
@@ -165,13 +174,13 @@ static int run_case(test_ctx *t, uint64_t *rng, bcast_op op,
   memset(strided, 0x3c, bytes);
   CHECK_INT(bcast_ew_plan_execute(plan, got, in_data, &diag), BCAST_OK);
   bcast__ew_plan_reference(plan, want, in_data);
-  /* The same variant through the streaming-store wrapper, and its
+  /* The same variant through the non-temporal wrapper, and its
    * baseline (non-AVX2) build. */
-  char *streamed = malloc(bytes), *portable = malloc(bytes);
-  memset(streamed, 0x69, bytes);
+  char *nt = malloc(bytes), *portable = malloc(bytes);
+  memset(nt, 0x69, bytes);
   memset(portable, 0x96, bytes);
-  bcast__ew_plan_force_stream(plan);
-  CHECK_INT(bcast_ew_plan_execute(plan, streamed, in_data, &diag), BCAST_OK);
+  bcast__ew_plan_force_nt_store(plan);
+  CHECK_INT(bcast_ew_plan_execute(plan, nt, in_data, &diag), BCAST_OK);
   bcast__ew_plan_force_portable(plan);
   CHECK_INT(bcast_ew_plan_execute(plan, portable, in_data, &diag), BCAST_OK);
   bcast__ew_plan_force_strided(plan);
@@ -179,8 +188,7 @@ static int run_case(test_ctx *t, uint64_t *rng, bcast_op op,
   const size_t size = bcast_dtype_size(out->dtype);
   for (int64_t i = 0; i < count; i++) {
     const char *g = got + (size_t)i * size, *w = want + (size_t)i * size,
-               *s = strided + (size_t)i * size,
-               *n = streamed + (size_t)i * size,
+               *s = strided + (size_t)i * size, *n = nt + (size_t)i * size,
                *o = portable + (size_t)i * size;
     if (!elems_agree(out->dtype, g, w) || !elems_agree(out->dtype, s, w) ||
         !elems_agree(out->dtype, n, w) || !elems_agree(out->dtype, o, w)) {
@@ -196,7 +204,7 @@ static int run_case(test_ctx *t, uint64_t *rng, bcast_op op,
   free(got);
   free(want);
   free(strided);
-  free(streamed);
+  free(nt);
   free(portable);
   bcast_ew_plan_destroy(plan);
 done:
@@ -212,11 +220,10 @@ TEST(ew_every_supported_signature_has_a_kernel_and_matches_the_reference) {
   for (int pi = 0; pi < 3; pi++) {
     const bcast_profile profile = profiles[pi];
     for (int op = 0; op < BCAST_OP_COUNT; op++) {
-      const int arity = bcast_ew_arity((bcast_op)op);
+      const int arity = bcast_op_arity((bcast_op)op);
       bcast_dtype types[3], result;
-      for (size_t idx = 0;
-           bcast_ew_supported((bcast_op)op, profile, idx, types, &result) ==
-           BCAST_OK;
+      for (size_t idx = 0; bcast_ew_supported((bcast_op)op, profile, idx,
+                                              types, &result) == BCAST_OK;
            idx++) {
         signatures++;
         bcast_op_attrs attrs;
@@ -225,10 +232,10 @@ TEST(ew_every_supported_signature_has_a_kernel_and_matches_the_reference) {
         if (op == BCAST_OP_CLAMP) {
           /* Bounds of the data's type (unsigned: 0, as -3 clipped to). */
           const bcast_dtype_kind kind = bcast_dtype_kind_of(types[0]);
-          attrs.min_val = kind == BCAST_KIND_FLOAT    ? bcast_scalar_float(-1.5)
+          attrs.min_val = kind == BCAST_KIND_FLOAT ? bcast_scalar_float(-1.5)
                           : kind == BCAST_KIND_SIGNED ? bcast_scalar_int(-3)
                                                       : bcast_scalar_int(0);
-          attrs.max_val = kind == BCAST_KIND_FLOAT ? bcast_scalar_float(6.0)
+          attrs.max_val = kind == BCAST_KIND_FLOAT  ? bcast_scalar_float(6.0)
                           : kind == BCAST_KIND_BOOL ? bcast_scalar_int(1)
                                                     : bcast_scalar_int(100);
         }
@@ -273,21 +280,19 @@ TEST(ew_every_supported_signature_has_a_kernel_and_matches_the_reference) {
             if (arity > 1) cases[1].mem = MEM_REVERSED;
           }
           const ew_row *row = NULL;
-          const int variant =
-              run_case(t, &rng, (bcast_op)op, &attrs, profile, types, cases,
-                       &row);
+          const int variant = run_case(t, &rng, (bcast_op)op, &attrs, profile,
+                                       types, cases, &row);
           runs++;
           if (variant >= 0 && expect >= 0 && variant != expect)
-            test_fail(t, __FILE__, __LINE__,
-                      "%s layout %d: variant %d, expected %d",
-                      bcast_op_get((bcast_op)op)->name, layout, variant,
-                      expect);
+            test_fail(
+                t, __FILE__, __LINE__, "%s layout %d: variant %d, expected %d",
+                bcast_op_get((bcast_op)op)->name, layout, variant, expect);
           for (size_t r = 0; row && r < n_rows; r++)
             if (bcast__ew_row_at(r) == row) hit[r] = 1;
         }
         /* Rank 0. */
-        input_case scalars[3] = {{0, {1, 1}, MEM_C}, {0, {1, 1}, MEM_C},
-                                 {0, {1, 1}, MEM_C}};
+        input_case scalars[3] = {
+            {0, {1, 1}, MEM_C}, {0, {1, 1}, MEM_C}, {0, {1, 1}, MEM_C}};
         const ew_row *row = NULL;
         run_case(t, &rng, (bcast_op)op, &attrs, profile, types, scalars, &row);
         runs++;
@@ -310,8 +315,8 @@ TEST(ew_every_supported_signature_has_a_kernel_and_matches_the_reference) {
 }
 
 /* Outputs big enough for the engine to split them across threads, with
- * and without streaming stores: rows short enough to pack several to a
- * streamed block and rows cut into several blocks. */
+ * and without non-temporal stores: rows short enough to pack several to a
+ * block and rows cut into several blocks. */
 TEST(ew_two_threads_match_one) {
   uint64_t rng = test_seed() ^ 0x2727u;
   static const struct {
@@ -330,7 +335,7 @@ TEST(ew_two_threads_match_one) {
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
     for (int w = 0; w < 2; w++) {
       const bcast_op op = cases[c].op;
-      const int arity = bcast_ew_arity(op);
+      const int arity = bcast_op_arity(op);
       bcast_dtype types[3] = {cases[c].type, cases[c].type, cases[c].type};
       if (op == BCAST_OP_SELECT) types[0] = BCAST_BOOL;
       bcast_op_attrs attrs;
@@ -361,13 +366,14 @@ TEST(ew_two_threads_match_one) {
                   BCAST_OK);
         CHECK_INT(bcast__ew_plan_uses_avx2(plan), bcast__ew_use_v3());
         if (run >= 2) {
-          bcast__ew_plan_force_stream(plan);
-          CHECK(bcast__ew_plan_streams(plan));
+          bcast__ew_plan_force_nt_store(plan);
+          CHECK(bcast__ew_plan_nt_stores(plan));
         }
-        const size_t size = bcast_dtype_size(bcast_ew_plan_output(plan)->dtype);
+        const size_t size =
+            bcast_dtype_size(bcast_ew_plan_output(plan)->dtype);
         bytes = (size_t)(R * C) * size;
         out[run] = malloc(bytes + size);
-        /* One element in: the streamed blocks start off 16-byte alignment. */
+        /* One element in: the non-temporal blocks start off 16-byte alignment. */
         char *dst = out[run] + (run == 3 ? size : 0);
         CHECK_INT(bcast_ew_plan_execute(plan, dst, in_data, NULL), BCAST_OK);
         if (run == 3) memmove(out[run], dst, bytes);
@@ -391,8 +397,8 @@ TEST(ew_small_plans_call_the_kernel_directly) {
     int64_t rhs; /* the second operand's one dim */
     int threads, direct;
   } cases[] = {
-      {2, {64, 64, 0}, 64, 1, 1},   {2, {64, 64, 0}, 64, 2, 1},
-      {2, {64, 64, 0}, 64, 0, 1},   {2, {1024, 1024, 0}, 1024, 1, 1},
+      {2, {64, 64, 0}, 64, 1, 1},       {2, {64, 64, 0}, 64, 2, 1},
+      {2, {64, 64, 0}, 64, 0, 1},       {2, {1024, 1024, 0}, 1024, 1, 1},
       {2, {1024, 1024, 0}, 1024, 2, 0}, {3, {4, 5, 6}, 6, 1, 1},
   };
   float *a = calloc(1024 * 1024, sizeof *a), *b = calloc(1024, sizeof *b);
@@ -414,7 +420,7 @@ TEST(ew_small_plans_call_the_kernel_directly) {
     /* [4, 5, 6] + [6] folds to [20, 6]: two dims. */
     CHECK_INT(bcast__ew_plan_direct(plan), cases[c].direct);
     if (cases[c].direct) {
-      bcast__ew_plan_force_stream(plan);
+      bcast__ew_plan_force_nt_store(plan);
       CHECK_INT(bcast__ew_plan_direct(plan), 0);
     }
     bcast_ew_plan_destroy(plan);
@@ -447,24 +453,28 @@ TEST(ew_type_classes_follow_the_dtype_table) {
   CHECK_INT(BCAST_TYPES_TINT, M_(INT8) | M_(INT16) | M_(INT32));
   CHECK_INT(BCAST_TYPES_TFP, M_(FLOAT16) | M_(BFLOAT16) | M_(FLOAT32));
   CHECK_INT(BCAST_TYPES_SINT, M_(INT8) | M_(INT16) | M_(INT32) | M_(INT64));
-  CHECK_INT(BCAST_TYPES_UINT, M_(UINT8) | M_(UINT16) | M_(UINT32) | M_(UINT64));
+  CHECK_INT(BCAST_TYPES_UINT,
+            M_(UINT8) | M_(UINT16) | M_(UINT32) | M_(UINT64));
   CHECK_INT(BCAST_TYPES_FLOAT,
             M_(FLOAT16) | M_(BFLOAT16) | M_(FLOAT32) | M_(FLOAT64));
   CHECK_INT(BCAST_TYPES_ALL, ((1u << BCAST_DTYPE_COUNT) - 1) & ~M_(STRING));
 #undef M_
   /* The masks are constant expressions. */
-  static const unsigned constant[] = {BCAST_TYPES_TINT, BCAST_TYPES_TFP, BCAST_TYPES_ALL};
+  static const unsigned constant[] = {BCAST_TYPES_TINT, BCAST_TYPES_TFP,
+                                      BCAST_TYPES_ALL};
   CHECK_INT(constant[2], BCAST_TYPES_ALL);
 #define ROW_(unused, id, name, ctype, size, kind, npy, mlir, S, VT, VS,       \
              coding, digits, tosa)                                            \
   {                                                                           \
     const unsigned bit = 1u << BCAST_##id;                                    \
-    CHECK_INT(!!(BCAST_TYPES_BOOL & bit), (kind) == BCAST_KIND_BOOL);                \
-    CHECK_INT(!!(BCAST_TYPES_SINT & bit), (kind) == BCAST_KIND_SIGNED);              \
-    CHECK_INT(!!(BCAST_TYPES_UINT & bit), (kind) == BCAST_KIND_UNSIGNED);            \
-    CHECK_INT(!!(BCAST_TYPES_FLOAT & bit), (kind) == BCAST_KIND_FLOAT);              \
-    CHECK_INT(!!(BCAST_TYPES_TINT & bit), (kind) == BCAST_KIND_SIGNED && (tosa));    \
-    CHECK_INT(!!(BCAST_TYPES_TFP & bit), (kind) == BCAST_KIND_FLOAT && (tosa));      \
+    CHECK_INT(!!(BCAST_TYPES_BOOL & bit), (kind) == BCAST_KIND_BOOL);         \
+    CHECK_INT(!!(BCAST_TYPES_SINT & bit), (kind) == BCAST_KIND_SIGNED);       \
+    CHECK_INT(!!(BCAST_TYPES_UINT & bit), (kind) == BCAST_KIND_UNSIGNED);     \
+    CHECK_INT(!!(BCAST_TYPES_FLOAT & bit), (kind) == BCAST_KIND_FLOAT);       \
+    CHECK_INT(!!(BCAST_TYPES_TINT & bit),                                     \
+              (kind) == BCAST_KIND_SIGNED && (tosa));                         \
+    CHECK_INT(!!(BCAST_TYPES_TFP & bit),                                      \
+              (kind) == BCAST_KIND_FLOAT && (tosa));                          \
   }
   BCAST_DTYPE_TABLE(ROW_, 0)
 #undef ROW_

@@ -10,7 +10,8 @@ static void check_shape(test_ctx *t, int line, const bcast_shape *got,
   char g[256], w[256];
   bcast_shape_format(got, BCAST_SHAPE_STYLE_LIST, g, sizeof g);
   bcast_shape_format(want, BCAST_SHAPE_STYLE_LIST, w, sizeof w);
-  if (strcmp(g, w)) test_fail(t, __FILE__, line, "shape %s, expected %s", g, w);
+  if (strcmp(g, w))
+    test_fail(t, __FILE__, line, "shape %s, expected %s", g, w);
 }
 
 TEST(explicit_xla_document_examples) {
@@ -25,7 +26,8 @@ TEST(explicit_xla_document_examples) {
   check_shape(t, __LINE__, &out, &m23);
   /* ...without dims it is invalid in XLA. */
   bcast_diag d;
-  CHECK_INT(bcast_xla_binary_shape(&m23, &v3, NULL, 0, &out, &d), BCAST_RANK_MISMATCH);
+  CHECK_INT(bcast_xla_binary_shape(&m23, &v3, NULL, 0, &out, &d),
+            BCAST_RANK_MISMATCH);
   CHECK_CONTAINS(d.message, "need broadcast_dimensions");
   /* 3x3 + 3 under (0) and under (1). */
   bcast_shape m33 = SHAPE(3, 3);
@@ -48,7 +50,8 @@ TEST(explicit_xla_document_examples) {
   CHECK_INT(bcast_xla_binary_shape(&a, &b, NULL, 0, &out, NULL), BCAST_OK);
   check_shape(t, __LINE__, &out, &a);
   a = SHAPE(7, 2, 5), b = SHAPE(7, 2, 6);
-  CHECK_INT(bcast_xla_binary_shape(&a, &b, NULL, 0, &out, &d), BCAST_INCOMPATIBLE);
+  CHECK_INT(bcast_xla_binary_shape(&a, &b, NULL, 0, &out, &d),
+            BCAST_INCOMPATIBLE);
   CHECK_CONTAINS(d.message, "at broadcast dim 2");
   /* Outer operation (2,1) with (1,3). */
   a = SHAPE(2, 1), b = SHAPE(1, 3), want = SHAPE(2, 3);
@@ -69,24 +72,43 @@ TEST(explicit_broadcast_in_dim_checks) {
   bcast_shape in = SHAPE(2, 3), out = SHAPE(4, 2, 3);
   int64_t ok[] = {1, 2}, few[] = {1}, range[] = {1, 3}, rep[] = {2, 2},
           bad[] = {0, 2};
-  CHECK_INT(bcast_broadcast_in_dim_check(&in, &out, ok, 2, BCAST_DIMS_INCREASING, &d), BCAST_OK);
-  CHECK_INT(bcast_broadcast_in_dim_check(&in, &out, few, 1, BCAST_DIMS_INCREASING, &d), BCAST_INVALID_ARGUMENT);
+  CHECK_INT(bcast_broadcast_in_dim_check(&in, &out, ok, 2,
+                                         BCAST_DIMS_INCREASING, &d),
+            BCAST_OK);
+  CHECK_INT(bcast_broadcast_in_dim_check(&in, &out, few, 1,
+                                         BCAST_DIMS_INCREASING, &d),
+            BCAST_INVALID_ARGUMENT);
   CHECK_CONTAINS(d.message, "has 1 entries but the operand has rank 2");
-  CHECK_INT(bcast_broadcast_in_dim_check(&in, &out, range, 2, BCAST_DIMS_INCREASING, &d), BCAST_INVALID_ARGUMENT);
+  CHECK_INT(bcast_broadcast_in_dim_check(&in, &out, range, 2,
+                                         BCAST_DIMS_INCREASING, &d),
+            BCAST_INVALID_ARGUMENT);
   CHECK_CONTAINS(d.message, "broadcast_dimensions[1] = 3 is out of range");
-  CHECK_INT(bcast_broadcast_in_dim_check(&in, &out, rep, 2, BCAST_DIMS_ANY_ORDER, &d), BCAST_INVALID_ARGUMENT);
+  CHECK_INT(bcast_broadcast_in_dim_check(&in, &out, rep, 2,
+                                         BCAST_DIMS_ANY_ORDER, &d),
+            BCAST_INVALID_ARGUMENT);
   CHECK_CONTAINS(d.message, "[0] and [1] both map to output dim 2");
   bcast_shape tout = SHAPE(3, 2);
   int64_t tr[] = {1, 0};
-  CHECK_INT(bcast_broadcast_in_dim_check(&in, &tout, tr, 2, BCAST_DIMS_INCREASING, &d), BCAST_INVALID_ARGUMENT);
+  CHECK_INT(bcast_broadcast_in_dim_check(&in, &tout, tr, 2,
+                                         BCAST_DIMS_INCREASING, &d),
+            BCAST_INVALID_ARGUMENT);
   CHECK_CONTAINS(d.message, "strictly increasing");
-  CHECK_INT(bcast_broadcast_in_dim_check(&in, &tout, tr, 2, BCAST_DIMS_ANY_ORDER, &d), BCAST_OK);
-  CHECK_INT(bcast_broadcast_in_dim_check(&in, &out, bad, 2, BCAST_DIMS_INCREASING, &d), BCAST_INCOMPATIBLE);
-  CHECK_CONTAINS(d.message, "operand dim 0 (size 2) maps to output dim 0 (size 4); it must be 1 or 4");
+  CHECK_INT(bcast_broadcast_in_dim_check(&in, &tout, tr, 2,
+                                         BCAST_DIMS_ANY_ORDER, &d),
+            BCAST_OK);
+  CHECK_INT(bcast_broadcast_in_dim_check(&in, &out, bad, 2,
+                                         BCAST_DIMS_INCREASING, &d),
+            BCAST_INCOMPATIBLE);
+  CHECK_CONTAINS(d.message, "operand dim 0 (size 2) maps to output dim 0 "
+                            "(size 4); it must be 1 or 4");
   bcast_shape scalar = {0, {0}};
-  CHECK_INT(bcast_broadcast_in_dim_check(&scalar, &out, NULL, 0, BCAST_DIMS_INCREASING, &d), BCAST_OK);
+  CHECK_INT(bcast_broadcast_in_dim_check(&scalar, &out, NULL, 0,
+                                         BCAST_DIMS_INCREASING, &d),
+            BCAST_OK);
   bcast_shape dyn = SHAPE(Q, 3);
-  CHECK_INT(bcast_broadcast_in_dim_check(&dyn, &out, ok, 2, BCAST_DIMS_INCREASING, &d), BCAST_OK);
+  CHECK_INT(bcast_broadcast_in_dim_check(&dyn, &out, ok, 2,
+                                         BCAST_DIMS_INCREASING, &d),
+            BCAST_OK);
 }
 
 /* StableHLO's order and XLA's dynamic-dim rule (broadcast_in_dim C2-C5). */
@@ -95,23 +117,41 @@ TEST(explicit_broadcast_in_dim_stablehlo_corners) {
   bcast_shape in = SHAPE(2, 3), out = SHAPE(4, 2, 3);
   /* C3: a negative entry fails as one too large does. */
   int64_t neg[] = {-1, 2}, big[] = {1, 7};
-  CHECK_INT(bcast_broadcast_in_dim_check(&in, &out, neg, 2, BCAST_DIMS_ANY_ORDER, &d), BCAST_INVALID_ARGUMENT);
-  CHECK_CONTAINS(d.message, "broadcast_dimensions[0] = -1 is out of range for an output of rank 3");
-  CHECK_INT(bcast_broadcast_in_dim_check(&in, &out, big, 2, BCAST_DIMS_ANY_ORDER, &d), BCAST_INVALID_ARGUMENT);
-  CHECK_CONTAINS(d.message, "broadcast_dimensions[1] = 7 is out of range for an output of rank 3");
+  CHECK_INT(bcast_broadcast_in_dim_check(&in, &out, neg, 2,
+                                         BCAST_DIMS_ANY_ORDER, &d),
+            BCAST_INVALID_ARGUMENT);
+  CHECK_CONTAINS(
+      d.message,
+      "broadcast_dimensions[0] = -1 is out of range for an output of rank 3");
+  CHECK_INT(bcast_broadcast_in_dim_check(&in, &out, big, 2,
+                                         BCAST_DIMS_ANY_ORDER, &d),
+            BCAST_INVALID_ARGUMENT);
+  CHECK_CONTAINS(
+      d.message,
+      "broadcast_dimensions[1] = 7 is out of range for an output of rank 3");
   /* C4 before C3: repeats of an out-of-range entry are named as repeats. */
   int64_t rep_big[] = {9, 9};
-  CHECK_INT(bcast_broadcast_in_dim_check(&in, &out, rep_big, 2, BCAST_DIMS_ANY_ORDER, &d), BCAST_INVALID_ARGUMENT);
+  CHECK_INT(bcast_broadcast_in_dim_check(&in, &out, rep_big, 2,
+                                         BCAST_DIMS_ANY_ORDER, &d),
+            BCAST_INVALID_ARGUMENT);
   CHECK_CONTAINS(d.message, "[0] and [1] both map to output dim 9");
   /* XLA: a static size other than 1 onto a dynamic dim fails; 1 onto it
    * and a dynamic dim onto a static one pass. */
   bcast_shape dyn_out = SHAPE(4, Q, Q);
   int64_t ok[] = {1, 2};
-  CHECK_INT(bcast_broadcast_in_dim_check(&in, &dyn_out, ok, 2, BCAST_DIMS_ANY_ORDER, &d), BCAST_INCOMPATIBLE);
-  CHECK_CONTAINS(d.message, "operand dim 0 (size 2) maps to output dim 1, which is dynamic");
+  CHECK_INT(bcast_broadcast_in_dim_check(&in, &dyn_out, ok, 2,
+                                         BCAST_DIMS_ANY_ORDER, &d),
+            BCAST_INCOMPATIBLE);
+  CHECK_CONTAINS(
+      d.message,
+      "operand dim 0 (size 2) maps to output dim 1, which is dynamic");
   bcast_shape ones = SHAPE(1, 1), dyn_in = SHAPE(Q, Q);
-  CHECK_INT(bcast_broadcast_in_dim_check(&ones, &dyn_out, ok, 2, BCAST_DIMS_ANY_ORDER, &d), BCAST_OK);
-  CHECK_INT(bcast_broadcast_in_dim_check(&dyn_in, &out, ok, 2, BCAST_DIMS_ANY_ORDER, &d), BCAST_OK);
+  CHECK_INT(bcast_broadcast_in_dim_check(&ones, &dyn_out, ok, 2,
+                                         BCAST_DIMS_ANY_ORDER, &d),
+            BCAST_OK);
+  CHECK_INT(bcast_broadcast_in_dim_check(&dyn_in, &out, ok, 2,
+                                         BCAST_DIMS_ANY_ORDER, &d),
+            BCAST_OK);
 }
 
 TEST(explicit_partial_form) {
@@ -120,7 +160,9 @@ TEST(explicit_partial_form) {
   int64_t dims[] = {0, 2};
   bcast_dim_size sizes[] = {{1, 4}};
   int32_t source[8];
-  CHECK_INT(bcast_broadcast_in_dim_partial(&in, dims, 2, sizes, 1, &out, source, NULL), BCAST_OK);
+  CHECK_INT(bcast_broadcast_in_dim_partial(&in, dims, 2, sizes, 1, &out,
+                                           source, NULL),
+            BCAST_OK);
   check_shape(t, __LINE__, &out, &want);
   CHECK_INT(source[0], 0);
   CHECK_INT(source[1], -1);
@@ -128,16 +170,22 @@ TEST(explicit_partial_form) {
   /* Expanding a size-1 input dim. */
   bcast_shape in1 = SHAPE(1, 7), want1 = SHAPE(6, 4, 7);
   bcast_dim_size sizes2[] = {{1, 4}, {0, 6}};
-  CHECK_INT(bcast_broadcast_in_dim_partial(&in1, dims, 2, sizes2, 2, &out, source, NULL), BCAST_OK);
+  CHECK_INT(bcast_broadcast_in_dim_partial(&in1, dims, 2, sizes2, 2, &out,
+                                           source, NULL),
+            BCAST_OK);
   check_shape(t, __LINE__, &out, &want1);
   CHECK_INT(source[0], -1);
   /* A non-1 input dim cannot take another size. */
   bcast_diag d;
-  CHECK_INT(bcast_broadcast_in_dim_partial(&in, dims, 2, sizes2, 2, &out, source, &d), BCAST_INCOMPATIBLE);
+  CHECK_INT(bcast_broadcast_in_dim_partial(&in, dims, 2, sizes2, 2, &out,
+                                           source, &d),
+            BCAST_INCOMPATIBLE);
   CHECK_CONTAINS(d.message, "operand dim 0 (size 5)");
   /* A gap in the output (dim 1 neither mapped nor sized). */
   int64_t gap[] = {0, 2};
-  CHECK_INT(bcast_broadcast_in_dim_partial(&in, gap, 2, NULL, 0, &out, source, &d), BCAST_INVALID_ARGUMENT);
+  CHECK_INT(
+      bcast_broadcast_in_dim_partial(&in, gap, 2, NULL, 0, &out, source, &d),
+      BCAST_INVALID_ARGUMENT);
 }
 
 /* An entry count over the rank limit is refused as such however large it
@@ -150,8 +198,8 @@ TEST(explicit_partial_huge_count) {
   int64_t dims[] = {0};
   int32_t source[8];
   static const size_t counts[] = {BCAST_MAX_RANK + 1, 1000,
-                                  (size_t)INT64_MAX, (size_t)INT64_MAX + 1,
-                                  SIZE_MAX - 1, SIZE_MAX};
+                                  (size_t)INT64_MAX,  (size_t)INT64_MAX + 1,
+                                  SIZE_MAX - 1,       SIZE_MAX};
   for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
     bcast_diag d;
     CHECK_INT(bcast_broadcast_in_dim_partial(&in, dims, counts[c], NULL, 0,
@@ -174,11 +222,15 @@ TEST(explicit_xla_document_values) {
   int32_t m[6] = {1, 2, 3, 4, 5, 6}, v[3] = {7, 8, 9};
   bcast_tensor tm, tv, view;
   int64_t s23[2] = {2, 3}, s3[1] = {3}, s33[2] = {3, 3};
-  CHECK_INT(bcast_tensor_wrap(&tm, BCAST_INT32, 2, s23, NULL, m, NULL), BCAST_OK);
-  CHECK_INT(bcast_tensor_wrap(&tv, BCAST_INT32, 1, s3, NULL, v, NULL), BCAST_OK);
+  CHECK_INT(bcast_tensor_wrap(&tm, BCAST_INT32, 2, s23, NULL, m, NULL),
+            BCAST_OK);
+  CHECK_INT(bcast_tensor_wrap(&tv, BCAST_INT32, 1, s3, NULL, v, NULL),
+            BCAST_OK);
   /* |1 2 3| + |7 8 9| under (1) = |8 10 12; 11 13 15|. */
   int64_t d1[1] = {1}, d0[1] = {0};
-  CHECK_INT(bcast_broadcast_in_dim(&view, &tv, 2, s23, d1, 1, BCAST_DIMS_INCREASING, NULL), BCAST_OK);
+  CHECK_INT(bcast_broadcast_in_dim(&view, &tv, 2, s23, d1, 1,
+                                   BCAST_DIMS_INCREASING, NULL),
+            BCAST_OK);
   static const int32_t sum[6] = {8, 10, 12, 11, 13, 15};
   for (int64_t i = 0; i < 2; i++)
     for (int64_t j = 0; j < 3; j++) {
@@ -187,13 +239,17 @@ TEST(explicit_xla_document_values) {
     }
   bcast_tensor_release(&view);
   /* 3-vector into 3x3 under (1): rows 7 8 9; under (0): columns. */
-  CHECK_INT(bcast_broadcast_in_dim(&view, &tv, 2, s33, d1, 1, BCAST_DIMS_INCREASING, NULL), BCAST_OK);
+  CHECK_INT(bcast_broadcast_in_dim(&view, &tv, 2, s33, d1, 1,
+                                   BCAST_DIMS_INCREASING, NULL),
+            BCAST_OK);
   for (int64_t i = 0; i < 3; i++)
     for (int64_t j = 0; j < 3; j++) {
       int64_t idx[2] = {i, j};
       CHECK_INT(at(&view, idx), v[j]);
     }
-  CHECK_INT(bcast_broadcast_in_dim(&view, &tv, 2, s33, d0, 1, BCAST_DIMS_INCREASING, NULL), BCAST_OK);
+  CHECK_INT(bcast_broadcast_in_dim(&view, &tv, 2, s33, d0, 1,
+                                   BCAST_DIMS_INCREASING, NULL),
+            BCAST_OK);
   for (int64_t i = 0; i < 3; i++)
     for (int64_t j = 0; j < 3; j++) {
       int64_t idx[2] = {i, j};
@@ -208,9 +264,13 @@ TEST(explicit_xla_document_values) {
   bcast_shape sa = {1, {4}}, sb = {2, {1, 2}}, out;
   CHECK_INT(bcast_xla_binary_shape(&sa, &sb, d0, 1, &out, NULL), BCAST_OK);
   CHECK_INT(out.rank, 2);
-  CHECK_INT(bcast_broadcast_in_dim(&va, &ta, 2, s42, d0, 1, BCAST_DIMS_INCREASING, NULL), BCAST_OK);
+  CHECK_INT(bcast_broadcast_in_dim(&va, &ta, 2, s42, d0, 1,
+                                   BCAST_DIMS_INCREASING, NULL),
+            BCAST_OK);
   int64_t id2[2] = {0, 1};
-  CHECK_INT(bcast_broadcast_in_dim(&vb, &tb, 2, s42, id2, 2, BCAST_DIMS_INCREASING, NULL), BCAST_OK);
+  CHECK_INT(bcast_broadcast_in_dim(&vb, &tb, 2, s42, id2, 2,
+                                   BCAST_DIMS_INCREASING, NULL),
+            BCAST_OK);
   static const int32_t comp[8] = {6, 7, 7, 8, 8, 9, 9, 10};
   for (int64_t i = 0; i < 4; i++)
     for (int64_t j = 0; j < 2; j++) {
@@ -219,7 +279,9 @@ TEST(explicit_xla_document_values) {
     }
   /* A transpose folded in (StableHLO order): [2,3] -> [3,2] under (1,0). */
   int64_t s32[2] = {3, 2}, tr[2] = {1, 0};
-  CHECK_INT(bcast_broadcast_in_dim(&view, &tm, 2, s32, tr, 2, BCAST_DIMS_ANY_ORDER, NULL), BCAST_OK);
+  CHECK_INT(bcast_broadcast_in_dim(&view, &tm, 2, s32, tr, 2,
+                                   BCAST_DIMS_ANY_ORDER, NULL),
+            BCAST_OK);
   for (int64_t i = 0; i < 3; i++)
     for (int64_t j = 0; j < 2; j++) {
       int64_t idx[2] = {i, j}, src[2] = {j, i};
@@ -237,7 +299,8 @@ TEST(explicit_explain_equals_implicit_random) {
     bcast_shape ops[4], out;
     int32_t max_rank = (int32_t)test_rand_range(&rng, 0, 5);
     int64_t target[5];
-    for (int32_t d = 0; d < max_rank; d++) target[d] = test_rand_range(&rng, 0, 4);
+    for (int32_t d = 0; d < max_rank; d++)
+      target[d] = test_rand_range(&rng, 0, 4);
     for (size_t k = 0; k < n; k++) {
       ops[k].rank = (int32_t)test_rand_range(&rng, 0, max_rank);
       for (int32_t i = 0; i < ops[k].rank; i++) {
@@ -246,25 +309,31 @@ TEST(explicit_explain_equals_implicit_random) {
       }
     }
     bcast_explained ex[4];
-    if (bcast_explain(n, ops, BCAST_PROFILE_NUMPY, &out, ex, NULL) != BCAST_OK) {
+    if (bcast_explain(n, ops, BCAST_PROFILE_NUMPY, &out, ex, NULL) !=
+        BCAST_OK) {
       test_fail(t, __FILE__, __LINE__, "iteration %d: explain failed", iter);
       continue;
     }
     for (size_t k = 0; k < n; k++) {
-      CHECK_INT(bcast_broadcast_in_dim_check(&ops[k], &out, ex[k].broadcast_dimensions,
-                                             (size_t)ops[k].rank,
-                                             BCAST_DIMS_INCREASING, NULL),
+      CHECK_INT(bcast_broadcast_in_dim_check(
+                    &ops[k], &out, ex[k].broadcast_dimensions,
+                    (size_t)ops[k].rank, BCAST_DIMS_INCREASING, NULL),
                 BCAST_OK);
       bcast_tensor src, implicit, explicit_view;
-      CHECK_INT(bcast_tensor_wrap(&src, BCAST_INT8, ops[k].rank, ops[k].dims, NULL, memory, NULL), BCAST_OK);
-      CHECK_INT(bcast_broadcast_to(&implicit, &src, out.rank, out.dims, NULL), BCAST_OK);
-      CHECK_INT(bcast_broadcast_in_dim(&explicit_view, &src, out.rank, out.dims,
-                                       ex[k].broadcast_dimensions, (size_t)ops[k].rank,
+      CHECK_INT(bcast_tensor_wrap(&src, BCAST_INT8, ops[k].rank, ops[k].dims,
+                                  NULL, memory, NULL),
+                BCAST_OK);
+      CHECK_INT(bcast_broadcast_to(&implicit, &src, out.rank, out.dims, NULL),
+                BCAST_OK);
+      CHECK_INT(bcast_broadcast_in_dim(&explicit_view, &src, out.rank,
+                                       out.dims, ex[k].broadcast_dimensions,
+                                       (size_t)ops[k].rank,
                                        BCAST_DIMS_INCREASING, NULL),
                 BCAST_OK);
       for (int32_t d = 0; d < out.rank; d++) {
         CHECK_INT(explicit_view.shape[d], implicit.shape[d]);
-        if (out.dims[d] > 1) CHECK_INT(explicit_view.stride_bytes[d], implicit.stride_bytes[d]);
+        if (out.dims[d] > 1)
+          CHECK_INT(explicit_view.stride_bytes[d], implicit.stride_bytes[d]);
       }
       /* The expanded mask is exactly the dims that are 1 against a larger
        * (or empty) result dim. */
@@ -280,37 +349,54 @@ TEST(explicit_symbols_and_constraints) {
   bcast_symbols syms;
   bcast_symbols_init(&syms);
   bcast_shape ops[2], out;
-  CHECK_INT(bcast_shape_parse_symbolic("[n,1]", 5, &syms, &ops[0], NULL), BCAST_OK);
-  CHECK_INT(bcast_shape_parse_symbolic("[1,m]", 5, &syms, &ops[1], NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_parse_symbolic("[n,1]", 5, &syms, &ops[0], NULL),
+            BCAST_OK);
+  CHECK_INT(bcast_shape_parse_symbolic("[1,m]", 5, &syms, &ops[1], NULL),
+            BCAST_OK);
   CHECK_INT(syms.count, 2);
   bcast_constraint c[8];
   size_t nc;
-  CHECK_INT(bcast_shape_infer_constrained(2, ops, BCAST_PROFILE_TRAIT, &out, c, 8, &nc, NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_infer_constrained(2, ops, BCAST_PROFILE_TRAIT, &out, c,
+                                          8, &nc, NULL),
+            BCAST_OK);
   char text[256];
-  bcast_shape_format_symbolic(&out, BCAST_SHAPE_STYLE_LIST, &syms, text, sizeof text);
+  bcast_shape_format_symbolic(&out, BCAST_SHAPE_STYLE_LIST, &syms, text,
+                              sizeof text);
   CHECK_STR(text, "[n,m]");
   CHECK_INT(nc, 0);
   /* [n] with [n]: no check; [n] with [m]: '?' and one check. */
-  CHECK_INT(bcast_shape_parse_symbolic("[n]", 3, &syms, &ops[0], NULL), BCAST_OK);
-  CHECK_INT(bcast_shape_parse_symbolic("[n]", 3, &syms, &ops[1], NULL), BCAST_OK);
-  CHECK_INT(bcast_shape_infer_constrained(2, ops, BCAST_PROFILE_TRAIT, &out, c, 8, &nc, NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_parse_symbolic("[n]", 3, &syms, &ops[0], NULL),
+            BCAST_OK);
+  CHECK_INT(bcast_shape_parse_symbolic("[n]", 3, &syms, &ops[1], NULL),
+            BCAST_OK);
+  CHECK_INT(bcast_shape_infer_constrained(2, ops, BCAST_PROFILE_TRAIT, &out, c,
+                                          8, &nc, NULL),
+            BCAST_OK);
   CHECK_INT(nc, 0);
-  bcast_shape_format_symbolic(&out, BCAST_SHAPE_STYLE_LIST, &syms, text, sizeof text);
+  bcast_shape_format_symbolic(&out, BCAST_SHAPE_STYLE_LIST, &syms, text,
+                              sizeof text);
   CHECK_STR(text, "[n]");
-  CHECK_INT(bcast_shape_parse_symbolic("[m]", 3, &syms, &ops[1], NULL), BCAST_OK);
-  CHECK_INT(bcast_shape_infer_constrained(2, ops, BCAST_PROFILE_TRAIT, &out, c, 8, &nc, NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_parse_symbolic("[m]", 3, &syms, &ops[1], NULL),
+            BCAST_OK);
+  CHECK_INT(bcast_shape_infer_constrained(2, ops, BCAST_PROFILE_TRAIT, &out, c,
+                                          8, &nc, NULL),
+            BCAST_OK);
   CHECK_INT(nc, 1);
   CHECK_INT(out.dims[0], Q);
   bcast_constraint_format(&c[0], &syms, text, sizeof text);
   CHECK_STR(text, "n == m or n == 1 or m == 1");
   /* A dynamic dim against a static size > 1 must be 1 or that size. */
   bcast_shape q[2] = {SHAPE(Q, 3), SHAPE(5, 1)};
-  CHECK_INT(bcast_shape_infer_constrained(2, q, BCAST_PROFILE_TRAIT, &out, c, 8, &nc, NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_infer_constrained(2, q, BCAST_PROFILE_TRAIT, &out, c,
+                                          8, &nc, NULL),
+            BCAST_OK);
   CHECK_INT(nc, 1);
   bcast_constraint_format(&c[0], NULL, text, sizeof text);
   CHECK_STR(text, "operand #0 dim 0 == 5 or operand #0 dim 0 == 1");
   /* Names are kept apart from '?' and reused across shapes. */
-  CHECK_INT(bcast_shape_parse_symbolic("[batch,?,n]", 11, &syms, &ops[0], NULL), BCAST_OK);
+  CHECK_INT(
+      bcast_shape_parse_symbolic("[batch,?,n]", 11, &syms, &ops[0], NULL),
+      BCAST_OK);
   CHECK_INT(ops[0].dims[2], BCAST_DIM_SYMBOL(0));
   CHECK_INT(ops[0].dims[1], Q);
 }
@@ -320,10 +406,16 @@ TEST(explicit_run_time_check_analysis) {
   bcast_symbols_init(&syms);
   bcast_shape ops[3], out;
   /* Axis by axis: ? with 1, 3 with ?, 1 with 4, ? with 5, n with n. */
-  CHECK_INT(bcast_shape_parse_symbolic("[?,3,1,?,n]", 11, &syms, &ops[0], NULL), BCAST_OK);
-  CHECK_INT(bcast_shape_parse_symbolic("[1,?,4,5,n]", 11, &syms, &ops[1], NULL), BCAST_OK);
-  CHECK_INT(bcast_shape_parse_symbolic("[1]", 3, &syms, &ops[2], NULL), BCAST_OK);
-  CHECK_INT(bcast_shape_infer(3, ops, BCAST_PROFILE_TRAIT, &out, NULL), BCAST_OK);
+  CHECK_INT(
+      bcast_shape_parse_symbolic("[?,3,1,?,n]", 11, &syms, &ops[0], NULL),
+      BCAST_OK);
+  CHECK_INT(
+      bcast_shape_parse_symbolic("[1,?,4,5,n]", 11, &syms, &ops[1], NULL),
+      BCAST_OK);
+  CHECK_INT(bcast_shape_parse_symbolic("[1]", 3, &syms, &ops[2], NULL),
+            BCAST_OK);
+  CHECK_INT(bcast_shape_infer(3, ops, BCAST_PROFILE_TRAIT, &out, NULL),
+            BCAST_OK);
   bcast__shapes view = bcast__shapes_of(ops, 3);
   static const int want_check[5] = {0, 1, 0, 1, 0};
   static const int want_dynamic[5] = {1, 1, 0, 1, 2};
@@ -332,7 +424,8 @@ TEST(explicit_run_time_check_analysis) {
       {BCAST__DIM_EQUAL, BCAST__DIM_CHECK, BCAST__DIM_ABSENT},
       {BCAST__DIM_EXPANDED, BCAST__DIM_EQUAL, BCAST__DIM_ABSENT},
       {BCAST__DIM_CHECK, BCAST__DIM_EQUAL, BCAST__DIM_ABSENT},
-      {BCAST__DIM_DYNAMIC_EQUAL, BCAST__DIM_DYNAMIC_EQUAL, BCAST__DIM_MAYBE_EXPANDED}};
+      {BCAST__DIM_DYNAMIC_EQUAL, BCAST__DIM_DYNAMIC_EQUAL,
+       BCAST__DIM_MAYBE_EXPANDED}};
   bcast_constraint c[4];
   size_t nc = 0;
   for (int32_t a = 0; a < 5; a++) {
@@ -357,11 +450,13 @@ TEST(explicit_run_time_check_analysis) {
    * dynamic dims that need a check. */
   size_t n_pub = 0;
   bcast_constraint pub[4];
-  CHECK_INT(bcast_shape_infer_constrained(3, ops, BCAST_PROFILE_TRAIT, &out, pub, 4, &n_pub, NULL),
+  CHECK_INT(bcast_shape_infer_constrained(3, ops, BCAST_PROFILE_TRAIT, &out,
+                                          pub, 4, &n_pub, NULL),
             BCAST_OK);
   CHECK_INT(n_pub, 2);
   bcast_explained ex[3];
-  CHECK_INT(bcast_explain(3, ops, BCAST_PROFILE_TRAIT, &out, ex, NULL), BCAST_OK);
+  CHECK_INT(bcast_explain(3, ops, BCAST_PROFILE_TRAIT, &out, ex, NULL),
+            BCAST_OK);
   CHECK_INT(ex[0].runtime_check, 1u << 3);
   CHECK_INT(ex[1].runtime_check, 1u << 1);
   CHECK_INT(ex[0].expanded, 1u << 2);
@@ -370,9 +465,11 @@ TEST(explicit_run_time_check_analysis) {
   /* '?' against a static 0 is undecided, though the result stays '?'; two
    * '?' always are. */
   bcast_shape z[2] = {SHAPE(Q), SHAPE(0)};
-  CHECK_INT(bcast_shape_infer(2, z, BCAST_PROFILE_TRAIT, &out, NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_infer(2, z, BCAST_PROFILE_TRAIT, &out, NULL),
+            BCAST_OK);
   bcast__axis axis;
-  bcast__axis_analyze(bcast__shapes_of(z, 2), 1, 0, out.dims[0], &axis, NULL, 0, NULL);
+  bcast__axis_analyze(bcast__shapes_of(z, 2), 1, 0, out.dims[0], &axis, NULL,
+                      0, NULL);
   CHECK_INT(axis.needs_check, 1);
   CHECK_INT(axis.n_dynamic, 1);
   CHECK_INT(axis.dim, Q);

@@ -55,7 +55,8 @@ static int cmp_tests(const void *a, const void *b) {
 int main(int argc, char **argv) {
   const char *env = getenv("BCAST_TEST_SEED");
   seed = env ? strtoull(env, NULL, 10) : 20261122u;
-  printf("bcast unit tests, seed %" PRIu64 " (replay: BCAST_TEST_SEED=%" PRIu64 ")\n",
+  printf("bcast unit tests, seed %" PRIu64 " (replay: BCAST_TEST_SEED=%" PRIu64
+         ")\n",
          seed, seed);
   qsort(tests, (size_t)test_count, sizeof tests[0], cmp_tests);
   int passed = 0, failed = 0;

@@ -13,8 +13,8 @@ static int accept_broadcasting(const char *name, size_t len, void *ctx) {
 }
 
 /* Scans text and returns the ops found (at most max), with statuses. */
-static size_t scan_all(const char *text, bcast_mlir_op *ops,
-                       bcast_status *st, size_t max) {
+static size_t scan_all(const char *text, bcast_mlir_op *ops, bcast_status *st,
+                       size_t max) {
   bcast_mlir_scanner s;
   bcast_mlir_scanner_init(&s, text, strlen(text), accept_broadcasting, NULL);
   size_t n = 0;
@@ -47,15 +47,20 @@ static bcast_mlir_op *scan_ok(test_ctx *t, int line, const char *text,
 TEST(mlir_scan_forms_and_positions) {
   const char *text =
       "// a comment with %0 = \"tosa.add\"(%a, %b) in it\n"
-      "func.func @f(%a: tensor<1x2xf32>, %b: tensor<2xf32>) -> tensor<1x2xf32> {\n"
+      "func.func @f(%a: tensor<1x2xf32>, %b: tensor<2xf32>) -> "
+      "tensor<1x2xf32> {\n"
       "  %c = arith.constant dense<0.0> : tensor<2xf32>\n"
-      "  %0 = \"tosa.add\"(%a, %b) : (tensor<1x2xf32>, tensor<2xf32>) -> tensor<1x2xf32>\n"
-      "  %1 = tosa.sub %0, %a : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x2xf32>\n"
+      "  %0 = \"tosa.add\"(%a, %b) : (tensor<1x2xf32>, tensor<2xf32>) -> "
+      "tensor<1x2xf32>\n"
+      "  %1 = tosa.sub %0, %a : (tensor<1x2xf32>, tensor<1x2xf32>) -> "
+      "tensor<1x2xf32>\n"
       "  %2 = tosa.clamp %1 {min_val = 0.0 : f32, max_val = 6.0 : f32}\n"
       "         : (tensor<1x2xf32>) -> tensor<1x2xf32>\n"
-      "  %3 = \"test.broadcastable\"(%1, %2) <{p = \"x: y\"}> {a = affine_map<(d0) -> (d0)>}"
+      "  %3 = \"test.broadcastable\"(%1, %2) <{p = \"x: y\"}> {a = "
+      "affine_map<(d0) -> (d0)>}"
       " : (tensor<1x2xf32>, tensor<?x2xf32>) -> (tensor<?x2xf32>)\n"
-      "  %4 = tosa.int_div %x, %y : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>\n"
+      "  %4 = tosa.int_div %x, %y : (tensor<2xi32>, tensor<2xi32>) -> "
+      "tensor<2xi32>\n"
       "  %5 = arith.addf %1, %1 : tensor<1x2xf32>\n"
       "  return %0 : tensor<1x2xf32>\n"
       "}\n";
@@ -76,11 +81,12 @@ TEST(mlir_scan_forms_and_positions) {
 }
 
 TEST(mlir_scan_single_type_form_and_errors) {
-  const char *text =
-      "%0 = tosa.add %a, %b : tensor<2xf32>\n"
-      "%1 = tosa.add %a, %b\n"
-      "%2 = tosa.add %a, %b : (tensor<2xf32>, tensor<-1xf32>) -> tensor<2xf32>\n"
-      "%3 = tosa.add %a, %b : (tensor<2xf32>, tensor<3xf32>) -> tensor<3xf32>\n";
+  const char *text = "%0 = tosa.add %a, %b : tensor<2xf32>\n"
+                     "%1 = tosa.add %a, %b\n"
+                     "%2 = tosa.add %a, %b : (tensor<2xf32>, tensor<-1xf32>) "
+                     "-> tensor<2xf32>\n"
+                     "%3 = tosa.add %a, %b : (tensor<2xf32>, tensor<3xf32>) "
+                     "-> tensor<3xf32>\n";
   bcast_mlir_op *ops = malloc(8 * sizeof *ops);
   bcast_status st[8];
   size_t n = scan_all(text, ops, st, 8);
@@ -127,7 +133,8 @@ TEST(mlir_verify_tosa_op_verifiers) {
        "tensor<1xi8>) -> tensor<3xi32>",
        BCAST_PROFILE_TOSA, BCAST_INCOMPATIBLE,
        "a and b operands don't have broadcast-compatible shapes, got "
-       "'tensor<3xi32>' and 'tensor<2xi32>'", NULL},
+       "'tensor<3xi32>' and 'tensor<2xi32>'",
+       NULL},
       /* MLIR 22's tosa.mul does not compare result dims with the broadcast. */
       {"%0 = tosa.mul %a, %b, %s : (tensor<1x3xi32>, tensor<1x3xi32>, "
        "tensor<1xi8>) -> tensor<2x3xi32>",
@@ -149,7 +156,8 @@ TEST(mlir_verify_tosa_op_verifiers) {
        "tensor<0xi1>",
        BCAST_PROFILE_TOSA, BCAST_INVALID_ARGUMENT,
        "result #0 must be tosa-conformant tensor of 1-bit signless integer "
-       "values, but got 'tensor<0xi1>'", NULL},
+       "values, but got 'tensor<0xi1>'",
+       NULL},
       {"%0 = tosa.add %a : (tensor<3xi32>) -> tensor<3xi32>",
        BCAST_PROFILE_TOSA, BCAST_INVALID_ARGUMENT, NULL, "takes 2 operands"},
   };
@@ -168,24 +176,27 @@ TEST(mlir_verify_tosa_op_verifiers) {
 
 TEST(mlir_verify_containers) {
   bcast_diag d;
-  CHECK_INT(verify_text("%0 = \"test.broadcastable\"(%a, %b) : (vector<2xf32>, "
-                        "tensor<2xf32>) -> tensor<2xf32>",
-                        BCAST_PROFILE_TRAIT, &d),
-            BCAST_TYPE);
+  CHECK_INT(
+      verify_text("%0 = \"test.broadcastable\"(%a, %b) : (vector<2xf32>, "
+                  "tensor<2xf32>) -> tensor<2xf32>",
+                  BCAST_PROFILE_TRAIT, &d),
+      BCAST_TYPE);
   CHECK_STR(d.mlir_message, "cannot broadcast vector with tensor");
   CHECK_INT(d.mlir_op_prefix, 0);
-  CHECK_INT(verify_text("%0 = \"test.broadcastable\"(%a, %b) : (vector<1x2xf32>, "
-                        "vector<3x1xf32>) -> vector<3x2xf32>",
-                        BCAST_PROFILE_TRAIT, &d),
-            BCAST_OK);
+  CHECK_INT(
+      verify_text("%0 = \"test.broadcastable\"(%a, %b) : (vector<1x2xf32>, "
+                  "vector<3x1xf32>) -> vector<3x2xf32>",
+                  BCAST_PROFILE_TRAIT, &d),
+      BCAST_OK);
   /* MLIR 22 lets vectors through unchecked; the document does not. */
   const char *vec = "%0 = \"test.broadcastable\"(%a, %b) : (vector<3xf32>, "
                     "vector<2xf32>) -> vector<3xf32>";
   CHECK_INT(verify_text(vec, BCAST_PROFILE_MLIR, &d), BCAST_OK);
   CHECK_INT(verify_text(vec, BCAST_PROFILE_TRAIT, &d), BCAST_INCOMPATIBLE);
-  CHECK_INT(verify_text("%0 = \"test.broadcastable\"(%a) : (i32) -> tensor<2xf32>",
-                        BCAST_PROFILE_TRAIT, &d),
-            BCAST_TYPE);
+  CHECK_INT(
+      verify_text("%0 = \"test.broadcastable\"(%a) : (i32) -> tensor<2xf32>",
+                  BCAST_PROFILE_TRAIT, &d),
+      BCAST_TYPE);
   CHECK_CONTAINS(d.message, "operand #0 has type 'i32'");
 }
 
@@ -224,28 +235,32 @@ static int range_is(const char *text, size_t start, size_t end,
 }
 
 TEST(mlir_scan_records_generic_statements) {
-  const char *text =
-      "func.func @f() {\n"
-      "  %r = \"tosa.clamp\"(%arg0) <{max_val = 6.0 : f32, min_val = 0.0 : f32}>\n"
-      "      {note = \"a: b\"} // why\n"
-      "      : (tensor<2x?xf32>) -> tensor<2x?xf32>\n"
-      "  %s = \"tosa.add\"(%r, %x#1) : (tensor<2x?xf32>, tensor<1xf32>) -> (tensor<2x?xf32>)\n"
-      "}\n";
+  const char *text = "func.func @f() {\n"
+                     "  %r = \"tosa.clamp\"(%arg0) <{max_val = 6.0 : f32, "
+                     "min_val = 0.0 : f32}>\n"
+                     "      {note = \"a: b\"} // why\n"
+                     "      : (tensor<2x?xf32>) -> tensor<2x?xf32>\n"
+                     "  %s = \"tosa.add\"(%r, %x#1) : (tensor<2x?xf32>, "
+                     "tensor<1xf32>) -> (tensor<2x?xf32>)\n"
+                     "}\n";
   bcast_mlir_op *ops = SCAN_OK(text, 2);
   const bcast_mlir_op *a = &ops[0], *b = &ops[1];
   CHECK(range_is(text, a->stmt_start, a->stmt_end,
-                 "%r = \"tosa.clamp\"(%arg0) <{max_val = 6.0 : f32, min_val = 0.0 : f32}>\n"
+                 "%r = \"tosa.clamp\"(%arg0) <{max_val = 6.0 : f32, min_val = "
+                 "0.0 : f32}>\n"
                  "      {note = \"a: b\"} // why\n"
                  "      : (tensor<2x?xf32>) -> tensor<2x?xf32>"));
   CHECK_INT(a->n_results, 1);
   CHECK(span_is(a->results, "%r"));
   CHECK_INT(a->n_operand_names, 1);
   CHECK(span_is(a->operand_names[0], "%arg0"));
-  CHECK(span_is(a->properties, "<{max_val = 6.0 : f32, min_val = 0.0 : f32}>"));
+  CHECK(
+      span_is(a->properties, "<{max_val = 6.0 : f32, min_val = 0.0 : f32}>"));
   CHECK(span_is(a->attrs, "{note = \"a: b\"}"));
-  CHECK(range_is(text, b->stmt_start, b->stmt_end,
-                 "%s = \"tosa.add\"(%r, %x#1) : (tensor<2x?xf32>, tensor<1xf32>) -> "
-                 "(tensor<2x?xf32>)"));
+  CHECK(range_is(
+      text, b->stmt_start, b->stmt_end,
+      "%s = \"tosa.add\"(%r, %x#1) : (tensor<2x?xf32>, tensor<1xf32>) -> "
+      "(tensor<2x?xf32>)"));
   CHECK_INT(b->n_operand_names, 2);
   CHECK(span_is(b->operand_names[0], "%r"));
   CHECK(span_is(b->operand_names[1], "%x#1"));
@@ -271,13 +286,13 @@ TEST(mlir_scan_records_generic_statements) {
 }
 
 TEST(mlir_scan_records_custom_statements) {
-  const char *text =
-      "%0 = tosa.add %a, %b // the operands\n"
-      "  // a whole comment line with %c = tosa.sub %x\n"
-      "  : (tensor<3xf32>, tensor<1xf32>) -> tensor<3xf32>\n"
-      "%1 = tosa.clamp %0 {min_val = 0.0 : f32, max_val = 6.0 : f32} : tensor<3xf32>\n"
-      "%2, %3 = tosa.sub %a, %b : tensor<3xf32>\n"
-      "%4:2 = tosa.sub %a, %b : tensor<3xf32>\n";
+  const char *text = "%0 = tosa.add %a, %b // the operands\n"
+                     "  // a whole comment line with %c = tosa.sub %x\n"
+                     "  : (tensor<3xf32>, tensor<1xf32>) -> tensor<3xf32>\n"
+                     "%1 = tosa.clamp %0 {min_val = 0.0 : f32, max_val = 6.0 "
+                     ": f32} : tensor<3xf32>\n"
+                     "%2, %3 = tosa.sub %a, %b : tensor<3xf32>\n"
+                     "%4:2 = tosa.sub %a, %b : tensor<3xf32>\n";
   bcast_mlir_op *ops = SCAN_OK(text, 4);
   CHECK(range_is(text, ops[0].stmt_start, ops[0].stmt_end,
                  "%0 = tosa.add %a, %b // the operands\n"
@@ -289,9 +304,10 @@ TEST(mlir_scan_records_custom_statements) {
   CHECK_INT(ops[0].attrs.len, 0);
   CHECK(span_is(ops[1].attrs, "{min_val = 0.0 : f32, max_val = 6.0 : f32}"));
   CHECK_INT(ops[1].properties.len, 0);
-  CHECK(range_is(text, ops[1].stmt_start, ops[1].stmt_end,
-                 "%1 = tosa.clamp %0 {min_val = 0.0 : f32, max_val = 6.0 : f32} : "
-                 "tensor<3xf32>"));
+  CHECK(range_is(
+      text, ops[1].stmt_start, ops[1].stmt_end,
+      "%1 = tosa.clamp %0 {min_val = 0.0 : f32, max_val = 6.0 : f32} : "
+      "tensor<3xf32>"));
   /* The single-type form: every operand shares the result's pooled dims. */
   CHECK_INT(ops[1].n_operands, 1);
   CHECK_INT(ops[1].operands[0].dims_at, ops[1].result.dims_at);
@@ -307,7 +323,8 @@ TEST(mlir_scan_op_is_small_and_its_pool_bounded) {
   /* Five rank-64 operands need 320 dims in the pool: refused by name. */
   char *text = malloc(8192);
   size_t len = 0;
-  len += (size_t)sprintf(text + len, "%%0 = test.broadcastable %%a, %%b, %%c, %%d, %%e : (");
+  len += (size_t)sprintf(
+      text + len, "%%0 = test.broadcastable %%a, %%b, %%c, %%d, %%e : (");
   for (int k = 0; k < 5; k++) {
     len += (size_t)sprintf(text + len, "%stensor<", k ? ", " : "");
     for (int d = 0; d < 64; d++) len += (size_t)sprintf(text + len, "1x");

@@ -1,5 +1,6 @@
 /* An op's own attributes (broadcast_dimensions), profiles per op, and the
  * emitter's report of every failing op. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "test.h"
@@ -18,7 +19,8 @@ static bcast_mlir_op *first_op(test_ctx *t, int line, const char *text) {
   bcast_mlir_scanner s;
   bcast_mlir_scanner_init(&s, text, strlen(text), accept_checked, NULL);
   int found = 0;
-  if (!op || bcast_mlir_scan_next(&s, op, &found, NULL) != BCAST_OK || !found) {
+  if (!op || bcast_mlir_scan_next(&s, op, &found, NULL) != BCAST_OK ||
+      !found) {
     test_fail(t, __FILE__, line, "no op scanned");
     free(op);
     return NULL;
@@ -27,11 +29,13 @@ static bcast_mlir_op *first_op(test_ctx *t, int line, const char *text) {
 }
 
 static void check_list(test_ctx *t, int line, const char *text,
-                       bcast_status want, size_t n_want, const int64_t *want_dims) {
+                       bcast_status want, size_t n_want,
+                       const int64_t *want_dims) {
   int64_t dims[8];
   size_t n = 99;
   bcast_diag d;
-  bcast_status st = bcast_mlir_i64_list_parse(text, strlen(text), dims, 8, &n, &d);
+  bcast_status st =
+      bcast_mlir_i64_list_parse(text, strlen(text), dims, 8, &n, &d);
   if (st != want) {
     test_fail(t, __FILE__, line, "'%s': status %d, expected %d (%s)", text,
               (int)st, (int)want, st ? d.message : "");
@@ -39,7 +43,8 @@ static void check_list(test_ctx *t, int line, const char *text,
   }
   if (st != BCAST_OK) return;
   if (n != n_want) {
-    test_fail(t, __FILE__, line, "'%s': %zu values, expected %zu", text, n, n_want);
+    test_fail(t, __FILE__, line, "'%s': %zu values, expected %zu", text, n,
+              n_want);
     return;
   }
   for (size_t i = 0; i < n; i++)
@@ -98,13 +103,65 @@ TEST(mlir_op_attr_finds_entries) {
   free(op);
 }
 
+/* One walk reads every attribute dictionary: what bcast_mlir_op_attr finds
+ * for an entry is what bcast_op_attrs_parse_mlir reads from it, whatever
+ * stands before the entry (a function type, whose "->" sits outside any
+ * bracket of the dictionary; a quoted name with an escaped quote; a unit
+ * attribute).  The dictionaries are the generic form's properties
+ * "<{...}>", where MLIR writes a function_type. */
+TEST(mlir_attrs_lookup_and_parser_walk_alike) {
+  static const struct {
+    const char *dict;
+    int32_t shift;
+  } rows[] = {
+      {"{shift = 3 : i8}", 3},
+      {"{fn = (i32) -> i32, shift = 5 : i8}", 5},
+      {"{\"quoted \\\" key\" = 1, shift = 7 : i8}", 7},
+      {"{m = affine_map<(d0) -> (d0)>, shift = 2 : i8}", 2},
+      {"{flag, shift = 4 : i8}", 4},
+  };
+  for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+    char text[256];
+    snprintf(
+        text, sizeof text,
+        "%%r = \"my.bin\"(%%a, %%b) <%s> : (tensor<2xi32>, tensor<2xi32>) "
+        "-> tensor<2xi32>\n",
+        rows[k].dict);
+    bcast_mlir_op *op = first_op(t, __LINE__, text);
+    if (!op) continue;
+    CHECK_INT(op->properties.len, strlen(rows[k].dict) + 2);
+    bcast_mlir_span key, value;
+    bcast_op_attrs found, parsed;
+    bcast_op_attrs_init(&found);
+    bcast_op_attrs_init(&parsed);
+    bcast_diag d;
+    if (!bcast_mlir_op_attr(op, "shift", &key, &value))
+      test_fail(t, __FILE__, __LINE__, "%s: the lookup misses shift",
+                rows[k].dict);
+    else
+      CHECK_INT(bcast_op_attr_set(&found, BCAST_OP_MUL, key.text, key.len,
+                                  value.text, value.len, &d),
+                BCAST_OK);
+    const bcast_status st = bcast_op_attrs_parse_mlir(
+        &parsed, BCAST_OP_MUL, op->properties.text + 1, op->properties.len - 2,
+        NULL, &d);
+    if (st != BCAST_OK)
+      test_fail(t, __FILE__, __LINE__, "%s: the parser fails: %s",
+                rows[k].dict, d.message);
+    CHECK_INT(found.shift, rows[k].shift);
+    CHECK_INT(parsed.shift, rows[k].shift);
+    free(op);
+  }
+}
+
 TEST(mlir_op_profiles_last_rule_wins) {
   bcast_mlir_op_profile rules[3];
   bcast_diag d;
   const char *texts[] = {"tosa.*=trait", " tosa.add = numpy", "*=mlir"};
   for (int k = 0; k < 3; k++)
-    CHECK_INT(bcast_mlir_op_profile_parse(texts[k], strlen(texts[k]), &rules[k], &d),
-              BCAST_OK);
+    CHECK_INT(
+        bcast_mlir_op_profile_parse(texts[k], strlen(texts[k]), &rules[k], &d),
+        BCAST_OK);
   CHECK_INT(rules[1].pattern_len, 8);
   CHECK_INT(rules[1].profile, BCAST_PROFILE_NUMPY);
   bcast_mlir_verify_options o;
@@ -126,10 +183,12 @@ TEST(mlir_op_profiles_last_rule_wins) {
   CHECK(!bcast_mlir_op_pattern_matches("tosa.*", 6, "tosa.", 5));
   CHECK(bcast_mlir_op_pattern_matches("tosa.*", 6, "tosa.a", 6));
   CHECK(!bcast_mlir_op_pattern_matches("tosa.add", 8, "tosa.addx", 9));
-  const char *bad[] = {"tosa.add", "=trait", "tosa*=trait", "*.add=trait",
-                       "a.*.b=tosa", "x=", "x=bogus", "x=traitttttttttttttttttt"};
+  const char *bad[] = {
+      "tosa.add",   "=trait", "tosa*=trait", "*.add=trait",
+      "a.*.b=tosa", "x=",     "x=bogus",     "x=traitttttttttttttttttt"};
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
-    CHECK(bcast_mlir_op_profile_parse(bad[k], strlen(bad[k]), &rules[0], &d) != BCAST_OK);
+    CHECK(bcast_mlir_op_profile_parse(bad[k], strlen(bad[k]), &rules[0], &d) !=
+          BCAST_OK);
 }
 
 TEST(mlir_verify_broadcast_dimensions) {
@@ -147,10 +206,12 @@ TEST(mlir_verify_broadcast_dimensions) {
       {"%r = chlo.broadcast_add %a, %b {broadcast_dimensions = array<i64: 0>}"
        " : (tensor<4xf32>, tensor<4x3xf32>) -> tensor<4x4xf32>",
        BCAST_RESULT_MISMATCH, 1, 6},
-      {"%r = \"chlo.broadcast_add\"(%a, %b) {\n   broadcast_dimensions = array<i64: 2>}"
+      {"%r = \"chlo.broadcast_add\"(%a, %b) {\n   broadcast_dimensions = "
+       "array<i64: 2>}"
        " : (tensor<4xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>",
        BCAST_INVALID_ARGUMENT, 2, 4},
-      {"%r = chlo.broadcast_add %a, %b {broadcast_dimensions = array<i64: 0, 1>}"
+      {"%r = chlo.broadcast_add %a, %b {broadcast_dimensions = array<i64: 0, "
+       "1>}"
        " : (tensor<4xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>",
        BCAST_INVALID_ARGUMENT, 1, 33},
       {"%r = chlo.broadcast_add %a, %b {broadcast_dimensions = oops}"
@@ -171,7 +232,8 @@ TEST(mlir_verify_broadcast_dimensions) {
     bcast_mlir_verdict v;
     bcast_diag d;
     bcast_status st = bcast_mlir_verify(op, NULL, &v, &d);
-    if (st != cases[k].want || v.line != cases[k].line || v.col != cases[k].col)
+    if (st != cases[k].want || v.line != cases[k].line ||
+        v.col != cases[k].col)
       test_fail(t, __FILE__, __LINE__,
                 "case %zu: status %d at %u:%u, expected %d at %u:%u (%s)", k,
                 (int)st, v.line, v.col, (int)cases[k].want, cases[k].line,
@@ -211,11 +273,15 @@ static bcast_status no_write(void *ctx, const char *data, size_t len) {
 
 TEST(emit_reports_every_failing_op) {
   const char *text =
-      "func.func @f(%a: tensor<3xf32>, %b: tensor<2x3xf32>, %i: tensor<2x3xi32>) {\n"
-      "  %0 = tosa.add %a, %b : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>\n"
-      "  %1 = tosa.sub %b, %b : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>\n"
+      "func.func @f(%a: tensor<3xf32>, %b: tensor<2x3xf32>, %i: "
+      "tensor<2x3xi32>) {\n"
+      "  %0 = tosa.add %a, %b : (tensor<3xf32>, tensor<2x3xf32>) -> "
+      "tensor<2x3xf32>\n"
+      "  %1 = tosa.sub %b, %b : (tensor<2x3xf32>, tensor<2x3xf32>) -> "
+      "tensor<2x3xf32>\n"
       "  %2 = tosa.exp %i : (tensor<2x3xi32>) -> tensor<2x3xi32>\n"
-      "  %3 = tosa.maximum %b, %b : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x4xf32>\n"
+      "  %3 = tosa.maximum %b, %b : (tensor<2x3xf32>, tensor<2x3xf32>) -> "
+      "tensor<2x4xf32>\n"
       "  return\n}\n";
   bcast_emit_options o;
   bcast_emit_options_init(&o);
@@ -243,7 +309,8 @@ TEST(emit_reports_every_failing_op) {
   o.rules = &rule;
   o.n_rules = 1;
   o.on_failure = NULL;
-  st = bcast_emit_lower_module(text, strlen(text), &o, no_write, &written, NULL, &d);
+  st = bcast_emit_lower_module(text, strlen(text), &o, no_write, &written,
+                               NULL, &d);
   CHECK_INT(st, BCAST_TYPE);
   CHECK_CONTAINS(d.message, "4:8: 'tosa.exp' op");
   CHECK_INT(written, 0);

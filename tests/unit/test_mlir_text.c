@@ -13,15 +13,22 @@
  * selected), 9 has an invalid broadcast_dimensions (failure located at
  * the attribute) and 10 defines no value (not seen). */
 static const char module_text[] =
-    "func.func @f(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %c: tensor<2x4xf32>) {\n"
-    "  %0 = tosa.add %a, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>\n"
+    "func.func @f(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %c: "
+    "tensor<2x4xf32>) {\n"
+    "  %0 = tosa.add %a, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> "
+    "tensor<2x3xf32>\n"
     "  %1 = arith.addf %a, %a : tensor<2x3xf32>\n"
-    "  %2 = tosa.add %a, %c : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>\n"
+    "  %2 = tosa.add %a, %c : (tensor<2x3xf32>, tensor<2x4xf32>) -> "
+    "tensor<2x4xf32>\n"
     "  %3 = tosa.mul %a, %b\n"
-    "  %4 = my.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>\n"
-    "  %5 = my.sub %a, %c : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<2x3xf32>\n"
-    "  %6 = other.add %a, %c : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<2x3xf32>\n"
-    "  %7 = chlo.broadcast_add %a, %b {broadcast_dimensions = array<i64: 7>} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>\n"
+    "  %4 = my.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> "
+    "tensor<2x3xf32>\n"
+    "  %5 = my.sub %a, %c : (tensor<2x3xf32>, tensor<2x4xf32>) -> "
+    "tensor<2x3xf32>\n"
+    "  %6 = other.add %a, %c : (tensor<2x3xf32>, tensor<2x4xf32>) -> "
+    "tensor<2x3xf32>\n"
+    "  %7 = chlo.broadcast_add %a, %b {broadcast_dimensions = array<i64: 7>} "
+    ": (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>\n"
     "  func.return\n"
     "}\n";
 
@@ -122,8 +129,7 @@ TEST(mlir_verify_text_reports_every_checked_op) {
       {"tosa.add", 1, BCAST_MLIR_FAILED, BCAST_INCOMPATIBLE, 4, 8,
        BCAST_PROFILE_TOSA,
        "'tosa.add' op operands don't have broadcast-compatible shapes"},
-      {"tosa.mul", 0, BCAST_MLIR_FAILED, BCAST_PARSE, 5, 8,
-       BCAST_PROFILE_TOSA,
+      {"tosa.mul", 0, BCAST_MLIR_FAILED, BCAST_PARSE, 5, 8, BCAST_PROFILE_TOSA,
        "'tosa.mul' op: expected ':' and a type signature"},
       {"my.add", 1, BCAST_MLIR_PASSED, BCAST_OK, 6, 8, BCAST_PROFILE_TRAIT,
        NULL},
@@ -158,15 +164,16 @@ TEST(mlir_verify_text_reports_every_checked_op) {
 TEST(mlir_verify_text_first_failure_unread) {
   /* An unread statement is the first failure: its message has no op in
    * front and no profile after. */
-  static const char text[] =
-      "%0 = tosa.sub %a, %b\n"
-      "%1 = tosa.add %a, %c : (tensor<2xf32>, tensor<3xf32>) -> tensor<3xf32>\n";
+  static const char text[] = "%0 = tosa.sub %a, %b\n"
+                             "%1 = tosa.add %a, %c : (tensor<2xf32>, "
+                             "tensor<3xf32>) -> tensor<3xf32>\n";
   bcast_diag d;
   bcast_mlir_counts n;
-  CHECK_INT(bcast_mlir_verify_text(text, strlen(text), NULL, NULL, NULL, &n,
-                                   &d),
-            BCAST_PARSE);
-  CHECK_STR(d.message, "1:6: 'tosa.sub' op: expected ':' and a type signature");
+  CHECK_INT(
+      bcast_mlir_verify_text(text, strlen(text), NULL, NULL, NULL, &n, &d),
+      BCAST_PARSE);
+  CHECK_STR(d.message,
+            "1:6: 'tosa.sub' op: expected ':' and a type signature");
   CHECK_INT(n.checked, 2);
   CHECK_INT(n.failed, 2);
 }
@@ -223,9 +230,9 @@ TEST(mlir_verify_text_defaults_and_arguments) {
   CHECK_INT(n.skipped, 4);
   /* A text with nothing to check passes with nothing checked. */
   static const char plain[] = "%0 = arith.addf %a, %b : f32\n";
-  CHECK_INT(bcast_mlir_verify_text(plain, strlen(plain), NULL, NULL, NULL, &n,
-                                   NULL),
-            BCAST_OK);
+  CHECK_INT(
+      bcast_mlir_verify_text(plain, strlen(plain), NULL, NULL, NULL, &n, NULL),
+      BCAST_OK);
   CHECK_INT(n.seen, 1);
   CHECK_INT(n.checked, 0);
   CHECK_INT(n.skipped, 1);

@@ -25,10 +25,9 @@ static bcast_status mem_write(void *ctx, const void *bytes, size_t len) {
 
 TEST(npy_header_then_data_equals_the_whole_write) {
   uint64_t rng = test_seed();
-  static const bcast_dtype types[] = {BCAST_BOOL,    BCAST_INT8,
-                                      BCAST_UINT16,  BCAST_INT32,
-                                      BCAST_FLOAT16, BCAST_BFLOAT16,
-                                      BCAST_FLOAT32, BCAST_FLOAT64};
+  static const bcast_dtype types[] = {
+      BCAST_BOOL,    BCAST_INT8,     BCAST_UINT16,  BCAST_INT32,
+      BCAST_FLOAT16, BCAST_BFLOAT16, BCAST_FLOAT32, BCAST_FLOAT64};
   for (int iter = 0; iter < 200; iter++) {
     bcast_dtype dt = types[test_rand_range(&rng, 0, 7)];
     int32_t rank = (int32_t)test_rand_range(&rng, 0, 4);
@@ -57,7 +56,8 @@ TEST(npy_header_then_data_equals_the_whole_write) {
     mem_write(&pieces, head, len);
     mem_write(&pieces, x.data, bytes);
     CHECK_INT(pieces.len, whole.len);
-    CHECK(pieces.len == whole.len && memcmp(pieces.p, whole.p, whole.len) == 0);
+    CHECK(pieces.len == whole.len &&
+          memcmp(pieces.p, whole.p, whole.len) == 0);
     free(whole.p);
     free(pieces.p);
     bcast_tensor_release(&x);

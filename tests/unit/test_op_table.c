@@ -51,8 +51,9 @@ TEST(op_table_rows_complete) {
     for (int d = 0; d < BCAST_DTYPE_COUNT; d++)
       if (info->tosa_types & (1u << d))
         if (!bcast__emit_body_supports(op, (bcast_dtype)d))
-          test_fail(t, __FILE__, __LINE__, "tosa.%s has no emitter body for %s",
-                    info->name, bcast_dtype_name((bcast_dtype)d));
+          test_fail(t, __FILE__, __LINE__,
+                    "tosa.%s has no emitter body for %s", info->name,
+                    bcast_dtype_name((bcast_dtype)d));
   }
 }
 
@@ -65,14 +66,21 @@ TEST(op_table_rows_complete) {
 static void pattern(int which, size_t size, uint64_t *rng, char *out) {
   memset(out, 0, 8);
   switch (which) {
-  case 0: break;
-  case 1: memset(out, 0xff, size); break;
+  case 0:
+    break;
+  case 1:
+    memset(out, 0xff, size);
+    break;
   case 2:
     memset(out, 0xff, size);
     out[size - 1] = 0x7f;
     break;
-  case 3: out[size - 1] = (char)0x80; break;
-  case 4: out[0] = 1; break;
+  case 3:
+    out[size - 1] = (char)0x80;
+    break;
+  case 4:
+    out[0] = 1;
+    break;
   default: {
     const uint64_t bits = test_rand(rng);
     memcpy(out, &bits, size);
@@ -137,6 +145,7 @@ TEST(op_table_attribute_names) {
     for (int b = 0; b < a; b++) CHECK(strcmp(names[a], names[b]) != 0);
   /* Each attribute is read by some op. */
   uint32_t read = 0;
-  for (int k = 0; k < BCAST_OP_COUNT; k++) read |= bcast_op_get((bcast_op)k)->attrs;
+  for (int k = 0; k < BCAST_OP_COUNT; k++)
+    read |= bcast_op_get((bcast_op)k)->attrs;
   CHECK_INT(read, (1u << BCAST_ATTR_COUNT) - 1);
 }

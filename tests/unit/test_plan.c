@@ -7,11 +7,10 @@
 
 /* Builds a plan for an output and one source, both described by shape and
  * byte strides; the output is operand 0. */
-static bcast_status build2(bcast_plan *plan, int32_t out_rank,
-                           const int64_t *out_shape, const int64_t *out_strides,
-                           int32_t src_rank, const int64_t *src_shape,
-                           const int64_t *src_strides, int64_t elem,
-                           bcast_diag *diag) {
+static bcast_status
+build2(bcast_plan *plan, int32_t out_rank, const int64_t *out_shape,
+       const int64_t *out_strides, int32_t src_rank, const int64_t *src_shape,
+       const int64_t *src_strides, int64_t elem, bcast_diag *diag) {
   const int32_t rank[2] = {out_rank, src_rank};
   const int64_t *const shape[2] = {out_shape, src_shape};
   const int64_t *const strides[2] = {out_strides, src_strides};
@@ -20,125 +19,109 @@ static bcast_status build2(bcast_plan *plan, int32_t out_rank,
                           elem_bytes, diag);
 }
 
-TEST(plan_coalesces_contiguous_operands) {
+/* The whole plan a test expects: its dims outermost first with the byte
+ * strides of the output (operand 0) and the source (operand 1), and the two
+ * masks; the element count is the product of the extents. */
+typedef struct want_plan {
+  int32_t ndim;
+  int64_t extent[4];
+  int64_t out_stride[4];
+  int64_t src_stride[4];
+  uint32_t broadcast_mask, contiguous_mask;
+} want_plan;
+
+/* Builds the plan of build2 (no diagnostic) and checks all of it against
+ * *want. */
+static void check_plan(test_ctx *t, int32_t out_rank, const int64_t *out_shape,
+                       const int64_t *out_strides, int32_t src_rank,
+                       const int64_t *src_shape, const int64_t *src_strides,
+                       int64_t elem, const want_plan *want) {
   bcast_plan plan;
-  const int64_t shape[3] = {2, 3, 4}, strides[3] = {48, 16, 4};
-  CHECK_INT(build2(&plan, 3, shape, strides, 3, shape, strides, 4, NULL),
+  CHECK_INT(build2(&plan, out_rank, out_shape, out_strides, src_rank,
+                   src_shape, src_strides, elem, NULL),
             BCAST_OK);
-  CHECK_INT(plan.ndim, 1);
-  CHECK_INT(plan.extent[0], 24);
-  CHECK_INT(plan.elem_count, 24);
-  CHECK_INT(plan.stride_bytes[0][0], 4);
-  CHECK_INT(plan.stride_bytes[1][0], 4);
-  CHECK_INT(plan.contiguous_mask, 3);
-  CHECK_INT(plan.broadcast_mask, 0);
+  CHECK_INT(plan.ndim, want->ndim);
+  int64_t count = 1;
+  for (int32_t d = 0; d < want->ndim && d < plan.ndim; d++) {
+    CHECK_INT(plan.extent[d], want->extent[d]);
+    CHECK_INT(plan.stride_bytes[0][d], want->out_stride[d]);
+    CHECK_INT(plan.stride_bytes[1][d], want->src_stride[d]);
+    count *= want->extent[d];
+  }
+  CHECK_INT(plan.elem_count, count);
+  CHECK_INT(plan.broadcast_mask, want->broadcast_mask);
+  CHECK_INT(plan.contiguous_mask, want->contiguous_mask);
+}
+
+TEST(plan_coalesces_contiguous_operands) {
+  const int64_t shape[3] = {2, 3, 4}, strides[3] = {48, 16, 4};
+  check_plan(t, 3, shape, strides, 3, shape, strides, 4,
+             &(want_plan){1, {24}, {4}, {4}, 0, 3});
 }
 
 TEST(plan_column_broadcast_is_an_inner_fill) {
-  bcast_plan plan;
   const int64_t out[2] = {4096, 4096}, out_s[2] = {16384, 4};
   const int64_t src[2] = {4096, 1}, src_s[2] = {4, 4};
-  CHECK_INT(build2(&plan, 2, out, out_s, 2, src, src_s, 4, NULL), BCAST_OK);
-  CHECK_INT(plan.ndim, 2);
-  CHECK_INT(plan.extent[0], 4096);
-  CHECK_INT(plan.extent[1], 4096);
-  CHECK_INT(plan.stride_bytes[1][0], 4);
-  CHECK_INT(plan.stride_bytes[1][1], 0);
-  CHECK_INT(plan.broadcast_mask, 2);
-  CHECK_INT(plan.contiguous_mask, 1);
+  check_plan(t, 2, out, out_s, 2, src, src_s, 4,
+             &(want_plan){2, {4096, 4096}, {16384, 4}, {4, 0}, 2, 1});
 }
 
 TEST(plan_row_broadcast_is_an_inner_copy) {
-  bcast_plan plan;
   const int64_t out[2] = {4096, 4096}, out_s[2] = {16384, 4};
   const int64_t src[1] = {4096}, src_s[1] = {4};
-  CHECK_INT(build2(&plan, 2, out, out_s, 1, src, src_s, 4, NULL), BCAST_OK);
-  CHECK_INT(plan.ndim, 2);
-  CHECK_INT(plan.stride_bytes[1][0], 0);
-  CHECK_INT(plan.stride_bytes[1][1], 4);
-  CHECK_INT(plan.broadcast_mask, 0);
-  CHECK_INT(plan.contiguous_mask, 3);
+  check_plan(t, 2, out, out_s, 1, src, src_s, 4,
+             &(want_plan){2, {4096, 4096}, {16384, 4}, {0, 4}, 0, 3});
 }
 
 TEST(plan_keeps_dims_that_do_not_coalesce) {
-  bcast_plan plan;
   const int64_t out[4] = {64, 32, 256, 64};
   const int64_t out_s[4] = {32 * 256 * 64 * 4, 256 * 64 * 4, 64 * 4, 4};
   const int64_t src[4] = {64, 1, 256, 1}, src_s[4] = {1024, 1024, 4, 4};
-  CHECK_INT(build2(&plan, 4, out, out_s, 4, src, src_s, 4, NULL), BCAST_OK);
-  CHECK_INT(plan.ndim, 4);
-  const int64_t want_src[4] = {1024, 0, 4, 0};
-  for (int d = 0; d < 4; d++) {
-    CHECK_INT(plan.extent[d], out[d]);
-    CHECK_INT(plan.stride_bytes[0][d], out_s[d]);
-    CHECK_INT(plan.stride_bytes[1][d], want_src[d]);
-  }
-  CHECK_INT(plan.broadcast_mask, 2);
-  CHECK_INT(plan.contiguous_mask, 1);
+  check_plan(t, 4, out, out_s, 4, src, src_s, 4,
+             &(want_plan){4,
+                          {64, 32, 256, 64},
+                          {32 * 256 * 64 * 4, 256 * 64 * 4, 64 * 4, 4},
+                          {1024, 0, 4, 0},
+                          2,
+                          1});
 }
 
 TEST(plan_coalesces_broadcast_dims_together) {
   /* (1,1,4) -> (2,3,4): the two broadcast dims merge into one of 6. */
-  bcast_plan plan;
   const int64_t out[3] = {2, 3, 4}, out_s[3] = {48, 16, 4};
   const int64_t src[3] = {1, 1, 4}, src_s[3] = {16, 16, 4};
-  CHECK_INT(build2(&plan, 3, out, out_s, 3, src, src_s, 4, NULL), BCAST_OK);
-  CHECK_INT(plan.ndim, 2);
-  CHECK_INT(plan.extent[0], 6);
-  CHECK_INT(plan.extent[1], 4);
-  CHECK_INT(plan.stride_bytes[0][0], 16);
-  CHECK_INT(plan.stride_bytes[1][0], 0);
+  check_plan(t, 3, out, out_s, 3, src, src_s, 4,
+             &(want_plan){2, {6, 4}, {16, 4}, {0, 4}, 0, 3});
 }
 
 TEST(plan_orders_dims_by_output_strides) {
   /* A Fortran-order output: its dim 1 has the larger stride and goes out. */
-  bcast_plan plan;
   const int64_t out[2] = {3, 4}, out_s[2] = {4, 12};
   const int64_t src_s[2] = {16, 4};
-  CHECK_INT(build2(&plan, 2, out, out_s, 2, out, src_s, 4, NULL), BCAST_OK);
-  CHECK_INT(plan.ndim, 2);
-  CHECK_INT(plan.extent[0], 4);
-  CHECK_INT(plan.extent[1], 3);
-  CHECK_INT(plan.stride_bytes[0][0], 12);
-  CHECK_INT(plan.stride_bytes[0][1], 4);
-  CHECK_INT(plan.stride_bytes[1][0], 4);
-  CHECK_INT(plan.stride_bytes[1][1], 16);
-  CHECK_INT(plan.contiguous_mask, 1);
+  check_plan(t, 2, out, out_s, 2, out, src_s, 4,
+             &(want_plan){2, {4, 3}, {12, 4}, {4, 16}, 0, 1});
 }
 
 TEST(plan_ties_broken_by_later_operands) {
   /* Output stride 0 everywhere (a reduction target): the source decides. */
-  bcast_plan plan;
   const int64_t out[2] = {5, 7}, out_s[2] = {0, 0};
   const int64_t src_s[2] = {4, 24}; /* padded: no coalescing */
-  CHECK_INT(build2(&plan, 2, out, out_s, 2, out, src_s, 4, NULL), BCAST_OK);
-  CHECK_INT(plan.ndim, 2);
-  CHECK_INT(plan.extent[0], 7);
-  CHECK_INT(plan.extent[1], 5);
-  CHECK_INT(plan.broadcast_mask, 1);
-  CHECK_INT(plan.contiguous_mask, 2);
+  check_plan(t, 2, out, out_s, 2, out, src_s, 4,
+             &(want_plan){2, {7, 5}, {0, 0}, {24, 4}, 1, 2});
 }
 
 TEST(plan_negative_strides_stay_negative) {
-  bcast_plan plan;
   const int64_t out[1] = {5}, out_s[1] = {2}, src_s[1] = {-2};
-  CHECK_INT(build2(&plan, 1, out, out_s, 1, out, src_s, 2, NULL), BCAST_OK);
-  CHECK_INT(plan.ndim, 1);
-  CHECK_INT(plan.stride_bytes[1][0], -2);
-  CHECK_INT(plan.contiguous_mask, 1);
+  check_plan(t, 1, out, out_s, 1, out, src_s, 2,
+             &(want_plan){1, {5}, {2}, {-2}, 0, 1});
 }
 
 TEST(plan_scalar_and_all_ones_are_one_element) {
-  bcast_plan plan;
-  CHECK_INT(build2(&plan, 0, NULL, NULL, 0, NULL, NULL, 8, NULL), BCAST_OK);
-  CHECK_INT(plan.ndim, 1);
-  CHECK_INT(plan.extent[0], 1);
-  CHECK_INT(plan.elem_count, 1);
-  CHECK_INT(plan.broadcast_mask, 3);
+  check_plan(t, 0, NULL, NULL, 0, NULL, NULL, 8,
+             &(want_plan){1, {1}, {0}, {0}, 3, 0});
   const int64_t ones[3] = {1, 1, 1}, s[3] = {8, 8, 8};
-  CHECK_INT(build2(&plan, 3, ones, s, 2, ones, s, 8, NULL), BCAST_OK);
-  CHECK_INT(plan.ndim, 1);
-  CHECK_INT(plan.extent[0], 1);
+  check_plan(t, 3, ones, s, 2, ones, s, 8,
+             &(want_plan){1, {1}, {0}, {0}, 3, 0});
 }
 
 static void count_kernel(int64_t n, char *const *ptrs, const int64_t *strides,
@@ -175,7 +158,8 @@ TEST(plan_errors_name_operand_and_dims) {
   const int64_t big[3] = {INT64_C(1) << 32, INT64_C(1) << 32, 2};
   const int64_t bs[3] = {0, 0, 0};
   CHECK_INT(build2(&plan, 3, big, bs, 3, big, bs, 1, &diag), BCAST_OVERFLOW);
-  CHECK_INT(build2(&plan, 65, big, bs, 0, big, bs, 1, &diag), BCAST_RANK_LIMIT);
+  CHECK_INT(build2(&plan, 65, big, bs, 0, big, bs, 1, &diag),
+            BCAST_RANK_LIMIT);
   CHECK_INT(build2(&plan, 1, big, bs, 2, big, bs, 1, &diag),
             BCAST_RANK_MISMATCH);
 }
@@ -190,9 +174,9 @@ static void mark_kernel(int64_t n, char *const *ptrs, const int64_t *strides,
 
 /* The same with a two-dimensional kernel; params counts the calls that
  * got more than one row. */
-static void mark_kernel2(int64_t rows, int64_t n, char *const *ptrs,
-                         const int64_t *strides, const int64_t *row_strides,
-                         const void *params) {
+static void mark_rows_kernel(int64_t rows, int64_t n, char *const *ptrs,
+                             const int64_t *strides,
+                             const int64_t *row_strides, const void *params) {
   if (rows > 1) __atomic_fetch_add((int64_t *)params, 1, __ATOMIC_RELAXED);
   for (int64_t j = 0; j < rows; j++) {
     char *p = ptrs[0] + j * row_strides[0];
@@ -202,7 +186,7 @@ static void mark_kernel2(int64_t rows, int64_t n, char *const *ptrs,
 
 /* Plans one output of the given shape whose elements sit in every other
  * byte, dims in the order of the shape (permuted and padded strides), runs
- * it on `threads` threads with mark_kernel2 (two_d) or mark_kernel, and
+ * it on `threads` threads with mark_rows_kernel (two_d) or mark_kernel, and
  * checks that every element is visited once and no padding byte at all;
  * a two-dimensional run with rows to share must get calls of several rows. */
 static void check_visits_once(test_ctx *t, int32_t rank, const int64_t *shape,
@@ -218,13 +202,13 @@ static void check_visits_once(test_ctx *t, int32_t rank, const int64_t *shape,
   const int64_t *const ss[1] = {strides};
   const int64_t elem[1] = {1};
   bcast_plan plan;
-  CHECK_INT(bcast_plan_build(&plan, rank, shape, 1, ranks, shapes, ss, elem,
-                             NULL),
-            BCAST_OK);
+  CHECK_INT(
+      bcast_plan_build(&plan, rank, shape, 1, ranks, shapes, ss, elem, NULL),
+      BCAST_OK);
   char *base[1] = {mem};
   int64_t multi = 0;
   if (two_d)
-    bcast_plan_run2(&plan, base, mark_kernel2, &multi, threads);
+    bcast_plan_run_rows(&plan, base, mark_rows_kernel, &multi, threads);
   else
     bcast_plan_run(&plan, base, mark_kernel, NULL, threads);
   int64_t bad = 0;
@@ -245,10 +229,10 @@ TEST(plan_run_visits_every_element_once) {
       check_visits_once(t, 3, cases[c], 0, threads);
 }
 
-TEST(plan_run2_visits_every_element_once) {
+TEST(plan_run_rows_visits_every_element_once) {
   /* As above, plus rank 1 and 4 (odometer outside the row dim), and
    * sizes whose thread chunks start and end inside rows. */
-  static const int64_t cases[][4] = {{1, 3, 5, 700000}, {1, 1000, 3, 97},
+  static const int64_t cases[][4] = {{1, 3, 5, 700000},  {1, 1000, 3, 97},
                                      {1, 7, 1, 1},       {1, 2, 300, 1001},
                                      {1, 1, 1, 1500001}, {5, 3, 7, 30011},
                                      {3, 17, 2, 40000}};

@@ -45,7 +45,8 @@ TEST(shape_infer_dim_table) {
 /* Every pair of dims from a pool of each class, both orders: the result is
  * symmetric, and agrees with the rule stated in words. */
 TEST(shape_infer_dim_exhaustive_classes) {
-  const int64_t pool[] = {Q, BCAST_DIM_SYMBOL(0), BCAST_DIM_SYMBOL(1), 0, 1, 2, 3, 7};
+  const int64_t pool[] = {
+      Q, BCAST_DIM_SYMBOL(0), BCAST_DIM_SYMBOL(1), 0, 1, 2, 3, 7};
   const size_t n = sizeof pool / sizeof pool[0];
   for (size_t i = 0; i < n; i++) {
     for (size_t j = 0; j < n; j++) {
@@ -62,10 +63,14 @@ TEST(shape_infer_dim_exhaustive_classes) {
       } else {
         CHECK_INT(s1, BCAST_OK);
         int64_t other = dyn_a ? b : a;
-        if (dyn_a && dyn_b) CHECK_INT(ab, a == b ? a : Q);
-        else if (other > 1) CHECK_INT(ab, other);
-        else if (other == 1) CHECK_INT(ab, dyn_a ? a : b);
-        else CHECK_INT(ab, Q); /* 0 with '?' */
+        if (dyn_a && dyn_b)
+          CHECK_INT(ab, a == b ? a : Q);
+        else if (other > 1)
+          CHECK_INT(ab, other);
+        else if (other == 1)
+          CHECK_INT(ab, dyn_a ? a : b);
+        else
+          CHECK_INT(ab, Q); /* 0 with '?' */
       }
     }
   }
@@ -73,21 +78,25 @@ TEST(shape_infer_dim_exhaustive_classes) {
 
 TEST(shape_infer_rank_expansion_and_unranked) {
   bcast_shape ops[3] = {SHAPE(4), SHAPE(2, 3, 4), UNRANKED}, out;
-  CHECK_INT(bcast_shape_infer(3, ops, BCAST_PROFILE_TRAIT, &out, NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_infer(3, ops, BCAST_PROFILE_TRAIT, &out, NULL),
+            BCAST_OK);
   bcast_shape want = SHAPE(2, 3, 4);
   CHECK(shapes_equal(&out, &want));
 
   bcast_shape none[2] = {UNRANKED, UNRANKED};
-  CHECK_INT(bcast_shape_infer(2, none, BCAST_PROFILE_TRAIT, &out, NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_infer(2, none, BCAST_PROFILE_TRAIT, &out, NULL),
+            BCAST_OK);
   CHECK_INT(out.rank, BCAST_RANK_UNRANKED);
 
   bcast_shape one[2] = {UNRANKED, SHAPE(Q, 1)};
-  CHECK_INT(bcast_shape_infer(2, one, BCAST_PROFILE_TRAIT, &out, NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_infer(2, one, BCAST_PROFILE_TRAIT, &out, NULL),
+            BCAST_OK);
   want = SHAPE(Q, 1);
   CHECK(shapes_equal(&out, &want));
 
   bcast_shape scal[2] = {SCALAR, SCALAR};
-  CHECK_INT(bcast_shape_infer(2, scal, BCAST_PROFILE_TRAIT, &out, NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_infer(2, scal, BCAST_PROFILE_TRAIT, &out, NULL),
+            BCAST_OK);
   CHECK_INT(out.rank, 0);
 }
 
@@ -120,7 +129,8 @@ TEST(shape_infer_error_names_operands_and_dims) {
 TEST(shape_infer_profiles_rank_rules) {
   bcast_diag d;
   bcast_shape ops[2] = {SHAPE(3), SHAPE(1, 3)}, out;
-  CHECK_INT(bcast_shape_infer(2, ops, BCAST_PROFILE_NUMPY, &out, NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_infer(2, ops, BCAST_PROFILE_NUMPY, &out, NULL),
+            BCAST_OK);
   CHECK_INT(bcast_shape_infer(2, ops, BCAST_PROFILE_TOSA, &out, &d),
             BCAST_RANK_MISMATCH);
   CHECK_STR(d.mlir_message, "operands don't have matching ranks");
@@ -141,10 +151,19 @@ static bcast_shape random_shape(uint64_t *rng, int allow_unranked,
   s.rank = (int32_t)test_rand_range(rng, 0, 5);
   for (int32_t i = 0; i < s.rank; i++) {
     switch (test_rand(rng) % 6) {
-    case 0: s.dims[i] = Q; break;
-    case 1: s.dims[i] = allow_zero ? 0 : 1; break;
-    case 2: case 3: s.dims[i] = 1; break;
-    default: s.dims[i] = test_rand_range(rng, 2, 3); break;
+    case 0:
+      s.dims[i] = Q;
+      break;
+    case 1:
+      s.dims[i] = allow_zero ? 0 : 1;
+      break;
+    case 2:
+    case 3:
+      s.dims[i] = 1;
+      break;
+    default:
+      s.dims[i] = test_rand_range(rng, 2, 3);
+      break;
     }
   }
   return s;
@@ -160,28 +179,35 @@ TEST(shape_infer_properties_random) {
   uint64_t rng = test_seed() ^ 0x5eed;
   for (int iter = 0; iter < 20000; iter++) {
     int zeros = iter >= 10000;
-    bcast_shape a = random_shape(&rng, 1, zeros), b = random_shape(&rng, 1, zeros),
+    bcast_shape a = random_shape(&rng, 1, zeros),
+                b = random_shape(&rng, 1, zeros),
                 c = random_shape(&rng, 1, zeros);
     bcast_shape ab, ba, abc, ab_c, a_bc, bc, out;
     bcast_shape pair1[2] = {a, b}, pair2[2] = {b, a};
-    bcast_status s1 = bcast_shape_infer(2, pair1, BCAST_PROFILE_TRAIT, &ab, NULL);
-    bcast_status s2 = bcast_shape_infer(2, pair2, BCAST_PROFILE_TRAIT, &ba, NULL);
+    bcast_status s1 =
+        bcast_shape_infer(2, pair1, BCAST_PROFILE_TRAIT, &ab, NULL);
+    bcast_status s2 =
+        bcast_shape_infer(2, pair2, BCAST_PROFILE_TRAIT, &ba, NULL);
     /* Commutativity. */
     CHECK_INT(s1, s2);
     if (s1 == BCAST_OK) CHECK(shapes_equal(&ab, &ba));
     /* Associativity: N-ary equals either fold order. */
     bcast_shape three[3] = {a, b, c};
-    bcast_status s3 = bcast_shape_infer(3, three, BCAST_PROFILE_TRAIT, &abc, NULL);
+    bcast_status s3 =
+        bcast_shape_infer(3, three, BCAST_PROFILE_TRAIT, &abc, NULL);
     bcast_shape pbc[2] = {b, c};
-    bcast_status sbc = bcast_shape_infer(2, pbc, BCAST_PROFILE_TRAIT, &bc, NULL);
+    bcast_status sbc =
+        bcast_shape_infer(2, pbc, BCAST_PROFILE_TRAIT, &bc, NULL);
     int left_ok = 0, right_ok = 0;
     if (s1 == BCAST_OK) {
       bcast_shape p[2] = {ab, c};
-      left_ok = bcast_shape_infer(2, p, BCAST_PROFILE_TRAIT, &ab_c, NULL) == BCAST_OK;
+      left_ok = bcast_shape_infer(2, p, BCAST_PROFILE_TRAIT, &ab_c, NULL) ==
+                BCAST_OK;
     }
     if (sbc == BCAST_OK) {
       bcast_shape p[2] = {a, bc};
-      right_ok = bcast_shape_infer(2, p, BCAST_PROFILE_TRAIT, &a_bc, NULL) == BCAST_OK;
+      right_ok = bcast_shape_infer(2, p, BCAST_PROFILE_TRAIT, &a_bc, NULL) ==
+                 BCAST_OK;
     }
     CHECK_INT(s3 == BCAST_OK, left_ok);
     if (s3 == BCAST_OK && left_ok) CHECK(shapes_equal(&abc, &ab_c));
@@ -191,10 +217,13 @@ TEST(shape_infer_properties_random) {
     }
     /* Scalars (and unranked operands) are identities. */
     bcast_shape with_scalar[2] = {a, SCALAR};
-    CHECK_INT(bcast_shape_infer(2, with_scalar, BCAST_PROFILE_TRAIT, &out, NULL),
-              BCAST_OK);
-    if (a.rank != BCAST_RANK_UNRANKED) CHECK(shapes_equal(&out, &a));
-    else CHECK_INT(out.rank, 0);
+    CHECK_INT(
+        bcast_shape_infer(2, with_scalar, BCAST_PROFILE_TRAIT, &out, NULL),
+        BCAST_OK);
+    if (a.rank != BCAST_RANK_UNRANKED)
+      CHECK(shapes_equal(&out, &a));
+    else
+      CHECK_INT(out.rank, 0);
     /* A successful inference verifies against its own result. */
     if (s3 == BCAST_OK) {
       CHECK_INT(bcast_shape_verify(3, three, &abc, BCAST_PROFILE_TRAIT, NULL),
@@ -221,20 +250,36 @@ TEST(shape_verify_trait_document_examples) {
       {2, {SHAPE(2), SHAPE(2)}, SHAPE(2), BCAST_OK, BCAST_OK},
       {1, {SHAPE(2)}, UNRANKED, BCAST_OK, BCAST_OK},
       {2, {UNRANKED, UNRANKED}, SHAPE(2), BCAST_OK, BCAST_OK},
-      {2, {SHAPE(3), SHAPE(2)}, SHAPE(Q), BCAST_INCOMPATIBLE, BCAST_INCOMPATIBLE},
+      {2,
+       {SHAPE(3), SHAPE(2)},
+       SHAPE(Q),
+       BCAST_INCOMPATIBLE,
+       BCAST_INCOMPATIBLE},
       {2, {SHAPE(3), SHAPE(3)}, SHAPE(1, 3), BCAST_RESULT_MISMATCH, BCAST_OK},
       {2, {SHAPE(Q), SHAPE(Q)}, SHAPE(4), BCAST_RESULT_MISMATCH, BCAST_OK},
-      {2, {SHAPE(2), SHAPE(2)}, SHAPE(4), BCAST_RESULT_MISMATCH, BCAST_RESULT_MISMATCH},
-      {2, {SHAPE(1), SHAPE(1)}, SHAPE(4), BCAST_RESULT_MISMATCH, BCAST_RESULT_MISMATCH},
+      {2,
+       {SHAPE(2), SHAPE(2)},
+       SHAPE(4),
+       BCAST_RESULT_MISMATCH,
+       BCAST_RESULT_MISMATCH},
+      {2,
+       {SHAPE(1), SHAPE(1)},
+       SHAPE(4),
+       BCAST_RESULT_MISMATCH,
+       BCAST_RESULT_MISMATCH},
   };
   for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
     bcast_diag d;
-    bcast_status st = bcast_shape_verify((size_t)ex[i].n, ex[i].ops, &ex[i].result,
-                                         BCAST_PROFILE_TRAIT, &d);
-    if (st != ex[i].trait) test_fail(t, __FILE__, __LINE__, "example %zu: trait gave %s", i, bcast_status_name(st));
+    bcast_status st = bcast_shape_verify(
+        (size_t)ex[i].n, ex[i].ops, &ex[i].result, BCAST_PROFILE_TRAIT, &d);
+    if (st != ex[i].trait)
+      test_fail(t, __FILE__, __LINE__, "example %zu: trait gave %s", i,
+                bcast_status_name(st));
     st = bcast_shape_verify((size_t)ex[i].n, ex[i].ops, &ex[i].result,
                             BCAST_PROFILE_MLIR, &d);
-    if (st != ex[i].mlir) test_fail(t, __FILE__, __LINE__, "example %zu: mlir gave %s", i, bcast_status_name(st));
+    if (st != ex[i].mlir)
+      test_fail(t, __FILE__, __LINE__, "example %zu: mlir gave %s", i,
+                bcast_status_name(st));
   }
 }
 
@@ -247,7 +292,9 @@ TEST(shape_verify_messages) {
   CHECK_STR(d.mlir_message,
             "result type '4' not broadcast compatible with broadcasted "
             "operands's shapes '1'");
-  CHECK_CONTAINS(d.message, "result dim 0 (size 4) does not match broadcast dim 0 (size 1");
+  CHECK_CONTAINS(
+      d.message,
+      "result dim 0 (size 4) does not match broadcast dim 0 (size 1");
   CHECK_INT(d.operand[0], BCAST_DIAG_RESULT);
 
   bcast_shape q[2] = {SHAPE(Q), SHAPE(Q)};
@@ -272,10 +319,12 @@ TEST(shape_verify_tosa_order_and_messages) {
   /* Broadcast compatibility is checked before equal ranks. */
   bcast_shape a[2] = {SHAPE(3), SHAPE(2, 4)};
   bcast_shape r = SHAPE(2, 3);
-  CHECK_INT(bcast_shape_verify(2, a, &r, BCAST_PROFILE_TOSA, &d), BCAST_INCOMPATIBLE);
+  CHECK_INT(bcast_shape_verify(2, a, &r, BCAST_PROFILE_TOSA, &d),
+            BCAST_INCOMPATIBLE);
   bcast_shape b[2] = {SHAPE(1, 3), SHAPE(1, 3)};
   bcast_shape r3 = SHAPE(2, 1, 3);
-  CHECK_INT(bcast_shape_verify(2, b, &r3, BCAST_PROFILE_TOSA, &d), BCAST_RANK_MISMATCH);
+  CHECK_INT(bcast_shape_verify(2, b, &r3, BCAST_PROFILE_TOSA, &d),
+            BCAST_RANK_MISMATCH);
   CHECK_STR(d.mlir_message, "result type has different rank than operands");
   bcast_shape z[2] = {SHAPE(0), SHAPE(1)};
   bcast_shape r0 = SHAPE(0);
@@ -296,7 +345,8 @@ TEST(shape_rank_limit) {
   bcast_shape bad[1];
   bad[0].rank = 70;
   bcast_shape out;
-  CHECK_INT(bcast_shape_infer(1, bad, BCAST_PROFILE_TRAIT, &out, &d), BCAST_RANK_LIMIT);
+  CHECK_INT(bcast_shape_infer(1, bad, BCAST_PROFILE_TRAIT, &out, &d),
+            BCAST_RANK_LIMIT);
 }
 
 TEST(shape_parse_and_format) {
@@ -317,12 +367,14 @@ TEST(shape_parse_and_format) {
       {"vector<[4]x2xf16>", "[4,2]", "4x2"},
       {"tensor<0x1xcomplex<f32>>", "[0,1]", "0x1"},
       {"tensor<3x4xf32, #enc>", "[3,4]", "3x4"},
-      {"[9223372036854775807]", "[9223372036854775807]", "9223372036854775807"},
+      {"[9223372036854775807]", "[9223372036854775807]",
+       "9223372036854775807"},
   };
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
     bcast_shape s;
     bcast_diag d;
-    bcast_status st = bcast_shape_parse(rows[i].in, strlen(rows[i].in), &s, &d);
+    bcast_status st =
+        bcast_shape_parse(rows[i].in, strlen(rows[i].in), &s, &d);
     if (st != BCAST_OK) {
       test_fail(t, __FILE__, __LINE__, "'%s': %s", rows[i].in, d.message);
       continue;
@@ -336,7 +388,8 @@ TEST(shape_parse_and_format) {
   /* snprintf-like: the full length is returned even when cut. */
   bcast_shape s = SHAPE(100, 200);
   char small[4];
-  CHECK_INT(bcast_shape_format(&s, BCAST_SHAPE_STYLE_LIST, small, sizeof small), 9);
+  CHECK_INT(
+      bcast_shape_format(&s, BCAST_SHAPE_STYLE_LIST, small, sizeof small), 9);
   CHECK_STR(small, "[10");
 }
 
@@ -363,7 +416,8 @@ TEST(shape_parse_errors) {
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
     bcast_shape s;
     bcast_diag d;
-    bcast_status st = bcast_shape_parse(rows[i].in, strlen(rows[i].in), &s, &d);
+    bcast_status st =
+        bcast_shape_parse(rows[i].in, strlen(rows[i].in), &s, &d);
     if (st != rows[i].st)
       test_fail(t, __FILE__, __LINE__, "'%s' gave %s (%s)", rows[i].in,
                 bcast_status_name(st), st ? d.message : "");
@@ -374,7 +428,8 @@ TEST(shape_parse_errors) {
   char text[512];
   size_t n = 0;
   n += (size_t)snprintf(text + n, sizeof text - n, "tensor<");
-  for (int i = 0; i < 65; i++) n += (size_t)snprintf(text + n, sizeof text - n, "1x");
+  for (int i = 0; i < 65; i++)
+    n += (size_t)snprintf(text + n, sizeof text - n, "1x");
   snprintf(text + n, sizeof text - n, "f32>");
   bcast_shape s;
   bcast_diag d;
@@ -397,7 +452,8 @@ TEST(shape_elem_count_overflow) {
 TEST(shape_infer_zero_with_dynamic_is_order_dependent) {
   bcast_shape out, want = SHAPE(2);
   bcast_shape fwd[3] = {SHAPE(0), SHAPE(Q), SHAPE(2)};
-  CHECK_INT(bcast_shape_infer(3, fwd, BCAST_PROFILE_MLIR, &out, NULL), BCAST_OK);
+  CHECK_INT(bcast_shape_infer(3, fwd, BCAST_PROFILE_MLIR, &out, NULL),
+            BCAST_OK);
   CHECK(shapes_equal(&out, &want));
   bcast_shape rev[3] = {SHAPE(Q), SHAPE(2), SHAPE(0)};
   CHECK_INT(bcast_shape_infer(3, rev, BCAST_PROFILE_MLIR, &out, NULL),
@@ -412,14 +468,10 @@ TEST(shape_format_numpy_tuple) {
                                     sizeof text),
             6);
   CHECK_STR(text, "(4, 3)");
-  bcast_shape_format_dims(1, dims, BCAST_SHAPE_STYLE_NUMPY, text, sizeof text);
-  CHECK_STR(text, "(4,)");
-  bcast_shape_format_dims(0, dims, BCAST_SHAPE_STYLE_NUMPY, text, sizeof text);
-  CHECK_STR(text, "()");
-  bcast_shape_format_dims(3, dims, BCAST_SHAPE_STYLE_LIST, text, sizeof text);
-  CHECK_STR(text, "[4,3,7]");
-  bcast_shape_format_dims(3, dims, BCAST_SHAPE_STYLE_MLIR, text, sizeof text);
-  CHECK_STR(text, "4x3x7");
+  CHECK_DIMS_TEXT(1, dims, BCAST_SHAPE_STYLE_NUMPY, "(4,)");
+  CHECK_DIMS_TEXT(0, dims, BCAST_SHAPE_STYLE_NUMPY, "()");
+  CHECK_DIMS_TEXT(3, dims, BCAST_SHAPE_STYLE_LIST, "[4,3,7]");
+  CHECK_DIMS_TEXT(3, dims, BCAST_SHAPE_STYLE_MLIR, "4x3x7");
   bcast_shape s;
   CHECK_INT(bcast_shape_parse("[2,?,1]", 7, &s, NULL), BCAST_OK);
   CHECK_INT(bcast_shape_format(&s, BCAST_SHAPE_STYLE_NUMPY, text, 5), 9);

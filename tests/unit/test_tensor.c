@@ -10,11 +10,16 @@
  * opaque unit (the random bytes are never dereferenced). */
 static bcast_dtype dtype_of_size(int64_t bytes) {
   switch (bytes) {
-    case 1: return BCAST_UINT8;
-    case 2: return BCAST_FLOAT16;
-    case 4: return BCAST_FLOAT32;
-    case 8: return BCAST_INT64;
-    default: return BCAST_STRING;
+  case 1:
+    return BCAST_UINT8;
+  case 2:
+    return BCAST_FLOAT16;
+  case 4:
+    return BCAST_FLOAT32;
+  case 8:
+    return BCAST_INT64;
+  default:
+    return BCAST_STRING;
   }
 }
 
@@ -84,8 +89,8 @@ static void random_layout(test_ctx *t, uint64_t *rng, int32_t out_rank,
             BCAST_OK);
 }
 
-static void check_random_materialize(test_ctx *t, uint64_t *rng,
-                                     int max_rank, int64_t max_dim) {
+static void check_random_materialize(test_ctx *t, uint64_t *rng, int max_rank,
+                                     int64_t max_dim) {
   static const int64_t sizes[5] = {1, 2, 4, 8, 16};
   int64_t elem = sizes[test_rand_range(rng, 0, 4)];
   int32_t rank = (int32_t)test_rand_range(rng, 0, max_rank);
@@ -111,8 +116,8 @@ static void check_random_materialize(test_ctx *t, uint64_t *rng,
   CHECK_INT(bcast_broadcast_to(&view, &src, rank, shape, NULL), BCAST_OK);
   for (int threads = 1; threads <= 2; threads++) {
     bcast_diag diag;
-    bcast_status status = bcast_materialize(&out, &view, INT64_C(1) << 32,
-                                            threads, &diag);
+    bcast_status status =
+        bcast_materialize(&out, &view, INT64_C(1) << 32, threads, &diag);
     CHECK_INT(status, BCAST_OK);
     if (status != BCAST_OK) break;
     CHECK(bcast_tensor_is_contiguous(&out));
@@ -122,8 +127,8 @@ static void check_random_materialize(test_ctx *t, uint64_t *rng,
       size_t len = 0;
       text[0] = '\0';
       for (int32_t i = 0; i < src.rank; i++)
-        len += (size_t)snprintf(text + len, sizeof text - len,
-                                " %lld/%lld", (long long)src.shape[i],
+        len += (size_t)snprintf(text + len, sizeof text - len, " %lld/%lld",
+                                (long long)src.shape[i],
                                 (long long)src.stride_bytes[i]);
       test_fail(t, __FILE__, __LINE__,
                 "%lld mismatches, elem %lld, %d threads, rank %d, src%s",
@@ -170,28 +175,35 @@ TEST(tensor_copy_into_random_layouts) {
 
 TEST(tensor_materialize_random_large_threaded) {
   /* Outputs past the thread threshold (256 KiB) and some past the
-   * streaming one (8 MiB). */
+   * non-temporal one (8 MiB). */
   uint64_t rng = test_seed() ^ 0x5eed;
   for (int i = 0; i < 40; i++) check_random_materialize(t, &rng, 4, 200);
 }
 
 TEST(tensor_big_fixed_cases_both_store_kinds) {
   /* Each case is materialized (fresh buffer: cached stores) with one thread
-   * and copied into a written buffer (streaming stores from 8 MiB up) with
-   * two.  Odd row lengths put streaming stores at unaligned starts. */
+   * and copied into a written buffer (non-temporal stores from 8 MiB up) with
+   * two.  Odd row lengths put non-temporal stores at unaligned starts. */
   static const struct {
     int64_t elem;
     int32_t rank;
     int64_t out[4], src[4];
   } cases[] = {
-      {4, 2, {1100, 2048}, {1100, 1}},     {4, 2, {1100, 2048}, {1, 2048}},
-      {2, 2, {3001, 1001}, {1, 1001}},     {1, 2, {3001, 1001}, {3001, 1}},
-      {8, 3, {101, 99, 103}, {101, 1, 1}}, {16, 2, {1000, 600}, {1000, 1}},
+      {4, 2, {1100, 2048}, {1100, 1}},
+      {4, 2, {1100, 2048}, {1, 2048}},
+      {2, 2, {3001, 1001}, {1, 1001}},
+      {1, 2, {3001, 1001}, {3001, 1}},
+      {8, 3, {101, 99, 103}, {101, 1, 1}},
+      {16, 2, {1000, 600}, {1000, 1}},
       {4, 4, {4, 32, 256, 64}, {4, 1, 256, 1}},
-      {1, 2, {9001, 1001}, {9001, 1}},     {2, 2, {4500, 1001}, {1, 1001}},
-      {4, 2, {2200, 1001}, {2200, 1}},     {8, 2, {1100, 1001}, {1100, 1}},
-      {2, 2, {4500, 1001}, {4500, 1}},     {4, 2, {2200, 1001}, {1, 1001}},
-      {4, 2, {300001, 3}, {300001, 1}},    {2, 2, {200003, 7}, {1, 7}},
+      {1, 2, {9001, 1001}, {9001, 1}},
+      {2, 2, {4500, 1001}, {1, 1001}},
+      {4, 2, {2200, 1001}, {2200, 1}},
+      {8, 2, {1100, 1001}, {1100, 1}},
+      {2, 2, {4500, 1001}, {4500, 1}},
+      {4, 2, {2200, 1001}, {1, 1001}},
+      {4, 2, {300001, 3}, {300001, 1}},
+      {2, 2, {200003, 7}, {1, 7}},
       {16, 3, {5, 40001, 3}, {5, 1, 3}},
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -201,12 +213,12 @@ TEST(tensor_big_fixed_cases_both_store_kinds) {
     for (int64_t i = 0; i < n * elem; i++) mem[i] = (char)(i * 131 + 7);
     bcast_tensor src, view, out;
     bcast_dtype dtype = dtype_of_size(elem);
-    CHECK_INT(bcast_tensor_wrap(&src, dtype, cases[c].rank, cases[c].src,
-                                NULL, mem, NULL),
+    CHECK_INT(bcast_tensor_wrap(&src, dtype, cases[c].rank, cases[c].src, NULL,
+                                mem, NULL),
               BCAST_OK);
-    CHECK_INT(bcast_broadcast_to(&view, &src, cases[c].rank, cases[c].out,
-                                 NULL),
-              BCAST_OK);
+    CHECK_INT(
+        bcast_broadcast_to(&view, &src, cases[c].rank, cases[c].out, NULL),
+        BCAST_OK);
     CHECK_INT(bcast_materialize(&out, &view, INT64_C(1) << 32, 1, NULL),
               BCAST_OK);
     CHECK_INT(compare_naive(&out, &src, elem), 0);
@@ -218,15 +230,22 @@ TEST(tensor_big_fixed_cases_both_store_kinds) {
   }
 }
 
+/* *view: the scalar of dtype at value broadcast to shape (both steps
+ * checked). */
+static void scalar_view(test_ctx *t, bcast_tensor *view, bcast_dtype dtype,
+                        void *value, int32_t rank, const int64_t *shape) {
+  bcast_tensor scalar;
+  CHECK_INT(bcast_tensor_wrap(&scalar, dtype, 0, NULL, NULL, value, NULL),
+            BCAST_OK);
+  CHECK_INT(bcast_broadcast_to(view, &scalar, rank, shape, NULL), BCAST_OK);
+}
+
 TEST(tensor_budget_message_states_bytes) {
   float one = 1.0f;
-  bcast_tensor scalar, view, out;
+  bcast_tensor view, out;
   bcast_diag diag;
-  CHECK_INT(bcast_tensor_wrap(&scalar, BCAST_FLOAT32, 0, NULL, NULL, &one,
-                              NULL),
-            BCAST_OK);
   const int64_t shape[2] = {4096, 4096};
-  CHECK_INT(bcast_broadcast_to(&view, &scalar, 2, shape, NULL), BCAST_OK);
+  scalar_view(t, &view, BCAST_FLOAT32, &one, 2, shape);
   CHECK_INT(bcast_materialize(&out, &view, INT64_C(1) << 20, 1, &diag),
             BCAST_BUDGET);
   CHECK_STR(diag.message,
@@ -239,20 +258,17 @@ TEST(tensor_budget_message_states_bytes) {
 
 TEST(tensor_overflow_is_refused_before_allocating) {
   double one = 1.0;
-  bcast_tensor scalar, view, out;
+  bcast_tensor view, out;
   bcast_diag diag;
-  CHECK_INT(bcast_tensor_wrap(&scalar, BCAST_FLOAT64, 0, NULL, NULL, &one,
-                              NULL),
-            BCAST_OK);
   const int64_t huge[2] = {INT64_C(1) << 31, INT64_C(1) << 30};
-  CHECK_INT(bcast_broadcast_to(&view, &scalar, 2, huge, NULL), BCAST_OK);
+  scalar_view(t, &view, BCAST_FLOAT64, &one, 2, huge);
   CHECK_INT(bcast_materialize(&out, &view, INT64_MAX, 1, &diag),
             BCAST_OVERFLOW);
-  CHECK_CONTAINS(diag.message, "materializing float64 [2147483648,1073741824]");
+  CHECK_CONTAINS(diag.message,
+                 "materializing float64 [2147483648,1073741824]");
   CHECK_CONTAINS(diag.message, "overflows 64 bits");
   const int64_t count_overflow[3] = {INT64_C(1) << 40, INT64_C(1) << 40, 1};
-  CHECK_INT(bcast_broadcast_to(&view, &scalar, 3, count_overflow, NULL),
-            BCAST_OK);
+  scalar_view(t, &view, BCAST_FLOAT64, &one, 3, count_overflow);
   CHECK_INT(bcast_materialize(&out, &view, INT64_MAX, 1, &diag),
             BCAST_OVERFLOW);
   CHECK_INT(bcast_tensor_alloc(&out, BCAST_INT8, 2, count_overflow, INT64_MAX,
@@ -272,11 +288,18 @@ TEST(tensor_failed_alloc_and_wrap_leave_the_tensor_empty) {
   CHECK(memcmp(&x, &empty, sizeof x) == 0);
   bcast_tensor_release(&x);
   memset(&x, 0x5a, sizeof x);
-  CHECK_INT(bcast_tensor_wrap(&x, BCAST_FLOAT32, 1, negative, NULL, NULL,
-                              NULL),
-            BCAST_INVALID_ARGUMENT);
+  CHECK_INT(
+      bcast_tensor_wrap(&x, BCAST_FLOAT32, 1, negative, NULL, NULL, NULL),
+      BCAST_INVALID_ARGUMENT);
   CHECK(memcmp(&x, &empty, sizeof x) == 0);
   bcast_tensor_release(&x);
+}
+
+/* Wraps data as an int8 tensor of the given shape (checked). */
+static void wrap_i8(test_ctx *t, bcast_tensor *x, int32_t rank,
+                    const int64_t *shape, void *data) {
+  CHECK_INT(bcast_tensor_wrap(x, BCAST_INT8, rank, shape, NULL, data, NULL),
+            BCAST_OK);
 }
 
 TEST(tensor_broadcast_views_errors_name_both_operands) {
@@ -284,10 +307,8 @@ TEST(tensor_broadcast_views_errors_name_both_operands) {
   bcast_tensor src[2], dst[2];
   bcast_diag diag;
   const int64_t sa[2] = {2, 3}, sb[1] = {2};
-  CHECK_INT(bcast_tensor_wrap(&src[0], BCAST_INT8, 2, sa, NULL, a, NULL),
-            BCAST_OK);
-  CHECK_INT(bcast_tensor_wrap(&src[1], BCAST_INT8, 1, sb, NULL, b, NULL),
-            BCAST_OK);
+  wrap_i8(t, &src[0], 2, sa, a);
+  wrap_i8(t, &src[1], 1, sb, b);
   CHECK_INT(bcast_broadcast_views(2, dst, src, &diag), BCAST_INCOMPATIBLE);
   CHECK_CONTAINS(diag.message,
                  "operand #0 dim 1 (size 3) is incompatible with operand #1 "
@@ -305,12 +326,9 @@ TEST(tensor_broadcast_views_numpy_rules) {
   char mem[64];
   bcast_tensor src[3], dst[3];
   const int64_t s0[3] = {4, 1, 3}, s1[2] = {5, 1}, s2[1] = {0};
-  CHECK_INT(bcast_tensor_wrap(&src[0], BCAST_INT8, 3, s0, NULL, mem, NULL),
-            BCAST_OK);
-  CHECK_INT(bcast_tensor_wrap(&src[1], BCAST_INT8, 2, s1, NULL, mem, NULL),
-            BCAST_OK);
-  CHECK_INT(bcast_tensor_wrap(&src[2], BCAST_INT8, 0, s2, NULL, mem, NULL),
-            BCAST_OK);
+  wrap_i8(t, &src[0], 3, s0, mem);
+  wrap_i8(t, &src[1], 2, s1, mem);
+  wrap_i8(t, &src[2], 0, s2, mem);
   CHECK_INT(bcast_broadcast_views(3, dst, src, NULL), BCAST_OK);
   for (int i = 0; i < 3; i++) {
     CHECK_INT(dst[i].rank, 3);
@@ -325,14 +343,11 @@ TEST(tensor_broadcast_views_numpy_rules) {
   /* 1 with 0 gives 0; 0 with 3 is an error. */
   const int64_t z[1] = {0}, one[1] = {1}, three[1] = {3};
   bcast_diag diag;
-  CHECK_INT(bcast_tensor_wrap(&src[0], BCAST_INT8, 1, z, NULL, NULL, NULL),
-            BCAST_OK);
-  CHECK_INT(bcast_tensor_wrap(&src[1], BCAST_INT8, 1, one, NULL, mem, NULL),
-            BCAST_OK);
+  wrap_i8(t, &src[0], 1, z, NULL);
+  wrap_i8(t, &src[1], 1, one, mem);
   CHECK_INT(bcast_broadcast_views(2, dst, src, NULL), BCAST_OK);
   CHECK_INT(dst[1].shape[0], 0);
-  CHECK_INT(bcast_tensor_wrap(&src[1], BCAST_INT8, 1, three, NULL, mem, NULL),
-            BCAST_OK);
+  wrap_i8(t, &src[1], 1, three, mem);
   CHECK_INT(bcast_broadcast_views(2, dst, src, &diag), BCAST_INCOMPATIBLE);
   CHECK_CONTAINS(diag.message, "operand #0 dim 0 (size 0) is incompatible "
                                "with operand #1 dim 0 (size 3)");
@@ -343,8 +358,7 @@ TEST(tensor_broadcast_to_is_unidirectional) {
   bcast_tensor src, dst;
   bcast_diag diag;
   const int64_t s[2] = {2, 1}, to_ok[3] = {5, 2, 7}, to_bad[2] = {3, 7};
-  CHECK_INT(bcast_tensor_wrap(&src, BCAST_INT8, 2, s, NULL, mem, NULL),
-            BCAST_OK);
+  wrap_i8(t, &src, 2, s, mem);
   CHECK_INT(bcast_broadcast_to(&dst, &src, 3, to_ok, NULL), BCAST_OK);
   CHECK_INT(dst.stride_bytes[0], 0);
   CHECK_INT(dst.stride_bytes[1], 1);
@@ -358,8 +372,7 @@ TEST(tensor_broadcast_to_is_unidirectional) {
   CHECK_INT(bcast_broadcast_to(&dst, &src, 1, to_bad, &diag),
             BCAST_RANK_MISMATCH);
   const int64_t s5[1] = {5}, to1[1] = {1};
-  CHECK_INT(bcast_tensor_wrap(&src, BCAST_INT8, 1, s5, NULL, mem, NULL),
-            BCAST_OK);
+  wrap_i8(t, &src, 1, s5, mem);
   CHECK_INT(bcast_broadcast_to(&dst, &src, 1, to1, NULL), BCAST_INCOMPATIBLE);
 }
 
@@ -445,16 +458,58 @@ TEST(tensor_broadcast_materialize_checks_total_budget) {
   bcast_tensor_release(&out[1]);
 }
 
+TEST(tensor_materialize_all_checks_total_budget) {
+  /* x: float32 [3] read with stride 8 (every other float); y: int16
+   * [2,1].  Their copies need 3 * 4 + 2 * 2 = 16 bytes. */
+  float xs[6] = {1, -1, 2, -1, 3, -1};
+  int16_t ys[2] = {7, 8};
+  bcast_tensor in[2], out[2];
+  bcast_diag diag;
+  const int64_t sx[1] = {3}, stride_x[1] = {8}, sy[2] = {2, 1};
+  CHECK_INT(
+      bcast_tensor_wrap(&in[0], BCAST_FLOAT32, 1, sx, stride_x, xs, NULL),
+      BCAST_OK);
+  CHECK_INT(bcast_tensor_wrap(&in[1], BCAST_INT16, 2, sy, NULL, ys, NULL),
+            BCAST_OK);
+  CHECK_INT(bcast_materialize_all(2, out, in, 15, 1, &diag), BCAST_BUDGET);
+  CHECK_STR(diag.message,
+            "materializing 2 outputs of shapes [3], [2,1] needs 16 bytes (16 "
+            "bytes), over the budget of 15 bytes (15 bytes)");
+  CHECK_INT(bcast_materialize_all(1, out, &in[1], 3, 1, &diag), BCAST_BUDGET);
+  CHECK_STR(diag.message,
+            "materializing 1 output of shape [2,1] needs 4 bytes (4 bytes), "
+            "over the budget of 3 bytes (3 bytes)");
+  CHECK_INT(bcast_materialize_all(2, out, in, 16, 1, &diag), BCAST_OK);
+  CHECK(bcast_tensor_is_contiguous(&out[0]) &&
+        bcast_tensor_is_contiguous(&out[1]));
+  const float *z0 = out[0].data;
+  const int16_t *z1 = out[1].data;
+  CHECK(z0[0] == 1 && z0[1] == 2 && z0[2] == 3);
+  CHECK(z1[0] == 7 && z1[1] == 8);
+  bcast_tensor_release(&out[0]);
+  bcast_tensor_release(&out[1]);
+
+  /* Two stride-0 views of 2^62 bytes each: the sum overflows 64 bits,
+   * found before anything is allocated. */
+  int8_t one = 1;
+  const int64_t huge[1] = {(int64_t)1 << 62}, zero[1] = {0};
+  CHECK_INT(bcast_tensor_wrap(&in[0], BCAST_INT8, 1, huge, zero, &one, NULL),
+            BCAST_OK);
+  in[1] = in[0];
+  CHECK_INT(bcast_materialize_all(2, out, in, INT64_MAX, 1, &diag),
+            BCAST_OVERFLOW);
+  CHECK_STR(diag.message, "the 2 outputs together need more than "
+                          "9223372036854775807 bytes");
+}
+
 TEST(tensor_bind_check_symbols_and_runtime_broadcast) {
   char mem[64];
   bcast_tensor ts[2];
   bcast_shape decl[2];
   bcast_diag diag;
   const int64_t a[2] = {3, 4}, b[1] = {4};
-  CHECK_INT(bcast_tensor_wrap(&ts[0], BCAST_INT8, 2, a, NULL, mem, NULL),
-            BCAST_OK);
-  CHECK_INT(bcast_tensor_wrap(&ts[1], BCAST_INT8, 1, b, NULL, mem, NULL),
-            BCAST_OK);
+  wrap_i8(t, &ts[0], 2, a, mem);
+  wrap_i8(t, &ts[1], 1, b, mem);
   decl[0].rank = 2;
   decl[0].dims[0] = BCAST_DIM_DYNAMIC;
   decl[0].dims[1] = BCAST_DIM_SYMBOL(0);
@@ -464,8 +519,7 @@ TEST(tensor_bind_check_symbols_and_runtime_broadcast) {
 
   /* The symbol binds to 4 first, then to 5. */
   const int64_t b5[1] = {5};
-  CHECK_INT(bcast_tensor_wrap(&ts[1], BCAST_INT8, 1, b5, NULL, mem, NULL),
-            BCAST_OK);
+  wrap_i8(t, &ts[1], 1, b5, mem);
   CHECK_INT(bcast_bind_check(2, decl, ts, &diag), BCAST_RUNTIME_SHAPE);
   CHECK_STR(diag.message,
             "operand #1 dim 0 (?<symbol 0>) is 5 at run time, but operand "

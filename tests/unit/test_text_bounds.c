@@ -26,50 +26,77 @@ static int accept_all(const char *name, size_t len, void *ctx) {
 }
 
 static const char *const MODULES[] = {
-    "func.func @f(%a: tensor<1x2xf32>, %b: tensor<2xf32>) -> tensor<1x2xf32> {\n"
-    "  %0 = \"tosa.add\"(%a, %b) : (tensor<1x2xf32>, tensor<2xf32>) -> tensor<1x2xf32>\n"
-    "  %1 = tosa.sub %0, %a : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x2xf32>\n"
-    "  %2 = tosa.clamp %1 {min_val = 0.0 : f32, max_val = 6.0 : f32} : (tensor<1x2xf32>) -> tensor<1x2xf32>\n"
+    "func.func @f(%a: tensor<1x2xf32>, %b: tensor<2xf32>) -> tensor<1x2xf32> "
+    "{\n"
+    "  %0 = \"tosa.add\"(%a, %b) : (tensor<1x2xf32>, tensor<2xf32>) -> "
+    "tensor<1x2xf32>\n"
+    "  %1 = tosa.sub %0, %a : (tensor<1x2xf32>, tensor<1x2xf32>) -> "
+    "tensor<1x2xf32>\n"
+    "  %2 = tosa.clamp %1 {min_val = 0.0 : f32, max_val = 6.0 : f32} : "
+    "(tensor<1x2xf32>) -> tensor<1x2xf32>\n"
     "  return %2 : tensor<1x2xf32>\n}\n",
     "// a comment %0 = \"tosa.add\"\n"
-    "%r:2 = \"test.broadcastable\"(%x, %y) <{p = \"x: y\"}> {a = affine_map<(d0) -> (d0)>, \"q\" = 1}"
+    "%r:2 = \"test.broadcastable\"(%x, %y) <{p = \"x: y\"}> {a = "
+    "affine_map<(d0) -> (d0)>, \"q\" = 1}"
     " : (tensor<?x2xf32>, tensor<*xf32>) -> (tensor<?x2xf32>)\n"
-    "%s = chlo.broadcast_add %a, %b {broadcast_dimensions = array<i64: 1>} : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>\n"
-    "%t = stablehlo.add %a, %b {broadcast_dimensions = dense<[0, 1]> : tensor<2xi64>} : (vector<[4]x2xf16>, tensor<4x2xf16>) -> tensor<4x2xf16>\n",
+    "%s = chlo.broadcast_add %a, %b {broadcast_dimensions = array<i64: 1>} : "
+    "(tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>\n"
+    "%t = stablehlo.add %a, %b {broadcast_dimensions = dense<[0, 1]> : "
+    "tensor<2xi64>} : (vector<[4]x2xf16>, tensor<4x2xf16>) -> "
+    "tensor<4x2xf16>\n",
     "func.func @g(%a: tensor<?xi32>, %b: tensor<?xi32>) -> tensor<?xi32> {\n"
-    "  %0 = tosa.add %a, %b : (tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32>\n"
-    "  %1 = tosa.mul %0, %b, %s : (tensor<?xi32>, tensor<?xi32>, tensor<1xi8>) -> tensor<?xi32>\n"
-    "  %2 = tosa.select %c, %0, %1 : (tensor<?xi1>, tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32>\n"
+    "  %0 = tosa.add %a, %b : (tensor<?xi32>, tensor<?xi32>) -> "
+    "tensor<?xi32>\n"
+    "  %1 = tosa.mul %0, %b, %s : (tensor<?xi32>, tensor<?xi32>, "
+    "tensor<1xi8>) -> tensor<?xi32>\n"
+    "  %2 = tosa.select %c, %0, %1 : (tensor<?xi1>, tensor<?xi32>, "
+    "tensor<?xi32>) -> tensor<?xi32>\n"
     "  return %2 : tensor<?xi32>\n}\n",
     "%0 = tosa.add %a, %b : tensor<2xf32>",
 };
 
 static const char *const TYPES[] = {
-    "tensor<1x?x3xf32>", "tensor<*xi8>",       "vector<[4]x2xf16>",
-    "tensor<2xcomplex<f32>>", "tensor<4xf32, #enc<\"a\">>", "index",
+    "tensor<1x?x3xf32>",           "tensor<*xi8>",
+    "vector<[4]x2xf16>",           "tensor<2xcomplex<f32>>",
+    "tensor<4xf32, #enc<\"a\">>",  "index",
     "!quant.uniform<i8:f32, 0.5>", "tensor<2x-3xf32>",
 };
 
 static const char *const SHAPES[] = {
-    "[2,?,1]", "[]", "*", "2x?x1", "(3,)", " [ n , batch , 4 ] ",
-    "tensor<2x?xf32>", "vector<4xf16>", "tensor<*xi32>", "[n,1]",
+    "[2,?,1]",
+    "[]",
+    "*",
+    "2x?x1",
+    "(3,)",
+    " [ n , batch , 4 ] ",
+    "tensor<2x?xf32>",
+    "vector<4xf16>",
+    "tensor<*xi32>",
+    "[n,1]",
 };
 
 static const char *const LISTS[] = {
-    "array<i64: 0, 2>", "array<i64>", "dense<[0, 2]> : tensor<2xi64>",
-    "dense<1> : tensor<3xi64>", "dense<> : tensor<0xi64>",
+    "array<i64: 0, 2>",
+    "array<i64>",
+    "dense<[0, 2]> : tensor<2xi64>",
+    "dense<1> : tensor<3xi64>",
+    "dense<> : tensor<0xi64>",
     "array<i64: -1, 2>",
 };
 
 static const char *const ATTR_DICTS[] = {
     "{min_val = 0.0 : f32, max_val = 6.0 : f32}",
     "{\"min_val\" = -1 : i32, max_val = 0x7F : i8, nan_mode = \"IGNORE\"}",
-    "{min_val = 0xFFC00000 : f32, max_val = 1.5e3 : f32, x = affine_map<(d0) -> (d0)>}",
+    "{min_val = 0xFFC00000 : f32, max_val = 1.5e3 : f32, x = affine_map<(d0) "
+    "-> (d0)>}",
     "{}",
 };
 
 static const char *const ATTR_PAIRS[] = {
-    "min_val=0", "max_val = 6.5", "nan_mode=PROPAGATE", " min_val = -inf ",
+    "min_val=0",
+    "max_val = 6.5",
+    "nan_mode=PROPAGATE",
+    " min_val = -inf ",
 };
 
 /* Scans text[0..n) to the end, verifying and looking up attributes of
@@ -104,20 +131,39 @@ static bcast_status null_write(void *ctx, const char *data, size_t len) {
   return BCAST_OK;
 }
 
-TEST(text_bounds_mlir_scanner_and_emitter) {
-  for (size_t k = 0; k < sizeof MODULES / sizeof MODULES[0]; k++) {
-    size_t len = strlen(MODULES[k]);
+/* What a test does with one prefix p = text[0..n) of an input of length
+ * len, p in a buffer of exactly n bytes. */
+typedef void (*prefix_check)(test_ctx *t, const char *p, size_t n, size_t len);
+
+/* Cuts each of texts[0..count) at every length and hands the exact copy of
+ * each prefix to check. */
+static void each_prefix(test_ctx *t, const char *const *texts, size_t count,
+                        prefix_check check) {
+  for (size_t k = 0; k < count; k++) {
+    size_t len = strlen(texts[k]);
     for (size_t n = 0; n <= len; n++) {
-      char *p = exact_copy(MODULES[k], n);
-      scan_prefix(p, n);
-      bcast_emit_options o;
-      bcast_emit_options_init(&o);
-      size_t written = 0;
-      bcast_diag d;
-      bcast_emit_lower_module(p, n, &o, null_write, &written, NULL, &d);
+      char *p = exact_copy(texts[k], n);
+      check(t, p, n, len);
       free(p);
     }
   }
+}
+
+#define EACH_PREFIX(table, check)                                             \
+  each_prefix(t, table, sizeof table / sizeof table[0], check)
+
+static void scan_and_lower(test_ctx *t, const char *p, size_t n, size_t len) {
+  (void)t, (void)len;
+  scan_prefix(p, n);
+  bcast_emit_options o;
+  bcast_emit_options_init(&o);
+  size_t written = 0;
+  bcast_diag d;
+  bcast_emit_lower_module(p, n, &o, null_write, &written, NULL, &d);
+}
+
+TEST(text_bounds_mlir_scanner_and_emitter) {
+  EACH_PREFIX(MODULES, scan_and_lower);
   /* The whole of the first module lowers. */
   bcast_emit_options o;
   bcast_emit_options_init(&o);
@@ -128,79 +174,67 @@ TEST(text_bounds_mlir_scanner_and_emitter) {
   CHECK(written > 0);
 }
 
+static void parse_type(test_ctx *t, const char *p, size_t n, size_t len) {
+  (void)len;
+  bcast_mlir_type type;
+  size_t used;
+  bcast_diag d;
+  bcast_status st = bcast_mlir_type_parse(p, n, &type, &used, &d);
+  if (st == BCAST_OK) CHECK(used <= n);
+}
+
+static void parse_shape(test_ctx *t, const char *p, size_t n, size_t len) {
+  bcast_shape shape;
+  bcast_symbols symbols;
+  bcast_symbols_init(&symbols);
+  bcast_diag d;
+  bcast_status plain = bcast_shape_parse(p, n, &shape, &d);
+  bcast_status named = bcast_shape_parse_symbolic(p, n, &symbols, &shape, &d);
+  if (n == len) CHECK_INT(named, BCAST_OK);
+  (void)plain;
+}
+
+static void parse_list(test_ctx *t, const char *p, size_t n, size_t len) {
+  int64_t dims[BCAST_MAX_RANK];
+  size_t nd;
+  bcast_diag d;
+  bcast_status st =
+      bcast_mlir_i64_list_parse(p, n, dims, BCAST_MAX_RANK, &nd, &d);
+  if (n == len) CHECK_INT(st, BCAST_OK);
+  bcast_mlir_op_profile rule;
+  bcast_mlir_op_profile_parse(p, n, &rule, &d);
+  bcast_dtype dtype;
+  bcast_dtype_parse(p, n, &dtype);
+}
+
 TEST(text_bounds_types_shapes_lists) {
-  for (size_t k = 0; k < sizeof TYPES / sizeof TYPES[0]; k++) {
-    size_t len = strlen(TYPES[k]);
-    for (size_t n = 0; n <= len; n++) {
-      char *p = exact_copy(TYPES[k], n);
-      bcast_mlir_type type;
-      size_t used;
-      bcast_diag d;
-      bcast_status st = bcast_mlir_type_parse(p, n, &type, &used, &d);
-      if (st == BCAST_OK) CHECK(used <= n);
-      free(p);
-    }
-  }
-  for (size_t k = 0; k < sizeof SHAPES / sizeof SHAPES[0]; k++) {
-    size_t len = strlen(SHAPES[k]);
-    for (size_t n = 0; n <= len; n++) {
-      char *p = exact_copy(SHAPES[k], n);
-      bcast_shape shape;
-      bcast_symbols symbols;
-      bcast_symbols_init(&symbols);
-      bcast_diag d;
-      bcast_status plain = bcast_shape_parse(p, n, &shape, &d);
-      bcast_status named = bcast_shape_parse_symbolic(p, n, &symbols, &shape, &d);
-      if (n == len) CHECK_INT(named, BCAST_OK);
-      (void)plain;
-      free(p);
-    }
-  }
-  for (size_t k = 0; k < sizeof LISTS / sizeof LISTS[0]; k++) {
-    size_t len = strlen(LISTS[k]);
-    for (size_t n = 0; n <= len; n++) {
-      char *p = exact_copy(LISTS[k], n);
-      int64_t dims[BCAST_MAX_RANK];
-      size_t nd;
-      bcast_diag d;
-      bcast_status st = bcast_mlir_i64_list_parse(p, n, dims, BCAST_MAX_RANK, &nd, &d);
-      if (n == len) CHECK_INT(st, BCAST_OK);
-      bcast_mlir_op_profile rule;
-      bcast_mlir_op_profile_parse(p, n, &rule, &d);
-      bcast_dtype dtype;
-      bcast_dtype_parse(p, n, &dtype);
-      free(p);
-    }
-  }
+  EACH_PREFIX(TYPES, parse_type);
+  EACH_PREFIX(SHAPES, parse_shape);
+  EACH_PREFIX(LISTS, parse_list);
+}
+
+static void parse_attr_dict(test_ctx *t, const char *p, size_t n, size_t len) {
+  bcast_op_attrs a;
+  bcast_op_attrs_init(&a);
+  size_t used = 0;
+  bcast_diag d;
+  bcast_status st =
+      bcast_op_attrs_parse_mlir(&a, BCAST_OP_CLAMP, p, n, &used, &d);
+  if (n == len) CHECK_INT(st, BCAST_OK);
+  if (st == BCAST_OK) CHECK(used <= n);
+}
+
+static void parse_attr_pair(test_ctx *t, const char *p, size_t n, size_t len) {
+  bcast_op_attrs a;
+  bcast_op_attrs_init(&a);
+  bcast_diag d;
+  bcast_status st = bcast_op_attr_parse(&a, BCAST_OP_CLAMP, p, n, &d);
+  if (n == len) CHECK_INT(st, BCAST_OK);
 }
 
 TEST(text_bounds_attributes) {
-  for (size_t k = 0; k < sizeof ATTR_DICTS / sizeof ATTR_DICTS[0]; k++) {
-    size_t len = strlen(ATTR_DICTS[k]);
-    for (size_t n = 0; n <= len; n++) {
-      char *p = exact_copy(ATTR_DICTS[k], n);
-      bcast_op_attrs a;
-      bcast_op_attrs_init(&a);
-      size_t used = 0;
-      bcast_diag d;
-      bcast_status st = bcast_op_attrs_parse_mlir(&a, BCAST_OP_CLAMP, p, n, &used, &d);
-      if (n == len) CHECK_INT(st, BCAST_OK);
-      if (st == BCAST_OK) CHECK(used <= n);
-      free(p);
-    }
-  }
-  for (size_t k = 0; k < sizeof ATTR_PAIRS / sizeof ATTR_PAIRS[0]; k++) {
-    size_t len = strlen(ATTR_PAIRS[k]);
-    for (size_t n = 0; n <= len; n++) {
-      char *p = exact_copy(ATTR_PAIRS[k], n);
-      bcast_op_attrs a;
-      bcast_op_attrs_init(&a);
-      bcast_diag d;
-      bcast_status st = bcast_op_attr_parse(&a, BCAST_OP_CLAMP, p, n, &d);
-      if (n == len) CHECK_INT(st, BCAST_OK);
-      free(p);
-    }
-  }
+  EACH_PREFIX(ATTR_DICTS, parse_attr_dict);
+  EACH_PREFIX(ATTR_PAIRS, parse_attr_pair);
 }
 
 /* A version 1.0 .npy file with the given header dict and data; *size gets
@@ -224,9 +258,9 @@ static unsigned char *make_npy(const char *dict, size_t dict_len,
 TEST(text_bounds_npy_prefixes) {
   const float values[6] = {1, 2, 3, 4, 5, 6};
   size_t size;
-  unsigned char *file = make_npy(
-      "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", 58,
-      values, sizeof values, &size);
+  unsigned char *file =
+      make_npy("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }",
+               58, values, sizeof values, &size);
   for (size_t n = 0; n <= size; n++) {
     char *p = exact_copy((const char *)file, n);
     bcast_tensor x;
@@ -253,10 +287,13 @@ TEST(npy_header_strings_refuse_nul) {
         make_npy(dicts[k], dict_lens[k], &one, sizeof one, &size);
     bcast_tensor x;
     bcast_diag d;
-    bcast_status st = bcast_npy_read_mem(file, size, "nul.npy", &x, NULL, 1 << 20, &d);
+    bcast_status st =
+        bcast_npy_read_mem(file, size, "nul.npy", &x, NULL, 1 << 20, &d);
     CHECK_INT(st, BCAST_PARSE);
-    if (st == BCAST_OK) bcast_tensor_release(&x);
-    else CHECK_CONTAINS(d.message, "NUL");
+    if (st == BCAST_OK)
+      bcast_tensor_release(&x);
+    else
+      CHECK_CONTAINS(d.message, "NUL");
     free(file);
   }
 }

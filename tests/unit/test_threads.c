@@ -123,10 +123,13 @@ static void *worker(void *arg) {
 /* The text for scan + verify: the third op fails (ranks differ under the
  * tosa profile). */
 static const char mlir_verify[] =
-    "func.func @f(%a: tensor<2x1xf32>, %b: tensor<1x3xf32>) -> tensor<2x3xf32> {\n"
-    "  %0 = tosa.add %a, %b : (tensor<2x1xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>\n"
+    "func.func @f(%a: tensor<2x1xf32>, %b: tensor<1x3xf32>) -> "
+    "tensor<2x3xf32> {\n"
+    "  %0 = tosa.add %a, %b : (tensor<2x1xf32>, tensor<1x3xf32>) -> "
+    "tensor<2x3xf32>\n"
     "  %1 = tosa.exp %0 : (tensor<2x3xf32>) -> tensor<2x3xf32>\n"
-    "  %2 = tosa.sub %a, %b : (tensor<2x1xf32>, tensor<3xf32>) -> tensor<2x3xf32>\n"
+    "  %2 = tosa.sub %a, %b : (tensor<2x1xf32>, tensor<3xf32>) -> "
+    "tensor<2x3xf32>\n"
     "  return %1 : tensor<2x3xf32>\n}\n";
 
 TEST(threads_share_plans_compute_and_mlir) {
@@ -158,9 +161,9 @@ TEST(threads_share_plans_compute_and_mlir) {
   if (t->failures) return;
   s.expect = ref.data;
   o.threads = 2;
-  CHECK_INT(bcast_ew_plan_create(&s.plan, BCAST_OP_ADD, NULL, 2, in, NULL, &o,
-                                 NULL),
-            BCAST_OK);
+  CHECK_INT(
+      bcast_ew_plan_create(&s.plan, BCAST_OP_ADD, NULL, 2, in, NULL, &o, NULL),
+      BCAST_OK);
   s.mlir = mlir_verify;
   /* Lowering refuses the failing op, so it gets the text without it. */
   static char lowerable[sizeof mlir_verify];

@@ -64,15 +64,22 @@ static void random_case(uint64_t *rng, tcase *c, size_t n) {
 static int build_maps(test_ctx *t, tcase *c) {
   for (size_t k = 0; k < c->n; k++) {
     bcast_diag diag;
-    bcast_status st = bcast_tile_map_init(
-        &c->maps[k], &c->in[k], &c->out, c->implicit[k] ? NULL : c->dims[k],
-        (size_t)c->in[k].rank, &diag);
+    bcast_status st = bcast_tile_map_init(&c->maps[k], &c->in[k], &c->out,
+                                          c->implicit[k] ? NULL : c->dims[k],
+                                          (size_t)c->in[k].rank, &diag);
     if (st != BCAST_OK) {
       test_fail(t, __FILE__, __LINE__, "operand %zu: %s", k, diag.message);
       return 0;
     }
   }
   return 1;
+}
+
+/* A random case of 1 to MAX_OPS operands with their maps built; 0 after
+ * reporting a map the library refused. */
+static int random_mapped_case(test_ctx *t, uint64_t *rng, tcase *c) {
+  random_case(rng, c, (size_t)test_rand_range(rng, 1, MAX_OPS));
+  return build_maps(t, c);
 }
 
 /* C-order position of an index; the operand index an output index reads. */
@@ -107,7 +114,8 @@ static int box_has(const bcast_box *b, const int64_t *idx) {
 /* The input box is exactly the set of operand elements the output box
  * reads: every element it reads lies in it, and it holds no other. */
 static void check_input_box(test_ctx *t, const bcast_tile_map *m,
-                            const bcast_box *out_box, const bcast_box *in_box) {
+                            const bcast_box *out_box,
+                            const bcast_box *in_box) {
   int64_t total = shape_count(&m->in);
   char *read = calloc((size_t)total + 1, 1);
   int64_t idx[BCAST_MAX_RANK], in_idx[BCAST_MAX_RANK];
@@ -129,8 +137,7 @@ TEST(tile_input_boxes_are_exactly_what_tiles_read) {
   uint64_t rng = test_seed();
   for (int iter = 0; iter < 2000; iter++) {
     tcase c;
-    random_case(&rng, &c, (size_t)test_rand_range(&rng, 1, MAX_OPS));
-    if (!build_maps(t, &c)) return;
+    if (!random_mapped_case(t, &rng, &c)) return;
     /* A random output box, sometimes empty. */
     bcast_box ob;
     ob.rank = c.out.rank;
@@ -187,8 +194,7 @@ TEST(tiler_partitions_into_contiguous_runs_within_budget) {
   uint64_t rng = test_seed();
   for (int iter = 0; iter < 1000; iter++) {
     tcase c;
-    random_case(&rng, &c, (size_t)test_rand_range(&rng, 1, MAX_OPS));
-    if (!build_maps(t, &c)) return;
+    if (!random_mapped_case(t, &rng, &c)) return;
     int64_t budget = test_rand_range(&rng, 4 * (int64_t)(c.n + 1), 2000);
     bcast_tiler tl;
     bcast_diag diag;
@@ -204,7 +210,8 @@ TEST(tiler_partitions_into_contiguous_runs_within_budget) {
       int64_t bytes = 4 * bcast_box_elem_count(&box);
       for (size_t k = 0; k < c.n; k++) {
         bcast_box ib;
-        CHECK_INT(bcast_tile_input_box(&c.maps[k], &box, &ib, &diag), BCAST_OK);
+        CHECK_INT(bcast_tile_input_box(&c.maps[k], &box, &ib, &diag),
+                  BCAST_OK);
         bytes += 4 * bcast_box_elem_count(&ib);
       }
       CHECK(bytes <= budget);
@@ -326,8 +333,9 @@ TEST(tile_runs_equal_the_whole_op_from_whole_and_block_inputs) {
       }
       CHECK_INT(bcast_tensor_box(&out_box, &got_blocks, NULL, &box, &diag),
                 BCAST_OK);
-      CHECK_INT(bcast_tile_views(n, c.maps, blocks, origins, &box, views, &diag),
-                BCAST_OK);
+      CHECK_INT(
+          bcast_tile_views(n, c.maps, blocks, origins, &box, views, &diag),
+          BCAST_OK);
       CHECK_INT(n == 1 ? bcast_tensor_copy(&out_box, &views[0], 1, &diag)
                        : bcast_ew_compute_into(op, NULL, n, views, &out_box,
                                                &o, &diag),
@@ -549,9 +557,10 @@ TEST(tiler_refuses_outputs_past_int64_elements_and_plans_empty_ones) {
   CHECK_INT(bcast_tiler_init(&tl, 1, &m, &eb, 1, INT64_MAX, &diag),
             BCAST_OVERFLOW);
   /* A 0 dim beside huge ones: an empty output, no tiles. */
-  static const int64_t empty[][3] = {
-      {0, INT64_MAX, 1}, {INT64_MAX, 0, 1}, {(int64_t)1 << 62, 0, (int64_t)1 << 62},
-      {INT64_MAX, INT64_MAX, 0}};
+  static const int64_t empty[][3] = {{0, INT64_MAX, 1},
+                                     {INT64_MAX, 0, 1},
+                                     {(int64_t)1 << 62, 0, (int64_t)1 << 62},
+                                     {INT64_MAX, INT64_MAX, 0}};
   const int64_t ones[] = {1, 1, 1};
   for (size_t c = 0; c < sizeof empty / sizeof empty[0]; c++) {
     if (!near_max_map(t, 3, ones, empty[c], &m)) continue;

@@ -65,8 +65,8 @@ static bcast_status run1(bcast_op op, const bcast_op_attrs *attrs,
     if (bcast_tensor_wrap(&in[k], BCAST_FLOAT32, 1, &n, NULL, (void *)x,
                           NULL) != BCAST_OK)
       return BCAST_INVALID_ARGUMENT;
-  bcast_status st = bcast_ew_compute(op, attrs, (size_t)bcast_ew_arity(op),
-                                     in, &out, NULL, NULL);
+  bcast_status st = bcast_ew_compute(op, attrs, (size_t)bcast_op_arity(op), in,
+                                     &out, NULL, NULL);
   if (st == BCAST_OK) memcpy(y, out.data, (size_t)n * sizeof *y);
   bcast_tensor_release(&out);
   return st;
@@ -82,8 +82,8 @@ TEST(zero_init_op_attrs_mean_the_defaults) {
     /* CAST without a result type is refused (0 is not BOOL). */
     bcast_dtype result;
     const bcast_dtype f32 = BCAST_FLOAT32;
-    CHECK_INT(bcast_ew_result_dtype(BCAST_OP_CAST, BCAST_PROFILE_TOSA, 1,
-                                    &f32, both[k], &result, NULL),
+    CHECK_INT(bcast_ew_result_dtype(BCAST_OP_CAST, BCAST_PROFILE_TOSA, 1, &f32,
+                                    both[k], &result, NULL),
               BCAST_INVALID_ARGUMENT);
     CHECK_INT(run1(BCAST_OP_CAST, both[k], x, y, 4), BCAST_INVALID_ARGUMENT);
     /* CLAMP without bounds leaves every value, NaN propagates. */
@@ -151,17 +151,16 @@ TEST(zero_init_npy_write_opts_mean_null) {
   const int64_t shape[2] = {2, 2};
   const int32_t v[4] = {1, -2, 3, 70000};
   bcast_tensor x;
-  CHECK_INT(bcast_tensor_wrap(&x, BCAST_INT32, 2, shape, NULL, (void *)v,
-                              NULL),
-            BCAST_OK);
+  CHECK_INT(
+      bcast_tensor_wrap(&x, BCAST_INT32, 2, shape, NULL, (void *)v, NULL),
+      BCAST_OK);
   const bcast_npy_write_opts zero = {0};
   char *bytes[2] = {NULL, NULL};
   long size[2] = {-1, -2};
   for (int k = 0; k < 2; k++) {
     snprintf(paths[k], sizeof paths[k], "/tmp/bcast_zero_init_%ld_%d.npy",
              (long)getpid(), k);
-    CHECK_INT(bcast_npy_write(paths[k], &x, k ? NULL : &zero, NULL),
-              BCAST_OK);
+    CHECK_INT(bcast_npy_write(paths[k], &x, k ? NULL : &zero, NULL), BCAST_OK);
     FILE *f = fopen(paths[k], "rb");
     if (!f) continue;
     bytes[k] = calloc(1, 4096);

@@ -12,15 +12,22 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
 /* X(name, function, one-line summary) */
 #define CLI_COMMAND_LIST(X)                                                   \
-  X("verify", cmd_verify, "check ops in .mlir files against the broadcast rules") \
-  X("infer", cmd_infer, "infer the broadcast shape of shapes or MLIR types")   \
-  X("broadcast", cmd_broadcast, "ONNX Broadcast: write z0.npy..zL.npy of N inputs") \
+  X("verify", cmd_verify,                                                     \
+    "check ops in .mlir files against the broadcast rules")                   \
+  X("infer", cmd_infer, "infer the broadcast shape of shapes or MLIR types")  \
+  X("broadcast", cmd_broadcast,                                               \
+    "ONNX Broadcast: write z0.npy..zL.npy of N inputs")                       \
   X("broadcast-to", cmd_broadcast_to, "broadcast one .npy file to a shape")   \
-  X("lower", cmd_lower, "lower TOSA element-wise ops in .mlir to linalg.generic") \
-  X("info", cmd_info, "print dtype, shape, order and first elements of .npy files") \
-  X("run", cmd_run, "run a TOSA element-wise op over .npy files (broadcast, no copies)") \
-  X("broadcast-in-dim", cmd_broadcast_in_dim, "XLA BroadcastInDim of a .npy file or a shape") \
-  X("explain", cmd_explain, "spell implicit broadcasting out as broadcast_dimensions")
+  X("lower", cmd_lower,                                                       \
+    "lower TOSA element-wise ops in .mlir to linalg.generic")                 \
+  X("info", cmd_info,                                                         \
+    "print dtype, shape, order and first elements of .npy files")             \
+  X("run", cmd_run,                                                           \
+    "run a TOSA element-wise op over .npy files (broadcast, no copies)")      \
+  X("broadcast-in-dim", cmd_broadcast_in_dim,                                 \
+    "XLA BroadcastInDim of a .npy file or a shape")                           \
+  X("explain", cmd_explain,                                                   \
+    "spell implicit broadcasting out as broadcast_dimensions")
 
 #define CLI_DECLARE_(name, fn, summary) int fn(int argc, char **argv);
 CLI_COMMAND_LIST(CLI_DECLARE_)
@@ -79,15 +86,16 @@ int cli_read_npy(const char *path, bcast_tensor *out, bcast_npy_info *info,
  * (bcast_npy_map); BCAST_MAP_MIN_BYTES in the environment overrides it. */
 #define CLI_MAP_MIN_BYTES ((int64_t)64 << 20)
 int64_t cli_map_min_bytes(void);
-/* Hands the pages of every mapped input back to the page cache (they are
- * mapped again when touched), so that a streamed run's resident memory
- * stays one tile's however large its inputs. */
-void cli_drop_mapped_pages(void);
 /* The help text paragraph on input names (cli_read_npy). */
 #define CLI_INPUT_FORMS_HELP                                                  \
-  "Inputs: a .npy file; '-' for standard input (once; a file named '-' is\n" \
-  "./-); ARCHIVE.npz:NAME for member NAME of an np.savez or\n"             \
+  "Inputs: a .npy file; '-' for standard input (once; a file named '-' is\n"  \
+  "./-); ARCHIVE.npz:NAME for member NAME of an np.savez or\n"                \
   "np.savez_compressed archive, or ARCHIVE.npz for its only member.\n"
+/* The help text paragraph on archive outputs (cli_write_npy). */
+#define CLI_ARCHIVE_OUTPUT_HELP                                               \
+  "An archive output (-o X.npz, -o X.npz:NAME) is added to an existing\n"     \
+  "archive: members of the names written are replaced, every other member\n"  \
+  "is kept as it is (remove the file first for a fresh archive).\n"
 
 /* Whether path is "-" (standard input or output). */
 int cli_is_std(const char *path);
@@ -96,9 +104,11 @@ int cli_stdin_once(char **files, int n);
 /* Whether output names an .npz archive ("x.npz" or "x.npz:NAME"). */
 int cli_output_is_archive(const char *output);
 /* Writes n results t[0..n) (opts: NULL or n entries) to output: "-" is
- * standard output (one result, not a terminal); "x.npz" an archive of
- * members arr_0.. as numpy.savez names them; "x.npz:NAME" an archive of one
- * member NAME; anything else one .npy file.  CLI_OK or reported CLI_USAGE. */
+ * standard output (one result, not a terminal); "x.npz" members arr_0..
+ * (numpy.savez's names) and "x.npz:NAME" one member NAME of an archive,
+ * added to an existing one, whose other members are kept
+ * (bcast_npz_update); anything else one .npy file.  CLI_OK or reported
+ * CLI_USAGE. */
 int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
                   const bcast_npy_write_opts *opts);
 /* Writes t[i] to the .npy file paths[i] for i < n, all or none: no file
@@ -121,55 +131,27 @@ void cli_progress_init(cli_progress *p, int quiet);
 void cli_progress_update(void *ctx, int64_t done, int64_t total);
 void cli_progress_end(cli_progress *p);
 
-/* Streaming (stream.c): an output larger than --memory is computed tile by
- * tile and written as it is made, so the process holds one tile (at most
- * half of --memory, 64 MiB at most), not the output. */
+/* Streaming (write.c): an output larger than --memory is computed tile
+ * by tile and written as it is made by the library (bcast/save.h), so the
+ * process holds one tile (at most half of --memory, 64 MiB at most), not
+ * the output. */
 #define CLI_DEFAULT_MEMORY ((int64_t)1 << 30)
-typedef struct cli_stream_job {
-  const char *path;            /* the output .npy file */
-  bcast_tensor layout;         /* its dtype, rank and shape (no data) */
-  size_t n;                    /* operands, 1 to 3 */
-  const bcast_tensor *inputs;  /* the whole operands */
-  const int64_t *dims;         /* BroadcastInDim's map of a copy, or NULL */
-  size_t n_dims;               /* (implicit broadcasting) */
-  int op_job;                  /* 1: op over the inputs; 0: copy inputs[0] */
-  bcast_op op;
-  const bcast_op_attrs *attrs;
-  const bcast_ew_options *options; /* for a tile: no declared shapes */
-  int threads;                 /* copies */
-  int big_endian;              /* write '>' data */
-} cli_stream_job;
 /* Whether an output of this layout streams under --memory (not strings,
  * whose width depends on the data). */
 int cli_stream_wanted(const bcast_tensor *layout, int64_t memory);
-/* Writes jobs[0..n) to their paths all or none, tile by tile, after
- * checking the file systems have room; a progress line as cli_progress.
+struct cli_out_opts;
+/* Streams views[k] to paths[k] for k < n, all or none, keeping the byte
+ * order info[k] gives; the outputs must be .npy files and within
+ * --max-bytes when it was given (reported otherwise: exit 2 and 1).
  * CLI_OK or the reported exit code. */
-int cli_stream_write(size_t n, const cli_stream_job *jobs, int64_t memory,
-                     int quiet);
-
-/* Streams copies: paths[k] gets x[k] broadcast to layouts[k] (through dims,
- * or implicitly when dims is NULL), all or none; the outputs must be .npy
- * files and within max_bytes (reported otherwise: exit 2 and 1). */
-int cli_stream_copies(size_t n, char *const *paths, const bcast_tensor *x,
-                      const bcast_tensor *layouts, const bcast_npy_info *info,
-                      const int64_t *dims, size_t n_dims, int64_t max_bytes,
-                      int64_t memory, int threads, int quiet);
+int cli_stream_views(size_t n, char *const *paths, const bcast_tensor *views,
+                     const bcast_npy_info *info, const struct cli_out_opts *o);
 /* Streams op over inputs (already planned: layout is the output's) to
- * path, with the same checks. */
-int cli_stream_op(const char *path, const bcast_tensor *layout, size_t n,
+ * -o, with the same checks. */
+int cli_stream_op(const bcast_tensor *layout, size_t n,
                   const bcast_tensor *inputs, bcast_op op,
-                  const bcast_op_attrs *attrs,
-                  const bcast_ew_options *options, int64_t max_bytes,
-                  int64_t memory, int quiet);
-/* The help lines of --memory and --quiet. */
-#define CLI_MEMORY_HELP                                                       \
-  "  --memory N         outputs larger than N bytes (default 1G) are\n"      \
-  "                     written to their .npy file tile by tile, holding\n"  \
-  "                     one tile (at most N/2, 64M at most), limited by\n"   \
-  "                     free disk space, and by --max-bytes if given;\n"     \
-  "                     .npy inputs of 64M or more are mapped, not read\n"   \
-  "  --quiet            no progress line on a terminal\n"
+                  const bcast_op_attrs *attrs, const bcast_ew_options *options,
+                  const struct cli_out_opts *o);
 
 /* Prints every op of the op table with its input count, input types per
  * profile, result type and attributes (bcast --list-ops). */
@@ -180,30 +162,63 @@ bcast_npy_write_opts cli_npy_write_opts(const bcast_npy_info *info);
 /* Prints "label: dtype [shape]" and the values (all up to 64, else the
  * first 16). */
 void cli_print_tensor(FILE *out, const char *label, const bcast_tensor *t);
-/* Whether arg is the option name, alone or as "name=VALUE". */
-int cli_option_is(const char *arg, const char *name);
-/* The value of option name at argv[*i] ("--name VALUE" or "--name=VALUE"),
- * advancing *i past it; NULL (reported) when it is missing. */
-const char *cli_option_value(int argc, char **argv, int *i, const char *name,
-                             const char *arg);
-/* If arg is --profile (or --profile=P), reads the profile into *out and
- * returns 1; returns -1 after reporting a bad value; 0 if arg is not it. */
-int cli_profile_option(const char *cmd, int argc, char **argv, int *i,
-                       const char *arg, bcast_profile *out);
 /* Parses a shape argument that may name dims; 0 after reporting. */
 int cli_parse_symbolic_shape(const char *text, bcast_symbols *symbols,
                              bcast_shape *out);
 /* Parses a byte count with optional K/M/G/T suffix (binary). */
 int cli_parse_bytes(const char *text, int64_t *out);
 
-/* --op-profile PATTERN=PROFILE (op_profile.c), shared by verify and lower. */
+/* ------------------------------------------------------------------------ */
+/* What the options of several commands are stored as (options.h has each
+ * command's struct; options.c fills them). */
+
+/* Arguments collected in order. */
+typedef struct cli_args {
+  int n;
+  char **items;
+} cli_args;
+/* Room for every argument of argv; 0 (reported) when out of memory. */
+int cli_args_init(cli_args *a, int argc);
+/* --profile P. */
+typedef struct cli_profile_opt {
+  bcast_profile profile;
+  int given;
+} cli_profile_opt;
+/* --op-profile PATTERN=PROFILE, repeatable (verify, lower). */
 #define CLI_MAX_OP_PROFILES 64
 typedef struct cli_op_profiles {
   bcast_mlir_op_profile rules[CLI_MAX_OP_PROFILES];
   size_t n_rules;
 } cli_op_profiles;
-/* If arg is --op-profile, adds its rule and returns 1; -1 after reporting a
- * bad rule; 0 if arg is not it. */
-int cli_op_profile_option(const char *cmd, int argc, char **argv, int *i,
-                          const char *arg, cli_op_profiles *p);
+
+/* ------------------------------------------------------------------------ */
+/* Reading inputs and writing results (write.c): what the commands that
+ * write arrays share. */
+
+/* -o, --print, --max-bytes, --memory, --threads, --quiet. */
+typedef struct cli_out_opts {
+  const char *output;
+  int print;
+  int64_t max_bytes;   /* default BCAST_DEFAULT_MAX_BYTES */
+  int max_bytes_given; /* without it a streamed output has no cap */
+  int64_t memory;      /* default CLI_DEFAULT_MEMORY */
+  int threads;
+  int quiet;
+} cli_out_opts;
+/* Reads files[0..n) into x and info (NULL for none) after checking that
+ * standard input is read once: CLI_OK, or the exit code of the first
+ * failure (reported; nothing held). */
+int cli_read_inputs(int n, char **files, bcast_tensor *x, bcast_npy_info *info,
+                    int64_t max_bytes);
+/* A result t as the options say: printed ("result: ...") with --print,
+ * else written to -o (cli_write_npy) with write options w (NULL:
+ * defaults).  CLI_OK or the reported exit code. */
+int cli_out_tensor(const cli_out_opts *o, const bcast_tensor *t,
+                   const bcast_npy_write_opts *w);
+/* A view of x (read from a file described by info) as the options say:
+ * streamed when over --memory, else materialized within --max-bytes and
+ * given to cli_out_tensor, keeping x's byte order and string kind.  A
+ * failure names what.  CLI_OK or the reported exit code. */
+int cli_out_view(const cli_out_opts *o, const char *what,
+                 const bcast_tensor *view, const bcast_npy_info *info);
 #endif

@@ -1,7 +1,5 @@
 /* Helpers shared by the commands: messages, files, option values. */
-#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE /* madvise(MADV_DONTNEED) */
-#endif
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -11,7 +9,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,6 +42,36 @@ static char *too_large(const char *path, int64_t max_bytes) {
   return NULL;
 }
 
+/* Reads fd to its end into a new buffer, growing by doubling up to
+ * max_bytes plus one byte to see it passed and one for the final NUL,
+ * whatever the file claims: devices and pipes have no size, and a regular
+ * file may grow while read.  *n bytes are read; *err is a failed read's
+ * errno; NULL when out of memory. */
+static char *read_all(int fd, int64_t max_bytes, size_t *n, int *err) {
+  const size_t limit =
+      (uint64_t)max_bytes > SIZE_MAX - 2 ? SIZE_MAX : (size_t)max_bytes + 2;
+  size_t cap = limit < ((size_t)1 << 16) ? limit : (size_t)1 << 16;
+  char *buf = malloc(cap);
+  while (buf) {
+    if (*n + 1 >= cap) {
+      if (cap >= limit) break; /* passed the cap */
+      size_t grown = cap > limit / 2 ? limit : cap * 2;
+      char *bigger = realloc(buf, grown);
+      if (!bigger) {
+        free(buf);
+        return NULL;
+      }
+      buf = bigger;
+      cap = grown;
+    }
+    ptrdiff_t got = cli_fd_read(fd, buf + *n, cap - 1 - *n);
+    if (got < 0) *err = errno;
+    if (got <= 0) break;
+    *n += (size_t)got;
+  }
+  return buf;
+}
+
 char *cli_read_file(const char *path, size_t *len, int64_t max_bytes) {
   const int from_stdin = strcmp(path, "-") == 0;
   const char *name = from_stdin ? "<stdin>" : path;
@@ -65,32 +92,8 @@ char *cli_read_file(const char *path, size_t *len, int64_t max_bytes) {
     if (!from_stdin) close(fd);
     return NULL;
   }
-  /* Grow by doubling up to the cap (plus one byte to see it passed and one
-   * for the final NUL), whatever the file claims: devices and pipes have
-   * no size, and a regular file may grow while read. */
-  const size_t limit = (uint64_t)max_bytes > SIZE_MAX - 2
-                           ? SIZE_MAX
-                           : (size_t)max_bytes + 2;
-  size_t cap = limit < ((size_t)1 << 16) ? limit : (size_t)1 << 16, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    if (n + 1 >= cap) {
-      if (cap >= limit) break; /* passed the cap */
-      size_t grown = cap > limit / 2 ? limit : cap * 2;
-      char *bigger = realloc(buf, grown);
-      if (!bigger) {
-        free(buf);
-        buf = NULL;
-        break;
-      }
-      buf = bigger;
-      cap = grown;
-    }
-    ptrdiff_t got = cli_fd_read(fd, buf + n, cap - 1 - n);
-    if (got < 0) err = errno;
-    if (got <= 0) break;
-    n += (size_t)got;
-  }
+  size_t n = 0;
+  char *buf = read_all(fd, max_bytes, &n, &err);
   if (!from_stdin) close(fd);
   if (!buf) {
     cli_error("%s: out of memory reading the file", name);
@@ -114,8 +117,7 @@ char *cli_read_file(const char *path, size_t *len, int64_t max_bytes) {
  * parentheses) is the tuple "(4,3)"; other text is kept.  Returns text or
  * buf. */
 static const char *shape_text_form(const char *text, char *buf, size_t cap) {
-  if (!strchr(text, ',') || strpbrk(text, "[(<") ||
-      strlen(text) + 3 > cap)
+  if (!strchr(text, ',') || strpbrk(text, "[(<") || strlen(text) + 3 > cap)
     return text;
   snprintf(buf, cap, "(%s)", text);
   return buf;
@@ -139,14 +141,11 @@ int cli_parse_bytes(const char *text, int64_t *out) {
   if (*text == '-' || *text == '\0') goto bad;
   unsigned long long v = strtoull(text, &end, 10);
   if (errno || end == text) goto bad;
-  int shift = 0;
-  switch (*end) {
-  case 'K': case 'k': shift = 10; end++; break;
-  case 'M': case 'm': shift = 20; end++; break;
-  case 'G': case 'g': shift = 30; end++; break;
-  case 'T': case 't': shift = 40; end++; break;
-  default: break;
-  }
+  /* K, M, G, T: 2^10, 2^20, 2^30, 2^40 (either case). */
+  static const char units[] = "KMGT";
+  const char *unit = *end ? strchr(units, toupper((unsigned char)*end)) : NULL;
+  const int shift = unit ? 10 * (int)(unit - units + 1) : 0;
+  if (unit) end++;
   if (*end == 'i' && shift) end++;
   if (*end == 'B' || *end == 'b') end++;
   if (*end != '\0') goto bad;
@@ -195,35 +194,6 @@ int cli_parse_dims(const char *text, int64_t *dims, size_t *n) {
   return 1;
 }
 
-int cli_option_is(const char *arg, const char *name) {
-  size_t n = strlen(name);
-  return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
-}
-
-const char *cli_option_value(int argc, char **argv, int *i, const char *name,
-                             const char *arg) {
-  size_t n = strlen(name);
-  if (arg[n] == '=') return arg + n + 1;
-  if (*i + 1 >= argc) {
-    cli_error("%s needs a value", name);
-    return NULL;
-  }
-  return argv[++*i];
-}
-
-int cli_profile_option(const char *cmd, int argc, char **argv, int *i,
-                       const char *arg, bcast_profile *out) {
-  if (!cli_option_is(arg, "--profile")) return 0;
-  const char *v = cli_option_value(argc, argv, i, "--profile", arg);
-  if (!v) return -1;
-  if (bcast_profile_parse(v, out) != BCAST_OK) {
-    cli_error("%s: --profile takes trait, mlir, tosa, numpy or xla, not '%s'",
-              cmd, v);
-    return -1;
-  }
-  return 1;
-}
-
 int cli_parse_symbolic_shape(const char *text, bcast_symbols *symbols,
                              bcast_shape *out) {
   bcast_diag diag;
@@ -261,52 +231,24 @@ static int has_suffix(const char *s, size_t len, const char *suffix) {
 }
 
 /* Splits "ARCHIVE.npz:NAME" at its last ".npz:" into an allocated archive
- * path and *member (pointing into path).  0 when path has no such part. */
-static int split_member(const char *path, char **archive, const char **member) {
+ * path and *member (pointing into path).  0 when path has no such part,
+ * -1 (reported) when out of memory. */
+static int split_member(const char *path, char **archive,
+                        const char **member) {
   const char *at = NULL;
   for (const char *p = strstr(path, ".npz:"); p; p = strstr(p + 1, ".npz:"))
     at = p;
   if (!at || !at[5]) return 0;
   size_t len = (size_t)(at - path) + 4;
   *archive = malloc(len + 1);
-  if (!*archive) return 0;
+  if (!*archive) {
+    cli_error("%s: out of memory", path);
+    return -1;
+  }
   memcpy(*archive, path, len);
   (*archive)[len] = '\0';
   *member = at + 5;
   return 1;
-}
-
-/* The inputs this process mapped (cli_read_npy), whose pages a long
- * streamed run hands back to the page cache as it goes. */
-#define CLI_MAX_MAPPED 16
-static struct {
-  const void *data;
-  size_t bytes;
-} mapped[CLI_MAX_MAPPED];
-static size_t n_mapped;
-
-static void remember_mapped(const bcast_tensor *t) {
-  int64_t count;
-  if (n_mapped == CLI_MAX_MAPPED ||
-      bcast_tensor_elem_count(t, &count, NULL) != BCAST_OK || count == 0)
-    return;
-  /* A mapped file's data is one block, C or Fortran order. */
-  mapped[n_mapped].data = t->data;
-  mapped[n_mapped].bytes = (size_t)count * bcast_dtype_size(t->dtype);
-  n_mapped++;
-}
-
-void cli_drop_mapped_pages(void) {
-#if defined(__linux__)
-  const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-  for (size_t k = 0; k < n_mapped; k++) {
-    uintptr_t lo = (uintptr_t)mapped[k].data & ~(page - 1);
-    uintptr_t hi = (uintptr_t)mapped[k].data + mapped[k].bytes;
-    /* Read-only file pages: dropping them only unmaps them from this
-     * process; the next touch maps them again from the page cache. */
-    madvise((void *)lo, hi - lo, MADV_DONTNEED);
-  }
-#endif
 }
 
 int64_t cli_map_min_bytes(void) {
@@ -324,11 +266,13 @@ int cli_read_npy(const char *path, bcast_tensor *out, bcast_npy_info *info,
   int have_stat = 0;
   char *archive = NULL;
   const char *member = NULL;
+  int split = 0;
   if (cli_is_std(path)) {
     st = bcast_npy_read_stream(stdin_read, NULL, "<stdin>", out, info,
                                max_bytes, &diag);
   } else if (!(have_stat = stat(path, &sb) == 0) &&
-             split_member(path, &archive, &member)) {
+             (split = split_member(path, &archive, &member)) != 0) {
+    if (split < 0) return CLI_USAGE;
     st = bcast_npz_read(archive, member, out, info, max_bytes, &diag);
     free(archive);
   } else if (has_suffix(path, strlen(path), ".npz")) {
@@ -339,9 +283,8 @@ int cli_read_npy(const char *path, bcast_tensor *out, bcast_npy_info *info,
      * input may be larger than memory.  What cannot be used in place
      * (big-endian or string data) is read as before. */
     st = BCAST_UNSUPPORTED;
-    if (have_stat && S_ISREG(sb.st_mode) && sb.st_size >= cli_map_min_bytes() &&
-        (st = bcast_npy_map(path, out, info, &diag)) == BCAST_OK)
-      remember_mapped(out);
+    if (have_stat && S_ISREG(sb.st_mode) && sb.st_size >= cli_map_min_bytes())
+      st = bcast_npy_map(path, out, info, &diag);
     if (st == BCAST_UNSUPPORTED)
       st = bcast_npy_read(path, out, info, max_bytes, &diag);
   }
@@ -369,6 +312,7 @@ int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
   bcast_status st;
   char *archive = NULL;
   const char *member = NULL;
+  int split = 0;
   if (cli_is_std(output)) {
     if (n != 1) {
       cli_error("-o -: %zu results cannot share standard output; write them "
@@ -381,8 +325,10 @@ int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
                 ".npy bytes");
       return CLI_USAGE;
     }
-    st = bcast_npy_write_stream(stdout_write, NULL, "<stdout>", t, opts, &diag);
-  } else if (split_member(output, &archive, &member)) {
+    st =
+        bcast_npy_write_stream(stdout_write, NULL, "<stdout>", t, opts, &diag);
+  } else if ((split = split_member(output, &archive, &member)) != 0) {
+    if (split < 0) return CLI_USAGE;
     if (n != 1) {
       cli_error("%s: %zu results need an archive without a member name "
                 "(members arr_0..arr_%zu)",
@@ -390,10 +336,10 @@ int cli_write_npy(const char *output, size_t n, const bcast_tensor *t,
       free(archive);
       return CLI_USAGE;
     }
-    st = bcast_npz_write(archive, 1, &member, t, opts, &diag);
+    st = bcast_npz_update(archive, 1, &member, t, opts, &diag);
     free(archive);
   } else if (cli_output_is_archive(output)) {
-    st = bcast_npz_write(output, n, NULL, t, opts, &diag);
+    st = bcast_npz_update(output, n, NULL, t, opts, &diag);
   } else if (n == 1) {
     st = bcast_npy_write(output, t, opts, &diag);
   } else {
@@ -515,11 +461,16 @@ void cli_progress_end(cli_progress *p) {
 
 static const char *result_rule_text(bcast_op_result_rule rule) {
   switch (rule) {
-  case BCAST_RESULT_SAME: return "the input type (numpy: the promoted type)";
-  case BCAST_RESULT_BOOL: return "bool";
-  case BCAST_RESULT_MUL: return "the input type (tosa: int8, int16 -> int32)";
-  case BCAST_RESULT_CAST: return "the attribute 'to'";
-  case BCAST_RESULT_TRUE_DIV: return "float (integers and bool: float64)";
+  case BCAST_RESULT_SAME:
+    return "the input type (numpy: the promoted type)";
+  case BCAST_RESULT_BOOL:
+    return "bool";
+  case BCAST_RESULT_MUL:
+    return "the input type (tosa: int8, int16 -> int32)";
+  case BCAST_RESULT_CAST:
+    return "the attribute 'to'";
+  case BCAST_RESULT_TRUE_DIV:
+    return "float (integers and bool: float64)";
   }
   return "?";
 }

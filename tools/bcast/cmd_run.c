@@ -5,223 +5,272 @@
  *             [--mlir 'OP-LINE'] [--max-bytes N]
  *
  * Every input is read whole before the output is written (to a temporary
- * file, renamed), so OUT.npy may name an input. */
+ * file, renamed), so OUT.npy may name an input.  A run goes through
+ * stages, each a function: the options (a table), the op, the inputs,
+ * the attributes and --mlir's signature, the output. */
 #include <errno.h>
-#include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
+#include "options.h"
 
-#define RUN_MAX_ATTRS 16
+/* The --help of bcast run, after the op names (print_op_names); its
+ * options are options.c's rows. */
+static void print_op_names(FILE *out);
 
-typedef struct run_opts {
-  const char *op_name;
-  const char *output;
-  const char *mlir;
-  const char *profile;
-  const char *broadcast_dims;
-  int checked;
-  int threads;
-  int help;
-  int print;     /* --print: show the result instead of writing it */
-  int quiet;     /* --quiet: no progress line */
-  int list_ops;  /* --list-ops */
-  int64_t max_bytes;
-  int max_bytes_given; /* without --max-bytes, a streamed output has no cap */
-  int64_t memory; /* --memory: above it the output streams (stream.c) */
-  int n_attrs;
-  const char *attrs[RUN_MAX_ATTRS];
-  int nfiles;
-  char **files;
-} run_opts;
+static const char run_help_text[] =
+    "An operand may be a scalar: 3, -1, 2.5, nan, inf, true, false, typed\n"
+    "as NumPy types a Python scalar beside the arrays (NEP 50: int8 array\n"
+    "+ 3 is int8, + 2.5 is float64); a file named 3 is "
+    "./3.\n" CLI_INPUT_FORMS_HELP CLI_ARCHIVE_OUTPUT_HELP "\n"
+    "options:\n"
+    "  -o, --output FILE     the result .npy file; '-' standard output;\n"
+    "                        X.npz or X.npz:NAME an archive (member arr_0\n"
+    "                        or NAME)\n"
+    "  --print               print the result instead of writing it\n"
+    "  -q, --quiet           no progress line (shown on a terminal for\n"
+    "                        results of 256 MiB or more)\n"
+    "  --list-ops            list the ops: input types per profile, result\n"
+    "                        type, attributes\n"
+    "  --attr NAME=VALUE     an attribute (repeatable):\n"
+    "                          shift=N          mul: right shift, 0..63 "
+    "(int32)\n"
+    "                          round=true|false arithmetic_right_shift\n"
+    "                          min_val=V, max_val=V  clamp bounds: values\n"
+    "                                           of the input's type\n"
+    "                          nan_mode=PROPAGATE|IGNORE  clamp, maximum,\n"
+    "                                           minimum\n"
+    "                          input_zp=N, output_zp=N  negate (int8)\n"
+    "                          to=TYPE          cast target: int8, float16,\n"
+    "                                           f32, i1, bfloat16, ...\n"
+    "  --profile P           tosa (default: TOSA's types and numerics, equal\n"
+    "                        ranks), trait (tosa numerics, ranks expanded) "
+    "or\n"
+    "                        numpy (every numeric type, NumPy's results)\n"
+    "  --checked             fail where TOSA calls the result unpredictable\n"
+    "                        (integer overflow, division by 0, shift counts\n"
+    "                        out of range, pow outside its domain, NaN cast\n"
+    "                        to an integer), naming the element and values\n"
+    "  --broadcast-dimensions D,...\n"
+    "                        XLA's binary form: the output dims the\n"
+    "                        lower-rank operand's dims map to (strictly\n"
+    "                        increasing); its other dims become 1, then\n"
+    "                        size-1 dims broadcast both ways\n"
+    "  --threads N           threads (0 = automatic, default)\n"
+    "  --mlir 'OP-LINE'      a TOSA op in MLIR form, e.g.\n"
+    "                        '%r = tosa.add %a, %b : (tensor<2x?xf32>,\n"
+    "                        tensor<1x3xf32>) -> tensor<2x3xf32>': the op,\n"
+    "                        shapes ('?' checked at run time) and element\n"
+    "                        types the files must match; the line is also\n"
+    "                        verified under the profile\n"
+    "  --max-bytes N         the most bytes of each input read, and of the\n"
+    "                        output made, in memory (K/M/G/T suffixes;\n"
+    "                        default 1G); when given, also the largest\n"
+    "                        output written tile by tile\n"
+    "  --memory N            an output larger than N bytes (default 1G) is\n"
+    "                        written to its .npy file tile by tile, holding\n"
+    "                        one tile (at most N/2, 64M at most), limited by\n"
+    "                        free disk space, and by --max-bytes if given;\n"
+    "                        .npy inputs of 64M or more are mapped, not read\n"
+    "  -h, --help            this text\n"
+    "\n"
+    "exit status: 0 ok; 1 the op rejects the types, shapes or attributes,\n"
+    "or --checked found an unpredictable result; 2 usage, unreadable or\n"
+    "malformed files, write errors.\n";
 
-static void run_help(FILE *out) {
-  fputs(
+static const cli_help run_help = {print_op_names, run_help_text};
+
+/* Prints item, the next of a comma-separated list wrapped at 72 columns
+ * on lines indented by two (*used: the columns of the line so far, 0
+ * before the first); the last ends in '.'. */
+static void print_item(FILE *out, size_t *used, const char *item, int last) {
+  const size_t len = strlen(item) + 1;
+  if (*used == 0 || *used + 1 + len > 72) {
+    fputs(*used ? ",\n  " : "  ", out);
+    *used = 2;
+  } else {
+    fputs(", ", out);
+    *used += 2;
+  }
+  fputs(item, out);
+  *used += len - 1;
+  if (last) fputs(".\n", out);
+}
+
+/* The op names run takes, from the op table: TOSA's ops, NumPy's (the
+ * rows with no TOSA types) and the other names bcast_op_lookup accepts,
+ * each with the op it names. */
+static void print_op_names(FILE *out) {
+  int n_tosa = 0, n_numpy = 0;
+  for (int k = 0; k < BCAST_OP_COUNT; k++)
+    bcast_op_get((bcast_op)k)->tosa_types ? n_tosa++ : n_numpy++;
+  fprintf(
+      out,
       "usage: bcast run OP IN.npy|SCALAR... (-o OUT.npy | --print) [options]\n"
-      "       bcast run --mlir 'OP-LINE' IN.npy... (-o OUT.npy | --print) [options]\n"
+      "       bcast run --mlir 'OP-LINE' IN.npy... (-o OUT.npy | --print) "
+      "[options]\n"
       "       bcast run --list-ops\n"
       "\n"
-      "Runs one of the 36 TOSA element-wise ops (or NumPy's, below) over\n"
+      "Runs one of the %d TOSA element-wise ops (or NumPy's, below) over\n"
       ".npy files: inputs broadcast without copies, result written with\n"
-      "numpy.save's bytes.\n"
-      "OP is a TOSA name with or without 'tosa.' (add, mul, clamp, select,\n"
-      "cast, ...; intdiv, int_div and div are the same op), or one of\n"
-      "NumPy's (--profile numpy): divide, floor_divide, remainder (mod),\n"
-      "sqrt, square, less, less_equal, not_equal, fmax, fmin, and NumPy's\n"
-      "names subtract, multiply, negative, absolute, power, where, invert,\n"
-      "left_shift, right_shift.  With --profile numpy, inputs of different\n"
-      "types are promoted as NumPy does (int8 + uint8 -> int16).\n"
-      "An operand may be a scalar: 3, -1, 2.5, nan, inf, true, false, typed\n"
-      "as NumPy types a Python scalar beside the arrays (NEP 50: int8 array\n"
-      "+ 3 is int8, + 2.5 is float64); a file named 3 is ./3.\n"
-      CLI_INPUT_FORMS_HELP
-      "\n"
-      "options:\n"
-      "  -o, --output FILE     the result .npy file; '-' standard output;\n"
-      "                        X.npz or X.npz:NAME an archive (member arr_0\n"
-      "                        or NAME)\n"
-      "  --print               print the result instead of writing it\n"
-      "  --quiet               no progress line (shown on a terminal for\n"
-      "                        results of 256 MiB or more)\n"
-      "  --list-ops            list the ops: input types per profile, result\n"
-      "                        type, attributes\n"
-      "  --attr NAME=VALUE     an attribute (repeatable):\n"
-      "                          shift=N          mul: right shift, 0..63 (int32)\n"
-      "                          round=true|false arithmetic_right_shift\n"
-      "                          min_val=V, max_val=V  clamp bounds: values\n"
-      "                                           of the input's type\n"
-      "                          nan_mode=PROPAGATE|IGNORE  clamp, maximum,\n"
-      "                                           minimum\n"
-      "                          input_zp=N, output_zp=N  negate (int8)\n"
-      "                          to=TYPE          cast target: int8, float16,\n"
-      "                                           f32, i1, bfloat16, ...\n"
-      "  --profile P           tosa (default: TOSA's types and numerics, equal\n"
-      "                        ranks), trait (tosa numerics, ranks expanded) or\n"
-      "                        numpy (every numeric type, NumPy's results)\n"
-      "  --checked             fail where TOSA calls the result unpredictable\n"
-      "                        (integer overflow, division by 0, shift counts\n"
-      "                        out of range, pow outside its domain, NaN cast\n"
-      "                        to an integer), naming the element and values\n"
-      "  --broadcast-dimensions D,...\n"
-      "                        XLA's binary form: the output dims the\n"
-      "                        lower-rank operand's dims map to (strictly\n"
-      "                        increasing); its other dims become 1, then\n"
-      "                        size-1 dims broadcast both ways\n"
-      "  --threads N           threads (0 = automatic, default)\n"
-      "  --mlir 'OP-LINE'      a TOSA op in MLIR form, e.g.\n"
-      "                        '%r = tosa.add %a, %b : (tensor<2x?xf32>,\n"
-      "                        tensor<1x3xf32>) -> tensor<2x3xf32>': the op,\n"
-      "                        shapes ('?' checked at run time) and element\n"
-      "                        types the files must match; the line is also\n"
-      "                        verified under the profile\n",
-      out);
-  fputs(
-      "  --max-bytes N         the most bytes of each input read, and of the\n"
-      "                        output made, in memory (K/M/G/T suffixes;\n"
-      "                        default 1G); when given, also the largest\n"
-      "                        output written tile by tile\n"
-      "  --memory N            an output larger than N bytes (default 1G) is\n"
-      "                        written to its .npy file tile by tile, holding\n"
-      "                        one tile (at most N/2, 64M at most), limited by\n"
-      "                        free disk space, and by --max-bytes if given;\n"
-      "                        .npy inputs of 64M or more are mapped, not read\n"
-      "  -h, --help            this text\n"
-      "\n"
-      "exit status: 0 ok; 1 the op rejects the types, shapes or attributes,\n"
-      "or --checked found an unpredictable result; 2 usage, unreadable or\n"
-      "malformed files, write errors.\n",
-      out);
+      "numpy.save's bytes.  OP is one of them, with or without 'tosa.':\n",
+      n_tosa);
+  for (int tosa = 1; tosa >= 0; tosa--) {
+    if (!tosa) fputs("or one of NumPy's (--profile numpy):\n", out);
+    size_t used = 0;
+    int left = tosa ? n_tosa : n_numpy;
+    for (int k = 0; k < BCAST_OP_COUNT; k++) {
+      const bcast_op_info *info = bcast_op_get((bcast_op)k);
+      if (!info->tosa_types == !tosa)
+        print_item(out, &used, info->name, !--left);
+    }
+  }
+  fputs("or another name of one of them (NumPy's, TOSA's old ones):\n", out);
+  size_t used = 0;
+  bcast_op op, next;
+  const char *alias;
+  for (size_t a = 0; (alias = bcast_op_alias(a, &op)) != NULL; a++) {
+    char item[96];
+    snprintf(item, sizeof item, "%s (%s)", alias, bcast_op_get(op)->name);
+    print_item(out, &used, item, bcast_op_alias(a + 1, &next) == NULL);
+  }
+  fputs("With --profile numpy, inputs of different types are promoted as\n"
+        "NumPy does (int8 + uint8 -> int16).\n",
+        out);
 }
 
-/* "-1", "-2.5", "-inf": a negative scalar operand, not an option. */
-static int is_negative_literal(const char *arg) {
-  return arg[0] == '-' &&
-         ((arg[1] >= '0' && arg[1] <= '9') || arg[1] == '.' ||
-          !strcmp(arg, "-inf") || !strcmp(arg, "-nan"));
+/* ------------------------------------------------------------------------ */
+/* What a run works on, stage by stage. */
+
+typedef struct run_state {
+  run_opts o;
+  bcast_op op;
+  int arity;
+  char **files;       /* the operands as given, after the op's name */
+  bcast_mlir_op *mop; /* --mlir's line, parsed */
+  bcast_tensor x[3];
+  int n_read; /* x[0..n_read) are held */
+  bcast_op_attrs attrs;
+  bcast_ew_options options;
+  /* --mlir's signature, which options point at. */
+  bcast_shape declared[3], declared_result;
+  bcast_dtype declared_dtypes[3], declared_result_dtype;
+} run_state;
+
+/* ------------------------------------------------------------------------ */
+/* The op. */
+
+static int accept_any_op(const char *name, size_t len, void *ctx) {
+  (void)name;
+  (void)len;
+  (void)ctx;
+  return 1;
 }
 
-/* Returns 0 on a usage error (already reported). */
-static int parse_opts(int argc, char **argv, run_opts *o) {
-  memset(o, 0, sizeof *o);
-  o->max_bytes = BCAST_DEFAULT_MAX_BYTES;
-  o->memory = CLI_DEFAULT_MEMORY;
-  o->files = calloc((size_t)argc, sizeof *o->files);
-  if (!o->files) {
+/* Parses the op line into *op.  Returns 0 on an error (reported). */
+static int parse_mlir(const char *line, bcast_mlir_op *op, bcast_op *id) {
+  bcast_mlir_scanner scanner;
+  bcast_mlir_scanner_init(&scanner, line, strlen(line), accept_any_op, NULL);
+  bcast_diag diag;
+  int found = 0;
+  if (bcast_mlir_scan_next(&scanner, op, &found, &diag) != BCAST_OK) {
+    cli_diag("run: --mlir", &diag);
+    return 0;
+  }
+  if (!found) {
+    cli_error("run: --mlir: no operation with a type signature in '%s'", line);
+    return 0;
+  }
+  if (bcast_op_lookup(op->name, op->name_len, id) != BCAST_OK) {
+    cli_error("run: --mlir: '%.*s' is not one of the element-wise TOSA ops",
+              (int)op->name_len, op->name);
+    return 0;
+  }
+  return 1;
+}
+
+/* The op of --mlir's line; an op name may still come first, and must
+ * agree with it.  Returns 0 on an error (reported). */
+static int op_from_mlir(run_state *r) {
+  if (!(r->mop = malloc(sizeof *r->mop))) {
     cli_error("out of memory");
     return 0;
   }
-  int only_files = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i], *value;
-    if (only_files || arg[0] != '-' || strcmp(arg, "-") == 0 ||
-        is_negative_literal(arg)) {
-      o->files[o->nfiles++] = argv[i];
-    } else if (!strcmp(arg, "--")) {
-      only_files = 1;
-    } else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-      o->help = 1;
-    } else if (!strcmp(arg, "-o") || cli_option_is(arg, "--output")) {
-      if (!(value = cli_option_value(argc, argv, &i,
-                                 arg[1] == 'o' ? "-o" : "--output", arg)))
-        return 0;
-      o->output = value;
-    } else if (cli_option_is(arg, "--attr")) {
-      if (!(value = cli_option_value(argc, argv, &i, "--attr", arg))) return 0;
-      if (o->n_attrs == RUN_MAX_ATTRS) {
-        cli_error("run: more than %d --attr options", RUN_MAX_ATTRS);
-        return 0;
-      }
-      o->attrs[o->n_attrs++] = value;
-    } else if (cli_option_is(arg, "--profile")) {
-      if (!(value = cli_option_value(argc, argv, &i, "--profile", arg))) return 0;
-      o->profile = value;
-    } else if (cli_option_is(arg, "--broadcast-dimensions")) {
-      if (!(value = cli_option_value(argc, argv, &i, "--broadcast-dimensions", arg)))
-        return 0;
-      o->broadcast_dims = value;
-    } else if (!strcmp(arg, "--checked")) {
-      o->checked = 1;
-    } else if (!strcmp(arg, "--print")) {
-      o->print = 1;
-    } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
-      o->quiet = 1;
-    } else if (!strcmp(arg, "--list-ops")) {
-      o->list_ops = 1;
-    } else if (cli_option_is(arg, "--mlir")) {
-      if (!(value = cli_option_value(argc, argv, &i, "--mlir", arg))) return 0;
-      o->mlir = value;
-    } else if (cli_option_is(arg, "--threads")) {
-      if (!(value = cli_option_value(argc, argv, &i, "--threads", arg))) return 0;
-      char *end;
-      errno = 0;
-      long n = strtol(value, &end, 10);
-      if (errno || *end || end == value || n < 0 || n > 4096) {
-        cli_error("run: invalid thread count '%s' (expected 0..4096; 0 = "
-                  "automatic)",
-                  value);
-        return 0;
-      }
-      o->threads = (int)n;
-    } else if (cli_option_is(arg, "--max-bytes")) {
-      if (!(value = cli_option_value(argc, argv, &i, "--max-bytes", arg)))
-        return 0;
-      if (!cli_parse_bytes(value, &o->max_bytes)) return 0;
-      o->max_bytes_given = 1;
-    } else if (cli_option_is(arg, "--memory")) {
-      if (!(value = cli_option_value(argc, argv, &i, "--memory", arg)))
-        return 0;
-      if (!cli_parse_bytes(value, &o->memory)) return 0;
-    } else {
-      cli_error("run: unknown option '%s' (see 'bcast run --help')", arg);
+  if (!parse_mlir(r->o.mlir, r->mop, &r->op)) return 0;
+  bcast_op named;
+  struct stat st_buf;
+  if (r->o.files.n > 0 &&
+      bcast_op_lookup(r->files[0], strlen(r->files[0]), &named) == BCAST_OK &&
+      stat(r->files[0], &st_buf) != 0) {
+    if (named != r->op) {
+      cli_error("run: OP '%s' disagrees with the --mlir line's '%.*s'",
+                r->files[0], (int)r->mop->name_len, r->mop->name);
       return 0;
     }
+    r->files++;
+    r->o.files.n--;
+  }
+  return 1;
+}
+
+/* The op: from the MLIR line, or the first argument; then the operand
+ * count and the output.  Returns 0 on an error (reported). */
+static int choose_op(run_state *r) {
+  r->files = r->o.files.items;
+  if (r->o.mlir) {
+    if (!op_from_mlir(r)) return 0;
+  } else if (r->o.files.n == 0) {
+    cli_error("run: no op given");
+    cli_print_help(stderr, &run_help);
+    return 0;
+  } else if (bcast_op_lookup(r->files[0], strlen(r->files[0]), &r->op) !=
+             BCAST_OK) {
+    cli_error("run: unknown op '%s' (the 36 TOSA element-wise ops: add, "
+              "mul, clamp, select, cast, ...; NumPy's: divide, where, ...; "
+              "see 'bcast --list-ops')",
+              r->files[0]);
+    return 0;
+  } else {
+    r->files++;
+    r->o.files.n--;
+  }
+  r->arity = bcast_op_arity(r->op);
+  if (r->o.files.n != r->arity) {
+    cli_error("run: tosa.%s takes %d input file%s, %d given",
+              bcast_op_get(r->op)->name, r->arity, r->arity == 1 ? "" : "s",
+              r->o.files.n);
+    return 0;
+  }
+  if (!r->o.out.output && !r->o.out.print) {
+    cli_error("run: give the output file with -o OUT.npy, or --print");
+    return 0;
+  }
+  return cli_stdin_once(r->files, r->arity);
+}
+
+/* The options of the op's execution.  Returns 0 on an error (reported). */
+static int set_options(run_state *r) {
+  bcast_ew_options *options = &r->options;
+  bcast_ew_options_init(options);
+  options->checked = r->o.checked;
+  options->threads = r->o.out.threads;
+  options->max_bytes = r->o.out.max_bytes;
+  if (r->o.profile &&
+      (bcast_profile_parse(r->o.profile, &options->profile) != BCAST_OK ||
+       (options->profile != BCAST_PROFILE_TOSA &&
+        options->profile != BCAST_PROFILE_TRAIT &&
+        options->profile != BCAST_PROFILE_NUMPY))) {
+    cli_error("run: unknown profile '%s' (tosa, trait or numpy)",
+              r->o.profile);
+    return 0;
   }
   return 1;
 }
 
 /* ------------------------------------------------------------------------ */
-/* Attributes. */
-
-/* Fills attrs from the NAME=VALUE texts through the library's parser,
- * which also decides which op reads which attribute.  Whether a bound fits
- * the data type is the op's check, made when it runs.  Returns 0 on a
- * usage error (reported). */
-static int parse_attrs(const run_opts *o, bcast_op op, bcast_op_attrs *attrs) {
-  for (int i = 0; i < o->n_attrs; i++) {
-    bcast_diag diag;
-    if (bcast_op_attr_parse(attrs, op, o->attrs[i], strlen(o->attrs[i]),
-                            &diag) != BCAST_OK) {
-      cli_diag("run: --attr", &diag);
-      return 0;
-    }
-  }
-  return 1;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Scalar operands. */
+/* Inputs: files, or scalar literals typed beside them. */
 
 /* An operand written as a literal: true or false (also True, False), an
  * integer (-1, 3), or a float (2.5, -1e3, nan, inf, -inf).  Returns 1 with
@@ -261,8 +310,9 @@ static int parse_scalar_literal(const char *text, bcast_scalar *out) {
  * operands and makes each a rank-0 tensor in x[k].  SELECT's condition is
  * typed on its own, its values beside each other.  Returns 0 after
  * reporting a failure. */
-static int type_scalars(bcast_op op, int arity, const int *is_scalar,
-                        const bcast_scalar *scalars, bcast_tensor *x) {
+static int type_scalars(bcast_op op, bcast_profile profile, int arity,
+                        const int *is_scalar, const bcast_scalar *scalars,
+                        bcast_tensor *x) {
   for (int k = 0; k < arity; k++) {
     if (!is_scalar[k]) continue;
     bcast_dtype strong[3];
@@ -273,8 +323,8 @@ static int type_scalars(bcast_op op, int arity, const int *is_scalar,
         if (!is_scalar[j]) strong[n_strong++] = x[j].dtype;
     bcast_dtype dtype;
     bcast_diag diag;
-    if (bcast_scalar_weak_dtype(&scalars[k], n_strong, strong, &dtype,
-                                &diag) != BCAST_OK ||
+    if (bcast_op_scalar_dtype(op, profile, &scalars[k], n_strong, strong,
+                              &dtype, &diag) != BCAST_OK ||
         bcast_scalar_tensor(&scalars[k], dtype, &x[k], &diag) != BCAST_OK) {
       cli_diag("run: scalar operand", &diag);
       return 0;
@@ -283,73 +333,17 @@ static int type_scalars(bcast_op op, int arity, const int *is_scalar,
   return 1;
 }
 
-/* ------------------------------------------------------------------------ */
-/* --mlir. */
-
-static int accept_any_op(const char *name, size_t len, void *ctx) {
-  (void)name;
-  (void)len;
-  (void)ctx;
-  return 1;
-}
-
-/* Parses the op line into *op.  Returns 0 on an error (reported). */
-static int parse_mlir(const char *line, bcast_mlir_op *op, bcast_op *id) {
-  bcast_mlir_scanner scanner;
-  bcast_mlir_scanner_init(&scanner, line, strlen(line), accept_any_op, NULL);
-  bcast_diag diag;
-  int found = 0;
-  if (bcast_mlir_scan_next(&scanner, op, &found, &diag) != BCAST_OK) {
-    cli_diag("run: --mlir", &diag);
-    return 0;
-  }
-  if (!found) {
-    cli_error("run: --mlir: no operation with a type signature in '%s'",
-              line);
-    return 0;
-  }
-  if (bcast_op_lookup(op->name, op->name_len, id) != BCAST_OK) {
-    cli_error("run: --mlir: '%.*s' is not one of the element-wise TOSA ops",
-              (int)op->name_len, op->name);
-    return 0;
-  }
-  return 1;
-}
-
-/* ------------------------------------------------------------------------ */
-
-/* Exit status for a failed library call. */
-/* A tensor's shape as NumPy prints it: "(4, 3)", "(4,)", "()". */
-static void format_shape(const bcast_tensor *t, char *buf, size_t cap) {
-  bcast_shape_format_dims(t->rank, t->shape, BCAST_SHAPE_STYLE_NUMPY, buf,
-                          cap);
-}
-
-/* After a library error: name the files behind the operand numbers. */
-static void name_operands(const bcast_diag *diag, const run_opts *o,
-                          char **files, const bcast_tensor *x, int n) {
-  for (int k = 0; k < 2; k++) {
-    int op = diag->operand[k];
-    if (op < 0 || op >= n || (k == 1 && op == diag->operand[0])) continue;
-    char shape[BCAST_MAX_RANK * 24];
-    format_shape(&x[op], shape, sizeof shape);
-    fprintf(stderr, "bcast: run: operand #%d is %s (%s, shape %s)\n", op,
-            files[op], bcast_dtype_name(x[op].dtype), shape);
-  }
-  (void)o;
-}
-
 /* --broadcast-dimensions: the library checks the map with XLA's rules and
  * places the lower-rank input in the higher rank (views).  Returns 0 after
  * reporting a failure. */
-static int place_in_dims(const run_opts *o, int arity, bcast_tensor *x) {
+static int place_in_dims(const char *text, int arity, bcast_tensor *x) {
   int64_t dims[BCAST_MAX_RANK];
   size_t n_dims;
   if (arity != 2) {
     cli_error("run: --broadcast-dimensions applies to binary ops");
     return 0;
   }
-  if (!cli_parse_dims(o->broadcast_dims, dims, &n_dims)) return 0;
+  if (!cli_parse_dims(text, dims, &n_dims)) return 0;
   bcast_tensor views[2];
   bcast_diag diag;
   if (bcast_xla_binary_views(views, &x[0], &x[1], dims, n_dims, &diag) !=
@@ -364,202 +358,172 @@ static int place_in_dims(const run_opts *o, int arity, bcast_tensor *x) {
   return 1;
 }
 
-int cmd_run(int argc, char **argv) {
-  run_opts o;
-  int rc = CLI_USAGE;
-  bcast_tensor x[3], result;
-  int n_read = 0;
-  bcast_mlir_op *mop = NULL;
-  memset(&result, 0, sizeof result);
-  if (!parse_opts(argc, argv, &o)) goto done;
-  if (o.help || o.list_ops) {
-    if (o.help) run_help(stdout);
-    else cli_list_ops(stdout);
-    rc = CLI_OK;
-    goto done;
-  }
-
-  /* The op: from the MLIR line, or the first positional argument. */
-  bcast_op op;
-  char **files = o.files;
-  int nfiles = o.nfiles;
-  if (o.mlir) {
-    mop = malloc(sizeof *mop);
-    if (!mop) {
-      cli_error("out of memory");
-      goto done;
-    }
-    if (!parse_mlir(o.mlir, mop, &op)) goto done;
-    /* An op name may still come first; it must agree with the line. */
-    bcast_op named;
-    struct stat st_buf;
-    if (nfiles > 0 &&
-        bcast_op_lookup(files[0], strlen(files[0]), &named) == BCAST_OK &&
-        stat(files[0], &st_buf) != 0) {
-      if (named != op) {
-        cli_error("run: OP '%s' disagrees with the --mlir line's '%.*s'",
-                  files[0], (int)mop->name_len, mop->name);
-        goto done;
-      }
-      files++;
-      nfiles--;
-    }
-  } else {
-    if (nfiles == 0) {
-      cli_error("run: no op given");
-      run_help(stderr);
-      goto done;
-    }
-    if (bcast_op_lookup(files[0], strlen(files[0]), &op) != BCAST_OK) {
-      cli_error("run: unknown op '%s' (the 36 TOSA element-wise ops: add, "
-                "mul, clamp, select, cast, ...; NumPy's: divide, where, ...; "
-                "see 'bcast --list-ops')",
-                files[0]);
-      goto done;
-    }
-    files++;
-    nfiles--;
-  }
-  const int arity = bcast_ew_arity(op);
-  const char *opname = bcast_op_get(op)->name;
-  if (nfiles != arity) {
-    cli_error("run: tosa.%s takes %d input file%s, %d given", opname, arity,
-              arity == 1 ? "" : "s", nfiles);
-    goto done;
-  }
-  if (!o.output && !o.print) {
-    cli_error("run: give the output file with -o OUT.npy, or --print");
-    goto done;
-  }
-  if (!cli_stdin_once(files, nfiles)) goto done;
-  bcast_ew_options options;
-  bcast_ew_options_init(&options);
-  options.checked = o.checked;
-  options.threads = o.threads;
-  options.max_bytes = o.max_bytes;
-  if (o.profile) {
-    if (bcast_profile_parse(o.profile, &options.profile) != BCAST_OK ||
-        (options.profile != BCAST_PROFILE_TOSA &&
-         options.profile != BCAST_PROFILE_TRAIT &&
-         options.profile != BCAST_PROFILE_NUMPY)) {
-      cli_error("run: unknown profile '%s' (tosa, trait or numpy)", o.profile);
-      goto done;
-    }
-  }
-
-  /* Inputs: files, or scalar literals typed beside them. */
+/* Reads the operands: files, or scalars typed beside them; XLA's InDim
+ * form then places the lower-rank operand in the higher rank through the
+ * map (a view), and the op broadcasts size-1 dims.  CLI_OK or the exit
+ * code of the failure (reported). */
+static int read_operands(run_state *r) {
   int is_scalar[3] = {0, 0, 0};
   bcast_scalar scalars[3];
-  memset(x, 0, sizeof x);
-  for (int k = 0; k < arity; k++) {
-    const int lit = parse_scalar_literal(files[k], &scalars[k]);
-    if (lit < 0) goto release;
-    n_read++;
+  for (int k = 0; k < r->arity; k++) {
+    const int lit = parse_scalar_literal(r->files[k], &scalars[k]);
+    if (lit < 0) return CLI_USAGE;
+    r->n_read++;
     if ((is_scalar[k] = lit)) continue;
-    const int read_rc = cli_read_npy(files[k], &x[k], NULL, o.max_bytes);
-    if (read_rc != CLI_OK) {
-      rc = read_rc;
-      goto release;
-    }
+    const int rc =
+        cli_read_npy(r->files[k], &r->x[k], NULL, r->o.out.max_bytes);
+    if (rc != CLI_OK) return rc;
   }
-  if (!type_scalars(op, arity, is_scalar, scalars, x)) {
-    rc = CLI_FAIL;
-    goto release;
-  }
+  if (!type_scalars(r->op, r->options.profile, r->arity, is_scalar, scalars,
+                    r->x))
+    return CLI_FAIL;
+  if (r->o.broadcast_dims &&
+      !place_in_dims(r->o.broadcast_dims, r->arity, r->x))
+    return CLI_FAIL;
+  return CLI_OK;
+}
 
-  /* XLA's InDim form: place the lower-rank operand in the higher rank
-   * through the map (a view), then the op broadcasts size-1 dims. */
-  if (o.broadcast_dims && !place_in_dims(&o, arity, x)) {
-    rc = CLI_FAIL;
-    goto release;
-  }
+/* ------------------------------------------------------------------------ */
+/* Attributes and --mlir's signature. */
 
-  bcast_op_attrs attrs;
-  bcast_op_attrs_init(&attrs);
-  if (!parse_attrs(&o, op, &attrs)) goto release;
-
-  /* The signature of --mlir: verified, then its shapes and element types
-   * bound to the files. */
-  bcast_shape declared[3], declared_result;
-  bcast_dtype declared_dtypes[3], declared_result_dtype;
-  if (mop) {
+/* Fills the attributes from the NAME=VALUE texts through the library's
+ * parser, which also decides which op reads which attribute.  Whether a
+ * bound fits the data type is the op's check, made when it runs.  Returns
+ * 0 on a usage error (reported). */
+static int parse_attrs(run_state *r) {
+  bcast_op_attrs_init(&r->attrs);
+  for (int i = 0; i < r->o.attrs.n; i++) {
+    const char *text = r->o.attrs.items[i];
     bcast_diag diag;
-    if ((int)mop->n_operands < arity) {
-      cli_error("run: --mlir: tosa.%s needs %d operands, the line has %zu",
-                opname, arity, mop->n_operands);
-      goto release;
+    if (bcast_op_attr_parse(&r->attrs, r->op, text, strlen(text), &diag) !=
+        BCAST_OK) {
+      cli_diag("run: --attr", &diag);
+      return 0;
     }
-    bcast_status st = bcast_mlir_verify_op(mop, options.profile, &diag);
-    if (st != BCAST_OK) {
-      cli_error("run: --mlir: the line fails verification: %s",
-                diag.mlir_message[0] ? diag.mlir_message : diag.message);
-      rc = CLI_FAIL;
-      goto release;
-    }
-    /* The element types the line declares; the op binds them to the
-     * files' types when it runs. */
-    for (int k = 0; k <= arity; k++) {
-      const bcast_mlir_type_ref *type =
-          k < arity ? &mop->operands[k] : &mop->result;
-      bcast_dtype *want = k < arity ? &declared_dtypes[k] : &declared_result_dtype;
-      if (bcast_dtype_parse(type->elem, type->elem_len, want) != BCAST_OK) {
-        cli_error("run: --mlir: element type '%.*s' is not supported",
-                  (int)type->elem_len, type->elem);
-        rc = CLI_FAIL;
-        goto release;
-      }
-      if (k < arity) bcast_mlir_op_shape(mop, type, &declared[k]);
-      else bcast_mlir_op_shape(mop, type, &declared_result);
-    }
-    options.declared_dtypes = declared_dtypes;
-    options.declared_result_dtype = &declared_result_dtype;
-    options.declared = declared;
-    options.declared_result = &declared_result;
   }
+  return 1;
+}
 
-  bcast_diag diag;
-  if (!o.print) {
-    /* An output over --memory is planned here, then written tile by tile;
-     * a plan that fails falls through to report as usual. */
-    bcast_ew_plan *plan = NULL;
-    if (bcast_ew_plan_create(&plan, op, &attrs, (size_t)arity, x, NULL,
-                             &options, NULL) == BCAST_OK) {
-      bcast_tensor layout = *bcast_ew_plan_output(plan);
-      bcast_ew_plan_destroy(plan);
-      if (cli_stream_wanted(&layout, o.memory)) {
-        rc = cli_stream_op(o.output, &layout, (size_t)arity, x, op, &attrs,
-                           &options,
-                           o.max_bytes_given ? o.max_bytes : INT64_MAX,
-                           o.memory, o.quiet);
-        goto release;
-      }
-    }
+/* The signature of --mlir: verified, then its shapes and element types
+ * bound to the files when the op runs.  CLI_OK or the exit code of the
+ * failure (reported). */
+static int bind_signature(run_state *r) {
+  const bcast_mlir_op *mop = r->mop;
+  const char *opname = bcast_op_get(r->op)->name;
+  if ((int)mop->n_operands < r->arity) {
+    cli_error("run: --mlir: tosa.%s needs %d operands, the line has %zu",
+              opname, r->arity, mop->n_operands);
+    return CLI_USAGE;
   }
+  bcast_diag diag;
+  if (bcast_mlir_verify_op(mop, r->options.profile, &diag) != BCAST_OK) {
+    cli_error("run: --mlir: the line fails verification: %s",
+              diag.mlir_message[0] ? diag.mlir_message : diag.message);
+    return CLI_FAIL;
+  }
+  for (int k = 0; k <= r->arity; k++) {
+    const int result = k == r->arity;
+    const bcast_mlir_type_ref *type =
+        result ? &mop->result : &mop->operands[k];
+    bcast_dtype *want =
+        result ? &r->declared_result_dtype : &r->declared_dtypes[k];
+    if (bcast_dtype_parse(type->elem, type->elem_len, want) != BCAST_OK) {
+      cli_error("run: --mlir: element type '%.*s' is not supported",
+                (int)type->elem_len, type->elem);
+      return CLI_FAIL;
+    }
+    bcast_mlir_op_shape(mop, type,
+                        result ? &r->declared_result : &r->declared[k]);
+  }
+  r->options.declared_dtypes = r->declared_dtypes;
+  r->options.declared_result_dtype = &r->declared_result_dtype;
+  r->options.declared = r->declared;
+  r->options.declared_result = &r->declared_result;
+  return CLI_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The output. */
+
+/* After a library error: name the files behind the operand numbers. */
+static void name_operands(const bcast_diag *diag, char **files,
+                          const bcast_tensor *x, int n) {
+  for (int k = 0; k < 2; k++) {
+    int op = diag->operand[k];
+    if (op < 0 || op >= n || (k == 1 && op == diag->operand[0])) continue;
+    char shape[BCAST_MAX_RANK * 24];
+    bcast_shape_format_dims(x[op].rank, x[op].shape, BCAST_SHAPE_STYLE_NUMPY,
+                            shape, sizeof shape);
+    fprintf(stderr, "bcast: run: operand #%d is %s (%s, shape %s)\n", op,
+            files[op], bcast_dtype_name(x[op].dtype), shape);
+  }
+}
+
+/* Whether the output goes tile by tile: planned here (a plan that fails
+ * is reported by the whole computation), then over --memory.  *layout is
+ * the output's. */
+static int streams(const run_state *r, bcast_tensor *layout) {
+  bcast_ew_plan *plan = NULL;
+  if (r->o.out.print ||
+      bcast_ew_plan_create(&plan, r->op, &r->attrs, (size_t)r->arity, r->x,
+                           NULL, &r->options, NULL) != BCAST_OK)
+    return 0;
+  *layout = *bcast_ew_plan_output(plan);
+  bcast_ew_plan_destroy(plan);
+  return cli_stream_wanted(layout, r->o.out.memory);
+}
+
+/* Computes the op and prints or writes the result; an output over
+ * --memory is written tile by tile instead.  The exit code. */
+static int compute(run_state *r) {
+  bcast_tensor layout;
+  if (streams(r, &layout))
+    return cli_stream_op(&layout, (size_t)r->arity, r->x, r->op, &r->attrs,
+                         &r->options, &r->o.out);
   cli_progress progress;
-  cli_progress_init(&progress, o.quiet);
-  options.progress = cli_progress_update;
-  options.progress_ctx = &progress;
-  bcast_status st =
-      bcast_ew_compute(op, &attrs, (size_t)arity, x, &result, &options, &diag);
+  cli_progress_init(&progress, r->o.out.quiet);
+  r->options.progress = cli_progress_update;
+  r->options.progress_ctx = &progress;
+  bcast_tensor result;
+  bcast_diag diag;
+  const bcast_status st = bcast_ew_compute(r->op, &r->attrs, (size_t)r->arity,
+                                           r->x, &result, &r->options, &diag);
   cli_progress_end(&progress);
   if (st != BCAST_OK) {
     cli_diag("run", &diag);
-    name_operands(&diag, &o, files, x, arity);
-    rc = bcast_status_exit_class(st);
-    goto release;
+    name_operands(&diag, r->files, r->x, r->arity);
+    return bcast_status_exit_class(st);
   }
-  if (o.print) {
-    cli_print_tensor(stdout, "result", &result);
-    rc = CLI_OK;
-  } else {
-    rc = cli_write_npy(o.output, 1, &result, NULL);
-  }
-
-release:
+  const int rc = cli_out_tensor(&r->o.out, &result, NULL);
   bcast_tensor_release(&result);
-  for (int k = 0; k < n_read; k++) bcast_tensor_release(&x[k]);
-done:
-  free(mop);
-  free(o.files);
   return rc;
+}
+
+/* The stages after the options: each returns CLI_OK or the exit code of
+ * its failure (reported). */
+static int run(run_state *r) {
+  if (!choose_op(r) || !set_options(r)) return CLI_USAGE;
+  int rc = read_operands(r);
+  if (rc == CLI_OK && !parse_attrs(r)) rc = CLI_USAGE;
+  if (rc == CLI_OK && r->mop) rc = bind_signature(r);
+  return rc == CLI_OK ? compute(r) : rc;
+}
+
+/* --list-ops, or the stages; what they held released. */
+static int run_body(void *opts) {
+  run_state *r = opts; /* its options come first */
+  int rc = CLI_OK;
+  if (r->o.list_ops)
+    cli_list_ops(stdout);
+  else
+    rc = run(r);
+  for (int k = 0; k < r->n_read; k++) bcast_tensor_release(&r->x[k]);
+  free(r->mop);
+  return rc;
+}
+
+int cmd_run(int argc, char **argv) {
+  run_state r;
+  memset(&r, 0, sizeof r);
+  return cli_main("run", &run_help, &r, run_body, argc, argv);
 }

@@ -1,82 +1,73 @@
 /* bcast verify: check the broadcasting ops of .mlir files, printing
  * diagnostics the way mlir-opt does. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "options.h"
 #include "report.h"
 #include "verify_diag.h"
 
-#define MAX_EXTRA_OPS 64
+/* The --help of bcast verify; its options are options.c's rows. */
+static const char verify_help_text[] =
+    "usage: bcast verify [--profile P] [--op-profile PATTERN=P]... [--op "
+    "NAME]...\n"
+    "                    [--summary] [--max-input-bytes N]\n"
+    "                    [--format text|json|sarif]\n"
+    "                    [--verify-diagnostics] [--split-input-file] FILE... "
+    "| -\n"
+    "\n"
+    "Finds every broadcasting op in the .mlir files (generic or custom\n"
+    "form, anywhere in the file) and checks its operand and result types.\n"
+    "Checked ops: \"test.broadcastable\", the TOSA element-wise ops\n"
+    "(tosa.add, tosa.select, ...; also the old names tosa.div and\n"
+    "tosa.int_div), CHLO's chlo.broadcast_* ops, and any op given with\n"
+    "--op or named exactly by --op-profile.  An op other than a TOSA\n"
+    "op that carries broadcast_dimensions (array<i64: ...> or\n"
+    "dense<...> : tensor<Nxi64>) is checked under XLA's explicit rule.\n"
+    "A file with none of them is an error (at 1:1): nothing was\n"
+    "verified.\n"
+    "\n"
+    "Failures print as mlir-opt prints them:\n"
+    "  FILE:LINE:COL: error: 'OP' op MESSAGE\n"
+    "  <the source line>\n"
+    "  <a caret under the column>\n"
+    "followed by bcast's own explanation as a 'note:' line.\n"
+    "\n"
+    "options:\n"
+    "  --profile P   trait | mlir | tosa | numpy | xla for the ops no\n"
+    "                rule claims (default 'trait', the Broadcastable\n"
+    "                document; 'mlir' is what MLIR 22's trait verifier\n"
+    "                really does).  tosa.* ops follow 'tosa' (MLIR 22's\n"
+    "                TOSA dialect) unless --op-profile maps them.\n"
+    "  --op-profile PATTERN=P  check ops matching PATTERN (an op name,\n"
+    "                DIALECT.* or *) under profile P; repeatable, the\n"
+    "                last matching rule wins\n"
+    "  --op NAME     also check ops named NAME (repeatable)\n"
+    "  --summary     print 'N ops checked, N failed' on stdout\n"
+    "  --max-input-bytes N\n"
+    "                read at most N bytes of a file (K/M/G suffix;\n"
+    "                default 1G); a larger one is an error (exit 2)\n"
+    "  --format F    text (default, on stderr) | json (one object per\n"
+    "                diagnostic and line, on stdout) | sarif (a SARIF\n"
+    "                2.1.0 log on stdout)\n"
+    "  --verify-diagnostics\n"
+    "                check the diagnostics against the file's\n"
+    "                '// expected-error {{...}}' annotations as\n"
+    "                mlir-opt --verify-diagnostics does: print only the\n"
+    "                mismatches, exit 0 when there are none\n"
+    "  --split-input-file\n"
+    "                accepted for mlir-opt's command lines; bcast checks\n"
+    "                every op of a file either way (mlir-opt stops at\n"
+    "                the first failing op of each '// -----' part)\n"
+    "  -h, --help    this text\n"
+    "\n"
+    "exit status: 0 all ops pass (or, with --verify-diagnostics, every\n"
+    "diagnostic was expected and every expected one produced), 1 an op\n"
+    "fails or cannot be read, or the file has no op to check, 2 usage,\n"
+    "I/O error, out of memory or a file over --max-input-bytes.\n";
 
-typedef struct verify_opts {
-  int profile_given;
-  bcast_profile profile;
-  bcast_mlir_span extra_ops[MAX_EXTRA_OPS];
-  size_t n_extra_ops;
-  cli_op_profiles op_profiles;
-  report_format format;
-  int verify_diagnostics; /* check the file's expected-* annotations */
-  int64_t max_input_bytes;
-} verify_opts;
-
-static void verify_help(FILE *out) {
-  fprintf(out,
-          "usage: bcast verify [--profile P] [--op-profile PATTERN=P]... [--op NAME]...\n"
-          "                    [--summary] [--max-input-bytes N]\n"
-          "                    [--format text|json|sarif]\n"
-          "                    [--verify-diagnostics] [--split-input-file] FILE... | -\n"
-          "\n"
-          "Finds every broadcasting op in the .mlir files (generic or custom\n"
-          "form, anywhere in the file) and checks its operand and result types.\n"
-          "Checked ops: \"test.broadcastable\", the TOSA element-wise ops\n"
-          "(tosa.add, tosa.select, ...; also the old names tosa.div and\n"
-          "tosa.int_div), CHLO's chlo.broadcast_* ops, and any op given with\n"
-          "--op or named exactly by --op-profile.  An op other than a TOSA\n"
-          "op that carries broadcast_dimensions (array<i64: ...> or\n"
-          "dense<...> : tensor<Nxi64>) is checked under XLA's explicit rule.\n"
-          "A file with none of them is an error (at 1:1): nothing was\n"
-          "verified.\n"
-          "\n"
-          "Failures print as mlir-opt prints them:\n"
-          "  FILE:LINE:COL: error: 'OP' op MESSAGE\n"
-          "  <the source line>\n"
-          "  <a caret under the column>\n"
-          "followed by bcast's own explanation as a 'note:' line.\n"
-          "\n"
-          "options:\n"
-          "  --profile P   trait | mlir | tosa | numpy | xla for the ops no\n"
-          "                rule claims (default 'trait', the Broadcastable\n"
-          "                document; 'mlir' is what MLIR 22's trait verifier\n"
-          "                really does).  tosa.* ops follow 'tosa' (MLIR 22's\n"
-          "                TOSA dialect) unless --op-profile maps them.\n"
-          "  --op-profile PATTERN=P  check ops matching PATTERN (an op name,\n"
-          "                DIALECT.* or *) under profile P; repeatable, the\n"
-          "                last matching rule wins\n"
-          "  --op NAME     also check ops named NAME (repeatable)\n"
-          "  --summary     print 'N ops checked, N failed' on stdout\n"
-          "  --max-input-bytes N\n"
-          "                read at most N bytes of a file (K/M/G suffix;\n"
-          "                default 1G); a larger one is an error (exit 2)\n"
-          "  --format F    text (default, on stderr) | json (one object per\n"
-          "                diagnostic and line, on stdout) | sarif (a SARIF\n"
-          "                2.1.0 log on stdout)\n"
-          "  --verify-diagnostics\n"
-          "                check the diagnostics against the file's\n"
-          "                '// expected-error {{...}}' annotations as\n"
-          "                mlir-opt --verify-diagnostics does: print only the\n"
-          "                mismatches, exit 0 when there are none\n"
-          "  --split-input-file\n"
-          "                accepted for mlir-opt's command lines; bcast checks\n"
-          "                every op of a file either way (mlir-opt stops at\n"
-          "                the first failing op of each '// -----' part)\n"
-          "  -h, --help    this text\n"
-          "\n"
-          "exit status: 0 all ops pass (or, with --verify-diagnostics, every\n"
-          "diagnostic was expected and every expected one produced), 1 an op\n"
-          "fails or cannot be read, or the file has no op to check, 2 usage,\n"
-          "I/O error, out of memory or a file over --max-input-bytes.\n");
-}
+static const cli_help verify_help = {NULL, verify_help_text};
 
 /* The state of one run over all files. */
 typedef struct verify_run {
@@ -115,8 +106,10 @@ static int report_checked(void *ctx, const bcast_mlir_checked *c) {
     d.message = c->diag->message;
     d.detail = c->diag;
   }
-  if (v->o->verify_diagnostics) vmatch_diag(&v->match, &d);
-  else report_emit(&v->out, &d);
+  if (v->o->verify_diagnostics)
+    vmatch_diag(&v->match, &d);
+  else
+    report_emit(&v->out, &d);
   return 0;
 }
 
@@ -126,11 +119,11 @@ static void verify_text(verify_run *v, const char *path, const char *text,
   const verify_opts *o = v->o;
   bcast_mlir_verify_options vo;
   bcast_mlir_verify_options_init(&vo);
-  if (o->profile_given) vo.profile = o->profile;
+  if (o->profile.given) vo.profile = o->profile.profile;
   vo.rules = o->op_profiles.rules;
   vo.n_rules = o->op_profiles.n_rules;
-  vo.ops = o->extra_ops;
-  vo.n_ops = o->n_extra_ops;
+  vo.ops = o->extra_ops.spans;
+  vo.n_ops = o->extra_ops.n;
   verify_file_run f = {v, {0}};
   report_cursor_init(&f.src, path, text, len);
   bcast_mlir_counts counts;
@@ -164,122 +157,92 @@ static void verify_file(verify_run *v, const char *path, const char *text,
   }
 }
 
-int cmd_verify(int argc, char **argv) {
-  verify_opts o;
-  memset(&o, 0, sizeof o);
-  o.max_input_bytes = CLI_DEFAULT_MAX_INPUT_BYTES;
-  int summary = 0, n_files = 0;
-  const char **files = calloc((size_t)argc, sizeof *files);
-  if (!files) {
-    cli_error("out of memory");
-    return CLI_USAGE;
-  }
-  int rc = CLI_OK;
-  for (int i = 1; i < argc && rc == CLI_OK; i++) {
-    const char *a = argv[i];
-    int got;
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      verify_help(stdout);
-      free(files);
-      return CLI_OK;
-    } else if ((got = cli_profile_option("verify", argc, argv, &i, a,
-                                         &o.profile)) != 0) {
-      if (got < 0) rc = CLI_USAGE;
-      o.profile_given = 1;
-    } else if ((got = cli_op_profile_option("verify", argc, argv, &i, a,
-                                            &o.op_profiles)) != 0) {
-      if (got < 0) rc = CLI_USAGE;
-    } else if (!strcmp(a, "--op")) {
-      if (i + 1 >= argc || o.n_extra_ops == MAX_EXTRA_OPS) {
-        cli_error("verify: --op takes an op name (at most %d)", MAX_EXTRA_OPS);
-        rc = CLI_USAGE;
-      } else {
-        const char *name = argv[++i];
-        o.extra_ops[o.n_extra_ops].text = name;
-        o.extra_ops[o.n_extra_ops++].len = strlen(name);
-      }
-    } else if (cli_option_is(a, "--format")) {
-      const char *value = cli_option_value(argc, argv, &i, "--format", a);
-      if (!value || !report_format_parse("verify", value, 1, &o.format))
-        rc = CLI_USAGE;
-    } else if (!strcmp(a, "--verify-diagnostics")) {
-      o.verify_diagnostics = 1;
-    } else if (!strcmp(a, "--split-input-file")) {
-      /* mlir-opt's flag, accepted so its command lines work: bcast checks
-       * every op either way. */
-    } else if (!strcmp(a, "--summary")) {
-      summary = 1;
-    } else if (cli_option_is(a, "--max-input-bytes")) {
-      const char *value =
-          cli_option_value(argc, argv, &i, "--max-input-bytes", a);
-      if (!value || !cli_parse_bytes(value, &o.max_input_bytes))
-        rc = CLI_USAGE;
-    } else if (a[0] == '-' && a[1] != '\0') {
-      cli_error("verify: unknown option '%s' (see 'bcast verify --help')", a);
-      rc = CLI_USAGE;
-    } else {
-      files[n_files++] = a;
-    }
-  }
-  if (rc == CLI_OK && n_files == 0) {
-    cli_error("verify: no input files (give FILE... or - for stdin)");
-    rc = CLI_USAGE;
-  }
-  if (rc != CLI_OK) {
-    free(files);
-    return rc;
-  }
-  verify_run v;
-  memset(&v, 0, sizeof v);
-  v.o = &o;
-  /* Text goes to stderr as mlir-opt's does; JSON and SARIF are the
-   * command's output. */
-  report_begin(&v.out, o.format, o.format == REPORT_TEXT ? stderr : stdout);
-  if (o.verify_diagnostics) vmatch_init(&v.match, &v.out);
+/* Reads and checks every file; 1 when one could not be read (reported). */
+static int verify_files(verify_run *v) {
   int io_error = 0;
-  for (int f = 0; f < n_files; f++) {
+  const cli_args *files = &v->o->files;
+  for (int f = 0; f < files->n; f++) {
     size_t len;
-    char *text = cli_read_file(files[f], &len, o.max_input_bytes);
+    char *text = cli_read_file(files->items[f], &len, v->o->max_input_bytes);
     if (!text) {
       io_error = 1;
       continue;
     }
-    const char *name = strcmp(files[f], "-") == 0 ? "<stdin>" : files[f];
-    verify_file(&v, name, text, len);
+    const char *name =
+        strcmp(files->items[f], "-") == 0 ? "<stdin>" : files->items[f];
+    verify_file(v, name, text, len);
     free(text);
   }
-  free(files);
-  if (summary && o.format == REPORT_JSON) {
-    json_writer *w = &v.out.json;
-    json_object_begin(w);
-    json_key(w, "summary");
-    json_object_begin(w);
-    json_key(w, "ops_checked");
-    json_int(w, v.checked);
-    json_key(w, "failed");
-    json_int(w, v.failed);
-    json_object_end(w);
-    json_object_end(w);
-    json_line_end(w);
-  }
-  report_end(&v.out);
-  if (summary && o.format != REPORT_JSON) /* SARIF owns stdout */
-    fprintf(o.format == REPORT_SARIF ? stderr : stdout,
-            "%ld ops checked, %ld failed\n", v.checked, v.failed);
+  return io_error;
+}
+
+/* --summary as a JSON object among the diagnostics. */
+static void summary_json(verify_run *v) {
+  const json_int_field counts[] = {{"ops_checked", v->checked},
+                                   {"failed", v->failed}};
+  json_writer *w = &v->out.json;
+  json_object_begin(w);
+  json_key(w, "summary");
+  json_object_begin(w);
+  json_int_fields(w, 2, counts);
+  json_object_end(w);
+  json_object_end(w);
+  json_line_end(w);
+}
+
+/* --summary as text: on stdout, or on stderr beside SARIF, which owns
+ * stdout. */
+static void summary_text(const verify_run *v) {
+  fprintf(v->o->format == REPORT_SARIF ? stderr : stdout,
+          "%ld ops checked, %ld failed\n", v->checked, v->failed);
+}
+
+/* The exit code of a run over every file. */
+static int verify_exit(verify_run *v, int io_error) {
   int mismatch = 0, no_memory = 0;
-  if (o.verify_diagnostics) {
-    mismatch = v.match.failed;
-    no_memory = v.match.no_memory;
-    vmatch_free(&v.match);
+  if (v->o->verify_diagnostics) {
+    mismatch = v->match.failed;
+    no_memory = v->match.no_memory;
+    vmatch_free(&v->match);
   }
   if (no_memory) cli_error("verify: out of memory reading the annotations");
   /* Running out of memory is a resource failure like I/O (2), not a
    * verdict on the ops (1). */
-  if (io_error || no_memory || v.no_memory) return CLI_USAGE;
-  if (o.verify_diagnostics) {
+  if (io_error || no_memory || v->no_memory) return CLI_USAGE;
+  if (v->o->verify_diagnostics) {
     /* The ops' own failures were expected or reported as mismatches; only
      * a file with no op at all fails by itself. */
-    return mismatch || v.files_without_ops ? CLI_FAIL : CLI_OK;
+    return mismatch || v->files_without_ops ? CLI_FAIL : CLI_OK;
   }
-  return v.failed ? CLI_FAIL : CLI_OK;
+  return v->failed ? CLI_FAIL : CLI_OK;
+}
+
+/* Checks every file and reports. */
+static int verify(const verify_opts *o) {
+  verify_run v;
+  memset(&v, 0, sizeof v);
+  v.o = o;
+  /* Text goes to stderr as mlir-opt's does; JSON and SARIF are the
+   * command's output. */
+  report_begin(&v.out, o->format, o->format == REPORT_TEXT ? stderr : stdout);
+  if (o->verify_diagnostics) vmatch_init(&v.match, &v.out);
+  const int io_error = verify_files(&v);
+  const int json = o->format == REPORT_JSON;
+  if (o->summary && json) summary_json(&v);
+  report_end(&v.out);
+  if (o->summary && !json) summary_text(&v);
+  return verify_exit(&v, io_error);
+}
+
+/* The files named, then checked. */
+static int verify_body(void *opts) {
+  const verify_opts *o = opts;
+  if (o->files.n > 0) return verify(o);
+  cli_error("verify: no input files (give FILE... or - for stdin)");
+  return CLI_USAGE;
+}
+
+int cmd_verify(int argc, char **argv) {
+  verify_opts o;
+  return cli_main("verify", &verify_help, &o, verify_body, argc, argv);
 }

@@ -128,7 +128,6 @@ int cli_stdio_finish(int rc) {
   int err = stdout_errno ? stdout_errno : !flushed && errno ? errno : EIO;
   /* A command that failed with 2 has said why already (often this very
    * error, in its own words). */
-  if (rc != CLI_USAGE)
-    cli_error("<stdout>: write failed: %s", strerror(err));
+  if (rc != CLI_USAGE) cli_error("<stdout>: write failed: %s", strerror(err));
   return CLI_USAGE;
 }

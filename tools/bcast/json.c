@@ -51,10 +51,14 @@ static size_t utf8_sequence(const unsigned char *s, size_t n) {
   size_t len;
   uint32_t cp;
   if (s[0] < 0x80) return 1;
-  if (s[0] >= 0xC2 && s[0] <= 0xDF) len = 2, cp = s[0] & 0x1Fu;
-  else if (s[0] >= 0xE0 && s[0] <= 0xEF) len = 3, cp = s[0] & 0x0Fu;
-  else if (s[0] >= 0xF0 && s[0] <= 0xF4) len = 4, cp = s[0] & 0x07u;
-  else return 0;
+  if (s[0] >= 0xC2 && s[0] <= 0xDF)
+    len = 2, cp = s[0] & 0x1Fu;
+  else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+    len = 3, cp = s[0] & 0x0Fu;
+  else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+    len = 4, cp = s[0] & 0x07u;
+  else
+    return 0;
   if (len > n) return 0;
   for (size_t i = 1; i < len; i++) {
     if ((s[i] & 0xC0) != 0x80) return 0;
@@ -75,14 +79,29 @@ void json_string_n(json_writer *w, const char *text, size_t len) {
     unsigned char c = s[i];
     const char *esc = NULL;
     switch (c) {
-    case '"': esc = "\\\""; break;
-    case '\\': esc = "\\\\"; break;
-    case '\n': esc = "\\n"; break;
-    case '\r': esc = "\\r"; break;
-    case '\t': esc = "\\t"; break;
-    case '\b': esc = "\\b"; break;
-    case '\f': esc = "\\f"; break;
-    default: break;
+    case '"':
+      esc = "\\\"";
+      break;
+    case '\\':
+      esc = "\\\\";
+      break;
+    case '\n':
+      esc = "\\n";
+      break;
+    case '\r':
+      esc = "\\r";
+      break;
+    case '\t':
+      esc = "\\t";
+      break;
+    case '\b':
+      esc = "\\b";
+      break;
+    case '\f':
+      esc = "\\f";
+      break;
+    default:
+      break;
     }
     if (esc) {
       fputs(esc, w->out);
@@ -119,6 +138,20 @@ void json_int(json_writer *w, int64_t value) {
   fprintf(w->out, "%lld", (long long)value);
 }
 
+void json_int_fields(json_writer *w, size_t n, const json_int_field *fields) {
+  for (size_t k = 0; k < n; k++) {
+    json_key(w, fields[k].key);
+    json_int(w, fields[k].value);
+  }
+}
+
+void json_int_line(json_writer *w, size_t n, const json_int_field *fields) {
+  json_object_begin(w);
+  json_int_fields(w, n, fields);
+  json_object_end(w);
+  json_line_end(w);
+}
+
 void json_null(json_writer *w) {
   before_value(w);
   fputs("null", w->out);
@@ -130,15 +163,20 @@ void json_bool(json_writer *w, int value) {
 }
 
 void json_dim(json_writer *w, int64_t value) {
-  if (value < 0) json_null(w);
-  else json_int(w, value);
+  if (value < 0)
+    json_null(w);
+  else
+    json_int(w, value);
 }
 
 /* An operand index of a diagnostic: a number, "result", or null. */
 static void json_operand(json_writer *w, int operand) {
-  if (operand == BCAST_DIAG_RESULT) json_string(w, "result");
-  else if (operand < 0) json_null(w);
-  else json_int(w, operand);
+  if (operand == BCAST_DIAG_RESULT)
+    json_string(w, "result");
+  else if (operand < 0)
+    json_null(w);
+  else
+    json_int(w, operand);
 }
 
 void json_diag_fields(json_writer *w, const bcast_diag *diag) {
@@ -152,14 +190,18 @@ void json_diag_fields(json_writer *w, const bcast_diag *diag) {
     if (has_operand[k]) json_operand(w, diag->operand[k]);
   json_array_end(w);
   json_key(w, "axis");
-  if (diag->axis < 0) json_null(w);
-  else json_int(w, diag->axis);
+  if (diag->axis < 0)
+    json_null(w);
+  else
+    json_int(w, diag->axis);
   json_key(w, "operand_axes");
   json_array_begin(w);
   for (int k = 0; k < 2; k++)
     if (has_operand[k]) {
-      if (diag->operand_axis[k] < 0) json_null(w);
-      else json_int(w, diag->operand_axis[k]);
+      if (diag->operand_axis[k] < 0)
+        json_null(w);
+      else
+        json_int(w, diag->operand_axis[k]);
     }
   json_array_end(w);
   json_key(w, "sizes");

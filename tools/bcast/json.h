@@ -40,6 +40,14 @@ void json_null(json_writer *w);
 void json_bool(json_writer *w, int value);
 /* A dim or size that may be dynamic: negative is null. */
 void json_dim(json_writer *w, int64_t value);
+/* n keys of the object being written with their integer values. */
+typedef struct json_int_field {
+  const char *key;
+  int64_t value;
+} json_int_field;
+void json_int_fields(json_writer *w, size_t n, const json_int_field *fields);
+/* The same as one object, a whole JSON line. */
+void json_int_line(json_writer *w, size_t n, const json_int_field *fields);
 
 /* The structured part of a library diagnostic, as keys of the object
  * being written: "status" (BCAST_...), "operands" (indices; "result" for

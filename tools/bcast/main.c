@@ -26,15 +26,16 @@ static void usage(FILE *out) {
           "commands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(out, "  %-14s %s\n", commands[i].name, commands[i].summary);
-  fprintf(out,
-          "\n"
-          "'bcast COMMAND --help' describes a command's options;\n"
-          "'bcast --list-ops' lists the ops of 'bcast run'.\n"
-          "Exit status: 0 success, 1 a check or broadcast failed, 2 usage or\n"
-          "I/O error.  An output whose reader went away (a closed pipe) is a\n"
-          "write error, 2 with 'write failed: Broken pipe', not death by\n"
-          "SIGPIPE; a non-blocking standard input or output is waited for.  A\n"
-          "failed run leaves no file or directory it made.\n");
+  fprintf(
+      out,
+      "\n"
+      "'bcast COMMAND --help' describes a command's options;\n"
+      "'bcast --list-ops' lists the ops of 'bcast run'.\n"
+      "Exit status: 0 success, 1 a check or broadcast failed, 2 usage or\n"
+      "I/O error.  An output whose reader went away (a closed pipe) is a\n"
+      "write error, 2 with 'write failed: Broken pipe', not death by\n"
+      "SIGPIPE; a non-blocking standard input or output is waited for.  A\n"
+      "failed run leaves no file or directory it made.\n");
 }
 
 /* SIGINT, SIGTERM, SIGHUP: remove the named temporary files of outputs

@@ -18,9 +18,12 @@ const char *report_severity_name(report_severity s) {
 
 int report_format_parse(const char *cmd, const char *value, int allow_sarif,
                         report_format *out) {
-  if (value && !strcmp(value, "text")) *out = REPORT_TEXT;
-  else if (value && !strcmp(value, "json")) *out = REPORT_JSON;
-  else if (value && allow_sarif && !strcmp(value, "sarif")) *out = REPORT_SARIF;
+  if (value && !strcmp(value, "text"))
+    *out = REPORT_TEXT;
+  else if (value && !strcmp(value, "json"))
+    *out = REPORT_JSON;
+  else if (value && allow_sarif && !strcmp(value, "sarif"))
+    *out = REPORT_SARIF;
   else {
     cli_error("%s: --format takes text or json%s%s%s", cmd,
               allow_sarif ? " or sarif" : "", value ? ", not " : "",
@@ -123,7 +126,8 @@ void report_located_failure(report_diag *d, report_cursor *c,
 static void print_source(FILE *out, const report_loc *loc) {
   if (!loc->src || loc->line == 0) return;
   size_t n = 0;
-  while (loc->src + n < loc->src_end && loc->src[n] != '\n' && loc->src[n] != '\r')
+  while (loc->src + n < loc->src_end && loc->src[n] != '\n' &&
+         loc->src[n] != '\r')
     n++;
   if (n > REPORT_MAX_SOURCE_LINE) return;
   for (size_t i = 0; i < n; i++) {
@@ -158,13 +162,16 @@ static void print_source(FILE *out, const report_loc *loc) {
 }
 
 void report_note_text(const report_note *n, char *buf, size_t size) {
-  if (n->profile) snprintf(buf, size, "%s [%s profile]", n->message, n->profile);
-  else snprintf(buf, size, "%s", n->message);
+  if (n->profile)
+    snprintf(buf, size, "%s [%s profile]", n->message, n->profile);
+  else
+    snprintf(buf, size, "%s", n->message);
 }
 
 static int same_loc(const report_loc *a, const report_loc *b) {
   return a->line == b->line && a->col == b->col &&
-         ((!a->file && !b->file) || (a->file && b->file && !strcmp(a->file, b->file)));
+         ((!a->file && !b->file) ||
+          (a->file && b->file && !strcmp(a->file, b->file)));
 }
 
 static void print_text_line(FILE *out, const report_loc *loc,
@@ -194,14 +201,20 @@ static void emit_text(reporter *r, const report_diag *d) {
 /* "file", "line", "column" keys of a location (null when unknown). */
 static void json_loc(json_writer *w, const report_loc *loc) {
   json_key(w, "file");
-  if (loc->file) json_string(w, loc->file);
-  else json_null(w);
+  if (loc->file)
+    json_string(w, loc->file);
+  else
+    json_null(w);
   json_key(w, "line");
-  if (loc->line) json_int(w, loc->line);
-  else json_null(w);
+  if (loc->line)
+    json_int(w, loc->line);
+  else
+    json_null(w);
   json_key(w, "column");
-  if (loc->line) json_int(w, loc->col);
-  else json_null(w);
+  if (loc->line)
+    json_int(w, loc->col);
+  else
+    json_null(w);
 }
 
 static void emit_json(reporter *r, const report_diag *d) {
@@ -211,8 +224,10 @@ static void emit_json(reporter *r, const report_diag *d) {
   json_key(w, "severity");
   json_string(w, report_severity_name(d->severity));
   json_key(w, "op");
-  if (d->op) json_string_n(w, d->op, d->op_len);
-  else json_null(w);
+  if (d->op)
+    json_string_n(w, d->op, d->op_len);
+  else
+    json_null(w);
   json_key(w, "message");
   json_string(w, d->message);
   json_key(w, "rule");
@@ -229,8 +244,10 @@ static void emit_json(reporter *r, const report_diag *d) {
     json_key(w, "message");
     json_string(w, n->message);
     json_key(w, "profile");
-    if (n->profile) json_string(w, n->profile);
-    else json_null(w);
+    if (n->profile)
+      json_string(w, n->profile);
+    else
+      json_null(w);
     if (n->detail) json_diag_fields(w, n->detail);
     json_object_end(w);
   }
@@ -272,13 +289,15 @@ static void sarif_location(json_writer *w, const report_loc *loc,
 
 /* The rules of the SARIF log: the status list, then the two rules that are
  * not statuses. */
-#define REPORT_SARIF_RULE_(id, text, exit_class) {"BCAST_" #id, text},
+#define REPORT_SARIF_RULE_(id, text, exit_class, py_exception)                \
+  {"BCAST_" #id, text},
 static const struct {
   const char *id, *text;
 } sarif_rules[] = {
-    BCAST_STATUS_LIST(REPORT_SARIF_RULE_)
-    {"no-ops", "the file holds no op to check"},
-    {"verify-diagnostics", "a diagnostic differs from the file's expected-* annotations"}};
+    BCAST_STATUS_LIST(REPORT_SARIF_RULE_){"no-ops",
+                                          "the file holds no op to check"},
+    {"verify-diagnostics",
+     "a diagnostic differs from the file's expected-* annotations"}};
 #undef REPORT_SARIF_RULE_
 
 static void sarif_begin(reporter *r) {
@@ -327,8 +346,9 @@ static void emit_sarif(reporter *r, const report_diag *d) {
   json_key(w, "ruleId");
   json_string(w, d->rule);
   json_key(w, "level");
-  json_string(w, d->severity == REPORT_REMARK ? "note"
-                                              : report_severity_name(d->severity));
+  json_string(w, d->severity == REPORT_REMARK
+                     ? "note"
+                     : report_severity_name(d->severity));
   json_key(w, "message");
   json_object_begin(w);
   json_key(w, "text");
@@ -358,9 +378,15 @@ void report_begin(reporter *r, report_format format, FILE *out) {
 
 void report_emit(reporter *r, const report_diag *d) {
   switch (r->format) {
-  case REPORT_TEXT: emit_text(r, d); break;
-  case REPORT_JSON: emit_json(r, d); break;
-  case REPORT_SARIF: emit_sarif(r, d); break;
+  case REPORT_TEXT:
+    emit_text(r, d);
+    break;
+  case REPORT_JSON:
+    emit_json(r, d);
+    break;
+  case REPORT_SARIF:
+    emit_sarif(r, d);
+    break;
   }
 }
 

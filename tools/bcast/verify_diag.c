@@ -9,10 +9,10 @@
 /* One annotation. */
 struct vexpect {
   report_severity kind;
-  uint32_t line;     /* the line its diagnostic must be on; 0 = @unknown */
-  report_loc loc;    /* where "expected-" starts, for its own reports */
-  char *substring;   /* the text between the outer {{ }}, NUL-terminated */
-  int unknown;       /* @unknown: matches only diagnostics without a line */
+  uint32_t line;   /* the line its diagnostic must be on; 0 = @unknown */
+  report_loc loc;  /* where "expected-" starts, for its own reports */
+  char *substring; /* the text between the outer {{ }}, NUL-terminated */
+  int unknown;     /* @unknown: matches only diagnostics without a line */
   int is_regex;
   regex_t regex;
   int matched;
@@ -147,7 +147,8 @@ static int read_annotation(vmatch *m, const char *line, const char *line_at,
   if (g[2].rm_so >= 0) {
     const char *why = NULL;
     char *pattern = annotation_to_regex(substring, &why);
-    int rc = pattern ? regcomp(&e->regex, pattern, REG_EXTENDED | REG_NOSUB) : -1;
+    int rc =
+        pattern ? regcomp(&e->regex, pattern, REG_EXTENDED | REG_NOSUB) : -1;
     free(pattern);
     if (rc != 0) {
       char message[300], reason[200];
@@ -256,7 +257,8 @@ static void check_one(vmatch *m, const report_loc *loc, report_severity kind,
   }
   if (near_miss) {
     snprintf(text, size, "'%s' diagnostic emitted when expecting a '%s'",
-             report_severity_name(kind), report_severity_name(near_miss->kind));
+             report_severity_name(kind),
+             report_severity_name(near_miss->kind));
     report_loc at = near_miss->loc;
     at.range = 0;
     mismatch(m, &at, text);

@@ -39,8 +39,8 @@ typedef struct vmatch {
   size_t n_expect, cap_expect;
   regex_t annotation; /* MLIR's pattern of an annotation line */
   int annotation_ready;
-  int failed;     /* a mismatch was reported */
-  int no_memory;  /* an allocation failed (reported) */
+  int failed;    /* a mismatch was reported */
+  int no_memory; /* an allocation failed (reported) */
 } vmatch;
 
 void vmatch_init(vmatch *m, reporter *out);
