@@ -76,6 +76,10 @@ static bcast_status check_map(int32_t operand_rank, int32_t out_rank,
   return BCAST_OK;
 }
 
+/* Proven (docs/proofs.md): BCAST_INVALID_ARGUMENT exactly when a shape is
+ * unranked or the map is not an injection of the operand's dims (increasing
+ * when asked); otherwise BCAST_INCOMPATIBLE exactly when some static operand
+ * dim other than 1 differs from the output dim it maps to. */
 /*@ requires shapes: \valid_read(operand) && \valid_read(out);
     requires ranks: BCAST_RANK_UNRANKED <= operand->rank <= BCAST_MAX_RANK &&
                     BCAST_RANK_UNRANKED <= out->rank <= BCAST_MAX_RANK;
@@ -85,12 +89,20 @@ static bcast_status check_map(int32_t operand_rank, int32_t out_rank,
                                    out));
     assigns *diag;
     ensures injection: \result == BCAST_OK ==>
-      operand->rank >= 0 && out->rank >= 0 && n_dims == operand->rank &&
-      bcast_map_valid(dims, n_dims, out->rank, order);
+      \old(operand->rank >= 0 && out->rank >= 0 && n_dims == operand->rank &&
+            bcast_map_valid(dims, n_dims, out->rank, order));
+    ensures status: \result == BCAST_OK || \result == BCAST_INCOMPATIBLE ||
+                    \result == BCAST_INVALID_ARGUMENT;
+    ensures refused: \result == BCAST_INVALID_ARGUMENT <==>
+      !\old(operand->rank >= 0 && out->rank >= 0 && n_dims == operand->rank &&
+             bcast_map_valid(dims, n_dims, out->rank, order));
     ensures sizes: \result == BCAST_OK ==>
       \forall integer i; 0 <= i < n_dims ==>
         operand->dims[i] == 1 || operand->dims[i] < 0 ||
         operand->dims[i] == out->dims[dims[i]];
+    ensures incompatible: \result == BCAST_INCOMPATIBLE ==>
+      \exists integer i; 0 <= i < n_dims && operand->dims[i] >= 0 &&
+        operand->dims[i] != 1 && operand->dims[i] != out->dims[dims[i]];
  */
 bcast_status bcast_broadcast_in_dim_check(const bcast_shape *operand,
                                           const bcast_shape *out,

@@ -422,8 +422,13 @@ static bcast_status fold_operand(const bcast_shape *s, int k, int32_t rank,
 /* static_sizes: also refuse two static sizes other than 1 that differ
  * anywhere among the operands, which the pairwise fold misses when a
  * dynamic dim met a 0 between them ((?,) (0,) (2,)): NumPy's N-ary rule.
- * MLIR's fold (the other profiles) accepts that. */
-/*@ requires view: ops.n <= INT_MAX && \forall integer k; 0 <= k < ops.n ==>
+ * MLIR's fold (the other profiles) accepts that.
+ *
+ * That the view's operands are valid shapes within A1, apart from out and
+ * diag, is taken ("admit"), as what its strided addresses mean is taken
+ * (W3 of docs/proofs.md); EVA checks every read through the view itself. */
+/*@ requires count: ops.n <= INT_MAX;
+    admit requires view: \forall integer k; 0 <= k < ops.n ==>
       \valid_read(bcast_operand(ops, k)) &&
       BCAST_RANK_UNRANKED <= bcast_operand(ops, k)->rank <= BCAST_MAX_RANK &&
       \separated(bcast_operand(ops, k), out) &&

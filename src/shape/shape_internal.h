@@ -34,13 +34,14 @@ typedef struct bcast__shapes {
 
 /* For the proofs, operand k of a view is bcast_operand(ops, k): what the
  * strided address means is taken, not proven (WP's memory model does not
- * read a char * as a bcast_shape *; docs/proofs.md, assumption W3). */
+ * read a char * as a bcast_shape *; docs/proofs.md, assumption W3), hence
+ * "admit": neither analysis checks this clause, both take it. */
 /*@ axiomatic bcast_view {
       logic bcast_shape *bcast_operand(bcast__shapes ops, integer k);
     }
  */
 /*@ assigns \nothing;
-    ensures \result == bcast_operand(ops, k);
+    admit ensures \result == bcast_operand(ops, k);
  */
 static inline const bcast_shape *bcast__shape_at(bcast__shapes ops, size_t k) {
   return (const bcast_shape *)(const void *)(ops.base + k * ops.stride);
@@ -74,8 +75,9 @@ static inline int32_t bcast__own_axis(const bcast_shape *s, int32_t out_rank,
   return i >= 0 && i < s->rank ? i : -1;
 }
 
-/* Text of a size for messages: "3", "?" (snprintf into buf).  The WP
- * proofs take this contract for it (docs/proofs.md); EVA reads the body. */
+/* Text of a size for messages: "3", "?" (snprintf into buf).  WP proves
+ * the body against this contract under C11's snprintf (docs/proofs.md,
+ * W2); EVA reads the body. */
 /*@ requires \valid(buf + (0 .. cap - 1));
     assigns buf[0 .. cap - 1] \from dim, cap;
     assigns \result \from buf;
