@@ -9,9 +9,9 @@
 #   3. Every property EVA leaves unknown (an annotation it cannot decide: a
 #      postcondition, loop invariant or assertion, or a precondition at a
 #      call) must lie in a function WP proves whole; anything else counts.
-# Prints "prove: WP N / M goals proven, EVA K alarms, ..." and exits
-# non-zero on any unproven goal, any alarm or any property left over.  Logs
-# go to $PROVE_OUT (build/prove).
+# Prints "prove: WP N / M goals proven, EVA K alarms, L properties proven
+# by neither" and exits non-zero on any unproven goal, any alarm or any
+# property left over.  Logs go to $PROVE_OUT (build/prove).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${PROVE_OUT:-build/prove}
@@ -83,6 +83,7 @@ for run in "${wp_runs[@]}"; do
     read -r p t < <(sed -n 's/^\[wp\] Proved goals: *\([0-9]*\) \/ \([0-9]*\).*/\1 \2/p' "$out/wp-$name.log")
     [ -n "${t:-}" ] || { echo "prove: WP did not run; see $out/wp-$name.log" >&2; exit 1; }
     [ "$p" != "$t" ] || break
+    [ "$attempt" = 2 ] || echo "prove: WP $name: $p / $t goals; once more" >&2
   done
   proved=$((proved + p)) total=$((total + t)) wp_fcts="$wp_fcts,$fcts"
 done
@@ -103,7 +104,7 @@ left=$(awk -F'\t' -v fcts="$wp_fcts" '
 n_left=$(printf '%s' "$left" | grep -c . || true)
 
 echo "prove: WP $proved / $total goals proven (${wp_time}s), EVA $alarms alarms" \
-     "(${eva_time}s), $n_left properties EVA leaves to no proof; logs in $out"
+     "(${eva_time}s), $n_left properties proven by neither; logs in $out"
 grep -h "^\[wp\] \[\(Failed\|Unknown\|Timeout\)" "$out"/wp-*.log || true
 # The alarms themselves: the [eva:alarm] messages that are not a status.
 awk '/^\[/ { if (msg != "" && msg !~ /got status/) printf "%s", msg; msg = "" }
