@@ -508,8 +508,10 @@ static bcast_status infer_shape(bcast__shapes ops, int static_sizes,
     /*@ assert unchanged: \forall integer a; 0 <= a < rank ==>
           bcast_aligned(s, rank, a) == bcast_aligned{Pre}(s, rank, a); */
     fold_conflict c;
-    if (fold_operand(s, (int)k, rank, static_sizes, out->dims, &t, &c) ==
-        BCAST_OK) {
+    bcast_status folded =
+        fold_operand(s, (int)k, rank, static_sizes, out->dims, &t, &c);
+    /*@ assert rank_kept: out->rank == rank; */
+    if (folded == BCAST_OK) {
       /*@ assert new_pairs: static_sizes ==> \forall integer j, a;
             0 <= j < k && 0 <= a < rank ==> !bcast_incompatible(
               bcast_aligned{Pre}(bcast_operand(ops, j), rank, a),
@@ -527,7 +529,6 @@ static bcast_status infer_shape(bcast__shapes ops, int static_sizes,
             bcast_aligned{Pre}(bcast_operand(ops, k), rank, c.axis)); */
     /*@ assert static_clash_n: static_sizes ==>
           bcast_static_clash{Pre}(ops, ops.n, rank); */
-    /*@ assert rank_kept: out->rank == rank; */
     int32_t a = c.axis, i = c.own;
     if (c.against_static)
       return incompatible(ops, rank, t.static_source[a], t.static_size[a], k,
