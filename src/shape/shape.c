@@ -4,6 +4,7 @@
  * Everything works on caller-owned fixed-capacity shapes and a few arrays
  * on the stack; nothing allocates.  Messages are formatted only on failure
  * and only when the caller passed a diagnostic. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -64,6 +65,7 @@ void bcast_shape_set_unranked(bcast_shape *shape) {
                       *out == BCAST_DIM_DYNAMIC;
     ensures two_dyn: dim0 < 0 && dim1 < 0 && dim0 != dim1 ==>
                      *out == BCAST_DIM_DYNAMIC;
+    ensures merge: \result == BCAST_OK ==> *out == bcast_dim_merge(dim0, dim1);
  */
 bcast_status bcast_dim_infer(int64_t dim0, int64_t dim1, int64_t *out) {
   if (BCAST_DIM_IS_DYNAMIC(dim0) || BCAST_DIM_IS_DYNAMIC(dim1)) {
@@ -219,8 +221,7 @@ bcast_status bcast_shape_elem_count(const bcast_shape *shape, int64_t *out,
   return BCAST_OK;
 }
 
-/* Text of a size for messages: "3", "?". */
-static const char *dim_text(int64_t dim, char *buf, size_t cap) {
+const char *bcast__dim_text(int64_t dim, char *buf, size_t cap) {
   if (BCAST_DIM_IS_DYNAMIC(dim))
     snprintf(buf, cap, "?");
   else
@@ -239,7 +240,11 @@ static const char *dim_text(int64_t dim, char *buf, size_t cap) {
  *
  * A conflict names operand j (size dj at aligned axis a; j is -1 only
  * where the running dim is still the initial 1, which conflicts with
- * nothing) and operand k (its dim i, size d). */
+ * nothing) and operand k (its dim i, size d).  The WP proofs take its
+ * contract (docs/proofs.md, W1: a message helper). */
+/*@ assigns *diag;
+    ensures \result == BCAST_INCOMPATIBLE;
+ */
 static bcast_status incompatible(bcast__shapes ops, int32_t rank, int j,
                                  int64_t dj, size_t k, int32_t i, int64_t d,
                                  int32_t a, bcast_diag *diag) {
@@ -250,22 +255,207 @@ static bcast_status incompatible(bcast__shapes ops, int32_t rank, int j,
   bcast__fail(diag, BCAST_INCOMPATIBLE,
               "at broadcast dim %d: operand #%d dim %d (size %s) is "
               "incompatible with operand #%zu dim %d (size %s)",
-              (int)a, j, (int)j_axis, dim_text(dj, s0, sizeof s0), k, (int)i,
-              dim_text(d, s1, sizeof s1));
+              (int)a, j, (int)j_axis, bcast__dim_text(dj, s0, sizeof s0), k,
+              (int)i, bcast__dim_text(d, s1, sizeof s1));
   bcast__locate(diag, j, j_axis, dj, (int)k, i, d, a);
   bcast__mlir_message(diag, 1,
                       "operands don't have broadcast-compatible shapes");
   return BCAST_INCOMPATIBLE;
 }
 
+/* What inference keeps at each aligned axis besides the running dim:
+ * source[a] as above; under NumPy's rule (static_sizes below) the first
+ * operand with a static size other than 1 there, static_source[a], and
+ * that size, static_size[a] (1 while there is none). */
+typedef struct fold_track {
+  int source[BCAST_MAX_RANK];
+  int static_source[BCAST_MAX_RANK];
+  int64_t static_size[BCAST_MAX_RANK];
+} fold_track;
+
+/* Where fold_operand stopped: the aligned axis, and whether the conflict
+ * is NumPy's static check rather than the pair rule. */
+typedef struct fold_conflict {
+  int32_t axis; /* aligned axis */
+  int32_t own;  /* the operand's own axis there */
+  int against_static;
+} fold_conflict;
+
+/*@ predicate bcast_static_size(integer d) = d >= 0 && d != 1;
+    logic integer bcast_static_at{L}(fold_track *t, integer a) =
+      t->static_size[a];
+    logic integer bcast_entry_at{L}(int64_t *p, integer a) = p[a];
+ */
+/* The kernel of N-ary inference: folds operand k (shape s, of rank at
+ * most rank) into dims, the running result, one aligned axis at a time
+ * with bcast_dim_infer; under static_sizes also checks s's static sizes
+ * other than 1 against the first one seen at each axis.  On a conflict it
+ * returns BCAST_INCOMPATIBLE with *c naming the axis, where nothing was
+ * changed yet (the caller words the message from what is kept there). */
+/*@ requires s: \valid_read(s) && BCAST_RANK_UNRANKED <= s->rank <= rank;
+    requires rank: 0 <= rank <= BCAST_MAX_RANK && k >= 0;
+    requires out: \valid(dims + (0 .. BCAST_MAX_RANK - 1)) && \valid(t) &&
+                  \valid(c);
+    requires apart: \separated(dims + (0 .. BCAST_MAX_RANK - 1), t, c, s) &&
+                    \separated(t, c, s) && \separated(c, s);
+    requires tracked: \forall integer a; 0 <= a < rank ==>
+      (t->static_source[a] < 0 <==> t->static_size[a] == 1) &&
+      (t->static_size[a] == 1 || bcast_static_size(t->static_size[a]));
+    assigns dims[0 .. BCAST_MAX_RANK - 1], *t, *c;
+    ensures status: \result == BCAST_OK || \result == BCAST_INCOMPATIBLE;
+    ensures folded: \result == BCAST_OK ==> \forall integer a; 0 <= a < rank ==>
+      \old(!bcast_incompatible(dims[a], bcast_aligned(s, rank, a))) &&
+      dims[a] == \old(bcast_dim_merge(dims[a], bcast_aligned(s, rank, a)));
+    ensures tracked: \result == BCAST_OK ==> \forall integer a; 0 <= a < rank ==>
+      (t->static_source[a] < 0 <==> t->static_size[a] == 1) &&
+      (static_sizes && \old(t->static_size[a]) == 1 &&
+       \old(bcast_static_size(bcast_aligned(s, rank, a))) ==>
+         t->static_size[a] == \old(bcast_aligned(s, rank, a))) &&
+      (!(static_sizes && \old(t->static_size[a]) == 1 &&
+         \old(bcast_static_size(bcast_aligned(s, rank, a)))) ==>
+         t->static_size[a] == \old(t->static_size[a]));
+    ensures statics: \result == BCAST_OK && static_sizes ==>
+      \forall integer a; 0 <= a < rank ==>
+        \old(bcast_static_size(bcast_aligned(s, rank, a)) &&
+              t->static_size[a] != 1 ==>
+              t->static_size[a] == bcast_aligned(s, rank, a));
+    ensures conflict: \result == BCAST_INCOMPATIBLE ==>
+      0 <= c->axis < rank && c->own == bcast_own{Pre}(s, rank, c->axis) &&
+      0 <= c->own < s->rank &&
+      dims[c->axis] == bcast_entry_at{Pre}(dims, c->axis) &&
+      (c->against_static == 0 ==> bcast_incompatible(
+         bcast_entry_at{Pre}(dims, c->axis),
+         bcast_aligned{Pre}(s, rank, c->axis))) &&
+      (c->against_static != 0 ==> static_sizes &&
+         bcast_static_at{Pre}(t, c->axis) != 1 &&
+         bcast_static_size(bcast_aligned{Pre}(s, rank, c->axis)) &&
+         bcast_static_at{Pre}(t, c->axis) !=
+           bcast_aligned{Pre}(s, rank, c->axis));
+ */
+static bcast_status fold_operand(const bcast_shape *s, int k, int32_t rank,
+                                 int static_sizes, int64_t *dims,
+                                 fold_track *t, fold_conflict *c) {
+  /*@ loop invariant 0 <= a <= rank;
+      loop invariant \forall integer e; 0 <= e < a ==>
+        !bcast_incompatible(\at(dims[e], Pre), bcast_aligned{Pre}(s, rank, e)) &&
+        dims[e] == bcast_dim_merge(\at(dims[e], Pre),
+                                   bcast_aligned{Pre}(s, rank, e)) &&
+        (t->static_source[e] < 0 <==> t->static_size[e] == 1) &&
+        (static_sizes && \at(t->static_size[e], Pre) == 1 &&
+         bcast_static_size(bcast_aligned{Pre}(s, rank, e)) ==>
+           t->static_size[e] == bcast_aligned{Pre}(s, rank, e)) &&
+        (!(static_sizes && \at(t->static_size[e], Pre) == 1 &&
+           bcast_static_size(bcast_aligned{Pre}(s, rank, e))) ==>
+           t->static_size[e] == \at(t->static_size[e], Pre)) &&
+        (static_sizes && bcast_static_size(bcast_aligned{Pre}(s, rank, e)) &&
+         \at(t->static_size[e], Pre) != 1 ==>
+         \at(t->static_size[e], Pre) == bcast_aligned{Pre}(s, rank, e));
+      loop invariant \forall integer e; a <= e < BCAST_MAX_RANK ==>
+        dims[e] == \at(dims[e], Pre) &&
+        t->static_size[e] == \at(t->static_size[e], Pre) &&
+        t->static_source[e] == \at(t->static_source[e], Pre) &&
+        t->source[e] == \at(t->source[e], Pre);
+      loop invariant s->rank == \at(s->rank, Pre) &&
+        \forall integer e; 0 <= e < BCAST_MAX_RANK ==>
+          s->dims[e] == \at(s->dims[e], Pre);
+      loop assigns a, dims[0 .. BCAST_MAX_RANK - 1], *t; */
+  for (int32_t a = 0; a < rank; a++) {
+    int32_t i = bcast__own_axis(s, rank, a);
+    if (i < 0) continue;
+    int64_t d = s->dims[i];
+    int64_t merged = 0;
+    if (bcast_dim_infer(dims[a], d, &merged) != BCAST_OK) {
+      c->axis = a;
+      c->own = i;
+      c->against_static = 0;
+      return BCAST_INCOMPATIBLE;
+    }
+    if (static_sizes && d >= 0 && d != 1) {
+      if (t->static_source[a] < 0) {
+        t->static_source[a] = k;
+        t->static_size[a] = d;
+      } else if (t->static_size[a] != d) {
+        c->axis = a;
+        c->own = i;
+        c->against_static = 1;
+        return BCAST_INCOMPATIBLE;
+      }
+    }
+    if (d != 1 && merged == d) t->source[a] = k;
+    dims[a] = merged;
+  }
+  return BCAST_OK;
+}
+
+/* The rank inference gives: the largest rank among the ranked operands,
+ * unranked when none is; the result dims as the left fold of the rule over
+ * the operands in order, each dim an operand does not have counting as 1;
+ * and where that fold meets an incompatible pair (the MLIR profiles'
+ * error), or two operands have different static sizes other than 1 at one
+ * axis (NumPy's). */
+/*@ logic integer bcast_max_rank{L}(bcast__shapes ops, integer n) =
+      n <= 0 ? BCAST_RANK_UNRANKED :
+      \max(bcast_max_rank(ops, n - 1), bcast_operand(ops, n - 1)->rank);
+    lemma bcast_max_rank_next{L}: \forall bcast__shapes ops, integer n;
+      n >= 0 ==> bcast_max_rank(ops, n + 1) ==
+        \max(bcast_max_rank(ops, n), bcast_operand(ops, n)->rank);
+    logic integer bcast_fold{L}(bcast__shapes ops, integer n, integer rank,
+                                integer a) =
+      n <= 0 ? 1 :
+      bcast_dim_merge(bcast_fold(ops, n - 1, rank, a),
+                      bcast_aligned(bcast_operand(ops, n - 1), rank, a));
+    lemma bcast_fold_next{L}: \forall bcast__shapes ops, integer n, rank, a;
+      n >= 0 ==> bcast_fold(ops, n + 1, rank, a) ==
+        bcast_dim_merge(bcast_fold(ops, n, rank, a),
+                        bcast_aligned(bcast_operand(ops, n), rank, a));
+    predicate bcast_fold_clash{L}(bcast__shapes ops, integer n,
+                                  integer rank) =
+      \exists integer k, a; 0 <= k < n && 0 <= a < rank &&
+        bcast_incompatible(bcast_fold(ops, k, rank, a),
+                           bcast_aligned(bcast_operand(ops, k), rank, a));
+    predicate bcast_static_clash{L}(bcast__shapes ops, integer n,
+                                    integer rank) =
+      \exists integer j, k, a; 0 <= j < k < n && 0 <= a < rank &&
+        bcast_incompatible(bcast_aligned(bcast_operand(ops, j), rank, a),
+                           bcast_aligned(bcast_operand(ops, k), rank, a));
+ */
 /* static_sizes: also refuse two static sizes other than 1 that differ
  * anywhere among the operands, which the pairwise fold misses when a
  * dynamic dim met a 0 between them ((?,) (0,) (2,)): NumPy's N-ary rule.
- * MLIR's fold (the other profiles) accepts that.  static_source[a] is the
- * first operand with such a size at a, static_size[a] that size. */
+ * MLIR's fold (the other profiles) accepts that.
+ *
+ * That the view's operands are valid shapes within A1, apart from out and
+ * diag, is taken ("admit"), as what its strided addresses mean is taken
+ * (W3 of docs/proofs.md); EVA checks every read through the view itself. */
+/*@ requires count: ops.n <= INT_MAX;
+    admit requires view: \forall integer k; 0 <= k < ops.n ==>
+      \valid_read(bcast_operand(ops, k)) &&
+      BCAST_RANK_UNRANKED <= bcast_operand(ops, k)->rank <= BCAST_MAX_RANK &&
+      \separated(bcast_operand(ops, k), out) &&
+      \separated(bcast_operand(ops, k), diag);
+    requires out: \valid(out) && \separated(out, diag);
+    requires diag: diag == \null || \valid(diag);
+    assigns *out, *diag;
+    ensures status: \result == BCAST_OK || \result == BCAST_INCOMPATIBLE;
+    ensures rank: out->rank == bcast_max_rank{Pre}(ops, ops.n);
+    ensures dims: \result == BCAST_OK ==> \forall integer a; 0 <= a < out->rank ==>
+      out->dims[a] == bcast_fold{Pre}(ops, ops.n, out->rank, a);
+    ensures mlir: !static_sizes ==>
+      (\result == BCAST_INCOMPATIBLE <==>
+       bcast_fold_clash{Pre}(ops, ops.n, out->rank));
+    ensures numpy: static_sizes ==>
+      (\result == BCAST_INCOMPATIBLE <==>
+       bcast_static_clash{Pre}(ops, ops.n, out->rank));
+ */
 static bcast_status infer_shape(bcast__shapes ops, int static_sizes,
                                 bcast_shape *out, bcast_diag *diag) {
   int32_t rank = BCAST_RANK_UNRANKED;
+  /*@ loop invariant 0 <= k <= ops.n;
+      loop invariant rank == bcast_max_rank(ops, k);
+      loop invariant BCAST_RANK_UNRANKED <= rank <= BCAST_MAX_RANK;
+      loop invariant \forall integer j; 0 <= j < k ==>
+        bcast_operand(ops, j)->rank <= rank;
+      loop assigns k, rank; */
   for (size_t k = 0; k < ops.n; k++) {
     int32_t r = bcast__shape_at(ops, k)->rank;
     if (r == BCAST_RANK_UNRANKED) continue;
@@ -277,36 +467,74 @@ static bcast_status infer_shape(bcast__shapes ops, int static_sizes,
   }
   /* All BCAST_MAX_RANK entries, whatever the rank: out's dims past its
    * rank are 1. */
-  int source[BCAST_MAX_RANK], static_source[BCAST_MAX_RANK];
-  int64_t static_size[BCAST_MAX_RANK];
+  fold_track t;
+  /*@ loop invariant 0 <= a <= BCAST_MAX_RANK;
+      loop invariant \forall integer e; 0 <= e < a ==>
+        out->dims[e] == 1 && t.static_size[e] == 1 &&
+        t.static_source[e] == -1;
+      loop assigns a, out->dims[0 .. BCAST_MAX_RANK - 1], t; */
   for (int32_t a = 0; a < BCAST_MAX_RANK; a++) {
-    out->dims[a] = static_size[a] = 1;
-    source[a] = static_source[a] = -1;
+    out->dims[a] = t.static_size[a] = 1;
+    t.source[a] = t.static_source[a] = -1;
   }
   out->rank = rank;
   if (rank == BCAST_RANK_UNRANKED) return BCAST_OK;
+  /*@ loop invariant 0 <= k <= ops.n;
+      loop invariant out->rank == rank;
+      loop invariant \forall integer j, e; 0 <= j < ops.n &&
+        0 <= e < BCAST_MAX_RANK ==>
+        bcast_operand(ops, j)->rank == \at(bcast_operand(ops, j)->rank, Pre) &&
+        bcast_operand(ops, j)->dims[e] ==
+          \at(bcast_operand(ops, j)->dims[e], Pre);
+      loop invariant \forall integer a; 0 <= a < rank ==>
+        out->dims[a] == bcast_fold{Pre}(ops, k, rank, a) &&
+        (t.static_source[a] < 0 <==> t.static_size[a] == 1) &&
+        (t.static_size[a] == 1 || bcast_static_size(t.static_size[a]));
+      loop invariant !static_sizes ==> !bcast_fold_clash{Pre}(ops, k, rank);
+      loop invariant static_sizes ==> !bcast_static_clash{Pre}(ops, k, rank);
+      loop invariant static_sizes ==> \forall integer a; 0 <= a < rank ==>
+        (\forall integer j; 0 <= j < k &&
+           bcast_static_size(bcast_aligned{Pre}(bcast_operand(ops, j), rank, a))
+           ==> bcast_aligned{Pre}(bcast_operand(ops, j), rank, a) ==
+               t.static_size[a]) &&
+        (bcast_static_size(out->dims[a]) ==> out->dims[a] == t.static_size[a]);
+      loop invariant static_sizes ==> \forall integer a; 0 <= a < rank ==>
+        t.static_size[a] != 1 ==> \exists integer j; 0 <= j < k &&
+          bcast_aligned{Pre}(bcast_operand(ops, j), rank, a) ==
+          t.static_size[a];
+      loop assigns k, out->dims[0 .. BCAST_MAX_RANK - 1], t; */
   for (size_t k = 0; k < ops.n; k++) {
     const bcast_shape *s = bcast__shape_at(ops, k);
-    for (int32_t a = 0; a < rank; a++) {
-      int32_t i = bcast__own_axis(s, rank, a);
-      if (i < 0) continue;
-      int64_t d = s->dims[i];
-      int64_t merged = 0;
-      if (bcast_dim_infer(out->dims[a], d, &merged) != BCAST_OK)
-        return incompatible(ops, rank, source[a], out->dims[a], k, i, d, a,
-                            diag);
-      if (static_sizes && d >= 0 && d != 1) {
-        if (static_source[a] < 0) {
-          static_source[a] = (int)k;
-          static_size[a] = d;
-        } else if (static_size[a] != d) {
-          return incompatible(ops, rank, static_source[a], static_size[a], k,
-                              i, d, a, diag);
-        }
-      }
-      if (d != 1 && merged == d) source[a] = (int)k;
-      out->dims[a] = merged;
+    /*@ assert unchanged: \forall integer a; 0 <= a < rank ==>
+          bcast_aligned(s, rank, a) == bcast_aligned{Pre}(s, rank, a); */
+    fold_conflict c;
+    bcast_status folded =
+        fold_operand(s, (int)k, rank, static_sizes, out->dims, &t, &c);
+    /*@ assert rank_kept: out->rank == rank; */
+    if (folded == BCAST_OK) {
+      /*@ assert new_pairs: static_sizes ==> \forall integer j, a;
+            0 <= j < k && 0 <= a < rank ==> !bcast_incompatible(
+              bcast_aligned{Pre}(bcast_operand(ops, j), rank, a),
+              bcast_aligned{Pre}(bcast_operand(ops, k), rank, a)); */
+      continue;
     }
+    /*@ assert clash: !static_sizes ==> bcast_incompatible(
+          bcast_fold{Pre}(ops, k, rank, c.axis),
+          bcast_aligned{Pre}(bcast_operand(ops, k), rank, c.axis)); */
+    /*@ assert clash_n: !static_sizes ==>
+          bcast_fold_clash{Pre}(ops, ops.n, rank); */
+    /*@ assert static_clash: static_sizes ==> \exists integer j; 0 <= j < k &&
+          bcast_incompatible(
+            bcast_aligned{Pre}(bcast_operand(ops, j), rank, c.axis),
+            bcast_aligned{Pre}(bcast_operand(ops, k), rank, c.axis)); */
+    /*@ assert static_clash_n: static_sizes ==>
+          bcast_static_clash{Pre}(ops, ops.n, rank); */
+    int32_t a = c.axis, i = c.own;
+    if (c.against_static)
+      return incompatible(ops, rank, t.static_source[a], t.static_size[a], k,
+                          i, s->dims[i], a, diag);
+    return incompatible(ops, rank, t.source[a], out->dims[a], k, i, s->dims[i],
+                        a, diag);
   }
   return BCAST_OK;
 }
@@ -403,15 +631,16 @@ static bcast_status result_dim_error(bcast__shapes ops,
         "determine it at run time (inferred '?', from operand #%d dim "
         "%d); the trait's Verify requires a static result dim to equal "
         "the inferred dim (use '?' in the result, or the mlir profile)",
-        (int)result_axis, dim_text(got, s0, sizeof s0), origin,
+        (int)result_axis, bcast__dim_text(got, s0, sizeof s0), origin,
         (int)origin_axis);
   } else {
     bcast__fail(diag, BCAST_RESULT_MISMATCH,
                 "result dim %d (size %s) does not match broadcast dim %d "
                 "(size %s, from operand #%d dim %d); results are never "
                 "broadcast",
-                (int)result_axis, dim_text(got, s0, sizeof s0), (int)axis,
-                dim_text(want, s1, sizeof s1), origin, (int)origin_axis);
+                (int)result_axis, bcast__dim_text(got, s0, sizeof s0),
+                (int)axis, bcast__dim_text(want, s1, sizeof s1), origin,
+                (int)origin_axis);
   }
   bcast__locate(diag, BCAST_DIAG_RESULT, result_axis, got, origin, origin_axis,
                 want, axis);

@@ -12,6 +12,19 @@
 /*@ predicate bcast_incompatible(integer d0, integer d1) =
       d0 >= 0 && d1 >= 0 && d0 != 1 && d1 != 1 && d0 != d1;
  */
+/* And the dim a compatible pair gives (bcast_dim_infer): a 1 yields to the
+ * other dim, equal dims stay, two different dynamic dims give '?', and a
+ * dynamic dim yields to a static size other than 0 and 1, but against 0
+ * gives '?'. */
+/*@ logic integer bcast_dim_merge(integer d0, integer d1) =
+      d0 == 1 ? d1 :
+      d1 == 1 ? d0 :
+      d0 == d1 ? d0 :
+      d0 < 0 && d1 < 0 ? BCAST_DIM_DYNAMIC :
+      d0 < 0 ? (d1 == 0 ? BCAST_DIM_DYNAMIC : d1) :
+      d1 < 0 ? (d0 == 0 ? BCAST_DIM_DYNAMIC : d0) :
+      d0;
+ */
 
 typedef struct bcast__shapes {
   const char *base; /* address of operand 0's bcast_shape */
@@ -19,6 +32,17 @@ typedef struct bcast__shapes {
   size_t n;
 } bcast__shapes;
 
+/* For the proofs, operand k of a view is bcast_operand(ops, k): what the
+ * strided address means is taken, not proven (WP's memory model does not
+ * read a char * as a bcast_shape *; docs/proofs.md, assumption W3), hence
+ * "admit": neither analysis checks this clause, both take it. */
+/*@ axiomatic bcast_view {
+      logic bcast_shape *bcast_operand(bcast__shapes ops, integer k);
+    }
+ */
+/*@ assigns \nothing;
+    admit ensures \result == bcast_operand(ops, k);
+ */
 static inline const bcast_shape *bcast__shape_at(bcast__shapes ops, size_t k) {
   return (const bcast_shape *)(const void *)(ops.base + k * ops.stride);
 }
@@ -27,12 +51,39 @@ static inline const bcast_shape *bcast__shape_at(bcast__shapes ops, size_t k) {
  * or -1 where s has no dim there (unranked, or of lower rank).  Every
  * operand dim read at an aligned axis goes through here, so each read is
  * within the operand's rank by construction. */
+/*@ logic integer bcast_own{L}(bcast_shape *s, integer out_rank, integer a) =
+      s->rank == BCAST_RANK_UNRANKED ? -1 :
+      0 <= a - (out_rank - s->rank) < s->rank ? a - (out_rank - s->rank) : -1;
+ */
+/* And operand s's dim under aligned axis a, 1 where it has none (a 1 is
+ * what an absent dim broadcasts as). */
+/*@ logic integer bcast_aligned{L}(bcast_shape *s, integer out_rank,
+                                   integer a) =
+      bcast_own(s, out_rank, a) < 0 ? 1 : s->dims[bcast_own(s, out_rank, a)];
+ */
+/*@ requires \valid_read(s);
+    requires BCAST_RANK_UNRANKED <= s->rank <= BCAST_MAX_RANK;
+    requires BCAST_RANK_UNRANKED <= out_rank <= BCAST_MAX_RANK;
+    requires 0 <= a <= BCAST_MAX_RANK;
+    assigns \nothing;
+    ensures \result == bcast_own(s, out_rank, a);
+ */
 static inline int32_t bcast__own_axis(const bcast_shape *s, int32_t out_rank,
                                       int32_t a) {
   if (s->rank == BCAST_RANK_UNRANKED) return -1;
   int32_t i = a - (out_rank - s->rank);
   return i >= 0 && i < s->rank ? i : -1;
 }
+
+/* Text of a size for messages: "3", "?" (snprintf into buf).  WP proves
+ * the body against this contract under C11's snprintf (docs/proofs.md,
+ * W2); EVA reads the body. */
+/*@ requires \valid(buf + (0 .. cap - 1));
+    assigns buf[0 .. cap - 1] \from dim, cap;
+    assigns \result \from buf;
+    ensures \result == buf;
+ */
+const char *bcast__dim_text(int64_t dim, char *buf, size_t cap);
 
 static inline bcast__shapes bcast__shapes_of(const bcast_shape *shapes,
                                              size_t n) {
