@@ -73,6 +73,18 @@ def work_dir(keep, prefix):
             yield tmpdir
 
 
+def save_npys(wd, stem, arrays):
+    """Saves arrays as WD/STEM_0.npy, WD/STEM_1.npy, ... and returns the
+    paths (the inputs of a `bcast run` line)."""
+    import numpy as np
+    paths = []
+    for k, x in enumerate(arrays):
+        path = os.path.join(wd, f"{stem}_{k}.npy")
+        np.save(path, x)
+        paths.append(path)
+    return paths
+
+
 def run_text(argv, text=None):
     """Runs ARGV with TEXT on stdin; a CompletedProcess of str."""
     return subprocess.run(argv, input=text, capture_output=True, text=True)

@@ -573,11 +573,7 @@ def compare_bcast_run(bcast, runs, got, wd, check):
     for i, ((case, vi, xs, ex, want, osh), g) in enumerate(zip(runs, got)):
         if case.trait or "bf16" in (case.out[1],) or any(e == "bf16" for _, e in case.ins):
             continue  # .npy has no bfloat16; rank expansion needs the trait profile
-        paths = []
-        for k, x in enumerate(xs):
-            pth = os.path.join(wd, f"r{i}_{k}.npy")
-            np.save(pth, x)
-            paths.append(pth)
+        paths = common.save_npys(wd, f"r{i}", xs)
         out = os.path.join(wd, f"r{i}_out.npy")
         cmd = [bcast, "run", case.op] + paths + ["-o", out]
         if case.op == "cast":

@@ -360,11 +360,7 @@ def main():
                             for j in bad[:6]))
             if "bf16" in c.ins or c.out == "bf16":
                 continue
-            paths = []
-            for k, x in enumerate(xs):
-                pth = os.path.join(wd, f"r{i}_{k}.npy")
-                np.save(pth, x)
-                paths.append(pth)
+            paths = common.save_npys(wd, f"r{i}", xs)
             out = os.path.join(wd, f"r{i}_out.npy")
             # The shift and zero points are named in the line only: bcast
             # run reads files for the data operands (shift 0, zp 0 default).
