@@ -423,3 +423,72 @@ bcast_status bcast_mlir_scan_next(bcast_mlir_scanner *s, bcast_mlir_op *op,
   advance_to(s, len);
   return BCAST_OK;
 }
+
+/* The constant that defines an SSA value, for the verifiers that compare
+ * one with a type (StableHLO's output_dimensions, TOSA's shift and zero
+ * points): see mlir_internal.h. */
+int bcast__mlir_constant_dense(const bcast_mlir_op *op, bcast_mlir_span name,
+                               bcast_mlir_span *value) {
+  const bcast_mlir_scanner *s = op->scanner;
+  if (!s || name.len < 2) return 0;
+  const char *t = s->text;
+  size_t end = op->stmt_start, from = end > 65536 ? end - 65536 : 0;
+  /* A value is defined in its own function: start after the last function
+   * head or split marker before the op, so a name another function (or
+   * another part of the file) defines is never taken for this one. */
+  static const char *const scopes[] = {"func.func", "// -----"};
+  for (size_t i = from; i < end; i++)
+    for (size_t k = 0; k < sizeof scopes / sizeof scopes[0]; k++) {
+      size_t l = strlen(scopes[k]);
+      if (i + l <= end && memcmp(t + i, scopes[k], l) == 0) from = i + l;
+    }
+  size_t def = SIZE_MAX;
+  for (size_t i = from; i + name.len <= end; i++) {
+    if (t[i] != '%' || memcmp(t + i, name.text, name.len) != 0) continue;
+    if (i > 0 && bcast__is_ident(t[i - 1])) continue;
+    size_t j = i + name.len;
+    if (j < end && (bcast__is_ident(t[j]) || t[j] == '#')) continue;
+    j = bcast__skip_spaces(t, end, j);
+    if (bcast__peek(t, end, j) == '=' && bcast__peek(t, end, j + 1) != '=')
+      def = j + 1;
+  }
+  if (def == SIZE_MAX) return 0;
+  /* The rest of its line must be a constant op with a dense value. */
+  size_t eol = def;
+  while (eol < end && t[eol] != '\n') eol++;
+  const char *line = t + def;
+  size_t ll = eol - def;
+  static const char *const consts[] = {
+      "stablehlo.constant",     "arith.constant",     "tosa.const",
+      "\"stablehlo.constant\"", "\"arith.constant\"", "\"tosa.const\""};
+  size_t at = bcast__skip_spaces(line, ll, 0), k;
+  for (k = 0; k < sizeof consts / sizeof consts[0]; k++) {
+    size_t cl = strlen(consts[k]);
+    if (ll - at >= cl && memcmp(line + at, consts[k], cl) == 0) break;
+  }
+  if (k == sizeof consts / sizeof consts[0]) return 0;
+  const char *dense = NULL;
+  for (size_t i = at; i + 6 <= ll; i++)
+    if (memcmp(line + i, "dense<", 6) == 0) {
+      dense = line + i;
+      break;
+    }
+  if (!dense) return 0;
+  size_t dl = (size_t)(line + ll - dense);
+  size_t v = bcast__skip_balanced(dense, dl, 0, 1); /* "dense<...>" */
+  v = bcast__skip_spaces(dense, dl, v);
+  if (bcast__peek(dense, dl, v) != ':') return 0;
+  v = bcast__skip_spaces(dense, dl, v + 1);
+  v = bcast__skip_balanced(dense, dl, v, 1); /* its type */
+  value->text = dense;
+  value->len = v;
+  return 1;
+}
+
+int bcast__mlir_constant_ints(const bcast_mlir_op *op, bcast_mlir_span name,
+                              int64_t *vals, size_t cap, size_t *n) {
+  bcast_mlir_span dense;
+  return bcast__mlir_constant_dense(op, name, &dense) &&
+         bcast_mlir_i64_list_parse(dense.text, dense.len, vals, cap, n,
+                                   NULL) == BCAST_OK;
+}
