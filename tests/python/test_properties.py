@@ -859,9 +859,14 @@ def _wrong_out(data, op, ins, want):
     # an out= of the right shape and dtype in an input's memory, not that
     # input itself: reversed along an axis.  The input must be one the op
     # reads as it is: one it first converts to the common type (bool beside
-    # int8) is read from that copy, so the answer is NumPy's, not an error.
-    arrays = [x for x in (ins[1:] if op == "select" else ins) if isinstance(x, np.ndarray)]
-    common = np.result_type(*arrays) if arrays else None
+    # int8, or a bool array beside the Python int 0) is read from that copy,
+    # so the answer is NumPy's, not an error.  NumPy 1.24's result_type
+    # counts Python scalars by kind, as bcast does.
+    operands = ins[1:] if op == "select" else ins
+    try:
+        common = np.result_type(*operands) if operands else None
+    except (OverflowError, TypeError):
+        common = None
     k = [i for i, x in enumerate(ins) if isinstance(x, np.ndarray) and x.flags.writeable
          and x.dtype == dtype and x.dtype == common and x.shape == want.shape
          and x.size > 1]
