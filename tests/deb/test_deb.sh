@@ -32,7 +32,6 @@ ext_suffix=$("$py" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUF
 
 # (a) The control data.
 field() { dpkg-deb -f "$deb" "$1"; }
-equals() { [ "$1" = "$2" ] || { echo "'$1' is not '$2'"; return 1; }; }
 check equals "$(field Package)" bcast
 check equals "$(field Version)" "$version"
 check equals "$(field Architecture)" "$arch"
