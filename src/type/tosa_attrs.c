@@ -462,7 +462,8 @@ static bcast_status nan_mode_syntax(const bcast_mlir_op *op, const char **at,
 
 /* A clamp bound typed as a float must be written as one: MLIR's parser
  * refuses a decimal integer ("-1 : f64") and a negated hex bit pattern,
- * at the bound's first digit. */
+ * at the bound's first digit.  bcast's own note carries the hint
+ * mlir-opt gives as a note of its own ("add a trailing dot ..."). */
 static bcast_status clamp_bound_syntax(const bcast_mlir_op *op,
                                        const char **at, bcast_diag *diag) {
   static const char *const names[] = {"min_val", "max_val"};
@@ -482,10 +483,10 @@ static bcast_status clamp_bound_syntax(const bcast_mlir_op *op,
     if (!diag) return BCAST_PARSE;
     *at = b.value.p + neg;
     bcast__fail(diag, BCAST_PARSE,
-                "tosa.clamp: %s = %.*s : %.*s is not a float literal (%s)",
+                "tosa.clamp: %s = %.*s : %.*s is not a float literal: %s",
                 names[k], (int)b.value.n, b.value.p, (int)b.type.n, b.type.p,
                 hex ? "a hex bit pattern takes no sign"
-                    : "write it with a '.', as in 1.0");
+                    : "add a trailing dot to make the literal a float");
     bcast__mlir_message(diag, 0, "%s",
                         hex ? "hexadecimal float literal should not have a "
                               "leading minus"
