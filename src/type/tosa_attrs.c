@@ -509,8 +509,13 @@ static bcast_status round_attr(const bcast_mlir_op *op, const char **at,
     bcast__mlir_message(diag, 1, "requires attribute 'round'");
     return BCAST_INVALID_ARGUMENT;
   }
+  /* A BoolAttr is an i1 IntegerAttr: "true", "false", "1 : i1", "0 : i1". */
   text_span t = trimmed(v.text, v.len);
-  if (span_eq(t, "true") || span_eq(t, "false")) return BCAST_OK;
+  bound b;
+  read_bound(v, &b);
+  if (span_eq(b.type, "i1") &&
+      (b.is_bool || span_eq(b.value, "0") || span_eq(b.value, "1")))
+    return BCAST_OK;
   if (!diag) return BCAST_INVALID_ARGUMENT;
   bcast__fail(diag, BCAST_INVALID_ARGUMENT,
               "tosa.arithmetic_right_shift: round = %.*s is not a bool "

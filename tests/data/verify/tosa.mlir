@@ -90,6 +90,16 @@ func.func @ars_round_not_bool(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4x
 
 // -----
 
+// round is a BoolAttr, an i1 IntegerAttr: "1 : i1" is true (mirrors
+// Conversion/TosaToLinalg/tosa-to-linalg.mlir @test_simple_i32).
+func.func @ars_round_i1(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = tosa.arithmetic_right_shift %a, %b {round = 1 : i1} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %1 = tosa.arithmetic_right_shift %0, %b {round = 0 : i1} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %1 : tensor<4xi32>
+}
+
+// -----
+
 func.func @clamp_integer_literal_f64(%x: tensor<4xf64>) -> tensor<4xf64> {
   // expected-error @+2 {{unexpected decimal integer literal for a floating point value}}
   // expected-note @+1 {{add a trailing dot to make the literal a float}}
