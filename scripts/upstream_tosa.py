@@ -61,11 +61,13 @@ import tempfile
 from upstream_common import (OP_AT, annotations, located, ops_in, run,
                              split_chunks, write_chunk)
 
-LLVM = "/usr/lib/llvm-22"
-MLIR_OPT = LLVM + "/bin/mlir-opt"
-MLIR_RUNNER = LLVM + "/bin/mlir-runner"
-RUNNER_LIBS = (LLVM + "/lib/libmlir_runner_utils.so.22.1," +
-               LLVM + "/lib/libmlir_c_runner_utils.so.22.1")
+# The differential tests' helpers: where mlir-opt and mlir-runner 22 live,
+# the pipelines, running a module and printing its results as bits.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "tests", "diff"))
+import common  # noqa: E402
+
+MLIR_OPT, MLIR_RUNNER = common.MLIR_OPT, common.MLIR_RUNNER
 VALIDATE = ["-tosa-attach-target=profiles=pro_int,pro_fp extensions=int16,"
             "int4,bf16,fp8e4m3,fp8e5m2,fft,variable,controlflow,doubleround,"
             "inexactround", "-tosa-validate=strict-op-spec-alignment"]
@@ -85,16 +87,6 @@ FILES = (
     ("mlir/test/Conversion/TosaToLinalg/tosa-to-linalg-invalid.mlir", TO_LINALG,
      "lower"),
 )
-# mlir-opt's own lowering, then the pipeline bcast's output takes.
-MLIR_OWN = ("builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,"
-            "tosa-to-arith{include-apply-rescale=true},tosa-to-tensor))")
-LLVM_PIPELINE = ("builtin.module(func.func(tosa-to-arith{include-apply-rescale=true}),"
-                 "one-shot-bufferize{bufferize-function-boundaries},"
-                 "func.func(convert-linalg-to-loops),convert-scf-to-cf,"
-                 "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
-                 "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,"
-                 "convert-index-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
-                 "reconcile-unrealized-casts)")
 COLUMNS = ("cases", "agree", "disagree", "other", "validate", "diag-checked",
            "diag-pass", "lower-cases", "lowered", "ops-run", "ops-identical")
 
@@ -341,68 +333,6 @@ def dense(vals, shape, et):
     return "dense<%s>" % nest(vals, shape)
 
 
-def to_bits(p, value, shape, et):
-    """Lines turning a result tensor into i64 bit patterns and printing it."""
-    rank = len(shape)
-    t = "tensor<%s%s>" % ("".join("%dx" % d for d in shape), et)
-    ti = "tensor<%si64>" % "".join("%dx" % d for d in shape)
-    dims = ", ".join("d%d" % d for d in range(rank))
-    idm = "affine_map<(%s) -> (%s)>" % (dims, dims)
-    conv = {"f64": ["{p}_y = arith.bitcast {p}_b : f64 to i64"],
-            "f32": ["{p}_z = arith.bitcast {p}_b : f32 to i32",
-                    "{p}_y = arith.extui {p}_z : i32 to i64"],
-            "f16": ["{p}_z = arith.bitcast {p}_b : f16 to i16",
-                    "{p}_y = arith.extui {p}_z : i16 to i64"],
-            "bf16": ["{p}_z = arith.bitcast {p}_b : bf16 to i16",
-                     "{p}_y = arith.extui {p}_z : i16 to i64"],
-            "i1": ["{p}_y = arith.extui {p}_b : i1 to i64"],
-            "i64": ["{p}_y = arith.addi {p}_b, {p}_zero : i64"]}.get(
-                et, ["{p}_y = arith.extsi {p}_b : %s to i64" % et])
-    mref = "memref<%si64>" % "".join("%dx" % d for d in shape)
-    L = ["  %s_zero = arith.constant 0 : i64" % p,
-         "  %s_e = tensor.empty() : %s" % (p, ti),
-         "  %s_i = linalg.generic {indexing_maps = [%s, %s], iterator_types = [%s]} "
-         "ins(%s : %s) outs(%s_e : %s) {" % (p, idm, idm,
-                                             ", ".join(['"parallel"'] * rank),
-                                             value, t, p, ti),
-         "  ^bb0(%s_b: %s, %s_o: i64):" % (p, et, p)]
-    L += ["    " + c.format(p=p) for c in conv]
-    L += ["    linalg.yield %s_y : i64" % p, "  } -> %s" % ti,
-          "  %s_m = bufferization.to_buffer %s_i : %s to %s" % (p, p, ti, mref),
-          "  %s_u = memref.cast %s_m : %s to memref<*xi64>" % (p, p, mref),
-          "  call @printMemrefI64(%s_u) : (memref<*xi64>) -> ()" % p]
-    return L
-
-
-def run_module(text, wd, tag, pre=None):
-    """The printed blocks of a module run through PRE (mlir-opt's own
-    lowering) or none (bcast's output), then LLVM_PIPELINE and the runner;
-    (None, why) on failure."""
-    path = os.path.join(wd, tag + ".mlir")
-    with open(path, "w") as f:
-        f.write(text)
-    if pre:
-        rc, out, err = run([MLIR_OPT, "--pass-pipeline=" + pre, path])
-        if rc:
-            return None, err[-2000:]
-        path = os.path.join(wd, tag + ".pre.mlir")
-        with open(path, "w") as f:
-            f.write(out)
-    rc, out, err = run([MLIR_OPT, "--pass-pipeline=" + LLVM_PIPELINE, path])
-    if rc:
-        return None, err[-2000:]
-    llvm = os.path.join(wd, tag + ".llvm.mlir")
-    with open(llvm, "w") as f:
-        f.write(out)
-    rc, out, err = run(["stdbuf", "-o0", MLIR_RUNNER, llvm, "-e", "main",
-                        "-entry-point-result=void", "-shared-libs=" + RUNNER_LIBS])
-    if rc:
-        return None, (out[-1000:] + err[-1000:])
-    blocks = out.split("Unranked Memref")[1:]
-    return [[int(v) for v in re.findall(r"-?\d+", b.split("data =", 1)[1])]
-            for b in blocks], ""
-
-
 def op_inputs(rng, opname, types, shapes, ets):
     """Input values for one op: shifts in range, no division by 0 or -1,
     no NaN into a float-to-integer cast (MLIR's fptosi of NaN is poison)."""
@@ -466,7 +396,7 @@ def execute(args, cases, ops, wd):
                 p, fname, ", ".join("%s_a%d" % (p, k) for k in range(len(types))),
                 ", ".join(types), res))
             L.append("  %s_s = tensor.cast %s_r : %s to %s" % (p, p, res, rt))
-            L += to_bits(p, p + "_s", rshape, ret)
+            L += common.print_bits_lines(p, p + "_s", rshape, ret)
             funcs.append(text)
             calls.append("\n".join(L) + "\n")
             entries.append(entry)
@@ -482,8 +412,8 @@ def execute(args, cases, ops, wd):
         for e in entries:
             e["status"] = "bcast lower refused the harness: " + err.strip()[:200]
         return
-    ours, why_ours = run_module(low, wd, "bcast")
-    theirs, why_theirs = run_module(module, wd, "mlir", pre=MLIR_OWN)
+    ours, why_ours = common.run_lowered(low, wd, "bcast")
+    theirs, why_theirs = common.run_lowered(module, wd, "mlir", pre=common.MLIR_OWN)
     for k, e in enumerate(entries):
         if theirs is None:
             e["status"] = "mlir-opt's lowering does not run: " + why_theirs[:200]
