@@ -118,14 +118,17 @@ def _key(item):
 
 def _numpy_only(item):
     """Whether a parameter of item is a NumPy ufunc bcast does not have (the
-    copies' module-level lists UFUNCS... hold numpy.core.umath's own) or a
-    Python operator (`a // b` on arrays is NumPy's)."""
-    params = getattr(getattr(item, "callspec", None), "params", {})
-    if _key(item) in NUMPY_ONLY_IDS:
-        return True
-    return any(isinstance(v, numpy.ufunc)
-               or getattr(v, "__module__", None) in ("operator", "_operator")
-               or _other_dtype(v) for v in params.values())
+    copies' module-level lists UFUNCS... hold numpy.core.umath's own), a
+    type bcast has none of, or a Python operator with no rebound function
+    beside it (`a // b` on arrays is NumPy's; test_comparison_functions
+    takes operator.lt as the reference for np.less)."""
+    params = getattr(getattr(item, "callspec", None), "params", {}).values()
+    operator = any(getattr(v, "__module__", None) in ("operator", "_operator")
+                   for v in params)
+    rebound = any(isinstance(v, numpy_rebound.Rebound) for v in params)
+    return (_key(item) in NUMPY_ONLY_IDS or operator and not rebound
+            or any(isinstance(v, numpy.ufunc) or _other_dtype(v)
+                   for v in params))
 
 
 def _other_dtype(v):
