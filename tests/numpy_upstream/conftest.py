@@ -96,6 +96,19 @@ XFAIL = {
     "test_np_umath.py::TestPower::test_integer_to_negative_power": NEG_POWER,
 }
 
+# Bugs that abort the sanitizer builds' run (UBSan stops at the first
+# report), so there they are expected failures not run; the release build
+# runs them, where they pass.
+UNALIGNED = (BUG, None, "bcast bug: on an array not aligned to its element "
+             "size (a view at byte offset 4 of float64) the kernels load "
+             "through misaligned pointers (src/ew/ew_k_unary.c), undefined "
+             "behaviour UBSan reports; the module passes such arrays on "
+             "uncopied (python/src/ops.c pb_input_array, pb_out_array)")
+SANITIZER_BUGS = {
+    "test_np_umath.py::TestAbsoluteNegative::test_lower_align": UNALIGNED,
+}
+SANITIZE = os.environ.get("BCAST_TEST_SANITIZE") == "1"
+
 # Parametrizations that reach only NumPy, by their test's own branches.
 NUMPY_ONLY_IDS = {
     "test_np_nep50.py::test_nep50_weak_integers_with_inexact[d]":
@@ -152,6 +165,10 @@ def pytest_collection_modifyitems(config, items):
         items[:] = [item for item in items if id(item) not in gone]
     seen = set()
     for item in items:
+        bug = SANITIZER_BUGS.get(_key(item)) if SANITIZE else None
+        if bug:
+            item.add_marker(pytest.mark.xfail(
+                run=False, reason=f"({bug[0]}) {bug[2]}"))
         entry = XFAIL.get(_key(item))
         if entry:
             seen.add(_key(item))
@@ -160,7 +177,9 @@ def pytest_collection_modifyitems(config, items):
                 strict=True, raises=raises, reason=f"({category}) {reason}"))
     whole = not config.option.keyword and not any("::" in a
                                                   for a in config.args)
-    unused = sorted(set(XFAIL) - seen)
+    files = {_key(item).partition("::")[0] for item in items + NUMPY_ONLY}
+    unused = sorted(k for k in set(XFAIL) - seen
+                    if k.partition("::")[0] in files)
     if whole and unused:
         raise pytest.UsageError("XFAIL entries naming no test: "
                                 + ", ".join(unused))
@@ -186,7 +205,9 @@ def pytest_terminal_summary(terminalreporter):
     for outcome in ("passed", "xfailed", "failed", "xpassed", "skipped"):
         for report in terminalreporter.stats.get(outcome, []):
             key = report.nodeid.rpartition("numpy_upstream/")[2]
-            category = XFAIL.get(key, ("",))[0] if outcome == "xfailed" else ""
+            table = SANITIZER_BUGS if SANITIZE and key in SANITIZER_BUGS \
+                else XFAIL
+            category = table.get(key, ("",))[0] if outcome == "xfailed" else ""
             counts[(outcome, category)] = counts.get((outcome, category), 0) + 1
     terminalreporter.write_sep("-", "NumPy's tests through bcast")
     terminalreporter.write_line(
