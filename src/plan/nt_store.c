@@ -16,11 +16,14 @@
 /* Invariant: bytes [0, i) of dst hold those of src.  The head up to the
  * first 64-byte line boundary of dst and the tail after the last whole line
  * go by memcpy (ordinary stores); between them i advances a whole line at a
- * time with non-temporal stores.  One to part of a line flushes
- * a partly filled write-combining buffer, which costs more than the read
- * for ownership it saves, so only whole lines go non-temporal: a NumPy array, which
- * starts 16 bytes past a line, writes its first 48 bytes the ordinary way. */
-void bcast__nt_store_copy(char *dst, const char *src, int64_t bytes) {
+ * time with non-temporal stores (nt) or ordinary ones.  One to part of a
+ * line flushes a partly filled write-combining buffer, which costs more
+ * than the read for ownership it saves, so only whole lines go
+ * non-temporal: a NumPy array, which starts 16 bytes past a line, writes
+ * its first 48 bytes the ordinary way.  Inlined into its two callers, each
+ * with its own loop. */
+static inline void store_copy(char *dst, const char *src, int64_t bytes,
+                              int nt) {
 #if BCAST__HAVE_NT_STORE
   int64_t head = (int64_t)(-(uintptr_t)dst & 63u);
   if (head > bytes) head = bytes;
@@ -31,15 +34,31 @@ void bcast__nt_store_copy(char *dst, const char *src, int64_t bytes) {
     const __m128i b = _mm_loadu_si128((const __m128i *)(src + i + 16));
     const __m128i c = _mm_loadu_si128((const __m128i *)(src + i + 32));
     const __m128i d = _mm_loadu_si128((const __m128i *)(src + i + 48));
-    _mm_stream_si128((__m128i *)(dst + i), a);
-    _mm_stream_si128((__m128i *)(dst + i + 16), b);
-    _mm_stream_si128((__m128i *)(dst + i + 32), c);
-    _mm_stream_si128((__m128i *)(dst + i + 48), d);
+    if (nt) {
+      _mm_stream_si128((__m128i *)(dst + i), a);
+      _mm_stream_si128((__m128i *)(dst + i + 16), b);
+      _mm_stream_si128((__m128i *)(dst + i + 32), c);
+      _mm_stream_si128((__m128i *)(dst + i + 48), d);
+    } else {
+      _mm_store_si128((__m128i *)(dst + i), a);
+      _mm_store_si128((__m128i *)(dst + i + 16), b);
+      _mm_store_si128((__m128i *)(dst + i + 32), c);
+      _mm_store_si128((__m128i *)(dst + i + 48), d);
+    }
   }
   memcpy(dst + i, src + i, (size_t)(bytes - i));
 #else
+  (void)nt;
   memcpy(dst, src, (size_t)bytes);
 #endif
+}
+
+void bcast__nt_store_copy(char *dst, const char *src, int64_t bytes) {
+  store_copy(dst, src, bytes, 1);
+}
+
+void bcast__ordinary_store_copy(char *dst, const char *src, int64_t bytes) {
+  store_copy(dst, src, bytes, 0);
 }
 
 /* The advised range is [data, data + bytes) rounded inwards to whole huge

@@ -257,7 +257,7 @@ static int plan_threads(const bcast_plan *plan, int threads) {
   if (__builtin_mul_overflow(plan->elem_count, plan->elem_bytes[0],
                              &out_bytes))
     out_bytes = INT64_MAX;
-  if (out_bytes < bcast__machine_get()->parallel_min_bytes) return 1;
+  if (out_bytes < bcast__tuned_parallel_min(out_bytes)) return 1;
   if (threads <= 0) threads = omp_get_max_threads();
   return threads;
 #else
