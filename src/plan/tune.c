@@ -86,7 +86,7 @@ size_t bcast__tune_format(const bcast_tuning *t, char *buf, size_t cap) {
     int *n;
     const bcast_tuning_point *p = tune_points((bcast_tuning *)t, kind, &n);
     for (int i = 0; i < *n; i++)
-      bcast__append(buf, cap, &len, "%s %lld %.1f %.1f\n",
+      bcast__append(buf, cap, &len, "%s %lld %.3f %.3f\n",
                     tune_point_names[kind], (long long)p[i].bytes, p[i].ns[0],
                     p[i].ns[1]);
   }
@@ -374,7 +374,13 @@ static void tune_resolve(void) {
     }
     return;
   }
-  const bcast__machine *m = bcast__machine_get();
+  /* The machine's facts, with the environment read now (not when they
+   * were first read), so that bcast__tune_reset sees a changed one. */
+  bcast__machine_env env;
+  bcast__machine_env_read(&env);
+  bcast__machine facts = *bcast__machine_get();
+  bcast__machine_derive(&facts, facts.l2_bytes, facts.llc_bytes, &env);
+  const bcast__machine *m = &facts;
   bcast_tuning *t = &tune_now;
   memset(t, 0, sizeof *t);
   bcast__machine_key(m, t->machine, sizeof t->machine);
@@ -414,6 +420,13 @@ static void tune_lazy_start(int64_t out_bytes) {
   if (!atomic_compare_exchange_strong(&tune_lazy, &expected, 1)) return;
   bcast_tuning t;
   (void)bcast_tuning_measure(&t, 0, NULL);
+}
+
+void bcast__tune_reset(void) {
+  tune_lock_take();
+  atomic_store(&tune_state, 0);
+  atomic_store(&tune_lazy, 0);
+  tune_lock_give();
 }
 
 int64_t bcast__tuned_nt_store_min(int64_t out_bytes) {

@@ -52,4 +52,9 @@ bcast_status bcast__tune_parse(const char *text, size_t len, const char *key,
 int64_t bcast__tuned_nt_store_min(int64_t out_bytes);
 int64_t bcast__tuned_parallel_min(int64_t out_bytes);
 
+/* Forgets the resolved state: the next use reads the environment and the
+ * cache file again and may calibrate again.  For tests, while no other
+ * thread uses the library. */
+void bcast__tune_reset(void);
+
 #endif
