@@ -7,8 +7,8 @@
   - BCAST_NT_STORE_MIN_BYTES and BCAST_PARALLEL_MIN_BYTES win over the
     file, BCAST_TUNE=off does not read it;
   - the default place is under $XDG_CACHE_HOME, named by the machine;
-  - a cache that cannot be written is exit 1 with the old file kept, an
-    argument is exit 2."""
+  - a cache that cannot be written is exit 2 (an output error) with the
+    old file kept, as is an argument."""
 import os
 import re
 import shutil
@@ -133,10 +133,10 @@ def main():
             f.write(good)
         rc, out, err = bcast(args.bcast, ["tune", "--quick", "-o",
                                           os.path.join(wd, "no", "t.txt")])
-        tally.check(rc == 1 and "no" in err, "tune -o into a missing "
+        tally.check(rc == 2 and "no" in err, "tune -o into a missing "
                     "directory fails", out + err)
         rc, out, err = bcast(args.bcast, ["tune", "--quick", "-o", wd])
-        tally.check(rc == 1 and os.path.isdir(wd) and
+        tally.check(rc == 2 and os.path.isdir(wd) and
                     open(path).read() == good,
                     "tune -o onto a directory fails, nothing lost",
                     out + err)

@@ -26,7 +26,8 @@ static const char tune_help_text[] =
     "  -o, --output FILE  write the cache to FILE instead\n"
     "  -h, --help         this text\n"
     "\n"
-    "exit status: 0 ok; 1 the cache could not be written; 2 usage.\n";
+    "exit status: 0 ok; 2 usage, or the cache could not be written (the\n"
+    "file there before is kept).\n";
 
 static const cli_help tune_help = {NULL, tune_help_text};
 
@@ -89,17 +90,17 @@ static int tune(void *opts) {
    * replaced: say so. */
   if (bcast_tuning_get(&t, &diag) == BCAST_OK && diag.status != BCAST_OK)
     cli_error("warning: %s", diag.message);
-  if (bcast_tuning_measure(&t, !o->quick, &diag) != BCAST_OK) {
-    cli_diag("tune", &diag);
-    return CLI_FAIL;
+  bcast_status st = bcast_tuning_measure(&t, !o->quick, &diag);
+  if (st == BCAST_OK) cli_print_tuning(stdout, &t);
+  if (st == BCAST_OK && !o->dry_run) {
+    st = bcast_tuning_save(&t, o->output, &diag);
+    if (st == BCAST_OK)
+      printf("written: %s\n", o->output ? o->output : t.cache_path);
   }
-  cli_print_tuning(stdout, &t);
-  if (o->dry_run) return CLI_OK;
-  if (bcast_tuning_save(&t, o->output, &diag) != BCAST_OK) {
+  if (st != BCAST_OK) {
     cli_diag("tune", &diag);
-    return CLI_FAIL;
+    return bcast_status_exit_class(st) == 2 ? CLI_USAGE : CLI_FAIL;
   }
-  printf("written: %s\n", o->output ? o->output : t.cache_path);
   return CLI_OK;
 }
 
