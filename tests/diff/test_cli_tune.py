@@ -77,24 +77,19 @@ def main():
                 "parallel_min_bytes 98304\n" % key)
         with open(path, "w") as f:
             f.write(good)
-        rc, out, err = bcast(args.bcast, ["info", "--machine"],
-                             BCAST_TUNE_FILE=path)
-        tally.check(field(out, "non-temporal stores from") ==
-                    "3 MiB (cache file)" and
-                    field(out, "threads from") == "96 KiB (cache file)",
-                    "the file's values are the process's", out + err)
-        rc, out, err = bcast(args.bcast, ["info", "--machine"],
-                             BCAST_TUNE_FILE=path,
-                             BCAST_NT_STORE_MIN_BYTES="5M")
-        tally.check(field(out, "non-temporal stores from") ==
-                    "5 MiB (environment)" and
-                    field(out, "threads from") == "96 KiB (cache file)",
-                    "BCAST_NT_STORE_MIN_BYTES wins over the file", out + err)
-        rc, out, err = bcast(args.bcast, ["info", "--machine"],
-                             BCAST_TUNE_FILE=path,
-                             BCAST_PARALLEL_MIN_BYTES="1K")
-        tally.check(field(out, "threads from") == "1 KiB (environment)",
-                    "BCAST_PARALLEL_MIN_BYTES wins over the file", out + err)
+        # (environment, what info --machine then says of each threshold)
+        sources = [({}, "3 MiB (cache file)", "96 KiB (cache file)"),
+                   ({"BCAST_NT_STORE_MIN_BYTES": "5M"},
+                    "5 MiB (environment)", "96 KiB (cache file)"),
+                   ({"BCAST_PARALLEL_MIN_BYTES": "1K"},
+                    "3 MiB (cache file)", "1 KiB (environment)")]
+        for env, nt, par in sources:
+            rc, out, err = bcast(args.bcast, ["info", "--machine"],
+                                 BCAST_TUNE_FILE=path, **env)
+            tally.check(field(out, "non-temporal stores from") == nt and
+                        field(out, "threads from") == par,
+                        "the file's values under %s" % (env or "no variable"),
+                        out + err)
         rc, out, err = bcast(args.bcast, ["info", "--machine"],
                              BCAST_TUNE_FILE=path, BCAST_TUNE="off")
         tally.check("(cache sizes)" in field(out, "threads from"),
