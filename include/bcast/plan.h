@@ -120,8 +120,11 @@ BCAST_API bcast_status bcast_copy_run(const bcast_plan *plan,
  * the first of: the environment (BCAST_NT_STORE_MIN_BYTES,
  * BCAST_PARALLEL_MIN_BYTES); the cache file of a calibration made on this
  * machine (bcast tune); a calibration the library makes itself, once per
- * process, on the first output of at least BCAST_TUNING_LAZY_MIN_BYTES (a
- * few tens of milliseconds, written nowhere); the machine's cache sizes.
+ * process, when it first runs an output of at least
+ * BCAST_TUNING_LAZY_MIN_BYTES (a few tens of milliseconds and two buffers
+ * of up to 16 MiB, written nowhere; not inside bcast/save.h's
+ * memory-bounded calls; plans built before it keep their choice); the
+ * machine's cache sizes.
  * BCAST_TUNE=off skips the cache file and the calibration; BCAST_TUNE_FILE
  * names the cache file.  docs/thresholds.md has the details. */
 #define BCAST_TUNING_LAZY_MIN_BYTES ((int64_t)16 << 20)

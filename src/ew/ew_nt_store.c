@@ -20,7 +20,7 @@
 
 #define EW_NT_STORE_BLOCK 4096
 
-/* Non-temporal stores need an output of at least bcast__nt_store_min_bytes(size) (the same
+/* Non-temporal stores need an output of at least bcast__nt_store_min_bytes() (the same
  * threshold as the copy kernels'), contiguous along the run, and runs (or
  * packed rows of runs) long enough to fill whole cache lines. */
 int bcast__ew_want_nt_store(const bcast_plan *engine, int variant,
@@ -28,7 +28,7 @@ int bcast__ew_want_nt_store(const bcast_plan *engine, int variant,
   if (!BCAST__HAVE_NT_STORE || variant == 0) return 0;
   int64_t bytes;
   if (!__builtin_mul_overflow(engine->elem_count, elem, &bytes) &&
-      bytes < bcast__nt_store_min_bytes(bytes))
+      bytes < bcast__nt_store_min_bytes())
     return 0;
   const int inner = engine->ndim - 1;
   const int64_t run_bytes = engine->extent[inner] * elem;

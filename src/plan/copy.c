@@ -10,7 +10,7 @@
  * Runs shorter than COPY_SHORT_RUN elements cost more in calls than in
  * stores, so bcast_copy_run hands those kernels whole rows of the next dim
  * instead, and writes rows that are all alike once and copies them forward.
- * Outputs of at least bcast__nt_store_min_bytes(size) take non-temporal
+ * Outputs of at least bcast__nt_store_min_bytes() take non-temporal
  * stores, from nt_store.h, which also says why the kernels leave them
  * unfenced. */
 #include <stdint.h>
@@ -289,7 +289,7 @@ bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
   int nt_store =
       BCAST__HAVE_NT_STORE && stores == BCAST_COPY_NT_STORE_LARGE &&
       (__builtin_mul_overflow(plan->elem_count, elem_bytes, &out_bytes) ||
-       out_bytes >= bcast__nt_store_min_bytes(out_bytes));
+       out_bytes >= bcast__nt_store_min_bytes());
   int dst_contiguous = (plan->contiguous_mask & 1u) != 0;
   if (!dst_contiguous) return row->strided;
   if (plan->broadcast_mask & 2u)

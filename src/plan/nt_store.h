@@ -31,11 +31,10 @@
 /* The size from which outputs are written with non-temporal stores, by
  * the copy kernels and by element-wise plans alike (src/plan/tune.h: the
  * environment's, a calibration's, or a quarter of the last-level cache one
- * core can count on).  out_bytes is the output asking: a large one starts
- * the process's lazy calibration.  Below the threshold the output can
- * still be in cache when the caller reads it. */
-static inline int64_t bcast__nt_store_min_bytes(int64_t out_bytes) {
-  return bcast__tuned_nt_store_min(out_bytes);
+ * core can count on).  Below it the output can still be in cache when the
+ * caller reads it. */
+static inline int64_t bcast__nt_store_min_bytes(void) {
+  return bcast__tuned_nt_store_min();
 }
 
 /* Copies bytes from src (any alignment) to dst (any alignment) with

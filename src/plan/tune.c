@@ -411,16 +411,10 @@ static void tune_resolve(void) {
   atomic_store_explicit(&tune_state, 2, memory_order_release);
 }
 
-/* Starts the lazy calibration for an output of out_bytes, once. */
-static void tune_lazy_start(int64_t out_bytes) {
-  if (out_bytes < BCAST_TUNING_LAZY_MIN_BYTES ||
-      atomic_load_explicit(&tune_lazy, memory_order_relaxed) != 0)
-    return;
-  int expected = 0;
-  if (!atomic_compare_exchange_strong(&tune_lazy, &expected, 1)) return;
-  bcast_tuning t;
-  (void)bcast_tuning_measure(&t, 0, NULL);
-}
+/* This thread's holds (bcast__tune_hold). */
+static _Thread_local int tune_held;
+
+void bcast__tune_hold(int delta) { tune_held += delta; }
 
 void bcast__tune_reset(void) {
   tune_lock_take();
@@ -429,15 +423,24 @@ void bcast__tune_reset(void) {
   tune_lock_give();
 }
 
-int64_t bcast__tuned_nt_store_min(int64_t out_bytes) {
+void bcast__tune_lazy(int64_t out_bytes) {
   tune_resolve();
-  tune_lazy_start(out_bytes);
+  if (out_bytes < BCAST_TUNING_LAZY_MIN_BYTES || tune_held > 0 ||
+      atomic_load_explicit(&tune_lazy, memory_order_relaxed) != 0)
+    return;
+  int expected = 0;
+  if (!atomic_compare_exchange_strong(&tune_lazy, &expected, 1)) return;
+  bcast_tuning t;
+  (void)bcast_tuning_measure(&t, 0, NULL);
+}
+
+int64_t bcast__tuned_nt_store_min(void) {
+  tune_resolve();
   return atomic_load_explicit(&tune_nt_min, memory_order_relaxed);
 }
 
-int64_t bcast__tuned_parallel_min(int64_t out_bytes) {
+int64_t bcast__tuned_parallel_min(void) {
   tune_resolve();
-  tune_lazy_start(out_bytes);
   return atomic_load_explicit(&tune_par_min, memory_order_relaxed);
 }
 

@@ -46,11 +46,22 @@ bcast_status bcast__tune_parse(const char *text, size_t len, const char *key,
                                const char *path, bcast_tuning *t,
                                bcast_diag *diag);
 
-/* The process's thresholds for an output of out_bytes bytes: reading
- * them resolves the state on first use, and an output of at least
- * BCAST_TUNING_LAZY_MIN_BYTES starts the lazy calibration (once). */
-int64_t bcast__tuned_nt_store_min(int64_t out_bytes);
-int64_t bcast__tuned_parallel_min(int64_t out_bytes);
+/* The process's thresholds, resolving the state on first use. */
+int64_t bcast__tuned_nt_store_min(void);
+int64_t bcast__tuned_parallel_min(void);
+
+/* Called by the plan engine before it runs an output of out_bytes bytes:
+ * the first run of at least BCAST_TUNING_LAZY_MIN_BYTES (not a plan
+ * built: a plan can describe an output written tile by tile) makes the
+ * lazy calibration, once per process; plans built after it use its
+ * choice. */
+void bcast__tune_lazy(int64_t out_bytes);
+
+/* delta +1 / -1 around a call that works within a caller's memory bound
+ * (src/save): while held, this thread starts no lazy calibration, whose
+ * buffers (two of up to 16 MiB) would exceed the bound; a later call
+ * without one makes it. */
+void bcast__tune_hold(int delta);
 
 /* Forgets the resolved state: the next use reads the environment and the
  * cache file again and may calibrate again.  For tests, while no other

@@ -114,7 +114,7 @@ TEST(machine_environment_overrides_and_bad_values_are_ignored) {
    * from these facts and is what bcast_tuning_get reports. */
   bcast_tuning tuning;
   CHECK_INT(bcast_tuning_get(&tuning, NULL), BCAST_OK);
-  CHECK_INT(bcast__nt_store_min_bytes(0), tuning.nt_store_min_bytes);
+  CHECK_INT(bcast__nt_store_min_bytes(), tuning.nt_store_min_bytes);
 }
 
 /* The variables the process's thresholds read, by name: the

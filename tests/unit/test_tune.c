@@ -2,7 +2,8 @@
  * synthetic timings, the cache file's text (round trip, corrupt and
  * foreign files), and the process's state: the environment over the cache
  * file, a corrupt or foreign file ignored with a structured warning,
- * BCAST_TUNE=off, and the lazy calibration running once. */
+ * BCAST_TUNE=off, and the lazy calibration running once, never while held
+ * (src/save's memory-bounded calls). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,8 +278,9 @@ TEST(tune_state_cache_file_environment_and_warnings) {
   CHECK_INT(tn.nt_store_min_bytes, 3 * MIB);
   CHECK_INT(tn.parallel_min_bytes, 96 * 1024);
   CHECK(strcmp(tn.nt_store_source, "cache file") == 0);
-  CHECK_INT(bcast__tuned_nt_store_min(BCAST_TUNING_LAZY_MIN_BYTES), 3 * MIB);
-  CHECK_INT(bcast__tuned_parallel_min(0), 96 * 1024);
+  bcast__tune_lazy(BCAST_TUNING_LAZY_MIN_BYTES);
+  CHECK_INT(bcast__tuned_nt_store_min(), 3 * MIB);
+  CHECK_INT(bcast__tuned_parallel_min(), 96 * 1024);
   bcast_tuning_get(&tn, NULL);
   CHECK(tn.measure_ms == 0);
 
@@ -290,7 +292,7 @@ TEST(tune_state_cache_file_environment_and_warnings) {
   CHECK(strcmp(tn.nt_store_source, "environment") == 0);
   CHECK_INT(tn.parallel_min_bytes, 96 * 1024);
   CHECK(strcmp(tn.parallel_source, "cache file") == 0);
-  CHECK_INT(bcast__tuned_nt_store_min(0), 5 * MIB);
+  CHECK_INT(bcast__tuned_nt_store_min(), 5 * MIB);
   unsetenv("BCAST_NT_STORE_MIN_BYTES");
 
   /* A corrupt file: ignored, the warning returned by bcast_tuning_get,
@@ -326,16 +328,22 @@ TEST(tune_state_cache_file_environment_and_warnings) {
   bcast__tune_reset();
   bcast_tuning_get(&tn, &warning);
   CHECK_INT(warning.status, BCAST_OK);
-  (void)bcast__tuned_nt_store_min(BCAST_TUNING_LAZY_MIN_BYTES - 1);
+  bcast__tune_lazy(BCAST_TUNING_LAZY_MIN_BYTES - 1);
   bcast_tuning_get(&tn, NULL);
   CHECK(tn.measure_ms == 0);
-  (void)bcast__tuned_nt_store_min(BCAST_TUNING_LAZY_MIN_BYTES);
+  /* Held (a call under a memory bound, src/save): not even a large one. */
+  bcast__tune_hold(1);
+  bcast__tune_lazy(BCAST_TUNING_LAZY_MIN_BYTES);
+  bcast__tune_hold(-1);
+  bcast_tuning_get(&tn, NULL);
+  CHECK(tn.measure_ms == 0);
+  bcast__tune_lazy(BCAST_TUNING_LAZY_MIN_BYTES);
   bcast_tuning_get(&tn, NULL);
   CHECK(tn.measure_ms > 0);
   CHECK(strcmp(tn.nt_store_source, "measured") == 0 ||
         strcmp(tn.nt_store_source, "cache sizes") == 0);
   const double first_ms = tn.measure_ms;
-  (void)bcast__tuned_parallel_min(BCAST_TUNING_LAZY_MIN_BYTES);
+  bcast__tune_lazy(2 * BCAST_TUNING_LAZY_MIN_BYTES);
   bcast_tuning_get(&tn, NULL);
   CHECK(tn.measure_ms == first_ms);
   CHECK(access(path, F_OK) != 0);
