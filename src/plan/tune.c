@@ -504,7 +504,7 @@ bcast_status bcast_tuning_measure(bcast_tuning *tuning, int thorough,
 #endif
   if (threads > 1) {
     const tune_series split = {t.threads, t.n_threads, {0, 0}, {1, threads},
-                               thorough ? 21 : 5, thorough ? 2e9 : 10e6};
+                               thorough ? 21 : 5, thorough ? 2e9 : 20e6};
     if (tune_time_series(&split, dst, src) == 0) t.n_threads = 0;
   } else {
     t.n_threads = 0;
