@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bcast/bcast.h"
+#include "ew/ew_plan.h"
 #include "plan/tune.h"
 #include "test.h"
 
@@ -253,6 +254,26 @@ static void write_cache(const char *path, int64_t nt, int64_t par,
   }
 }
 
+/* Whether an element-wise float32 add plan of out_bytes bytes (one long
+ * run) writes with non-temporal stores: the engine's use of the
+ * threshold.  Data is never touched, so none is allocated. */
+static int plan_uses_nt_stores(test_ctx *t, int64_t out_bytes) {
+  const int64_t shape[1] = {out_bytes / 4};
+  static float dummy[1];
+  bcast_tensor in[2];
+  for (int k = 0; k < 2; k++)
+    CHECK_INT(bcast_tensor_wrap(&in[k], BCAST_FLOAT32, 1, shape, NULL, dummy,
+                                NULL),
+              BCAST_OK);
+  bcast_ew_plan *plan = NULL;
+  CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL, NULL,
+                                 NULL),
+            BCAST_OK);
+  const int nt = plan ? bcast__ew_plan_nt_stores(plan) : -1;
+  bcast_ew_plan_destroy(plan);
+  return nt;
+}
+
 TEST(tune_state_cache_file_environment_and_warnings) {
   saved_env saved;
   env_save(&saved);
@@ -283,6 +304,11 @@ TEST(tune_state_cache_file_environment_and_warnings) {
   CHECK_INT(bcast__tuned_parallel_min(), 96 * 1024);
   bcast_tuning_get(&tn, NULL);
   CHECK(tn.measure_ms == 0);
+  /* Plans decide by it: 4 MiB outputs stream, 2 MiB ones do not. */
+  if (BCAST__HAVE_NT_STORE) {
+    CHECK_INT(plan_uses_nt_stores(t, 4 * MIB), 1);
+    CHECK_INT(plan_uses_nt_stores(t, 2 * MIB), 0);
+  }
 
   /* The environment wins over the file, threshold by threshold. */
   setenv("BCAST_NT_STORE_MIN_BYTES", "5M", 1);
@@ -293,6 +319,7 @@ TEST(tune_state_cache_file_environment_and_warnings) {
   CHECK_INT(tn.parallel_min_bytes, 96 * 1024);
   CHECK(strcmp(tn.parallel_source, "cache file") == 0);
   CHECK_INT(bcast__tuned_nt_store_min(), 5 * MIB);
+  if (BCAST__HAVE_NT_STORE) CHECK_INT(plan_uses_nt_stores(t, 4 * MIB), 0);
   unsetenv("BCAST_NT_STORE_MIN_BYTES");
 
   /* A corrupt file: ignored, the warning returned by bcast_tuning_get,
