@@ -344,15 +344,8 @@ def main():
         return 1
     print(f"seed {args.seed} (replay with --seed {args.seed})")
     rng = np.random.default_rng(args.seed)
-    passed = failed = 0
-
-    def check(ok, what, detail=""):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print(f"FAIL {what}\n{detail}")
+    tally = common.Tally()
+    check = tally.check
 
     with common.work_dir(args.keep, "bcast_fp8_") as wd:
         # 1. Verdicts, one file per case.
@@ -402,8 +395,7 @@ def main():
         check(own.returncode == 0 and ours.returncode == 0, "both lower every case",
               own.stderr[-2000:] + ours.stderr[-2000:])
         if own.returncode or ours.returncode:
-            print(f"{passed} passed, {failed} failed")
-            return 1
+            return tally.summary()
         own_b, our_b = bodies(own.stdout), bodies(ours.stdout)
         for name, fr, to, _ in cases:
             a, b = ops_of(our_b[name][1]), ops_of(own_b[name][1])
@@ -465,8 +457,7 @@ def main():
               f"{unjudged} without a folded oracle (NaN or inf -> f8E4M3FN, "
               "signalling or payload-losing NaN -> f8E5M2, signalling f8E5M2 "
               "NaN -> a float)")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return tally.summary(f"replay with --seed {args.seed}")
 
 
 if __name__ == "__main__":
