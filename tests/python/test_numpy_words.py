@@ -26,21 +26,12 @@ import numpy as np
 import pytest
 
 import bcast
-from test_properties import prop
+# prop: Hypothesis' settings with the printed seed; replay_and_nep50 (an
+# autouse fixture) prints the seed and types Python scalars in NumPy by
+# NEP 50's weak rule, as bcast does.
+from test_properties import prop, replay_and_nep50  # noqa: F401
 from hypothesis import given
 from hypothesis import strategies as st
-
-
-@pytest.fixture(autouse=True)
-def weak_promotion():
-    """NumPy types Python scalars by NEP 50's weak rule, as bcast does."""
-    state = np._get_promotion_state()
-    np._set_promotion_state("weak")
-    try:
-        with np.errstate(all="ignore"):
-            yield
-    finally:
-        np._set_promotion_state(state)
 
 
 def raised(f):
