@@ -709,18 +709,19 @@ EW_COMMON_SCALARS_(b, uint8_t)
  * compare equal the first is returned: maximum(+0, -0) is +0 and
  * maximum(-0, +0) is -0, where NumPy's float32 and float64 loops (and
  * the float functions above) return the second.  nan_mode IGNORE (a TOSA
- * attribute) returns the other operand of a NaN, as above.  ew_k_binary.c
+ * attribute) returns the other operand of a NaN (the first when both
+ * are), as above.  ew_k_binary.c
  * binds these for float16 (EW_B_EXTREMUM_). */
 static inline uint16_t ew_maximum_f16(uint16_t a, uint16_t b,
                                       const ew_params *p) {
   const float x = ew_f16_load(a), y = ew_f16_load(b);
-  if (p->nan_ignore && y != y) return a;
+  if (p->nan_ignore && (x != x || y != y)) return y != y ? a : b;
   return x >= y || x != x ? a : b;
 }
 static inline uint16_t ew_minimum_f16(uint16_t a, uint16_t b,
                                       const ew_params *p) {
   const float x = ew_f16_load(a), y = ew_f16_load(b);
-  if (p->nan_ignore && y != y) return a;
+  if (p->nan_ignore && (x != x || y != y)) return y != y ? a : b;
   return x <= y || x != x ? a : b;
 }
 static inline uint16_t ew_fmax_f16(uint16_t a, uint16_t b,
