@@ -161,7 +161,7 @@ typedef enum bcast_op_result_rule {
   X(CLZ, "clz", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,          \
     BCAST_TYPES_I32, BCAST_TYPES_INT, SAME, 0, ARITH(NULL, "math.ctlz"),      \
     NULL)                                                                     \
-  X(COS, "cos", 1, 0, SAME_SHAPE, ELEM_SAME, FLOAT, FLOAT, FLOAT,            \
+  X(COS, "cos", 1, 0, SAME_SHAPE, ELEM_SAME, FLOAT, FLOAT, FLOAT,             \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.cos", NULL),     \
     NULL)                                                                     \
   X(ERF, "erf", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,          \
@@ -191,7 +191,7 @@ typedef enum bcast_op_result_rule {
     NULL)                                                                     \
   X(SIGMOID, "sigmoid", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,  \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, BODY(sigmoid), NULL)         \
-  X(SIN, "sin", 1, 0, SAME_SHAPE, ELEM_SAME, FLOAT, FLOAT, FLOAT,            \
+  X(SIN, "sin", 1, 0, SAME_SHAPE, ELEM_SAME, FLOAT, FLOAT, FLOAT,             \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.sin", NULL),     \
     NULL)                                                                     \
   X(TANH, "tanh", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,        \
@@ -421,6 +421,14 @@ BCAST_API bcast_status bcast_op_lookup(const char *name, size_t len,
 /* The k-th other name bcast_op_lookup accepts (k from 0), with the op it
  * names in *op; NULL past the last.  For listings and bindings. */
 BCAST_API const char *bcast_op_alias(size_t k, bcast_op *op);
+/* NumPy's name of op (its ufunc's __name__): "subtract" for SUB, "where"
+ * for SELECT, "right_shift" for ARITHMETIC_RIGHT_SHIFT, ...; the table's
+ * name where NumPy has the same one or none.  NULL for an unknown op. */
+BCAST_API const char *bcast_op_numpy_name(bcast_op op);
+/* How the library's messages name op under profile: its NumPy name under
+ * the numpy profile ("floor_divide", "where"), "tosa.<name>" under the
+ * others ("tosa.select").  NULL for an unknown op. */
+BCAST_API const char *bcast_op_label(bcast_op op, bcast_profile profile);
 
 /* ------------------------------------------------------------------------ */
 /* Scalars: an attribute value that may be an integer, an unsigned integer

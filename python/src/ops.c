@@ -19,6 +19,13 @@ void pb_op_call_release(pb_op_call *c) {
   Py_CLEAR(c->wide_bound[1]);
 }
 
+/* How an argument error names the function: by NumPy's name under the
+ * numpy profile ("where()", not "select()"), else by the op table's. */
+static const char *call_name(const pb_op_call *c) {
+  return c->options.profile == BCAST_PROFILE_NUMPY ? bcast_op_numpy_name(c->op)
+                                                   : bcast_op_get(c->op)->name;
+}
+
 int pb_weak_scalar(PyObject *obj, bcast_scalar *out) {
   if (PyBool_Check(obj)) {
     *out = bcast_scalar_bool(obj == Py_True);
@@ -52,18 +59,23 @@ int pb_weak_scalar(PyObject *obj, bcast_scalar *out) {
 }
 
 int pb_scalar_tensor(PyObject *obj, const bcast_scalar *scalar, int kind,
-                     bcast_dtype dt, bcast_tensor *out, const char *what) {
+                     bcast_dtype dt, bcast_tensor *out) {
   bcast_scalar s = *scalar;
-  if (kind == 2 && bcast_dtype_kind_of(dt) == BCAST_KIND_FLOAT) {
+  /* A Python int of a float type goes through double, as NumPy converts
+   * it (int(2**60 + 2**36 + 1) is float32 2**60 there: the double is
+   * 2**60 + 2**36, a tie; rounding the int once would give 2**60 +
+   * 2**37). */
+  const int is_int = kind == 2 || s.kind == BCAST_SCALAR_INT ||
+                     s.kind == BCAST_SCALAR_UINT;
+  if (is_int && bcast_dtype_kind_of(dt) == BCAST_KIND_FLOAT) {
     const double d = PyLong_AsDouble(obj);
     if (d == -1.0 && PyErr_Occurred()) return -1;
     s = bcast_scalar_float(d);
   } else if (kind == 2 && dt == BCAST_BOOL) {
     s = bcast_scalar_bool(1);
   } else if (kind == 2) {
-    PyErr_Format(PyExc_OverflowError,
-                 "%s: Python integer %S out of bounds for %s", what, obj,
-                 bcast_dtype_name(dt));
+    PyErr_Format(PyExc_OverflowError, "Python integer %S out of bounds for %s",
+                 obj, bcast_dtype_name(dt));
     return -1;
   }
   bcast_diag diag;
@@ -125,13 +137,18 @@ static int inputs_from(pb_op_call *c, PyObject *const *objs) {
                                     n_strong, strong, &dt, &diag);
     if (st != BCAST_OK) {
       if (st == BCAST_INVALID_ARGUMENT)
-        PyErr_Format(PyExc_OverflowError, "%s: %s", what[k], diag.message);
+        PyErr_SetString(PyExc_OverflowError, diag.message);
       else
         pb_raise(st, &diag);
       return -1;
     }
-    if (pb_scalar_tensor(objs[k], &c->scalars[k], kinds[k], dt, &c->inputs[k],
-                         what[k]) < 0)
+    /* Python scalars only: an int beyond 64 bits beside a float is that
+     * float's type, as NumPy's result_type(int, float) is float64. */
+    for (int j = first; kinds[k] == 2 && n_strong == 0 && j < c->arity; j++)
+      if (kinds[j] && c->scalars[j].kind == BCAST_SCALAR_FLOAT)
+        dt = BCAST_FLOAT64;
+    if (pb_scalar_tensor(objs[k], &c->scalars[k], kinds[k], dt,
+                         &c->inputs[k]) < 0)
       return -1;
     c->owned[k] = 1;
   }
@@ -282,7 +299,7 @@ static int keyword_from(pb_op_call *c, PyObject *key, PyObject *value,
       bcast_op_reads_attr(c->op, attr))
     return attr_from(c, attr, value);
   PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'",
-               bcast_op_get(c->op)->name, name);
+               call_name(c), name);
   return -1;
 }
 
@@ -352,8 +369,7 @@ int pb_op_call_parse(pb_op_call *c, bcast_op op, PyObject *args,
     PyErr_Format(PyExc_TypeError,
                  "%s() takes %d inputs%s and out, %zd positional arguments "
                  "given",
-                 bcast_op_get(op)->name, c->arity,
-                 n_pos ? ", its attributes" : "", n);
+                 call_name(c), c->arity, n_pos ? ", its attributes" : "", n);
     return -1;
   }
   int seen_out = 0;
@@ -382,8 +398,7 @@ int pb_op_call_parse(pb_op_call *c, bcast_op op, PyObject *args,
   }
   if (bcast_op_reads_attr(op, BCAST_ATTR_TO) && !c->attrs.cast_to) {
     PyErr_Format(PyExc_TypeError,
-                 "%s() needs the result dtype (dtype= or to=)",
-                 bcast_op_get(op)->name);
+                 "%s() needs the result dtype (dtype= or to=)", call_name(c));
     return -1;
   }
   if (inputs_from(c, &PyTuple_GET_ITEM(args, first)) < 0) return -1;

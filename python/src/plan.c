@@ -218,8 +218,8 @@ static PyObject *plan_vectorcall(PyObject *self, PyObject *const *args,
     int is_scalar = pb_weak_scalar(args[k], &sc);
     if (is_scalar < 0) goto done;
     if (is_scalar) {
-      if (pb_scalar_tensor(args[k], &sc, is_scalar, p->dtypes[k], &inputs[k],
-                           pb_input_names[k]) < 0)
+      if (pb_scalar_tensor(args[k], &sc, is_scalar, p->dtypes[k], &inputs[k]) <
+          0)
         goto done;
       owned[k] = 1;
     } else {

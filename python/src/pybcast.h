@@ -180,11 +180,13 @@ void pb_op_call_release(pb_op_call *c);
  * 0 when not, -1 on error. */
 int pb_weak_scalar(PyObject *obj, bcast_scalar *out);
 /* The rank-0 tensor of dt for the Python scalar obj (pb_weak_scalar gave
- * scalar and kind).  An int beyond 64 bits is, as NumPy converts it, the
- * nearest value of a float type, true as a bool, and in no integer type
- * (OverflowError naming what).  -1 with an exception set. */
+ * scalar and kind).  An int of a float type is, as NumPy converts it, the
+ * nearest double rounded to the type; beyond 64 bits it is true as a bool
+ * and in no integer type
+ * (OverflowError in NumPy's words: "Python integer 300 out of bounds for
+ * int8").  -1 with an exception set. */
 int pb_scalar_tensor(PyObject *obj, const bcast_scalar *scalar, int kind,
-                     bcast_dtype dt, bcast_tensor *out, const char *what);
+                     bcast_dtype dt, bcast_tensor *out);
 /* An array input wrapped without a copy, except an array in non-native
  * byte order: its native copy (the kernels read native values). */
 int pb_input_array(PyObject *obj, pb_array *out, const char *what);

@@ -78,9 +78,8 @@ static int pick_variant(const bcast_plan *engine, int arity) {
  * the op computes in the inputs' own types: inputs the numpy profile
  * converts (mixed types, integers into a float op) are converted by the
  * one-call forms; a plan runs its kernel on the inputs' own types. */
-static bcast_status check_types(bcast_op op,
-                                const bcast_ew_options *options, size_t n,
-                                const bcast_dtype *in_types,
+static bcast_status check_types(bcast_op op, const bcast_ew_options *options,
+                                size_t n, const bcast_dtype *in_types,
                                 const bcast_op_attrs *attrs,
                                 bcast_dtype *result, bcast_diag *diag) {
   const bcast_profile profile = options->profile;
@@ -93,14 +92,105 @@ static bcast_status check_types(bcast_op op,
   for (size_t k = 0; k < n; k++)
     if (conv[k] != in_types[k])
       return bcast__fail(diag, BCAST_TYPE,
-                         "tosa.%s: operand #%zu is %s but the op computes in "
+                         "%s: operand #%zu is %s but the op computes in "
                          "%s; a plan runs on the types it computes in "
                          "(bcast_ew_compute and bcast_ew_compute_into "
                          "convert)",
-                         bcast_op_get(op)->name, k,
+                         bcast_op_label(op, profile), k,
                          bcast_dtype_name(in_types[k]),
                          bcast_dtype_name(conv[k]));
   return BCAST_OK;
+}
+
+/* NumPy's order of kinds for its 'same_kind' casts: a value casts to a
+ * type of its own kind or of a later one (bool, unsigned, signed, float). */
+static int same_kind_rank(bcast_dtype dtype) {
+  switch (bcast_dtype_kind_of(dtype)) {
+  case BCAST_KIND_BOOL:
+    return 0;
+  case BCAST_KIND_UNSIGNED:
+    return 1;
+  case BCAST_KIND_SIGNED:
+    return 2;
+  default:
+    return 3;
+  }
+}
+
+/* The caller's output against the broadcast shape and the result type:
+ * both exactly (bcast neither broadcasts nor casts into an output).  The
+ * numpy profile words each refusal as NumPy 1.24 does where NumPy refuses
+ * too, and says what NumPy would do where it would not. */
+static bcast_status check_out(const char *name, bcast_profile profile,
+                              size_t n, const bcast_tensor *inputs,
+                              const bcast_shape *shape,
+                              const bcast_tensor *out, bcast_dtype result,
+                              bcast_diag *diag) {
+  const int32_t rank = out->rank < 0                ? 0
+                       : out->rank > BCAST_MAX_RANK ? BCAST_MAX_RANK
+                                                    : out->rank;
+  int same = out->rank == shape->rank;
+  for (int32_t i = 0; same && i < shape->rank; i++)
+    same = out->shape[i] == shape->dims[i];
+  const int numpy = profile == BCAST_PROFILE_NUMPY;
+  if (!same && numpy) {
+    char have[BCAST_DIAG_TEXT_MAX / 2], want[BCAST_DIAG_TEXT_MAX / 2];
+    size_t have_len = 0, want_len = 0;
+    bcast__ew_append_numpy_shape(have, sizeof have, &have_len, rank,
+                                 out->shape);
+    bcast_shape pair[2] = {*shape, {.rank = rank}}, joint;
+    for (int32_t i = 0; i < rank; i++) pair[1].dims[i] = out->shape[i];
+    if (bcast_shape_infer(2, pair, BCAST_PROFILE_NUMPY, &joint, NULL) !=
+        BCAST_OK) {
+      bcast__fail(diag, BCAST_RESULT_MISMATCH, "output shape mismatch");
+      if (diag) bcast__ew_numpy_mismatch(n, inputs, out, diag);
+      return BCAST_RESULT_MISMATCH;
+    }
+    int joint_is_out = joint.rank == rank;
+    for (int32_t i = 0; joint_is_out && i < rank; i++)
+      joint_is_out = joint.dims[i] == out->shape[i];
+    const bcast_shape *named = joint_is_out ? shape : &joint;
+    bcast__ew_append_numpy_shape(want, sizeof want, &want_len, named->rank,
+                                 named->dims);
+    if (joint_is_out)
+      return bcast__fail(diag, BCAST_RESULT_MISMATCH,
+                         "output operand with shape %s is not the inputs' "
+                         "broadcast shape %s: bcast writes outputs of "
+                         "exactly that shape (NumPy broadcasts the inputs "
+                         "to the output's)",
+                         have, want);
+    return bcast__fail(diag, BCAST_RESULT_MISMATCH,
+                       "non-broadcastable output operand with shape %s "
+                       "doesn't match the broadcast shape %s",
+                       have, want);
+  }
+  if (!same) {
+    char want[1024], have[1024];
+    bcast_shape_format(shape, BCAST_SHAPE_STYLE_LIST, want, sizeof want);
+    bcast_shape_format_dims(rank, out->shape, BCAST_SHAPE_STYLE_LIST, have,
+                            sizeof have);
+    return bcast__fail(diag, BCAST_RESULT_MISMATCH,
+                       "%s: the output has shape %s; it must be the "
+                       "broadcast shape %s exactly",
+                       name, have, want);
+  }
+  if (out->dtype == result) return BCAST_OK;
+  const char *from = bcast_dtype_name(result);
+  const char *to = bcast_dtype_name(out->dtype);
+  if (numpy && same_kind_rank(result) > same_kind_rank(out->dtype))
+    return bcast__fail(diag, BCAST_TYPE,
+                       "Cannot cast ufunc '%s' output from dtype('%s') to "
+                       "dtype('%s') with casting rule 'same_kind'",
+                       name, from, to);
+  if (numpy)
+    return bcast__fail(diag, BCAST_TYPE,
+                       "ufunc '%s' output is dtype('%s'), not the result's "
+                       "dtype('%s'): bcast does not cast outputs (NumPy "
+                       "casts with casting rule 'same_kind')",
+                       name, to, from);
+  return bcast__fail(diag, BCAST_TYPE,
+                     "%s: the output is %s; the result type is %s", name, to,
+                     from);
 }
 
 /* The kernels' parameters from attributes bcast_ew_result_dtype accepted
@@ -168,11 +258,11 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT, "unknown op %d", (int)op);
   if (!inputs && n_inputs)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT, "inputs is NULL");
-  const char *name = bcast_op_get(op)->name;
   const bcast_profile profile = options->profile;
+  const char *name = bcast_op_label(op, profile);
   if ((unsigned)options->tables >= BCAST_TYPE_TABLES_COUNT)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                       "tosa.%s: unknown type tables %d", name,
+                       "%s: unknown type tables %d", name,
                        (int)options->tables);
 
   /* Types and attributes. */
@@ -193,7 +283,7 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
   if (options->declared_result_dtype &&
       *options->declared_result_dtype != result)
     return bcast__fail(diag, BCAST_TYPE,
-                       "tosa.%s gives %s here, but the signature declares a "
+                       "%s gives %s here, but the signature declares a "
                        "%s result",
                        name, bcast_dtype_name(result),
                        bcast_dtype_name(*options->declared_result_dtype));
@@ -203,9 +293,8 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
       op, profile == BCAST_PROFILE_NUMPY ? EW_FLAVOUR_ANY : EW_FLAVOUR_TOSA,
       data, result);
   if (!row)
-    return bcast__fail(diag, BCAST_UNSUPPORTED,
-                       "tosa.%s: no kernel for %s -> %s", name,
-                       bcast_dtype_name(data), bcast_dtype_name(result));
+    return bcast__fail(diag, BCAST_UNSUPPORTED, "%s: no kernel for %s -> %s",
+                       name, bcast_dtype_name(data), bcast_dtype_name(result));
 
   /* Shapes. */
   bcast_shape shape;
@@ -214,6 +303,7 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
   if (status != BCAST_OK) return status;
 
   plan->op = op;
+  plan->label = name;
   plan->arity = arity;
   plan->checked = options->checked != 0;
   plan->threads = options->threads;
@@ -226,23 +316,9 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
 
   const int64_t elem = (int64_t)bcast_dtype_size(result);
   if (out) {
-    int same = out->rank == shape.rank;
-    for (int32_t i = 0; same && i < shape.rank; i++)
-      same = out->shape[i] == shape.dims[i];
-    if (!same) {
-      char want[1024], have[1024];
-      bcast_shape_format(&shape, BCAST_SHAPE_STYLE_LIST, want, sizeof want);
-      bcast_shape_format_dims(out->rank < 0 ? 0 : out->rank, out->shape,
-                              BCAST_SHAPE_STYLE_LIST, have, sizeof have);
-      return bcast__fail(diag, BCAST_RESULT_MISMATCH,
-                         "tosa.%s: the output has shape %s; it must be the "
-                         "broadcast shape %s exactly",
-                         name, have, want);
-    }
-    if (out->dtype != result)
-      return bcast__fail(
-          diag, BCAST_TYPE, "tosa.%s: the output is %s; the result type is %s",
-          name, bcast_dtype_name(out->dtype), bcast_dtype_name(result));
+    status =
+        check_out(name, profile, n_inputs, inputs, &shape, out, result, diag);
+    if (status != BCAST_OK) return status;
     bcast__ew_copy_layout(&plan->out, out);
   } else {
     plan->out.dtype = result;
@@ -256,8 +332,7 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
       if (shape.dims[i] > 1 &&
           __builtin_mul_overflow(step, shape.dims[i], &step))
         return bcast__fail(diag, BCAST_OVERFLOW,
-                           "tosa.%s: the output's size overflows 64 bits",
-                           name);
+                           "%s: the output's size overflows 64 bits", name);
     }
   }
   plan->out_c_order = bcast_tensor_is_contiguous(&plan->out);

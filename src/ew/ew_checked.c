@@ -124,8 +124,7 @@ bcast_status bcast__ew_check_pass(const struct bcast_ew_plan *plan,
   size_t len = 0;
   text[0] = '\0';
   bcast__append(text, sizeof text, &len,
-                "tosa.%s: unpredictable result (%s) at output index [",
-                bcast_op_get(plan->op)->name,
+                "%s: unpredictable result (%s) at output index [", plan->label,
                 bcast_op_get(plan->op)->unpredictable);
   for (int32_t d = 0; d < plan->out.rank; d++)
     bcast__append(text, sizeof text, &len, d ? ",%" PRId64 : "%" PRId64,

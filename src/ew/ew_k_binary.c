@@ -8,6 +8,17 @@
 #define EW_B_BOOL_(X, OP, op, ID, S, ST, VT, VS, LD, SD, ...)                 \
   X(ewk_##op##_##S, OP, ANY, ID, BOOL, ST, LD, VT, uint8_t, ew_st_same,       \
     ew_##op##_##VS, ew_unpred_##op##_##VS)
+/* maximum, minimum, fmax, fmin: float16 on its stored bits, as NumPy's
+ * float16 loops (ew_scalar.h, ew_maximum_f16); every other type as the
+ * other ops, by the row's coding. */
+#define EW_B_EXTREMUM_(X, OP, op, ID, S, ST, VT, VS, LD, SD, kind, coding)    \
+  EW_B_EXT_##coding(X, OP, op, ID, S, ST, VT, VS, LD, SD, kind, coding)
+#define EW_B_EXT_PLAIN EW_B_SAME_
+#define EW_B_EXT_BOOL EW_B_SAME_
+#define EW_B_EXT_BF16 EW_B_SAME_
+#define EW_B_EXT_HALF(X, OP, op, ID, S, ST, ...)                              \
+  X(ewk_##op##_##S, OP, ANY, ID, ID, ST, ew_ld_same, ST, ST, ew_st_same,      \
+    ew_##op##_f16, ew_unpred_##op##_f16)
 /* TOSA's MUL of int8 / int16 into int32. */
 #define EW_B_MULWIDE_(X, ID, S, T)                                            \
   X(ewk_mulwide_##S, MUL, ANY, ID, INT32, T, ew_ld_same, T, int32_t,          \
@@ -28,8 +39,8 @@
   EW_FOR_ALL(EW_B_BOOL_, X, LOGICAL_OR, logical_or)                           \
   EW_FOR_INT(EW_B_SAME_, X, LOGICAL_RIGHT_SHIFT, logical_right_shift)         \
   EW_FOR_ALL(EW_B_BOOL_, X, LOGICAL_XOR, logical_xor)                         \
-  EW_FOR_ALL(EW_B_SAME_, X, MAXIMUM, maximum)                                 \
-  EW_FOR_ALL(EW_B_SAME_, X, MINIMUM, minimum)                                 \
+  EW_FOR_ALL(EW_B_EXTREMUM_, X, MAXIMUM, maximum)                             \
+  EW_FOR_ALL(EW_B_EXTREMUM_, X, MINIMUM, minimum)                             \
   EW_FOR_ALL(EW_B_SAME_, X, MUL, mul)                                         \
   EW_B_MULWIDE_(X, INT8, i8, int8_t)                                          \
   EW_B_MULWIDE_(X, INT16, i16, int16_t)                                       \
@@ -41,8 +52,8 @@
   EW_FOR_ALL(EW_B_BOOL_, X, LESS, less)                                       \
   EW_FOR_ALL(EW_B_BOOL_, X, LESS_EQUAL, less_equal)                           \
   EW_FOR_ALL(EW_B_BOOL_, X, NOT_EQUAL, not_equal)                             \
-  EW_FOR_ALL(EW_B_SAME_, X, FMAX, fmax)                                       \
-  EW_FOR_ALL(EW_B_SAME_, X, FMIN, fmin)
+  EW_FOR_ALL(EW_B_EXTREMUM_, X, FMAX, fmax)                                   \
+  EW_FOR_ALL(EW_B_EXTREMUM_, X, FMIN, fmin)
 
 #define EW_DEFINE_(NAME, OP, FL, IN, OUT, TA, LA, VA, TR, SR, FN, UN)         \
   EW_BINARY_(NAME, TA, LA, VA, TR, SR, FN, UN)

@@ -28,6 +28,7 @@
  * operand 0, inputs after it). */
 struct bcast_ew_plan {
   bcast_op op;
+  const char *label; /* how messages name the op (bcast_op_label) */
   int arity;
   int variant;
   int checked;
@@ -55,10 +56,21 @@ struct bcast_ew_plan {
  * (ew_shape.c). */
 void bcast__ew_copy_layout(bcast_tensor *dst, const bcast_tensor *src);
 
-/* The broadcast shape of the inputs under the profile (ew_shape.c). */
+/* The broadcast shape of the inputs under the profile (ew_shape.c); name
+ * is the op's label (bcast_op_label). */
 bcast_status bcast__ew_infer_shape(const char *name, bcast_profile profile,
                                    size_t n, const bcast_tensor *inputs,
                                    bcast_shape *out, bcast_diag *diag);
+
+/* Appends a shape as NumPy's messages print it: "(2,3)", "(4,)", "()". */
+void bcast__ew_append_numpy_shape(char *buf, size_t cap, size_t *len,
+                                  int32_t rank, const int64_t *dims);
+/* Words diag's message as NumPy 1.24 does for operands that do not
+ * broadcast: "operands could not be broadcast together with shapes (2,3)
+ * (4,) ", every input's shape and out's (when not NULL), each followed by
+ * a space (ew_shape.c). */
+void bcast__ew_numpy_mismatch(size_t n, const bcast_tensor *inputs,
+                              const bcast_tensor *out, bcast_diag *diag);
 
 /* The declared element types, if any, against the inputs' types.  CAST
  * without a target takes the declared result type: *attrs then points at
@@ -71,7 +83,7 @@ bcast_status bcast__ew_check_declared_dtypes(const bcast_ew_options *o,
                                              bcast_diag *diag);
 
 /* The declared signature, if any, against the bound layouts and the
- * broadcast shape of out (ew_shape.c). */
+ * broadcast shape of out (ew_shape.c); name is the op's label. */
 bcast_status bcast__ew_check_declared(const bcast_ew_options *o,
                                       const char *name, size_t n,
                                       const bcast_tensor *inputs,

@@ -164,10 +164,10 @@ static bcast_status run_laid_out(const bcast_ew_plan *plan,
                          same_layout(&inputs[k], out);
     if (overlap && !in_place)
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                         "tosa.%s: the output overlaps operand #%d without "
+                         "%s: the output overlaps operand #%d without "
                          "being it; in place needs the output's shape, "
                          "strides and type",
-                         bcast_op_get(plan->op)->name, k);
+                         plan->label, k);
     in_data[k] = inputs[k].data;
   }
   return execute(plan, out->data, in_data, NULL, at, diag);
@@ -176,16 +176,16 @@ static bcast_status run_laid_out(const bcast_ew_plan *plan,
 bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
                                const bcast_tensor *inputs,
                                const bcast_tensor *out, bcast_diag *diag) {
-  const char *name = bcast_op_get(plan->op)->name;
+  const char *name = plan->label;
   if (!same_layout(out, &plan->out))
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                       "tosa.%s: the output's type, shape or strides differ "
+                       "%s: the output's type, shape or strides differ "
                        "from the plan's",
                        name);
   for (int k = 0; k < plan->arity; k++)
     if (!same_layout(&inputs[k], &plan->in[k]))
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                         "tosa.%s: operand #%d's type, shape or strides "
+                         "%s: operand #%d's type, shape or strides "
                          "differ from the plan's",
                          name, k);
   return run_laid_out(plan, inputs, out, NULL, diag);

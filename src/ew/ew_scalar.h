@@ -568,7 +568,7 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
     const F r = (F)1 / ((F)1 + e);                                              \
     return a >= 0 ? r : e * r;                                                  \
   }                                                                             \
-  /* sin(+-inf) = cos(+-inf) = NaN; sin keeps the sign of a zero. */           \
+  /* sin(+-inf) = cos(+-inf) = NaN; sin keeps the sign of a zero. */            \
   static inline F ew_sin_##S(F a, const ew_params *p) {                         \
     (void)p;                                                                    \
     return sin##M(a);                                                           \
@@ -718,6 +718,45 @@ EW_UINT_SCALARS_(u64, uint64_t, uint64_t, 64)
 EW_FLOAT_SCALARS_(f32, float, f)
 EW_FLOAT_SCALARS_(f64, double, )
 EW_COMMON_SCALARS_(b, uint8_t)
+
+/* maximum, minimum, fmax and fmin of float16 as NumPy's float16 loops
+ * compute them: on the stored bits, converted only to compare, so that
+ * the result is one operand's bits unchanged (a signalling NaN stays
+ * one), and with npy_half_ge / npy_half_le, so that of two operands that
+ * compare equal the first is returned: maximum(+0, -0) is +0 and
+ * maximum(-0, +0) is -0, where NumPy's float32 and float64 loops (and
+ * the float functions above) return the second.  nan_mode IGNORE (a TOSA
+ * attribute) returns the other operand of a NaN (the first when both
+ * are), as above.  ew_k_binary.c
+ * binds these for float16 (EW_B_EXTREMUM_). */
+static inline uint16_t ew_maximum_f16(uint16_t a, uint16_t b,
+                                      const ew_params *p) {
+  const float x = ew_f16_load(a), y = ew_f16_load(b);
+  if (p->nan_ignore && (x != x || y != y)) return y != y ? a : b;
+  return x >= y || x != x ? a : b;
+}
+static inline uint16_t ew_minimum_f16(uint16_t a, uint16_t b,
+                                      const ew_params *p) {
+  const float x = ew_f16_load(a), y = ew_f16_load(b);
+  if (p->nan_ignore && (x != x || y != y)) return y != y ? a : b;
+  return x <= y || x != x ? a : b;
+}
+static inline uint16_t ew_fmax_f16(uint16_t a, uint16_t b,
+                                   const ew_params *p) {
+  const float x = ew_f16_load(a), y = ew_f16_load(b);
+  (void)p;
+  return x >= y || y != y ? a : b;
+}
+static inline uint16_t ew_fmin_f16(uint16_t a, uint16_t b,
+                                   const ew_params *p) {
+  const float x = ew_f16_load(a), y = ew_f16_load(b);
+  (void)p;
+  return x <= y || y != y ? a : b;
+}
+EW_NEVER2_(maximum, f16, uint16_t)
+EW_NEVER2_(minimum, f16, uint16_t)
+EW_NEVER2_(fmax, f16, uint16_t)
+EW_NEVER2_(fmin, f16, uint16_t)
 
 /* Bool's bitwise ops are its logical ops (numpy: invert(True) = False). */
 static inline uint8_t ew_bitwise_not_b(uint8_t a, const ew_params *p) {

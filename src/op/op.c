@@ -29,27 +29,53 @@ const bcast_op_info *bcast_op_get(bcast_op op) {
   return &op_table[op];
 }
 
-/* Names an op has had in MLIR's history. */
+/* Names an op has had in MLIR's history, and NumPy's names for ops bcast
+ * has with NumPy's semantics; numpy marks the one NumPy's ufunc bears
+ * (np.subtract.__name__ is "subtract"), which the numpy profile's
+ * messages use (bcast_op_numpy_name). */
 static const struct {
   const char *alias;
   bcast_op op;
+  int numpy;
 } op_aliases[] = {
-    {"int_div", BCAST_OP_INTDIV},
-    {"div", BCAST_OP_INTDIV},
+    {"int_div", BCAST_OP_INTDIV, 0},
+    {"div", BCAST_OP_INTDIV, 0},
     /* NumPy's names for the ops that already have NumPy's semantics under
      * the numpy profile (bcast/op.h, BCAST_NUMPY_OP_LIST). */
-    {"subtract", BCAST_OP_SUB},
-    {"multiply", BCAST_OP_MUL},
-    {"negative", BCAST_OP_NEGATE},
-    {"absolute", BCAST_OP_ABS},
-    {"power", BCAST_OP_POW},
-    {"true_divide", BCAST_OP_DIVIDE},
-    {"mod", BCAST_OP_REMAINDER},
-    {"where", BCAST_OP_SELECT},
-    {"invert", BCAST_OP_BITWISE_NOT},
-    {"left_shift", BCAST_OP_LOGICAL_LEFT_SHIFT},
-    {"right_shift", BCAST_OP_ARITHMETIC_RIGHT_SHIFT},
+    {"subtract", BCAST_OP_SUB, 1},
+    {"multiply", BCAST_OP_MUL, 1},
+    {"negative", BCAST_OP_NEGATE, 1},
+    {"absolute", BCAST_OP_ABS, 1},
+    {"power", BCAST_OP_POW, 1},
+    {"true_divide", BCAST_OP_DIVIDE, 0}, /* np.true_divide is np.divide */
+    {"mod", BCAST_OP_REMAINDER, 0},      /* np.mod is np.remainder */
+    {"where", BCAST_OP_SELECT, 1},
+    {"invert", BCAST_OP_BITWISE_NOT, 1},
+    {"left_shift", BCAST_OP_LOGICAL_LEFT_SHIFT, 1},
+    {"right_shift", BCAST_OP_ARITHMETIC_RIGHT_SHIFT, 1},
 };
+
+/* "tosa.<name>" of every op, as the tosa and trait profiles' messages
+ * name it. */
+static const char *const tosa_labels[] = {
+#define TOSA_LABEL_(id, name, ...) "tosa." name,
+    BCAST_OP_LIST(TOSA_LABEL_)
+#undef TOSA_LABEL_
+};
+
+const char *bcast_op_numpy_name(bcast_op op) {
+  if ((unsigned)op >= BCAST_OP_COUNT) return NULL;
+  for (size_t k = 0; k < sizeof op_aliases / sizeof op_aliases[0]; k++)
+    if (op_aliases[k].numpy && op_aliases[k].op == op)
+      return op_aliases[k].alias;
+  return op_table[op].name;
+}
+
+const char *bcast_op_label(bcast_op op, bcast_profile profile) {
+  if ((unsigned)op >= BCAST_OP_COUNT) return NULL;
+  return profile == BCAST_PROFILE_NUMPY ? bcast_op_numpy_name(op)
+                                        : tosa_labels[op];
+}
 
 /* Is name[0..len) the NUL-terminated want?  Compares one character at a
  * time and stops at the first difference, so a lookup over the table reads

@@ -174,16 +174,16 @@ bcast_status bcast_op_operand_dtypes(bcast_op op, bcast_profile profile,
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                        "operand types: unknown op or bad input count");
   const bcast_op_info *info = bcast_op_get(op);
-  const char *name = info->name;
+  const char *name = bcast_op_label(op, profile);
   const size_t first = op == BCAST_OP_SELECT ? 1 : 0;
   for (size_t k = 0; k < n_inputs; k++) converted[k] = inputs[k];
   if (op == BCAST_OP_SELECT && inputs[0] != BCAST_BOOL) {
     if (profile != BCAST_PROFILE_NUMPY ||
         bcast_dtype_kind_of(inputs[0]) == BCAST_KIND_STRING)
       return bcast__fail(diag, BCAST_TYPE,
-                         "tosa.select: the condition (operand #0) must be "
-                         "bool, not %s%s",
-                         bcast_dtype_name(inputs[0]),
+                         "%s: the condition (operand #0) must be bool, not "
+                         "%s%s",
+                         name, bcast_dtype_name(inputs[0]),
                          profile != BCAST_PROFILE_NUMPY
                              ? " (the numpy profile tests it for nonzero)"
                              : "");
@@ -203,7 +203,7 @@ bcast_status bcast_op_operand_dtypes(bcast_op op, bcast_profile profile,
                       bcast_dtype_name(inputs[first]),
                       bcast_dtype_name(inputs[k]), bcast_dtype_name(promoted));
       return bcast__fail(diag, BCAST_TYPE,
-                         "tosa.%s: operand #%zu is %s but operand #%zu is %s; "
+                         "%s: operand #%zu is %s but operand #%zu is %s; "
                          "inputs must share one element type in the %s "
                          "profile%s",
                          name, k, bcast_dtype_name(inputs[k]), first,
@@ -218,7 +218,7 @@ bcast_status bcast_op_operand_dtypes(bcast_op op, bcast_profile profile,
                               &sub) != BCAST_OK) {
     if (n_inputs - first == 1 || inputs[first] == inputs[n_inputs - 1])
       return BCAST_OK; /* one type: the op's type list decides */
-    return bcast__fail(diag, BCAST_TYPE, "tosa.%s: %s", name, sub.message);
+    return bcast__fail(diag, BCAST_TYPE, "%s: %s", name, sub.message);
   }
   common = numpy_compute_type(info, common);
   for (size_t k = first; k < n_inputs; k++) converted[k] = common;
@@ -243,21 +243,22 @@ bcast_status bcast_op_result_dtype_in(bcast_op op, bcast_profile profile,
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT, "unknown op %d", (int)op);
   const bcast_op_info *info = bcast_op_get(op);
   const char *name = info->name;
+  const char *label = bcast_op_label(op, profile);
   if (!profile_executes(profile))
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                       "tosa.%s: the %s profile does not execute ops (use "
+                       "%s: the %s profile does not execute ops (use "
                        "tosa, trait or numpy)",
-                       name, bcast_profile_name(profile));
+                       label, bcast_profile_name(profile));
   const int arity = info->broadcast_operands;
   if (n_inputs != (size_t)arity)
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                       "tosa.%s takes %d input%s, not %zu", name, arity,
+                       "%s takes %d input%s, not %zu", label, arity,
                        arity == 1 ? "" : "s", n_inputs);
   for (size_t k = 0; k < n_inputs; k++)
     if ((unsigned)inputs[k] >= BCAST_DTYPE_COUNT)
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                         "tosa.%s: operand #%zu has no valid element type",
-                         name, k);
+                         "%s: operand #%zu has no valid element type", label,
+                         k);
 
   bcast_dtype conv[3];
   bcast_status status =
@@ -273,12 +274,20 @@ bcast_status bcast_op_result_dtype_in(bcast_op op, bcast_profile profile,
   if (!(types & (1u << in))) {
     char list[512];
     format_types(types, list, sizeof list);
+    if (profile == BCAST_PROFILE_NUMPY)
+      return bcast__fail(diag, BCAST_TYPE,
+                         "ufunc '%s' not supported for the input types, and "
+                         "the inputs could not be safely coerced to any "
+                         "supported types according to the casting rule "
+                         "''safe''",
+                         label);
     const int numpy_takes =
         profile != BCAST_PROFILE_NUMPY && (info->numpy_types & (1u << in));
     return bcast__fail(diag, BCAST_TYPE,
-                       "tosa.%s does not take %s in the %s profile%s (it "
+                       "%s does not take %s in the %s profile%s (it "
                        "takes %s)%s",
-                       name, bcast_dtype_name(in), bcast_profile_name(profile),
+                       label, bcast_dtype_name(in),
+                       bcast_profile_name(profile),
                        tables_note(profile, tables), list,
                        numpy_takes ? "; the numpy profile takes it" : "");
   }
@@ -300,18 +309,18 @@ bcast_status bcast_op_result_dtype_in(bcast_op op, bcast_profile profile,
   case BCAST_RESULT_CAST: {
     if ((unsigned)cast_to >= BCAST_DTYPE_COUNT)
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
-                         "tosa.cast needs a result type (attribute 'to')");
+                         "%s needs a result type (attribute 'to')", label);
     const uint32_t targets = bcast_op_cast_targets_in(in, profile, tables);
     if (!(targets & (1u << cast_to))) {
       char list[512];
       format_types(targets, list, sizeof list);
-      return bcast__fail(diag, BCAST_TYPE,
-                         "tosa.cast has no %s -> %s mode in the %s "
-                         "profile%s (%s casts to %s)",
-                         bcast_dtype_name(in), bcast_dtype_name(cast_to),
-                         bcast_profile_name(profile),
-                         tables_note(profile, tables), bcast_dtype_name(in),
-                         list);
+      return bcast__fail(
+          diag, BCAST_TYPE,
+          "%s has no %s -> %s mode in the %s "
+          "profile%s (%s casts to %s)",
+          label, bcast_dtype_name(in), bcast_dtype_name(cast_to),
+          bcast_profile_name(profile), tables_note(profile, tables),
+          bcast_dtype_name(in), list);
     }
     result = cast_to;
     break;

@@ -367,8 +367,15 @@ def add_errors(h, rng):
         h.add(Case(op, [a, b], None, [], 'tosa', rc=(1, 2),
                    err_all=['numpy profile promotes', '-> ' + ro.name_of(np.result_type(x, y))],
                    label='tosa refuses mixed dtypes %s %s/%s' % (op, x, y)))
+    # in NumPy's words under numpy (issue 24), TOSA's under tosa
     h.add(Case('add', [np.ones((2, 3), 'f4'), np.ones((4,), 'f4')], None, [], 'numpy', rc=1,
+               err_all=['operands could not be broadcast together with shapes (2,3) (4,) '],
                label='incompatible shapes'))
+    h.add(Case('floor_divide', [np.ones((2, 3), 'f4'), np.ones((1, 4), 'f4')], None, [], 'numpy',
+               rc=1, err_all=['operands could not be broadcast together with shapes (2,3) (1,4) '],
+               label='incompatible shapes, floor_divide'))
+    h.add(Case('add', [np.ones((2, 3), 'f4'), np.ones((2, 4), 'f4')], None, [], 'tosa', rc=1,
+               err_all=['tosa.add: at broadcast dim 1'], label='incompatible shapes, tosa'))
     # ops NumPy does not define for a type are refused
     for op, t in (('bitwise_and', 'f4'), ('bitwise_not', 'f8'), ('clz', 'f2'),
                   ('logical_left_shift', 'f4'), ('sub', '?'), ('negate', '?')):

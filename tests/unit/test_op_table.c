@@ -163,3 +163,38 @@ TEST(op_table_attribute_names) {
     read |= bcast_op_get((bcast_op)k)->attrs;
   CHECK_INT(read, (1u << BCAST_ATTR_COUNT) - 1);
 }
+
+/* NumPy's names of the ops (bcast_op_numpy_name) and the labels messages
+ * use per profile (bcast_op_label). */
+TEST(op_numpy_names_and_labels) {
+  static const struct {
+    bcast_op op;
+    const char *numpy;
+  } names[] = {{BCAST_OP_ADD, "add"},
+               {BCAST_OP_SUB, "subtract"},
+               {BCAST_OP_MUL, "multiply"},
+               {BCAST_OP_SELECT, "where"},
+               {BCAST_OP_BITWISE_NOT, "invert"},
+               {BCAST_OP_ARITHMETIC_RIGHT_SHIFT, "right_shift"},
+               {BCAST_OP_LOGICAL_LEFT_SHIFT, "left_shift"},
+               {BCAST_OP_FLOOR_DIVIDE, "floor_divide"},
+               {BCAST_OP_DIVIDE, "divide"},
+               {BCAST_OP_REMAINDER, "remainder"},
+               {BCAST_OP_POW, "power"}};
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+    CHECK_STR(bcast_op_numpy_name(names[k].op), names[k].numpy);
+  /* Every op's NumPy name looks up to the op itself. */
+  for (int k = 0; k < BCAST_OP_COUNT; k++) {
+    const char *name = bcast_op_numpy_name((bcast_op)k);
+    bcast_op back;
+    CHECK_INT(bcast_op_lookup(name, strlen(name), &back), BCAST_OK);
+    CHECK_INT(back, k);
+    CHECK_STR(bcast_op_label((bcast_op)k, BCAST_PROFILE_NUMPY), name);
+  }
+  CHECK_STR(bcast_op_label(BCAST_OP_SELECT, BCAST_PROFILE_TOSA),
+            "tosa.select");
+  CHECK_STR(bcast_op_label(BCAST_OP_FLOOR_DIVIDE, BCAST_PROFILE_TRAIT),
+            "tosa.floor_divide");
+  CHECK(bcast_op_numpy_name(BCAST_OP_COUNT) == NULL);
+  CHECK(bcast_op_label(BCAST_OP_COUNT, BCAST_PROFILE_NUMPY) == NULL);
+}
