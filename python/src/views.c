@@ -96,9 +96,14 @@ static PyObject *make_view(arrays_in *in, size_t k, void *ctx) {
 PyObject *pb_broadcast_arrays(PyObject *self, PyObject *args,
                               PyObject *kwargs) {
   (void)self;
-  if (kwargs && PyDict_GET_SIZE(kwargs)) {
-    PyErr_SetString(PyExc_TypeError,
-                    "broadcast_arrays() takes no keyword arguments");
+  /* Python's own words for a keyword a function does not take, naming it
+   * (NumPy's broadcast_arrays takes subok=, which bcast does not). */
+  PyObject *key, *value;
+  Py_ssize_t pos = 0;
+  if (kwargs && PyDict_Next(kwargs, &pos, &key, &value)) {
+    PyErr_Format(PyExc_TypeError,
+                 "broadcast_arrays() got an unexpected keyword argument '%S'",
+                 key);
     return NULL;
   }
   arrays_in in;

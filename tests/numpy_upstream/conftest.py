@@ -48,10 +48,6 @@ CATEGORIES = {ERRSTATE: "issue 24 item 1 (floating-point errors, np.errstate)",
 FPE = (ERRSTATE, (AssertionError, pytest.fail.Exception), "issue 24 item 1: no RuntimeWarning / FloatingPointError "
        "under np.errstate (every other check of the test passes when bcast's "
        "call is preceded by NumPy's under the same errstate)")
-OUT_WORDS = (WORDS, AssertionError, "issue 24 item 2: a too small out= is refused, in TOSA's "
-             "words, not NumPy's 'non-broadcastable output operand'")
-KW_WORDS = (WORDS, AssertionError, "issue 24 item 2: an unknown keyword is refused as 'takes "
-            "no keyword arguments', not Python's 'got an unexpected keyword'")
 WEAK = (DOCUMENTED, AssertionError, "Python scalars are typed by NEP 50's weak rule only, "
         "not by NumPy 1.24's legacy value-based promotion")
 KEYWORDS = (DOCUMENTED, TypeError, "ufunc keywords dtype=, signature=, subok= and out= "
@@ -77,9 +73,6 @@ XFAIL = {
     **{f"test_np_umath.py::TestSpecialFloats::test_{name}": FPE
        for name in ("exp_exceptions", "log_values", "sincos_values",
                     "square_values", "reciprocal_values")},
-    **{f"test_np_ufunc.py::TestUfunc::test_out_broadcast_errors[{i}]": OUT_WORDS
-       for i in ("(1,)->()", "(2,)->(1,)", "(4, 3)->(4, 1)")},
-    "test_np_stride_tricks.py::test_broadcast_kwargs": KW_WORDS,
     "test_np_half.py::TestHalf::test_half_coercion[False]": WEAK,
     "test_np_multiarray.py::TestWhere::test_exotic": WEAK,
     **{f"test_np_nep50.py::test_nep50_weak_integers_with_inexact[{t}]":
