@@ -25,11 +25,14 @@ by default each output dim takes the chunks of the first operand that
 spans it, and dims every operand broadcasts take Dask's automatic size.
 """
 
+import functools
 import itertools
+import math
 import operator
 
 import numpy as np
 import dask.array as da
+from dask.array.core import unknown_chunk_message
 from dask.base import tokenize
 from dask.highlevelgraph import HighLevelGraph
 
@@ -58,6 +61,38 @@ def _as_dask(x, what):
     return da.from_array(a, chunks=a.shape or (), name=False)
 
 
+def _unknown(n):
+    """A dim or chunk size Dask does not know (nan, e.g. after boolean
+    indexing)."""
+    return isinstance(n, float) and math.isnan(n)
+
+
+def _known(shape):
+    """shape with None for each unknown dim (bcast's dynamic dim)."""
+    return tuple(None if _unknown(n) else int(n) for n in shape)
+
+
+def _same_chunks(a, b):
+    """Equal chunkings; two unknown chunk sizes count as equal, as in
+    dask.array's elementwise functions."""
+    return len(a) == len(b) and all(
+        x == y or (_unknown(x) and _unknown(y)) for x, y in zip(a, b))
+
+
+def _refuse_unknown(what, arrays):
+    """Dask's own error and advice where an operation needs chunk sizes
+    that some operand does not know."""
+    for k, a in enumerate(arrays):
+        if a is None:
+            continue  # a Python scalar
+        dims = [d for d, n in enumerate(a.shape) if _unknown(n)]
+        if dims:
+            raise ValueError(
+                f"bcast.dask: {what}: operand {k} has unknown chunk sizes "
+                f"(nan) along dims {dims}, shape {a.shape}; this needs them "
+                f"known{unknown_chunk_message}")
+
+
 def _bounds(chunks):
     """Per dim, the start of each block and the dim's end."""
     out = []
@@ -83,7 +118,7 @@ class _Operand:
         self.array = array
         self.dims = dims
         self.bounds = _bounds(array.chunks)
-        self.shape = tuple(int(n) for n in array.shape)
+        self.shape = _known(array.shape)
 
     def place(self, out_rank):
         if self.dims is None:
@@ -98,7 +133,8 @@ def _out_chunks(out_shape, operands, chunks, dtype):
     first operand spanning it (not broadcasting along it), else auto.  An
     empty output has no bytes to size auto chunks by (Dask's auto_chunks
     divides by the product of the other chunks), so there each such dim is
-    one chunk."""
+    one chunk.  A dim of unknown size (None) takes the unknown chunks of
+    the operand it comes from."""
     if chunks is not None:
         return da.core.normalize_chunks(chunks, out_shape, dtype=dtype)
     spec = []
@@ -111,6 +147,8 @@ def _out_chunks(out_shape, operands, chunks, dtype):
                     picked = op.array.chunks[i]
                     break
         spec.append(picked)
+    if all(isinstance(c, tuple) for c in spec):
+        return tuple(spec)  # normalize_chunks refuses unknown sizes
     return da.core.normalize_chunks(tuple(spec), out_shape, dtype=dtype)
 
 
@@ -223,18 +261,46 @@ def _graph(name, kind, out_shape, operands, scalars, chunks, dtype,
         "implicit": implicit,
         "scalars": scalars,
     }
-    deps = [o.array for o in operands if o is not None]
     layer = {}
+    read = set()
     for idx, lo, hi in _block_boxes(chunks):
         feeds = [None if o is None else _feed(o, out_shape, lo, hi)
                  for o in operands]
+        read.update(k for k, f in enumerate(feeds) if f)
         layer[(name,) + idx] = (_run, spec, lo, hi, *feeds)
+    # Only the operands some task reads are dependencies: an empty output
+    # reads none, and Dask's HighLevelGraph.validate refuses a dependency
+    # no task names.
+    deps = [o.array for k, o in enumerate(operands) if k in read]
     graph = HighLevelGraph.from_collections(name, layer, dependencies=deps)
     meta = np.empty((0,) * len(out_shape), dtype=dtype)
     return da.Array(graph, name, chunks, meta=meta)
 
 
 # -- ops --------------------------------------------------------------------
+
+def _block_op(op, kwargs, dtype, *blocks):
+    """bcast.<op> on one block of each operand (Python scalars as they
+    are), as a Blockwise task runs it.  An empty block gives an empty
+    result without the kernel, as profiles refusing size-0 dims would
+    refuse a block the whole array's check let through."""
+    shapes = [b.shape for b in blocks if isinstance(b, np.ndarray)]
+    shape = np.broadcast_shapes(*shapes) if shapes else ()
+    if 0 in shape:
+        return np.empty(shape, dtype)
+    return getattr(_core, op)(*blocks, **kwargs)
+
+
+def _aligned(operands, out_chunks):
+    """Whether every operand's blocks line up with the output's: per dim,
+    the output's chunks, or one block of size 1 that it broadcasts."""
+    for o in operands:
+        for i, d in enumerate(o.out_dim):
+            c = o.array.chunks[i]
+            if not (_same_chunks(c, out_chunks[d]) or c == (1,)):
+                return False
+    return True
+
 
 def apply(op, *args, profile="numpy", checked=False, chunks=None, threads=1,
           **attrs):
@@ -255,14 +321,14 @@ def apply(op, *args, profile="numpy", checked=False, chunks=None, threads=1,
     # The result type and every argument error (threads= too), from
     # stand-ins of one element (empty where the operand is, so that
     # profiles refusing size-0 dims refuse here); then the shapes, by the
-    # profile's rule.
+    # profile's rule, an unknown size (nan) read as a dynamic dim.
     samples = [a if arr is None else np.empty(arr.shape, arr.dtype)
                if arr.size == 0 else np.ones((1,) * arr.ndim, arr.dtype)
                for a, arr in zip(args, arrays)]
     dtype = fn(*samples, **kwargs).dtype
-    shapes = [tuple(a.shape) for a in arrays if a is not None]
-    out_shape = tuple(_core.broadcast_shapes(*shapes, profile=profile)) \
-        if shapes else ()
+    shapes = [_known(a.shape) for a in arrays if a is not None]
+    out_shape = list(_core.broadcast_shapes(*shapes, profile=profile)
+                     if shapes else ())
     operands = []
     for arr in arrays:
         if arr is None:
@@ -270,13 +336,36 @@ def apply(op, *args, profile="numpy", checked=False, chunks=None, threads=1,
             continue
         o = _Operand(arr, None)
         o.place(len(out_shape))
+        # A dim some operand does not know the size of is unknown in the
+        # output too, as in dask.array.
+        for i, d in enumerate(o.out_dim):
+            if o.shape[i] is None:
+                out_shape[d] = None
         operands.append(o)
+    out_shape = tuple(out_shape)
     real = [o for o in operands if o is not None]
+    unknown = None in out_shape
+    if unknown and chunks is not None:
+        _refuse_unknown(f"{op} with chunks=", arrays)
     out_chunks = _out_chunks(out_shape, real, chunks, dtype)
     name = f"bcast-{op}-" + tokenize(op, out_chunks, profile, checked, threads,
                                      sorted(attrs.items()),
                                      *[a if arr is None else arr.name
                                        for a, arr in zip(args, arrays)])
+    if _aligned(real, out_chunks):
+        # Blocks line up: one Blockwise layer, which Dask's optimizer fuses
+        # with the Blockwise layers around it (a chain of bcast ops, or of
+        # dask.array's element-wise functions, runs as one task per chunk).
+        pairs = []
+        for a, o in zip(args, operands):
+            pairs += [a, None] if o is None else [o.array, tuple(o.out_dim)]
+        return da.blockwise(
+            functools.partial(_block_op, op, kwargs, dtype),
+            tuple(range(len(out_shape))), *pairs, name=name, dtype=dtype,
+            meta=np.empty((0,) * len(out_shape), dtype), align_arrays=False,
+            adjust_chunks=dict(enumerate(out_chunks)), concatenate=True)
+    if unknown:
+        _refuse_unknown(f"{op} of operands chunked differently", arrays)
     scalars = [a if arr is None else None for a, arr in zip(args, arrays)]
     return _graph(name, "op", out_shape, operands, scalars, out_chunks,
                   dtype, [True] * len(operands), op=op, kwargs=kwargs)
@@ -315,6 +404,9 @@ def _static_shape(shape, stand_in):
 
 def _broadcast(x, shape, dims, chunks, copy, what):
     arr = _as_dask(x, what)
+    if not copy and _is_identity(arr, shape, dims, chunks):
+        return arr  # as dask.array.broadcast_to gives
+    _refuse_unknown(what, [arr])
     # bcast's own checks and errors, on a stand-in of arr's dtype and shape
     # (a view of one element): the shape as bcast reads it (ints, None,
     # '?' or names, or shape text), which must be static, then
@@ -339,6 +431,31 @@ def _broadcast(x, shape, dims, chunks, copy, what):
         arr.name, shape, dims, out_chunks)
     return _graph(name, "copy" if copy else "view", shape, [o], [None],
                   out_chunks, arr.dtype, [False])
+
+
+def _is_identity(arr, shape, dims, chunks):
+    """Whether a broadcast of arr changes nothing: the same shape (unknown
+    dims where arr has them), dims in order, and the same chunks."""
+    def same_dim(n, m):
+        if _unknown(m) or _unknown(n):
+            return _unknown(m) and _unknown(n)
+        return not isinstance(n, (bool, str)) and operator.index(n) == m
+
+    try:
+        same = not isinstance(shape, str) and len(shape) == arr.ndim and all(
+            same_dim(n, m) for n, m in zip(shape, arr.shape))
+        same = same and (dims is None or [operator.index(d) for d in dims]
+                         == list(range(arr.ndim)))
+    except TypeError:
+        return False  # shape text, or no sequence: bcast reads it below
+    if not same or chunks is None:
+        return same
+    if any(_unknown(n) for n in arr.shape):
+        return all(_same_chunks(a, b) for a, b in zip(chunks, arr.chunks)) \
+            if isinstance(chunks, tuple) and len(chunks) == arr.ndim \
+            and all(isinstance(c, tuple) for c in chunks) else False
+    return da.core.normalize_chunks(chunks, arr.shape, dtype=arr.dtype) \
+        == arr.chunks
 
 
 def broadcast_to(x, shape, *, chunks=None):
