@@ -470,8 +470,9 @@ def broadcast_in_dim(x, shape, broadcast_dimensions, *, chunks=None):
                       "broadcast_in_dim")
 
 
-def _common(arrays, profile):
+def _common(arrays, profile, what):
     arrs = [_as_dask(a, f"array {k}") for k, a in enumerate(arrays)]
+    _refuse_unknown(what, arrs)
     shape = tuple(_core.broadcast_shapes(*[a.shape for a in arrs],
                                          profile=profile))
     ops = []
@@ -484,7 +485,7 @@ def _common(arrays, profile):
 
 def broadcast_arrays(*arrays, profile="numpy", chunks=None):
     """numpy.broadcast_arrays on dask arrays: one chunking for all."""
-    arrs, shape, ops = _common(arrays, profile)
+    arrs, shape, ops = _common(arrays, profile, "broadcast_arrays")
     out_chunks = _out_chunks(shape, ops, chunks, np.float64)
     return [_broadcast(a, shape, None, out_chunks, False, f"array {k}")
             for k, a in enumerate(arrs)]
@@ -493,7 +494,7 @@ def broadcast_arrays(*arrays, profile="numpy", chunks=None):
 def materialize(*arrays, profile="numpy", chunks=None):
     """bcast.materialize (ONNX Broadcast) on dask arrays: every block a
     new contiguous array, one chunking for all."""
-    arrs, shape, ops = _common(arrays, profile)
+    arrs, shape, ops = _common(arrays, profile, "materialize")
     out_chunks = _out_chunks(shape, ops, chunks, np.float64)
     return [_broadcast(a, shape, None, out_chunks, True, f"array {k}")
             for k, a in enumerate(arrs)]

@@ -266,3 +266,93 @@ def test_size_zero_output_with_new_dims(client):
         assert client.compute(got).result().shape == shape
     z = bd.add(x, da.ones((5, 1, 1), np.int32))
     assert client.compute(z).result().shape == (5, 2, 0)
+
+
+# -- Dask's own conventions (issue 24 item 6) -------------------------------
+
+def unknown_chunks():
+    """A (6,) float64 array of unknown chunk sizes (boolean indexing), and
+    its values."""
+    x = da.from_array(np.arange(10.0), chunks=3)
+    return x[x > 3], np.arange(10.0)[4:]
+
+
+def test_unknown_chunk_sizes_work_where_dask_array_works():
+    y, want = unknown_chunks()
+    assert np.isnan(y.shape[0])
+    z = bd.add(bd.multiply(y, 2), y)
+    assert np.isnan(z.shape[0]) and len(z.chunks[0]) == len(y.chunks[0])
+    np.testing.assert_array_equal(z.compute(scheduler="sync"), want * 3)
+    # beside a size-1 operand, a NumPy array and a scalar, as y * w + 1
+    w = np.float32([2])
+    got = bd.add(bd.multiply(y, w), 1).compute(scheduler="sync")
+    np.testing.assert_array_equal(got, (y * w + 1).compute(scheduler="sync"))
+    assert bd.broadcast_to(y, y.shape) is y
+
+
+def test_unknown_chunk_sizes_elsewhere_fail_with_dasks_advice():
+    y, _ = unknown_chunks()
+    x = da.ones(6, chunks=3)
+    calls = [lambda: bd.add(y, x),  # dask.array's y + x fails too
+             lambda: bd.add(y, y, chunks=2),
+             lambda: bd.broadcast_to(y, (2, 6)),
+             lambda: bd.broadcast_arrays(y, x),
+             lambda: bd.materialize(y)]
+    for call in calls:
+        with pytest.raises(ValueError, match="compute_chunk_sizes"):
+            call()
+
+
+def test_graphs_pass_dasks_own_checks(rng, nrng):
+    for _ in range(20):
+        name, ref, n = rng.choice(CASES)
+        arrays = random_operands(rng, nrng, n, np.float32)
+        if name == "where":
+            arrays[0] = arrays[0] > 0
+        darrs = [da.from_array(a, chunks=tuple(random_chunks(rng, d)
+                                               for d in a.shape))
+                 for a in arrays]
+        z = getattr(bd, name)(*darrs)
+        z.dask.validate()
+        da.utils.assert_eq(z, ref(*arrays))
+    # the case that left a dependency no task named
+    e = bd.add(da.from_array(np.ones((0, 3), np.float32), chunks=(1, 2)),
+               da.from_array(np.ones((1, 3), np.float32), chunks=(1, 1)))
+    e.dask.validate()
+    da.utils.assert_eq(e, np.ones((0, 3), np.float32))
+
+
+def tasks(z):
+    """Tasks of z's graph after Dask's optimization, as compute runs it."""
+    return len(dask.optimize(z)[0].__dask_graph__())
+
+
+def test_chains_are_one_task_per_output_chunk():
+    x = da.from_array(np.arange(24, dtype=np.int16).reshape(4, 6),
+                      chunks=(2, 3))
+    y = da.from_array(np.linspace(0, 1, 6, dtype=np.float32), chunks=3)
+    z = bd.add(bd.multiply(x, y), 2)
+    want = x * y + 2
+    assert tasks(z) == tasks(want)
+    # after optimization: one layer of four tasks beside the inputs' own
+    opt = dask.optimize(z)[0].__dask_graph__()
+    out = [k for k in opt if isinstance(k, tuple) and k[0] == z.name]
+    assert len(out) == z.npartitions == 4
+    da.utils.assert_eq(z, want)
+    # mixed with dask.array's own element-wise functions, still fused
+    m = bd.maximum(da.sin(x), y) + 1
+    assert tasks(m) == tasks(da.maximum(da.sin(x), y) + 1)
+    da.utils.assert_eq(m, np.maximum(np.sin(x.compute()), y.compute()) + 1)
+
+
+def test_broadcast_to_own_shape_is_the_array():
+    x = da.ones((4, 3), chunks=2)
+    assert bd.broadcast_to(x, (4, 3)) is x
+    assert bd.broadcast_to(x, x.shape, chunks=x.chunks) is x
+    assert bd.broadcast_in_dim(x, (4, 3), [0, 1]) is x
+    a, b = bd.broadcast_arrays(x, x)
+    assert a is x and b is x
+    # other chunks, or a transposing map, are a new array
+    assert bd.broadcast_to(x, (4, 3), chunks=1) is not x
+    t = bd.broadcast_in_dim(da.ones((3, 3), chunks=2), (3, 3), [1, 0])
+    assert t.name != x.name
