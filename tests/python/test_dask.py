@@ -64,16 +64,23 @@ CASES = [("add", np.add, 2), ("subtract", np.subtract, 2),
          ("where", np.where, 3), ("negative", np.negative, 1)]
 
 
+def random_case(rng, nrng, dtype):
+    """An op of CASES, its NumPy reference, NumPy operands and the same as
+    dask arrays chunked at random."""
+    name, ref, n = rng.choice(CASES)
+    arrays = random_operands(rng, nrng, n, dtype)
+    if name == "where":
+        arrays[0] = arrays[0] > 0
+    darrs = [da.from_array(a, chunks=tuple(random_chunks(rng, d)
+                                           for d in a.shape))
+             for a in arrays]
+    return name, ref, arrays, darrs
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int32])
 def test_ops_equal_numpy_on_random_chunkings(client, rng, nrng, dtype):
     for _ in range(25):
-        name, ref, n = rng.choice(CASES)
-        arrays = random_operands(rng, nrng, n, dtype)
-        if name == "where":
-            arrays[0] = arrays[0] > 0
-        darrs = [da.from_array(a, chunks=tuple(random_chunks(rng, d)
-                                               for d in a.shape))
-                 for a in arrays]
+        name, ref, arrays, darrs = random_case(rng, nrng, dtype)
         z = getattr(bd, name)(*darrs)
         want = ref(*arrays)
         got = client.compute(z).result()
@@ -305,13 +312,7 @@ def test_unknown_chunk_sizes_elsewhere_fail_with_dasks_advice():
 
 def test_graphs_pass_dasks_own_checks(rng, nrng):
     for _ in range(20):
-        name, ref, n = rng.choice(CASES)
-        arrays = random_operands(rng, nrng, n, np.float32)
-        if name == "where":
-            arrays[0] = arrays[0] > 0
-        darrs = [da.from_array(a, chunks=tuple(random_chunks(rng, d)
-                                               for d in a.shape))
-                 for a in arrays]
+        name, ref, arrays, darrs = random_case(rng, nrng, np.float32)
         z = getattr(bd, name)(*darrs)
         z.dask.validate()
         da.utils.assert_eq(z, ref(*arrays))
