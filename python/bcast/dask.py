@@ -343,11 +343,24 @@ def apply(op, *args, profile="numpy", checked=False, chunks=None, threads=1,
                 out_shape[d] = None
         operands.append(o)
     out_shape = tuple(out_shape)
-    real = [o for o in operands if o is not None]
+    # Dask arrays choose the output's chunks before arrays made here from
+    # NumPy ones (one block each); those are then cut like the output, so
+    # that their blocks line up with it.
+    given = [o for a, o in zip(args, operands)
+             if o is not None and isinstance(a, da.Array)]
+    made = [(a, o) for a, o in zip(args, operands)
+            if o is not None and not isinstance(a, da.Array)]
+    real = given + [o for _, o in made]
     unknown = None in out_shape
     if unknown and chunks is not None:
         _refuse_unknown(f"{op} with chunks=", arrays)
     out_chunks = _out_chunks(out_shape, real, chunks, dtype)
+    for a, o in made:
+        o.array = da.from_array(np.asarray(a), name=False, chunks=tuple(
+            out_chunks[d] if o.shape[i] == out_shape[d] else o.shape[i]
+            for i, d in enumerate(o.out_dim)))
+        o.bounds = _bounds(o.array.chunks)
+    real = [o for o in operands if o is not None]
     name = f"bcast-{op}-" + tokenize(op, out_chunks, profile, checked, threads,
                                      sorted(attrs.items()),
                                      *[a if arr is None else arr.name

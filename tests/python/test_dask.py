@@ -340,6 +340,13 @@ def test_chains_are_one_task_per_output_chunk():
     out = [k for k in opt if isinstance(k, tuple) and k[0] == z.name]
     assert len(out) == z.npartitions == 4
     da.utils.assert_eq(z, want)
+    # a NumPy operand is cut like the dask one, whichever comes first: no
+    # rechunk tasks (dask.array has them), and the chain stays fused
+    yn = np.linspace(0, 1, 6, dtype=np.float32)
+    n = bd.multiply(bd.add(yn, x), 3)
+    assert n.chunks == x.chunks
+    assert tasks(n) <= tasks((yn + x) * 3)
+    da.utils.assert_eq(n, (yn + x.compute()) * 3)
     # mixed with dask.array's own element-wise functions, still fused
     m = bd.maximum(da.sin(x), y) + 1
     assert tasks(m) == tasks(da.maximum(da.sin(x), y) + 1)
