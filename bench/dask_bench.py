@@ -18,7 +18,7 @@ transfer_outgoing_bytes_total), which is what crosses between machines on
 a real cluster and depends on where the scheduler put blocks and tasks.
 
 Usage: PYTHONPATH=BUILD/python /usr/bin/python3 bench/dask_bench.py
-           [--workers 2] [--reps 3] [--scale 1.0] [--tsv FILE]
+           [--workers 2] [--reps 3] [--scale 1.0] [--tsv FILE] [--only TEXT]
 """
 import argparse
 import logging
@@ -119,6 +119,7 @@ def main():
     ap.add_argument("--scale", type=float, default=1.0,
                     help="multiply every size > 1 (0.25 for a quick run)")
     ap.add_argument("--tsv")
+    ap.add_argument("--only", help="the workflows whose label has this text")
     args = ap.parse_args()
     cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1,
                            processes=True, dashboard_address=None,
@@ -131,6 +132,8 @@ def main():
           f"{'dask s':>9}{'speed-up':>9}{'tasks':>10}{'bcast fed':>11}"
           f"{'dask fed':>10}{'bcast moved':>13}{'dask moved':>12}")
     for label, case, xdt, ydt, bfn, dfn in WORKFLOWS:
+        if args.only and args.only not in label:
+            continue
         xs, xc, ys, yc = CASES[case]
         xs, xc = scaled(xs, xc, args.scale)
         ys, yc = scaled(ys, yc, args.scale)

@@ -279,16 +279,61 @@ def _graph(name, kind, out_shape, operands, scalars, chunks, dtype,
 
 # -- ops --------------------------------------------------------------------
 
+# Elements of one slab of a block whose operands bcast converts to a
+# common type: the library converts each operand whole before the kernel,
+# and a Dask worker (MALLOC_TRIM_THRESHOLD_=65536) hands back and faults
+# in that scratch memory on every call, so slabs keep it small and reused,
+# as NumPy's buffered loops do.
+_SLAB_ELEMS = 1 << 14
+
+
+def _slabs(shape):
+    """Slices cutting shape into C-order slabs of at most _SLAB_ELEMS
+    elements: whole trailing dims, a range of the dim before them, one
+    index of each dim before that."""
+    k, inner = len(shape), 1
+    while k > 0 and inner * shape[k - 1] <= _SLAB_ELEMS:
+        k -= 1
+        inner *= shape[k]
+    if k == 0:
+        yield ()
+        return
+    step = max(1, _SLAB_ELEMS // inner)
+    for lead in np.ndindex(*shape[:k - 1]):
+        for a in range(0, shape[k - 1], step):
+            yield tuple(slice(i, i + 1) for i in lead) + (slice(a, a + step),)
+
+
+def _slab_of(block, cut, out_rank):
+    """What the output slab cut reads of an operand block (right-aligned
+    as NumPy's): the cut on each dim it spans, its size-1 dims whole."""
+    if not isinstance(block, np.ndarray):
+        return block  # a Python scalar
+    off = out_rank - block.ndim
+    return block[tuple(cut[off + i] if off + i < len(cut) and n != 1
+                       else slice(None) for i, n in enumerate(block.shape))]
+
+
 def _block_op(op, kwargs, dtype, *blocks):
     """bcast.<op> on one block of each operand (Python scalars as they
-    are), as a Blockwise task runs it.  An empty block gives an empty
-    result without the kernel, as profiles refusing size-0 dims would
-    refuse a block the whole array's check let through."""
-    shapes = [b.shape for b in blocks if isinstance(b, np.ndarray)]
-    shape = np.broadcast_shapes(*shapes) if shapes else ()
-    if 0 in shape:
-        return np.empty(shape, dtype)
-    return getattr(_core, op)(*blocks, **kwargs)
+    are), as a Blockwise task runs it.  The output block is NumPy's
+    np.empty, filled through out=: NumPy's allocator keeps large blocks
+    cheap to fault in (a fused chain allocates one per op and task).  An
+    empty block gives an empty result without the kernel, as profiles
+    refusing size-0 dims would refuse a block the whole array's check let
+    through.  Operands of different types run slab by slab."""
+    arrays = [b for b in blocks if isinstance(b, np.ndarray)]
+    out = np.empty(np.broadcast_shapes(*[b.shape for b in arrays])
+                   if arrays else (), dtype)
+    if out.size == 0:
+        return out
+    fn = getattr(_core, op)
+    if out.size <= _SLAB_ELEMS or len({b.dtype for b in arrays}) < 2:
+        return fn(*blocks, out=out, **kwargs)
+    for cut in _slabs(out.shape):
+        fn(*[_slab_of(b, cut, out.ndim) for b in blocks], out=out[cut],
+           **kwargs)
+    return out
 
 
 def _aligned(operands, out_chunks):

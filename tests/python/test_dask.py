@@ -364,3 +364,32 @@ def test_broadcast_to_own_shape_is_the_array():
     assert bd.broadcast_to(x, (4, 3), chunks=1) is not x
     t = bd.broadcast_in_dim(da.ones((3, 3), chunks=2), (3, 3), [1, 0])
     assert t.name != x.name
+
+
+def test_operands_of_different_types_run_slab_by_slab(rng, nrng, monkeypatch):
+    """Blocks whose operands bcast converts run in slabs (_SLAB_ELEMS
+    elements); small slabs here so that random shapes cut every way."""
+    monkeypatch.setattr(bd, "_SLAB_ELEMS", rng.choice([1, 2, 5, 7, 16]))
+    for _ in range(30):
+        name, ref, arrays, darrs = random_case(rng, nrng, np.int16)
+        # one operand of another type (not a 0-d one: NumPy 1.24 types
+        # those by value, bcast by NEP 50)
+        ks = [k for k, a in enumerate(arrays)
+              if a.ndim and not (name == "where" and k == 0)]
+        if ks:
+            k = rng.choice(ks)
+            arrays[k] = arrays[k].astype(rng.choice([np.float32, np.int32,
+                                                     np.float64]))
+        darrs = [da.from_array(a, chunks=d.chunks)
+                 for a, d in zip(arrays, darrs)]
+        z = getattr(bd, name)(*darrs)
+        want = ref(*arrays)
+        got = z.compute(scheduler="sync")
+        assert got.dtype == want.dtype, (name, got.dtype, want.dtype)
+        np.testing.assert_array_equal(got, want)
+    # one large block, as a worker meets it
+    monkeypatch.setattr(bd, "_SLAB_ELEMS", 1 << 14)
+    x = (nrng.standard_normal((3, 70, 400)) * 100).astype(np.int16)
+    y = nrng.standard_normal((70, 1)).astype(np.float32)
+    z = bd.add(bd.multiply(da.from_array(x), y), 2)
+    np.testing.assert_array_equal(z.compute(scheduler="sync"), x * y + 2)
