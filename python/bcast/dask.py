@@ -314,17 +314,19 @@ def _slab_of(block, cut, out_rank):
                        else slice(None) for i, n in enumerate(block.shape))]
 
 
-def _block_op(op, kwargs, dtype, *blocks):
+def _block_op(op, kwargs, dtype, *blocks, out=None):
     """bcast.<op> on one block of each operand (Python scalars as they
     are), as a Blockwise task runs it.  The output block is NumPy's
     np.empty, filled through out=: NumPy's allocator keeps large blocks
     cheap to fault in (a fused chain allocates one per op and task).  An
     empty block gives an empty result without the kernel, as profiles
     refusing size-0 dims would refuse a block the whole array's check let
-    through.  Operands of different types run slab by slab."""
+    through.  Operands of different types run slab by slab.  out: an
+    operand's block to overwrite (in place), else a new one."""
     arrays = [b for b in blocks if isinstance(b, np.ndarray)]
-    out = np.empty(np.broadcast_shapes(*[b.shape for b in arrays])
-                   if arrays else (), dtype)
+    if out is None:
+        out = np.empty(np.broadcast_shapes(*[b.shape for b in arrays])
+                       if arrays else (), dtype)
     if out.size == 0:
         return out
     fn = getattr(_core, op)
@@ -334,6 +336,96 @@ def _block_op(op, kwargs, dtype, *blocks):
         fn(*[_slab_of(b, cut, out.ndim) for b in blocks], out=out[cut],
            **kwargs)
     return out
+
+
+# -- bcast's own fusion ----------------------------------------------------
+#
+# An op whose operand is the result of another bcast op over the same
+# output chunks takes that op's expression in: one layer computes both
+# from their inputs, and an intermediate block that only one op reads is
+# that op's output buffer (in place), as NumPy's temporary elision does for
+# x * y + 2.  Dask's optimizer would fuse the two layers into one task
+# as well, but each op would then allocate its own block.
+
+_MAX_NODES = 32  # ops one expression takes in; a longer chain goes on in
+                 # a new expression (and Dask's optimizer fuses those)
+
+
+class _Expr:
+    """One bcast op of an expression: args are ("leaf", key) for a block
+    of an input (key: the input's name and index), ("scalar", value) or
+    ("expr", _Expr); nodes: the ops below and this one.  Tasks carry it,
+    so it holds no dask array: a result array made from it keeps the
+    inputs (key -> (array, index)) in its _bcast_leaves."""
+
+    __slots__ = ("op", "kwargs", "dtype", "args", "nodes")
+
+    def __init__(self, op, kwargs, dtype):
+        self.op, self.kwargs, self.dtype = op, kwargs, dtype
+        self.args, self.nodes = [], 1
+
+    def take(self, leaves, arg, operand, out_chunks):
+        """Adds one operand: a scalar, an expression taken in, or a leaf
+        (into leaves)."""
+        if operand is None:
+            self.args.append(("scalar", arg))
+            return
+        sub = getattr(operand.array, "_bcast_expr", None)
+        if (sub is not None and self.nodes + sub.nodes <= _MAX_NODES
+                and operand.out_dim == list(range(len(out_chunks)))
+                and all(_same_chunks(a, b) for a, b in
+                        zip(operand.array.chunks, out_chunks))):
+            self.args.append(("expr", sub))
+            leaves.update(operand.array._bcast_leaves)
+            self.nodes += sub.nodes
+            return
+        ind = tuple(operand.out_dim)
+        key = (operand.array.name, ind)
+        self.args.append(("leaf", key))
+        leaves[key] = (operand.array, ind)
+
+
+def _uses(root):
+    """How many args name each expression below root (by id)."""
+    uses, seen, stack = {}, set(), [root]
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        for kind, v in e.args:
+            if kind == "expr":
+                uses[id(v)] = uses.get(id(v), 0) + 1
+                stack.append(v)
+    return uses
+
+
+def _run_expr(e, blocks, uses, done):
+    """e's block from the input blocks (key -> block); done: the blocks of
+    the expressions computed so far (by id).  An intermediate block one
+    arg alone reads, of e's type and shape, becomes e's output."""
+    vals, own = [], []
+    for kind, v in e.args:
+        if kind == "leaf":
+            vals.append(blocks[v])
+        elif kind == "scalar":
+            vals.append(v)
+        else:
+            if id(v) not in done:
+                done[id(v)] = _run_expr(v, blocks, uses, done)
+            vals.append(done[id(v)])
+            if uses[id(v)] == 1:
+                own.append(done[id(v)])
+    shapes = [b.shape for b in vals if isinstance(b, np.ndarray)]
+    shape = np.broadcast_shapes(*shapes) if shapes else ()
+    out = next((b for b in own if b.dtype == e.dtype and b.shape == shape
+                and b.size and b.flags.c_contiguous), None)
+    return _block_op(e.op, e.kwargs, e.dtype, *vals, out=out)
+
+
+def _run_fused(root, keys, *blocks):
+    """A Blockwise task of an expression: its output block."""
+    return _run_expr(root, dict(zip(keys, blocks)), _uses(root), {})
 
 
 def _aligned(operands, out_chunks):
@@ -414,14 +506,23 @@ def apply(op, *args, profile="numpy", checked=False, chunks=None, threads=1,
         # Blocks line up: one Blockwise layer, which Dask's optimizer fuses
         # with the Blockwise layers around it (a chain of bcast ops, or of
         # dask.array's element-wise functions, runs as one task per chunk).
-        pairs = []
+        # An operand that is another bcast op's result over the same
+        # chunks is taken into this layer's expression (bcast's own
+        # fusion, above).
+        root, leaves = _Expr(op, kwargs, dtype), {}
         for a, o in zip(args, operands):
-            pairs += [a, None] if o is None else [o.array, tuple(o.out_dim)]
-        return da.blockwise(
-            functools.partial(_block_op, op, kwargs, dtype),
+            root.take(leaves, a, o, out_chunks)
+        keys = list(leaves)
+        pairs = []
+        for k in keys:
+            pairs += list(leaves[k])
+        z = da.blockwise(
+            functools.partial(_run_fused, root, keys),
             tuple(range(len(out_shape))), *pairs, name=name, dtype=dtype,
             meta=np.empty((0,) * len(out_shape), dtype), align_arrays=False,
             adjust_chunks=dict(enumerate(out_chunks)), concatenate=True)
+        z._bcast_expr, z._bcast_leaves = root, leaves
+        return z
     if unknown:
         _refuse_unknown(f"{op} of operands chunked differently", arrays)
     scalars = [a if arr is None else None for a, arr in zip(args, arrays)]

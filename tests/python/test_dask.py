@@ -393,3 +393,53 @@ def test_operands_of_different_types_run_slab_by_slab(rng, nrng, monkeypatch):
     y = nrng.standard_normal((70, 1)).astype(np.float32)
     z = bd.add(bd.multiply(da.from_array(x), y), 2)
     np.testing.assert_array_equal(z.compute(scheduler="sync"), x * y + 2)
+
+
+def test_bcasts_own_fusion_takes_chains_in(client, rng, nrng, monkeypatch):
+    """An op on another bcast op's result over the same chunks is one layer
+    computing both; an intermediate block only one op reads is that op's
+    output (in place), one read twice is not overwritten."""
+    x = da.from_array(np.arange(24, dtype=np.int16).reshape(4, 6),
+                      chunks=(2, 3))
+    y = da.from_array(np.linspace(0, 1, 6, dtype=np.float32), chunks=3)
+    xn, yn = x.compute(), y.compute()
+    t = bd.multiply(x, y)
+    z = bd.add(t, 2)
+    assert set(z.dask.layers) == {z.name, x.name, y.name}
+    in_place = []
+    block_op = bd._block_op
+
+    def spy(*args, out=None):
+        in_place.append(out is not None)
+        return block_op(*args, out=out)
+
+    monkeypatch.setattr(bd, "_block_op", spy)
+    np.testing.assert_array_equal(z.compute(scheduler="sync"), xn * yn + 2)
+    assert in_place == [False, True] * z.npartitions
+    monkeypatch.undo()
+    cases = [(z, xn * yn + 2), (t, xn * yn), (bd.add(t, t), 2 * (xn * yn)),
+             (bd.multiply(bd.add(t, 1), bd.subtract(t, 1)),
+              (xn * yn + 1) * (xn * yn - 1)),
+             (bd.where(bd.greater(t, 5), t, bd.negative(t)),
+              np.where(xn * yn > 5, xn * yn, -(xn * yn)))]
+    v, n = t, rng.randrange(bd._MAX_NODES, 3 * bd._MAX_NODES)
+    for _ in range(n):  # longer than one expression takes
+        v = bd.add(v, 1)
+    cases.append((v, xn * yn + n))
+    for got, want in cases:
+        r = client.compute(got).result()
+        assert r.dtype == want.dtype
+        np.testing.assert_array_equal(r, want)
+    assert len([k for k in v.dask.layers if k.startswith("bcast-")]) == \
+        -(-(n + 1) // bd._MAX_NODES)
+    # a result and an expression that took it in, computed together
+    a, b = client.compute([t, z])
+    np.testing.assert_array_equal(a.result(), xn * yn)
+    np.testing.assert_array_equal(b.result(), xn * yn + 2)
+    # random chains over random chunkings
+    for _ in range(10):
+        name, ref, arrays, darrs = random_case(rng, nrng, np.float32)
+        first = getattr(bd, name)(*darrs)
+        second = bd.maximum(bd.multiply(first, first), -1.5)
+        want = np.maximum(ref(*arrays) * ref(*arrays), np.float32(-1.5))
+        np.testing.assert_array_equal(client.compute(second).result(), want)
