@@ -22,6 +22,7 @@ Usage: PYTHONPATH=BUILD/python /usr/bin/python3 bench/dask_bench.py
 """
 import argparse
 import logging
+import resource
 import time
 
 import numpy as np
@@ -54,22 +55,28 @@ WORKFLOWS = [
 ]
 
 
-def sent_bytes(client):
-    return sum(client.run(
-        lambda dask_worker: dask_worker.transfer_outgoing_bytes_total
-    ).values())
+def worker_counters(client):
+    """Bytes sent to other workers and CPU seconds (user + system), summed
+    over the workers."""
+    def read(dask_worker):
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return dask_worker.transfer_outgoing_bytes_total, \
+            r.ru_utime + r.ru_stime
+    got = client.run(read).values()
+    return sum(b for b, _ in got), sum(c for _, c in got)
 
 
 def timed(client, make):
-    """Seconds and bytes sent between workers for one persisted op."""
-    before = sent_bytes(client)
+    """Seconds, bytes sent between workers and the workers' CPU seconds
+    for one persisted op."""
+    sent0, cpu0 = worker_counters(client)
     t0 = time.perf_counter()
     z = make().persist()
     wait(z)
     dt = time.perf_counter() - t0
-    moved = sent_bytes(client) - before
+    sent1, cpu1 = worker_counters(client)
     del z
-    return dt, moved
+    return dt, sent1 - sent0, cpu1 - cpu0
 
 
 def tasks(z):
@@ -129,7 +136,8 @@ def main():
     print(f"bcast.dask vs dask.array, LocalCluster of {args.workers} worker "
           f"processes x 1 thread, best of {args.reps}")
     print(f"{'workflow':<16}{'dtype':<9}{'out MiB':>8}{'bcast s':>9}"
-          f"{'dask s':>9}{'speed-up':>9}{'tasks':>10}{'bcast fed':>11}"
+          f"{'dask s':>9}{'speed-up':>9}{'cpu b':>7}{'cpu d':>7}"
+          f"{'cpu':>7}{'tasks':>10}{'bcast fed':>11}"
           f"{'dask fed':>10}{'bcast moved':>13}{'dask moved':>12}")
     for label, case, xdt, ydt, bfn, dfn in WORKFLOWS:
         if args.only and args.only not in label:
@@ -159,29 +167,34 @@ def main():
         tb_n, td_n = tasks(zb), tasks(zd)
         del x, y, zb, zd
         best = {"bcast": float("inf"), "dask": float("inf")}
+        cpu = dict(best)
         moved = {"bcast": 0, "dask": 0}
         impls = [("bcast", bfn), ("dask", dfn)]
         for rep in range(args.reps):
             for who, fn in impls[rep % 2:] + impls[:rep % 2]:
                 x, y = fresh()
-                dt, m = timed(client, lambda: fn(x, y))
+                dt, m, c = timed(client, lambda: fn(x, y))
                 best[who] = min(best[who], dt)
+                cpu[who] = min(cpu[who], c)
                 moved[who] += m / args.reps
                 del x, y
         (tb, mb), (td, md) = (best["bcast"], moved["bcast"]), \
             (best["dask"], moved["dask"])
+        cb, cd = cpu["bcast"], cpu["dask"]
         dtype = np.dtype(xdt).name if xdt == ydt else "mixed"
         print(f"{label:<16}{dtype:<9}"
               f"{out_bytes / 2**20:>8.0f}{tb:>9.3f}{td:>9.3f}"
-              f"{td / tb:>8.2f}x{tb_n:>5}/{td_n:<4}"
+              f"{td / tb:>8.2f}x{cb:>7.3f}{cd:>7.3f}{cd / cb:>6.2f}x"
+              f"{tb_n:>5}/{td_n:<4}"
               f"{fb / 2**20:>7.1f} MiB{fd / 2**20:>6.1f} MiB"
               f"{mb / 2**10:>9.0f} KiB"
               f"{md / 2**10:>8.0f} KiB", flush=True)
-        rows.append((label, dtype, out_bytes, tb, td, tb_n, td_n, fb, fd,
-                     mb, md))
+        rows.append((label, dtype, out_bytes, tb, td, cb, cd, tb_n, td_n,
+                     fb, fd, mb, md))
     if args.tsv:
         with open(args.tsv, "w") as f:
             f.write("workflow\tdtype\tout_bytes\tbcast_s\tdask_s"
+                    "\tbcast_cpu_s\tdask_cpu_s"
                     "\tbcast_tasks\tdask_tasks\tbcast_fed\tdask_fed"
                     "\tbcast_moved\tdask_moved\n")
             for r in rows:
