@@ -282,8 +282,9 @@ def _graph(name, kind, out_shape, operands, scalars, chunks, dtype,
 # Elements of one slab of a block whose operands bcast converts to a
 # common type: the library converts each operand whole before the kernel,
 # and a Dask worker (MALLOC_TRIM_THRESHOLD_=65536) hands back and faults
-# in that scratch memory on every call, so slabs keep it small and reused,
-# as NumPy's buffered loops do.
+# in that scratch memory on every call, so slabs run through one plan
+# (bcast.plan), whose scratch buffer is made once and stays in cache, as
+# NumPy's buffered loops do.
 _SLAB_ELEMS = 1 << 14
 
 
@@ -332,9 +333,19 @@ def _block_op(op, kwargs, dtype, *blocks, out=None):
     fn = getattr(_core, op)
     if out.size <= _SLAB_ELEMS or len({b.dtype for b in arrays}) < 2:
         return fn(*blocks, out=out, **kwargs)
+    # One plan for the slabs of the first slab's shape (it converts into
+    # its own scratch buffer, made once); a last, shorter slab runs alone.
+    plan = None
     for cut in _slabs(out.shape):
-        fn(*[_slab_of(b, cut, out.ndim) for b in blocks], out=out[cut],
-           **kwargs)
+        parts = [_slab_of(b, cut, out.ndim) for b in blocks]
+        target = out[cut]
+        if plan is None:
+            plan = _core.plan(op, *parts, out=target, **kwargs)
+            first = target.shape
+        if target.shape == first:
+            plan(*parts, out=target)
+        else:
+            fn(*parts, out=target, **kwargs)
     return out
 
 
@@ -400,32 +411,71 @@ def _uses(root):
     return uses
 
 
-def _run_expr(e, blocks, uses, done):
-    """e's block from the input blocks (key -> block); done: the blocks of
-    the expressions computed so far (by id).  An intermediate block one
-    arg alone reads, of e's type and shape, becomes e's output."""
-    vals, own = [], []
-    for kind, v in e.args:
-        if kind == "leaf":
-            vals.append(blocks[v])
-        elif kind == "scalar":
-            vals.append(v)
-        else:
-            if id(v) not in done:
-                done[id(v)] = _run_expr(v, blocks, uses, done)
-            vals.append(done[id(v)])
-            if uses[id(v)] == 1:
-                own.append(done[id(v)])
-    shapes = [b.shape for b in vals if isinstance(b, np.ndarray)]
-    shape = np.broadcast_shapes(*shapes) if shapes else ()
-    out = next((b for b in own if b.dtype == e.dtype and b.shape == shape
-                and b.size and b.flags.c_contiguous), None)
-    return _block_op(e.op, e.kwargs, e.dtype, *vals, out=out)
+def _post_order(root):
+    """The expressions below root and root, each after those it reads."""
+    order, seen = [], set()
+
+    def visit(e):
+        seen.add(id(e))
+        for kind, v in e.args:
+            if kind == "expr" and id(v) not in seen:
+                visit(v)
+        order.append(e)
+
+    visit(root)  # at most _MAX_NODES deep
+    return order
 
 
 def _run_fused(root, keys, *blocks):
-    """A Blockwise task of an expression: its output block."""
-    return _run_expr(root, dict(zip(keys, blocks)), _uses(root), {})
+    """A Blockwise task of an expression: its output block.  One op runs
+    on the whole block (_block_op); a chain runs slab by slab (_slabs), every
+    op of it on one slab while that stays in cache, each op through a plan
+    made on the first slab, into a scratch slab of its own or, where one
+    op alone reads an intermediate of its type, into that (in place)."""
+    blocks = dict(zip(keys, blocks))
+    if root.nodes == 1:
+        return _block_op(root.op, root.kwargs, root.dtype,
+                         *[blocks[v] if kind == "leaf" else v
+                           for kind, v in root.args])
+    shapes = [b.shape for b in blocks.values()]
+    out = np.empty(np.broadcast_shapes(*shapes) if shapes else (),
+                   root.dtype)
+    if out.size == 0:
+        return out
+    order, uses = _post_order(root), _uses(root)
+    scratch, plans = {}, {}
+    cuts = [()] if out.size <= _SLAB_ELEMS else _slabs(out.shape)
+    for cut in cuts:
+        target = out[cut] if cut else out
+        done = {}
+        for e in order:
+            vals, own = [], []
+            for kind, v in e.args:
+                if kind == "leaf":
+                    vals.append(_slab_of(blocks[v], cut, out.ndim))
+                elif kind == "scalar":
+                    vals.append(v)
+                else:
+                    vals.append(done[id(v)])
+                    if uses[id(v)] == 1:
+                        own.append(done[id(v)])
+            dest = target if e is root else next(
+                (b for b in own if b.dtype == e.dtype
+                 and b.shape == target.shape), None)
+            if dest is None:
+                dest = scratch.get(id(e))
+                if dest is None or dest.shape != target.shape:
+                    dest = scratch[id(e)] = np.empty(target.shape, e.dtype)
+            plan = plans.get(id(e))
+            if plan is None:
+                plan = plans[id(e)] = (target.shape, _core.plan(
+                    e.op, *vals, out=dest, **e.kwargs))
+            if plan[0] == target.shape:
+                plan[1](*vals, out=dest)
+            else:  # the last, shorter slab
+                getattr(_core, e.op)(*vals, out=dest, **e.kwargs)
+            done[id(e)] = dest
+    return out
 
 
 def _aligned(operands, out_chunks):

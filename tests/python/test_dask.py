@@ -367,8 +367,9 @@ def test_broadcast_to_own_shape_is_the_array():
 
 
 def test_operands_of_different_types_run_slab_by_slab(rng, nrng, monkeypatch):
-    """Blocks whose operands bcast converts run in slabs (_SLAB_ELEMS
-    elements); small slabs here so that random shapes cut every way."""
+    """Blocks whose operands bcast converts, and chains, run in slabs
+    (_SLAB_ELEMS elements); small slabs here so that random shapes cut
+    every way."""
     monkeypatch.setattr(bd, "_SLAB_ELEMS", rng.choice([1, 2, 5, 7, 16]))
     for _ in range(30):
         name, ref, arrays, darrs = random_case(rng, nrng, np.int16)
@@ -387,6 +388,10 @@ def test_operands_of_different_types_run_slab_by_slab(rng, nrng, monkeypatch):
         got = z.compute(scheduler="sync")
         assert got.dtype == want.dtype, (name, got.dtype, want.dtype)
         np.testing.assert_array_equal(got, want)
+        # and a chain over it, which runs slab by slab too
+        chain = bd.subtract(bd.multiply(z, 3), bd.negative(z))
+        want = want * want.dtype.type(3) - (-want)
+        np.testing.assert_array_equal(chain.compute(scheduler="sync"), want)
     # one large block, as a worker meets it
     monkeypatch.setattr(bd, "_SLAB_ELEMS", 1 << 14)
     x = (nrng.standard_normal((3, 70, 400)) * 100).astype(np.int16)
@@ -397,8 +402,8 @@ def test_operands_of_different_types_run_slab_by_slab(rng, nrng, monkeypatch):
 
 def test_bcasts_own_fusion_takes_chains_in(client, rng, nrng, monkeypatch):
     """An op on another bcast op's result over the same chunks is one layer
-    computing both; an intermediate block only one op reads is that op's
-    output (in place), one read twice is not overwritten."""
+    computing both; an intermediate only one op reads is that op's output
+    (in place), one read twice is not overwritten."""
     x = da.from_array(np.arange(24, dtype=np.int16).reshape(4, 6),
                       chunks=(2, 3))
     y = da.from_array(np.linspace(0, 1, 6, dtype=np.float32), chunks=3)
@@ -406,16 +411,21 @@ def test_bcasts_own_fusion_takes_chains_in(client, rng, nrng, monkeypatch):
     t = bd.multiply(x, y)
     z = bd.add(t, 2)
     assert set(z.dask.layers) == {z.name, x.name, y.name}
-    in_place = []
-    block_op = bd._block_op
+    # Each op of a block runs through a plan; in max(x * y + 2, 0) the
+    # add overwrites the product, read by it alone.
+    plans = []
+    plan = bd._core.plan
 
-    def spy(*args, out=None):
-        in_place.append(out is not None)
-        return block_op(*args, out=out)
+    def spy(op, *args, out=None, **kwargs):
+        plans.append((op, any(out is a for a in args)))
+        return plan(op, *args, out=out, **kwargs)
 
-    monkeypatch.setattr(bd, "_block_op", spy)
-    np.testing.assert_array_equal(z.compute(scheduler="sync"), xn * yn + 2)
-    assert in_place == [False, True] * z.npartitions
+    monkeypatch.setattr(bd._core, "plan", spy)
+    m = bd.maximum(z, 0)
+    np.testing.assert_array_equal(m.compute(scheduler="sync"),
+                                  np.maximum(xn * yn + 2, 0))
+    assert plans == [("multiply", False), ("add", True),
+                     ("maximum", False)] * m.npartitions
     monkeypatch.undo()
     cases = [(z, xn * yn + 2), (t, xn * yn), (bd.add(t, t), 2 * (xn * yn)),
              (bd.multiply(bd.add(t, 1), bd.subtract(t, 1)),
