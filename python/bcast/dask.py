@@ -285,7 +285,7 @@ def _graph(name, kind, out_shape, operands, scalars, chunks, dtype,
 # in that scratch memory on every call, so slabs run through one plan
 # (bcast.plan), whose scratch buffer is made once and stays in cache, as
 # NumPy's buffered loops do.
-_SLAB_ELEMS = 1 << 14
+_SLAB_ELEMS = 1 << 16
 
 
 def _slabs(shape):

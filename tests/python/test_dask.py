@@ -393,7 +393,7 @@ def test_operands_of_different_types_run_slab_by_slab(rng, nrng, monkeypatch):
         want = want * want.dtype.type(3) - (-want)
         np.testing.assert_array_equal(chain.compute(scheduler="sync"), want)
     # one large block, as a worker meets it
-    monkeypatch.setattr(bd, "_SLAB_ELEMS", 1 << 14)
+    monkeypatch.setattr(bd, "_SLAB_ELEMS", 1 << 16)
     x = (nrng.standard_normal((3, 70, 400)) * 100).astype(np.int16)
     y = nrng.standard_normal((70, 1)).astype(np.float32)
     z = bd.add(bd.multiply(da.from_array(x), y), 2)
