@@ -21,8 +21,15 @@ Views:   ``broadcast_to``, ``broadcast_in_dim``, ``broadcast_arrays``:
 Shapes, types and attributes are checked when the graph is built, with the
 errors bcast raises on NumPy arrays; nothing runs until ``.compute()``.
 ``chunks`` (any form ``dask.array`` takes) sets the output's chunking;
-by default each output dim takes the chunks of the first operand that
-spans it, and dims every operand broadcasts take Dask's automatic size.
+by default each output dim takes the chunks of the first dask array that
+spans it (a NumPy array is cut to match), and dims every operand
+broadcasts take Dask's automatic size.
+
+Where the operands' blocks line up with the output's, an op is a Blockwise
+layer instead (dask.array.blockwise), which Dask's optimizer fuses with
+its neighbours; a chain of bcast ops is one layer of bcast's own (below).
+Arrays of unknown chunk sizes (nan) work there; elsewhere they raise
+Dask's advice (compute_chunk_sizes()).
 """
 
 import functools
@@ -315,37 +322,40 @@ def _slab_of(block, cut, out_rank):
                        else slice(None) for i, n in enumerate(block.shape))]
 
 
-def _block_op(op, kwargs, dtype, *blocks, out=None):
+def _run_planned(plans, key, op, kwargs, vals, dest):
+    """bcast.<op>(*vals) into the slab dest through plans[key], the plan
+    made for the first slab (a plan converts operands into its own scratch
+    buffer, made once, and skips the checks on arrays laid out as it was
+    made for); a slab of another shape (the last, shorter one) runs alone."""
+    entry = plans.get(key)
+    if entry is None:
+        entry = plans[key] = (dest.shape,
+                              _core.plan(op, *vals, out=dest, **kwargs))
+    if entry[0] == dest.shape:
+        entry[1](*vals, out=dest)
+    else:
+        getattr(_core, op)(*vals, out=dest, **kwargs)
+
+
+def _block_op(op, kwargs, dtype, *blocks):
     """bcast.<op> on one block of each operand (Python scalars as they
-    are), as a Blockwise task runs it.  The output block is NumPy's
-    np.empty, filled through out=: NumPy's allocator keeps large blocks
-    cheap to fault in (a fused chain allocates one per op and task).  An
-    empty block gives an empty result without the kernel, as profiles
-    refusing size-0 dims would refuse a block the whole array's check let
-    through.  Operands of different types run slab by slab.  out: an
-    operand's block to overwrite (in place), else a new one."""
+    are), as a Blockwise task of one op runs it.  The output block is
+    NumPy's np.empty, filled through out= (NumPy's allocator faults large
+    blocks in as huge pages where it can).  An empty block gives an empty
+    result without the kernel, as profiles refusing size-0 dims would
+    refuse a block the whole array's check let through.  Operands of
+    different types run slab by slab."""
     arrays = [b for b in blocks if isinstance(b, np.ndarray)]
-    if out is None:
-        out = np.empty(np.broadcast_shapes(*[b.shape for b in arrays])
-                       if arrays else (), dtype)
+    out = np.empty(np.broadcast_shapes(*[b.shape for b in arrays])
+                   if arrays else (), dtype)
     if out.size == 0:
         return out
-    fn = getattr(_core, op)
     if out.size <= _SLAB_ELEMS or len({b.dtype for b in arrays}) < 2:
-        return fn(*blocks, out=out, **kwargs)
-    # One plan for the slabs of the first slab's shape (it converts into
-    # its own scratch buffer, made once); a last, shorter slab runs alone.
-    plan = None
+        return getattr(_core, op)(*blocks, out=out, **kwargs)
+    plans = {}
     for cut in _slabs(out.shape):
-        parts = [_slab_of(b, cut, out.ndim) for b in blocks]
-        target = out[cut]
-        if plan is None:
-            plan = _core.plan(op, *parts, out=target, **kwargs)
-            first = target.shape
-        if target.shape == first:
-            plan(*parts, out=target)
-        else:
-            fn(*parts, out=target, **kwargs)
+        _run_planned(plans, op, op, kwargs,
+                     [_slab_of(b, cut, out.ndim) for b in blocks], out[cut])
     return out
 
 
@@ -353,10 +363,11 @@ def _block_op(op, kwargs, dtype, *blocks, out=None):
 #
 # An op whose operand is the result of another bcast op over the same
 # output chunks takes that op's expression in: one layer computes both
-# from their inputs, and an intermediate block that only one op reads is
-# that op's output buffer (in place), as NumPy's temporary elision does for
-# x * y + 2.  Dask's optimizer would fuse the two layers into one task
-# as well, but each op would then allocate its own block.
+# from their inputs, slab by slab, so that each slab goes through every op
+# while it is in cache, and an intermediate that only one op reads is
+# overwritten by it (in place), as NumPy's temporary elision does for
+# x * y + 2.  Dask's optimizer would fuse the two layers into one task as
+# well, but each op would then make and pass on a whole block.
 
 _MAX_NODES = 32  # ops one expression takes in; a longer chain goes on in
                  # a new expression (and Dask's optimizer fuses those)
@@ -466,14 +477,7 @@ def _run_fused(root, keys, *blocks):
                 dest = scratch.get(id(e))
                 if dest is None or dest.shape != target.shape:
                     dest = scratch[id(e)] = np.empty(target.shape, e.dtype)
-            plan = plans.get(id(e))
-            if plan is None:
-                plan = plans[id(e)] = (target.shape, _core.plan(
-                    e.op, *vals, out=dest, **e.kwargs))
-            if plan[0] == target.shape:
-                plan[1](*vals, out=dest)
-            else:  # the last, shorter slab
-                getattr(_core, e.op)(*vals, out=dest, **e.kwargs)
+            _run_planned(plans, id(e), e.op, e.kwargs, vals, dest)
             done[id(e)] = dest
     return out
 
