@@ -22,7 +22,8 @@ ufuncs are bcast.dask's functions of the same name, and each operator
 (bd.add(a, b), ...).  Lines that test dask.array itself (NumPy ufuncs
 dispatching to dask.array, dask.array's own graph names) are left out and
 said so where they were.  Each remaining difference is its own test marked
-xfail(strict=True) with the reason, and docs/python.md lists them.
+xfail(strict=True) with the reason (one more at the end, for a difference
+none of Dask's tests meets), and docs/python.md lists them.
 Random data come from np.random seeded by the printed BCAST_SEED.
 
 Dask's licence (BSD-3-Clause), as the Debian package states it:
@@ -560,3 +561,16 @@ def test_where_bool_optimization_returns_operand():
     d = da.from_array(np.random.randint(10, size=(15, 16)), chunks=(4, 5))
     e = da.from_array(np.random.randint(10, size=(15, 16)), chunks=(4, 5))
     assert bd.where(True, d, e) is d
+
+
+# -- a difference none of the tests above meets -----------------------------
+
+@pytest.mark.xfail(strict=True, reason=(
+    "bcast.dask.broadcast_to gives a new dim, or one the input broadcasts, "
+    "Dask's automatic chunk size; dask.array.broadcast_to makes it one "
+    "chunk (bcast's keeps a later op's output chunks, which follow the "
+    "first spanning operand, within Dask's chunk-size limit)"))
+def test_broadcast_to_new_dims_are_one_chunk():
+    a = from_array(np.ones((5, 1, 6)), chunks=(3, 1, 3))
+    assert broadcast_to(a, (100000, 5, 1000, 6)).chunks == \
+        da.broadcast_to(a, (100000, 5, 1000, 6)).chunks
