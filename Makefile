@@ -86,8 +86,16 @@ test:
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
 	tests/deb/test_deb.sh $(DEB_BUILD)/bcast_*.deb
 
+# bcast.dask vs dask.array on a LocalCluster of two worker processes
+# (python3-dask, python3-distributed): element-wise broadcasts and fused
+# chains of ops, with seconds, tasks, input bytes fed to tasks and bytes
+# moved between workers, to $(BENCH_OUT)/dask.txt and dask.tsv.
+DASK_BENCH = bash -o pipefail -c 'PYTHONPATH=$(BUILD)/python /usr/bin/python3 \
+	  bench/dask_bench.py --tsv $(BENCH_OUT)/dask.tsv | tee $(BENCH_OUT)/dask.txt'
+
 # The text report, the figures as TSV and a chart per section (PNG, SVG)
 # go to $(BENCH_OUT); the DRAM cases (3 x 512 MiB) run here, not by default.
+# The Dask workflows follow, beside dask.array (also make bench-dask alone).
 BENCH_OUT ?= $(BUILD)/bench
 bench:
 	@scripts/setup.sh bench
@@ -97,16 +105,13 @@ bench:
 	  $(BUILD)/bcast_bench --dram --tsv $(BENCH_OUT)/results.tsv; } 2>&1 | \
 	  tee $(BENCH_OUT)/report.txt'
 	/usr/bin/python3 bench/chart.py $(BENCH_OUT)/results.tsv $(BENCH_OUT)
+	$(DASK_BENCH)
 
-# bcast.dask vs dask.array's x + y on a LocalCluster of two worker
-# processes (python3-dask, python3-distributed): seconds, input bytes fed
-# to tasks and bytes moved between workers, to $(BENCH_OUT)/dask.txt.
 bench-dask:
-	@scripts/setup.sh test
+	@scripts/setup.sh bench
 	$(MAKE) build
 	mkdir -p $(BENCH_OUT)
-	bash -o pipefail -c 'PYTHONPATH=$(BUILD)/python /usr/bin/python3 \
-	  bench/dask_bench.py --tsv $(BENCH_OUT)/dask.tsv | tee $(BENCH_OUT)/dask.txt'
+	$(DASK_BENCH)
 
 # An output of twice the machine's memory written by bcast tile by tile,
 # against the disk's sequential write speed measured in the same run, and

@@ -13,7 +13,8 @@
 #                            ELF detection)
 #   scripts/setup.sh deb-fresh  also debootstrap (make deb-fresh: the
 #                            package on a fresh Debian 12 root)
-#   scripts/setup.sh bench   also python3-matplotlib (bench/chart.py)
+#   scripts/setup.sh bench   also python3-matplotlib (bench/chart.py),
+#                            python3-dask and python3-distributed
 #   scripts/setup.sh tsan    also clang and LLVM's OpenMP runtime with its
 #                            ThreadSanitizer tool, libarcher (make tsan)
 #   scripts/setup.sh fuzz    also clang and libclang-rt-14-dev, which holds
@@ -66,8 +67,11 @@ if [ "$what" = prove ]; then
   for p in frama-c-base why3 z3 cvc4; do have "$p" || need+=("$p"); done
 fi
 if [ "$what" = bench ]; then
-  # make bench draws its charts with bench/chart.py under /usr/bin/python3.
-  have python3-matplotlib || need+=(python3-matplotlib)
+  # make bench draws its charts with bench/chart.py under /usr/bin/python3,
+  # and times bcast.dask beside dask.array on a dask.distributed cluster.
+  for p in python3-matplotlib python3-dask python3-distributed; do
+    have "$p" || need+=("$p")
+  done
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "setup: installing ${need[*]}"

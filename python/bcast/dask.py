@@ -21,15 +21,25 @@ Views:   ``broadcast_to``, ``broadcast_in_dim``, ``broadcast_arrays``:
 Shapes, types and attributes are checked when the graph is built, with the
 errors bcast raises on NumPy arrays; nothing runs until ``.compute()``.
 ``chunks`` (any form ``dask.array`` takes) sets the output's chunking;
-by default each output dim takes the chunks of the first operand that
-spans it, and dims every operand broadcasts take Dask's automatic size.
+by default each output dim takes the chunks of the first dask array that
+spans it (a NumPy array is cut to match), and dims every operand
+broadcasts take Dask's automatic size.
+
+Where the operands' blocks line up with the output's, an op is a Blockwise
+layer instead (dask.array.blockwise), which Dask's optimizer fuses with
+its neighbours; a chain of bcast ops is one layer of bcast's own (below).
+Arrays of unknown chunk sizes (nan) work there; elsewhere they raise
+Dask's advice (compute_chunk_sizes()).
 """
 
+import functools
 import itertools
+import math
 import operator
 
 import numpy as np
 import dask.array as da
+from dask.array.core import unknown_chunk_message
 from dask.base import tokenize
 from dask.highlevelgraph import HighLevelGraph
 
@@ -58,6 +68,38 @@ def _as_dask(x, what):
     return da.from_array(a, chunks=a.shape or (), name=False)
 
 
+def _unknown(n):
+    """A dim or chunk size Dask does not know (nan, e.g. after boolean
+    indexing)."""
+    return isinstance(n, float) and math.isnan(n)
+
+
+def _known(shape):
+    """shape with None for each unknown dim (bcast's dynamic dim)."""
+    return tuple(None if _unknown(n) else int(n) for n in shape)
+
+
+def _same_chunks(a, b):
+    """Equal chunkings; two unknown chunk sizes count as equal, as in
+    dask.array's elementwise functions."""
+    return len(a) == len(b) and all(
+        x == y or (_unknown(x) and _unknown(y)) for x, y in zip(a, b))
+
+
+def _refuse_unknown(what, arrays):
+    """Dask's own error and advice where an operation needs chunk sizes
+    that some operand does not know."""
+    for k, a in enumerate(arrays):
+        if a is None:
+            continue  # a Python scalar
+        dims = [d for d, n in enumerate(a.shape) if _unknown(n)]
+        if dims:
+            raise ValueError(
+                f"bcast.dask: {what}: operand {k} has unknown chunk sizes "
+                f"(nan) along dims {dims}, shape {a.shape}; this needs them "
+                f"known{unknown_chunk_message}")
+
+
 def _bounds(chunks):
     """Per dim, the start of each block and the dim's end."""
     out = []
@@ -83,7 +125,7 @@ class _Operand:
         self.array = array
         self.dims = dims
         self.bounds = _bounds(array.chunks)
-        self.shape = tuple(int(n) for n in array.shape)
+        self.shape = _known(array.shape)
 
     def place(self, out_rank):
         if self.dims is None:
@@ -98,7 +140,8 @@ def _out_chunks(out_shape, operands, chunks, dtype):
     first operand spanning it (not broadcasting along it), else auto.  An
     empty output has no bytes to size auto chunks by (Dask's auto_chunks
     divides by the product of the other chunks), so there each such dim is
-    one chunk."""
+    one chunk.  A dim of unknown size (None) takes the unknown chunks of
+    the operand it comes from."""
     if chunks is not None:
         return da.core.normalize_chunks(chunks, out_shape, dtype=dtype)
     spec = []
@@ -111,6 +154,8 @@ def _out_chunks(out_shape, operands, chunks, dtype):
                     picked = op.array.chunks[i]
                     break
         spec.append(picked)
+    if all(isinstance(c, tuple) for c in spec):
+        return tuple(spec)  # normalize_chunks refuses unknown sizes
     return da.core.normalize_chunks(tuple(spec), out_shape, dtype=dtype)
 
 
@@ -223,18 +268,230 @@ def _graph(name, kind, out_shape, operands, scalars, chunks, dtype,
         "implicit": implicit,
         "scalars": scalars,
     }
-    deps = [o.array for o in operands if o is not None]
     layer = {}
+    read = set()
     for idx, lo, hi in _block_boxes(chunks):
         feeds = [None if o is None else _feed(o, out_shape, lo, hi)
                  for o in operands]
+        read.update(k for k, f in enumerate(feeds) if f)
         layer[(name,) + idx] = (_run, spec, lo, hi, *feeds)
+    # Only the operands some task reads are dependencies: an empty output
+    # reads none, and Dask's HighLevelGraph.validate refuses a dependency
+    # no task names.
+    deps = [o.array for k, o in enumerate(operands) if k in read]
     graph = HighLevelGraph.from_collections(name, layer, dependencies=deps)
     meta = np.empty((0,) * len(out_shape), dtype=dtype)
     return da.Array(graph, name, chunks, meta=meta)
 
 
 # -- ops --------------------------------------------------------------------
+
+# Elements of one slab of a block whose operands bcast converts to a
+# common type: the library converts each operand whole before the kernel,
+# and a Dask worker (MALLOC_TRIM_THRESHOLD_=65536) hands back and faults
+# in that scratch memory on every call, so slabs run through one plan
+# (bcast.plan), whose scratch buffer is made once and stays in cache, as
+# NumPy's buffered loops do.
+_SLAB_ELEMS = 1 << 16
+
+
+def _slabs(shape):
+    """Slices cutting shape into C-order slabs of at most _SLAB_ELEMS
+    elements: whole trailing dims, a range of the dim before them, one
+    index of each dim before that."""
+    k, inner = len(shape), 1
+    while k > 0 and inner * shape[k - 1] <= _SLAB_ELEMS:
+        k -= 1
+        inner *= shape[k]
+    if k == 0:
+        yield ()
+        return
+    step = max(1, _SLAB_ELEMS // inner)
+    for lead in np.ndindex(*shape[:k - 1]):
+        for a in range(0, shape[k - 1], step):
+            yield tuple(slice(i, i + 1) for i in lead) + (slice(a, a + step),)
+
+
+def _slab_of(block, cut, out_rank):
+    """What the output slab cut reads of an operand block (right-aligned
+    as NumPy's): the cut on each dim it spans, its size-1 dims whole."""
+    if not isinstance(block, np.ndarray):
+        return block  # a Python scalar
+    off = out_rank - block.ndim
+    return block[tuple(cut[off + i] if off + i < len(cut) and n != 1
+                       else slice(None) for i, n in enumerate(block.shape))]
+
+
+def _run_planned(plans, key, op, kwargs, vals, dest):
+    """bcast.<op>(*vals) into the slab dest through plans[key], the plan
+    made for the first slab (a plan converts operands into its own scratch
+    buffer, made once, and skips the checks on arrays laid out as it was
+    made for); a slab of another shape (the last, shorter one) runs alone."""
+    entry = plans.get(key)
+    if entry is None:
+        entry = plans[key] = (dest.shape,
+                              _core.plan(op, *vals, out=dest, **kwargs))
+    if entry[0] == dest.shape:
+        entry[1](*vals, out=dest)
+    else:
+        getattr(_core, op)(*vals, out=dest, **kwargs)
+
+
+def _block_op(op, kwargs, dtype, *blocks):
+    """bcast.<op> on one block of each operand (Python scalars as they
+    are), as a Blockwise task of one op runs it.  The output block is
+    NumPy's np.empty, filled through out= (NumPy's allocator faults large
+    blocks in as huge pages where it can).  An empty block gives an empty
+    result without the kernel, as profiles refusing size-0 dims would
+    refuse a block the whole array's check let through.  Operands of
+    different types run slab by slab."""
+    arrays = [b for b in blocks if isinstance(b, np.ndarray)]
+    out = np.empty(np.broadcast_shapes(*[b.shape for b in arrays])
+                   if arrays else (), dtype)
+    if out.size == 0:
+        return out
+    if out.size <= _SLAB_ELEMS or len({b.dtype for b in arrays}) < 2:
+        return getattr(_core, op)(*blocks, out=out, **kwargs)
+    plans = {}
+    for cut in _slabs(out.shape):
+        _run_planned(plans, op, op, kwargs,
+                     [_slab_of(b, cut, out.ndim) for b in blocks], out[cut])
+    return out
+
+
+# -- bcast's own fusion ----------------------------------------------------
+#
+# An op whose operand is the result of another bcast op over the same
+# output chunks takes that op's expression in: one layer computes both
+# from their inputs, slab by slab, so that each slab goes through every op
+# while it is in cache, and an intermediate that only one op reads is
+# overwritten by it (in place), as NumPy's temporary elision does for
+# x * y + 2.  Dask's optimizer would fuse the two layers into one task as
+# well, but each op would then make and pass on a whole block.
+
+_MAX_NODES = 32  # ops one expression takes in; a longer chain goes on in
+                 # a new expression (and Dask's optimizer fuses those)
+
+
+class _Expr:
+    """One bcast op of an expression: args are ("leaf", key) for a block
+    of an input (key: the input's name and index), ("scalar", value) or
+    ("expr", _Expr); nodes: the ops below and this one.  Tasks carry it,
+    so it holds no dask array: a result array made from it keeps the
+    inputs (key -> (array, index)) in its _bcast_leaves."""
+
+    __slots__ = ("op", "kwargs", "dtype", "args", "nodes")
+
+    def __init__(self, op, kwargs, dtype):
+        self.op, self.kwargs, self.dtype = op, kwargs, dtype
+        self.args, self.nodes = [], 1
+
+    def take(self, leaves, arg, operand, out_chunks):
+        """Adds one operand: a scalar, an expression taken in, or a leaf
+        (into leaves)."""
+        if operand is None:
+            self.args.append(("scalar", arg))
+            return
+        sub = getattr(operand.array, "_bcast_expr", None)
+        if (sub is not None and self.nodes + sub.nodes <= _MAX_NODES
+                and operand.out_dim == list(range(len(out_chunks)))
+                and all(_same_chunks(a, b) for a, b in
+                        zip(operand.array.chunks, out_chunks))):
+            self.args.append(("expr", sub))
+            leaves.update(operand.array._bcast_leaves)
+            self.nodes += sub.nodes
+            return
+        ind = tuple(operand.out_dim)
+        key = (operand.array.name, ind)
+        self.args.append(("leaf", key))
+        leaves[key] = (operand.array, ind)
+
+
+def _uses(root):
+    """How many args name each expression below root (by id)."""
+    uses, seen, stack = {}, set(), [root]
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        for kind, v in e.args:
+            if kind == "expr":
+                uses[id(v)] = uses.get(id(v), 0) + 1
+                stack.append(v)
+    return uses
+
+
+def _post_order(root):
+    """The expressions below root and root, each after those it reads."""
+    order, seen = [], set()
+
+    def visit(e):
+        seen.add(id(e))
+        for kind, v in e.args:
+            if kind == "expr" and id(v) not in seen:
+                visit(v)
+        order.append(e)
+
+    visit(root)  # at most _MAX_NODES deep
+    return order
+
+
+def _run_fused(root, keys, *blocks):
+    """A Blockwise task of an expression: its output block.  One op runs
+    on the whole block (_block_op); a chain runs slab by slab (_slabs), every
+    op of it on one slab while that stays in cache, each op through a plan
+    made on the first slab, into a scratch slab of its own or, where one
+    op alone reads an intermediate of its type, into that (in place)."""
+    blocks = dict(zip(keys, blocks))
+    if root.nodes == 1:
+        return _block_op(root.op, root.kwargs, root.dtype,
+                         *[blocks[v] if kind == "leaf" else v
+                           for kind, v in root.args])
+    shapes = [b.shape for b in blocks.values()]
+    out = np.empty(np.broadcast_shapes(*shapes) if shapes else (),
+                   root.dtype)
+    if out.size == 0:
+        return out
+    order, uses = _post_order(root), _uses(root)
+    scratch, plans = {}, {}
+    cuts = [()] if out.size <= _SLAB_ELEMS else _slabs(out.shape)
+    for cut in cuts:
+        target = out[cut] if cut else out
+        done = {}
+        for e in order:
+            vals, own = [], []
+            for kind, v in e.args:
+                if kind == "leaf":
+                    vals.append(_slab_of(blocks[v], cut, out.ndim))
+                elif kind == "scalar":
+                    vals.append(v)
+                else:
+                    vals.append(done[id(v)])
+                    if uses[id(v)] == 1:
+                        own.append(done[id(v)])
+            dest = target if e is root else next(
+                (b for b in own if b.dtype == e.dtype
+                 and b.shape == target.shape), None)
+            if dest is None:
+                dest = scratch.get(id(e))
+                if dest is None or dest.shape != target.shape:
+                    dest = scratch[id(e)] = np.empty(target.shape, e.dtype)
+            _run_planned(plans, id(e), e.op, e.kwargs, vals, dest)
+            done[id(e)] = dest
+    return out
+
+
+def _aligned(operands, out_chunks):
+    """Whether every operand's blocks line up with the output's: per dim,
+    the output's chunks, or one block of size 1 that it broadcasts."""
+    for o in operands:
+        for i, d in enumerate(o.out_dim):
+            c = o.array.chunks[i]
+            if not (_same_chunks(c, out_chunks[d]) or c == (1,)):
+                return False
+    return True
+
 
 def apply(op, *args, profile="numpy", checked=False, chunks=None, threads=1,
           **attrs):
@@ -255,14 +512,14 @@ def apply(op, *args, profile="numpy", checked=False, chunks=None, threads=1,
     # The result type and every argument error (threads= too), from
     # stand-ins of one element (empty where the operand is, so that
     # profiles refusing size-0 dims refuse here); then the shapes, by the
-    # profile's rule.
+    # profile's rule, an unknown size (nan) read as a dynamic dim.
     samples = [a if arr is None else np.empty(arr.shape, arr.dtype)
                if arr.size == 0 else np.ones((1,) * arr.ndim, arr.dtype)
                for a, arr in zip(args, arrays)]
     dtype = fn(*samples, **kwargs).dtype
-    shapes = [tuple(a.shape) for a in arrays if a is not None]
-    out_shape = tuple(_core.broadcast_shapes(*shapes, profile=profile)) \
-        if shapes else ()
+    shapes = [_known(a.shape) for a in arrays if a is not None]
+    out_shape = list(_core.broadcast_shapes(*shapes, profile=profile)
+                     if shapes else ())
     operands = []
     for arr in arrays:
         if arr is None:
@@ -270,13 +527,58 @@ def apply(op, *args, profile="numpy", checked=False, chunks=None, threads=1,
             continue
         o = _Operand(arr, None)
         o.place(len(out_shape))
+        # A dim some operand does not know the size of is unknown in the
+        # output too, as in dask.array.
+        for i, d in enumerate(o.out_dim):
+            if o.shape[i] is None:
+                out_shape[d] = None
         operands.append(o)
-    real = [o for o in operands if o is not None]
+    out_shape = tuple(out_shape)
+    # Dask arrays choose the output's chunks before arrays made here from
+    # NumPy ones (one block each); those are then cut like the output, so
+    # that their blocks line up with it.
+    given = [o for a, o in zip(args, operands)
+             if o is not None and isinstance(a, da.Array)]
+    made = [(a, o) for a, o in zip(args, operands)
+            if o is not None and not isinstance(a, da.Array)]
+    real = given + [o for _, o in made]
+    unknown = None in out_shape
+    if unknown and chunks is not None:
+        _refuse_unknown(f"{op} with chunks=", arrays)
     out_chunks = _out_chunks(out_shape, real, chunks, dtype)
+    for a, o in made:
+        o.array = da.from_array(np.asarray(a), name=False, chunks=tuple(
+            out_chunks[d] if o.shape[i] == out_shape[d] else o.shape[i]
+            for i, d in enumerate(o.out_dim)))
+        o.bounds = _bounds(o.array.chunks)
+    real = [o for o in operands if o is not None]
     name = f"bcast-{op}-" + tokenize(op, out_chunks, profile, checked, threads,
                                      sorted(attrs.items()),
                                      *[a if arr is None else arr.name
                                        for a, arr in zip(args, arrays)])
+    if _aligned(real, out_chunks):
+        # Blocks line up: one Blockwise layer, which Dask's optimizer fuses
+        # with the Blockwise layers around it (a chain of bcast ops, or of
+        # dask.array's element-wise functions, runs as one task per chunk).
+        # An operand that is another bcast op's result over the same
+        # chunks is taken into this layer's expression (bcast's own
+        # fusion, above).
+        root, leaves = _Expr(op, kwargs, dtype), {}
+        for a, o in zip(args, operands):
+            root.take(leaves, a, o, out_chunks)
+        keys = list(leaves)
+        pairs = []
+        for k in keys:
+            pairs += list(leaves[k])
+        z = da.blockwise(
+            functools.partial(_run_fused, root, keys),
+            tuple(range(len(out_shape))), *pairs, name=name, dtype=dtype,
+            meta=np.empty((0,) * len(out_shape), dtype), align_arrays=False,
+            adjust_chunks=dict(enumerate(out_chunks)), concatenate=True)
+        z._bcast_expr, z._bcast_leaves = root, leaves
+        return z
+    if unknown:
+        _refuse_unknown(f"{op} of operands chunked differently", arrays)
     scalars = [a if arr is None else None for a, arr in zip(args, arrays)]
     return _graph(name, "op", out_shape, operands, scalars, out_chunks,
                   dtype, [True] * len(operands), op=op, kwargs=kwargs)
@@ -315,6 +617,9 @@ def _static_shape(shape, stand_in):
 
 def _broadcast(x, shape, dims, chunks, copy, what):
     arr = _as_dask(x, what)
+    if not copy and _is_identity(arr, shape, dims, chunks):
+        return arr  # as dask.array.broadcast_to gives
+    _refuse_unknown(what, [arr])
     # bcast's own checks and errors, on a stand-in of arr's dtype and shape
     # (a view of one element): the shape as bcast reads it (ints, None,
     # '?' or names, or shape text), which must be static, then
@@ -341,6 +646,31 @@ def _broadcast(x, shape, dims, chunks, copy, what):
                   out_chunks, arr.dtype, [False])
 
 
+def _is_identity(arr, shape, dims, chunks):
+    """Whether a broadcast of arr changes nothing: the same shape (unknown
+    dims where arr has them), dims in order, and the same chunks."""
+    def same_dim(n, m):
+        if _unknown(m) or _unknown(n):
+            return _unknown(m) and _unknown(n)
+        return not isinstance(n, (bool, str)) and operator.index(n) == m
+
+    try:
+        same = not isinstance(shape, str) and len(shape) == arr.ndim and all(
+            same_dim(n, m) for n, m in zip(shape, arr.shape))
+        same = same and (dims is None or [operator.index(d) for d in dims]
+                         == list(range(arr.ndim)))
+    except TypeError:
+        return False  # shape text, or no sequence: bcast reads it below
+    if not same or chunks is None:
+        return same
+    if any(_unknown(n) for n in arr.shape):
+        return all(_same_chunks(a, b) for a, b in zip(chunks, arr.chunks)) \
+            if isinstance(chunks, tuple) and len(chunks) == arr.ndim \
+            and all(isinstance(c, tuple) for c in chunks) else False
+    return da.core.normalize_chunks(chunks, arr.shape, dtype=arr.dtype) \
+        == arr.chunks
+
+
 def broadcast_to(x, shape, *, chunks=None):
     """numpy.broadcast_to on a dask array (read-only blocks)."""
     return _broadcast(x, shape, None, chunks, False, "broadcast_to")
@@ -353,8 +683,9 @@ def broadcast_in_dim(x, shape, broadcast_dimensions, *, chunks=None):
                       "broadcast_in_dim")
 
 
-def _common(arrays, profile):
+def _common(arrays, profile, what):
     arrs = [_as_dask(a, f"array {k}") for k, a in enumerate(arrays)]
+    _refuse_unknown(what, arrs)
     shape = tuple(_core.broadcast_shapes(*[a.shape for a in arrs],
                                          profile=profile))
     ops = []
@@ -367,7 +698,7 @@ def _common(arrays, profile):
 
 def broadcast_arrays(*arrays, profile="numpy", chunks=None):
     """numpy.broadcast_arrays on dask arrays: one chunking for all."""
-    arrs, shape, ops = _common(arrays, profile)
+    arrs, shape, ops = _common(arrays, profile, "broadcast_arrays")
     out_chunks = _out_chunks(shape, ops, chunks, np.float64)
     return [_broadcast(a, shape, None, out_chunks, False, f"array {k}")
             for k, a in enumerate(arrs)]
@@ -376,7 +707,7 @@ def broadcast_arrays(*arrays, profile="numpy", chunks=None):
 def materialize(*arrays, profile="numpy", chunks=None):
     """bcast.materialize (ONNX Broadcast) on dask arrays: every block a
     new contiguous array, one chunking for all."""
-    arrs, shape, ops = _common(arrays, profile)
+    arrs, shape, ops = _common(arrays, profile, "materialize")
     out_chunks = _out_chunks(shape, ops, chunks, np.float64)
     return [_broadcast(a, shape, None, out_chunks, True, f"array {k}")
             for k, a in enumerate(arrs)]

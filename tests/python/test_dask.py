@@ -64,16 +64,23 @@ CASES = [("add", np.add, 2), ("subtract", np.subtract, 2),
          ("where", np.where, 3), ("negative", np.negative, 1)]
 
 
+def random_case(rng, nrng, dtype):
+    """An op of CASES, its NumPy reference, NumPy operands and the same as
+    dask arrays chunked at random."""
+    name, ref, n = rng.choice(CASES)
+    arrays = random_operands(rng, nrng, n, dtype)
+    if name == "where":
+        arrays[0] = arrays[0] > 0
+    darrs = [da.from_array(a, chunks=tuple(random_chunks(rng, d)
+                                           for d in a.shape))
+             for a in arrays]
+    return name, ref, arrays, darrs
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int32])
 def test_ops_equal_numpy_on_random_chunkings(client, rng, nrng, dtype):
     for _ in range(25):
-        name, ref, n = rng.choice(CASES)
-        arrays = random_operands(rng, nrng, n, dtype)
-        if name == "where":
-            arrays[0] = arrays[0] > 0
-        darrs = [da.from_array(a, chunks=tuple(random_chunks(rng, d)
-                                               for d in a.shape))
-                 for a in arrays]
+        name, ref, arrays, darrs = random_case(rng, nrng, dtype)
         z = getattr(bd, name)(*darrs)
         want = ref(*arrays)
         got = client.compute(z).result()
@@ -266,3 +273,183 @@ def test_size_zero_output_with_new_dims(client):
         assert client.compute(got).result().shape == shape
     z = bd.add(x, da.ones((5, 1, 1), np.int32))
     assert client.compute(z).result().shape == (5, 2, 0)
+
+
+# -- Dask's own conventions (issue 24 item 6) -------------------------------
+
+def unknown_chunks():
+    """A (6,) float64 array of unknown chunk sizes (boolean indexing), and
+    its values."""
+    x = da.from_array(np.arange(10.0), chunks=3)
+    return x[x > 3], np.arange(10.0)[4:]
+
+
+def test_unknown_chunk_sizes_work_where_dask_array_works():
+    y, want = unknown_chunks()
+    assert np.isnan(y.shape[0])
+    z = bd.add(bd.multiply(y, 2), y)
+    assert np.isnan(z.shape[0]) and len(z.chunks[0]) == len(y.chunks[0])
+    np.testing.assert_array_equal(z.compute(scheduler="sync"), want * 3)
+    # beside a size-1 operand, a NumPy array and a scalar, as y * w + 1
+    w = np.float32([2])
+    got = bd.add(bd.multiply(y, w), 1).compute(scheduler="sync")
+    np.testing.assert_array_equal(got, (y * w + 1).compute(scheduler="sync"))
+    assert bd.broadcast_to(y, y.shape) is y
+
+
+def test_unknown_chunk_sizes_elsewhere_fail_with_dasks_advice():
+    y, _ = unknown_chunks()
+    x = da.ones(6, chunks=3)
+    calls = [lambda: bd.add(y, x),  # dask.array's y + x fails too
+             lambda: bd.add(y, y, chunks=2),
+             lambda: bd.broadcast_to(y, (2, 6)),
+             lambda: bd.broadcast_arrays(y, x),
+             lambda: bd.materialize(y)]
+    for call in calls:
+        with pytest.raises(ValueError, match="compute_chunk_sizes"):
+            call()
+
+
+def test_graphs_pass_dasks_own_checks(rng, nrng):
+    for _ in range(20):
+        name, ref, arrays, darrs = random_case(rng, nrng, np.float32)
+        z = getattr(bd, name)(*darrs)
+        z.dask.validate()
+        da.utils.assert_eq(z, ref(*arrays))
+    # the case that left a dependency no task named
+    e = bd.add(da.from_array(np.ones((0, 3), np.float32), chunks=(1, 2)),
+               da.from_array(np.ones((1, 3), np.float32), chunks=(1, 1)))
+    e.dask.validate()
+    da.utils.assert_eq(e, np.ones((0, 3), np.float32))
+
+
+def tasks(z):
+    """Tasks of z's graph after Dask's optimization, as compute runs it."""
+    return len(dask.optimize(z)[0].__dask_graph__())
+
+
+def test_chains_are_one_task_per_output_chunk():
+    x = da.from_array(np.arange(24, dtype=np.int16).reshape(4, 6),
+                      chunks=(2, 3))
+    y = da.from_array(np.linspace(0, 1, 6, dtype=np.float32), chunks=3)
+    z = bd.add(bd.multiply(x, y), 2)
+    want = x * y + 2
+    assert tasks(z) == tasks(want)
+    # after optimization: one layer of four tasks beside the inputs' own
+    opt = dask.optimize(z)[0].__dask_graph__()
+    out = [k for k in opt if isinstance(k, tuple) and k[0] == z.name]
+    assert len(out) == z.npartitions == 4
+    da.utils.assert_eq(z, want)
+    # a NumPy operand is cut like the dask one, whichever comes first: no
+    # rechunk tasks (dask.array has them), and the chain stays fused
+    yn = np.linspace(0, 1, 6, dtype=np.float32)
+    n = bd.multiply(bd.add(yn, x), 3)
+    assert n.chunks == x.chunks
+    assert tasks(n) <= tasks((yn + x) * 3)
+    da.utils.assert_eq(n, (yn + x.compute()) * 3)
+    # mixed with dask.array's own element-wise functions, still fused
+    m = bd.maximum(da.sin(x), y) + 1
+    assert tasks(m) == tasks(da.maximum(da.sin(x), y) + 1)
+    da.utils.assert_eq(m, np.maximum(np.sin(x.compute()), y.compute()) + 1)
+
+
+def test_broadcast_to_own_shape_is_the_array():
+    x = da.ones((4, 3), chunks=2)
+    assert bd.broadcast_to(x, (4, 3)) is x
+    assert bd.broadcast_to(x, x.shape, chunks=x.chunks) is x
+    assert bd.broadcast_in_dim(x, (4, 3), [0, 1]) is x
+    a, b = bd.broadcast_arrays(x, x)
+    assert a is x and b is x
+    # other chunks, or a transposing map, are a new array
+    assert bd.broadcast_to(x, (4, 3), chunks=1) is not x
+    t = bd.broadcast_in_dim(da.ones((3, 3), chunks=2), (3, 3), [1, 0])
+    assert t.name != x.name
+
+
+def test_operands_of_different_types_run_slab_by_slab(rng, nrng, monkeypatch):
+    """Blocks whose operands bcast converts, and chains, run in slabs
+    (_SLAB_ELEMS elements); small slabs here so that random shapes cut
+    every way."""
+    monkeypatch.setattr(bd, "_SLAB_ELEMS", rng.choice([1, 2, 5, 7, 16]))
+    for _ in range(30):
+        name, ref, arrays, darrs = random_case(rng, nrng, np.int16)
+        # one operand of another type (not a 0-d one: NumPy 1.24 types
+        # those by value, bcast by NEP 50)
+        ks = [k for k, a in enumerate(arrays)
+              if a.ndim and not (name == "where" and k == 0)]
+        if ks:
+            k = rng.choice(ks)
+            arrays[k] = arrays[k].astype(rng.choice([np.float32, np.int32,
+                                                     np.float64]))
+        darrs = [da.from_array(a, chunks=d.chunks)
+                 for a, d in zip(arrays, darrs)]
+        z = getattr(bd, name)(*darrs)
+        want = ref(*arrays)
+        got = z.compute(scheduler="sync")
+        assert got.dtype == want.dtype, (name, got.dtype, want.dtype)
+        np.testing.assert_array_equal(got, want)
+        # and a chain over it, which runs slab by slab too
+        chain = bd.subtract(bd.multiply(z, 3), bd.negative(z))
+        want = want * want.dtype.type(3) - (-want)
+        np.testing.assert_array_equal(chain.compute(scheduler="sync"), want)
+    # one large block, as a worker meets it
+    monkeypatch.setattr(bd, "_SLAB_ELEMS", 1 << 16)
+    x = (nrng.standard_normal((3, 70, 400)) * 100).astype(np.int16)
+    y = nrng.standard_normal((70, 1)).astype(np.float32)
+    z = bd.add(bd.multiply(da.from_array(x), y), 2)
+    np.testing.assert_array_equal(z.compute(scheduler="sync"), x * y + 2)
+
+
+def test_bcasts_own_fusion_takes_chains_in(client, rng, nrng, monkeypatch):
+    """An op on another bcast op's result over the same chunks is one layer
+    computing both; an intermediate only one op reads is that op's output
+    (in place), one read twice is not overwritten."""
+    x = da.from_array(np.arange(24, dtype=np.int16).reshape(4, 6),
+                      chunks=(2, 3))
+    y = da.from_array(np.linspace(0, 1, 6, dtype=np.float32), chunks=3)
+    xn, yn = x.compute(), y.compute()
+    t = bd.multiply(x, y)
+    z = bd.add(t, 2)
+    assert set(z.dask.layers) == {z.name, x.name, y.name}
+    # Each op of a block runs through a plan; in max(x * y + 2, 0) the
+    # add overwrites the product, read by it alone.
+    plans = []
+    plan = bd._core.plan
+
+    def spy(op, *args, out=None, **kwargs):
+        plans.append((op, any(out is a for a in args)))
+        return plan(op, *args, out=out, **kwargs)
+
+    monkeypatch.setattr(bd._core, "plan", spy)
+    m = bd.maximum(z, 0)
+    np.testing.assert_array_equal(m.compute(scheduler="sync"),
+                                  np.maximum(xn * yn + 2, 0))
+    assert plans == [("multiply", False), ("add", True),
+                     ("maximum", False)] * m.npartitions
+    monkeypatch.undo()
+    cases = [(z, xn * yn + 2), (t, xn * yn), (bd.add(t, t), 2 * (xn * yn)),
+             (bd.multiply(bd.add(t, 1), bd.subtract(t, 1)),
+              (xn * yn + 1) * (xn * yn - 1)),
+             (bd.where(bd.greater(t, 5), t, bd.negative(t)),
+              np.where(xn * yn > 5, xn * yn, -(xn * yn)))]
+    v, n = t, rng.randrange(bd._MAX_NODES, 3 * bd._MAX_NODES)
+    for _ in range(n):  # longer than one expression takes
+        v = bd.add(v, 1)
+    cases.append((v, xn * yn + n))
+    for got, want in cases:
+        r = client.compute(got).result()
+        assert r.dtype == want.dtype
+        np.testing.assert_array_equal(r, want)
+    assert len([k for k in v.dask.layers if k.startswith("bcast-")]) == \
+        -(-(n + 1) // bd._MAX_NODES)
+    # a result and an expression that took it in, computed together
+    a, b = client.compute([t, z])
+    np.testing.assert_array_equal(a.result(), xn * yn)
+    np.testing.assert_array_equal(b.result(), xn * yn + 2)
+    # random chains over random chunkings
+    for _ in range(10):
+        name, ref, arrays, darrs = random_case(rng, nrng, np.float32)
+        first = getattr(bd, name)(*darrs)
+        second = bd.maximum(bd.multiply(first, first), -1.5)
+        want = np.maximum(ref(*arrays) * ref(*arrays), np.float32(-1.5))
+        np.testing.assert_array_equal(client.compute(second).result(), want)
