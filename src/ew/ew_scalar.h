@@ -16,9 +16,16 @@
 #ifndef BCAST_EW_SCALAR_H
 #define BCAST_EW_SCALAR_H
 
+#include <fenv.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+
+/* Raises the floating-point flag fe where NumPy's loops set it themselves
+ * (npy_set_floatstatus_*): integer division by zero and overflow, which
+ * no instruction flags.  The error states read it after the run
+ * (ew_run.c).  Only on rare branches: a call keeps a loop scalar. */
+static inline void ew_raise(int fe) { feraiseexcept(fe); }
 
 /* The attributes as the kernels read them, prepared once per plan. */
 typedef struct ew_params {
@@ -391,6 +398,8 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   /* numpy.floor_divide: the quotient rounded toward -inf; a // 0 = 0 and    \
    * MIN // -1 = MIN (NumPy warns: reported in checked mode). */  \
   static inline T ew_floor_divide_##S(T a, T b, const ew_params *p) {           \
+    if (b == 0) ew_raise(FE_DIVBYZERO);                                         \
+    if (a == (MIN) && b == -1) ew_raise(FE_OVERFLOW);                           \
     const T q = ew_intdiv_##S(a, b, p);                                         \
     return (T)(b != 0 && b != -1 && (a % b != 0) && ((a < 0) != (b < 0))        \
                    ? q - 1                                                      \
@@ -403,6 +412,7 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   /* numpy.remainder: the sign of the divisor; a % 0 = 0 (NumPy warns). */      \
   static inline T ew_remainder_##S(T a, T b, const ew_params *p) {              \
     (void)p;                                                                    \
+    if (b == 0) ew_raise(FE_DIVBYZERO);                                         \
     if (b == 0 || b == -1) return 0;                                            \
     const T r = (T)(a % b);                                                     \
     return (T)(r != 0 && ((r < 0) != (b < 0)) ? r + b : r);                     \
@@ -473,10 +483,12 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   }                                                                           \
   /* Unsigned: floor and truncation agree; x // 0 = x % 0 = 0. */             \
   static inline T ew_floor_divide_##S(T a, T b, const ew_params *p) {         \
+    if (b == 0) ew_raise(FE_DIVBYZERO);                                       \
     return ew_intdiv_##S(a, b, p);                                            \
   }                                                                           \
   static inline T ew_remainder_##S(T a, T b, const ew_params *p) {            \
     (void)p;                                                                  \
+    if (b == 0) ew_raise(FE_DIVBYZERO);                                       \
     return b == 0 ? (T)0 : (T)(a % b);                                        \
   }                                                                           \
   static inline int ew_unpred_floor_divide_##S(T a, T b,                      \
@@ -642,14 +654,22 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
     *modulus = mod;                                                             \
     return floordiv;                                                            \
   }                                                                             \
+  /* By 0 as NumPy's npy_floor_divide and npy_remainder: a / 0 flagged      \
+   * invalid for 0 and NaN, divide by zero otherwise (inf too); fmod(a, 0)    \
+   * alone for the remainder. */                                              \
   static inline F ew_floor_divide_##S(F a, F b, const ew_params *p) {           \
     F mod;                                                                      \
     (void)p;                                                                    \
+    if (b == 0) {                                                               \
+      ew_raise(a == 0 || isnan(a) ? FE_INVALID : FE_DIVBYZERO);                 \
+      return a / b;                                                             \
+    }                                                                           \
     return ew_divmod_##S(a, b, &mod);                                           \
   }                                                                             \
   static inline F ew_remainder_##S(F a, F b, const ew_params *p) {              \
     F mod;                                                                      \
     (void)p;                                                                    \
+    if (b == 0) return fmod##M(a, b);                                           \
     ew_divmod_##S(a, b, &mod);                                                  \
     return mod;                                                                 \
   }                                                                             \
