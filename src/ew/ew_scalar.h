@@ -68,7 +68,16 @@ static inline float ew_f16_load(uint16_t h) {
 
 /* Round to nearest even; beyond the float16 range to inf; NaN stays a
  * (quiet) NaN with its sign and top payload bits.  Below 2^-14 the value is
- * added to 0.5f, which rounds it at the float16 subnormal step. */
+ * added to 0.5f, which rounds it at the float16 subnormal step.
+ *
+ * The floating-point flags are NumPy's (npy_floatbits_to_halfbits), as
+ * F16C's conversion raises them too: overflow when a finite value rounds
+ * to inf, underflow when a value below 2^-14 is not a multiple of the
+ * subnormal step.  Each is raised by a float multiply that overflows or
+ * underflows only when its mask is set (FLT_MAX * 2, and the float just
+ * above FLT_MIN times 2^-24, whose result is tiny and inexact; else 0
+ * times those), its bits folded into the result where they change
+ * nothing: the loop stays free of branches and the multiplies stay. */
 static inline uint16_t ew_f16_store(float f) {
   const uint32_t all = ew_bits_of(f);
   const uint32_t sign = (all >> 16) & 0x8000u;
@@ -83,7 +92,14 @@ static inline uint16_t ew_f16_store(float f) {
   const uint32_t small = 0u - (uint32_t)(u < 0x38800000u);
   const uint32_t finite = (sub & small) | (normal & ~small);
   const uint32_t o = (inf_nan & big) | (finite & ~big);
-  return (uint16_t)(o | sign);
+  const uint32_t over = 0u - (uint32_t)(u >= 0x477ff000u && u < 0x7f800000u);
+  const uint32_t under =
+      small & (0u - (uint32_t)(ew_float_of(u) != (float)sub * 0x1p-24f));
+  const uint32_t inf = ew_bits_of(ew_float_of(0x7f7fffffu & over) * 2.0f);
+  const uint32_t tiny =
+      ew_bits_of(ew_float_of(0x00800001u & under) * 0x1p-24f);
+  /* over: inf is 0x7f800000 and o already 0x7c00; tiny is positive. */
+  return (uint16_t)(o | ((inf >> 13) & 0x7c00u) | (tiny >> 31) | sign);
 }
 
 static inline float ew_bf16_load(uint16_t b) {
