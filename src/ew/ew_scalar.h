@@ -644,7 +644,8 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   }                                                                             \
   /* NumPy's npy_divmod (Python's float //, %): the remainder has the sign   \
    * of b, the quotient is rounded to the nearest integer of a - mod over b;  \
-   * b == 0 gives a / b and fmod(a, 0) = NaN. */  \
+   * b == 0 gives a / b and fmod(a, 0) = NaN.  The comparisons are quiet   \
+   * (isless, isgreater), as NumPy's: a NaN raises no invalid flag. */      \
   static inline F ew_divmod_##S(F a, F b, F *modulus) {                         \
     F mod = fmod##M(a, b);                                                      \
     if (b == 0) {                                                               \
@@ -653,7 +654,7 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
     }                                                                           \
     F div = (a - mod) / b;                                                      \
     if (mod != 0) {                                                             \
-      if ((b < 0) != (mod < 0)) {                                               \
+      if (isless(b, (F)0) != isless(mod, (F)0)) {                               \
         mod += b;                                                               \
         div -= (F)1;                                                            \
       }                                                                         \
@@ -663,23 +664,20 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
     F floordiv;                                                                 \
     if (div != 0) {                                                             \
       floordiv = floor##M(div);                                                 \
-      if (div - floordiv > (F)0.5) floordiv += (F)1;                            \
+      if (isgreater(div - floordiv, (F)0.5)) floordiv += (F)1;                  \
     } else {                                                                    \
       floordiv = copysign##M((F)0, a / b);                                      \
     }                                                                           \
     *modulus = mod;                                                             \
     return floordiv;                                                            \
   }                                                                             \
-  /* By 0 as NumPy's npy_floor_divide and npy_remainder: a / 0 flagged      \
-   * invalid for 0 and NaN, divide by zero otherwise (inf too); fmod(a, 0)    \
-   * alone for the remainder. */                                              \
+  /* By 0 as NumPy 1.24's floor_divide and remainder loops: a / 0 alone,    \
+   * fmod(a, 0) alone, with the flags those raise (1 // 0 divide by zero,     \
+   * 0 // 0 invalid, inf // 0 and NaN // 0 none; a % 0 invalid but NaN). */   \
   static inline F ew_floor_divide_##S(F a, F b, const ew_params *p) {           \
     F mod;                                                                      \
     (void)p;                                                                    \
-    if (b == 0) {                                                               \
-      ew_raise(a == 0 || isnan(a) ? FE_INVALID : FE_DIVBYZERO);                 \
-      return a / b;                                                             \
-    }                                                                           \
+    if (b == 0) return a / b;                                                   \
     return ew_divmod_##S(a, b, &mod);                                           \
   }                                                                             \
   static inline F ew_remainder_##S(F a, F b, const ew_params *p) {              \
