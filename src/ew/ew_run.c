@@ -66,7 +66,9 @@ static void progress_kernel(int64_t rows, int64_t n, char *const *ptrs,
  * number: runs are numbered from 1 across the process, and a thread
  * remembers the last run it cleared its flags for.  Reading the flags
  * (fetestexcept) costs a few cycles per kernel call, against the rows of
- * elements each call computes. */
+ * elements each call computes; clearing and restoring them costs more
+ * (the x87 environment is stored and loaded), so the calling thread does
+ * it only when its flags are set. */
 #define EW_FE_ALL (FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID)
 
 typedef struct ew_fpe {
@@ -132,6 +134,32 @@ static void run_kernel(const bcast_ew_plan *plan, char *const *base,
     bcast_plan_run_rows(e, base, kernel, params, plan->threads);
 }
 
+/* run_kernel, returning the FE_* flags every thread raised; the calling
+ * thread's flags are left as they were. */
+static int run_watched(const bcast_ew_plan *plan, char *const *base,
+                       bcast_rows_kernel_fn kernel, const void *params,
+                       int direct) {
+  fexcept_t callers;
+  const int before = fetestexcept(EW_FE_ALL);
+  if (before) {
+    fegetexceptflag(&callers, EW_FE_ALL);
+    feclearexcept(EW_FE_ALL);
+  }
+  int raised;
+  if (direct) {
+    run_kernel(plan, base, kernel, params, 1);
+    raised = fetestexcept(EW_FE_ALL);
+  } else {
+    ew_fpe f = {kernel, params, atomic_fetch_add(&fpe_runs, 1) + 1, 0};
+    fpe_thread_run = f.run; /* this thread's flags are clear */
+    run_kernel(plan, base, fpe_kernel, &f, 0);
+    raised = atomic_load(&f.raised);
+  }
+  if (raised) feclearexcept(EW_FE_ALL);
+  if (before) fesetexceptflag(&callers, EW_FE_ALL);
+  return raised;
+}
+
 /* Executes the plan, reporting to options->progress when it is set and
  * ORing the errors met into *fpe when fpe is not NULL; at places a checked
  * failure's index (NULL: the output is its own). */
@@ -175,16 +203,10 @@ static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
     kernel = progress_kernel;
     params = &pg;
   }
-  if (!fpe) {
+  if (!fpe)
     run_kernel(plan, base, kernel, params, direct);
-  } else {
-    fexcept_t callers;
-    fegetexceptflag(&callers, EW_FE_ALL);
-    ew_fpe f = {kernel, params, atomic_fetch_add(&fpe_runs, 1) + 1, 0};
-    run_kernel(plan, base, fpe_kernel, &f, direct);
-    fesetexceptflag(&callers, EW_FE_ALL);
-    *fpe |= fpe_bits(plan->op, atomic_load(&f.raised));
-  }
+  else
+    *fpe |= fpe_bits(plan->op, run_watched(plan, base, kernel, params, direct));
   if (progress)
     options->progress(options->progress_ctx, pg.total_bytes, pg.total_bytes);
   return BCAST_OK;
