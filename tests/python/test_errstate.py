@@ -241,6 +241,27 @@ def test_plan_and_names():
             bcast.sub(np.array([np.inf]), np.inf)
 
 
+def test_save_op_tiles(tmp_path):
+    """The streamed path: every tile's errors, handled once per file."""
+    a = np.ones((64, 64))
+    a[-1, -1] = 0.0
+    path = str(tmp_path / "z.npy")
+    with np.errstate(divide="raise"):
+        with pytest.raises(FloatingPointError, match="divide by zero encountered in divide"):
+            bcast.save_op(path, "divide", np.ones((64, 64)), a, memory=8192)
+    assert np.isinf(np.load(path)[-1, -1])
+
+
+def test_dask_tasks():
+    bd = pytest.importorskip("bcast.dask")
+    da = pytest.importorskip("dask.array")
+    x = da.from_array(np.ones((8, 8)), chunks=4)
+    y = da.from_array(np.eye(8), chunks=4)
+    with np.errstate(divide="raise"):
+        with pytest.raises(FloatingPointError, match="divide by zero encountered in divide"):
+            bd.divide(x, y).compute(scheduler="sync")
+
+
 def test_quiet_ops_and_other_profiles():
     nan = np.array([np.nan, 1.0])
     with np.errstate(all="raise"):
