@@ -160,6 +160,7 @@ typedef struct ew_result {
   double bytes, out_bytes;
   double alloc[2], out[2], into[2]; /* bcast, 1 and 2 threads */
   double alloc_cached; /* alloc, 1 thread, with the buffer cache on */
+  double out_fpe; /* out, 1 thread, reading the error state (fp_errors) */
   double np_alloc, np_out;
   double py_alloc, py_into, py_plan; /* the Python module, 1 thread */
 } ew_result;
@@ -237,6 +238,14 @@ static void call_out(ew_run *x) {
   } else if (bcast_ew_plan_execute(x->plan, x->out.data, x->data, &d)) {
     die(x->c->name, &d);
   }
+}
+
+/* call_out reading the error state, as the Python module's plans do. */
+static void call_out_fpe(ew_run *x) {
+  bcast_diag d;
+  unsigned errors = 0;
+  if (bcast_ew_plan_execute_fpe(x->plan, x->out.data, x->data, &errors, &d))
+    die(x->c->name, &d);
 }
 
 static void call_into(ew_run *x) {
@@ -336,6 +345,10 @@ static void run_case(const ew_case *c, int reps, ew_result *res, int again) {
     }
     const double out = best_time(call_out, &x, reps);
     if (!again || out < res->out[t]) res->out[t] = out;
+    if (t == 0 && x.plan) {
+      const double fpe = best_time(call_out_fpe, &x, reps);
+      if (!again || fpe < res->out_fpe) res->out_fpe = fpe;
+    }
     if (!again && !(c->flags & EW_MATERIALIZE))
       res->into[t] = best_time(call_into, &x, reps);
     if (x.plan) bcast_ew_plan_destroy(x.plan);
@@ -511,6 +524,11 @@ static void print_python(const ew_result *res, const char *section) {
          "for comparison; above 1 = faster)\n");
 }
 
+/* The error state's cost: a plan's 1-thread run with and without reading
+ * the floating-point flags (bcast_ew_plan_execute_fpe, what the Python
+ * module runs), timed back to back, each the best of its runs. */
+static void print_fpe_cost(const ew_result *res, const bench_ew_select *sel);
+
 /* The sections the rows are printed in: a row's section is the first
  * whose test it passes. */
 typedef struct ew_section {
@@ -642,9 +660,28 @@ void bench_elementwise(int reps, const char *script, bench_bw *bw,
          "nearest the output; nT/lim: 'out' over it)\n");
   if (script && !have_numpy)
     printf("  NumPy: not measured for the element-wise cases\n");
+  print_fpe_cost(res, sel);
   for (int i = 0; i < EW_CASE_COUNT; i++)
     if (res[i].py_plan > 0) {
       print_python(res, "python");
       break;
     }
+}
+
+static void print_fpe_cost(const ew_result *res, const bench_ew_select *sel) {
+  printf("\nError state (np.errstate): 'out 1T' against the same plan "
+         "reading every thread's floating-point flags, GB/s as above\n");
+  printf("  %-34s %8s %8s %8s\n", "case", "out 1T", "out+fpe", "cost");
+  for (int i = 0; i < EW_CASE_COUNT; i++) {
+    const ew_result *r = &res[i];
+    if (!selected(&cases[i], sel) || r->out_fpe <= 0) continue;
+    char v[2][16];
+    printf("  %-34s %8s %8s %7.1f%%\n", cases[i].name,
+           cell(v[0], 16, r, r->out[0]), cell(v[1], 16, r, r->out_fpe),
+           100.0 * (r->out_fpe / r->out[0] - 1));
+    bench_tsv(section_of(&cases[i])->key, cases[i].name, "bcast", "out+fpe",
+              1, r->bytes / r->out_fpe / 1e9);
+  }
+  printf("  (cost: the time read the flags adds to the plain run; the "
+         "machine's noise is of the same order on the small cases)\n");
 }

@@ -193,7 +193,28 @@ typedef struct bcast_ew_options {
    * BCAST_TYPE_TABLES_MLIR (default, 0: MLIR 22's dialect) or
    * BCAST_TYPE_TABLES_TOSA_1_0 (bcast/op.h). */
   bcast_type_tables tables;
+  /* Optional: where the one-call forms (and the tiles of bcast/save.h)
+   * OR the BCAST_FPE_* bits of the errors their kernels met (see "Error
+   * states" below).  NULL (the default) does not look at the
+   * floating-point flags. */
+  unsigned *fp_errors;
 } bcast_ew_options;
+
+/* Error states.  The errors an execution met, as NumPy's four classes
+ * (np.seterr's divide, over, under, invalid) and with NumPy's bit values
+ * (NPY_FPE_*).  Floating-point errors are the IEEE flags the kernels raise,
+ * read after the run on every thread that took part (each thread's flags
+ * are cleared when it starts on the run; the caller's are left as they
+ * were), never in a second pass over the data.  As NumPy's loops, the
+ * comparisons, maximum, minimum, fmax, fmin, clamp, select and the
+ * logical ops report nothing for NaN operands.  Integer floor_divide and
+ * remainder by 0 report BCAST_FPE_DIVIDE, signed MIN // -1
+ * BCAST_FPE_OVERFLOW (NumPy's warnings); other integer overflow wraps
+ * silently, as NumPy's array loops. */
+#define BCAST_FPE_DIVIDE 1u
+#define BCAST_FPE_OVERFLOW 2u
+#define BCAST_FPE_UNDERFLOW 4u
+#define BCAST_FPE_INVALID 8u
 
 /* Sets *options to the defaults (the same as zeroing it). */
 BCAST_API void bcast_ew_options_init(bcast_ew_options *options);
@@ -242,6 +263,19 @@ BCAST_API bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
                                          const bcast_tensor *inputs,
                                          const bcast_tensor *out,
                                          bcast_diag *diag);
+
+/* As execute and run, ORing into *fp_errors the BCAST_FPE_* bits of the
+ * errors this execution met (see "Error states"). */
+BCAST_API bcast_status bcast_ew_plan_execute_fpe(const bcast_ew_plan *plan,
+                                                 void *out_data,
+                                                 const void *const *in_data,
+                                                 unsigned *fp_errors,
+                                                 bcast_diag *diag);
+BCAST_API bcast_status bcast_ew_plan_run_fpe(const bcast_ew_plan *plan,
+                                             const bcast_tensor *inputs,
+                                             const bcast_tensor *out,
+                                             unsigned *fp_errors,
+                                             bcast_diag *diag);
 
 /* One call: plan, allocate a new C-contiguous *result, execute.  On
  * failure *result is released (empty). */

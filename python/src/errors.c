@@ -200,3 +200,102 @@ PyObject *pb_raise(bcast_status status, const bcast_diag *diag) {
   Py_DECREF(exc);
   return NULL;
 }
+
+/* ------------------------------------------------------------------------ */
+/* Error states: the errors an op met (bcast_ew_options.fp_errors), handled
+ * as NumPy 1.24's ufuncs handle theirs (its extobj.c): np.geterr() gives
+ * each class a mode, taken in NumPy's order (divide, over, under,
+ * invalid); 'warn' is a RuntimeWarning and 'raise' a FloatingPointError
+ * with NumPy's text, 'call' calls np.geterrcall() with the class's words
+ * and every bit met, 'print' writes one line to stderr for the first
+ * class only, 'log' writes a line per class to np.geterrcall()'s
+ * write. */
+
+static const struct {
+  unsigned bit;
+  const char *mode_key; /* np.geterr()'s key */
+  const char *words;    /* NumPy's wording */
+} fp_classes[] = {
+    {BCAST_FPE_DIVIDE, "divide", "divide by zero"},
+    {BCAST_FPE_OVERFLOW, "over", "overflow"},
+    {BCAST_FPE_UNDERFLOW, "under", "underflow"},
+    {BCAST_FPE_INVALID, "invalid", "invalid value"},
+};
+
+/* numpy.NAME(), a new reference. */
+static PyObject *numpy_call(const char *name) {
+  PyObject *np = PyImport_ImportModule("numpy");
+  PyObject *r = np ? PyObject_CallMethod(np, name, NULL) : NULL;
+  Py_XDECREF(np);
+  return r;
+}
+
+/* Handles one class met in mode; *first is NumPy's once-per-call flag
+ * of 'print'.  -1 with an exception set. */
+static int fp_handle(const char *mode, const char *words, const char *name,
+                     unsigned errors, PyObject *errcall, int *first) {
+  char msg[128];
+  PyOS_snprintf(msg, sizeof msg, "%s encountered in %s", words, name);
+  if (!strcmp(mode, "warn"))
+    return PyErr_WarnEx(PyExc_RuntimeWarning, msg, 1);
+  if (!strcmp(mode, "raise")) {
+    PyErr_SetString(PyExc_FloatingPointError, msg);
+    return -1;
+  }
+  if (!strcmp(mode, "print")) {
+    if (*first) PySys_FormatStderr("Warning: %s\n", msg);
+    *first = 0;
+    return 0;
+  }
+  if (!strcmp(mode, "call") || !strcmp(mode, "log")) {
+    const int call = mode[0] == 'c';
+    if (errcall == Py_None) {
+      PyErr_Format(PyExc_NameError,
+                   call ? "python callback specified for %s (in  %s) but no "
+                          "function found."
+                        : "log specified for %s (in %s) but no object with "
+                          "write method found.",
+                   words, name);
+      return -1;
+    }
+    PyObject *r;
+    if (call) {
+      r = PyObject_CallFunction(errcall, "sI", words, errors);
+    } else {
+      char line[160];
+      PyOS_snprintf(line, sizeof line, "Warning: %s\n", msg);
+      r = PyObject_CallMethod(errcall, "write", "s", line);
+    }
+    Py_XDECREF(r);
+    return r ? 0 : -1;
+  }
+  return 0; /* ignore */
+}
+
+int pb_fp_report(bcast_op op, unsigned errors) {
+  if (!errors) return 0;
+  PyObject *modes = numpy_call("geterr");
+  if (!modes) return -1;
+  PyObject *errcall = NULL;
+  const char *name = bcast_op_numpy_name(op);
+  int first = 1, rc = 0;
+  for (size_t k = 0; rc == 0 && k < sizeof fp_classes / sizeof *fp_classes;
+       k++) {
+    if (!(errors & fp_classes[k].bit)) continue;
+    PyObject *m = PyDict_GetItemString(modes, fp_classes[k].mode_key);
+    const char *mode = m ? PyUnicode_AsUTF8(m) : "warn";
+    if (!mode) {
+      rc = -1;
+      break;
+    }
+    if (!errcall && (!strcmp(mode, "call") || !strcmp(mode, "log")) &&
+        !(errcall = numpy_call("geterrcall"))) {
+      rc = -1;
+      break;
+    }
+    rc = fp_handle(mode, fp_classes[k].words, name, errors, errcall, &first);
+  }
+  Py_XDECREF(errcall);
+  Py_DECREF(modes);
+  return rc;
+}

@@ -317,9 +317,16 @@ PyObject *pb_op_raise(bcast_op op, bcast_status st, const bcast_diag *diag) {
   return NULL;
 }
 
+/* Runs the op; under the numpy profile its floating-point and integer
+ * errors are then handled as np.geterr() says (pb_fp_report), the output
+ * written either way, as NumPy's. */
 static PyObject *compute(pb_op_call *c) {
   bcast_diag diag;
   bcast_status st;
+  PyObject *result;
+  c->fp_errors = 0;
+  if (c->options.profile == BCAST_PROFILE_NUMPY)
+    c->options.fp_errors = &c->fp_errors;
   if (c->out && c->out != Py_None) {
     pb_array out;
     if (pb_out_array(c->out, &out) < 0) return NULL;
@@ -328,16 +335,19 @@ static PyObject *compute(pb_op_call *c) {
                               &out.tensor, &c->options, &diag);
     Py_END_ALLOW_THREADS pb_array_release(&out);
     if (st != BCAST_OK) return pb_op_raise(c->op, st, &diag);
-    return Py_NewRef(c->out);
+    result = Py_NewRef(c->out);
+  } else {
+    bcast_tensor t;
+    memset(&t, 0, sizeof t);
+    Py_BEGIN_ALLOW_THREADS st =
+        bcast_ew_compute(c->op, &c->attrs, (size_t)c->arity, c->inputs, &t,
+                         &c->options, &diag);
+    Py_END_ALLOW_THREADS if (st != BCAST_OK) return pb_op_raise(c->op, st,
+                                                                &diag);
+    result = pb_tensor_to_array(&t);
   }
-  bcast_tensor result;
-  memset(&result, 0, sizeof result);
-  Py_BEGIN_ALLOW_THREADS st =
-      bcast_ew_compute(c->op, &c->attrs, (size_t)c->arity, c->inputs, &result,
-                       &c->options, &diag);
-  Py_END_ALLOW_THREADS if (st != BCAST_OK) return pb_op_raise(c->op, st,
-                                                              &diag);
-  return pb_tensor_to_array(&result);
+  if (result && pb_fp_report(c->op, c->fp_errors) < 0) Py_CLEAR(result);
+  return result;
 }
 
 /* A CLAMP bound beyond 64 bits bounds float data as its nearest double

@@ -37,6 +37,7 @@ typedef struct plan_object {
    * promotion): cast[k] converts input k into scratch[k] before each run,
    * under lock (the scratch buffers are the plan's, one call at a time). */
   int converts;
+  int numpy_errors; /* numpy profile: errors handled as np.geterr() says */
   bcast_ew_plan *cast[PB_MAX_INPUTS];
   bcast_tensor scratch[PB_MAX_INPUTS];
   PyThread_type_lock lock;
@@ -55,12 +56,16 @@ static void plan_dealloc(PyObject *self) {
 
 /* Runs the plan on input data (the caller's arrays), converting the inputs
  * that need it first; with the GIL released.  run != 0 checks layouts as
- * bcast_ew_plan_run does (inputs and out then are tensors). */
+ * bcast_ew_plan_run does (inputs and out then are tensors).  *errors is
+ * set to the errors the op met (BCAST_FPE_*; the conversions only widen,
+ * and are not watched). */
 static bcast_status plan_exec(plan_object *p, const bcast_tensor *inputs,
                               const bcast_tensor *out, void *out_data,
                               const void *const *data, int run,
-                              bcast_diag *diag) {
+                              unsigned *errors, bcast_diag *diag) {
   bcast_status st = BCAST_OK;
+  unsigned *fpe = p->numpy_errors ? errors : NULL;
+  *errors = 0;
   Py_BEGIN_ALLOW_THREADS if (p->converts)
       PyThread_acquire_lock(p->lock, WAIT_LOCK);
   bcast_tensor in[PB_MAX_INPUTS];
@@ -81,8 +86,9 @@ static bcast_status plan_exec(plan_object *p, const bcast_tensor *inputs,
     }
   }
   if (st == BCAST_OK)
-    st = run ? bcast_ew_plan_run(p->plan, in, out, diag)
-             : bcast_ew_plan_execute(p->plan, out_data, in_data, diag);
+    st = run ? bcast_ew_plan_run_fpe(p->plan, in, out, fpe, diag)
+             : bcast_ew_plan_execute_fpe(p->plan, out_data, in_data, fpe,
+                                         diag);
   if (p->converts) PyThread_release_lock(p->lock);
   Py_END_ALLOW_THREADS return st;
 }
@@ -163,9 +169,10 @@ static PyObject *plan_fast(plan_object *p, PyObject *const *args,
     if (!out) return NULL;
   }
   bcast_diag diag;
+  unsigned errors;
   bcast_status st =
-      plan_exec(p, NULL, NULL, PyArray_DATA(out), data, 0, &diag);
-  if (st != BCAST_OK) {
+      plan_exec(p, NULL, NULL, PyArray_DATA(out), data, 0, &errors, &diag);
+  if (st != BCAST_OK || pb_fp_report(p->op, errors) < 0) {
     Py_DECREF(out);
     return NULL;
   }
@@ -235,10 +242,12 @@ static PyObject *plan_vectorcall(PyObject *self, PyObject *const *args,
     if (st != BCAST_OK) goto done;
     result_t = out.tensor;
   }
-  st = plan_exec(p, inputs, &out.tensor, NULL, NULL, 1, &diag);
+  unsigned errors;
+  st = plan_exec(p, inputs, &out.tensor, NULL, NULL, 1, &errors, &diag);
   if (st == BCAST_OK) {
     result = p->has_out ? Py_NewRef(out_obj) : pb_tensor_to_array(&result_t);
     memset(&out.tensor, 0, sizeof out.tensor);
+    if (result && pb_fp_report(p->op, errors) < 0) Py_CLEAR(result);
   }
 done:
   if (st != BCAST_OK) pb_op_raise(p->op, st, &diag);
@@ -376,6 +385,7 @@ PyObject *pb_plan(PyObject *self, PyObject *args, PyObject *kwargs) {
   p->arity = c.arity;
   p->has_out = has_out;
   p->converts = 0;
+  p->numpy_errors = c.options.profile == BCAST_PROFILE_NUMPY;
   p->lock = NULL;
   for (int k = 0; k < PB_MAX_INPUTS; k++) {
     p->cast[k] = NULL;

@@ -165,6 +165,7 @@ typedef struct pb_op_call {
   PyObject *wide_bound[2]; /* owned: a CLAMP bound beyond 64 bits */
   bcast_dtype cast_to;
   bcast_ew_options options;
+  unsigned fp_errors; /* the errors the op met (numpy profile) */
   PyObject *out; /* owned: the keyword arguments are read from a copy */
 } pb_op_call;
 
@@ -195,5 +196,9 @@ int pb_out_array(PyObject *obj, pb_array *out);
 /* pb_raise for a failed op; a CheckedError also gets .op, the op's name.
  * Returns NULL. */
 PyObject *pb_op_raise(bcast_op op, bcast_status st, const bcast_diag *diag);
+/* Handles the errors an op met (BCAST_FPE_* bits) as np.geterr() says,
+ * as NumPy's ufuncs do: warnings, FloatingPointError, the errcall (errors.c).
+ * 0, or -1 with an exception set. */
+int pb_fp_report(bcast_op op, unsigned errors);
 
 #endif

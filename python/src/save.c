@@ -76,11 +76,16 @@ PyObject *pb_save_op(PyObject *self, PyObject *args, PyObject *kwargs) {
   }
   bcast_diag diag;
   bcast_status st;
+  /* The tiles' errors, handled once for the whole file as np.geterr()
+   * says (numpy profile), after the file is written. */
+  if (c.options.profile == BCAST_PROFILE_NUMPY)
+    c.options.fp_errors = &c.fp_errors;
   Py_BEGIN_ALLOW_THREADS st =
       bcast_npy_save_op(PyBytes_AS_STRING(path), op, &c.attrs, (size_t)c.arity,
                         c.inputs, &c.options, memory, NULL, &diag);
   Py_END_ALLOW_THREADS result =
       st == BCAST_OK ? Py_NewRef(Py_None) : pb_op_raise(op, st, &diag);
+  if (result && pb_fp_report(op, c.fp_errors) < 0) Py_CLEAR(result);
 done:
   pb_op_call_release(&c);
   Py_XDECREF(rest);

@@ -2,6 +2,7 @@
  * mode first if asked, then the engine with the plan's kernel or its
  * non-temporal wrapper), running it on tensors after checking their layouts
  * and overlap, and the one-call compute entry points that plan and run. */
+#include <fenv.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
@@ -59,12 +60,114 @@ static void progress_kernel(int64_t rows, int64_t n, char *const *ptrs,
   }
 }
 
-/* Executes the plan, reporting to options->progress when it is set; at
- * places a checked failure's index (NULL: the output is its own). */
+/* Error states: the kernel wrapped so that each thread clears its
+ * floating-point flags before its first piece of a run and ORs them into
+ * the run's after each piece.  A thread knows its first piece by the run's
+ * number: runs are numbered from 1 across the process, and a thread
+ * remembers the last run it cleared its flags for.  Reading the flags
+ * (fetestexcept) costs a few cycles per kernel call, against the rows of
+ * elements each call computes; clearing and restoring them costs more
+ * (the x87 environment is stored and loaded), so the calling thread does
+ * it only when its flags are set. */
+#define EW_FE_ALL (FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID)
+
+typedef struct ew_fpe {
+  bcast_rows_kernel_fn kernel;
+  const void *params;
+  uint64_t run;
+  _Atomic int raised; /* FE_* bits */
+} ew_fpe;
+
+static _Atomic uint64_t fpe_runs;
+static _Thread_local uint64_t fpe_thread_run;
+
+static void fpe_kernel(int64_t rows, int64_t n, char *const *ptrs,
+                       const int64_t *strides, const int64_t *row_strides,
+                       const void *params) {
+  ew_fpe *f = (ew_fpe *)(uintptr_t)params;
+  if (fpe_thread_run != f->run) {
+    feclearexcept(EW_FE_ALL);
+    fpe_thread_run = f->run;
+  }
+  f->kernel(rows, n, ptrs, strides, row_strides, f->params);
+  const int got = fetestexcept(EW_FE_ALL);
+  if (got & ~atomic_load_explicit(&f->raised, memory_order_relaxed))
+    atomic_fetch_or(&f->raised, got);
+}
+
+/* The errors NumPy's loops for op never report: its comparisons, maximum,
+ * minimum, fmax, fmin, where and logical ops are quiet on NaN, where a C
+ * comparison raises invalid. */
+static unsigned fpe_quiet(bcast_op op) {
+  const bcast_op_info *info = bcast_op_get(op);
+  const int quiet = info->result == BCAST_RESULT_BOOL ||
+                    op == BCAST_OP_MAXIMUM || op == BCAST_OP_MINIMUM ||
+                    op == BCAST_OP_FMAX || op == BCAST_OP_FMIN ||
+                    op == BCAST_OP_CLAMP || op == BCAST_OP_SELECT;
+  return quiet ? BCAST_FPE_INVALID : 0u;
+}
+
+/* FE_* bits as BCAST_FPE_* bits, less the op's quiet ones. */
+static unsigned fpe_bits(bcast_op op, int fe) {
+  static const struct {
+    int fe;
+    unsigned fpe;
+  } map[] = {{FE_DIVBYZERO, BCAST_FPE_DIVIDE},
+             {FE_OVERFLOW, BCAST_FPE_OVERFLOW},
+             {FE_UNDERFLOW, BCAST_FPE_UNDERFLOW},
+             {FE_INVALID, BCAST_FPE_INVALID}};
+  unsigned bits = 0;
+  for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
+    if (fe & map[k].fe) bits |= map[k].fpe;
+  return bits & ~fpe_quiet(op);
+}
+
+/* Runs kernel over the plan's engine (or, direct, in one call). */
+static void run_kernel(const bcast_ew_plan *plan, char *const *base,
+                       bcast_rows_kernel_fn kernel, const void *params,
+                       int direct) {
+  const bcast_plan *e = &plan->engine;
+  if (direct)
+    kernel(e->ndim > 1 ? e->extent[0] : 1, e->extent[e->ndim - 1], base,
+           plan->step, plan->row_step, params);
+  else
+    bcast_plan_run_rows(e, base, kernel, params, plan->threads);
+}
+
+/* run_kernel, returning the FE_* flags every thread raised; the calling
+ * thread's flags are left as they were. */
+static int run_watched(const bcast_ew_plan *plan, char *const *base,
+                       bcast_rows_kernel_fn kernel, const void *params,
+                       int direct) {
+  fexcept_t callers;
+  const int before = fetestexcept(EW_FE_ALL);
+  if (before) {
+    fegetexceptflag(&callers, EW_FE_ALL);
+    feclearexcept(EW_FE_ALL);
+  }
+  int raised;
+  if (direct) {
+    run_kernel(plan, base, kernel, params, 1);
+    raised = fetestexcept(EW_FE_ALL);
+  } else {
+    ew_fpe f = {kernel, params, atomic_fetch_add(&fpe_runs, 1) + 1, 0};
+    fpe_thread_run = f.run; /* this thread's flags are clear */
+    run_kernel(plan, base, fpe_kernel, &f, 0);
+    raised = atomic_load(&f.raised);
+  }
+  if (raised) feclearexcept(EW_FE_ALL);
+  if (before) fesetexceptflag(&callers, EW_FE_ALL);
+  return raised;
+}
+
+/* Executes the plan, reporting to options->progress when it is set and
+ * ORing the errors met into *fpe when fpe is not NULL; at places a checked
+ * failure's index (NULL: the output is its own). */
 static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
                             const void *const *in_data,
                             const bcast_ew_options *options,
-                            const ew_origin *at, bcast_diag *diag) {
+                            const ew_origin *at, unsigned *fpe,
+                            bcast_diag *diag) {
   if (plan->checked) {
     bcast_status status =
         bcast__ew_check_pass(plan, out_data, in_data, at, diag);
@@ -74,14 +177,10 @@ static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
   base[0] = out_data;
   for (int k = 0; k < plan->arity; k++)
     base[k + 1] = (char *)(uintptr_t)in_data[k];
+  const int progress = options && options->progress;
   /* Small and two-dimensional: one kernel call, without the engine's walk
    * (or its fence, which only non-temporal stores need). */
-  if (plan->direct && !plan->nt_store && (!options || !options->progress)) {
-    const bcast_plan *e = &plan->engine;
-    plan->kernel(e->ndim > 1 ? e->extent[0] : 1, e->extent[e->ndim - 1], base,
-                 plan->step, plan->row_step, &plan->params);
-    return BCAST_OK;
-  }
+  const int direct = plan->direct && !plan->nt_store && !progress;
   bcast_rows_kernel_fn kernel = plan->kernel;
   const void *params = &plan->params;
 #if BCAST__HAVE_NT_STORE
@@ -92,28 +191,38 @@ static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
     params = &sp;
   }
 #endif
-  if (!options || !options->progress) {
-    bcast_plan_run_rows(&plan->engine, base, kernel, params, plan->threads);
-    return BCAST_OK;
-  }
   ew_progress pg = {kernel,
                     params,
                     plan->arity + 1,
                     plan->engine.elem_bytes[0],
                     plan->engine.elem_count * plan->engine.elem_bytes[0],
                     0,
-                    options->progress,
-                    options->progress_ctx};
-  bcast_plan_run_rows(&plan->engine, base, progress_kernel, &pg,
-                      plan->threads);
-  options->progress(options->progress_ctx, pg.total_bytes, pg.total_bytes);
+                    progress ? options->progress : NULL,
+                    progress ? options->progress_ctx : NULL};
+  if (progress) {
+    kernel = progress_kernel;
+    params = &pg;
+  }
+  if (!fpe)
+    run_kernel(plan, base, kernel, params, direct);
+  else
+    *fpe |= fpe_bits(plan->op, run_watched(plan, base, kernel, params, direct));
+  if (progress)
+    options->progress(options->progress_ctx, pg.total_bytes, pg.total_bytes);
   return BCAST_OK;
 }
 
 bcast_status bcast_ew_plan_execute(const bcast_ew_plan *plan, void *out_data,
                                    const void *const *in_data,
                                    bcast_diag *diag) {
-  return execute(plan, out_data, in_data, NULL, NULL, diag);
+  return execute(plan, out_data, in_data, NULL, NULL, NULL, diag);
+}
+
+bcast_status bcast_ew_plan_execute_fpe(const bcast_ew_plan *plan,
+                                       void *out_data,
+                                       const void *const *in_data,
+                                       unsigned *fp_errors, bcast_diag *diag) {
+  return execute(plan, out_data, in_data, NULL, NULL, fp_errors, diag);
 }
 
 /* Whether two tensors have the same type, shape and strides (the stride of
@@ -151,7 +260,7 @@ static void byte_span(const bcast_tensor *t, uintptr_t *lo, uintptr_t *hi) {
 static bcast_status run_laid_out(const bcast_ew_plan *plan,
                                  const bcast_tensor *inputs,
                                  const bcast_tensor *out, const ew_origin *at,
-                                 bcast_diag *diag) {
+                                 unsigned *fpe, bcast_diag *diag) {
   const void *in_data[EW_MAX_INPUTS];
   uintptr_t out_lo, out_hi;
   byte_span(out, &out_lo, &out_hi);
@@ -170,12 +279,19 @@ static bcast_status run_laid_out(const bcast_ew_plan *plan,
                          plan->label, k);
     in_data[k] = inputs[k].data;
   }
-  return execute(plan, out->data, in_data, NULL, at, diag);
+  return execute(plan, out->data, in_data, NULL, at, fpe, diag);
 }
 
 bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
                                const bcast_tensor *inputs,
                                const bcast_tensor *out, bcast_diag *diag) {
+  return bcast_ew_plan_run_fpe(plan, inputs, out, NULL, diag);
+}
+
+bcast_status bcast_ew_plan_run_fpe(const bcast_ew_plan *plan,
+                                   const bcast_tensor *inputs,
+                                   const bcast_tensor *out,
+                                   unsigned *fp_errors, bcast_diag *diag) {
   const char *name = plan->label;
   if (!same_layout(out, &plan->out))
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
@@ -188,7 +304,7 @@ bcast_status bcast_ew_plan_run(const bcast_ew_plan *plan,
                          "%s: operand #%d's type, shape or strides "
                          "differ from the plan's",
                          name, k);
-  return run_laid_out(plan, inputs, out, NULL, diag);
+  return run_laid_out(plan, inputs, out, NULL, fp_errors, diag);
 }
 
 /* The numpy profile's conversions (bcast_op_operand_dtypes): each input
@@ -263,7 +379,8 @@ static bcast_status plan_and_run(bcast_op op, const bcast_op_attrs *attrs,
   bcast_status status = bcast__ew_plan_init(
       &plan, op, attrs, n_inputs, inputs, out, options, checked_result, diag);
   if (status != BCAST_OK) return status;
-  if (out) return run_laid_out(&plan, inputs, out, at, diag);
+  unsigned *fpe = options ? options->fp_errors : NULL;
+  if (out) return run_laid_out(&plan, inputs, out, at, fpe, diag);
   /* A new output's pages are zeroed by the OS as they are first touched,
    * through the cache: ordinary stores then hit those lines, where
    * non-temporal stores would write each line twice (measured: 4096x1 +
@@ -273,7 +390,7 @@ static bcast_status plan_and_run(bcast_op op, const bcast_op_attrs *attrs,
   if (status != BCAST_OK) return status;
   const void *in_data[EW_MAX_INPUTS];
   for (size_t k = 0; k < n_inputs; k++) in_data[k] = inputs[k].data;
-  status = execute(&plan, result->data, in_data, options, at, diag);
+  status = execute(&plan, result->data, in_data, options, at, fpe, diag);
   if (status != BCAST_OK) bcast_tensor_release(result);
   return status;
 }

@@ -16,11 +16,18 @@
 #ifndef BCAST_EW_SCALAR_H
 #define BCAST_EW_SCALAR_H
 
+#include <fenv.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "bcast/dtype.h"
+
+/* Raises the floating-point flag fe where NumPy's loops set it themselves
+ * (npy_set_floatstatus_*): integer division by zero and overflow, which
+ * no instruction flags.  The error states read it after the run
+ * (ew_run.c).  Only on rare branches: a call keeps a loop scalar. */
+static inline void ew_raise(int fe) { feraiseexcept(fe); }
 
 /* The attributes as the kernels read them, prepared once per plan. */
 typedef struct ew_params {
@@ -63,7 +70,16 @@ static inline float ew_f16_load(uint16_t h) {
 
 /* Round to nearest even; beyond the float16 range to inf; NaN stays a
  * (quiet) NaN with its sign and top payload bits.  Below 2^-14 the value is
- * added to 0.5f, which rounds it at the float16 subnormal step. */
+ * added to 0.5f, which rounds it at the float16 subnormal step.
+ *
+ * The floating-point flags are NumPy's (npy_floatbits_to_halfbits), as
+ * F16C's conversion raises them too: overflow when a finite value rounds
+ * to inf, underflow when a value below 2^-14 is not a multiple of the
+ * subnormal step.  Each is raised by a float multiply that overflows or
+ * underflows only when its mask is set (FLT_MAX * 2, and the float just
+ * above FLT_MIN times 2^-24, whose result is tiny and inexact; else 0
+ * times those), its bits folded into the result where they change
+ * nothing: the loop stays free of branches and the multiplies stay. */
 static inline uint16_t ew_f16_store(float f) {
   const uint32_t all = ew_bits_of(f);
   const uint32_t sign = (all >> 16) & 0x8000u;
@@ -78,7 +94,14 @@ static inline uint16_t ew_f16_store(float f) {
   const uint32_t small = 0u - (uint32_t)(u < 0x38800000u);
   const uint32_t finite = (sub & small) | (normal & ~small);
   const uint32_t o = (inf_nan & big) | (finite & ~big);
-  return (uint16_t)(o | sign);
+  const uint32_t over = 0u - (uint32_t)(u >= 0x477ff000u && u < 0x7f800000u);
+  const uint32_t under =
+      small & (0u - (uint32_t)(ew_float_of(u) != (float)sub * 0x1p-24f));
+  const uint32_t inf = ew_bits_of(ew_float_of(0x7f7fffffu & over) * 2.0f);
+  const uint32_t tiny =
+      ew_bits_of(ew_float_of(0x00800001u & under) * 0x1p-24f);
+  /* over: inf is 0x7f800000 and o already 0x7c00; tiny is positive. */
+  return (uint16_t)(o | ((inf >> 13) & 0x7c00u) | (tiny >> 31) | sign);
 }
 
 static inline float ew_bf16_load(uint16_t b) {
@@ -408,6 +431,8 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   /* numpy.floor_divide: the quotient rounded toward -inf; a // 0 = 0 and    \
    * MIN // -1 = MIN (NumPy warns: reported in checked mode). */  \
   static inline T ew_floor_divide_##S(T a, T b, const ew_params *p) {           \
+    if (b == 0) ew_raise(FE_DIVBYZERO);                                         \
+    if (a == (MIN) && b == -1) ew_raise(FE_OVERFLOW);                           \
     const T q = ew_intdiv_##S(a, b, p);                                         \
     return (T)(b != 0 && b != -1 && (a % b != 0) && ((a < 0) != (b < 0))        \
                    ? q - 1                                                      \
@@ -420,6 +445,7 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   /* numpy.remainder: the sign of the divisor; a % 0 = 0 (NumPy warns). */      \
   static inline T ew_remainder_##S(T a, T b, const ew_params *p) {              \
     (void)p;                                                                    \
+    if (b == 0) ew_raise(FE_DIVBYZERO);                                         \
     if (b == 0 || b == -1) return 0;                                            \
     const T r = (T)(a % b);                                                     \
     return (T)(r != 0 && ((r < 0) != (b < 0)) ? r + b : r);                     \
@@ -490,10 +516,12 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   }                                                                           \
   /* Unsigned: floor and truncation agree; x // 0 = x % 0 = 0. */             \
   static inline T ew_floor_divide_##S(T a, T b, const ew_params *p) {         \
+    if (b == 0) ew_raise(FE_DIVBYZERO);                                       \
     return ew_intdiv_##S(a, b, p);                                            \
   }                                                                           \
   static inline T ew_remainder_##S(T a, T b, const ew_params *p) {            \
     (void)p;                                                                  \
+    if (b == 0) ew_raise(FE_DIVBYZERO);                                       \
     return b == 0 ? (T)0 : (T)(a % b);                                        \
   }                                                                           \
   static inline int ew_unpred_floor_divide_##S(T a, T b,                      \
@@ -633,7 +661,8 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   }                                                                             \
   /* NumPy's npy_divmod (Python's float //, %): the remainder has the sign   \
    * of b, the quotient is rounded to the nearest integer of a - mod over b;  \
-   * b == 0 gives a / b and fmod(a, 0) = NaN. */  \
+   * b == 0 gives a / b and fmod(a, 0) = NaN.  The comparisons are quiet   \
+   * (isless, isgreater), as NumPy's: a NaN raises no invalid flag. */      \
   static inline F ew_divmod_##S(F a, F b, F *modulus) {                         \
     F mod = fmod##M(a, b);                                                      \
     if (b == 0) {                                                               \
@@ -642,7 +671,7 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
     }                                                                           \
     F div = (a - mod) / b;                                                      \
     if (mod != 0) {                                                             \
-      if ((b < 0) != (mod < 0)) {                                               \
+      if (isless(b, (F)0) != isless(mod, (F)0)) {                               \
         mod += b;                                                               \
         div -= (F)1;                                                            \
       }                                                                         \
@@ -652,21 +681,26 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
     F floordiv;                                                                 \
     if (div != 0) {                                                             \
       floordiv = floor##M(div);                                                 \
-      if (div - floordiv > (F)0.5) floordiv += (F)1;                            \
+      if (isgreater(div - floordiv, (F)0.5)) floordiv += (F)1;                  \
     } else {                                                                    \
       floordiv = copysign##M((F)0, a / b);                                      \
     }                                                                           \
     *modulus = mod;                                                             \
     return floordiv;                                                            \
   }                                                                             \
+  /* By 0 as NumPy 1.24's floor_divide and remainder loops: a / 0 alone,    \
+   * fmod(a, 0) alone, with the flags those raise (1 // 0 divide by zero,     \
+   * 0 // 0 invalid, inf // 0 and NaN // 0 none; a % 0 invalid but NaN). */   \
   static inline F ew_floor_divide_##S(F a, F b, const ew_params *p) {           \
     F mod;                                                                      \
     (void)p;                                                                    \
+    if (b == 0) return a / b;                                                   \
     return ew_divmod_##S(a, b, &mod);                                           \
   }                                                                             \
   static inline F ew_remainder_##S(F a, F b, const ew_params *p) {              \
     F mod;                                                                      \
     (void)p;                                                                    \
+    if (b == 0) return fmod##M(a, b);                                           \
     ew_divmod_##S(a, b, &mod);                                                  \
     return mod;                                                                 \
   }                                                                             \
