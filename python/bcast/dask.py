@@ -25,6 +25,7 @@ by default each output dim takes the chunks of the first operand that
 spans it, and dims every operand broadcasts take Dask's automatic size.
 """
 
+import inspect
 import itertools
 import operator
 
@@ -282,6 +283,20 @@ def apply(op, *args, profile="numpy", checked=False, chunks=None, threads=1,
                   dtype, [True] * len(operands), op=op, kwargs=kwargs)
 
 
+def _op_signature(op):
+    """bcast.<op>'s signature (its text signature, from the op table)
+    with this module's keywords: no out, chunks, threads 1 by default."""
+    params = []
+    for p in inspect.signature(getattr(_core, op)).parameters.values():
+        if p.name == "out":
+            continue
+        params.append(p.replace(default=1) if p.name == "threads" else p)
+        if p.name == "checked":
+            params.append(inspect.Parameter(
+                "chunks", inspect.Parameter.KEYWORD_ONLY, default=None))
+    return inspect.Signature(params)
+
+
 def _make_op(op):
     def fn(*args, profile="numpy", checked=False, chunks=None, threads=1,
            **attrs):
@@ -289,6 +304,7 @@ def _make_op(op):
                      chunks=chunks, threads=threads, **attrs)
     fn.__name__ = op
     fn.__qualname__ = op
+    fn.__signature__ = _op_signature(op)
     fn.__doc__ = (f"bcast.{op} on dask arrays (see bcast.dask.apply and "
                   f"help(bcast.{op})).")
     return fn
