@@ -1,9 +1,8 @@
 #!/usr/bin/python3
-"""Writes the element-wise ops' part of the type stubs python/bcast/*.pyi
-from the built module: in _bcast.pyi and dask.pyi one def per name of
+"""Writes the element-wise ops' part of the type stubs python/bcast/_bcast.pyi
+and python/bcast/dask.pyi from the built module: one def per name of
 bcast.OPS with the signature the module gives it (the op table's, through
-the functions' text signatures), and the names in __init__.pyi's and
-dask.pyi's __all__.  The rest of each stub is written by hand.
+the functions' text signatures).  The rest of each stub is written by hand.
 
     PYTHONPATH=build/python /usr/bin/python3 scripts/pystubs.py [--check]
 
@@ -57,15 +56,8 @@ def stub_def(name, fn, returns):
 
 
 def ops_block(module, returns):
-    """The ops' defs (none where returns is None: names re-exported from
-    _bcast), then the ops' names added to __all__ where the module has
-    one."""
-    text = "".join(stub_def(n, getattr(module, n), returns)
-                   for n in bcast.OPS) if returns else ""
-    if hasattr(module, "__all__"):
-        names = "".join(f"    {n!r},\n" for n in bcast.OPS)
-        text += f"__all__ += [\n{names}]\n"
-    return text
+    return "".join(stub_def(n, getattr(module, n), returns)
+                   for n in bcast.OPS)
 
 
 def rewrite(path, block):
@@ -80,7 +72,6 @@ def main():
     args = ap.parse_args()
     stale = []
     for rel, module, returns in (
-            ("python/bcast/__init__.pyi", bcast, None),
             ("python/bcast/_bcast.pyi", bcast._bcast, "np.ndarray"),
             ("python/bcast/dask.pyi", bcast.dask, "da.Array")):
         path = ROOT / rel
