@@ -6,7 +6,7 @@ ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
 DEB_BUILD ?= build-deb
 
-.PHONY: prove all build asan tsan demo test unit-test bench bench-dask bench-stream install deb clean fuzz fuzz-build fuzz-diff format soak
+.PHONY: prove all build asan tsan demo test unit-test bench bench-dask bench-stream install deb deb-fresh clean fuzz fuzz-build fuzz-diff format soak
 
 all: build
 
@@ -137,6 +137,13 @@ deb:
 	cmake --build $(DEB_BUILD) -j $(JOBS)
 	rm -f $(DEB_BUILD)/bcast_*.deb
 	cd $(DEB_BUILD) && cpack -G DEB
+
+# The package installed with apt-get on a fresh Debian 12 made by
+# debootstrap in a scratch directory, and used there (needs root and the
+# Debian mirror; about a minute; tests/deb/test_deb_fresh.sh).
+deb-fresh: deb
+	@scripts/setup.sh deb-fresh
+	tests/deb/test_deb_fresh.sh $(DEB_BUILD)/bcast_*.deb
 
 # The tracked C sources in bcast's style (.clang-format), then docs/api.md
 # regenerated from the reformatted headers.

@@ -47,6 +47,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bcast/plan.h"
 #include "bcast/tensor.h"
 #include "bench_bw.h"
 #include "bench_ew.h"
@@ -257,6 +258,34 @@ static int bench_numpy(const char *script, int reps, case_result *res) {
   return pclose(child) == 0 && got == CASE_COUNT;
 }
 
+/* The header's tuning lines: the thresholds every case runs with and where
+ * they came from.  Without a cache file or the environment, the library's
+ * lazy calibration is made here, before the first case, so that every case
+ * runs with the same choice (bcast tune makes a steadier one). */
+static void print_tuning(void) {
+  bcast_tuning t;
+  bcast_diag warning;
+  bcast_tuning_get(&t, &warning);
+  if (warning.status != BCAST_OK) printf("warning: %s\n", warning.message);
+  if (strcmp(t.nt_store_source, "cache sizes") == 0 ||
+      strcmp(t.parallel_source, "cache sizes") == 0) {
+    bcast_tuning_measure(&t, 0, NULL);
+    bcast_tuning_get(&t, NULL);
+  }
+  printf("machine: %s\n", t.machine);
+  const int64_t sizes[2] = {t.nt_store_min_bytes, t.parallel_min_bytes};
+  const char *const names[2] = {"non-temporal stores from", "threads from"};
+  const char *const sources[2] = {t.nt_store_source, t.parallel_source};
+  for (int k = 0; k < 2; k++) {
+    if (sizes[k] == BCAST_TUNING_NEVER)
+      printf("%s: never (%s)\n", names[k], sources[k]);
+    else
+      printf("%s: %.2f MiB (%s)\n", names[k], (double)sizes[k] / 1048576.0,
+             sources[k]);
+  }
+  printf("\n");
+}
+
 int main(int argc, char **argv) {
   int reps = 5, numpy = 1, keep_omp_env = 0;
   const char *source_dir = NULL, *only = NULL, *tsv_path = NULL;
@@ -305,6 +334,7 @@ int main(int argc, char **argv) {
   printf("bcast_bench: best of %d runs; GB/s = 10^9 bytes/s (which bytes: "
          "see each section); OMP_WAIT_POLICY=%s\n\n",
          reps, policy ? policy : "(libgomp default)");
+  print_tuning();
   bench_bw bw;
   bench_bandwidth(reps, select.dram, &bw);
 

@@ -34,14 +34,17 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # libbcast.so.0's shlibs entry, for dpkg-shlibdeps of packages linking it.
 # (CPack's GENERATE_SHLIBS would warn that the Python module, a shared
-# object too, has no soname.)  postinst runs ldconfig and byte-compiles the
-# module (py3compile), prerm removes what that wrote (py3clean), CPack's
-# postrm runs ldconfig.
+# object too, has no soname.)  The library cache is refreshed by dpkg's
+# ldconfig trigger (triggers: activate-noawait ldconfig, as debhelper does
+# and lintian wants); postinst byte-compiles the module (py3compile), prerm
+# removes what that wrote (py3clean); postrm exists so that CPack does not
+# write one calling ldconfig.
 get_target_property(bcast_soversion bcast_shared SOVERSION)
 file(WRITE ${PROJECT_BINARY_DIR}/deb/shlibs
   "libbcast ${bcast_soversion} ${CPACK_PACKAGE_NAME} (>= ${PROJECT_VERSION})\n")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_BINARY_DIR}/deb/shlibs
-  ${PROJECT_SOURCE_DIR}/cmake/deb/postinst ${PROJECT_SOURCE_DIR}/cmake/deb/prerm)
+  ${PROJECT_SOURCE_DIR}/cmake/deb/postinst ${PROJECT_SOURCE_DIR}/cmake/deb/prerm
+  ${PROJECT_SOURCE_DIR}/cmake/deb/postrm ${PROJECT_SOURCE_DIR}/cmake/deb/triggers)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 # Executables and shared libraries stripped by CPack, libbcast.a's debug
 # sections and the manual page's compression by cmake/deb-prebuild.cmake.

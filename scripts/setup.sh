@@ -12,6 +12,8 @@
 #   scripts/setup.sh deb     also dpkg-dev and file (make deb: Debian's
 #                            compiler flags, dpkg-shlibdeps and CPack's
 #                            ELF detection)
+#   scripts/setup.sh deb-fresh  also debootstrap (make deb-fresh: the
+#                            package on a fresh Debian 12 root)
 #   scripts/setup.sh bench   also python3-matplotlib (bench/chart.py)
 #   scripts/setup.sh tsan    also clang and LLVM's OpenMP runtime with its
 #                            ThreadSanitizer tool, libarcher (make tsan)
@@ -43,10 +45,14 @@ if [ "$what" = test ]; then
   # tests/deb/test_deb.sh reads the installed man page with man -l.
   have man-db || need+=(man-db)
 fi
-if [ "$what" = deb ] || [ "$what" = test ]; then
+if [ "$what" = deb ] || [ "$what" = deb-fresh ] || [ "$what" = test ]; then
   # make deb: dpkg-buildflags and dpkg-shlibdeps (dpkg-dev); CPack's DEB
   # generator finds the ELF files to give dpkg-shlibdeps with file.
   for p in dpkg-dev file; do have "$p" || need+=("$p"); done
+fi
+if [ "$what" = deb-fresh ]; then
+  # make deb-fresh builds a minimal Debian 12 root to install the package in.
+  have debootstrap || need+=(debootstrap)
 fi
 if [ "$what" = tsan ]; then
   # make tsan builds with clang against libomp, whose libarcher.so makes

@@ -88,9 +88,11 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+from upstream_common import (OP_AT, annotations, ops_in, run, split_chunks,
+                             write_chunk)
 
 FILES = (
     "ops_stablehlo.mlir",
@@ -115,78 +117,13 @@ ELEMENTWISE = (
     "shift_right_arithmetic shift_right_logical subtract and or xor compare "
     "reduce_precision clamp select").split()
 
-# An op name where an op starts: after '=' or at the start of the line,
-# quoted (generic form) or bare (pretty form).
-OP_AT = r'(?:^|=)\s*"?(%s)"?(?=[\s(<{]|$)'
 BROADCAST_OP = re.compile(OP_AT % (
     r"stablehlo\.(?:dynamic_broadcast_in_dim|broadcast_in_dim|broadcast)"
     r"|chlo\.broadcast_[a-z0-9_]+"))
 ELEMENTWISE_OP = re.compile(OP_AT % (
     r"stablehlo\.(?:%s)" % "|".join(ELEMENTWISE)))
-# MLIR's verifier matches this anywhere in a line.
-ANNOTATION = re.compile(r"expected-(error|note|remark|warning)(?:-re)? *"
-                        r"(@[+-][0-9]+|@above|@below|@unknown)? *\{\{(.*)\}\}")
-SPLIT = re.compile(r"^\s*// -----")
-
 CATEGORIES = ("match", "error-on-valid", "pass-on-invalid", "parse failure",
               "cannot-check")
-
-
-def split_chunks(text):
-    """[(first line number, [lines])] at the `// -----` lines."""
-    chunks, cur, start = [], [], 1
-    for n, line in enumerate(text.split("\n"), 1):
-        if SPLIT.match(line):
-            chunks.append((start, cur))
-            cur, start = [], n + 1
-        else:
-            cur.append(line)
-    chunks.append((start, cur))
-    return chunks
-
-
-def code(line):
-    """LINE without a whole-line comment ('' for a comment line)."""
-    return "" if line.lstrip().startswith("//") else line
-
-
-def ops_in(start, lines, pattern):
-    """{line number: op name} of the ops PATTERN finds."""
-    found = {}
-    for k, line in enumerate(lines):
-        m = pattern.search(code(line))
-        if m:
-            found[start + k] = m.group(1)
-    return found
-
-
-def annotations(start, lines):
-    """[(index in lines, kind, target line number, text)]."""
-    out = []
-    for k, line in enumerate(lines):
-        m = ANNOTATION.search(line)
-        if not m:
-            continue
-        where, n = m.group(2), start + k
-        if where is None:
-            target = n
-        elif where == "@above":
-            target = n - 1
-        elif where == "@below":
-            target = n + 1
-        elif where == "@unknown":
-            target = None
-        else:
-            target = n + int(where[1:])
-        out.append((k, m.group(1), target, m.group(3)))
-    return out
-
-
-def run(argv):
-    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=120)
-    return (p.returncode, p.stdout.decode("utf-8", "replace"),
-            p.stderr.decode("utf-8", "replace"))
 
 
 def diagnostics(out):
@@ -233,10 +170,8 @@ def measure_chunk(args, tmpdir, name, start, lines):
     notes = annotations(start, lines)
     annotated_errors = {t for _, kind, t, _ in notes if kind == "error"}
     expected_bad = {t for t in annotated_errors if t in ops}
-    pad = "\n" * (start - 1)
     path = os.path.join(tmpdir, name)
-    with open(path, "w") as f:
-        f.write(pad + "\n".join(lines) + "\n")
+    write_chunk(path, start, lines)
     flags = [] if args.no_op_flags else \
         [x for op in STABLEHLO_BROADCASTS for x in ("--op", op)]
     flags += args.bcast_arg
@@ -255,8 +190,7 @@ def measure_chunk(args, tmpdir, name, start, lines):
         if target not in ops and target not in ew:
             kept[k] = "//"
     dpath = path + ".diag.mlir"
-    with open(dpath, "w") as f:
-        f.write(pad + "\n".join(kept) + "\n")
+    write_chunk(dpath, start, kept)
     drc, _, derr = run([args.bcast, "verify", "--verify-diagnostics"] + flags + [dpath])
     return {
         "file": name, "line": min(ops), "ops": [ops[k] for k in sorted(ops)],

@@ -38,12 +38,19 @@ typedef enum bcast_dtype_kind {
  * value short name  the short name of the value type ("f32" for float16).
  * coding            how stored bits become a value: PLAIN (as they are),
  *                   BOOL (nonzero is 1), HALF (IEEE binary16), BF16
- *                   (bfloat16).
+ *                   (bfloat16), F8E4M3FN and F8E5M2 (the 8-bit floats of
+ *                   MLIR and ml_dtypes: E4M3FN has no infinity and one NaN
+ *                   per sign, 0x7f and 0xff; E5M2 is IEEE-like).
  * round-trip digits significant decimal digits that print a float so that
  *                   it reads back exactly (NumPy's repr); 0 for the other
  *                   kinds.
  * in TOSA           1 if TOSA 1.0.2 has the type (PRO-INT, PRO-FP,
- *                   EXT-INT16, EXT-BF16).
+ *                   EXT-INT16, EXT-BF16); CAST_ONLY for the fp8 types
+ *                   (TOSA's EXT-FP8E4M3 / EXT-FP8E5M2), which bcast stores
+ *                   and converts (tosa.cast) but computes no other op in,
+ *                   and which the numpy profile does not have; 0 for the
+ *                   rest.  BCAST_DTYPE_IN_TOSA(v) and BCAST_DTYPE_ARITH(v)
+ *                   read it as numbers.
  *
  * The leading arguments "..." are passed unchanged to every row, so a row
  * macro can carry its caller's macro and arguments along.  Rows are ordered
@@ -75,8 +82,24 @@ typedef enum bcast_dtype_kind {
     f32, float, f32, PLAIN, 9, 1)                                             \
   R(__VA_ARGS__, FLOAT64, "float64", double, 8, BCAST_KIND_FLOAT, 'f', "f64", \
     f64, double, f64, PLAIN, 17, 0)                                           \
+  R(__VA_ARGS__, FLOAT8_E4M3FN, "float8_e4m3fn", uint8_t, 1,                  \
+    BCAST_KIND_FLOAT, 0, "f8E4M3FN", f8e4m3fn, float, f32, F8E4M3FN, 3,       \
+    CAST_ONLY)                                                                \
+  R(__VA_ARGS__, FLOAT8_E5M2, "float8_e5m2", uint8_t, 1, BCAST_KIND_FLOAT, 0, \
+    "f8E5M2", f8e5m2, float, f32, F8E5M2, 2, CAST_ONLY)                       \
   R(__VA_ARGS__, STRING, "string", bcast_string, sizeof(bcast_string),        \
     BCAST_KIND_STRING, 0, "!string", str, bcast_string, str, PLAIN, 0, 0)
+
+/* The "in TOSA" column as numbers: in TOSA's profiles (1 or 0), and a type
+ * the ops compute in (every row but the CAST_ONLY ones). */
+#define BCAST_DTYPE_IN_TOSA(v) BCAST_DTYPE_IN_TOSA_##v
+#define BCAST_DTYPE_IN_TOSA_0 0
+#define BCAST_DTYPE_IN_TOSA_1 1
+#define BCAST_DTYPE_IN_TOSA_CAST_ONLY 0
+#define BCAST_DTYPE_ARITH(v) BCAST_DTYPE_ARITH_##v
+#define BCAST_DTYPE_ARITH_0 1
+#define BCAST_DTYPE_ARITH_1 1
+#define BCAST_DTYPE_ARITH_CAST_ONLY 0
 
 /* The table's first seven columns, for X-macros that need only those:
  * X(ID, name, C storage type, element bytes, kind, npy kind char, MLIR
@@ -146,6 +169,19 @@ BCAST_API uint16_t bcast_double_to_half(double d);
 BCAST_API float bcast_bf16_to_float(uint16_t b);
 BCAST_API uint16_t bcast_float_to_bf16(float f);
 BCAST_API uint16_t bcast_double_to_bf16(double d);
+
+/* The 8-bit floats, as MLIR's APFloat converts them (arith.extf, truncf,
+ * sitofp).  Widening is exact; a NaN widens to a quiet NaN with the sign
+ * and the mantissa bits at the top of the payload (E4M3FN's 0x7f gives
+ * 0x7ff00000 as a float).  Narrowing rounds once to nearest even and
+ * keeps signed zero; float8_e5m2 overflows to infinity and keeps a NaN's
+ * sign and top payload bit (quiet); float8_e4m3fn, which has no
+ * infinity, gives its NaN (0x7f, or 0xff when negative) for a NaN, an
+ * infinity and every magnitude that rounds beyond 448 (from 464 up). */
+BCAST_API float bcast_f8e4m3fn_to_float(uint8_t b);
+BCAST_API uint8_t bcast_double_to_f8e4m3fn(double d);
+BCAST_API float bcast_f8e5m2_to_float(uint8_t b);
+BCAST_API uint8_t bcast_double_to_f8e5m2(double d);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,12 @@
  * unchanged), and reads '<V2', '|V2' and '>V2' as bfloat16.  ('<u2' would
  * also load, but then reads back as uint16: the type would be lost.)
  *
+ * The 8-bit floats (float8_e4m3fn, float8_e5m2): ml_dtypes saves both as
+ * a 1-byte void, '|V1', so the file does not say which it holds.  bcast
+ * writes them so (np.load(f).view(ml_dtypes.float8_e4m3fn), or
+ * .view(np.uint8) for the bits) and refuses '|V1' when reading, naming
+ * the ambiguity, rather than guess.
+ *
  * Streams: the reader needs no seek and no file (bcast_npy_read_stream),
  * the writer emits through a callback (bcast_npy_write_stream), so pipes
  * and archive members work; .npz archives are bcast/npz below.

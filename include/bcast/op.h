@@ -58,15 +58,22 @@ typedef enum bcast_op_elem_rule {
 /* Sets of element types, as bit masks over bcast_dtype (bit d set: dtype d
  * is in the set), computed from the dtype table's kind and TOSA columns
  * (bcast/dtype.h): TINT and TFP are TOSA 1.0.2's integer and floating-point
- * types (PRO-INT, PRO-FP, EXT-INT16, EXT-BF16).  They are enum constants
+ * types (PRO-INT, PRO-FP, EXT-INT16, EXT-BF16).  The kind sets leave out
+ * the CAST_ONLY rows (the fp8 types), which are FP8.  They are enum constants
  * rather than macros so that they can be used inside another expansion of
  * the dtype table. */
 #define BCAST_TYPE_BIT(d) (1u << BCAST_##d)
 #define BCAST_TYPES_KIND_ROW_(K, tosa_only, ID, name, ctype, size, kind, npy, \
                               mlir, S, VT, VS, coding, digits, tosa)          \
-  | ((kind) == (K) && ((tosa) || !(tosa_only)) ? BCAST_TYPE_BIT(ID) : 0u)
+  | ((kind) == (K) && BCAST_DTYPE_ARITH(tosa) &&                              \
+             (BCAST_DTYPE_IN_TOSA(tosa) || !(tosa_only))                      \
+         ? BCAST_TYPE_BIT(ID)                                                 \
+         : 0u)
 #define BCAST_TYPES_OF_KIND_(K, tosa_only)                                    \
   (0u BCAST_DTYPE_TABLE(BCAST_TYPES_KIND_ROW_, K, tosa_only))
+#define BCAST_TYPES_CAST_ONLY_ROW_(unused, ID, name, ctype, size, kind, npy,  \
+                                   mlir, S, VT, VS, coding, digits, tosa)     \
+  | (BCAST_DTYPE_ARITH(tosa) ? 0u : BCAST_TYPE_BIT(ID))
 enum bcast_type_set {
   BCAST_TYPES_BOOL = BCAST_TYPES_OF_KIND_(BCAST_KIND_BOOL, 0),
   BCAST_TYPES_I32 = BCAST_TYPE_BIT(INT32),
@@ -77,7 +84,9 @@ enum bcast_type_set {
   BCAST_TYPES_INT = BCAST_TYPES_SINT | BCAST_TYPES_UINT,
   BCAST_TYPES_FLOAT = BCAST_TYPES_OF_KIND_(BCAST_KIND_FLOAT, 0),
   BCAST_TYPES_NUM = BCAST_TYPES_INT | BCAST_TYPES_FLOAT,
-  BCAST_TYPES_ALL = BCAST_TYPES_NUM | BCAST_TYPES_BOOL
+  BCAST_TYPES_ALL = BCAST_TYPES_NUM | BCAST_TYPES_BOOL,
+  /* The 8-bit floats: tosa.cast's only (not in ALL, FLOAT, TFP). */
+  BCAST_TYPES_FP8 = (0u BCAST_DTYPE_TABLE(BCAST_TYPES_CAST_ONLY_ROW_, 0))
 };
 
 /* The attributes an op may read (bcast_op_attrs in bcast/elementwise.h),
@@ -153,7 +162,8 @@ typedef enum bcast_op_result_rule {
     BODY(bitwise_not), NULL, "the bitwise complement ~x (bool: not x)",       \
     EXAMPLE("[0, 5, -1]", "[-1, -6, 0]"))                                     \
   X(CAST, "cast", 1, 0, SAME_SHAPE, ELEM_ANY, NUMBER, NUMBER, NUMBER,         \
-    BCAST_TYPES_TINT | BCAST_TYPES_BOOL | BCAST_TYPES_TFP, BCAST_TYPES_ALL,   \
+    BCAST_TYPES_TINT | BCAST_TYPES_BOOL | BCAST_TYPES_TFP | BCAST_TYPES_FP8,  \
+    BCAST_TYPES_ALL,                                                          \
     CAST, BCAST_ATTR_BIT(TO), BODY(cast),                                     \
     "NaN or out of range for the integer type",                               \
     "x converted to the element type to names",                               \

@@ -112,6 +112,74 @@ BCAST_API bcast_status bcast_copy_run(const bcast_plan *plan,
                                       bcast_copy_stores stores, int threads,
                                       bcast_diag *diag);
 
+/* Tuning: the two output sizes the engine decides by, chosen per machine.
+ *
+ * nt_store_min_bytes: outputs at least this large are written with
+ * non-temporal stores (element-wise plans, BCAST_COPY_NT_STORE_LARGE);
+ * parallel_min_bytes: smaller outputs run on one thread.  Each comes from
+ * the first of: the environment (BCAST_NT_STORE_MIN_BYTES,
+ * BCAST_PARALLEL_MIN_BYTES); the cache file of a calibration made on this
+ * machine (bcast tune); a calibration the library makes itself, once per
+ * process, when it first runs an output of at least
+ * BCAST_TUNING_LAZY_MIN_BYTES (a few tens of milliseconds and two buffers
+ * of up to 16 MiB, written nowhere; not inside bcast/save.h's
+ * memory-bounded calls; plans built before it keep their choice); the
+ * machine's cache sizes.
+ * BCAST_TUNE=off skips the cache file and the calibration; BCAST_TUNE_FILE
+ * names the cache file.  docs/thresholds.md has the details. */
+#define BCAST_TUNING_LAZY_MIN_BYTES ((int64_t)16 << 20)
+/* A threshold that is never reached: the alternative never paid. */
+#define BCAST_TUNING_NEVER INT64_MAX
+#define BCAST_TUNING_POINTS_MAX 10
+
+/* One measured size: the best time of a copy of `bytes` bytes the default
+ * way (ns[0]: ordinary stores, or one thread) and the alternative way
+ * (ns[1]: non-temporal stores, or every thread), in nanoseconds. */
+typedef struct bcast_tuning_point {
+  int64_t bytes;
+  double ns[2];
+} bcast_tuning_point;
+
+typedef struct bcast_tuning {
+  char machine[256];     /* the cache key: CPU model, L2, LLC, CPUs */
+  char cache_path[1024]; /* the cache file read and written; "" if none */
+  int64_t nt_store_min_bytes;
+  int64_t parallel_min_bytes;
+  /* Where each came from: "environment", "cache file", "measured" or
+   * "cache sizes". */
+  const char *nt_store_source;
+  const char *parallel_source;
+  /* The measurement behind "measured" or "cache file" values. */
+  int n_store, n_threads;
+  bcast_tuning_point store[BCAST_TUNING_POINTS_MAX];
+  bcast_tuning_point threads[BCAST_TUNING_POINTS_MAX];
+  double measure_ms; /* how long the calibration took; 0 if none ran */
+} bcast_tuning;
+
+/* The thresholds this process uses now, reading the cache file on the
+ * first call (no calibration is started).  Always BCAST_OK; when a cache
+ * file was ignored (corrupt, or written on another machine) warning (may
+ * be NULL) gets a status other than BCAST_OK and a message naming the file
+ * and the reason, else it is cleared. */
+BCAST_API bcast_status bcast_tuning_get(bcast_tuning *tuning,
+                                        bcast_diag *warning);
+
+/* Calibrates now: times ordinary against non-temporal stores around the
+ * cache-derived threshold, and one thread against all at 64 KiB..4 MiB,
+ * chooses both thresholds from the timings and makes them this process's
+ * (the environment's values still win).  thorough = 0 takes a few tens of
+ * milliseconds (the lazy calibration); 1 about a second, over more sizes
+ * and repetitions (bcast tune).  Writes no file.  BCAST_NO_MEMORY when the
+ * buffers cannot be had. */
+BCAST_API bcast_status bcast_tuning_measure(bcast_tuning *tuning,
+                                            int thorough, bcast_diag *diag);
+
+/* Writes tuning as the cache file path (NULL: tuning->cache_path, whose
+ * directory is made if missing), atomically (bcast/output.h): a failure
+ * leaves any previous file as it was. */
+BCAST_API bcast_status bcast_tuning_save(const bcast_tuning *tuning,
+                                         const char *path, bcast_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif

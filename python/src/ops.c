@@ -140,18 +140,31 @@ static int inputs_from(pb_op_call *c, PyObject *const *objs) {
 }
 
 /* CAST's target: anything np.dtype accepts (a name that is no UTF-8 text
- * is refused here: NumPy would raise a codec's error); None, the
- * signature's default, gives none. */
+ * is refused here: NumPy would raise a codec's error).  A name of a type
+ * bcast has and NumPy does not (bfloat16, the 8-bit floats: "f8E4M3FN",
+ * "float8_e5m2") is a TypeError saying so.  None, the signature's
+ * default, gives none. */
 static int cast_target(pb_op_call *c, PyObject *value) {
   if (value == Py_None) return 0;
   Py_ssize_t len;
-  if (PyUnicode_Check(value) && !pb_utf8(value, &len, "cast: to")) return -1;
+  const char *text =
+      PyUnicode_Check(value) ? pb_utf8(value, &len, "cast: to") : NULL;
+  if (PyUnicode_Check(value) && !text) return -1;
+  bcast_dtype named;
+  if (text && bcast_dtype_parse(text, (size_t)len, &named) == BCAST_OK &&
+      pb_npy_type(named) < 0) {
+    PyErr_Format(PyExc_TypeError,
+                 "cast: NumPy has no dtype for %s (MLIR's %s): bcast cannot "
+                 "return it as an array",
+                 bcast_dtype_name(named), bcast_dtype_mlir_name(named));
+    return -1;
+  }
   PyArray_Descr *d = NULL;
   if (!PyArray_DescrConverter(value, &d)) return -1;
   PyObject *name = PyObject_GetAttrString((PyObject *)d, "name");
   Py_DECREF(d);
   if (!name) return -1;
-  const char *text = PyUnicode_AsUTF8AndSize(name, &len);
+  text = PyUnicode_AsUTF8AndSize(name, &len);
   bcast_status st = text ? bcast_dtype_parse(text, (size_t)len, &c->cast_to)
                          : BCAST_INVALID_ARGUMENT;
   if (text && st != BCAST_OK)

@@ -11,6 +11,9 @@
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>
 #endif
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "core/machine.h"
 
@@ -84,12 +87,23 @@ void bcast__machine_derive(bcast__machine *m, int64_t l2_bytes,
   /* The overrides: the non-temporal threshold under its name, else under
    * its older name (scripts written before the rename set that one). */
   int64_t v;
+  m->nt_store_from_env = m->parallel_from_env = 0;
   if (!env) return;
   if (bcast__machine_parse_bytes(env->nt_store_min, &v) == 0 ||
-      bcast__machine_parse_bytes(env->nt_store_min_old, &v) == 0)
+      bcast__machine_parse_bytes(env->nt_store_min_old, &v) == 0) {
     m->nt_store_min_bytes = v;
-  if (bcast__machine_parse_bytes(env->parallel_min, &v) == 0)
+    m->nt_store_from_env = 1;
+  }
+  if (bcast__machine_parse_bytes(env->parallel_min, &v) == 0) {
     m->parallel_min_bytes = v;
+    m->parallel_from_env = 1;
+  }
+}
+
+void bcast__machine_key(const bcast__machine *m, char *key, size_t cap) {
+  snprintf(key, cap, "cpu=%s;l2=%lld;llc=%lld;cpus=%lld", m->cpu_model,
+           (long long)m->l2_bytes, (long long)m->llc_bytes,
+           (long long)m->cpus);
 }
 
 void bcast__machine_env_read(bcast__machine_env *env) {
@@ -138,6 +152,63 @@ static int64_t machine_cache(int level) {
   return v > 0 ? (int64_t)v : machine_sys_cache(level);
 }
 
+/* The CPU's brand string from CPUID leaves 0x80000002..4 (x86), else
+ * /proc/cpuinfo's first "model name", else "unknown"; spaces at either end
+ * dropped, as the brand string pads with them. */
+static void machine_cpu_model(char *model, size_t cap) {
+  char text[128] = "";
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned regs[12];
+  if (__get_cpuid_max(0x80000000u, NULL) >= 0x80000004u) {
+    for (unsigned leaf = 0; leaf < 3; leaf++)
+      __get_cpuid(0x80000002u + leaf, &regs[4 * leaf], &regs[4 * leaf + 1],
+                  &regs[4 * leaf + 2], &regs[4 * leaf + 3]);
+    memcpy(text, regs, sizeof regs);
+    text[sizeof regs] = '\0';
+  }
+  /* A VM's brand string can be as short as "AMD EPYC": family and model
+   * (leaf 1, with their extended fields) tell the generations apart. */
+  unsigned eax, ebx, ecx, edx;
+  char fms[48] = "";
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
+    unsigned family = (eax >> 8) & 0xfu, number = (eax >> 4) & 0xfu;
+    if (family == 0xfu) family += (eax >> 20) & 0xffu;
+    if (family == 0x6u || family >= 0xfu) number |= ((eax >> 16) & 0xfu) << 4;
+    snprintf(fms, sizeof fms, " (family %u model %u)", family, number);
+  }
+#endif
+  if (!text[0]) {
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[256];
+    while (f && fgets(line, sizeof line, f)) {
+      const char *colon = strchr(line, ':');
+      if (strncmp(line, "model name", 10) == 0 && colon) {
+        snprintf(text, sizeof text, "%s", colon + 1);
+        break;
+      }
+    }
+    if (f) fclose(f);
+  }
+  const char *begin = text;
+  while (*begin == ' ' || *begin == '\t') begin++;
+  size_t len = strcspn(begin, "\n");
+  while (len > 0 && (begin[len - 1] == ' ' || begin[len - 1] == '\t')) len--;
+  if (len == 0) begin = "unknown", len = strlen(begin);
+#if defined(__x86_64__) || defined(__i386__)
+  snprintf(model, cap, "%.*s%s", (int)len, begin, fms);
+#else
+  snprintf(model, cap, "%.*s", (int)len, begin);
+#endif
+}
+
+static int64_t machine_cpus(void) {
+  long n = -1;
+#if defined(_SC_NPROCESSORS_ONLN)
+  n = sysconf(_SC_NPROCESSORS_ONLN);
+#endif
+  return n > 0 ? (int64_t)n : 0;
+}
+
 /* state: 0 not computed, 1 being computed by one thread, 2 published. */
 static bcast__machine machine_facts;
 static atomic_int machine_state;
@@ -151,6 +222,8 @@ const bcast__machine *bcast__machine_get(void) {
     bcast__machine_env_read(&env);
     bcast__machine_derive(&machine_facts, machine_cache(2), machine_cache(3),
                           &env);
+    machine_facts.cpus = machine_cpus();
+    machine_cpu_model(machine_facts.cpu_model, sizeof machine_facts.cpu_model);
     atomic_store_explicit(&machine_state, 2, memory_order_release);
   } else {
     /* Another thread is computing: a few microseconds at most. */

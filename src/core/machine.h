@@ -19,6 +19,7 @@
 #ifndef BCAST_CORE_MACHINE_H
 #define BCAST_CORE_MACHINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct bcast__machine {
@@ -26,6 +27,10 @@ typedef struct bcast__machine {
   int64_t llc_bytes;          /* as reported (may be a whole socket's) */
   int64_t nt_store_min_bytes; /* non-temporal stores from this output size */
   int64_t parallel_min_bytes; /* threads from this output size */
+  int nt_store_from_env;      /* the values above came from the */
+  int parallel_from_env;      /* environment, not the cache sizes */
+  int64_t cpus;               /* online CPUs; 0 when unknown */
+  char cpu_model[160];        /* CPUID's brand string and family/model */
 } bcast__machine;
 
 /* The facts of this process, computed on the first call (thread-safe);
@@ -47,6 +52,10 @@ void bcast__machine_env_read(bcast__machine_env *env);
  * any machine and any override. */
 void bcast__machine_derive(bcast__machine *m, int64_t l2_bytes,
                            int64_t llc_bytes, const bcast__machine_env *env);
+
+/* The key a calibration of this machine is cached under (src/plan/tune.c):
+ * "cpu=MODEL;l2=BYTES;llc=BYTES;cpus=N", cut to cap - 1 bytes. */
+void bcast__machine_key(const bcast__machine *m, char *key, size_t cap);
 
 /* Parses a byte count as described above into *bytes; 0 on success, -1
  * (leaving *bytes alone) on anything else. */

@@ -105,6 +105,8 @@ static size_t format_string(const bcast_string *s, char *buf, size_t cap) {
 #define DTYPE_DECODE_BOOL(v) ((v) != 0)
 #define DTYPE_DECODE_HALF(v) bcast_half_to_float(v)
 #define DTYPE_DECODE_BF16(v) bcast_bf16_to_float(v)
+#define DTYPE_DECODE_F8E4M3FN(v) bcast_f8e4m3fn_to_float(v)
+#define DTYPE_DECODE_F8E5M2(v) bcast_f8e5m2_to_float(v)
 
 /* One element as text, by kind.  v is the stored element, already copied
  * out of the (possibly unaligned) buffer. */

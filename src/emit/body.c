@@ -9,6 +9,7 @@
  * out_zp + in_zp - x in i64 and saturates to the type.  MUL of i32 with a
  * shift computes (a * b + 2^(shift-1)) >> shift in i64 (round half up) and
  * keeps the low 32 bits, which for shift 0 is the wrapping product. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,12 +106,55 @@ static const char *cst(emit_ctx *c, int level, char *r, const char *value,
   return inst(c, level, r, "arith.constant %s : %s", value, type);
 }
 
-/* Float -> integer: round half to even, saturate (NaN is unpredictable). */
+/* An 8-bit float -> an integer wider than its exponent range reaches,
+ * as MLIR 22's tosa-to-linalg writes it: converted, then the format's
+ * infinities (for E4M3FN, which has none, APFloat's NaN pattern: MLIR's
+ * own choice, kept) replaced by the integer's limits, compared unordered.
+ * The hex constants are the patterns bcast's narrowing gives +-inf. */
+static const char *cast_fp8_to_wide_int(emit_ctx *c, int level,
+                                        const char *x, bcast_dtype from,
+                                        bcast_dtype to, char *r) {
+  name_t rnd, conv, inf, ninf, is_inf, is_ninf, minv, maxv, sel;
+  const char *ft = bcast_dtype_mlir_name(from),
+             *it = bcast_dtype_mlir_name(to);
+  const unsigned n = bits_of(to);
+  const int e4m3 = from == BCAST_FLOAT8_E4M3FN;
+  const unsigned inf_bits = e4m3 ? bcast_double_to_f8e4m3fn(INFINITY)
+                                 : bcast_double_to_f8e5m2(INFINITY);
+  char inf_text[8], ninf_text[8], min_text[32], max_text[32];
+  snprintf(inf_text, sizeof inf_text, "0x%02X", inf_bits);
+  snprintf(ninf_text, sizeof ninf_text, "0x%02X", inf_bits | 0x80u);
+  snprintf(min_text, sizeof min_text, "-%llu",
+           (unsigned long long)((uint64_t)1 << (n - 1)));
+  snprintf(max_text, sizeof max_text, "%llu",
+           (unsigned long long)(((uint64_t)1 << (n - 1)) - 1));
+  inst(c, level, rnd, "math.roundeven %s : %s", x, ft);
+  inst(c, level, conv, "arith.fptosi %s : %s to %s", rnd, ft, it);
+  cst(c, level, inf, inf_text, ft);
+  cst(c, level, ninf, ninf_text, ft);
+  inst(c, level, is_inf, "arith.cmpf ueq, %s, %s : %s", rnd, inf, ft);
+  inst(c, level, is_ninf, "arith.cmpf ueq, %s, %s : %s", rnd, ninf, ft);
+  cst(c, level, minv, min_text, it);
+  cst(c, level, maxv, max_text, it);
+  inst(c, level, sel, "arith.select %s, %s, %s : %s", is_inf, maxv, conv, it);
+  return inst(c, level, r, "arith.select %s, %s, %s : %s", is_ninf, minv, sel,
+              it);
+}
+
+/* Float -> integer: round half to even, saturate (NaN is unpredictable).
+ * An 8-bit float is rounded in its own type, and clamped only where its
+ * largest exponent (8 for E4M3FN, 15 for E5M2) reaches 2^(n-1); MLIR's
+ * rule (mlir-opt 22's tosa-to-linalg), which ew_fp8_f2i computes. */
 static const char *cast_float_to_int(emit_ctx *c, int level, const char *x,
                                      bcast_dtype from, bcast_dtype to,
                                      char *r) {
   name_t wide, rnd, lo, hi, maxv, clamped, conv, ge;
   const char *ft = bcast_dtype_mlir_name(from);
+  const unsigned fp8_max_exp = from == BCAST_FLOAT8_E4M3FN ? 8
+                               : from == BCAST_FLOAT8_E5M2 ? 15
+                                                           : 0;
+  if (fp8_max_exp && bits_of(to) - 1 > fp8_max_exp)
+    return cast_fp8_to_wide_int(c, level, x, from, to, r);
   if (from == BCAST_FLOAT16 || from == BCAST_BFLOAT16) {
     inst(c, level, wide, "arith.extf %s : %s to f32", x, ft);
     x = wide;

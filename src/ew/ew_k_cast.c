@@ -2,12 +2,18 @@
  * TOSA's float -> integer conversions (round half to even, saturating) as
  * the tosa flavour.
  *
- * The pairs are the cross product of the dtype table with itself.  Each
- * type has a class as an input (B bool, I signed, U unsigned, F float16/
- * bfloat16/float32 computed as float, D float64) and as a result (B, I, U,
- * H float16, BF bfloat16, F float32, D float64), both computed from its
- * kind, coding and value type; EW_CV_<in>_<result> is the conversion of the
- * value. */
+ * The pairs are the cross product of the dtype table with itself (without
+ * the 8-bit floats).  Each type has a class as an input (B bool, I signed,
+ * U unsigned, F float16/bfloat16/float32/fp8 computed as float, D float64)
+ * and as a result (B, I, U, H float16 and the 8-bit floats, BF bfloat16,
+ * F float32, D float64), both computed from its kind, coding and value
+ * type; EW_CV_<in>_<result> is the conversion of the value.
+ *
+ * The 8-bit floats (float8_e4m3fn, float8_e5m2) have the pairs MLIR 22's
+ * tosa-to-linalg lowers: to and from bool, the other floats and (from)
+ * the signed integers, and to the signed integers in the tosa flavour, by
+ * MLIR's own rule (ew_fp8_f2i); not between themselves (no arith op
+ * converts one to the other) and not with unsigned types. */
 #include "ew/ew_kernel.h"
 
 /* The classes of a type, from its table row's kind, value short name and
@@ -29,6 +35,16 @@
 #define EW_CLASS_OUT_FLOAT_BF16_f32 BF
 #define EW_CLASS_OUT_FLOAT_PLAIN_f32 F
 #define EW_CLASS_OUT_FLOAT_PLAIN_f64 D
+#define EW_CLASS_OUT_FLOAT_F8E4M3FN_f32 H
+#define EW_CLASS_OUT_FLOAT_F8E5M2_f32 H
+/* The class of a float as the tosa flavour's input: T, or the 8-bit
+ * float's own. */
+#define EW_CLASS_TOSA_(coding) EW_CLASS_TOSA_##coding
+#define EW_CLASS_TOSA_PLAIN T
+#define EW_CLASS_TOSA_HALF T
+#define EW_CLASS_TOSA_BF16 T
+#define EW_CLASS_TOSA_F8E4M3FN Q4
+#define EW_CLASS_TOSA_F8E5M2 Q5
 
 /* Conversions: EW_CV_<input class>_<result class>(x, result value type,
  * result suffix). */
@@ -76,6 +92,8 @@
 #define EW_CV_D_D EW_CV_PLAIN_
 /* The tosa flavour. */
 #define EW_CV_T_T(x, VR, SFX) ew_tosa_f2i_##SFX((double)(x))
+#define EW_CV_Q4_T(x, VR, SFX) (VR) ew_fp8_f2i(x, 8 * (int)sizeof(VR), 8, 1)
+#define EW_CV_Q5_T(x, VR, SFX) (VR) ew_fp8_f2i(x, 8 * (int)sizeof(VR), 15, 0)
 
 /* Unpredictable: float -> integer only. */
 #define EW_CVU_NEVER_(x, SFX) 0
@@ -116,6 +134,8 @@
 #define EW_CVU_D_F EW_CVU_NEVER_
 #define EW_CVU_D_D EW_CVU_NEVER_
 #define EW_CVU_T_T(x, SFX) ew_unpred_tosa_f2i_##SFX((double)(x))
+#define EW_CVU_Q4_T EW_CVU_NEVER_
+#define EW_CVU_Q5_T EW_CVU_NEVER_
 
 /* The list: X(NAME, CAST, flavour, in, out, TA, LA, VA, TR, SR, FN, UN,
  * input class, result class, result value type, result suffix).
@@ -136,6 +156,9 @@
 #define EW_CAST_EVAL_(...) __VA_ARGS__
 #define EW_CAST_INNER_() EW_FOR_ALL
 #define EW_CAST_TOSA_INNER_() EW_FOR_SINT
+#define EW_CAST_BOOL_INNER_() EW_FOR_BOOL
+#define EW_CAST_FLOAT_INNER_() EW_FOR_FLOAT
+#define EW_CAST_FP8_INNER_() EW_FOR_FP8
 /* EW_CAST_APPLY_ expands the result class before X sees it (X pastes it). */
 #define EW_CAST_APPLY_(X, ...) X(__VA_ARGS__)
 
@@ -147,19 +170,37 @@
 #define EW_CAST_FROM_(X, IA, SA, TA, VA, VSA, LA, STA, KA, CODA)              \
   EW_CAST_INNER_ EW_EMPTY_()()(EW_CAST_PAIR_, X, IA, SA, TA, VA, LA,          \
                                EW_CLASS_IN_(KA, VSA, CODA))
+/* The 8-bit floats to bool and the other floats, and bool, the signed
+ * integers and the other floats to them. */
+#define EW_CAST_FROM_FP8_(X, IA, SA, TA, VA, VSA, LA, STA, KA, CODA)          \
+  EW_CAST_BOOL_INNER_ EW_EMPTY_()()(EW_CAST_PAIR_, X, IA, SA, TA, VA, LA,     \
+                                    EW_CLASS_IN_(KA, VSA, CODA))              \
+      EW_CAST_FLOAT_INNER_ EW_EMPTY_()()(EW_CAST_PAIR_, X, IA, SA, TA, VA,    \
+                                         LA, EW_CLASS_IN_(KA, VSA, CODA))
+#define EW_CAST_TO_FP8_(X, IA, SA, TA, VA, VSA, LA, STA, KA, CODA)            \
+  EW_CAST_FP8_INNER_ EW_EMPTY_()()(EW_CAST_PAIR_, X, IA, SA, TA, VA, LA,      \
+                                   EW_CLASS_IN_(KA, VSA, CODA))
 /* The tosa flavour: floats to signed integers as TOSA and MLIR 22's
  * tosa-to-linalg convert them (every float and signed integer type: MLIR's
- * dialect takes float64 and int64 too). */
-#define EW_CAST_TOSA_TO_(X, IA, SA, TA, VA, LA, IR, SR, TR, VR, VSR, LR, STO, \
-                         ...)                                                 \
-  X(ewk_castt_##SA##_##SR, CAST, TOSA, IA, IR, TA, LA, VA, TR, STO,           \
-    ew_cvt_##SA##_##SR, ew_unpred_cvt_##SA##_##SR, T, T, TR, SR)
-#define EW_CAST_TOSA_FROM_(X, IA, SA, TA, VA, VSA, LA, ...)                   \
-  EW_CAST_TOSA_INNER_ EW_EMPTY_()()(EW_CAST_TOSA_TO_, X, IA, SA, TA, VA, LA)
+ * dialect takes float64 and int64 too; the 8-bit floats by their own
+ * class). */
+#define EW_CAST_TOSA_TO_(X, IA, SA, TA, VA, LA, CA, IR, SR, TR, VR, VSR, LR,  \
+                         STO, ...)                                            \
+  EW_CAST_APPLY_(X, ewk_castt_##SA##_##SR, CAST, TOSA, IA, IR, TA, LA, VA,    \
+                 TR, STO, ew_cvt_##SA##_##SR, ew_unpred_cvt_##SA##_##SR, CA,  \
+                 T, TR, SR)
+#define EW_CAST_TOSA_FROM_(X, IA, SA, TA, VA, VSA, LA, STA, KA, CODA)         \
+  EW_CAST_TOSA_INNER_ EW_EMPTY_()()(EW_CAST_TOSA_TO_, X, IA, SA, TA, VA, LA,  \
+                                    EW_CLASS_TOSA_(CODA))
 
 #define EW_CAST_LIST(X)                                                       \
   EW_CAST_EVAL_(EW_FOR_ALL(EW_CAST_FROM_, X)                                  \
-                    EW_FOR_FLOAT(EW_CAST_TOSA_FROM_, X))
+                    EW_FOR_FLOAT(EW_CAST_TOSA_FROM_, X)                       \
+                        EW_FOR_FP8(EW_CAST_FROM_FP8_, X)                      \
+                            EW_FOR_BOOL(EW_CAST_TO_FP8_, X)                   \
+                                EW_FOR_SINT(EW_CAST_TO_FP8_, X)               \
+                                    EW_FOR_FLOAT(EW_CAST_TO_FP8_, X)          \
+                                        EW_FOR_FP8(EW_CAST_TOSA_FROM_, X))
 
 /* The value conversions first, then the kernels around them. */
 #define EW_DEFINE_CONVERSION_(NAME, OP, FL, IN, OUT, TA, LA, VA, TR, STO, FN, \

@@ -66,10 +66,16 @@ const ew_row *bcast__ew_row_at(size_t index);
 #define EW_STORE_HALF ew_f16_store
 #define EW_LOAD_BF16 ew_bf16_load
 #define EW_STORE_BF16 ew_bf16_store
+#define EW_LOAD_F8E4M3FN ew_f8e4m3fn_load
+#define EW_STORE_F8E4M3FN ew_f8e4m3fn_store
+#define EW_LOAD_F8E5M2 ew_f8e5m2_load
+#define EW_STORE_F8E5M2 ew_f8e5m2_store
 
 /* Which rows a list takes: one flag per kind (bool, signed, unsigned,
- * float), 1 for every type of the kind, T for its TOSA types only, 0 for
- * none.  Strings have no kernels. */
+ * float), 1 for every type of the kind, T for its TOSA types only, C for
+ * its CAST_ONLY types only (the fp8 types, which the other flags leave
+ * out: only CAST has kernels for them), 0 for none.  Strings have no
+ * kernels. */
 #define EW_KIND_FLAG_BCAST_KIND_BOOL(b, s, u, f) b
 #define EW_KIND_FLAG_BCAST_KIND_SIGNED(b, s, u, f) s
 #define EW_KIND_FLAG_BCAST_KIND_UNSIGNED(b, s, u, f) u
@@ -84,6 +90,12 @@ const ew_row *bcast__ew_row_at(size_t index);
 #define EW_WHEN_1_1(...) EW_CALL_(__VA_ARGS__)
 #define EW_WHEN_T_0(...)
 #define EW_WHEN_T_1(...) EW_CALL_(__VA_ARGS__)
+#define EW_WHEN_0_CAST_ONLY(...)
+#define EW_WHEN_1_CAST_ONLY(...)
+#define EW_WHEN_T_CAST_ONLY(...)
+#define EW_WHEN_C_0(...)
+#define EW_WHEN_C_1(...)
+#define EW_WHEN_C_CAST_ONLY(...) EW_CALL_(__VA_ARGS__)
 /* EW_CALL_(X, (args), row) is X(args, row).  The call is made in a
  * replacement list, never inside another macro's argument, so X's
  * expansion is scanned exactly once (the cast kernels' deferred inner loop
@@ -112,6 +124,8 @@ const ew_row *bcast__ew_row_at(size_t index);
  * bfloat16, float32). */
 #define EW_FOR_TOSA_SINT(X, ...) EW_FOR_KINDS_(0, T, 0, 0, X, __VA_ARGS__)
 #define EW_FOR_TOSA_FLOAT(X, ...) EW_FOR_KINDS_(0, 0, 0, T, X, __VA_ARGS__)
+/* The 8-bit floats (float8_e4m3fn, float8_e5m2): CAST's only. */
+#define EW_FOR_FP8(X, ...) EW_FOR_KINDS_(0, 0, 0, C, X, __VA_ARGS__)
 
 /* ------------------------------------------------------------------------ */
 /* Loops.  NAME is the instance; TA/LA the input storage type and load, VA
@@ -207,6 +221,29 @@ const ew_row *bcast__ew_row_at(size_t index);
 #define EW_HALF_ew_bf16_load 0
 #define EW_HALF_ew_f16_store 1
 #define EW_HALF_ew_bf16_store 1
+/* The 8-bit floats: loaded in place, and stored one by one from a float
+ * block where the row's input is a half coding (float16 -> fp8). */
+#define EW_BLK_ST_EACH_(STORE, dst, buf, m)                                   \
+  for (int64_t j_ = 0; j_ < (m); j_++)                                        \
+  (dst)[j_] = STORE((buf)[j_])
+#define EW_BLK_DECL_ew_f8e4m3fn_store EW_BLK_DECL_FLOAT_
+#define EW_BLK_DECL_ew_f8e5m2_store EW_BLK_DECL_FLOAT_
+#define EW_BLK_OUT_ew_f8e4m3fn_store(buf, dst, i) (buf)[i]
+#define EW_BLK_OUT_ew_f8e5m2_store(buf, dst, i) (buf)[i]
+#define EW_BLK_ST_ew_f8e4m3fn_store(dst, buf, m)                              \
+  EW_BLK_ST_EACH_(ew_f8e4m3fn_store, dst, buf, m)
+#define EW_BLK_ST_ew_f8e5m2_store(dst, buf, m)                                \
+  EW_BLK_ST_EACH_(ew_f8e5m2_store, dst, buf, m)
+#define EW_BLK_DECL_ew_f8e4m3fn_load EW_BLK_DECL_NONE_
+#define EW_BLK_DECL_ew_f8e5m2_load EW_BLK_DECL_NONE_
+#define EW_BLK_LD_ew_f8e4m3fn_load EW_BLK_NONE_
+#define EW_BLK_LD_ew_f8e5m2_load EW_BLK_NONE_
+#define EW_BLK_AT_ew_f8e4m3fn_load(buf, src, i) ew_f8e4m3fn_load((src)[i])
+#define EW_BLK_AT_ew_f8e5m2_load(buf, src, i) ew_f8e5m2_load((src)[i])
+#define EW_HALF_ew_f8e4m3fn_load 0
+#define EW_HALF_ew_f8e5m2_load 0
+#define EW_HALF_ew_f8e4m3fn_store 0
+#define EW_HALF_ew_f8e5m2_store 0
 
 /* EW_V3_STEP_(PLAIN, BLOCKED, LA, SR): the step-loop macro of the v3 set,
  * BLOCKED where the row's load LA or store SR is a half coding. */

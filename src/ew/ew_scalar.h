@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "bcast/dtype.h"
+
 /* The attributes as the kernels read them, prepared once per plan. */
 typedef struct ew_params {
   int32_t shift;         /* MUL, int32 */
@@ -90,6 +92,21 @@ static inline uint16_t ew_bf16_store(float f) {
   const uint32_t nan = (u >> 16) | 0x40u;
   const uint32_t is_nan = 0u - (uint32_t)((u & 0x7fffffffu) > 0x7f800000u);
   return (uint16_t)((nan & is_nan) | (rounded & ~is_nan));
+}
+
+/* The 8-bit floats (src/dtype/half.c): exact loads; stores round to
+ * nearest even as MLIR's arith.truncf does. */
+static inline float ew_f8e4m3fn_load(uint8_t b) {
+  return bcast_f8e4m3fn_to_float(b);
+}
+static inline uint8_t ew_f8e4m3fn_store(float f) {
+  return bcast_double_to_f8e4m3fn(f);
+}
+static inline float ew_f8e5m2_load(uint8_t b) {
+  return bcast_f8e5m2_to_float(b);
+}
+static inline uint8_t ew_f8e5m2_store(float f) {
+  return bcast_double_to_f8e5m2(f);
 }
 
 /* Loads and stores of the other types. */
@@ -818,6 +835,34 @@ EW_TOSA_F2I_(i8, int8_t, INT8_MIN, INT8_MAX)
 EW_TOSA_F2I_(i16, int16_t, INT16_MIN, INT16_MAX)
 EW_TOSA_F2I_(i32, int32_t, INT32_MIN, INT32_MAX)
 EW_TOSA_F2I_(i64, int64_t, INT64_MIN, INT64_MAX)
+
+/* 8-bit float -> signed integer of `bits` bits, as MLIR 22's tosa-to-linalg
+ * lowers tosa.cast (the value rounded to even in the 8-bit type first).
+ * Where the type's largest exponent reaches the integer's (bits - 1 <=
+ * max_exp: E4M3FN -> i8, E5M2 -> i8, i16) it clamps: a value not below
+ * 2^(bits-1), NaN included (cmpf uge), gives the maximum, one below
+ * -2^(bits-1) the minimum.  Otherwise it converts and then replaces the
+ * format's infinities, compared unordered (cmpf ueq): +inf by the maximum,
+ * then -inf by the minimum, so a NaN gives the minimum.  E4M3FN has no
+ * infinity and MLIR compares with its NaN pattern instead, which matches
+ * every value: E4M3FN -> i16, i32, i64 gives the minimum for every input
+ * (checked against mlir-opt 22's folding, tests/diff/test_tosa22_fp8.py).
+ * Never unpredictable: the selects decide every case fptosi leaves
+ * poison. */
+static inline int64_t ew_fp8_f2i(float x, int bits, int max_exp,
+                                 int inf_is_nan) {
+  const int64_t max = (int64_t)(UINT64_MAX >> (65 - bits));
+  const int64_t min = -max - 1;
+  const float r = nearbyintf(x);
+  if (bits - 1 <= max_exp) {
+    const float limit = ldexpf(1.0f, bits - 1);
+    if (!(r < limit)) return max;
+    return r < -limit ? min : (int64_t)r;
+  }
+  if (inf_is_nan || isnan(r)) return min;
+  if (isinf(r)) return r > 0 ? max : min;
+  return (int64_t)r;
+}
 
 /* float -> integer, numpy: truncation toward zero, as C's cast; where C
  * leaves it undefined (NaN, inf, out of range) x86-64's conversion

@@ -20,8 +20,9 @@
  * writes one near it. */
 #define NPY_STREAM_HEADER_MAX ((size_t)1 << 24)
 
-/* The descr kind of bfloat16: a 2-byte void, as ml_dtypes saves it. */
-#define NPY_BF16_KIND 'V'
+/* The descr kind of the floats NumPy has no type for, as ml_dtypes saves
+ * them: a void of their size ('<V2' bfloat16, '|V1' both 8-bit floats). */
+#define NPY_VOID_KIND 'V'
 
 /* Decodes one UTF-8 scalar value from s[0..len); strict (no overlongs,
  * surrogates or values above U+10FFFF).  Returns the bytes used, 0 if

@@ -245,8 +245,16 @@ static bcast_status parse_descr(const char *name, npy_header *h,
   }
   if (!has_digits) goto unsupported;
   /* ml_dtypes' bfloat16 has no NumPy type character: numpy.save writes it
-   * as a 2-byte void, '<V2' (see bcast/npy.h). */
-  if (kind == NPY_BF16_KIND && size == 2) {
+   * as a 2-byte void, '<V2' (see bcast/npy.h).  Its two 8-bit floats are
+   * both '|V1', so such a file does not say which it holds. */
+  if (kind == NPY_VOID_KIND && size == 1)
+    return bcast__fail(diag, BCAST_UNSUPPORTED,
+                       "%s: dtype '%s' is a 1-byte void, which ml_dtypes "
+                       "writes for float8_e4m3fn and float8_e5m2 alike: bcast "
+                       "cannot tell which, and reads no 8-bit float .npy "
+                       "(it writes them so)",
+                       name, h->descr);
+  if (kind == NPY_VOID_KIND && size == 2) {
     h->dtype = BCAST_BFLOAT16;
     h->item_bytes = 2;
     h->swap = h->data_big_endian != bcast__host_big_endian();

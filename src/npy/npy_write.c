@@ -298,7 +298,9 @@ static bcast_status describe(const bcast_tensor *t,
     default:
       break;
     }
-    if (t->dtype == BCAST_BFLOAT16) npy_kind = NPY_BF16_KIND;
+    /* bfloat16 and the 8-bit floats: a void of their size (ml_dtypes). */
+    if (!npy_kind && bcast_dtype_kind_of(t->dtype) == BCAST_KIND_FLOAT)
+      npy_kind = NPY_VOID_KIND;
     if (!npy_kind)
       return bcast__fail(diag, BCAST_UNSUPPORTED,
                          "%s: %s cannot be stored in a .npy file", path,

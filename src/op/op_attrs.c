@@ -72,11 +72,15 @@ static void format_scalar(const bcast_scalar *s, char *buf, size_t cap) {
 /* The bound rule. */
 
 /* A double rounded to the floating type it clamps (to nearest even),
- * once: float16 and bfloat16 straight from the double (src/dtype/half.c),
- * float32 and float64 by C's conversion.  Other types keep the double. */
+ * once: float16, bfloat16 and the 8-bit floats straight from the double
+ * (src/dtype/half.c), float32 and float64 by C's conversion.  Other types
+ * keep the double. */
 #define OP_ROUND_PLAIN(VT, v) (VT)(v)
 #define OP_ROUND_HALF(VT, v) bcast_half_to_float(bcast_double_to_half(v))
 #define OP_ROUND_BF16(VT, v) bcast_bf16_to_float(bcast_double_to_bf16(v))
+#define OP_ROUND_F8E4M3FN(VT, v)                                              \
+  bcast_f8e4m3fn_to_float(bcast_double_to_f8e4m3fn(v))
+#define OP_ROUND_F8E5M2(VT, v) bcast_f8e5m2_to_float(bcast_double_to_f8e5m2(v))
 #define OP_ROUND_CASE_BCAST_KIND_FLOAT(ID, VT, coding)                        \
   case BCAST_##ID:                                                            \
     return OP_ROUND_##coding(VT, v);

@@ -10,7 +10,11 @@
 
 /* TOSA 1.0.2 CAST modes (tosa.xml): bool <-> i8/i16/i32; integer widening
  * and narrowing; integers -> fp16/bf16/fp32; fp16/fp32 -> integers;
- * bf16 -> integers and fp32; fp16 <-> fp32; fp32 -> bf16. */
+ * bf16 -> integers and fp32; fp16 <-> fp32; fp32 -> bf16; and EXT-FP8E4M3
+ * and EXT-FP8E5M2's fp8 <-> fp16/bf16/fp32 (bf16 with EXT-BF16 too; MLIR
+ * 22's TosaComplianceData.h.inc lists the same). */
+#define TOSA_FP8_PEERS                                                        \
+  (BCAST_TYPE_BIT(FLOAT16) | BCAST_TYPE_BIT(BFLOAT16) | BCAST_TYPE_BIT(FLOAT32))
 static const uint32_t tosa_cast[BCAST_DTYPE_COUNT] = {
     [BCAST_BOOL] = BCAST_TYPES_TINT,
     [BCAST_INT8] = BCAST_TYPES_BOOL | BCAST_TYPE_BIT(INT16) |
@@ -19,10 +23,14 @@ static const uint32_t tosa_cast[BCAST_DTYPE_COUNT] = {
                     BCAST_TYPE_BIT(INT32) | BCAST_TYPES_TFP,
     [BCAST_INT32] = BCAST_TYPES_BOOL | BCAST_TYPE_BIT(INT8) |
                     BCAST_TYPE_BIT(INT16) | BCAST_TYPES_TFP,
-    [BCAST_FLOAT16] = BCAST_TYPES_TINT | BCAST_TYPE_BIT(FLOAT32),
-    [BCAST_BFLOAT16] = BCAST_TYPES_TINT | BCAST_TYPE_BIT(FLOAT32),
-    [BCAST_FLOAT32] =
-        BCAST_TYPES_TINT | BCAST_TYPE_BIT(FLOAT16) | BCAST_TYPE_BIT(BFLOAT16),
+    [BCAST_FLOAT16] =
+        BCAST_TYPES_TINT | BCAST_TYPE_BIT(FLOAT32) | BCAST_TYPES_FP8,
+    [BCAST_BFLOAT16] =
+        BCAST_TYPES_TINT | BCAST_TYPE_BIT(FLOAT32) | BCAST_TYPES_FP8,
+    [BCAST_FLOAT32] = BCAST_TYPES_TINT | BCAST_TYPE_BIT(FLOAT16) |
+                      BCAST_TYPE_BIT(BFLOAT16) | BCAST_TYPES_FP8,
+    [BCAST_FLOAT8_E4M3FN] = TOSA_FP8_PEERS,
+    [BCAST_FLOAT8_E5M2] = TOSA_FP8_PEERS,
 };
 
 /* MLIR 22's dialect: the types its tosa-to-linalg lowers for these ops
@@ -30,11 +38,13 @@ static const uint32_t tosa_cast[BCAST_DTYPE_COUNT] = {
  * follow from the op table's TOSA column, so a new row needs nothing here:
  * an op that takes some signed integer takes int8..int64 (intdiv, whose
  * ODS type is Int32_64, int32 and int64 only), one that takes a float
- * takes float64 too.  CAST goes between any two of these types but
- * float16 and bfloat16. */
+ * takes float64 too.  CAST goes between any two of these types and the
+ * 8-bit floats but float16 and bfloat16, and the two 8-bit floats (arith
+ * has no truncf or extf between types of one width, and mlir-opt 22's
+ * tosa-to-linalg fails on them). */
 #define MLIR_SINT (BCAST_TYPES_TINT | BCAST_TYPE_BIT(INT64))
 #define MLIR_FLOAT (BCAST_TYPES_TFP | BCAST_TYPE_BIT(FLOAT64))
-#define MLIR_CAST (MLIR_SINT | MLIR_FLOAT | BCAST_TYPES_BOOL)
+#define MLIR_CAST (MLIR_SINT | MLIR_FLOAT | BCAST_TYPES_BOOL | BCAST_TYPES_FP8)
 
 static uint32_t mlir_types(const bcast_op_info *info) {
   uint32_t types = info->tosa_types;
@@ -107,9 +117,13 @@ uint32_t bcast_op_cast_targets_in(bcast_dtype in, bcast_profile profile,
     return (BCAST_TYPES_ALL & (1u << in)) ? BCAST_TYPES_ALL : 0;
   if (tables == BCAST_TYPE_TABLES_TOSA_1_0) return tosa_cast[in];
   if (!(MLIR_CAST & (1u << in))) return 0;
-  /* arith.truncf / extf have no float16 <-> bfloat16 (neither is wider). */
+  /* arith.truncf / extf have no float16 <-> bfloat16 and no float8_e4m3fn
+   * <-> float8_e5m2 (neither is wider). */
   const uint32_t halves = BCAST_TYPE_BIT(FLOAT16) | BCAST_TYPE_BIT(BFLOAT16);
-  return MLIR_CAST & ~(1u << in) & ((halves >> in) & 1u ? ~halves : ~0u);
+  const uint32_t same_width = (halves >> in) & 1u             ? halves
+                              : (BCAST_TYPES_FP8 >> in) & 1u ? BCAST_TYPES_FP8
+                                                             : 0u;
+  return MLIR_CAST & ~(1u << in) & ~same_width;
 }
 
 uint32_t bcast_op_cast_targets(bcast_dtype in, bcast_profile profile) {

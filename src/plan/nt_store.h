@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "core/machine.h"
+#include "plan/tune.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -27,20 +28,23 @@
 #define BCAST__HAVE_NT_STORE 0
 #endif
 
-/* Outputs at least this large are written with non-temporal stores, by
- * the copy kernels and by element-wise plans alike: a quarter of the
- * last-level cache one core can count on, derived once per process from
- * the machine and overridable with BCAST_NT_STORE_MIN_BYTES
- * (src/core/machine.h, docs/thresholds.md).  Below it the output can still
- * be in cache when the caller reads it. */
+/* The size from which outputs are written with non-temporal stores, by
+ * the copy kernels and by element-wise plans alike (src/plan/tune.h: the
+ * environment's, a calibration's, or a quarter of the last-level cache one
+ * core can count on).  Below it the output can still be in cache when the
+ * caller reads it. */
 static inline int64_t bcast__nt_store_min_bytes(void) {
-  return bcast__machine_get()->nt_store_min_bytes;
+  return bcast__tuned_nt_store_min();
 }
 
 /* Copies bytes from src (any alignment) to dst (any alignment) with
  * non-temporal stores for the whole 64-byte lines of dst and ordinary ones for
  * the part of a line before the first and after the last.  Unfenced. */
 void bcast__nt_store_copy(char *dst, const char *src, int64_t bytes);
+
+/* The same copy with ordinary stores only (memcpy may itself switch to
+ * non-temporal stores for large sizes): the calibration's other side. */
+void bcast__ordinary_store_copy(char *dst, const char *src, int64_t bytes);
 
 /* Makes this thread's non-temporal stores visible to every later load. */
 static inline void bcast__nt_store_fence(void) {

@@ -247,17 +247,19 @@ static void plan_run_range(const bcast_plan *plan, char *const *base,
 }
 
 /* Whether the plan runs on several threads, and how many.  Outputs
- * smaller than the machine's parallel_min_bytes (half an L2, or
- * BCAST_PARALLEL_MIN_BYTES; core/machine.h) run on one thread: below it,
- * waking a second thread costs more than it saves. */
+ * smaller than the parallel threshold (plan/tune.h: the environment's, a
+ * calibration's, or half an L2) run on one thread: below it, waking a
+ * second thread costs more than it saves. */
 static int plan_threads(const bcast_plan *plan, int threads) {
-#ifdef _OPENMP
-  if (threads == 1) return 1;
   int64_t out_bytes;
   if (__builtin_mul_overflow(plan->elem_count, plan->elem_bytes[0],
                              &out_bytes))
     out_bytes = INT64_MAX;
-  if (out_bytes < bcast__machine_get()->parallel_min_bytes) return 1;
+  /* A large run is where the lazy calibration happens (plan/tune.h). */
+  bcast__tune_lazy(out_bytes);
+#ifdef _OPENMP
+  if (threads == 1) return 1;
+  if (out_bytes < bcast__tuned_parallel_min()) return 1;
   if (threads <= 0) threads = omp_get_max_threads();
   return threads;
 #else

@@ -20,6 +20,7 @@
 #include "core/diag.h"
 #include "ew/ew_plan.h"
 #include "npy/npy_common.h"
+#include "plan/tune.h"
 #include "tensor/buffer.h"
 
 /* One output and what fills it. */
@@ -358,11 +359,13 @@ static bcast_status op_layout(bcast_op op, const bcast_op_attrs *attrs,
   return BCAST_OK;
 }
 
-bcast_status
-bcast_npy_save_op(const char *path, bcast_op op, const bcast_op_attrs *attrs,
-                  size_t n_inputs, const bcast_tensor *inputs,
-                  const bcast_ew_options *ew_options, int64_t memory_bytes,
-                  const bcast_save_options *options, bcast_diag *diag) {
+static bcast_status save_op(const char *path, bcast_op op,
+                            const bcast_op_attrs *attrs, size_t n_inputs,
+                            const bcast_tensor *inputs,
+                            const bcast_ew_options *ew_options,
+                            int64_t memory_bytes,
+                            const bcast_save_options *options,
+                            bcast_diag *diag) {
   if (!path || (n_inputs && !inputs))
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                        "bcast_npy_save_op: NULL argument");
@@ -404,12 +407,12 @@ static void squeeze_broadcast(const bcast_tensor *array, bcast_tensor *out) {
     if (out->stride_bytes[d] == 0 && out->shape[d] > 1) out->shape[d] = 1;
 }
 
-bcast_status bcast_npy_save_views(size_t n, const char *const *paths,
-                                  const bcast_tensor *arrays,
-                                  const bcast_npy_write_opts *opts,
-                                  int64_t memory_bytes,
-                                  const bcast_save_options *options,
-                                  bcast_diag *diag) {
+static bcast_status save_views(size_t n, const char *const *paths,
+                               const bcast_tensor *arrays,
+                               const bcast_npy_write_opts *opts,
+                               int64_t memory_bytes,
+                               const bcast_save_options *options,
+                               bcast_diag *diag) {
   if (n && (!paths || !arrays))
     return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                        "bcast_npy_save_views: NULL argument");
@@ -437,5 +440,33 @@ bcast_status bcast_npy_save_views(size_t n, const char *const *paths,
   }
   if (st == BCAST_OK) st = save_jobs(n, jobs, memory_bytes, options, diag);
   bcast__free(jobs);
+  return st;
+}
+
+/* The public calls work within the caller's memory bound: the lazy
+ * calibration, whose buffers would exceed it, waits for a call without
+ * one (src/plan/tune.h). */
+bcast_status
+bcast_npy_save_op(const char *path, bcast_op op, const bcast_op_attrs *attrs,
+                  size_t n_inputs, const bcast_tensor *inputs,
+                  const bcast_ew_options *ew_options, int64_t memory_bytes,
+                  const bcast_save_options *options, bcast_diag *diag) {
+  bcast__tune_hold(1);
+  const bcast_status st = save_op(path, op, attrs, n_inputs, inputs,
+                                  ew_options, memory_bytes, options, diag);
+  bcast__tune_hold(-1);
+  return st;
+}
+
+bcast_status bcast_npy_save_views(size_t n, const char *const *paths,
+                                  const bcast_tensor *arrays,
+                                  const bcast_npy_write_opts *opts,
+                                  int64_t memory_bytes,
+                                  const bcast_save_options *options,
+                                  bcast_diag *diag) {
+  bcast__tune_hold(1);
+  const bcast_status st =
+      save_views(n, paths, arrays, opts, memory_bytes, options, diag);
+  bcast__tune_hold(-1);
   return st;
 }

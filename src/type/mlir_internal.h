@@ -87,11 +87,16 @@ bcast_status bcast__tosa_clamp_bounds(const bcast_mlir_op *op,
 bcast_status bcast__tosa_mul_shift(const bcast_mlir_op *op, bcast_diag *diag);
 bcast_status bcast__tosa_negate_zero_points(const bcast_mlir_op *op,
                                             bcast_diag *diag);
-/* nan_mode as MLIR 22 parses it, before any other check: an identifier
- * naming no mode in the custom form, or a value other than the enum in
- * the generic form, is an error (BCAST_PARSE) in mlir-opt's words; the
- * custom form's other values are dropped (bcast_mlir_nan_mode_dropped). */
-bcast_status bcast__tosa_nan_mode(const bcast_mlir_op *op, bcast_diag *diag);
+/* What mlir-opt 22 refuses in an element-wise TOSA op's attributes before
+ * its verifier runs: nan_mode as its parser reads it (an identifier naming
+ * no mode in the custom form, a value other than the enum in the generic
+ * form: BCAST_PARSE; the custom form's other values are dropped, see
+ * bcast_mlir_nan_mode_dropped), a clamp bound typed as a float but written
+ * as an integer (BCAST_PARSE), and arithmetic_right_shift's required bool
+ * round (BCAST_INVALID_ARGUMENT).  In mlir-opt's words; *at (at may be
+ * NULL) gets the position mlir-opt reports, or NULL for the op's. */
+bcast_status bcast__tosa_attr_syntax(const bcast_mlir_op *op, const char **at,
+                                     bcast_diag *diag);
 /* Whether a nan_mode value as written is one MLIR 22's custom form drops
  * (not the enum: a string, a number). */
 int bcast__mlir_nan_mode_value_dropped(const char *text, size_t len);

@@ -563,7 +563,7 @@ bcast_status bcast_mlir_verify_op(const bcast_mlir_op *op,
      * check comes before the shape check except in unary ops (the shape
      * trait is listed first) and tosa.select (its verifier runs after the
      * broadcast trait). */
-    if ((st = bcast__tosa_nan_mode(op, diag)) != BCAST_OK ||
+    if ((st = bcast__tosa_attr_syntax(op, NULL, diag)) != BCAST_OK ||
         (st = tosa_type_constraints(op, &v, info, diag)) != BCAST_OK)
       return st;
     switch (info->verifier) {
@@ -892,6 +892,15 @@ bcast_status bcast_mlir_verify(const bcast_mlir_op *op,
     verdict->profile = BCAST_PROFILE_XLA;
     verdict->has_dims = 1;
     return verify_explicit(op, key, value, verdict, diag);
+  }
+  if (tosa_op && verdict->profile == BCAST_PROFILE_TOSA) {
+    /* Parser errors are reported where mlir-opt's parser stops. */
+    const char *at = NULL;
+    bcast_status st = bcast__tosa_attr_syntax(op, &at, diag);
+    if (st != BCAST_OK) {
+      if (at) bcast__mlir_op_position(op, at, &verdict->line, &verdict->col);
+      return st;
+    }
   }
   return bcast_mlir_verify_op(op, verdict->profile, diag);
 }

@@ -402,13 +402,21 @@ int bcast_mlir_nan_mode_dropped(const bcast_mlir_op *op,
   return 1;
 }
 
-bcast_status bcast__tosa_nan_mode(const bcast_mlir_op *op, bcast_diag *diag) {
+/* The first character after blanks from p, not beyond end. */
+static const char *next_token(const char *p, const char *end) {
+  while (p < end && is_blank(*p)) p++;
+  return p;
+}
+
+static bcast_status nan_mode_syntax(const bcast_mlir_op *op, const char **at,
+                                    bcast_diag *diag) {
   bcast_mlir_span key, v;
   text_span name;
   if (!nan_mode_entry(op, &key, &v)) return BCAST_OK;
   const nan_mode_text kind = nan_mode_kind(v, &name);
   if (kind == NAN_MODE_ENUM) return BCAST_OK;
   const int custom = op->custom.len > 0;
+  const int wrapped = name.p != trimmed(v.text, v.len).p;
   if (custom && kind == NAN_MODE_OTHER) return BCAST_OK; /* dropped */
   if (!diag) return BCAST_PARSE;
   const int n = (int)(v.len > 200 ? 200 : v.len);
@@ -416,9 +424,25 @@ bcast_status bcast__tosa_nan_mode(const bcast_mlir_op *op, bcast_diag *diag) {
               "nan_mode = %.*s is not one of MLIR 22's NaN modes (write "
               "nan_mode = PROPAGATE or nan_mode = IGNORE)",
               n, v.text);
-  if (custom) {
+  if (wrapped) {
+    /* The enum attribute's own parser, at the name it cannot read. */
+    *at = name.p;
+    bcast__mlir_message(diag, 0,
+                        "expected ::mlir::tosa::NanPropagationMode to be one "
+                        "of: PROPAGATE, IGNORE");
+  } else if (custom) {
+    /* The custom parser reads the keyword, then reports at what follows. */
+    text_span t = trimmed(v.text, v.len);
+    *at = next_token(t.p + t.n, op->attrs.text + op->attrs.len);
     bcast__mlir_message(diag, 0, "custom op '%.*s' invalid nan_mode value: %.*s",
                         (int)op->name_len, op->name, (int)name.n, name.p);
+  } else if (kind == NAN_MODE_BAD_NAME) {
+    /* A bare identifier is no attribute value in a generic dictionary;
+     * the parser reports it just after the '=' it read last. */
+    const char *p = name.p;
+    while (p > key.text && *(p - 1) != '=') p--;
+    *at = p;
+    bcast__mlir_message(diag, 0, "expected attribute value");
   } else if (op->properties.len > 0 && key.text >= op->properties.text &&
              key.text < op->properties.text + op->properties.len) {
     text_span dict = trimmed(op->properties.text, op->properties.len);
@@ -434,6 +458,99 @@ bcast_status bcast__tosa_nan_mode(const bcast_mlir_op *op, bcast_diag *diag) {
                         "Supported NaN propagation strategies");
   }
   return BCAST_PARSE;
+}
+
+/* A clamp bound typed as a float must be written as one: MLIR's parser
+ * refuses a decimal integer ("-1 : f64") and a negated hex bit pattern,
+ * at the bound's first digit.  bcast's own note carries the hint
+ * mlir-opt gives as a note of its own ("add a trailing dot ..."). */
+static bcast_status clamp_bound_syntax(const bcast_mlir_op *op,
+                                       const char **at, bcast_diag *diag) {
+  static const char *const names[] = {"min_val", "max_val"};
+  for (size_t k = 0; k < 2; k++) {
+    bcast_mlir_span key, v;
+    bound b;
+    if (!bcast_mlir_op_attr(op, names[k], &key, &v)) continue;
+    read_bound(v, &b);
+    const int float_type = b.type.n > 1 && (b.type.p[0] == 'f' ||
+                                            span_eq(b.type, "bf16"));
+    if (!float_type || b.is_bool || b.is_float_literal || b.value.n == 0)
+      continue;
+    const int neg = b.value.p[0] == '-' || b.value.p[0] == '+';
+    const int hex = b.value.n > (size_t)neg + 1 && b.value.p[neg] == '0' &&
+                    (b.value.p[neg + 1] == 'x' || b.value.p[neg + 1] == 'X');
+    if (hex && !neg) continue; /* a bit pattern */
+    if (!diag) return BCAST_PARSE;
+    *at = b.value.p + neg;
+    bcast__fail(diag, BCAST_PARSE,
+                "tosa.clamp: %s = %.*s : %.*s is not a float literal: %s",
+                names[k], (int)b.value.n, b.value.p, (int)b.type.n, b.type.p,
+                hex ? "a hex bit pattern takes no sign"
+                    : "add a trailing dot to make the literal a float");
+    bcast__mlir_message(diag, 0, "%s",
+                        hex ? "hexadecimal float literal should not have a "
+                              "leading minus"
+                            : "unexpected decimal integer literal for a "
+                              "floating point value");
+    return BCAST_PARSE;
+  }
+  return BCAST_OK;
+}
+
+/* tosa.arithmetic_right_shift's round: a required bool attribute (ODS). */
+static bcast_status round_attr(const bcast_mlir_op *op, const char **at,
+                               bcast_diag *diag) {
+  bcast_mlir_span key, v;
+  if (!bcast_mlir_op_attr(op, "round", &key, &v)) {
+    if (!diag) return BCAST_INVALID_ARGUMENT;
+    bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                "tosa.arithmetic_right_shift needs its round attribute "
+                "(round = true or round = false)");
+    bcast__mlir_message(diag, 1, "requires attribute 'round'");
+    return BCAST_INVALID_ARGUMENT;
+  }
+  /* A BoolAttr is an i1 IntegerAttr: "true", "false", "1 : i1", "0 : i1". */
+  text_span t = trimmed(v.text, v.len);
+  bound b;
+  read_bound(v, &b);
+  if (span_eq(b.type, "i1") &&
+      (b.is_bool || span_eq(b.value, "0") || span_eq(b.value, "1")))
+    return BCAST_OK;
+  if (!diag) return BCAST_INVALID_ARGUMENT;
+  bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+              "tosa.arithmetic_right_shift: round = %.*s is not a bool "
+              "(round = true or round = false)",
+              (int)(t.n > 200 ? 200 : t.n), t.p);
+  if (op->custom.len > 0) {
+    /* The custom parser verifies the dictionary it read, at its '{'. */
+    *at = op->attrs.len ? op->attrs.text : NULL;
+    bcast__mlir_message(diag, 0,
+                        "custom op '%.*s' '%.*s' op attribute 'round' failed "
+                        "to satisfy constraint: bool attribute",
+                        (int)op->name_len, op->name, (int)op->name_len,
+                        op->name);
+  } else {
+    bcast__mlir_message(diag, 1,
+                        "attribute 'round' failed to satisfy constraint: "
+                        "bool attribute");
+  }
+  return BCAST_INVALID_ARGUMENT;
+}
+
+bcast_status bcast__tosa_attr_syntax(const bcast_mlir_op *op, const char **at,
+                                     bcast_diag *diag) {
+  const char *where = NULL;
+  bcast_op id;
+  bcast_status st = nan_mode_syntax(op, &where, diag);
+  if (st == BCAST_OK && bcast_op_lookup(op->name, op->name_len, &id) ==
+                            BCAST_OK) {
+    if (id == BCAST_OP_CLAMP)
+      st = clamp_bound_syntax(op, &where, diag);
+    else if (id == BCAST_OP_ARITHMETIC_RIGHT_SHIFT)
+      st = round_attr(op, &where, diag);
+  }
+  if (at) *at = where;
+  return st;
 }
 
 int bcast__mlir_nan_mode_value_dropped(const char *text, size_t len) {

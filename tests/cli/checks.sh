@@ -20,6 +20,8 @@ quiet() {
     return 1
   fi
 }
+# equals GOT WANT: string equality, showing both when they differ.
+equals() { [ "$1" = "$2" ] || { echo "'$1' is not '$2'"; return 1; }; }
 # has FILE PATTERN / lacks FILE PATTERN: grep, showing FILE when wrong.
 has() { grep -q -- "$2" "$1" || { echo "'$2' not in $1:"; cat "$1"; return 1; }; }
 lacks() { ! grep -q -- "$2" "$1" || { echo "'$2' in $1:"; cat "$1"; return 1; }; }

@@ -144,14 +144,14 @@ for cc in $compilers; do
 done
 # The OpenMP runtime the library was built with, by its library name.
 if grep -q '^BCAST_OPENMP:BOOL=ON' "$build/CMakeCache.txt"; then
-  check grep -qE '^Libs.private: -lm .*-l(gomp|omp) -pthread$' "$libdir/pkgconfig/bcast.pc"
+  check grep -qE '^Libs.private: -lm -lz .*-l(gomp|omp) -pthread$' "$libdir/pkgconfig/bcast.pc"
   check has "$build/bcastConfig.cmake" "set(bcast_OPENMP ON)"
   check has "$libdir/cmake/bcast/bcastConfig.cmake" "find_dependency(OpenMP"
 fi
 # Built without OpenMP, the package names no OpenMP runtime.
 check quiet cmake -S "$src" -B "$tmp/noomp" -DBCAST_OPENMP=OFF -DBCAST_BUILD_TESTS=OFF \
   -DBCAST_BUILD_TOOLS=OFF -DBCAST_BUILD_BENCH=OFF
-check has "$tmp/noomp/bcast.pc.in" "^Libs.private: -lm$"
+check has "$tmp/noomp/bcast.pc.in" "^Libs.private: -lm -lz$"
 check has "$tmp/noomp/bcastConfig.cmake" "set(bcast_OPENMP OFF)"
 
 summary

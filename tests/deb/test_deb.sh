@@ -6,7 +6,8 @@
 #      architecture, maintainer, section, a summary and a long description;
 #      Depends naming libc6, libgomp1, zlib1g, python3 for this
 #      interpreter's release and python3-numpy, each met on this machine;
-#      the shlibs entry of libbcast.so.0, ldconfig in postinst and postrm,
+#      the shlibs entry of libbcast.so.0, dpkg's ldconfig trigger (not
+#      ldconfig in postinst and postrm, which lintian refuses),
 #      the module byte-compiled by postinst and cleaned by prerm;
 #      every file under /usr, owned by root; nothing of the source tree's
 #      headers or Python package missing; no debug sections;
@@ -32,7 +33,6 @@ ext_suffix=$("$py" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUF
 
 # (a) The control data.
 field() { dpkg-deb -f "$deb" "$1"; }
-equals() { [ "$1" = "$2" ] || { echo "'$1' is not '$2'"; return 1; }; }
 check equals "$(field Package)" bcast
 check equals "$(field Version)" "$version"
 check equals "$(field Architecture)" "$arch"
@@ -71,8 +71,9 @@ check equals "$(cat "$tmp/control/shlibs")" "libbcast 0 bcast (>= $version)"
 for script in postinst prerm postrm; do
   check sh -n "$tmp/control/$script"
 done
-check grep -q '^[[:space:]]*ldconfig$' "$tmp/control/postinst"
-check grep -q '^[[:space:]]*ldconfig$' "$tmp/control/postrm"
+check equals "$(cat "$tmp/control/triggers")" "activate-noawait ldconfig"
+check lacks "$tmp/control/postinst" "^[[:space:]]*ldconfig"
+check lacks "$tmp/control/postrm" "^[[:space:]]*ldconfig"
 check grep -q '^[[:space:]]*py3compile -p bcast$' "$tmp/control/postinst"
 check grep -q '^[[:space:]]*py3clean -p bcast$' "$tmp/control/prerm"
 dpkg-deb -c "$deb" > "$tmp/contents"

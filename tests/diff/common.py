@@ -31,6 +31,76 @@ LLVM_PIPELINE = ("builtin.module(func.func(tosa-to-arith{include-apply-rescale=t
                  "reconcile-unrealized-casts)")
 
 
+# mlir-opt 22's own lowering of TOSA, before LLVM_PIPELINE.
+MLIR_OWN = ("builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,"
+            "tosa-to-arith{include-apply-rescale=true},tosa-to-tensor))")
+
+
+def print_bits_lines(p, value, shape, et):
+    """Lines of a function body that print tensor VALUE (static SHAPE,
+    element type ET) through printMemrefI64 as the i64 bit patterns of its
+    elements (floats as their bits, integers sign-extended, i1 as 0 / 1);
+    names start with P."""
+    dims = "".join("%dx" % d for d in shape)
+    t, ti, mref = ("tensor<%s%s>" % (dims, et), "tensor<%si64>" % dims,
+                   "memref<%si64>" % dims)
+    iv = ", ".join("d%d" % d for d in range(len(shape)))
+    idm = "affine_map<(%s) -> (%s)>" % (iv, iv)
+    conv = {"f64": ["{p}_y = arith.bitcast {p}_b : f64 to i64"],
+            "f32": ["{p}_z = arith.bitcast {p}_b : f32 to i32",
+                    "{p}_y = arith.extui {p}_z : i32 to i64"],
+            "f16": ["{p}_z = arith.bitcast {p}_b : f16 to i16",
+                    "{p}_y = arith.extui {p}_z : i16 to i64"],
+            "bf16": ["{p}_z = arith.bitcast {p}_b : bf16 to i16",
+                     "{p}_y = arith.extui {p}_z : i16 to i64"],
+            "i1": ["{p}_y = arith.extui {p}_b : i1 to i64"],
+            "i64": ["{p}_y = arith.addi {p}_b, {p}_zero : i64"]}.get(
+                et, ["{p}_y = arith.extsi {p}_b : %s to i64" % et])
+    L = ["  %s_zero = arith.constant 0 : i64" % p,
+         "  %s_e = tensor.empty() : %s" % (p, ti),
+         "  %s_i = linalg.generic {indexing_maps = [%s, %s], iterator_types = [%s]} "
+         "ins(%s : %s) outs(%s_e : %s) {" % (p, idm, idm,
+                                             ", ".join(['"parallel"'] * len(shape)),
+                                             value, t, p, ti),
+         "  ^bb0(%s_b: %s, %s_o: i64):" % (p, et, p)]
+    L += ["    " + c.format(p=p) for c in conv]
+    L += ["    linalg.yield %s_y : i64" % p, "  } -> %s" % ti,
+          "  %s_m = bufferization.to_buffer %s_i : %s to %s" % (p, p, ti, mref),
+          "  %s_u = memref.cast %s_m : %s to memref<*xi64>" % (p, p, mref),
+          "  call @printMemrefI64(%s_u) : (memref<*xi64>) -> ()" % p]
+    return L
+
+
+def run_lowered(text, wd, tag, pre=None):
+    """Runs @main of module TEXT (written to WD/TAG.mlir): through PRE
+    first when given (MLIR_OWN: mlir-opt's own lowering), then
+    LLVM_PIPELINE and mlir-runner.  Returns the values of each printed
+    memref, in order, and "" -- or None and what failed."""
+    import re
+    path = os.path.join(wd, tag + ".mlir")
+    with open(path, "w") as f:
+        f.write(text)
+    if pre:
+        r = mlir_opt(path, pipeline=pre)
+        if r.returncode:
+            return None, r.stderr[-3000:]
+        path = os.path.join(wd, tag + ".pre.mlir")
+        with open(path, "w") as f:
+            f.write(r.stdout)
+    r = mlir_opt(path, pipeline=LLVM_PIPELINE)
+    if r.returncode:
+        return None, r.stderr[-3000:]
+    llvm = os.path.join(wd, tag + ".llvm.mlir")
+    with open(llvm, "w") as f:
+        f.write(r.stdout)
+    r = mlir_runner(llvm)
+    if r.returncode:
+        return None, r.stdout[-2000:] + r.stderr[-2000:]
+    blocks = r.stdout.split("Unranked Memref")[1:]
+    return [[int(v) for v in re.findall(r"-?\d+", b.split("data =", 1)[1])]
+            for b in blocks], ""
+
+
 def executable(*paths):
     return all(os.access(p, os.X_OK) for p in paths)
 

@@ -43,8 +43,7 @@ import numpy as np
 
 import common
 
-MLIR_OWN = ("builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,"
-            "tosa-to-arith{include-apply-rescale=true},tosa-to-tensor))")
+MLIR_OWN = common.MLIR_OWN
 
 # Element type -> (numpy storage type, bits, float?).
 ET = {"i1": (np.bool_, 1, False), "i8": (np.int8, 8, False),
@@ -214,56 +213,8 @@ def call_text(case, idx, xs):
     types = ", ".join(ttype(e) for e in case.ins)
     out = ttype(case.out)
     L.append(f"  {p}_r = call @{case.name}({vals}) : ({types}) -> {out}")
-    et = case.out
-    conv = {"f64": ["{p}_y = arith.bitcast {p}_b : f64 to i64"],
-            "f32": ["{p}_z = arith.bitcast {p}_b : f32 to i32",
-                    "{p}_y = arith.extui {p}_z : i32 to i64"],
-            "f16": ["{p}_z = arith.bitcast {p}_b : f16 to i16",
-                    "{p}_y = arith.extui {p}_z : i16 to i64"],
-            "bf16": ["{p}_z = arith.bitcast {p}_b : bf16 to i16",
-                     "{p}_y = arith.extui {p}_z : i16 to i64"],
-            "i1": ["{p}_y = arith.extui {p}_b : i1 to i64"],
-            "i64": ["{p}_y = arith.addi {p}_b, {p}_zero : i64"]}.get(
-                et, [f"{{p}}_y = arith.extsi {{p}}_b : {et} to i64"])
-    idm = "affine_map<(d0) -> (d0)>"
-    L.append(f"  {p}_zero = arith.constant 0 : i64")
-    L.append(f"  {p}_e = tensor.empty() : {ttype('i64')}")
-    L.append(f"  {p}_i = linalg.generic {{indexing_maps = [{idm}, {idm}], "
-             f'iterator_types = ["parallel"]}} ins({p}_r : {out}) '
-             f"outs({p}_e : {ttype('i64')}) {{")
-    L.append(f"  ^bb0({p}_b: {et}, {p}_o: i64):")
-    L += ["    " + c.format(p=p) for c in conv]
-    L.append(f"    linalg.yield {p}_y : i64")
-    L.append(f"  }} -> {ttype('i64')}")
-    L.append(f"  {p}_m = bufferization.to_buffer {p}_i : {ttype('i64')} to memref<{N}xi64>")
-    L.append(f"  {p}_u = memref.cast {p}_m : memref<{N}xi64> to memref<*xi64>")
-    L.append(f"  call @printMemrefI64({p}_u) : (memref<*xi64>) -> ()")
+    L += common.print_bits_lines(p, f"{p}_r", [N], case.out)
     return "\n".join(L) + "\n"
-
-
-def run_module(text, wd, tag, pre=None):
-    path = os.path.join(wd, tag + ".mlir")
-    with open(path, "w") as f:
-        f.write(text)
-    if pre:
-        r = common.mlir_opt(path, pipeline=pre)
-        if r.returncode:
-            return None, r.stderr[-3000:]
-        path = os.path.join(wd, tag + ".pre.mlir")
-        with open(path, "w") as f:
-            f.write(r.stdout)
-    r = common.mlir_opt(path, pipeline=common.LLVM_PIPELINE)
-    if r.returncode:
-        return None, r.stderr[-3000:]
-    llvm = os.path.join(wd, tag + ".llvm.mlir")
-    with open(llvm, "w") as f:
-        f.write(r.stdout)
-    r = common.mlir_runner(llvm)
-    if r.returncode:
-        return None, r.stdout[-2000:] + r.stderr[-2000:]
-    blocks = r.stdout.split("Unranked Memref")[1:]
-    return [[int(v) for v in re.findall(r"-?\d+", b.split("data =", 1)[1])]
-            for b in blocks], ""
 
 
 def bits_of(arr, et):
@@ -342,9 +293,9 @@ def main():
         if low.returncode:
             print(f"{passed} passed, {failed} failed")
             return 1
-        ours, err = run_module(low.stdout, wd, "bcast")
+        ours, err = common.run_lowered(low.stdout, wd, "bcast")
         check(ours is not None, "bcast's lowering runs", err)
-        theirs, err = run_module(module, wd, "mlir", pre=MLIR_OWN)
+        theirs, err = common.run_lowered(module, wd, "mlir", pre=MLIR_OWN)
         check(theirs is not None, "MLIR's own lowering runs", err)
         if ours is None or theirs is None:
             print(f"{passed} passed, {failed} failed")

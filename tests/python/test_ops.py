@@ -365,6 +365,15 @@ def test_errors():
         bcast.add(np.zeros(2, np.int8), 300)
 
 
+@pytest.mark.parametrize("to", ["f8E4M3FN", "float8_e4m3fn", "f8E5M2",
+                                "float8_e5m2", "bf16"])
+def test_cast_to_a_type_numpy_lacks_is_a_type_error(to):
+    """The 8-bit floats and bfloat16 exist in bcast but not in NumPy: a
+    cast to one is refused up front, naming the type."""
+    with pytest.raises(TypeError, match="NumPy has no dtype for"):
+        bcast.cast(np.ones(3, np.float32), to=to)
+
+
 def test_no_refcount_leak():
     a = np.arange(12, dtype=np.float64).reshape(3, 4)
     out = np.empty_like(a)

@@ -82,18 +82,22 @@ TEST(dtype_table_rows_agree) {
     CHECK_INT(bcast_dtype_kind_of(d), kind);                                  \
     CHECK_INT((digits) > 0, (kind) == BCAST_KIND_FLOAT);                      \
     CHECK_INT(strcmp(coding_, "BOOL") == 0, (kind) == BCAST_KIND_BOOL);       \
-    if (strcmp(coding_, "HALF") == 0 || strcmp(coding_, "BF16") == 0) {       \
+    if (strcmp(coding_, "HALF") == 0 || strcmp(coding_, "BF16") == 0 ||      \
+        strncmp(coding_, "F8", 2) == 0) {                                     \
       CHECK_INT((kind), BCAST_KIND_FLOAT);                                    \
-      CHECK_INT(sizeof(ctype), 2);                                            \
+      CHECK_INT(sizeof(ctype), coding_[0] == 'F' ? 1 : 2);                    \
       CHECK_STR(#VS, "f32");                                                  \
     } else {                                                                  \
       CHECK_INT(sizeof(VT), sizeof(ctype));                                   \
       CHECK_STR(#VS, #S);                                                     \
     }                                                                         \
     VALUE_CHECK_##kind(VT) CHECK_INT(                                         \
-        tosa, d == BCAST_BOOL || d == BCAST_INT8 || d == BCAST_INT16 ||       \
-                  d == BCAST_INT32 || d == BCAST_FLOAT16 ||                   \
-                  d == BCAST_BFLOAT16 || d == BCAST_FLOAT32);                 \
+        BCAST_DTYPE_IN_TOSA(tosa),                                            \
+        d == BCAST_BOOL || d == BCAST_INT8 || d == BCAST_INT16 ||             \
+            d == BCAST_INT32 || d == BCAST_FLOAT16 || d == BCAST_BFLOAT16 ||  \
+            d == BCAST_FLOAT32);                                              \
+    CHECK_INT(BCAST_DTYPE_ARITH(tosa),                                        \
+              d != BCAST_FLOAT8_E4M3FN && d != BCAST_FLOAT8_E5M2);            \
     (void)(npy);                                                              \
     rows++;                                                                   \
   } while (0);

@@ -457,7 +457,9 @@ TEST(ew_type_classes_follow_the_dtype_table) {
             M_(UINT8) | M_(UINT16) | M_(UINT32) | M_(UINT64));
   CHECK_INT(BCAST_TYPES_FLOAT,
             M_(FLOAT16) | M_(BFLOAT16) | M_(FLOAT32) | M_(FLOAT64));
-  CHECK_INT(BCAST_TYPES_ALL, ((1u << BCAST_DTYPE_COUNT) - 1) & ~M_(STRING));
+  CHECK_INT(BCAST_TYPES_ALL, ((1u << BCAST_DTYPE_COUNT) - 1) & ~M_(STRING) &
+                                 ~M_(FLOAT8_E4M3FN) & ~M_(FLOAT8_E5M2));
+  CHECK_INT(BCAST_TYPES_FP8, M_(FLOAT8_E4M3FN) | M_(FLOAT8_E5M2));
 #undef M_
   /* The masks are constant expressions. */
   static const unsigned constant[] = {BCAST_TYPES_TINT, BCAST_TYPES_TFP,
@@ -470,11 +472,13 @@ TEST(ew_type_classes_follow_the_dtype_table) {
     CHECK_INT(!!(BCAST_TYPES_BOOL & bit), (kind) == BCAST_KIND_BOOL);         \
     CHECK_INT(!!(BCAST_TYPES_SINT & bit), (kind) == BCAST_KIND_SIGNED);       \
     CHECK_INT(!!(BCAST_TYPES_UINT & bit), (kind) == BCAST_KIND_UNSIGNED);     \
-    CHECK_INT(!!(BCAST_TYPES_FLOAT & bit), (kind) == BCAST_KIND_FLOAT);       \
+    CHECK_INT(!!(BCAST_TYPES_FLOAT & bit),                                    \
+              (kind) == BCAST_KIND_FLOAT && BCAST_DTYPE_ARITH(tosa));         \
+    CHECK_INT(!!(BCAST_TYPES_FP8 & bit), !BCAST_DTYPE_ARITH(tosa));           \
     CHECK_INT(!!(BCAST_TYPES_TINT & bit),                                     \
-              (kind) == BCAST_KIND_SIGNED && (tosa));                         \
+              (kind) == BCAST_KIND_SIGNED && BCAST_DTYPE_IN_TOSA(tosa));      \
     CHECK_INT(!!(BCAST_TYPES_TFP & bit),                                      \
-              (kind) == BCAST_KIND_FLOAT && (tosa));                          \
+              (kind) == BCAST_KIND_FLOAT && BCAST_DTYPE_IN_TOSA(tosa));       \
   }
   BCAST_DTYPE_TABLE(ROW_, 0)
 #undef ROW_
@@ -483,7 +487,9 @@ TEST(ew_type_classes_follow_the_dtype_table) {
 /* The kernel tables generated from the dtype table: every row is complete
  * and never takes strings, SELECT has a row for every non-string type, and
  * CAST the whole cross product (the deferred inner loop of ew_k_cast.c)
- * plus TOSA's float -> int8/int16/int32 flavour. */
+ * plus TOSA's float -> int8/int16/int32 flavour; the 8-bit floats have
+ * the casts to and from bool and the other floats, from the signed
+ * integers, and the tosa flavour's to the signed integers. */
 TEST(ew_kernel_rows_cover_the_dtype_table) {
   for (size_t r = 0; r < bcast__ew_row_count(); r++) {
     const ew_row *row = bcast__ew_row_at(r);
@@ -495,6 +501,9 @@ TEST(ew_kernel_rows_cover_the_dtype_table) {
   for (int a = 0; a < BCAST_DTYPE_COUNT; a++) {
     const bcast_dtype in = (bcast_dtype)a;
     const int kernel_type = (BCAST_TYPES_ALL >> a) & 1;
+    const uint32_t fp8_peers =
+        BCAST_TYPES_BOOL | BCAST_TYPES_FLOAT |
+        ((BCAST_TYPES_FP8 >> a) & 1 ? 0u : (uint32_t)BCAST_TYPES_SINT);
     CHECK_INT(bcast__ew_find(BCAST_OP_SELECT, EW_FLAVOUR_ANY, in, in) != NULL,
               kernel_type);
     for (int b = 0; b < BCAST_DTYPE_COUNT; b++) {
@@ -503,16 +512,23 @@ TEST(ew_kernel_rows_cover_the_dtype_table) {
           bcast__ew_find(BCAST_OP_CAST, EW_FLAVOUR_ANY, in, out);
       const ew_row *tosa =
           bcast__ew_find(BCAST_OP_CAST, EW_FLAVOUR_TOSA, in, out);
-      CHECK_INT(any != NULL, kernel_type && ((BCAST_TYPES_ALL >> b) & 1));
+      const int fp8_pair = (((BCAST_TYPES_FP8 >> a) & (fp8_peers >> b)) |
+                            ((fp8_peers >> a) & (BCAST_TYPES_FP8 >> b))) &
+                           1;
+      CHECK_INT(any != NULL, (kernel_type && ((BCAST_TYPES_ALL >> b) & 1)) ||
+                                 fp8_pair);
       casts += any != NULL;
       if (tosa && tosa->flavour == EW_FLAVOUR_TOSA) {
-        CHECK(((BCAST_TYPES_FLOAT >> a) & 1) && ((BCAST_TYPES_SINT >> b) & 1));
+        CHECK((((BCAST_TYPES_FLOAT | BCAST_TYPES_FP8) >> a) & 1) &&
+              ((BCAST_TYPES_SINT >> b) & 1));
         tosa_casts++;
       }
     }
   }
-  CHECK_INT(casts, 13 * 13);
-  /* Every float (float64 too) to every signed integer (int64 too): MLIR
-   * 22's dialect casts them all. */
-  CHECK_INT(tosa_casts, 4 * 4);
+  /* The 13 types' cross product; each 8-bit float to and from bool and
+   * the 4 floats, and from the 4 signed integers. */
+  CHECK_INT(casts, 13 * 13 + 2 * (2 * 5 + 4));
+  /* Every float (float64 and the 8-bit floats too) to every signed integer
+   * (int64 too): MLIR 22's dialect casts them all. */
+  CHECK_INT(tosa_casts, 6 * 4);
 }

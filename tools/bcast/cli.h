@@ -27,7 +27,9 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
   X("broadcast-in-dim", cmd_broadcast_in_dim,                                 \
     "XLA BroadcastInDim of a .npy file or a shape")                           \
   X("explain", cmd_explain,                                                   \
-    "spell implicit broadcasting out as broadcast_dimensions")
+    "spell implicit broadcasting out as broadcast_dimensions")               \
+  X("tune", cmd_tune,                                                         \
+    "measure this machine's store kind and thread thresholds, cache them")
 
 #define CLI_DECLARE_(name, fn, summary) int fn(int argc, char **argv);
 CLI_COMMAND_LIST(CLI_DECLARE_)
@@ -152,6 +154,10 @@ int cli_stream_op(const bcast_tensor *layout, size_t n,
                   const bcast_tensor *inputs, bcast_op op,
                   const bcast_op_attrs *attrs, const bcast_ew_options *options,
                   const struct cli_out_opts *o);
+
+/* Prints the machine and the thresholds in effect, with where each came
+ * from and the timings behind them (tune, info --machine). */
+void cli_print_tuning(FILE *out, const bcast_tuning *tuning);
 
 /* Prints every op of the op table with its input count, input types per
  * profile, result type and attributes (bcast --list-ops). */

@@ -81,11 +81,16 @@ static const cli_help broadcast_to_help = {NULL, broadcast_to_help_text};
 /* The --help of bcast info; its options are options.c's rows. */
 static const char info_help_text[] =
     "usage: bcast info FILE.npy... [options]\n"
+    "       bcast info --machine\n"
     "\n"
     "Prints, for each file, its dtype and descr, shape, memory order,\n"
     "format version and first elements (float16 shown as "
     "values).\n" CLI_INPUT_FORMS_HELP "\n"
     "options:\n"
+    "  --machine          first print this machine, the size thresholds\n"
+    "                     bcast uses here and where each came from (the\n"
+    "                     environment, bcast tune's cache file, or the\n"
+    "                     cache sizes); an ignored cache file is a warning\n"
     "  --count N          elements to show (default 10)\n"
     "  --max-bytes N      refuse files larger than N bytes (default 1G)\n"
     "  -h, --help         this text\n"
@@ -459,6 +464,14 @@ static int info_file(const char *path, int64_t count, int64_t max_bytes) {
 /* info: every file shown; the exit code is the last failure's. */
 static int info(void *opts) {
   const npy_opts *o = opts;
+  if (o->machine) {
+    bcast_tuning tuning;
+    bcast_diag warning;
+    (void)bcast_tuning_get(&tuning, &warning);
+    if (warning.status != BCAST_OK) cli_error("warning: %s", warning.message);
+    cli_print_tuning(stdout, &tuning);
+    if (o->files.n == 0) return CLI_OK;
+  }
   if (o->files.n == 0) return usage_error(&info_help, "info: no input files");
   if (!cli_stdin_once(o->files.items, o->files.n)) return CLI_USAGE;
   int rc = CLI_OK;

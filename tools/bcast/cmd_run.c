@@ -156,7 +156,8 @@ typedef struct run_state {
   char **files;       /* the operands as given, after the op's name */
   bcast_mlir_op *mop; /* --mlir's line, parsed */
   bcast_tensor x[3];
-  int n_read; /* x[0..n_read) are held */
+  int is_scalar[3]; /* x[k] came from a literal, not a file */
+  int n_read;       /* x[0..n_read) are held */
   bcast_op_attrs attrs;
   bcast_ew_options options;
   /* --mlir's signature, which options point at. */
@@ -369,7 +370,7 @@ static int place_in_dims(const char *text, int arity, bcast_tensor *x) {
  * map (a view), and the op broadcasts size-1 dims.  CLI_OK or the exit
  * code of the failure (reported). */
 static int read_operands(run_state *r) {
-  int is_scalar[3] = {0, 0, 0};
+  int *is_scalar = r->is_scalar;
   bcast_scalar scalars[3];
   for (int k = 0; k < r->arity; k++) {
     const int lit = parse_scalar_literal(r->files[k], &scalars[k]);
@@ -438,6 +439,12 @@ static int bind_signature(run_state *r) {
                 (int)type->elem_len, type->elem);
       return CLI_FAIL;
     }
+    /* .npy has no 8-bit float type ('|V1' does not say which): a uint8
+     * file declared f8E4M3FN or f8E5M2 holds that type's bits. */
+    if (!result && !r->is_scalar[k] && r->x[k].dtype == BCAST_UINT8 &&
+        bcast_dtype_kind_of(*want) == BCAST_KIND_FLOAT &&
+        bcast_dtype_size(*want) == 1)
+      r->x[k].dtype = *want;
     bcast_mlir_op_shape(mop, type,
                         result ? &r->declared_result : &r->declared[k]);
   }

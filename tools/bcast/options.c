@@ -45,7 +45,8 @@ typedef enum cli_cmd {
   CMD_INFER,
   CMD_EXPLAIN,
   CMD_LOWER,
-  CMD_VERIFY
+  CMD_VERIFY,
+  CMD_TUNE
 } cli_cmd;
 
 typedef struct cli_option {
@@ -403,6 +404,7 @@ static const lower_opts lower_defaults = {
     .max_input_bytes = CLI_DEFAULT_MAX_INPUT_BYTES, .format = REPORT_TEXT};
 static const verify_opts verify_defaults = {
     .max_input_bytes = CLI_DEFAULT_MAX_INPUT_BYTES, .format = REPORT_TEXT};
+static const tune_opts tune_defaults = {0};
 
 static int init_shapes(void *opts, int argc) {
   shapes_opts *o = opts;
@@ -431,6 +433,7 @@ static void release_shapes(void *opts) {
 #define SHAPES(f) offsetof(shapes_opts, f)
 #define LOWER(f) offsetof(lower_opts, f)
 #define VERIFY(f) offsetof(verify_opts, f)
+#define TUNE(f) offsetof(tune_opts, f)
 
 #define CLI_DEFAULTS(d) &d, sizeof d
 static const cli_command commands[] = {
@@ -458,6 +461,9 @@ static const cli_command commands[] = {
                    CLI_DEFAULTS(lower_defaults), NULL, NULL},
     [CMD_VERIFY] = {"verify", CLI_HELP_AT_ONCE, cli_arg_list, VERIFY(files),
                     NULL, CLI_DEFAULTS(verify_defaults), NULL, NULL},
+    [CMD_TUNE] = {"tune", CLI_HELP_AT_ONCE, cli_arg_one, TUNE(extra),
+                  "tune: takes no arguments ('%s' is one)",
+                  CLI_DEFAULTS(tune_defaults), NULL, NULL},
 };
 
 /* Every option of every command.  info takes --threads and ignores it, as
@@ -495,6 +501,7 @@ static const cli_option options[] = {
     {CMD_INFO, "--count", "", CLI_TEXT, set_count, NPY(count)},
     {CMD_INFO, "--max-bytes", "", CLI_TEXT, set_max_bytes, NPY(out)},
     {CMD_INFO, "--threads", "", CLI_TEXT, set_threads, NPY(out)},
+    {CMD_INFO, "--machine", "", CLI_FLAG, set_flag, NPY(machine)},
     {CMD_INDIM, "--dims", "", CLI_VALUE, set_text, INDIM(dims_text)},
     {CMD_INDIM, "--shape", "", CLI_VALUE, set_text, INDIM(shape_text)},
     {CMD_INDIM, "--new-dims", "", CLI_VALUE, set_text, INDIM(new_dims_text)},
@@ -535,6 +542,9 @@ static const cli_option options[] = {
     {CMD_VERIFY, "--no-dialect", "", CLI_TEXT, set_no_dialect, VERIFY(off_dialects)},
     {CMD_VERIFY, "--chlo-rule", "", CLI_TEXT, set_chlo_rule, VERIFY(chlo_xla_rule)},
     {CMD_VERIFY, "--strict", "", CLI_FLAG, set_flag, VERIFY(strict)},
+    {CMD_TUNE, "--quick", "", CLI_FLAG, set_flag, TUNE(quick)},
+    {CMD_TUNE, "--dry-run", "", CLI_FLAG, set_flag, TUNE(dry_run)},
+    {CMD_TUNE, "--output", "-o", CLI_TEXT, set_text, TUNE(output)},
 };
 /* clang-format on */
 

@@ -33,6 +33,7 @@ typedef struct run_opts {
 typedef struct npy_opts {
   cli_out_opts out;
   int64_t count; /* info: elements shown */
+  int machine;   /* info --machine: the machine and its tuning */
   const char *shape_text;
   cli_args files;
 } npy_opts;
@@ -107,6 +108,15 @@ typedef struct verify_opts {
   int strict;            /* --strict: "cannot check" is an error */
   cli_args files;
 } verify_opts;
+
+/* bcast tune */
+typedef struct tune_opts {
+  int quick;          /* --quick: the lazy calibration's few milliseconds */
+  int dry_run;        /* --dry-run: measure and print, write nothing */
+  const char *output; /* -o FILE: the cache file to write (default: its
+                         documented place) */
+  const char *extra;  /* an argument, refused */
+} tune_opts;
 
 /* A command's --help: what intro prints (NULL: nothing), then text. */
 typedef struct cli_help {

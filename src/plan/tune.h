@@ -1,0 +1,71 @@
+/* Internal: the thresholds the engine decides by, chosen by measurement
+ * on the machine it runs on (bcast_tuning in bcast/plan.h; the manual is
+ * docs/thresholds.md).
+ *
+ * The pieces are kept apart so each can be tested alone: the timing
+ * (tune.c, not deterministic), the decision from timings
+ * (bcast__tune_crossover, a pure function), and the cache file's text
+ * (bcast__tune_format and bcast__tune_parse, pure as well).  The process's
+ * state resolves once, thread-safely: the cache-derived values and the
+ * environment's (core/machine.h), then the cache file, then, on the first
+ * output of at least BCAST_TUNING_LAZY_MIN_BYTES, the lazy calibration,
+ * whose result later calls see. */
+#ifndef BCAST_PLAN_TUNE_H
+#define BCAST_PLAN_TUNE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bcast/plan.h"
+
+/* The threshold at which the alternative way (ns[1]) starts to pay, from
+ * points sorted by increasing bytes: the smallest size at which the
+ * alternative is faster than the default by at least `margin` (0.05: 5%)
+ * and stays so at every larger size; BCAST_TUNING_NEVER when it does not
+ * win at the largest size; -1 (no decision) when there are no points, a
+ * time is not positive and finite, or the sizes are not increasing.  Equal
+ * timings keep the default way: the alternative must prove itself. */
+int64_t bcast__tune_crossover(const bcast_tuning_point *points, int n,
+                              double margin);
+
+/* The margin the calibration decides with. */
+#define BCAST__TUNE_MARGIN 0.05
+
+/* Writes t's machine, thresholds and points as cache-file text into
+ * buf[cap] (NUL-terminated); the length written, cap - 1 when the text
+ * was cut. */
+size_t bcast__tune_format(const bcast_tuning *t, char *buf, size_t cap);
+
+/* Reads cache-file text: BCAST_OK with t's thresholds, points and sources
+ * ("cache file") set when the text is well formed and was written for
+ * machine `key`; otherwise t is left alone and the status says why,
+ * BCAST_PARSE for corrupt text (diag names the line) and BCAST_UNSUPPORTED
+ * for another machine's file (diag names both machines).  `path` is only
+ * for the messages. */
+bcast_status bcast__tune_parse(const char *text, size_t len, const char *key,
+                               const char *path, bcast_tuning *t,
+                               bcast_diag *diag);
+
+/* The process's thresholds, resolving the state on first use. */
+int64_t bcast__tuned_nt_store_min(void);
+int64_t bcast__tuned_parallel_min(void);
+
+/* Called by the plan engine before it runs an output of out_bytes bytes:
+ * the first run of at least BCAST_TUNING_LAZY_MIN_BYTES (not a plan
+ * built: a plan can describe an output written tile by tile) makes the
+ * lazy calibration, once per process; plans built after it use its
+ * choice. */
+void bcast__tune_lazy(int64_t out_bytes);
+
+/* delta +1 / -1 around a call that works within a caller's memory bound
+ * (src/save): while held, this thread starts no lazy calibration, whose
+ * buffers (two of up to 16 MiB) would exceed the bound; a later call
+ * without one makes it. */
+void bcast__tune_hold(int delta);
+
+/* Forgets the resolved state: the next use reads the environment and the
+ * cache file again and may calibrate again.  For tests, while no other
+ * thread uses the library. */
+void bcast__tune_reset(void);
+
+#endif

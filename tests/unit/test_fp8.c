@@ -1,0 +1,243 @@
+/* The 8-bit floats: the conversion functions over every pattern and every
+ * rounding boundary, the cast tables, and the cast kernels against a
+ * transcription of the op sequence MLIR 22's tosa-to-linalg writes.  The
+ * values themselves are checked against mlir-opt 22's folding by
+ * tests/diff/test_tosa22_fp8.py. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "bcast/elementwise.h"
+#include "bcast/op.h"
+#include "test.h"
+
+typedef struct fp8_format {
+  bcast_dtype dtype;
+  float (*widen)(uint8_t);
+  uint8_t (*narrow)(double);
+  int max_exp;  /* exponent of the largest finite binade */
+  int nan_only; /* E4M3FN: no infinity, 0x7f / 0xff the NaNs */
+} fp8_format;
+
+static const fp8_format formats[2] = {
+    {BCAST_FLOAT8_E4M3FN, bcast_f8e4m3fn_to_float, bcast_double_to_f8e4m3fn,
+     8, 1},
+    {BCAST_FLOAT8_E5M2, bcast_f8e5m2_to_float, bcast_double_to_f8e5m2, 15,
+     0},
+};
+
+static int is_nan_pattern(const fp8_format *f, unsigned b) {
+  const unsigned m = b & 0x7fu;
+  return f->nan_only ? m == 0x7fu : m > 0x7cu;
+}
+
+/* Every pattern widens to a value that narrows back to it (NaNs to the
+ * format's quiet NaN of the same sign), and the finite ones increase
+ * with the pattern. */
+TEST(fp8_every_pattern_round_trips) {
+  for (int k = 0; k < 2; k++) {
+    const fp8_format *f = &formats[k];
+    float prev = -1.0f;
+    for (unsigned b = 0; b < 256; b++) {
+      const float v = f->widen((uint8_t)b);
+      const unsigned back = f->narrow(v);
+      CHECK_INT(!!isnan(v), is_nan_pattern(f, b));
+      CHECK_INT(!!signbit(v), (b & 0x80u) != 0);
+      if (isnan(v)) {
+        CHECK_INT(back, f->nan_only ? (b | 0x7fu) : (b | 0x02u));
+        continue;
+      }
+      CHECK_INT(back, b);
+      if (b < 0x80u && !isinf(v)) {
+        CHECK(v > prev || b == 0);
+        prev = v;
+      }
+    }
+  }
+}
+
+/* Between two neighbouring finite values: the midpoint goes to the even
+ * pattern, one double ulp either side to the nearer one.  Past the largest
+ * value the next step is where the overflow pattern sits (E5M2: 65536,
+ * infinity, which the tie at 61440 reaches as the even pattern; E4M3FN:
+ * 480, its NaN, odd: 464 stays 448, anything above is NaN). */
+TEST(fp8_narrowing_rounds_to_nearest_even_at_every_boundary) {
+  for (int k = 0; k < 2; k++) {
+    const fp8_format *f = &formats[k];
+    const unsigned top = f->nan_only ? 0x7eu : 0x7bu; /* largest finite */
+    for (unsigned b = 0; b <= top; b++) {
+      const double lo = f->widen((uint8_t)b);
+      /* Past the top: one more step, where the next pattern would be. */
+      const double hi = b < top ? (double)f->widen((uint8_t)(b + 1))
+                                : 2 * lo - f->widen((uint8_t)(b - 1));
+      const unsigned next = b + 1; /* the pattern of hi (or the overflow) */
+      const double mid = (lo + hi) / 2;
+      for (int s = 0; s < 2; s++) {
+        const double sign = s ? -1.0 : 1.0;
+        const unsigned sb = s ? 0x80u : 0u;
+        const unsigned over = f->nan_only ? 0x7fu : 0x7cu;
+        const unsigned want_next = next > top ? over : next;
+        const unsigned even = (b & 1u) ? want_next : b;
+        CHECK_INT(f->narrow(sign * mid), even | sb);
+        CHECK_INT(f->narrow(sign * nextafter(mid, 0.0)), b | sb);
+        CHECK_INT(f->narrow(sign * nextafter(mid, INFINITY)), want_next | sb);
+        CHECK_INT(f->narrow(sign * lo), b | sb);
+      }
+    }
+    const unsigned inf = f->nan_only ? 0x7fu : 0x7cu;
+    CHECK_INT(f->narrow(INFINITY), inf);
+    CHECK_INT(f->narrow(-INFINITY), inf | 0x80u);
+    CHECK_INT(f->narrow(1e300), inf);
+    CHECK_INT(f->narrow(-0.0), 0x80u);
+    CHECK_INT(f->narrow(ldexp(1.0, -1074)), 0u); /* far below: zero */
+    CHECK_INT(f->narrow(NAN) & 0x7fu, f->nan_only ? 0x7fu : 0x7eu);
+    CHECK_INT(f->narrow(-NAN), f->nan_only ? 0xffu : 0xfeu);
+  }
+}
+
+/* The cast tables: the tosa-1.0 tables have TOSA 1.0's fp8 modes (to and
+ * from float16, bfloat16, float32); MLIR's take bool, the signed
+ * integers and the floats both ways, never the other 8-bit float or an
+ * unsigned type; no other op takes them, and the numpy profile has
+ * none. */
+TEST(fp8_cast_tables) {
+  const uint32_t peers = BCAST_TYPE_BIT(FLOAT16) | BCAST_TYPE_BIT(BFLOAT16) |
+                         BCAST_TYPE_BIT(FLOAT32);
+  const uint32_t mlir = BCAST_TYPES_BOOL | BCAST_TYPES_SINT |
+                        BCAST_TYPES_FLOAT;
+  for (int k = 0; k < 2; k++) {
+    const bcast_dtype d = formats[k].dtype;
+    CHECK_INT(bcast_op_cast_targets_in(d, BCAST_PROFILE_TOSA,
+                                       BCAST_TYPE_TABLES_TOSA_1_0),
+              peers);
+    CHECK_INT(bcast_op_cast_targets_in(d, BCAST_PROFILE_TOSA,
+                                       BCAST_TYPE_TABLES_MLIR),
+              mlir);
+    CHECK_INT(bcast_op_cast_targets(d, BCAST_PROFILE_NUMPY), 0);
+    for (int s = 0; s < BCAST_DTYPE_COUNT; s++) {
+      const uint32_t to1 = bcast_op_cast_targets_in(
+          (bcast_dtype)s, BCAST_PROFILE_TOSA, BCAST_TYPE_TABLES_TOSA_1_0);
+      const uint32_t to2 = bcast_op_cast_targets_in(
+          (bcast_dtype)s, BCAST_PROFILE_TOSA, BCAST_TYPE_TABLES_MLIR);
+      CHECK_INT(!!(to1 & (1u << d)), !!(peers & (1u << s)));
+      CHECK_INT(!!(to2 & (1u << d)), !!(mlir & (1u << s)));
+    }
+    for (int op = 0; op < BCAST_OP_COUNT; op++)
+      CHECK_INT(!!(bcast_op_types((bcast_op)op, BCAST_PROFILE_TOSA) &
+                   (1u << d)),
+                op == BCAST_OP_CAST);
+  }
+}
+
+/* MLIR 22's tosa-to-linalg for an 8-bit float -> iN, transcribed op by op:
+ * r = math.roundeven x; where the format's largest exponent reaches
+ * N - 1, select(cmpf uge r, 2^(N-1)) -> max, else fptosi(maximumf(r,
+ * -2^(N-1))); otherwise fptosi r, then select(cmpf ueq r, +inf pattern)
+ * -> max and select(cmpf ueq r, -inf pattern) -> min (E4M3FN's "inf"
+ * pattern is its NaN: ueq is true for every r). */
+static int64_t mlir_f2i(const fp8_format *f, float x, int n) {
+  const int64_t max = (int64_t)(UINT64_MAX >> (65 - n)), min = -max - 1;
+  const double r = nearbyint((double)x);
+  if (n - 1 <= f->max_exp) {
+    const double lim = ldexp(1.0, n - 1);
+    const int uge = isnan(r) || r >= lim;
+    const double clamped = r > -lim ? r : -lim;
+    return uge ? max : (int64_t)clamped;
+  }
+  const double inf = f->widen(f->nan_only ? 0x7f : 0x7c);
+  const int ueq_pos = isnan(r) || isnan(inf) || r == inf;
+  const int ueq_neg = isnan(r) || isnan(inf) || r == -inf;
+  int64_t v = ueq_pos ? max : (isinf(r) || isnan(r)) ? 0 : (int64_t)r;
+  return ueq_neg ? min : v;
+}
+
+static int64_t load_int(const void *p, int n) {
+  switch (n) {
+  case 8:
+    return *(const int8_t *)p;
+  case 16:
+    return *(const int16_t *)p;
+  case 32:
+    return *(const int32_t *)p;
+  default:
+    return *(const int64_t *)p;
+  }
+}
+
+/* The cast kernels over all 256 patterns: to every signed integer as the
+ * transcription computes, to float32 as the widening, and back from
+ * float32 and float16 as the narrowing (the float16 rows go through the
+ * blocked v3 loops where the CPU has them). */
+TEST(ew_fp8_cast_kernels_follow_mlir) {
+  uint8_t pats[256];
+  for (int b = 0; b < 256; b++) pats[b] = (uint8_t)b;
+  const int64_t n = 256;
+  static const bcast_dtype ints[4] = {BCAST_INT8, BCAST_INT16, BCAST_INT32,
+                                      BCAST_INT64};
+  for (int k = 0; k < 2; k++) {
+    const fp8_format *f = &formats[k];
+    bcast_tensor in, out;
+    CHECK_INT(bcast_tensor_wrap(&in, f->dtype, 1, &n, NULL, pats, NULL),
+              BCAST_OK);
+    for (int i = 0; i < 4; i++) {
+      bcast_op_attrs attrs;
+      bcast_op_attrs_init(&attrs);
+      attrs.cast_to = &ints[i];
+      const int bits = (int)bcast_dtype_size(ints[i]) * 8;
+      CHECK_INT(bcast_ew_compute(BCAST_OP_CAST, &attrs, 1, &in, &out, NULL,
+                                 NULL),
+                BCAST_OK);
+      for (int b = 0; b < 256; b++) {
+        const int64_t got =
+            load_int((const char *)out.data + b * (bits / 8), bits);
+        const int64_t want = mlir_f2i(f, f->widen((uint8_t)b), bits);
+        if (got != want)
+          test_fail(t, __FILE__, __LINE__, "%s 0x%02x -> int%d: %lld, not %lld",
+                    bcast_dtype_name(f->dtype), b, bits, (long long)got,
+                    (long long)want);
+      }
+      bcast_tensor_release(&out);
+    }
+    const bcast_dtype f32 = BCAST_FLOAT32;
+    bcast_op_attrs attrs;
+    bcast_op_attrs_init(&attrs);
+    attrs.cast_to = &f32;
+    CHECK_INT(bcast_ew_compute(BCAST_OP_CAST, &attrs, 1, &in, &out, NULL,
+                               NULL),
+              BCAST_OK);
+    float wide[256];
+    memcpy(wide, out.data, sizeof wide);
+    bcast_tensor_release(&out);
+    for (int b = 0; b < 256; b++) {
+      const float v = f->widen((uint8_t)b);
+      CHECK(memcmp(&wide[b], &v, sizeof v) == 0);
+    }
+    /* Back: float32 and float16 -> the 8-bit float give the patterns. */
+    uint16_t halves[256];
+    for (int b = 0; b < 256; b++) halves[b] = bcast_double_to_half(wide[b]);
+    bcast_tensor w32, w16;
+    CHECK_INT(bcast_tensor_wrap(&w32, BCAST_FLOAT32, 1, &n, NULL, wide, NULL),
+              BCAST_OK);
+    CHECK_INT(bcast_tensor_wrap(&w16, BCAST_FLOAT16, 1, &n, NULL, halves,
+                                NULL),
+              BCAST_OK);
+    const bcast_tensor *srcs[2] = {&w32, &w16};
+    attrs.cast_to = &f->dtype;
+    for (int s = 0; s < 2; s++) {
+      CHECK_INT(bcast_ew_compute(BCAST_OP_CAST, &attrs, 1, srcs[s], &out,
+                                 NULL, NULL),
+                BCAST_OK);
+      for (int b = 0; b < 256; b++) {
+        const unsigned got = ((const uint8_t *)out.data)[b];
+        const unsigned want = is_nan_pattern(f, (unsigned)b)
+                                  ? f->narrow(f->widen((uint8_t)b))
+                                  : (unsigned)b;
+        if (got != want)
+          test_fail(t, __FILE__, __LINE__, "%s -> %s 0x%02x: 0x%02x",
+                    s ? "float16" : "float32", bcast_dtype_name(f->dtype), b,
+                    got);
+      }
+      bcast_tensor_release(&out);
+    }
+  }
+}

@@ -1,0 +1,390 @@
+/* Thresholds chosen by measurement (src/plan/tune.h): the decision on
+ * synthetic timings, the cache file's text (round trip, corrupt and
+ * foreign files), and the process's state: the environment over the cache
+ * file, a corrupt or foreign file ignored with a structured warning,
+ * BCAST_TUNE=off, and the lazy calibration running once, never while held
+ * (src/save's memory-bounded calls). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bcast/bcast.h"
+#include "ew/ew_plan.h"
+#include "plan/tune.h"
+#include "test.h"
+
+#define MIB ((int64_t)1 << 20)
+
+/* Points at 1, 2, 4, ... MiB from n pairs of times. */
+static int points_from(bcast_tuning_point *p, const double (*ns)[2], int n) {
+  for (int i = 0; i < n; i++) {
+    p[i].bytes = MIB << i;
+    p[i].ns[0] = ns[i][0];
+    p[i].ns[1] = ns[i][1];
+  }
+  return n;
+}
+
+TEST(tune_crossover_on_synthetic_timings) {
+  static const struct {
+    const char *what;
+    int n;
+    double ns[4][2];
+    int64_t want;
+  } cases[] = {
+      {"wins from 4 MiB on", 4, {{10, 12}, {20, 22}, {40, 30}, {80, 50}},
+       4 * MIB},
+      {"wins everywhere", 3, {{10, 5}, {20, 10}, {40, 20}}, MIB},
+      {"never wins", 3, {{10, 12}, {20, 30}, {40, 41}}, BCAST_TUNING_NEVER},
+      {"wins, loses at the largest", 3, {{10, 5}, {20, 10}, {40, 45}},
+       BCAST_TUNING_NEVER},
+      {"a win below a loss does not count", 4,
+       {{10, 5}, {20, 25}, {40, 30}, {80, 60}}, 4 * MIB},
+      {"equal times keep the default", 2, {{10, 10}, {20, 20}},
+       BCAST_TUNING_NEVER},
+      {"4% faster is inside the margin", 2, {{100, 96}, {200, 150}},
+       2 * MIB},
+      {"exactly the margin is a win", 2, {{100, 95}, {200, 150}}, MIB},
+      {"no points: no decision", 0, {{0, 0}}, -1},
+      {"a zero time: no decision", 2, {{10, 0}, {20, 10}}, -1},
+      {"a NaN time: no decision", 2, {{10, NAN}, {20, 10}}, -1},
+      {"an infinite time: no decision", 2, {{10, INFINITY}, {20, 10}}, -1},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    bcast_tuning_point p[4];
+    const int n = points_from(p, cases[c].ns, cases[c].n);
+    const int64_t got = bcast__tune_crossover(p, n, 0.05);
+    if (got != cases[c].want)
+      test_fail(t, __FILE__, __LINE__, "%s: %lld, want %lld", cases[c].what,
+                (long long)got, (long long)cases[c].want);
+  }
+  /* Sizes out of order: no decision. */
+  bcast_tuning_point p[2] = {{2 * MIB, {10, 5}}, {MIB, {10, 5}}};
+  CHECK_INT(bcast__tune_crossover(p, 2, 0.05), -1);
+}
+
+/* Random timings: the answer is the definition's (checked by brute force)
+ * and the same on every call with the same timings. */
+TEST(tune_crossover_is_the_definition_on_random_timings) {
+  uint64_t seed = test_seed(), state = seed;
+  for (int round = 0; round < 2000; round++) {
+    bcast_tuning_point p[BCAST_TUNING_POINTS_MAX];
+    const int n = (int)test_rand_range(&state, 1, BCAST_TUNING_POINTS_MAX);
+    for (int i = 0; i < n; i++) {
+      p[i].bytes = MIB << i;
+      p[i].ns[0] = (double)test_rand_range(&state, 1, 1000);
+      p[i].ns[1] = (double)test_rand_range(&state, 1, 1000);
+    }
+    int64_t want = BCAST_TUNING_NEVER;
+    for (int i = 0; i < n; i++) {
+      int all = 1;
+      for (int j = i; j < n; j++) all &= p[j].ns[1] <= p[j].ns[0] * 0.95;
+      if (all) {
+        want = p[i].bytes;
+        break;
+      }
+    }
+    const int64_t a = bcast__tune_crossover(p, n, 0.05);
+    const int64_t b = bcast__tune_crossover(p, n, 0.05);
+    if (a != want || b != a) {
+      test_fail(t, __FILE__, __LINE__,
+                "seed %llu round %d: %lld then %lld, want %lld",
+                (unsigned long long)seed, round, (long long)a, (long long)b,
+                (long long)want);
+      return;
+    }
+  }
+}
+
+static void sample_tuning(bcast_tuning *s) {
+  memset(s, 0, sizeof *s);
+  snprintf(s->machine, sizeof s->machine,
+           "cpu=Test CPU (family 1 model 2);l2=1048576;llc=33554432;cpus=2");
+  s->nt_store_min_bytes = 12 * MIB;
+  s->parallel_min_bytes = BCAST_TUNING_NEVER;
+  s->n_store = 2;
+  s->store[0] = (bcast_tuning_point){4 * MIB, {100.5, 120.25}};
+  s->store[1] = (bcast_tuning_point){8 * MIB, {300, 200}};
+  s->n_threads = 1;
+  s->threads[0] = (bcast_tuning_point){65536, {1.5, 2.5}};
+}
+
+TEST(tune_cache_text_round_trips) {
+  bcast_tuning s, r;
+  sample_tuning(&s);
+  char text[4096];
+  const size_t len = bcast__tune_format(&s, text, sizeof text);
+  CHECK(len > 0 && len < sizeof text - 1);
+  memset(&r, 0, sizeof r);
+  bcast_diag diag;
+  CHECK_INT(bcast__tune_parse(text, len, s.machine, "f", &r, &diag),
+            BCAST_OK);
+  CHECK_INT(r.nt_store_min_bytes, s.nt_store_min_bytes);
+  CHECK_INT(r.parallel_min_bytes, BCAST_TUNING_NEVER);
+  CHECK(strcmp(r.nt_store_source, "cache file") == 0);
+  CHECK(strcmp(r.parallel_source, "cache file") == 0);
+  CHECK_INT(r.n_store, 2);
+  CHECK_INT(r.n_threads, 1);
+  CHECK_INT(r.store[1].bytes, 8 * MIB);
+  CHECK(r.store[0].ns[1] == 120.25 && r.threads[0].ns[0] == 1.5);
+}
+
+/* Each corrupt text: BCAST_PARSE, a message naming the file, and the
+ * tuning left as it was. */
+TEST(tune_corrupt_cache_text_is_refused_with_a_reason) {
+  static const char *const key = "cpu=X;l2=1;llc=2;cpus=3";
+  static const struct {
+    const char *text, *reason;
+  } bad[] = {
+      {"", "missing"},
+      {"# only a comment\n", "missing"},
+      {"bcast-tune 2\nmachine cpu=X;l2=1;llc=2;cpus=3\n", "line 1"},
+      {"bcast-tune 1\nmachine cpu=X;l2=1;llc=2;cpus=3\n"
+       "nt_store_min_bytes 8M\n",
+       "a threshold line missing"},
+      {"bcast-tune 1\nmachine cpu=X;l2=1;llc=2;cpus=3\n"
+       "nt_store_min_bytes 8MB\nparallel_min_bytes 1\n",
+       "line 3: a threshold that is no byte count"},
+      {"bcast-tune 1\nmachine cpu=X;l2=1;llc=2;cpus=3\n"
+       "nt_store_min_bytes -1\nparallel_min_bytes 1\n",
+       "line 3"},
+      {"bcast-tune 1\nmachine cpu=X;l2=1;llc=2;cpus=3\n"
+       "nt_store_min_bytes 1\nparallel_min_bytes 1\nstore 5 1.0\n",
+       "line 5: a malformed point"},
+      {"bcast-tune 1\nmachine cpu=X;l2=1;llc=2;cpus=3\n"
+       "nt_store_min_bytes 1\nparallel_min_bytes 1\nstore 5 1.0 nan\n",
+       "line 5: a malformed point"},
+      {"bcast-tune 1\nmachine cpu=X;l2=1;llc=2;cpus=3\n"
+       "nt_store_min_bytes 1\nparallel_min_bytes 1\nspeed 5\n",
+       "line 5: an unknown key"},
+      {"bcast-tune 1\nnt_store_min_bytes 1\nparallel_min_bytes 1\n",
+       "the machine line missing"},
+      {"\x7f" "ELF\x02\x01\x01", "line 1"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    bcast_tuning r;
+    memset(&r, 0, sizeof r);
+    r.nt_store_min_bytes = 77;
+    bcast_diag diag;
+    const bcast_status st = bcast__tune_parse(
+        bad[i].text, strlen(bad[i].text), key, "/x/tune.txt", &r, &diag);
+    if (st != BCAST_PARSE || !strstr(diag.message, "/x/tune.txt ignored") ||
+        !strstr(diag.message, bad[i].reason) || r.nt_store_min_bytes != 77)
+      test_fail(t, __FILE__, __LINE__, "case %zu: status %d, '%s'", i,
+                (int)st, diag.message);
+  }
+  /* A NUL byte, and more than a cache file's size. */
+  bcast_tuning r;
+  bcast_diag diag;
+  CHECK_INT(bcast__tune_parse("bcast-tune 1\n\0", 14, key, "f", &r, &diag),
+            BCAST_PARSE);
+  CHECK(strstr(diag.message, "NUL") != NULL);
+  static char big[5000];
+  memset(big, '#', sizeof big);
+  CHECK_INT(bcast__tune_parse(big, sizeof big, key, "f", &r, &diag),
+            BCAST_PARSE);
+}
+
+TEST(tune_foreign_cache_text_names_both_machines) {
+  bcast_tuning s, r;
+  sample_tuning(&s);
+  char text[4096];
+  const size_t len = bcast__tune_format(&s, text, sizeof text);
+  memset(&r, 0, sizeof r);
+  bcast_diag diag;
+  CHECK_INT(bcast__tune_parse(text, len, "cpu=Other;l2=1;llc=2;cpus=64", "f",
+                              &r, &diag),
+            BCAST_UNSUPPORTED);
+  CHECK(strstr(diag.message, "another machine") != NULL);
+  CHECK(strstr(diag.message, "cpu=Test CPU") != NULL);
+  CHECK(strstr(diag.message, "cpu=Other") != NULL);
+  CHECK_INT(r.nt_store_min_bytes, 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The process's state, reset around each case (bcast__tune_reset); the
+ * variables it reads are put back afterwards. */
+
+static const char *const tune_vars[] = {
+    "BCAST_TUNE", "BCAST_TUNE_FILE", "BCAST_NT_STORE_MIN_BYTES",
+    "BCAST_STREAM_MIN_BYTES", "BCAST_PARALLEL_MIN_BYTES"};
+#define TUNE_VARS (sizeof tune_vars / sizeof tune_vars[0])
+
+typedef struct saved_env {
+  char *value[TUNE_VARS];
+} saved_env;
+
+static void env_save(saved_env *s) {
+  for (size_t k = 0; k < TUNE_VARS; k++) {
+    const char *v = getenv(tune_vars[k]);
+    s->value[k] = v ? strdup(v) : NULL;
+    unsetenv(tune_vars[k]);
+  }
+}
+
+static void env_restore(saved_env *s) {
+  for (size_t k = 0; k < TUNE_VARS; k++) {
+    if (s->value[k])
+      setenv(tune_vars[k], s->value[k], 1);
+    else
+      unsetenv(tune_vars[k]);
+    free(s->value[k]);
+  }
+  bcast__tune_reset();
+}
+
+/* A cache file for this machine (or, with foreign, another) with the
+ * given thresholds, written at path. */
+static void write_cache(const char *path, int64_t nt, int64_t par,
+                        int foreign) {
+  bcast_tuning now, s;
+  bcast_tuning_get(&now, NULL);
+  sample_tuning(&s);
+  if (!foreign) memcpy(s.machine, now.machine, sizeof s.machine);
+  s.nt_store_min_bytes = nt;
+  s.parallel_min_bytes = par;
+  char text[4096];
+  const size_t len = bcast__tune_format(&s, text, sizeof text);
+  FILE *f = fopen(path, "wb");
+  if (f) {
+    fwrite(text, 1, len, f);
+    fclose(f);
+  }
+}
+
+/* Whether an element-wise float32 add plan of out_bytes bytes (one long
+ * run) writes with non-temporal stores: the engine's use of the
+ * threshold.  Data is never touched, so none is allocated. */
+static int plan_uses_nt_stores(test_ctx *t, int64_t out_bytes) {
+  const int64_t shape[1] = {out_bytes / 4};
+  static float dummy[1];
+  bcast_tensor in[2];
+  for (int k = 0; k < 2; k++)
+    CHECK_INT(bcast_tensor_wrap(&in[k], BCAST_FLOAT32, 1, shape, NULL, dummy,
+                                NULL),
+              BCAST_OK);
+  bcast_ew_plan *plan = NULL;
+  CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL, NULL,
+                                 NULL),
+            BCAST_OK);
+  const int nt = plan ? bcast__ew_plan_nt_stores(plan) : -1;
+  bcast_ew_plan_destroy(plan);
+  return nt;
+}
+
+TEST(tune_state_cache_file_environment_and_warnings) {
+  saved_env saved;
+  env_save(&saved);
+  char dir[] = "/tmp/bcast-tune-XXXXXX";
+  if (!mkdtemp(dir)) {
+    test_fail(t, __FILE__, __LINE__, "mkdtemp failed");
+    env_restore(&saved);
+    return;
+  }
+  char path[64];
+  snprintf(path, sizeof path, "%s/tune.txt", dir);
+  setenv("BCAST_TUNE_FILE", path, 1);
+  bcast_tuning tn;
+  bcast_diag warning;
+
+  /* A valid file: its thresholds, no warning, no lazy calibration. */
+  bcast__tune_reset();
+  write_cache(path, 3 * MIB, 96 * 1024, 0);
+  bcast__tune_reset();
+  CHECK_INT(bcast_tuning_get(&tn, &warning), BCAST_OK);
+  CHECK_INT(warning.status, BCAST_OK);
+  CHECK(strcmp(tn.cache_path, path) == 0);
+  CHECK_INT(tn.nt_store_min_bytes, 3 * MIB);
+  CHECK_INT(tn.parallel_min_bytes, 96 * 1024);
+  CHECK(strcmp(tn.nt_store_source, "cache file") == 0);
+  bcast__tune_lazy(BCAST_TUNING_LAZY_MIN_BYTES);
+  CHECK_INT(bcast__tuned_nt_store_min(), 3 * MIB);
+  CHECK_INT(bcast__tuned_parallel_min(), 96 * 1024);
+  bcast_tuning_get(&tn, NULL);
+  CHECK(tn.measure_ms == 0);
+  /* Plans decide by it: 4 MiB outputs stream, 2 MiB ones do not. */
+  if (BCAST__HAVE_NT_STORE) {
+    CHECK_INT(plan_uses_nt_stores(t, 4 * MIB), 1);
+    CHECK_INT(plan_uses_nt_stores(t, 2 * MIB), 0);
+  }
+
+  /* The environment wins over the file, threshold by threshold. */
+  setenv("BCAST_NT_STORE_MIN_BYTES", "5M", 1);
+  bcast__tune_reset();
+  bcast_tuning_get(&tn, &warning);
+  CHECK_INT(tn.nt_store_min_bytes, 5 * MIB);
+  CHECK(strcmp(tn.nt_store_source, "environment") == 0);
+  CHECK_INT(tn.parallel_min_bytes, 96 * 1024);
+  CHECK(strcmp(tn.parallel_source, "cache file") == 0);
+  CHECK_INT(bcast__tuned_nt_store_min(), 5 * MIB);
+  if (BCAST__HAVE_NT_STORE) CHECK_INT(plan_uses_nt_stores(t, 4 * MIB), 0);
+  unsetenv("BCAST_NT_STORE_MIN_BYTES");
+
+  /* A corrupt file: ignored, the warning returned by bcast_tuning_get,
+   * the cache sizes' thresholds in effect. */
+  FILE *f = fopen(path, "wb");
+  if (f) {
+    fputs("bcast-tune 1\ngarbage\n", f);
+    fclose(f);
+  }
+  bcast__tune_reset();
+  setenv("BCAST_TUNE", "off", 1); /* no lazy calibration in this case */
+  bcast_tuning_get(&tn, &warning);
+  CHECK_INT(warning.status, BCAST_OK); /* off: the file is not read */
+  unsetenv("BCAST_TUNE");
+  bcast__tune_reset();
+  bcast_tuning_get(&tn, &warning);
+  CHECK_INT(warning.status, BCAST_PARSE);
+  CHECK(strstr(warning.message, path) != NULL);
+  CHECK(strstr(warning.message, "line 2") != NULL);
+  CHECK(strcmp(tn.nt_store_source, "cache sizes") == 0);
+
+  /* A foreign file: the same, BCAST_UNSUPPORTED. */
+  write_cache(path, 3 * MIB, 96 * 1024, 1);
+  bcast__tune_reset();
+  bcast_tuning_get(&tn, &warning);
+  CHECK_INT(warning.status, BCAST_UNSUPPORTED);
+  CHECK(strstr(warning.message, "another machine") != NULL);
+  CHECK(strcmp(tn.parallel_source, "cache sizes") == 0);
+
+  /* No file: no warning; a small output starts nothing, the first large
+   * one the lazy calibration, once; it writes no file. */
+  unlink(path);
+  bcast__tune_reset();
+  bcast_tuning_get(&tn, &warning);
+  CHECK_INT(warning.status, BCAST_OK);
+  bcast__tune_lazy(BCAST_TUNING_LAZY_MIN_BYTES - 1);
+  bcast_tuning_get(&tn, NULL);
+  CHECK(tn.measure_ms == 0);
+  /* Held (a call under a memory bound, src/save): not even a large one. */
+  bcast__tune_hold(1);
+  bcast__tune_lazy(BCAST_TUNING_LAZY_MIN_BYTES);
+  bcast__tune_hold(-1);
+  bcast_tuning_get(&tn, NULL);
+  CHECK(tn.measure_ms == 0);
+  bcast__tune_lazy(BCAST_TUNING_LAZY_MIN_BYTES);
+  bcast_tuning_get(&tn, NULL);
+  CHECK(tn.measure_ms > 0);
+  CHECK(strcmp(tn.nt_store_source, "measured") == 0 ||
+        strcmp(tn.nt_store_source, "cache sizes") == 0);
+  const double first_ms = tn.measure_ms;
+  bcast__tune_lazy(2 * BCAST_TUNING_LAZY_MIN_BYTES);
+  bcast_tuning_get(&tn, NULL);
+  CHECK(tn.measure_ms == first_ms);
+  CHECK(access(path, F_OK) != 0);
+
+  /* bcast_tuning_save writes a file the next process reads back. */
+  CHECK_INT(bcast_tuning_save(&tn, NULL, NULL), BCAST_OK);
+  bcast_tuning saved_tn = tn;
+  bcast__tune_reset();
+  bcast_tuning_get(&tn, &warning);
+  CHECK_INT(warning.status, BCAST_OK);
+  CHECK_INT(tn.nt_store_min_bytes, saved_tn.nt_store_min_bytes);
+  CHECK(strcmp(tn.nt_store_source, "cache file") == 0);
+
+  unlink(path);
+  rmdir(dir);
+  env_restore(&saved);
+}
