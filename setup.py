@@ -38,6 +38,7 @@ setup(
     description="Tensor broadcasting (NumPy, MLIR, TOSA, XLA, ONNX) for NumPy arrays",
     packages=["bcast"],
     package_dir={"": "python"},
+    package_data={"bcast": ["*.pyi", "py.typed"]},  # type stubs (PEP 561)
     ext_modules=[Extension("bcast._bcast", sources=[])],
     cmdclass={"build_ext": CMakeBuild},
     python_requires=">=3.8",

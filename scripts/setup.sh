@@ -7,6 +7,7 @@
 #                            with python3-hypothesis, pkgconf, clang,
 #                            groff-base and man-db (the package tests),
 #                            python3-dask and python3-distributed (bcast.dask),
+#                            python3-mypy (stubtest, the type stubs' test),
 #                            and what make deb needs (the .deb's test)
 #   scripts/setup.sh deb     also dpkg-dev and file (make deb: Debian's
 #                            compiler flags, dpkg-shlibdeps and CPack's
@@ -36,6 +37,9 @@ if [ "$what" = test ]; then
   have python3-hypothesis || need+=(python3-hypothesis)
   # bcast.dask and its tests on a dask.distributed LocalCluster.
   for p in python3-dask python3-distributed; do have "$p" || need+=("$p"); done
+  # mypy's stubtest: the stubtest test checks python/bcast/*.pyi against
+  # the built module.
+  have python3-mypy || need+=(python3-mypy)
   # pkg-config, clang and groff: the package test links through pkg-config
   # with both compilers and renders the man page.
   for p in mlir-22-tools pkgconf clang groff-base; do have "$p" || need+=("$p"); done

@@ -91,19 +91,27 @@ enum bcast_type_set {
 
 /* The attributes an op may read (bcast_op_attrs in bcast/elementwise.h),
  * with the names MLIR and `bcast run --attr` give them: X(ID, name, alias
- * or NULL).  input_zp is also spelled input1_zp (TOSA 1.0's name). */
+ * or NULL, default, what it means).  The default is written as
+ * bcast_op_attr_set reads it, NULL where the default is no value (no
+ * bound, no type); it is the value a zeroed bcast_op_attrs holds.
+ * input_zp is also spelled input1_zp (TOSA 1.0's name). */
 #define BCAST_ATTR_LIST(X)                                                    \
-  X(SHIFT, "shift", NULL)                                                     \
-  X(ROUND, "round", NULL)                                                     \
-  X(MIN_VAL, "min_val", NULL)                                                 \
-  X(MAX_VAL, "max_val", NULL)                                                 \
-  X(NAN_MODE, "nan_mode", NULL)                                               \
-  X(INPUT_ZP, "input_zp", "input1_zp")                                        \
-  X(OUTPUT_ZP, "output_zp", NULL)                                             \
-  X(TO, "to", NULL)
+  X(SHIFT, "shift", NULL, "0",                                                \
+    "right shift of an int32 product, rounded (0..63; tosa)")                 \
+  X(ROUND, "round", NULL, "false",                                            \
+    "add the last bit shifted out (rounding half up)")                        \
+  X(MIN_VAL, "min_val", NULL, NULL, "the lower bound, a value of x's type")   \
+  X(MAX_VAL, "max_val", NULL, NULL, "the upper bound, a value of x's type")   \
+  X(NAN_MODE, "nan_mode", NULL, "propagate",                                  \
+    "'propagate': a NaN operand gives NaN; 'ignore': the other one wins")     \
+  X(INPUT_ZP, "input_zp", "input1_zp", "0",                                   \
+    "zero point subtracted from x (tosa, int8 only)")                         \
+  X(OUTPUT_ZP, "output_zp", NULL, "0",                                        \
+    "zero point added to the result (tosa, int8 only)")                       \
+  X(TO, "to", NULL, NULL, "the result's element type")
 
 typedef enum bcast_attr {
-#define BCAST_ATTR_ENUM_(id, name, alias) BCAST_ATTR_##id,
+#define BCAST_ATTR_ENUM_(id, ...) BCAST_ATTR_##id,
   BCAST_ATTR_LIST(BCAST_ATTR_ENUM_)
 #undef BCAST_ATTR_ENUM_
       BCAST_ATTR_COUNT
@@ -126,7 +134,8 @@ typedef enum bcast_op_result_rule {
  *   element-type rule, ODS types of operand #0, of the other operands, of the result,
  *   input types in the tosa and trait profiles, in the numpy profile,
  *   result rule, attributes read,
- *   scalar body for the emitter, why a result may be unpredictable)
+ *   scalar body for the emitter, why a result may be unpredictable,
+ *   what the op computes, an example)
  *
  * Input types are those of the data operands (SELECT: of its two values;
  * its condition is bool).  The emitter's body is either
@@ -135,129 +144,175 @@ typedef enum bcast_op_result_rule {
  * predicate), or BODY(name), a function of the emitter's for ops whose
  * element needs several instructions.  The last column says what TOSA
  * leaves unpredictable about the op's result (checked mode reports it), or
- * NULL when every result is defined.  Adding an op is a row here plus its
- * scalar function (src/ew/ew_scalar.h) and kernel list entry. */
+ * NULL when every result is defined.  What the op computes is a phrase
+ * in the terms of its inputs x, y (SELECT: cond, x, y).  The example is
+ * EXAMPLE(arguments, result): the arguments of a call under the numpy
+ * profile as Python writes them (lists, scalars, then positional
+ * attributes) and the result as the list it gives (ndarray.tolist());
+ * Python's docstrings show it, and tests/python/test_introspection.py
+ * runs it.  Adding an op is a row here plus its scalar function
+ * (src/ew/ew_scalar.h) and kernel list entry. */
 #define BCAST_OP_LIST(X)                                                      \
   X(ABS, "abs", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,          \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, SAME, 0, BODY(abs),   \
-    "|x| overflows the type")                                                 \
+    "|x| overflows the type", "the absolute value |x|",                       \
+    EXAMPLE("[-2, 0, 3]", "[2, 0, 3]"))                                       \
   X(BITWISE_NOT, "bitwise_not", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER,  \
     NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,    \
-    BODY(bitwise_not), NULL)                                                  \
+    BODY(bitwise_not), NULL, "the bitwise complement ~x (bool: not x)",       \
+    EXAMPLE("[0, 5, -1]", "[-1, -6, 0]"))                                     \
   X(CAST, "cast", 1, 0, SAME_SHAPE, ELEM_ANY, NUMBER, NUMBER, NUMBER,         \
     BCAST_TYPES_TINT | BCAST_TYPES_BOOL | BCAST_TYPES_TFP | BCAST_TYPES_FP8,  \
     BCAST_TYPES_ALL,                                                          \
     CAST, BCAST_ATTR_BIT(TO), BODY(cast),                                     \
-    "NaN or out of range for the integer type")                               \
+    "NaN or out of range for the integer type",                               \
+    "x converted to the element type to names",                               \
+    EXAMPLE("[0, 1, 2], 'bool'", "[False, True, True]"))                      \
   X(CEIL, "ceil", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,        \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.ceil", NULL),    \
-    NULL)                                                                     \
+    NULL, "the smallest integer not below x",                                 \
+    EXAMPLE("[-1.5, 0.25, 2.0]", "[-1.0, 1.0, 2.0]"))                         \
   X(CLAMP, "clamp", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,      \
     BCAST_TYPE_BIT(INT8) | BCAST_TYPE_BIT(INT16) | BCAST_TYPES_TFP,           \
     BCAST_TYPES_NUM, SAME,                                                    \
     BCAST_ATTR_BIT(MIN_VAL) | BCAST_ATTR_BIT(MAX_VAL) |                       \
         BCAST_ATTR_BIT(NAN_MODE),                                             \
-    BODY(clamp), NULL)                                                        \
+    BODY(clamp), NULL, "x limited to [min_val, max_val]",                     \
+    EXAMPLE("[-5, 0, 7], 0, 5", "[0, 0, 5]"))                                 \
   X(CLZ, "clz", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,          \
     BCAST_TYPES_I32, BCAST_TYPES_INT, SAME, 0, ARITH(NULL, "math.ctlz"),      \
-    NULL)                                                                     \
+    NULL, "the number of leading zero bits of x",                             \
+    EXAMPLE("[1, 255, 0]", "[63, 56, 64]"))                                   \
   X(COS, "cos", 1, 0, SAME_SHAPE, ELEM_SAME, FLOAT, FLOAT, FLOAT,             \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.cos", NULL),     \
-    NULL)                                                                     \
+    NULL, "the cosine of x (radians)", EXAMPLE("[0.0]", "[1.0]"))             \
   X(ERF, "erf", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,          \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.erf", NULL),     \
-    NULL)                                                                     \
+    NULL, "the error function erf(x)", EXAMPLE("[0.0]", "[0.0]"))             \
   X(EXP, "exp", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,          \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.exp", NULL),     \
-    NULL)                                                                     \
+    NULL, "e to the power x", EXAMPLE("[0.0]", "[1.0]"))                      \
   X(FLOOR, "floor", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,      \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.floor", NULL),   \
-    NULL)                                                                     \
+    NULL, "the largest integer not above x",                                  \
+    EXAMPLE("[-1.5, 0.25, 2.0]", "[-2.0, 0.0, 2.0]"))                         \
   X(LOG, "log", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,          \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.log", NULL),     \
-    NULL)                                                                     \
+    NULL, "the natural logarithm of x", EXAMPLE("[1.0]", "[0.0]"))            \
   X(LOGICAL_NOT, "logical_not", 1, 0, SAME_SHAPE, ELEM_SAME, BOOL, BOOL,      \
     BOOL, BCAST_TYPES_BOOL, BCAST_TYPES_ALL, BOOL, 0, BODY(logical_not),      \
-    NULL)                                                                     \
+    NULL, "not x", EXAMPLE("[True, False]", "[False, True]"))                 \
   X(NEGATE, "negate", 1, 2, NEGATE, ELEM_NEGATE, NUMBER, NUMBER, NUMBER,      \
     BCAST_TYPES_TINT | BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME,                \
     BCAST_ATTR_BIT(INPUT_ZP) | BCAST_ATTR_BIT(OUTPUT_ZP), BODY(negate),       \
-    "-x overflows the type")                                                  \
+    "-x overflows the type",                                                  \
+    "-x (tosa: -(x - input_zp) + output_zp, clipped to the type)",            \
+    EXAMPLE("[1, -2, 0]", "[-1, 2, 0]"))                                      \
   X(RECIPROCAL, "reciprocal", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER,    \
     NUMBER, BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME, 0, BODY(reciprocal),      \
-    "an integer reciprocal of 0 (numpy)")                                     \
+    "an integer reciprocal of 0 (numpy)", "1 / x",                            \
+    EXAMPLE("[2.0, 0.5]", "[0.5, 2.0]"))                                      \
   X(RSQRT, "rsqrt", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,      \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.rsqrt", NULL),   \
-    NULL)                                                                     \
+    NULL, "1 / sqrt(x)", EXAMPLE("[4.0, 0.25]", "[0.5, 2.0]"))                \
   X(SIGMOID, "sigmoid", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,  \
-    BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, BODY(sigmoid), NULL)         \
+    BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, BODY(sigmoid), NULL,         \
+    "the logistic function 1 / (1 + exp(-x))", EXAMPLE("[0.0]", "[0.5]"))     \
   X(SIN, "sin", 1, 0, SAME_SHAPE, ELEM_SAME, FLOAT, FLOAT, FLOAT,             \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.sin", NULL),     \
-    NULL)                                                                     \
+    NULL, "the sine of x (radians)", EXAMPLE("[0.0]", "[0.0]"))               \
   X(TANH, "tanh", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER,        \
     BCAST_TYPES_TFP, BCAST_TYPES_FLOAT, SAME, 0, ARITH("math.tanh", NULL),    \
-    NULL)                                                                     \
+    NULL, "the hyperbolic tangent of x", EXAMPLE("[0.0]", "[0.0]"))           \
   X(ADD, "add", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,           \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, SAME, 0,              \
-    ARITH("arith.addf", "arith.addi"), "the sum overflows the type")          \
+    ARITH("arith.addf", "arith.addi"), "the sum overflows the type", "x + y", \
+    EXAMPLE("[[1], [2]], [10, 20, 30]", "[[11, 21, 31], [12, 22, 32]]"))      \
   X(ARITHMETIC_RIGHT_SHIFT, "arithmetic_right_shift", 2, 0, BROADCAST,        \
     ELEM_SAME, NUMBER, NUMBER, NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT,     \
     SAME, BCAST_ATTR_BIT(ROUND), BODY(arithmetic_right_shift),                \
-    "the shift count is outside [0, bits-1]")                                 \
+    "the shift count is outside [0, bits-1]",                                 \
+    "x >> y, copies of the sign bit shifted in (round: plus the last bit "    \
+    "shifted out)",                                                           \
+    EXAMPLE("[-8, 7, 16], 1", "[-4, 3, 8]"))                                  \
   X(BITWISE_AND, "bitwise_and", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER,   \
     NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,    \
-    ARITH(NULL, "arith.andi"), NULL)                                          \
+    ARITH(NULL, "arith.andi"), NULL, "the bitwise and x & y",                 \
+    EXAMPLE("[12, 10], 6", "[4, 2]"))                                         \
   X(BITWISE_OR, "bitwise_or", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER,     \
     NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,    \
-    ARITH(NULL, "arith.ori"), NULL)                                           \
+    ARITH(NULL, "arith.ori"), NULL, "the bitwise or x | y",                   \
+    EXAMPLE("[12, 10], 6", "[14, 14]"))                                       \
   X(BITWISE_XOR, "bitwise_xor", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER,   \
     NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT | BCAST_TYPES_BOOL, SAME, 0,    \
-    ARITH(NULL, "arith.xori"), NULL)                                          \
+    ARITH(NULL, "arith.xori"), NULL, "the bitwise exclusive or x ^ y",        \
+    EXAMPLE("[12, 10], 6", "[10, 12]"))                                       \
   X(INTDIV, "intdiv", 2, 0, BROADCAST, ELEM_SAME, INT32_64, INT32_64,         \
     INT32_64, BCAST_TYPES_I32, BCAST_TYPES_INT, SAME, 0,                      \
-    ARITH(NULL, "arith.divsi"), "division by zero or overflow")               \
+    ARITH(NULL, "arith.divsi"), "division by zero or overflow",               \
+    "x / y rounded toward zero", EXAMPLE("[7, -7], 2", "[3, -3]"))            \
   X(EQUAL, "equal", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER, BOOL,      \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, BOOL, 0,              \
-    ARITH("arith.cmpf oeq", "arith.cmpi eq"), NULL)                           \
+    ARITH("arith.cmpf oeq", "arith.cmpi eq"), NULL, "x == y",                 \
+    EXAMPLE("[1, 2, 3], 2", "[False, True, False]"))                          \
   X(GREATER, "greater", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER, BOOL,  \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, BOOL, 0,              \
-    ARITH("arith.cmpf ogt", "arith.cmpi sgt"), NULL)                          \
+    ARITH("arith.cmpf ogt", "arith.cmpi sgt"), NULL, "x > y",                 \
+    EXAMPLE("[1, 2, 3], 2", "[False, False, True]"))                          \
   X(GREATER_EQUAL, "greater_equal", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER,    \
     NUMBER, BOOL, BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, BOOL,   \
-    0, ARITH("arith.cmpf oge", "arith.cmpi sge"), NULL)                       \
+    0, ARITH("arith.cmpf oge", "arith.cmpi sge"), NULL, "x >= y",             \
+    EXAMPLE("[1, 2, 3], 2", "[False, True, True]"))                           \
   X(LOGICAL_AND, "logical_and", 2, 0, BROADCAST, ELEM_SAME, BOOL, BOOL, BOOL, \
     BCAST_TYPES_BOOL, BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, "arith.andi"),    \
-    NULL)                                                                     \
+    NULL, "x and y",                                                          \
+    EXAMPLE("[True, True, False], [True, False, False]",                      \
+            "[True, False, False]"))                                          \
   X(LOGICAL_LEFT_SHIFT, "logical_left_shift", 2, 0, BROADCAST, ELEM_SAME,     \
     NUMBER, NUMBER, NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT, SAME, 0,       \
-    ARITH(NULL, "arith.shli"), "the shift count is outside [0, bits-1]")      \
+    ARITH(NULL, "arith.shli"), "the shift count is outside [0, bits-1]",      \
+    "x << y, zeros shifted in", EXAMPLE("[1, 3], 2", "[4, 12]"))              \
   X(LOGICAL_OR, "logical_or", 2, 0, BROADCAST, ELEM_SAME, BOOL, BOOL, BOOL,   \
     BCAST_TYPES_BOOL, BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, "arith.ori"),     \
-    NULL)                                                                     \
+    NULL, "x or y",                                                           \
+    EXAMPLE("[True, True, False], [True, False, False]",                      \
+            "[True, True, False]"))                                           \
   X(LOGICAL_RIGHT_SHIFT, "logical_right_shift", 2, 0, BROADCAST, ELEM_SAME,   \
     NUMBER, NUMBER, NUMBER, BCAST_TYPES_TINT, BCAST_TYPES_INT, SAME, 0,       \
-    ARITH(NULL, "arith.shrui"), "the shift count is outside [0, bits-1]")     \
+    ARITH(NULL, "arith.shrui"), "the shift count is outside [0, bits-1]",     \
+    "x >> y, zeros shifted in", EXAMPLE("[8, 17], 2", "[2, 4]"))              \
   X(LOGICAL_XOR, "logical_xor", 2, 0, BROADCAST, ELEM_SAME, BOOL, BOOL, BOOL, \
     BCAST_TYPES_BOOL, BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, "arith.xori"),    \
-    NULL)                                                                     \
+    NULL, "x != y for truth values",                                          \
+    EXAMPLE("[True, True, False], [True, False, False]",                      \
+            "[False, True, False]"))                                          \
   X(MAXIMUM, "maximum", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,   \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, SAME,                 \
-    BCAST_ATTR_BIT(NAN_MODE), BODY(maximum), NULL)                            \
+    BCAST_ATTR_BIT(NAN_MODE), BODY(maximum), NULL,                            \
+    "the larger of x and y (a NaN wins unless nan_mode='ignore')",            \
+    EXAMPLE("[1, 5], [3, 2]", "[3, 5]"))                                      \
   X(MINIMUM, "minimum", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,   \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_ALL, SAME,                 \
-    BCAST_ATTR_BIT(NAN_MODE), BODY(minimum), NULL)                            \
+    BCAST_ATTR_BIT(NAN_MODE), BODY(minimum), NULL,                            \
+    "the smaller of x and y (a NaN wins unless nan_mode='ignore')",           \
+    EXAMPLE("[1, 5], [3, 2]", "[1, 2]"))                                      \
   X(MUL, "mul", 2, 1, MUL, ELEM_MUL, NUMBER, NUMBER, NUMBER,                  \
     BCAST_TYPES_TINT | BCAST_TYPES_TFP, BCAST_TYPES_ALL, MUL,                 \
-    BCAST_ATTR_BIT(SHIFT), BODY(mul), "the shifted product is outside int32") \
+    BCAST_ATTR_BIT(SHIFT), BODY(mul), "the shifted product is outside int32", \
+    "x * y (tosa: an integer product shifted right by shift, rounded)",       \
+    EXAMPLE("[[1], [2]], [3, 4]", "[[3, 4], [6, 8]]"))                        \
   X(POW, "pow", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,           \
     BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME, 0, ARITH("math.powf", NULL),      \
-    "outside the domain (a >= 0, a > 0 or b > 0, finite operands)")           \
+    "outside the domain (a >= 0, a > 0 or b > 0, finite operands)",           \
+    "x to the power y", EXAMPLE("[2, 3], 2", "[4, 9]"))                       \
   X(SUB, "sub", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER,           \
     BCAST_TYPES_I32 | BCAST_TYPES_TFP, BCAST_TYPES_NUM, SAME, 0,              \
-    ARITH("arith.subf", "arith.subi"), "the difference overflows the type")   \
+    ARITH("arith.subf", "arith.subi"), "the difference overflows the type",   \
+    "x - y", EXAMPLE("[10, 20], [1, 2]", "[9, 18]"))                          \
   X(SELECT, "select", 3, 0, BROADCAST, ELEM_SELECT, BOOL, NUMBER, NUMBER,     \
     BCAST_TYPES_TINT | BCAST_TYPES_BOOL | BCAST_TYPES_TFP, BCAST_TYPES_ALL,   \
-    SAME, 0, BODY(select), NULL)                                              \
+    SAME, 0, BODY(select), NULL, "x where cond is true, else y",              \
+    EXAMPLE("[True, False, True], [1, 2, 3], [10, 20, 30]", "[1, 20, 3]"))    \
   BCAST_NUMPY_OP_LIST(X)
 
 /* NumPy's ops that differ from every TOSA op: rows of BCAST_OP_LIST with
@@ -268,27 +323,42 @@ typedef enum bcast_op_result_rule {
  * invert, left_shift, right_shift (src/op/op.c). */
 #define BCAST_NUMPY_OP_LIST(X)                                                \
   X(SQRT, "sqrt", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,     \
-    BCAST_TYPES_FLOAT, SAME, 0, ARITH(NULL, NULL), NULL)                      \
+    BCAST_TYPES_FLOAT, SAME, 0, ARITH(NULL, NULL), NULL,                      \
+    "the square root of x", EXAMPLE("[4.0, 9.0]", "[2.0, 3.0]"))              \
   X(SQUARE, "square", 1, 0, SAME_SHAPE, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0, \
-    BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL), NULL)                        \
+    BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL), NULL, "x * x",               \
+    EXAMPLE("[-3, 4]", "[9, 16]"))                                            \
   X(DIVIDE, "divide", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,  \
-    BCAST_TYPES_FLOAT, TRUE_DIV, 0, ARITH(NULL, NULL), NULL)                  \
+    BCAST_TYPES_FLOAT, TRUE_DIV, 0, ARITH(NULL, NULL), NULL,                  \
+    "x / y (integers and bool divide in float64)",                            \
+    EXAMPLE("[1, 3], 2", "[0.5, 1.5]"))                                       \
   X(FLOOR_DIVIDE, "floor_divide", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, \
     NUMBER, 0, BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL),                   \
-    "integer division by zero or overflow")                                   \
+    "integer division by zero or overflow",                                   \
+    "x / y rounded toward minus infinity (x // y)",                           \
+    EXAMPLE("[7, -7], 2", "[3, -4]"))                                         \
   X(REMAINDER, "remainder", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER,       \
     NUMBER, 0, BCAST_TYPES_NUM, SAME, 0, ARITH(NULL, NULL),                   \
-    "integer division by zero")                                               \
+    "integer division by zero",                                               \
+    "x - y * floor(x / y): the remainder with the sign of y (x % y)",         \
+    EXAMPLE("[7, -7], 3", "[1, 2]"))                                          \
   X(LESS, "less", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER, BOOL, 0,     \
-    BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, NULL), NULL)                        \
+    BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, NULL), NULL, "x < y",               \
+    EXAMPLE("[1, 2, 3], 2", "[True, False, False]"))                          \
   X(LESS_EQUAL, "less_equal", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER,  \
-    BOOL, 0, BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, NULL), NULL)               \
+    BOOL, 0, BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, NULL), NULL, "x <= y",     \
+    EXAMPLE("[1, 2, 3], 2", "[True, True, False]"))                           \
   X(NOT_EQUAL, "not_equal", 2, 0, BROADCAST, ELEM_COMPARE, NUMBER, NUMBER,    \
-    BOOL, 0, BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, NULL), NULL)               \
+    BOOL, 0, BCAST_TYPES_ALL, BOOL, 0, ARITH(NULL, NULL), NULL, "x != y",     \
+    EXAMPLE("[1, 2, 3], 2", "[True, False, True]"))                           \
   X(FMAX, "fmax", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,      \
-    BCAST_TYPES_ALL, SAME, 0, ARITH(NULL, NULL), NULL)                        \
+    BCAST_TYPES_ALL, SAME, 0, ARITH(NULL, NULL), NULL,                        \
+    "the larger of x and y, a NaN losing to a number",                        \
+    EXAMPLE("[1.0, float('nan')], [2.0, 0.5]", "[2.0, 0.5]"))                 \
   X(FMIN, "fmin", 2, 0, BROADCAST, ELEM_SAME, NUMBER, NUMBER, NUMBER, 0,      \
-    BCAST_TYPES_ALL, SAME, 0, ARITH(NULL, NULL), NULL)
+    BCAST_TYPES_ALL, SAME, 0, ARITH(NULL, NULL), NULL,                        \
+    "the smaller of x and y, a NaN losing to a number",                       \
+    EXAMPLE("[1.0, float('nan')], [2.0, 0.5]", "[1.0, 0.5]"))
 
 typedef enum bcast_op {
 #define BCAST_OP_ENUM_(id, ...) BCAST_OP_##id,
@@ -312,6 +382,9 @@ typedef struct bcast_op_info {
   const char *unpredictable;    /* why a result may be unpredictable, or
                                    NULL */
   bcast_op_elem_rule elem_rule; /* MLIR 22's element-type check */
+  const char *summary;          /* what it computes ("x + y") */
+  const char *example_args;     /* an example's arguments, in Python */
+  const char *example_result;   /* ... and its result, as a list */
 } bcast_op_info;
 
 /* The op table's row of op (its name, arity, types, attributes...). */
@@ -406,6 +479,20 @@ BCAST_API bcast_status bcast_op_operand_dtypes(
 
 /* The attribute's name ("min_val"); NULL for an out-of-range id. */
 BCAST_API const char *bcast_attr_name(bcast_attr attr);
+
+/* The attribute's default as bcast_op_attr_set reads it ("0", "false",
+ * "propagate"), NULL when the default is no value (CLAMP's bounds, CAST's
+ * type) or for an out-of-range id. */
+BCAST_API const char *bcast_attr_default(bcast_attr attr);
+
+/* What the attribute means, a phrase for listings and docstrings; NULL for
+ * an out-of-range id. */
+BCAST_API const char *bcast_attr_summary(bcast_attr attr);
+
+/* The result type's rule in words ("bool", "the input type (numpy: the
+ * promoted type)"), for listings and docstrings; NULL for an unknown
+ * rule. */
+BCAST_API const char *bcast_op_result_rule_text(bcast_op_result_rule rule);
 
 /* Looks an attribute up by name or alias; BCAST_INVALID_ARGUMENT if unknown. */
 BCAST_API bcast_status bcast_attr_lookup(const char *name, size_t len,

@@ -33,6 +33,7 @@ Dask's advice (compute_chunk_sizes()).
 """
 
 import functools
+import inspect
 import itertools
 import math
 import operator
@@ -584,6 +585,20 @@ def apply(op, *args, profile="numpy", checked=False, chunks=None, threads=1,
                   dtype, [True] * len(operands), op=op, kwargs=kwargs)
 
 
+def _op_signature(op):
+    """bcast.<op>'s signature (its text signature, from the op table)
+    with this module's keywords: no out, chunks, threads 1 by default."""
+    params = []
+    for p in inspect.signature(getattr(_core, op)).parameters.values():
+        if p.name == "out":
+            continue
+        params.append(p.replace(default=1) if p.name == "threads" else p)
+        if p.name == "checked":
+            params.append(inspect.Parameter(
+                "chunks", inspect.Parameter.KEYWORD_ONLY, default=None))
+    return inspect.Signature(params)
+
+
 def _make_op(op):
     def fn(*args, profile="numpy", checked=False, chunks=None, threads=1,
            **attrs):
@@ -591,6 +606,7 @@ def _make_op(op):
                      chunks=chunks, threads=threads, **attrs)
     fn.__name__ = op
     fn.__qualname__ = op
+    fn.__signature__ = _op_signature(op)
     fn.__doc__ = (f"bcast.{op} on dask arrays (see bcast.dask.apply and "
                   f"help(bcast.{op})).")
     return fn

@@ -90,12 +90,12 @@ static PyMethodDef methods[] = {
      "gives the sizes of the output dims no array dim maps to, and of\n"
      "size-1 array dims to stretch."},
     {"materialize", PB_KW(pb_materialize), METH_VARARGS | METH_KEYWORDS,
-     "materialize(*arrays, max_bytes=1 << 30, threads=None)\n--\n\n"
+     "materialize(*arrays, max_bytes=1073741824, threads=None)\n--\n\n"
      "ONNX Broadcast: new C-contiguous arrays holding each array broadcast\n"
      "to the common shape (a tuple).  All outputs together must fit in\n"
-     "max_bytes, else BudgetError (a MemoryError) says how many bytes they\n"
-     "need.  threads: OpenMP threads for large copies, 0..4096 (None or 0:\n"
-     "OpenMP's default).\n"
+     "max_bytes (1 GiB by default), else BudgetError (a MemoryError)\n"
+     "says how many bytes they need.  threads: OpenMP threads for large\n"
+     "copies, 0..4096 (None or 0: OpenMP's default).\n"
      "The GIL is released while copying."},
     {"verify_mlir", PB_KW(pb_verify_mlir), METH_VARARGS | METH_KEYWORDS,
      "verify_mlir(text, profile=None, op_profile=None, ops=None, *,\n"
@@ -139,8 +139,8 @@ static PyMethodDef methods[] = {
      "assert_broadcast: cf.assert that a dynamic operand dim given a size\n"
      "is 1 or that size.  Raises BroadcastError for an invalid map."},
     {"plan", PB_KW(pb_plan), METH_VARARGS | METH_KEYWORDS,
-     "plan(op, *inputs, out=None, *, profile='numpy', checked=False,\n"
-     "     threads=None, **attributes)\n\n"
+     "plan(op, /, *inputs, out=None, profile='numpy', checked=False,\n"
+     "     threads=None, **attributes)\n--\n\n"
      "A prepared element-wise op (a bcast.Plan) for inputs and out like\n"
      "these (their dtypes, shapes and strides; the data is not read),\n"
      "with the arguments bcast.<op> takes.  p(*inputs, out=None) runs it\n"
@@ -166,8 +166,8 @@ static PyMethodDef methods[] = {
      "of a C-order output.  dims: one map (or None) per operand.  Raises\n"
      "BudgetError when not even one element fits."},
     {"save_op", PB_KW(pb_save_op), METH_VARARGS | METH_KEYWORDS,
-     "save_op(path, op, *inputs, memory=1 << 30, profile='numpy',\n"
-     "        checked=False, threads=None, **attributes)\n\n"
+     "save_op(path, op, /, *inputs, memory=1073741824, profile='numpy',\n"
+     "        checked=False, threads=None, **attributes)\n--\n\n"
      "Writes op(*inputs) to the .npy file path (str, bytes or a path\n"
      "object) with numpy.save's bytes, tile by tile: the call holds one\n"
      "tile of at most memory / 2 bytes (64 MiB at most), not the result,\n"
@@ -180,7 +180,7 @@ static PyMethodDef methods[] = {
      "file as it was.  The GIL is released while writing."},
     {"save_broadcast_to", PB_KW(pb_save_broadcast_to),
      METH_VARARGS | METH_KEYWORDS,
-     "save_broadcast_to(path, array, shape, *, memory=1 << 30,\n"
+     "save_broadcast_to(path, array, shape, *, memory=1073741824,\n"
      "                  threads=None)\n--\n\n"
      "Writes numpy.broadcast_to(array, shape) to the .npy file path with\n"
      "the bytes numpy.save writes for its C-ordered copy (an array in\n"

@@ -4,6 +4,7 @@
  * bcast.plan (plan.c) shares (pybcast.h). */
 #include "pybcast.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 const char *const pb_input_names[PB_MAX_INPUTS] = {"input 0", "input 1",
@@ -158,8 +159,10 @@ static int inputs_from(pb_op_call *c, PyObject *const *objs) {
 /* CAST's target: anything np.dtype accepts (a name that is no UTF-8 text
  * is refused here: NumPy would raise a codec's error).  A name of a type
  * bcast has and NumPy does not (bfloat16, the 8-bit floats: "f8E4M3FN",
- * "float8_e5m2") is a TypeError saying so. */
+ * "float8_e5m2") is a TypeError saying so.  None, the signature's
+ * default, gives none. */
 static int cast_target(pb_op_call *c, PyObject *value) {
+  if (value == Py_None) return 0;
   Py_ssize_t len;
   const char *text =
       PyUnicode_Check(value) ? pb_utf8(value, &len, "cast: to") : NULL;
@@ -429,37 +432,141 @@ static PyObject *op_function(PyObject *self, PyObject *args,
 /* One PyMethodDef per op (they must outlive the functions), docstrings
  * built from the op table. */
 static PyMethodDef op_defs[BCAST_OP_COUNT];
-static char op_docs[BCAST_OP_COUNT][512];
+static char op_docs[BCAST_OP_COUNT][4096];
 
-static void op_doc(bcast_op op, char *buf, size_t cap) {
+/* A docstring being written: text appended with doc_add; full is set when
+ * something did not fit (pb_add_ops then fails rather than truncate). */
+typedef struct doc_buf {
+  char *text;
+  size_t cap, used;
+  int full;
+} doc_buf;
+
+static void doc_add(doc_buf *d, const char *fmt, ...) {
+  if (d->full) return;
+  va_list ap;
+  va_start(ap, fmt);
+  const int n = PyOS_vsnprintf(d->text + d->used, d->cap - d->used, fmt, ap);
+  va_end(ap);
+  if (n < 0 || (size_t)n >= d->cap - d->used)
+    d->full = 1;
+  else
+    d->used += (size_t)n;
+}
+
+/* An attribute's default in Python: None where the library's default is
+ * no value, True / False, a number as written, other text quoted. */
+static void doc_add_default(doc_buf *d, bcast_attr attr) {
+  const char *v = bcast_attr_default(attr);
+  if (!v)
+    doc_add(d, "None");
+  else if (!strcmp(v, "false") || !strcmp(v, "true"))
+    doc_add(d, "%s", v[0] == 't' ? "True" : "False");
+  else if ((v[0] >= '0' && v[0] <= '9') || v[0] == '-')
+    doc_add(d, "%s", v);
+  else
+    doc_add(d, "'%s'", v);
+}
+
+/* The element types of a mask that NumPy has, wrapped after label. */
+static void doc_add_types(doc_buf *d, const char *label, uint32_t mask) {
+  doc_add(d, "    %-13s", label);
+  size_t column = 17;
+  int any = 0;
+  for (int t = 0; t < BCAST_DTYPE_COUNT; t++) {
+    if (!(mask & (1u << t)) || pb_npy_type((bcast_dtype)t) < 0) continue;
+    const char *name = bcast_dtype_name((bcast_dtype)t);
+    if (column + 1 + strlen(name) > 76) {
+      doc_add(d, "\n%17s", "");
+      column = 17;
+    } else if (any) {
+      doc_add(d, " ");
+      column++;
+    }
+    doc_add(d, "%s", name);
+    column += strlen(name);
+    any = 1;
+  }
+  doc_add(d, "%s\n", any ? "" : "none (numpy's op)");
+}
+
+/* The docstring of op: its text signature (inspect.signature reads it),
+ * then from the op table what it computes, its names, its input and
+ * result types per profile, its attributes, what checked mode reports and
+ * the table's example as a doctest. */
+static int op_doc(bcast_op op, char *buf, size_t cap) {
   static const char *const inputs[] = {"", "x", "x, y", "cond, x, y"};
-  int arity = bcast_op_arity(op);
-  size_t used =
-      (size_t)PyOS_snprintf(buf, cap, "%s(%s", bcast_op_get(op)->name,
-                            inputs[arity < 0 || arity > 3 ? 0 : arity]);
+  const bcast_op_info *info = bcast_op_get(op);
+  const int arity = bcast_op_arity(op);
+  doc_buf d = {buf, cap, 0, 0};
+  doc_add(&d, "%s(%s, /", info->name, inputs[arity]);
   bcast_attr pos[3];
   int n_pos = positional_attrs(op, pos);
-  for (int i = 0; i < n_pos && used < cap; i++)
-    used += (size_t)PyOS_snprintf(buf + used, cap - used, ", %s",
-                                  bcast_attr_name(pos[i]));
-  if (used < cap)
-    used += (size_t)PyOS_snprintf(
-        buf + used, cap - used,
-        ", out=None, *, profile='numpy', checked=False, threads=None");
-  for (int a = 0; a < BCAST_ATTR_COUNT && used < cap; a++) {
+  for (int i = 0; i < n_pos; i++)
+    doc_add(&d, ", %s=None", bcast_attr_name(pos[i]));
+  doc_add(&d, ", out=None, *, profile='numpy', checked=False, threads=None");
+  for (int a = 0; a < BCAST_ATTR_COUNT; a++) {
     int positional = 0;
     for (int i = 0; i < n_pos; i++) positional |= pos[i] == (bcast_attr)a;
-    if (bcast_op_reads_attr(op, (bcast_attr)a) && !positional)
-      used += (size_t)PyOS_snprintf(buf + used, cap - used, ", %s=...",
-                                    bcast_attr_name((bcast_attr)a));
+    if (!bcast_op_reads_attr(op, (bcast_attr)a) || positional) continue;
+    doc_add(&d, ", %s=", bcast_attr_name((bcast_attr)a));
+    doc_add_default(&d, (bcast_attr)a);
   }
-  if (used < cap)
-    PyOS_snprintf(
-        buf + used, cap - used,
-        ")\n\nThe element-wise op '%s' (TOSA's, or NumPy's under "
-        "the numpy profile) over\nNumPy arrays and Python scalars "
-        "(NEP 50), broadcast; see docs/python.md\nin the source tree.",
-        bcast_op_get(op)->name);
+  if (op == BCAST_OP_CAST) doc_add(&d, ", dtype=None");
+  doc_add(&d, ")\n--\n\nComputes %s.\n\nElement by element%s.\n",
+          info->summary, arity > 1 ? ", the inputs broadcast together" : "");
+  if (bcast_op_types(op, BCAST_PROFILE_TOSA))
+    doc_add(&d,
+            "The op '%s' of bcast's op table: tosa.%s under the tosa and\n"
+            "trait profiles, NumPy's under the numpy profile.",
+            info->name, info->name);
+  else
+    doc_add(&d,
+            "The op '%s' of bcast's op table, NumPy's: the tosa and trait\n"
+            "profiles have no such op.",
+            info->name);
+  bcast_op other;
+  const char *alias;
+  int n_alias = 0;
+  for (size_t k = 0; (alias = bcast_op_alias(k, &other)) != NULL; k++)
+    if (other == op)
+      doc_add(&d, "%s%s", n_alias++ ? ", " : "  Also named ", alias);
+  doc_add(&d, "%s\n\nInput types (%s):\n", n_alias ? "." : "",
+          op == BCAST_OP_SELECT ? "of x and y; cond is bool"
+          : arity == 1          ? "of x"
+                                : "of every input");
+  doc_add_types(&d, "tosa, trait:", bcast_op_types(op, BCAST_PROFILE_TOSA));
+  doc_add_types(&d, "numpy:", bcast_op_types(op, BCAST_PROFILE_NUMPY));
+  doc_add(&d, "Result type: %s.\n", bcast_op_result_rule_text(info->result));
+  if (info->attrs) {
+    doc_add(&d, "\nAttributes:\n");
+    for (int a = 0; a < BCAST_ATTR_COUNT; a++) {
+      if (!bcast_op_reads_attr(op, (bcast_attr)a)) continue;
+      doc_add(&d, "    %s (default ", bcast_attr_name((bcast_attr)a));
+      doc_add_default(&d, (bcast_attr)a);
+      doc_add(&d, "):\n        %s\n", bcast_attr_summary((bcast_attr)a));
+    }
+    if (op == BCAST_OP_CAST)
+      doc_add(&d, "    dtype (default None):\n        another name for to\n");
+  }
+  doc_add(
+      &d,
+      "\nInputs are arrays (any layout) or Python scalars, typed as NEP 50\n"
+      "says; out is an array of the result's shape and type (also an\n"
+      "input, in place).  profile: 'numpy', 'tosa' or 'trait'.\n"
+      "threads: OpenMP threads, 0..4096 (None or 0: OpenMP's default).\n");
+  if (info->unpredictable)
+    doc_add(&d,
+            "checked=True raises CheckedError where TOSA leaves the result\n"
+            "unpredictable: %s.\n",
+            info->unpredictable);
+  doc_add(&d, "\nExample (numpy profile):\n\n>>> bcast.%s(%s).tolist()\n%s\n",
+          info->name, info->example_args, info->example_result);
+  if (d.full)
+    PyErr_Format(PyExc_ImportError,
+                 "bcast: the docstring of '%s' is over %zu bytes", info->name,
+                 cap);
+  return d.full ? -1 : 0;
 }
 
 /* Adds fn to m as name, and name to names. */
@@ -488,7 +595,7 @@ int pb_add_ops(PyObject *m) {
                    bcast_op_get((bcast_op)op)->name, arity, PB_MAX_INPUTS);
       goto done;
     }
-    op_doc((bcast_op)op, op_docs[op], sizeof op_docs[op]);
+    if (op_doc((bcast_op)op, op_docs[op], sizeof op_docs[op]) < 0) goto done;
     op_defs[op].ml_name = bcast_op_get((bcast_op)op)->name;
     op_defs[op].ml_meth = PB_KW(op_function);
     op_defs[op].ml_flags = METH_VARARGS | METH_KEYWORDS;

@@ -41,6 +41,10 @@ typedef struct plan_object {
   bcast_ew_plan *cast[PB_MAX_INPUTS];
   bcast_tensor scratch[PB_MAX_INPUTS];
   PyThread_type_lock lock;
+  /* What the plan was made for, as Python values (plan_info): op,
+   * profile, shapes, dtypes, shape, dtype, out, threads, checked; read by
+   * the read-only attributes and the repr. */
+  PyObject *info;
 } plan_object;
 
 static void plan_dealloc(PyObject *self) {
@@ -51,6 +55,7 @@ static void plan_dealloc(PyObject *self) {
     bcast_tensor_release(&p->scratch[k]);
   }
   if (p->lock) PyThread_free_lock(p->lock);
+  Py_XDECREF(p->info);
   Py_TYPE(self)->tp_free(self);
 }
 
@@ -267,6 +272,112 @@ static PyMemberDef plan_members[] = {
      "output fits the byte budget)."},
     {NULL, 0, 0, 0, NULL}};
 
+/* The read-only attributes: each an entry of the plan's info (closure:
+ * its key). */
+static PyObject *plan_get(PyObject *self, void *key) {
+  PyObject *v = PyDict_GetItemString(((plan_object *)self)->info, key);
+  if (!v) PyErr_Format(PyExc_AttributeError, "Plan has no %s", (char *)key);
+  return Py_XNewRef(v);
+}
+
+#define PLAN_ATTR_(name, doc)                                                 \
+  { name, plan_get, NULL, doc, name }
+static PyGetSetDef plan_getset[] = {
+    PLAN_ATTR_("op", "The op's name in the op table ('add')."),
+    PLAN_ATTR_("profile", "The profile the plan follows ('numpy')."),
+    PLAN_ATTR_("shapes", "The inputs' shapes, a tuple of tuples."),
+    PLAN_ATTR_("dtypes", "The inputs' dtypes, a tuple (a call's arrays "
+                         "have these)."),
+    PLAN_ATTR_("shape", "The result's shape."),
+    PLAN_ATTR_("dtype", "The result's dtype."),
+    PLAN_ATTR_("out", "True when the plan writes into the out= array of "
+                      "each call,\nFalse when it returns a new array."),
+    PLAN_ATTR_("threads", "OpenMP threads (None: OpenMP's default)."),
+    PLAN_ATTR_("checked", "Whether unpredictable results raise "
+                          "CheckedError."),
+    {NULL, NULL, NULL, NULL, NULL}};
+#undef PLAN_ATTR_
+
+/* Plan(add: int64 (2, 3), float64 (3,) -> float64 (2, 3), ...). */
+static PyObject *plan_repr(PyObject *self) {
+  PyObject *info = ((plan_object *)self)->info;
+  PyObject *shapes = PyDict_GetItemString(info, "shapes");
+  PyObject *dtypes = PyDict_GetItemString(info, "dtypes");
+  PyObject *inputs = PyUnicode_FromString("");
+  for (Py_ssize_t k = 0; inputs && k < PyTuple_GET_SIZE(shapes); k++)
+    Py_SETREF(inputs, PyUnicode_FromFormat("%U%s%S %S", inputs, k ? ", " : "",
+                                           PyTuple_GET_ITEM(dtypes, k),
+                                           PyTuple_GET_ITEM(shapes, k)));
+  if (!inputs) return NULL;
+  PyObject *r = PyUnicode_FromFormat(
+      "<bcast.Plan %U: %U -> %S %S, out=%S, threads=%S, profile=%R, "
+      "checked=%S>",
+      PyDict_GetItemString(info, "op"), inputs,
+      PyDict_GetItemString(info, "dtype"), PyDict_GetItemString(info, "shape"),
+      PyDict_GetItemString(info, "out"), PyDict_GetItemString(info, "threads"),
+      PyDict_GetItemString(info, "profile"),
+      PyDict_GetItemString(info, "checked"));
+  Py_DECREF(inputs);
+  return r;
+}
+
+/* A shape and a dtype as Python values. */
+static PyObject *plan_shape(const bcast_tensor *t) {
+  PyObject *shape = PyTuple_New(t->rank);
+  for (int32_t d = 0; shape && d < t->rank; d++) {
+    PyObject *n = PyLong_FromLongLong((long long)t->shape[d]);
+    if (!n) Py_CLEAR(shape);
+    if (n) PyTuple_SET_ITEM(shape, d, n);
+  }
+  return shape;
+}
+
+static PyObject *plan_dtype(bcast_dtype dtype) {
+  return (PyObject *)PyArray_DescrFromType(pb_npy_type(dtype));
+}
+
+/* p->info from the parsed call c (after the plan was built). */
+static int plan_info(plan_object *p, const pb_op_call *c) {
+  const bcast_tensor *out = bcast_ew_plan_output(p->plan);
+  PyObject *shapes = PyTuple_New(c->arity), *dtypes = PyTuple_New(c->arity);
+  for (int k = 0; shapes && dtypes && k < c->arity; k++) {
+    PyObject *shape = plan_shape(&c->inputs[k]);
+    PyObject *dtype = plan_dtype(c->inputs[k].dtype);
+    if (shape) PyTuple_SET_ITEM(shapes, k, shape);
+    if (dtype) PyTuple_SET_ITEM(dtypes, k, dtype);
+    if (!shape || !dtype) Py_CLEAR(shapes);
+  }
+  if (shapes && dtypes)
+    p->info = Py_BuildValue(
+        "{s:s,s:s,s:O,s:O,s:N,s:N,s:O,s:N,s:O}", "op",
+        bcast_op_get(p->op)->name, "profile",
+        bcast_profile_name(c->options.profile), "shapes", shapes, "dtypes",
+        dtypes, "shape", plan_shape(out), "dtype", plan_dtype(out->dtype),
+        "out", p->has_out ? Py_True : Py_False, "threads",
+        c->options.threads > 0 ? PyLong_FromLong(c->options.threads)
+                               : Py_NewRef(Py_None),
+        "checked", c->options.checked ? Py_True : Py_False);
+  Py_XDECREF(shapes);
+  Py_XDECREF(dtypes);
+  return p->info ? 0 : -1;
+}
+
+/* __call__ as a method, so that inspect.signature finds its text
+ * signature (the tp_call slot's wrapper has none); it coexists with the
+ * slot, which calls go through. */
+static PyObject *plan_call_method(PyObject *self, PyObject *args,
+                                  PyObject *kwargs) {
+  return PyVectorcall_Call(self, args, kwargs);
+}
+
+static PyMethodDef plan_methods[] = {
+    {"__call__", PB_KW(plan_call_method),
+     METH_VARARGS | METH_KEYWORDS | METH_COEXIST,
+     "__call__($self, /, *inputs, out=None)\n--\n\n"
+     "Runs the plan on inputs of the planned dtypes, shapes and strides:\n"
+     "a new array, or out when the plan was made with out=."},
+    {NULL, NULL, 0, NULL}};
+
 static PyTypeObject plan_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "bcast.Plan",
     .tp_basicsize = sizeof(plan_object),
@@ -274,11 +385,16 @@ static PyTypeObject plan_type = {
     .tp_vectorcall_offset = offsetof(plan_object, vectorcall),
     .tp_dealloc = plan_dealloc,
     .tp_call = PyVectorcall_Call,
+    .tp_repr = plan_repr,
     .tp_members = plan_members,
+    .tp_getset = plan_getset,
+    .tp_methods = plan_methods,
     .tp_doc = "A prepared element-wise op (bcast.plan).  p(*inputs, "
               "out=None) runs it\non arrays of the planned dtypes, shapes "
               "and strides (ValueError\notherwise); out= exactly when the "
-              "plan was made with out=."};
+              "plan was made with out=.  Its attributes\n(op, profile, "
+              "shapes, dtypes, shape, dtype, out, threads, checked)\nsay "
+              "what it was made for; they are read-only."};
 
 /* The inputs the plan runs on, in[k]: the call's own, or where the numpy
  * profile promotes (bcast_op_operand_dtypes) a scratch buffer of the
@@ -387,6 +503,7 @@ PyObject *pb_plan(PyObject *self, PyObject *args, PyObject *kwargs) {
   p->converts = 0;
   p->numpy_errors = c.options.profile == BCAST_PROFILE_NUMPY;
   p->lock = NULL;
+  p->info = NULL;
   for (int k = 0; k < PB_MAX_INPUTS; k++) {
     p->cast[k] = NULL;
     memset(&p->scratch[k], 0, sizeof p->scratch[k]);
@@ -412,6 +529,10 @@ PyObject *pb_plan(PyObject *self, PyObject *args, PyObject *kwargs) {
     goto done;
   }
   plan_fast_setup(p, &c);
+  if (plan_info(p, &c) < 0) {
+    Py_DECREF(p);
+    goto done;
+  }
   result = (PyObject *)p;
 done:
   pb_op_call_release(&c);

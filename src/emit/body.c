@@ -529,7 +529,7 @@ typedef struct body_row {
   { NULL, NULL, body_##name }
 static const body_row bodies[BCAST_OP_COUNT] = {
 #define ROW_(id, name, nb, nx, ver, elem, t0, t1, tr, tosa, numpy, rule,      \
-             attrs, body, unpred)                                             \
+             attrs, body, ...)                                                \
   [BCAST_OP_##id] = body,
     BCAST_OP_LIST(ROW_)
 #undef ROW_

@@ -5,8 +5,9 @@
 #include "bcast/op.h"
 
 static const bcast_op_info op_table[] = {
+#define EXAMPLE(args, result) args, result
 #define ROW_(id, name, nb, nx, ver, elem, t0, t1, tr, tosa, numpy, rule,      \
-             attrs, body, unpred)                                             \
+             attrs, body, unpred, summary, example)                           \
   {name,                                                                      \
    nb,                                                                        \
    nx,                                                                        \
@@ -19,9 +20,12 @@ static const bcast_op_info op_table[] = {
    BCAST_RESULT_##rule,                                                       \
    attrs,                                                                     \
    unpred,                                                                    \
-   BCAST_##elem},
+   BCAST_##elem,                                                              \
+   summary,                                                                   \
+   example},
     BCAST_OP_LIST(ROW_)
 #undef ROW_
+#undef EXAMPLE
 };
 
 const bcast_op_info *bcast_op_get(bcast_op op) {

@@ -335,15 +335,41 @@ bcast_status bcast_op_result_dtype_in(bcast_op op, bcast_profile profile,
  * attributes column). */
 
 static const struct {
-  const char *name, *alias;
+  const char *name, *alias, *default_text, *summary;
 } attr_names[BCAST_ATTR_COUNT] = {
-#define ATTR_NAME_(id, name, alias) [BCAST_ATTR_##id] = {(name), (alias)},
+#define ATTR_NAME_(id, name, alias, default_text, summary)                    \
+  [BCAST_ATTR_##id] = {(name), (alias), (default_text), (summary)},
     BCAST_ATTR_LIST(ATTR_NAME_)
 #undef ATTR_NAME_
 };
 
 const char *bcast_attr_name(bcast_attr attr) {
   return (unsigned)attr < BCAST_ATTR_COUNT ? attr_names[attr].name : NULL;
+}
+
+const char *bcast_attr_default(bcast_attr attr) {
+  return (unsigned)attr < BCAST_ATTR_COUNT ? attr_names[attr].default_text
+                                           : NULL;
+}
+
+const char *bcast_attr_summary(bcast_attr attr) {
+  return (unsigned)attr < BCAST_ATTR_COUNT ? attr_names[attr].summary : NULL;
+}
+
+const char *bcast_op_result_rule_text(bcast_op_result_rule rule) {
+  switch (rule) {
+  case BCAST_RESULT_SAME:
+    return "the input type (numpy: the promoted type)";
+  case BCAST_RESULT_BOOL:
+    return "bool";
+  case BCAST_RESULT_MUL:
+    return "the input type (tosa: int8, int16 -> int32)";
+  case BCAST_RESULT_CAST:
+    return "the attribute 'to'";
+  case BCAST_RESULT_TRUE_DIV:
+    return "float (integers and bool: float64)";
+  }
+  return NULL;
 }
 
 static int same_text(const char *a, size_t len, const char *b) {

@@ -36,6 +36,7 @@ test_random_adversaries draws random ones with Hypothesis from a seed it
 prints (BCAST_SEED replays it).
 """
 import atexit
+import inspect
 import os
 import random
 import shutil
@@ -379,13 +380,13 @@ def numpy_copies(*arrays):
 
 
 def op_call(name):
-    """An op's call from its docstring's signature: int32, float32 or bool
-    arrays (the first the op takes), bool for a condition, bounds 0 and 1,
-    float32 for a cast; out= an array of the result's type."""
+    """An op's call from its signature: int32, float32 or bool arrays (the
+    first the op takes), bool for a condition, bounds 0 and 1, float32 for
+    a cast; out= an array of the result's type."""
     fn = getattr(bcast, name)
-    head = fn.__doc__.split("\n")[0]
-    params = head[head.index("(") + 1:head.index(", out=None")].split(", ")
-    attrs = [p.split("=")[0] for p in head.split("threads=None")[1].strip(", )").split(", ") if p]
+    names = list(inspect.signature(fn).parameters)
+    params = names[:names.index("out")]
+    attrs = names[names.index("threads") + 1:]
     for dtype in (np.int32, np.float32, np.bool_):
         values = {"x": np.array([[1], [2]], dtype), "y": np.array([1, 0, 1], dtype),
                   "cond": np.array([True, False, True]), "min_val": 0, "max_val": 1,

@@ -23,6 +23,7 @@ The examples come from one seed, printed by each test with its replay
 command: BCAST_SEED=N replays a run.  The ASan build (BCAST_TEST_SANITIZE=1)
 runs a quarter of the examples, as the other random tests do there.
 """
+import inspect
 import os
 import random
 import sys
@@ -525,9 +526,10 @@ def test_unsupported_dtypes_raise_type_error(dtype, shape):
 # ---------------------------------------------------------------- element-wise ops
 
 def _arity(fn):
-    """An op's input count, from its signature line (x; x, y; cond, x, y)."""
-    params = fn.__doc__.split("(", 1)[1].split(", out=")[0].split(", ")
-    return sum(p in ("cond", "x", "y") for p in params)
+    """An op's input count: its positional-only parameters (x; x, y;
+    cond, x, y)."""
+    return sum(p.kind is p.POSITIONAL_ONLY
+               for p in inspect.signature(fn).parameters.values())
 
 
 # Every op by its own name, with all the names bcast binds to it.

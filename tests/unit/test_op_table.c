@@ -44,6 +44,10 @@ TEST(op_table_rows_complete) {
     CHECK_INT(!!(info->attrs & BCAST_ATTR_BIT(TO)),
               info->result == BCAST_RESULT_CAST);
     CHECK(info->unpredictable == NULL || info->unpredictable[0]);
+    CHECK(info->summary && info->summary[0]);
+    CHECK(info->example_args && info->example_args[0]);
+    CHECK(info->example_result && info->example_result[0] == '[');
+    CHECK(bcast_op_result_rule_text(info->result) != NULL);
     CHECK_INT(bcast_op_types_in(op, BCAST_PROFILE_TOSA,
                                 BCAST_TYPE_TABLES_TOSA_1_0),
               info->tosa_types);
@@ -150,7 +154,7 @@ TEST(op_table_unpredictable_column_matches_kernels) {
 
 TEST(op_table_attribute_names) {
   static const char *const names[] = {
-#define NAME_(id, name, alias) name,
+#define NAME_(id, name, ...) name,
       BCAST_ATTR_LIST(NAME_)
 #undef NAME_
   };
@@ -197,4 +201,31 @@ TEST(op_numpy_names_and_labels) {
             "tosa.floor_divide");
   CHECK(bcast_op_numpy_name(BCAST_OP_COUNT) == NULL);
   CHECK(bcast_op_label(BCAST_OP_COUNT, BCAST_PROFILE_NUMPY) == NULL);
+}
+
+/* Each attribute's default column, read by the one parser for an op that
+ * reads the attribute, gives what a zeroed bcast_op_attrs holds; NULL
+ * stands for no value, which the zeroed struct holds too. */
+TEST(op_table_attribute_defaults) {
+  for (int a = 0; a < BCAST_ATTR_COUNT; a++) {
+    CHECK(bcast_attr_summary((bcast_attr)a) != NULL);
+    const char *text = bcast_attr_default((bcast_attr)a);
+    if (!text) continue;
+    int op = 0;
+    while (op < BCAST_OP_COUNT && !bcast_op_reads_attr((bcast_op)op,
+                                                        (bcast_attr)a))
+      op++;
+    bcast_op_attrs zeroed, set;
+    memset(&zeroed, 0, sizeof zeroed);
+    memset(&set, 0xA5, sizeof set);
+    bcast_op_attrs_init(&set);
+    const char *name = bcast_attr_name((bcast_attr)a);
+    bcast_diag diag;
+    CHECK_INT(bcast_op_attr_set(&set, (bcast_op)op, name, strlen(name), text,
+                                strlen(text), &diag),
+              BCAST_OK);
+    CHECK(memcmp(&set, &zeroed, sizeof set) == 0);
+  }
+  CHECK(bcast_attr_default(BCAST_ATTR_COUNT) == NULL);
+  CHECK(bcast_attr_summary(BCAST_ATTR_COUNT) == NULL);
 }

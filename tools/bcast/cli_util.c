@@ -459,22 +459,6 @@ void cli_progress_end(cli_progress *p) {
 /* ------------------------------------------------------------------------ */
 /* --list-ops: the op table, as text. */
 
-static const char *result_rule_text(bcast_op_result_rule rule) {
-  switch (rule) {
-  case BCAST_RESULT_SAME:
-    return "the input type (numpy: the promoted type)";
-  case BCAST_RESULT_BOOL:
-    return "bool";
-  case BCAST_RESULT_MUL:
-    return "the input type (tosa: int8, int16 -> int32)";
-  case BCAST_RESULT_CAST:
-    return "the attribute 'to'";
-  case BCAST_RESULT_TRUE_DIV:
-    return "float (integers and bool: float64)";
-  }
-  return "?";
-}
-
 static void list_types(FILE *out, const char *label, uint32_t mask) {
   fprintf(out, "  %-12s", label);
   int any = 0;
@@ -497,7 +481,7 @@ void cli_list_ops(FILE *out) {
     const bcast_op_info *info = bcast_op_get(op);
     const int arity = bcast_op_arity(op);
     fprintf(out, "\n%s: %d input%s -> %s\n", info->name, arity,
-            arity == 1 ? "" : "s", result_rule_text(info->result));
+            arity == 1 ? "" : "s", bcast_op_result_rule_text(info->result));
     fprintf(out, "  %-12s", "also named:");
     int named = 0;
     bcast_op of;
