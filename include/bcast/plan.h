@@ -48,12 +48,23 @@ typedef struct bcast_plan {
 /* out_shape has out_rank dims; operand k has rank[k] dims given by shape[k]
  * and byte strides stride_bytes[k] (right-aligned against out_shape; each
  * dim must equal the output's or be 1).  elem_bytes[k] is operand k's
- * element size. */
+ * element size.  The kernels load elements through typed pointers, so the
+ * stride of every dim longer than 1 must be a multiple of the element's
+ * alignment (its size's largest power-of-two divisor, at most 8);
+ * BCAST_INVALID_ARGUMENT names the operand and dim otherwise. */
 BCAST_API bcast_status bcast_plan_build(
     bcast_plan *plan, int32_t out_rank, const int64_t *out_shape,
     int32_t n_operands, const int32_t *rank, const int64_t *const *shape,
     const int64_t *const *stride_bytes, const int64_t *elem_bytes,
     bcast_diag *diag);
+
+/* BCAST_OK when every base[k] (element [0..0] of operand k) is aligned for
+ * its elements as bcast_plan_build says of strides; BCAST_INVALID_ARGUMENT
+ * naming the first that is not.  The element-wise and copy runs check it;
+ * a caller of bcast_plan_run with its own kernel may. */
+BCAST_API bcast_status bcast_plan_check_bases(const bcast_plan *plan,
+                                              char *const *base,
+                                              bcast_diag *diag);
 
 /* Runs kernel over the plan with base pointers base[k] (element [0..0] of
  * each operand).  threads <= 0 means the OpenMP default; outputs below an

@@ -351,7 +351,15 @@ int pb_array_from(PyObject *obj, pb_array *out, int allow_strings,
   return 0;
 }
 
+int pb_array_commit(pb_array *a) {
+  if (!a->writeback) return 0;
+  a->writeback = 0;
+  return PyArray_ResolveWritebackIfCopy(a->array) < 0 ? -1 : 0;
+}
+
 void pb_array_release(pb_array *a) {
+  if (a->writeback) PyArray_DiscardWritebackIfCopy(a->array);
+  a->writeback = 0;
   Py_CLEAR(a->array);
   bcast_tensor_release(&a->tensor);
 }
@@ -462,7 +470,7 @@ PyObject *pb_tensor_to_array(bcast_tensor *t) {
     bcast_tensor_release(t);
     return NULL;
   }
-  pb_array src = {(PyArrayObject *)proto, {0}, 0};
+  pb_array src = {(PyArrayObject *)proto, {0}, 0, 0};
   PyObject *out = pb_owned_to_array(t, &src);
   Py_DECREF(proto);
   return out;

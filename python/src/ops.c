@@ -86,7 +86,11 @@ int pb_scalar_tensor(PyObject *obj, const bcast_scalar *scalar, int kind,
 }
 
 int pb_input_array(PyObject *obj, pb_array *out, const char *what) {
-  if (PyArray_Check(obj) && !PyArray_ISNOTSWAPPED((PyArrayObject *)obj)) {
+  /* An array in the other byte order, or not aligned for its elements
+   * (NumPy's test_lower_align: float64 at byte offset 4), is read from a
+   * native, aligned copy: the kernels load typed elements. */
+  if (PyArray_Check(obj) && (!PyArray_ISNOTSWAPPED((PyArrayObject *)obj) ||
+                             !PyArray_ISALIGNED((PyArrayObject *)obj))) {
     PyArray_Descr *native = PyArray_DescrNewByteorder(
         PyArray_DESCR((PyArrayObject *)obj), NPY_NATIVE);
     if (!native) return -1;
@@ -107,7 +111,19 @@ int pb_out_array(PyObject *obj, pb_array *out) {
                     "out must be a writeable ndarray in native byte order");
     return -1;
   }
-  return pb_array_from(obj, out, 0, "out");
+  if (PyArray_ISALIGNED((PyArrayObject *)obj))
+    return pb_array_from(obj, out, 0, "out");
+  /* Unaligned: the run writes an aligned copy, which pb_array_commit
+   * writes back into obj (NumPy's WRITEBACKIFCOPY, as its ufuncs do). */
+  PyObject *copy = PyArray_FromArray(
+      (PyArrayObject *)obj, NULL,
+      NPY_ARRAY_ALIGNED | NPY_ARRAY_WRITEABLE | NPY_ARRAY_WRITEBACKIFCOPY);
+  if (!copy) return -1;
+  int rc = pb_array_from(copy, out, 0, "out");
+  if (rc == 0) out->writeback = 1;
+  else PyArray_DiscardWritebackIfCopy((PyArrayObject *)copy);
+  Py_DECREF(copy);
+  return rc;
 }
 
 /* The inputs: arrays wrapped as they are, then the scalars typed against
@@ -336,7 +352,11 @@ static PyObject *compute(pb_op_call *c) {
     Py_BEGIN_ALLOW_THREADS st =
         bcast_ew_compute_into(c->op, &c->attrs, (size_t)c->arity, c->inputs,
                               &out.tensor, &c->options, &diag);
-    Py_END_ALLOW_THREADS pb_array_release(&out);
+    Py_END_ALLOW_THREADS if (st == BCAST_OK && pb_array_commit(&out) < 0) {
+      pb_array_release(&out);
+      return NULL;
+    }
+    pb_array_release(&out);
     if (st != BCAST_OK) return pb_op_raise(c->op, st, &diag);
     result = Py_NewRef(c->out);
   } else {

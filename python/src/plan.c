@@ -133,7 +133,7 @@ static int slot_matches(const plan_slot *s, PyObject *obj) {
   if (!PyArray_Check(obj)) return 0;
   PyArrayObject *a = (PyArrayObject *)obj;
   return PyArray_DESCR(a)->type_num == s->type_num &&
-         PyArray_ISNOTSWAPPED(a) &&
+         PyArray_ISNOTSWAPPED(a) && PyArray_ISALIGNED(a) &&
          same_layout(s, PyArray_NDIM(a), PyArray_DIMS(a), PyArray_STRIDES(a));
 }
 
@@ -249,6 +249,7 @@ static PyObject *plan_vectorcall(PyObject *self, PyObject *const *args,
   }
   unsigned errors;
   st = plan_exec(p, inputs, &out.tensor, NULL, NULL, 1, &errors, &diag);
+  if (st == BCAST_OK && pb_array_commit(&out) < 0) goto done;
   if (st == BCAST_OK) {
     result = p->has_out ? Py_NewRef(out_obj) : pb_tensor_to_array(&result_t);
     memset(&out.tensor, 0, sizeof out.tensor);

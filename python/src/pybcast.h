@@ -106,6 +106,7 @@ typedef struct pb_array {
   PyArrayObject *array; /* owned reference */
   bcast_tensor tensor;
   int bytewise;
+  int writeback; /* array is an aligned copy of an out= (pb_out_array) */
 } pb_array;
 
 /* Converts obj as np.asarray does and wraps it.  Refuses (TypeError)
@@ -113,6 +114,10 @@ typedef struct pb_array {
  * Returns 0, or -1 with an exception set (nothing to release). */
 int pb_array_from(PyObject *obj, pb_array *out, int allow_strings,
                   const char *what);
+/* Writes an out= that pb_out_array had to copy (unaligned) back into
+ * the caller's array, after a run that succeeded.  0, or -1 with an
+ * exception set.  pb_array_release discards such a copy unwritten. */
+int pb_array_commit(pb_array *a);
 void pb_array_release(pb_array *a);
 /* The array's shape as a bcast_shape. */
 void pb_array_shape(const pb_array *a, bcast_shape *out);

@@ -46,8 +46,11 @@ static void arrays_free(arrays_in *in) {
   in->arrays = NULL;
 }
 
-/* Converts the arrays and infers their common shape as NumPy does. */
-static int arrays_from(PyObject *args, arrays_in *in) {
+/* Converts the arrays and infers their common shape as NumPy does.  With
+ * to_copy (materialize), an array not aligned for its elements is read from
+ * an aligned copy (pb_input_array), as the copy kernels load typed
+ * elements; views keep the caller's memory. */
+static int arrays_from(PyObject *args, arrays_in *in, int to_copy) {
   in->n = (size_t)PyTuple_GET_SIZE(args);
   in->arrays = PyMem_Calloc(in->n ? in->n : 1, sizeof *in->arrays);
   bcast_shape *shapes = PyMem_Calloc(in->n ? in->n : 1, sizeof *shapes);
@@ -55,8 +58,11 @@ static int arrays_from(PyObject *args, arrays_in *in) {
   for (size_t k = 0; rc == 0 && k < in->n; k++) {
     char what[40];
     PyOS_snprintf(what, sizeof what, "array %zu", k);
-    rc = pb_array_from(PyTuple_GET_ITEM(args, (Py_ssize_t)k), &in->arrays[k],
-                       1, what);
+    PyObject *obj = PyTuple_GET_ITEM(args, (Py_ssize_t)k);
+    rc = to_copy && PyArray_Check(obj) &&
+                 !PyArray_ISALIGNED((PyArrayObject *)obj)
+             ? pb_input_array(obj, &in->arrays[k], what)
+             : pb_array_from(obj, &in->arrays[k], 1, what);
     if (rc == 0) pb_array_shape(&in->arrays[k], &shapes[k]);
   }
   if (rc == 0) {
@@ -107,7 +113,7 @@ PyObject *pb_broadcast_arrays(PyObject *self, PyObject *args,
     return NULL;
   }
   arrays_in in;
-  if (arrays_from(args, &in) < 0) return NULL;
+  if (arrays_from(args, &in, 0) < 0) return NULL;
   PyObject *out = per_array(&in, make_view, NULL);
   arrays_free(&in);
   return out;
@@ -180,7 +186,7 @@ PyObject *pb_materialize(PyObject *self, PyObject *args, PyObject *kwargs) {
               pb_size_from(max_bytes_obj, &max_bytes, "max_bytes") < 0))
     return NULL;
   arrays_in in;
-  if (arrays_from(args, &in) < 0) return NULL;
+  if (arrays_from(args, &in, 1) < 0) return NULL;
   PyObject *out = materialize_copies(&in, max_bytes, threads);
   arrays_free(&in);
   return out;

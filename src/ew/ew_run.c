@@ -168,15 +168,16 @@ static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
                             const bcast_ew_options *options,
                             const ew_origin *at, unsigned *fpe,
                             bcast_diag *diag) {
-  if (plan->checked) {
-    bcast_status status =
-        bcast__ew_check_pass(plan, out_data, in_data, at, diag);
-    if (status != BCAST_OK) return status;
-  }
   char *base[EW_MAX_INPUTS + 1];
   base[0] = out_data;
   for (int k = 0; k < plan->arity; k++)
     base[k + 1] = (char *)(uintptr_t)in_data[k];
+  bcast_status status = bcast_plan_check_bases(&plan->engine, base, diag);
+  if (status != BCAST_OK) return status;
+  if (plan->checked) {
+    status = bcast__ew_check_pass(plan, out_data, in_data, at, diag);
+    if (status != BCAST_OK) return status;
+  }
   const int progress = options && options->progress;
   /* Small and two-dimensional: one kernel call, without the engine's walk
    * (or its fence, which only non-temporal stores need). */

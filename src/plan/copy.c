@@ -344,6 +344,8 @@ bcast_status bcast_copy_run(const bcast_plan *plan, char *const *base,
     return bcast__fail(diag, BCAST_UNSUPPORTED,
                        "no copy kernel for %lld-byte elements",
                        (long long)elem_bytes);
+  bcast_status status = bcast_plan_check_bases(plan, base, diag);
+  if (status != BCAST_OK) return status;
   const int inner = plan->ndim - 1;
   if (inner == 0 || plan->extent[inner] >= COPY_SHORT_RUN) {
     bcast_plan_run(plan, base, bcast_copy_kernel(plan, elem_bytes, stores),

@@ -15,6 +15,7 @@
  * the kernel once per innermost run; pointers move by additions only.
  * bcast_plan_run_rows walks one dim less and hands a row kernel every row
  * of the second-innermost dim at once. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,6 +103,29 @@ static bcast_status plan_check(int32_t out_rank, const int64_t *out_shape,
   return BCAST_OK;
 }
 
+/* The alignment the kernels load an element of elem_bytes bytes with: its
+ * largest power-of-two divisor, at most 8 (16-byte elements move as two
+ * 8-byte halves). */
+static int64_t elem_align(int64_t elem_bytes) {
+  const int64_t low = elem_bytes > 0 ? elem_bytes & -elem_bytes : 1;
+  return low > 8 ? 8 : low;
+}
+
+bcast_status bcast_plan_check_bases(const bcast_plan *plan, char *const *base,
+                                    bcast_diag *diag) {
+  for (int32_t k = 0; k < plan->n_operands; k++) {
+    const int64_t align = elem_align(plan->elem_bytes[k]);
+    if ((uintptr_t)base[k] % (uintptr_t)align)
+      return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                         "operand #%d: its data at %p is not aligned for its "
+                         "%lld-byte elements (a multiple of %lld); copy it to "
+                         "aligned memory",
+                         (int)k, (void *)base[k],
+                         (long long)plan->elem_bytes[k], (long long)align);
+  }
+  return BCAST_OK;
+}
+
 bcast_status bcast_plan_build(bcast_plan *plan, int32_t out_rank,
                               const int64_t *out_shape, int32_t n_operands,
                               const int32_t *rank, const int64_t *const *shape,
@@ -110,6 +134,18 @@ bcast_status bcast_plan_build(bcast_plan *plan, int32_t out_rank,
   bcast_status status =
       plan_check(out_rank, out_shape, n_operands, rank, shape, diag);
   if (status != BCAST_OK) return status;
+
+  for (int32_t k = 0; k < n_operands; k++) {
+    const int64_t align = elem_align(elem_bytes[k]);
+    for (int32_t j = 0; j < rank[k]; j++)
+      if (shape[k][j] > 1 && stride_bytes[k][j] % align)
+        return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
+                           "operand #%d: the stride of dim %d, %lld bytes, "
+                           "is not a multiple of its elements' alignment "
+                           "(%lld bytes); copy it to aligned memory",
+                           (int)k, (int)j, (long long)stride_bytes[k][j],
+                           (long long)align);
+  }
 
   memset(plan, 0, sizeof *plan);
   plan->n_operands = n_operands;

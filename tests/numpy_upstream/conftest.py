@@ -33,21 +33,16 @@ def weak_promotion(request):
     numpy._set_promotion_state(state)
 
 
-# The categories of issue 24's classification.
-ERRSTATE = "a"      # item 1: np.errstate / RuntimeWarning / FloatingPointError
-WORDS = "b"         # items 2 and 3: NumPy's messages, values bcast refuses
+# The categories of what still differs: issue 24's items 1-3 (error
+# states, NumPy's words and values) were categories a and b until they were
+# done, and their entries went with them.
 BUG = "c"           # a bcast bug not yet fixed
 DOCUMENTED = "d"    # a documented difference (README, docs/python.md)
-CATEGORIES = {ERRSTATE: "issue 24 item 1 (floating-point errors, np.errstate)",
-              WORDS: "issue 24 items 2-3 (NumPy's words and values)",
-              BUG: "bcast bug",
+CATEGORIES = {BUG: "bcast bug",
               DOCUMENTED: "documented difference"}
 
 # The reasons, each said once: (category, the exception the test fails
 # with, why).  A test failing with another exception fails.
-FPE = (ERRSTATE, (AssertionError, pytest.fail.Exception), "issue 24 item 1: no RuntimeWarning / FloatingPointError "
-       "under np.errstate (every other check of the test passes when bcast's "
-       "call is preceded by NumPy's under the same errstate)")
 WEAK = (DOCUMENTED, AssertionError, "Python scalars are typed by NEP 50's weak rule only, "
         "not by NumPy 1.24's legacy value-based promotion")
 KEYWORDS = (DOCUMENTED, TypeError, "ufunc keywords dtype=, signature=, subok= and out= "
@@ -62,17 +57,6 @@ NEG_POWER = (DOCUMENTED, AssertionError, "power of integers to a negative intege
 
 # node id (from this directory) -> reason: the one table.
 XFAIL = {
-    "test_np_half.py::TestHalf::test_half_fpe": FPE,
-    **{f"test_np_umath.py::TestDivision::test_floor_division_errors[{t}]": FPE
-       for t in "efd"},
-    **{f"test_np_umath.py::TestRemainder::test_float_remainder_errors"
-       f"[remainder-{t}]": FPE for t in "efd"},
-    **{f"test_np_umath.py::TestDivisionIntegerOverflowsAndDivideByZero::"
-       f"test_overflows[floor_divide-int{a}-int{b}]": FPE
-       for a in (8, 16, 32, 64) for b in (8, 16, 32, 64) if a <= b},
-    **{f"test_np_umath.py::TestSpecialFloats::test_{name}": FPE
-       for name in ("exp_exceptions", "log_values", "sincos_values",
-                    "square_values", "reciprocal_values")},
     "test_np_half.py::TestHalf::test_half_coercion[False]": WEAK,
     "test_np_multiarray.py::TestWhere::test_exotic": WEAK,
     **{f"test_np_nep50.py::test_nep50_weak_integers_with_inexact[{t}]":
@@ -92,14 +76,7 @@ XFAIL = {
 # Bugs that abort the sanitizer builds' run (UBSan stops at the first
 # report), so there they are expected failures not run; the release build
 # runs them, where they pass.
-UNALIGNED = (BUG, None, "bcast bug: on an array not aligned to its element "
-             "size (a view at byte offset 4 of float64) the kernels load "
-             "through misaligned pointers (src/ew/ew_k_unary.c), undefined "
-             "behaviour UBSan reports; the module passes such arrays on "
-             "uncopied (python/src/ops.c pb_input_array, pb_out_array)")
-SANITIZER_BUGS = {
-    "test_np_umath.py::TestAbsoluteNegative::test_lower_align": UNALIGNED,
-}
+SANITIZER_BUGS = {}  # test id -> reason: bugs only the sanitizers stop on
 SANITIZE = os.environ.get("BCAST_TEST_SANITIZE") == "1"
 
 # Parametrizations that reach only NumPy, by their test's own branches.

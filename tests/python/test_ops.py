@@ -747,3 +747,47 @@ def test_out_overlapping_a_converted_input():
     x = np.arange(6, dtype=np.int8)
     with pytest.raises(ValueError, match="overlaps"):
         bcast.add(x, x, out=np.flip(x))
+
+
+def _unaligned(values, dtype):
+    """values as an array of dtype whose data starts one byte past an
+    aligned address: not aligned for its elements (flags.aligned False)."""
+    dtype = np.dtype(dtype)
+    raw = np.zeros(len(values) * dtype.itemsize + 1, np.uint8)[1:]
+    a = raw.view(dtype)
+    a[:] = values
+    assert not a.flags.aligned
+    return a
+
+
+@pytest.mark.parametrize("dtype", ["int16", "int32", "int64", "float16", "float32",
+                                   "float64"])
+def test_unaligned_arrays_as_numpy(dtype):
+    """NumPy's test_lower_align, over more ops and types: an array not
+    aligned for its elements is read from an aligned copy and an unaligned
+    out= is written through one (no misaligned loads, which UBSan stops on),
+    with NumPy's values; a plan and materialize take them too."""
+    x = _unaligned(np.arange(-9, 12), dtype)
+    y = np.arange(21, dtype=dtype) % 5 + 1
+    for name in ("add", "multiply", "maximum", "negative", "abs"):
+        fn, ref = getattr(bcast, name), getattr(np, name)
+        args = (x, y) if ref.nin == 2 else (x,)
+        want = ref(*args)
+        np.testing.assert_array_equal(fn(*args), want)
+        out = _unaligned(np.zeros(21), want.dtype)
+        assert fn(*args, out=out) is out
+        np.testing.assert_array_equal(out, want)
+    want = np.negative(x)
+    bcast.negative(x, out=x)
+    np.testing.assert_array_equal(x, want)
+    p = bcast.plan("add", x, y, out=x)
+    want = np.add(x, y)
+    p(x, y, out=x)
+    np.testing.assert_array_equal(x, want)
+    (m,) = bcast.materialize(x[None, :])
+    np.testing.assert_array_equal(m, x[None, :])
+    # A refused call leaves the unaligned out= as it was.
+    before = x.copy()
+    with pytest.raises(bcast.BroadcastError):
+        bcast.add(x, np.ones(3, dtype), out=x)
+    np.testing.assert_array_equal(x, before)

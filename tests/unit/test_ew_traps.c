@@ -793,3 +793,27 @@ TEST(ew_support_enumeration_and_result_types) {
             BCAST_TYPE);
   CHECK_CONTAINS(diag.message, "must be bool");
 }
+
+/* An operand whose data is not aligned for its elements is refused with
+ * BCAST_INVALID_ARGUMENT before anything is read or written, not loaded
+ * through a misaligned pointer (undefined behaviour; UBSan stops). */
+TEST(ew_refuses_misaligned_data) {
+  double store[6] = {1, 2, 3, 4, 5, 6}, outbuf[3] = {7, 7, 7};
+  char *bytes = (char *)store + 4; /* float64 at byte offset 4 */
+  const int64_t shape[1] = {3};
+  bcast_tensor in[2], out;
+  bcast_diag diag;
+  CHECK_INT(bcast_tensor_wrap(&in[0], BCAST_FLOAT64, 1, shape, NULL, bytes,
+                              &diag),
+            BCAST_OK);
+  CHECK_INT(bcast_tensor_wrap(&in[1], BCAST_FLOAT64, 1, shape, NULL, store,
+                              &diag),
+            BCAST_OK);
+  CHECK_INT(bcast_tensor_wrap(&out, BCAST_FLOAT64, 1, shape, NULL, outbuf,
+                              &diag),
+            BCAST_OK);
+  CHECK_INT(bcast_ew_compute_into(BCAST_OP_ADD, NULL, 2, in, &out, NULL, &diag),
+            BCAST_INVALID_ARGUMENT);
+  CHECK(strstr(diag.message, "not aligned") != NULL);
+  for (int i = 0; i < 3; i++) CHECK(outbuf[i] == 7);
+}

@@ -1,6 +1,7 @@
 /* The plan engine: alignment, stride 0, dropping size-1 dims, ordering,
  * coalescing, masks, and a run that visits every element exactly once. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "bcast/plan.h"
 #include "test.h"
@@ -266,4 +267,38 @@ TEST(plan_huge_stride_zero_output_splits_without_overflow) {
     CHECK_INT(calls[1], INT64_C(1) << 62);
     CHECK(calls[0] >= 1 && calls[0] <= threads);
   }
+}
+
+/* The kernels load typed elements: a stride (of a dim longer than 1) that
+ * is not a multiple of the element's alignment is refused when the plan is
+ * built, a base pointer that is not aligned when it runs (NumPy's
+ * test_lower_align: float64 at byte offset 4), each naming the operand; a
+ * size-1 dim's stride does not matter. */
+TEST(plan_refuses_misaligned_elements) {
+  bcast_plan plan;
+  bcast_diag diag;
+  const int64_t shape[1] = {3}, out_strides[1] = {8}, odd[1] = {12};
+  CHECK_INT(build2(&plan, 1, shape, out_strides, 1, shape, odd, 8, &diag),
+            BCAST_INVALID_ARGUMENT);
+  CHECK(strstr(diag.message, "operand #1") != NULL);
+  CHECK(strstr(diag.message, "12 bytes") != NULL);
+  const int64_t one[1] = {1}, any[1] = {5};
+  CHECK_INT(build2(&plan, 1, shape, out_strides, 1, one, any, 8, &diag),
+            BCAST_OK);
+  /* 12-byte elements align to 4; 2-byte to 2. */
+  const int64_t s12[1] = {12}, s6[1] = {6};
+  CHECK_INT(build2(&plan, 1, shape, s12, 1, shape, s12, 12, &diag), BCAST_OK);
+  CHECK_INT(build2(&plan, 1, shape, s6, 1, shape, s6, 2, &diag), BCAST_OK);
+
+  CHECK_INT(build2(&plan, 1, shape, out_strides, 1, shape, out_strides, 8,
+                   &diag),
+            BCAST_OK);
+  double buf[8];
+  char *base[2] = {(char *)buf, (char *)buf + 32};
+  CHECK_INT(bcast_plan_check_bases(&plan, base, &diag), BCAST_OK);
+  base[1] = (char *)buf + 4;
+  CHECK_INT(bcast_plan_check_bases(&plan, base, &diag), BCAST_INVALID_ARGUMENT);
+  CHECK(strstr(diag.message, "operand #1") != NULL);
+  CHECK_INT(bcast_copy_run(&plan, base, 8, BCAST_COPY_CACHED, 1, &diag),
+            BCAST_INVALID_ARGUMENT);
 }
