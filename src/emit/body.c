@@ -135,7 +135,8 @@ static const char *cast_float_to_int(emit_ctx *c, int level, const char *x,
 }
 
 static const char *emit_cast(emit_ctx *c, int level, const char *x,
-                             bcast_dtype from, bcast_dtype to, char *r) {
+                             bcast_dtype from, int unsigned_from,
+                             bcast_dtype to, char *r) {
   const char *ft = bcast_dtype_mlir_name(from),
              *tt = bcast_dtype_mlir_name(to);
   type_class f = class_of(from), t = class_of(to);
@@ -156,7 +157,8 @@ static const char *emit_cast(emit_ctx *c, int level, const char *x,
                 bits_of(to) > bits_of(from) ? "arith.extsi" : "arith.trunci",
                 x, ft, tt);
   if (f == TC_INT)
-    return inst(c, level, r, "arith.sitofp %s : %s to %s", x, ft, tt);
+    return inst(c, level, r, "%s %s : %s to %s",
+                unsigned_from ? "arith.uitofp" : "arith.sitofp", x, ft, tt);
   if (t == TC_INT) return cast_float_to_int(c, level, x, from, to, r);
   /* float -> float; f16 <-> bf16 goes through f32. */
   if ((from == BCAST_FLOAT16 && to == BCAST_BFLOAT16) ||
@@ -227,7 +229,8 @@ static void body_cast(emit_ctx *c, int level, const emit_op *op,
                       const char *const *args, const char *const *extra,
                       char *r) {
   (void)extra;
-  emit_cast(c, level, args[0], data_type(op), op->result_dtype, r);
+  emit_cast(c, level, args[0], data_type(op), op->is_unsigned_data,
+            op->result_dtype, r);
 }
 
 static void body_reciprocal(emit_ctx *c, int level, const emit_op *op,
@@ -408,17 +411,21 @@ static void body_clamp(emit_ctx *c, int level, const emit_op *op,
   const char *ts = bcast_dtype_mlir_name(t);
   char lo_text[128], hi_text[128];
   name_t lo, hi, m, n, u;
-  /* The bounds were checked against t when the op was described. */
-  bcast_scalar_format_mlir(&op->attrs.min_val, t, lo_text, sizeof lo_text,
+  /* The bounds were checked against the op's type when the op was
+   * described; an unsigned bound is written as the unsigned value, which
+   * the signless constant takes as its bits. */
+  const bcast_dtype bt = op->is_unsigned_data ? op->unsigned_data : t;
+  bcast_scalar_format_mlir(&op->attrs.min_val, bt, lo_text, sizeof lo_text,
                            NULL);
-  bcast_scalar_format_mlir(&op->attrs.max_val, t, hi_text, sizeof hi_text,
+  bcast_scalar_format_mlir(&op->attrs.max_val, bt, hi_text, sizeof hi_text,
                            NULL);
   cst(c, level, lo, lo_text, ts);
   cst(c, level, hi, hi_text, ts);
   /* max with min_val first, then min with max_val (spec order). */
   if (class_of(t) != TC_FLOAT) {
-    inst(c, level, m, "arith.maxsi %s, %s : %s", x, lo, ts);
-    inst(c, level, r, "arith.minsi %s, %s : %s", m, hi, ts);
+    const char *sg = op->is_unsigned_data ? "u" : "s";
+    inst(c, level, m, "arith.max%si %s, %s : %s", sg, x, lo, ts);
+    inst(c, level, r, "arith.min%si %s, %s : %s", sg, m, hi, ts);
     return;
   }
   inst(c, level, m, "arith.maximumf %s, %s : %s", x, lo, ts);
