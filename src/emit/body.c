@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "emit/emit_internal.h"
+#include "op/op_attrs.h"
 
 typedef enum type_class { TC_BOOL, TC_INT, TC_FLOAT, TC_OTHER } type_class;
 
@@ -152,6 +153,12 @@ static const char *emit_cast(emit_ctx *c, int level, const char *x,
   if (f == TC_BOOL)
     return inst(c, level, r, "%s %s : i1 to %s",
                 t == TC_FLOAT ? "arith.uitofp" : "arith.extui", x, tt);
+  if (f == TC_INT && t == TC_INT && bits_of(to) == bits_of(from)) {
+    /* A signed integer to the unsigned one of its width: the same bits on
+     * the signless view, as MLIR 22 yields its input. */
+    snprintf(r, NAME_MAX_, "%s", x);
+    return r;
+  }
   if (f == TC_INT && t == TC_INT)
     return inst(c, level, r, "%s %s : %s to %s",
                 bits_of(to) > bits_of(from) ? "arith.extsi" : "arith.trunci",
@@ -414,11 +421,21 @@ static void body_clamp(emit_ctx *c, int level, const emit_op *op,
   /* The bounds were checked against the op's type when the op was
    * described; an unsigned bound is written as the unsigned value, which
    * the signless constant takes as its bits. */
-  const bcast_dtype bt = op->is_unsigned_data ? op->unsigned_data : t;
-  bcast_scalar_format_mlir(&op->attrs.min_val, bt, lo_text, sizeof lo_text,
-                           NULL);
-  bcast_scalar_format_mlir(&op->attrs.max_val, bt, hi_text, sizeof hi_text,
-                           NULL);
+  if (op->is_unsigned_data) {
+    bcast__clamp_bounds b;
+    bcast__op_clamp_bounds(&op->attrs, op->unsigned_data, &b, NULL);
+    snprintf(lo_text, sizeof lo_text, "%llu",
+             (unsigned long long)bcast__op_clamp_bound_mlir_unsigned(
+                 b.lo_u, bits_of(t)));
+    snprintf(hi_text, sizeof hi_text, "%llu",
+             (unsigned long long)bcast__op_clamp_bound_mlir_unsigned(
+                 b.hi_u, bits_of(t)));
+  } else {
+    bcast_scalar_format_mlir(&op->attrs.min_val, t, lo_text, sizeof lo_text,
+                             NULL);
+    bcast_scalar_format_mlir(&op->attrs.max_val, t, hi_text, sizeof hi_text,
+                             NULL);
+  }
   cst(c, level, lo, lo_text, ts);
   cst(c, level, hi, hi_text, ts);
   /* max with min_val first, then min with max_val (spec order). */
