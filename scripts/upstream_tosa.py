@@ -43,8 +43,9 @@ Per case, four figures:
             3 for the first operand and 1 for the others); both lowerings of
             it run under mlir-runner 22 on the same seeded inputs (edge
             values included), and their results must be bit-identical.  Ops
-            on types the harness cannot feed (unsigned, fp8, unranked) are
-            listed, not run.
+            on types the harness cannot feed (fp8, unranked) are listed,
+            not run; unsigned tensors are fed and read through their
+            signless view (common.run_lowered's views).
 
 Output: a table per file (cases, agree, disagree, other, validate,
 diag-checked, diag-pass, lower-cases, lowered, ops-executed, ops-identical)
@@ -186,6 +187,12 @@ def diag_case(args, case, flags, kind, tmpdir):
 FLOATS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
 INTS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64}
 TYPE = re.compile(r"tensor<((?:[0-9?]+x)*)([a-z0-9]+)>$")
+
+
+def signless(t):
+    """The signless element type or tensor type of an unsigned one ("ui8"
+    -> "i8", "tensor<?xui8>" -> "tensor<?xi8>"); others unchanged."""
+    return re.sub(r"(^|x)ui(\d+)(>?)$", r"\1i\2\3", t.strip())
 
 
 def split_top(text):
@@ -361,6 +368,7 @@ def execute(args, cases, ops, wd):
     import numpy as np
     rng = np.random.default_rng(args.seed)
     funcs, calls, entries = [], [], []
+    views = False  # some op has unsigned types: its tensors are cast views
     for case in cases:
         case["ops"] = []
         consts = {}
@@ -378,25 +386,42 @@ def execute(args, cases, ops, wd):
             got = op_function(line, consts, len(entries))
             shape = got and concrete(got[2], got[3], ops[opname])
             if not got or not shape or any(
-                    et not in FLOATS and et not in INTS
+                    signless(et) not in FLOATS and signless(et) not in INTS
                     for et in shape[2] + [shape[3]]):
                 entry["status"] = "cannot feed"
                 continue
             fname, text, types, res, _ = got
             shapes, rshape, ets, ret = shape
+            # Unsigned tensors are fed and read through their signless view:
+            # builtin.unrealized_conversion_cast at the call, which
+            # run_lowered's views pass cancels against the lowering's own
+            # casts once the op's (private) function is inlined.
+            unsigned = any(signless(t) != t for t in types + [res])
+            views |= unsigned
+            ets, ret = [signless(e) for e in ets], signless(ret)
             inputs = op_inputs(rng, opname, types, shapes, ets)
             p = "%%v%d" % len(entries)
             L = []
             for k, (vals, s, t, et) in enumerate(zip(inputs, shapes, types, ets)):
                 st = "tensor<%s%s>" % ("".join("%dx" % d for d in s), et)
                 L.append("  %s_c%d = arith.constant %s : %s" % (p, k, dense(vals, s, et), st))
-                L.append("  %s_a%d = tensor.cast %s_c%d : %s to %s" % (p, k, p, k, st, t))
+                L.append("  %s_b%d = tensor.cast %s_c%d : %s to %s" % (
+                    p, k, p, k, st, signless(t)))
+                L.append("  %s_a%d = builtin.unrealized_conversion_cast %s_b%d : %s to %s"
+                         % (p, k, p, k, signless(t), t) if signless(t) != t else
+                         "  %s_a%d = tensor.cast %s_b%d : %s to %s" % (
+                             p, k, p, k, t, t))
             rt = "tensor<%s%s>" % ("".join("%dx" % d for d in rshape), ret)
             L.append("  %s_r = call @%s(%s) : (%s) -> %s" % (
                 p, fname, ", ".join("%s_a%d" % (p, k) for k in range(len(types))),
                 ", ".join(types), res))
-            L.append("  %s_s = tensor.cast %s_r : %s to %s" % (p, p, res, rt))
+            L.append("  %s_q = builtin.unrealized_conversion_cast %s_r : %s to %s"
+                     % (p, p, res, signless(res)) if signless(res) != res else
+                     "  %s_q = tensor.cast %s_r : %s to %s" % (p, p, res, res))
+            L.append("  %s_s = tensor.cast %s_q : %s to %s" % (p, p, signless(res), rt))
             L += common.print_bits_lines(p, p + "_s", rshape, ret)
+            if unsigned:
+                text = text.replace("func.func @", "func.func private @", 1)
             funcs.append(text)
             calls.append("\n".join(L) + "\n")
             entries.append(entry)
@@ -412,8 +437,9 @@ def execute(args, cases, ops, wd):
         for e in entries:
             e["status"] = "bcast lower refused the harness: " + err.strip()[:200]
         return
-    ours, why_ours = common.run_lowered(low, wd, "bcast")
-    theirs, why_theirs = common.run_lowered(module, wd, "mlir", pre=common.MLIR_OWN)
+    ours, why_ours = common.run_lowered(low, wd, "bcast", views=views)
+    theirs, why_theirs = common.run_lowered(module, wd, "mlir", pre=common.MLIR_OWN,
+                                            views=views)
     for k, e in enumerate(entries):
         if theirs is None:
             e["status"] = "mlir-opt's lowering does not run: " + why_theirs[:200]

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "emit/emit_internal.h"
+#include "op/op_attrs.h"
 
 typedef enum type_class { TC_BOOL, TC_INT, TC_FLOAT, TC_OTHER } type_class;
 
@@ -179,7 +180,8 @@ static const char *cast_float_to_int(emit_ctx *c, int level, const char *x,
 }
 
 static const char *emit_cast(emit_ctx *c, int level, const char *x,
-                             bcast_dtype from, bcast_dtype to, char *r) {
+                             bcast_dtype from, int unsigned_from,
+                             bcast_dtype to, char *r) {
   const char *ft = bcast_dtype_mlir_name(from),
              *tt = bcast_dtype_mlir_name(to);
   type_class f = class_of(from), t = class_of(to);
@@ -195,12 +197,19 @@ static const char *emit_cast(emit_ctx *c, int level, const char *x,
   if (f == TC_BOOL)
     return inst(c, level, r, "%s %s : i1 to %s",
                 t == TC_FLOAT ? "arith.uitofp" : "arith.extui", x, tt);
+  if (f == TC_INT && t == TC_INT && bits_of(to) == bits_of(from)) {
+    /* A signed integer to the unsigned one of its width: the same bits on
+     * the signless view, as MLIR 22 yields its input. */
+    snprintf(r, NAME_MAX_, "%s", x);
+    return r;
+  }
   if (f == TC_INT && t == TC_INT)
     return inst(c, level, r, "%s %s : %s to %s",
                 bits_of(to) > bits_of(from) ? "arith.extsi" : "arith.trunci",
                 x, ft, tt);
   if (f == TC_INT)
-    return inst(c, level, r, "arith.sitofp %s : %s to %s", x, ft, tt);
+    return inst(c, level, r, "%s %s : %s to %s",
+                unsigned_from ? "arith.uitofp" : "arith.sitofp", x, ft, tt);
   if (t == TC_INT) return cast_float_to_int(c, level, x, from, to, r);
   /* float -> float; f16 <-> bf16 goes through f32. */
   if ((from == BCAST_FLOAT16 && to == BCAST_BFLOAT16) ||
@@ -271,7 +280,8 @@ static void body_cast(emit_ctx *c, int level, const emit_op *op,
                       const char *const *args, const char *const *extra,
                       char *r) {
   (void)extra;
-  emit_cast(c, level, args[0], data_type(op), op->result_dtype, r);
+  emit_cast(c, level, args[0], data_type(op), op->is_unsigned_data,
+            op->result_dtype, r);
 }
 
 static void body_reciprocal(emit_ctx *c, int level, const emit_op *op,
@@ -452,17 +462,31 @@ static void body_clamp(emit_ctx *c, int level, const emit_op *op,
   const char *ts = bcast_dtype_mlir_name(t);
   char lo_text[128], hi_text[128];
   name_t lo, hi, m, n, u;
-  /* The bounds were checked against t when the op was described. */
-  bcast_scalar_format_mlir(&op->attrs.min_val, t, lo_text, sizeof lo_text,
-                           NULL);
-  bcast_scalar_format_mlir(&op->attrs.max_val, t, hi_text, sizeof hi_text,
-                           NULL);
+  /* The bounds were checked against the op's type when the op was
+   * described; an unsigned bound is written as the unsigned value, which
+   * the signless constant takes as its bits. */
+  if (op->is_unsigned_data) {
+    bcast__clamp_bounds b;
+    bcast__op_clamp_bounds(&op->attrs, op->unsigned_data, &b, NULL);
+    snprintf(lo_text, sizeof lo_text, "%llu",
+             (unsigned long long)bcast__op_clamp_bound_mlir_unsigned(
+                 b.lo_u, bits_of(t)));
+    snprintf(hi_text, sizeof hi_text, "%llu",
+             (unsigned long long)bcast__op_clamp_bound_mlir_unsigned(
+                 b.hi_u, bits_of(t)));
+  } else {
+    bcast_scalar_format_mlir(&op->attrs.min_val, t, lo_text, sizeof lo_text,
+                             NULL);
+    bcast_scalar_format_mlir(&op->attrs.max_val, t, hi_text, sizeof hi_text,
+                             NULL);
+  }
   cst(c, level, lo, lo_text, ts);
   cst(c, level, hi, hi_text, ts);
   /* max with min_val first, then min with max_val (spec order). */
   if (class_of(t) != TC_FLOAT) {
-    inst(c, level, m, "arith.maxsi %s, %s : %s", x, lo, ts);
-    inst(c, level, r, "arith.minsi %s, %s : %s", m, hi, ts);
+    const char *sg = op->is_unsigned_data ? "u" : "s";
+    inst(c, level, m, "arith.max%si %s, %s : %s", sg, x, lo, ts);
+    inst(c, level, r, "arith.min%si %s, %s : %s", sg, m, hi, ts);
     return;
   }
   inst(c, level, m, "arith.maximumf %s, %s : %s", x, lo, ts);

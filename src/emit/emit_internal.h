@@ -52,6 +52,12 @@ typedef struct emit_op {
   size_t n_extra; /* tosa.mul's shift, tosa.negate's zero points */
   emit_value extra[2];
   bcast_op_attrs attrs; /* the attributes the op reads */
+  /* Set by bcast__emit_lower_op for unsigned elements, which it lowers on
+   * the tensors' signless view as MLIR 22 does: the dtypes above are then
+   * the signless ones, and unsigned_data is the data operand's unsigned
+   * type (the body's maxui / uitofp and clamp bounds follow it). */
+  int is_unsigned_data;
+  bcast_dtype unsigned_data;
   /* A CHLO op (lower_chlo.c): the one instruction of its body ("arith.addf",
    * "arith.cmpi slt"; NULL for TOSA ops, whose body is body.c's), and its
    * broadcast_dimensions: the result dims of the lower-rank operand's

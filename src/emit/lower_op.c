@@ -54,6 +54,11 @@ typedef struct lower_state {
   int32_t from[3][BCAST_MAX_RANK];
   bcast_shape placed[3]; /* each operand's shape with the 1s stage 2 adds */
   int cast;                         /* stage 8 is needed */
+  /* Unsigned elements: the signless view's operand names, its result name
+   * and declared result type (signless_view). */
+  char view_in[3][NM];
+  char view_result[NM];
+  char view_result_type[TYPE_MAX];
 } lower_state;
 
 /* affine_map<(d0, d1) -> (0, d1)>: identity, except constant 0 where
@@ -500,6 +505,84 @@ static void cast_result(emit_ctx *c, const lower_state *s, const emit_op *op) {
                      s->out_type, (int)op->result.text_len, op->result.text);
 }
 
+/* The signless type of an unsigned one; others are their own. */
+static bcast_dtype signless(bcast_dtype t) {
+  switch (t) {
+  case BCAST_UINT8:
+    return BCAST_INT8;
+  case BCAST_UINT16:
+    return BCAST_INT16;
+  case BCAST_UINT32:
+    return BCAST_INT32;
+  case BCAST_UINT64:
+    return BCAST_INT64;
+  default:
+    return t;
+  }
+}
+
+/* A tensor type of shape (unranked: rank < 0) with element type dtype. */
+static void view_type(const bcast_shape *shape, bcast_dtype dtype, char *buf,
+                      size_t size) {
+  if (shape->rank < 0)
+    snprintf(buf, size, "tensor<*x%s>", bcast_dtype_mlir_name(dtype));
+  else
+    bcast__emit_tensor_type(shape, dtype, buf, size);
+}
+
+/* Unsigned elements, as MLIR 22's tosa-to-linalg lowers them: each
+ * unsigned operand is viewed as its signless tensor through
+ * builtin.unrealized_conversion_cast, the op is lowered on the view (view,
+ * with the unsigned data type kept for the body), and signless_result
+ * casts the result back.  Returns op itself when no type is unsigned. */
+static const emit_op *signless_view(emit_ctx *c, lower_state *s,
+                                    const emit_op *op, emit_op *view) {
+  int any = bcast_dtype_kind_of(op->result_dtype) == BCAST_KIND_UNSIGNED;
+  for (size_t k = 0; k < op->n_in; k++)
+    any |= bcast_dtype_kind_of(op->in[k].dtype) == BCAST_KIND_UNSIGNED;
+  if (!any) return op;
+  *view = *op;
+  const bcast_dtype data = op->in[op->op == BCAST_OP_SELECT ? 1 : 0].dtype;
+  view->is_unsigned_data = bcast_dtype_kind_of(data) == BCAST_KIND_UNSIGNED;
+  view->unsigned_data = data;
+  for (size_t k = 0; k < op->n_in; k++) {
+    const emit_value *v = &op->in[k];
+    if (bcast_dtype_kind_of(v->dtype) != BCAST_KIND_UNSIGNED) continue;
+    char t[TYPE_MAX];
+    view->in[k].dtype = signless(v->dtype);
+    view_type(&v->type.shape, view->in[k].dtype, t, sizeof t);
+    snprintf(s->view_in[k], NM, "%s_v%zu", s->p, k);
+    bcast__emit_line(c, 0, "%s = builtin.unrealized_conversion_cast %.*s : "
+                     "%.*s to %s",
+                     s->view_in[k], (int)v->name_len, v->name,
+                     (int)v->type.text_len, v->type.text, t);
+    view->in[k].name = s->view_in[k];
+    view->in[k].name_len = strlen(s->view_in[k]);
+  }
+  if (bcast_dtype_kind_of(op->result_dtype) == BCAST_KIND_UNSIGNED) {
+    view->result_dtype = signless(op->result_dtype);
+    snprintf(s->view_result, NM, "%s_vr", s->p);
+    view->result_name = s->view_result;
+    view->result_name_len = strlen(s->view_result);
+    view_type(&op->result.shape, view->result_dtype, s->view_result_type,
+              sizeof s->view_result_type);
+    view->result.text = s->view_result_type;
+    view->result.text_len = strlen(s->view_result_type);
+  }
+  return view;
+}
+
+/* The statement's result from the signless view's (signless_view). */
+static void signless_result(emit_ctx *c, const lower_state *s,
+                            const emit_op *op, const emit_op *view) {
+  if (view == op || view->result_dtype == op->result_dtype) return;
+  bcast__emit_line(c, 0, "%.*s = builtin.unrealized_conversion_cast %s : %s "
+                   "to %.*s",
+                   (int)op->result_name_len, op->result_name, s->view_result,
+                   s->view_result_type, (int)op->result.text_len,
+                   op->result.text);
+}
+
 bcast_status bcast__emit_lower_op(emit_ctx *c, const emit_op *op,
                                   bcast_diag *diag) {
   lower_state *s = bcast__calloc(1, sizeof *s);
@@ -508,13 +591,16 @@ bcast_status bcast__emit_lower_op(emit_ctx *c, const emit_op *op,
   c->tmp = 0;
   bcast_status st = analyze(s, op, diag);
   if (st == BCAST_OK) {
+    emit_op view_op;
+    const emit_op *v = signless_view(c, s, op, &view_op);
     emit_index_constants(c, s);
-    expand_ranks(c, s, op);
-    read_dynamic_sizes(c, s, op);
-    check_and_copy(c, s, op);
-    extract_extra_scalars(c, s, op);
-    emit_generic(c, s, op);
-    cast_result(c, s, op);
+    expand_ranks(c, s, v);
+    read_dynamic_sizes(c, s, v);
+    check_and_copy(c, s, v);
+    extract_extra_scalars(c, s, v);
+    emit_generic(c, s, v);
+    cast_result(c, s, v);
+    signless_result(c, s, op, v);
     if (c->out.err != BCAST_OK)
       st = bcast__fail(diag, c->out.err, "%s", bcast_status_text(c->out.err));
   }

@@ -196,7 +196,7 @@ static bcast_status check_out(const char *name, bcast_profile profile,
 /* The kernels' parameters from attributes bcast_ew_result_dtype accepted
  * for data type data, so the bounds convert without failing. */
 static void params_from_attrs(ew_params *p, const bcast_op_attrs *a,
-                              bcast_dtype data) {
+                              bcast_dtype data, bcast_profile profile) {
   memset(p, 0, sizeof *p);
   p->shift = a->shift;
   p->round = a->round != 0;
@@ -209,6 +209,12 @@ static void params_from_attrs(ew_params *p, const bcast_op_attrs *a,
   p->hi_i = bounds.hi_i;
   p->lo_u = bounds.lo_u;
   p->hi_u = bounds.hi_u;
+  if (profile != BCAST_PROFILE_NUMPY &&
+      bcast_dtype_kind_of(data) == BCAST_KIND_UNSIGNED) {
+    const unsigned bits = (unsigned)bcast_dtype_size(data) * 8;
+    p->lo_u = bcast__op_clamp_bound_mlir_unsigned(p->lo_u, bits);
+    p->hi_u = bcast__op_clamp_bound_mlir_unsigned(p->hi_u, bits);
+  }
   p->lo_f = bounds.lo_f;
   p->hi_f = bounds.hi_f;
 }
@@ -310,7 +316,7 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
   plan->max_bytes =
       options->max_bytes ? options->max_bytes : BCAST_DEFAULT_MAX_BYTES;
   plan->row = row;
-  params_from_attrs(&plan->params, attrs, data);
+  params_from_attrs(&plan->params, attrs, data, profile);
   for (int k = 0; k < arity; k++)
     bcast__ew_copy_layout(&plan->in[k], &inputs[k]);
 

@@ -195,6 +195,10 @@ bcast_status bcast__op_bound_value(const bcast_scalar *s, const char *attr,
   return BCAST_OK;
 }
 
+uint64_t bcast__op_clamp_bound_mlir_unsigned(uint64_t bound, unsigned bits) {
+  return bits && (bound >> (bits - 1)) & 1u ? 0 : bound;
+}
+
 bcast_status bcast__op_clamp_bounds(const bcast_op_attrs *attrs,
                                     bcast_dtype data, bcast__clamp_bounds *out,
                                     bcast_diag *diag) {

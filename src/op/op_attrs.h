@@ -28,6 +28,13 @@ bcast_status bcast__op_clamp_bounds(const bcast_op_attrs *attrs,
                                     bcast_dtype data, bcast__clamp_bounds *out,
                                     bcast_diag *diag);
 
+/* An unsigned CLAMP bound as MLIR 22's tosa-to-linalg uses it: it reads
+ * the bound sign-extended and clamps it to the type's range, so a bound
+ * with the top bit of its width set becomes 0 (max_val = 4294967293 :
+ * ui32 clamps everything to 0).  The tosa and trait profiles follow it;
+ * bits is the type's width. */
+uint64_t bcast__op_clamp_bound_mlir_unsigned(uint64_t bound, unsigned bits);
+
 /* One value s (not NONE) as a value of type data by the same rule, in the
  * field data's kind reads (*as_int for signed and bool, *as_uint for
  * unsigned, *as_fp rounded to the type for floating types); what names it

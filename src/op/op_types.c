@@ -46,8 +46,17 @@ static const uint32_t tosa_cast[BCAST_DTYPE_COUNT] = {
 #define MLIR_FLOAT (BCAST_TYPES_TFP | BCAST_TYPE_BIT(FLOAT64))
 #define MLIR_CAST (MLIR_SINT | MLIR_FLOAT | BCAST_TYPES_BOOL | BCAST_TYPES_FP8)
 
+/* MLIR 22's tosa-to-linalg also lowers unsigned elements, viewing the
+ * tensor as signless (builtin.unrealized_conversion_cast) and using the
+ * unsigned arith ops: bcast takes them for CLAMP (arith.maxui / minui) and
+ * for the casts whose numerics the common kernels compute (unsigned_casts
+ * below). */
+static const bcast_op unsigned_ops[] = {BCAST_OP_CAST, BCAST_OP_CLAMP};
+
 static uint32_t mlir_types(const bcast_op_info *info) {
   uint32_t types = info->tosa_types;
+  for (size_t k = 0; k < sizeof unsigned_ops / sizeof unsigned_ops[0]; k++)
+    if (info == bcast_op_get(unsigned_ops[k])) types |= BCAST_TYPES_UINT;
   if (types & BCAST_TYPES_TINT)
     types |= strcmp(info->operand0_types, BCAST_OP_TYPES_INT32_64) == 0
                  ? BCAST_TYPE_BIT(INT64)
@@ -109,6 +118,23 @@ uint32_t bcast_op_types(bcast_op op, bcast_profile profile) {
   return bcast_op_types_in(op, profile, BCAST_TYPE_TABLES_MLIR);
 }
 
+/* MLIR 22's casts of unsigned types: its lowering works on the signless
+ * view, so bool and signed integers go to unsigned ones as to the signed
+ * type of the width (extui, extsi, trunci), an unsigned integer goes to a
+ * float with arith.uitofp, to bool as x != 0 and to a narrower integer
+ * with trunci: all as the common kernels compute them.  Left out: float
+ * -> unsigned (MLIR saturates to the signed range of the width), unsigned
+ * -> a wider integer (MLIR sign-extends the signless view) and unsigned ->
+ * an integer of its own width (mlir-opt fails on its arith.trunci). */
+static uint32_t unsigned_casts(bcast_dtype in) {
+  uint32_t narrower = 0;
+  for (int d = 0; d < BCAST_DTYPE_COUNT; d++)
+    if (((MLIR_SINT | BCAST_TYPES_UINT) >> d & 1u) &&
+        bcast_dtype_size((bcast_dtype)d) < bcast_dtype_size(in))
+      narrower |= 1u << d;
+  return BCAST_TYPES_BOOL | MLIR_FLOAT | narrower;
+}
+
 uint32_t bcast_op_cast_targets_in(bcast_dtype in, bcast_profile profile,
                                   bcast_type_tables tables) {
   if ((unsigned)in >= BCAST_DTYPE_COUNT || !profile_executes(profile))
@@ -116,6 +142,8 @@ uint32_t bcast_op_cast_targets_in(bcast_dtype in, bcast_profile profile,
   if (profile == BCAST_PROFILE_NUMPY)
     return (BCAST_TYPES_ALL & (1u << in)) ? BCAST_TYPES_ALL : 0;
   if (tables == BCAST_TYPE_TABLES_TOSA_1_0) return tosa_cast[in];
+  if (bcast_dtype_kind_of(in) == BCAST_KIND_UNSIGNED)
+    return unsigned_casts(in);
   if (!(MLIR_CAST & (1u << in))) return 0;
   /* arith.truncf / extf have no float16 <-> bfloat16 and no float8_e4m3fn
    * <-> float8_e5m2 (neither is wider). */
@@ -123,7 +151,9 @@ uint32_t bcast_op_cast_targets_in(bcast_dtype in, bcast_profile profile,
   const uint32_t same_width = (halves >> in) & 1u             ? halves
                               : (BCAST_TYPES_FP8 >> in) & 1u ? BCAST_TYPES_FP8
                                                              : 0u;
-  return MLIR_CAST & ~(1u << in) & ~same_width;
+  const uint32_t to_unsigned =
+      bcast_dtype_kind_of(in) == BCAST_KIND_FLOAT ? 0 : BCAST_TYPES_UINT;
+  return (MLIR_CAST | to_unsigned) & ~(1u << in) & ~same_width;
 }
 
 uint32_t bcast_op_cast_targets(bcast_dtype in, bcast_profile profile) {

@@ -71,20 +71,31 @@ def print_bits_lines(p, value, shape, et):
     return L
 
 
-def run_lowered(text, wd, tag, pre=None):
+# Unsigned tensors: both lowerings view them as signless through
+# builtin.unrealized_conversion_cast at the function boundary, which is not
+# executable.  A @main that feeds them the same way (signless values cast to
+# the unsigned type, the result cast back) calls private functions: inlined,
+# every cast meets its inverse and reconcile-unrealized-casts cancels the
+# pairs before bufferization.
+VIEWS = "builtin.module(inline,reconcile-unrealized-casts)"
+
+
+def run_lowered(text, wd, tag, pre=None, views=False):
     """Runs @main of module TEXT (written to WD/TAG.mlir): through PRE
-    first when given (MLIR_OWN: mlir-opt's own lowering), then
-    LLVM_PIPELINE and mlir-runner.  Returns the values of each printed
-    memref, in order, and "" -- or None and what failed."""
+    first when given (MLIR_OWN: mlir-opt's own lowering), then VIEWS when
+    views is set, then LLVM_PIPELINE and mlir-runner.  Returns the values
+    of each printed memref, in order, and "" -- or None and what failed."""
     import re
     path = os.path.join(wd, tag + ".mlir")
     with open(path, "w") as f:
         f.write(text)
-    if pre:
-        r = mlir_opt(path, pipeline=pre)
+    for step, passes in (("pre", pre), ("views", VIEWS if views else None)):
+        if not passes:
+            continue
+        r = mlir_opt(path, pipeline=passes)
         if r.returncode:
             return None, r.stderr[-3000:]
-        path = os.path.join(wd, tag + ".pre.mlir")
+        path = os.path.join(wd, "%s.%s.mlir" % (tag, step))
         with open(path, "w") as f:
             f.write(r.stdout)
     r = mlir_opt(path, pipeline=LLVM_PIPELINE)

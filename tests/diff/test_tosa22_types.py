@@ -50,12 +50,21 @@ ET = {"i1": (np.bool_, 1, False), "i8": (np.int8, 8, False),
       "i16": (np.int16, 16, False), "i32": (np.int32, 32, False),
       "i64": (np.int64, 64, False), "f16": (np.float16, 16, True),
       "bf16": (np.uint16, 16, True), "f32": (np.float32, 32, True),
-      "f64": (np.float64, 64, True)}
+      "f64": (np.float64, 64, True), "ui8": (np.uint8, 8, False),
+      "ui16": (np.uint16, 16, False), "ui32": (np.uint32, 32, False),
+      "ui64": (np.uint64, 64, False)}
 FLOATS = ["f16", "bf16", "f32", "f64"]
 # Ops whose libm results bcast run may round differently (a few ulp); their
 # lowerings call the same math ops and must agree exactly.
 INEXACT = {"exp", "log", "tanh", "erf", "sigmoid", "reciprocal", "rsqrt", "pow"}
 SINTS = ["i8", "i16", "i32", "i64"]
+UINTS = ["ui8", "ui16", "ui32", "ui64"]
+
+
+def signless(et):
+    """The signless type of an unsigned element type, as MLIR 22's lowering
+    views it ("ui8" -> "i8"); others unchanged."""
+    return et[1:] if et in UINTS else et
 N = 64  # elements per operand
 
 
@@ -98,11 +107,16 @@ def int_values(rng, et):
     edges = [0, 1, -1, 2, -2, 7, -7, lo, hi, lo + 1, hi - 1, 127, -128,
              255, 32767, -32768, 65535, 2 ** 31 - 1, -2 ** 31, 2 ** 24 + 1,
              2 ** 53 + 1, -(2 ** 53 + 1), 2 ** 62 + 2 ** 40 + 1]
+    if et in UINTS:  # 0, the maximum and both sides of the sign bit
+        lo, hi = 0, (1 << bits) - 1
+        edges = [0, 1, 2, hi, hi - 1, hi - 2, (hi >> 1) - 1, hi >> 1,
+                 (hi >> 1) + 1, (hi >> 1) + 2, 128, 256, 65536, 2 ** 31 + 5,
+                 2 ** 32, 2 ** 63 + 2 ** 40 + 1] + edges
     edges = [e for e in edges if lo <= e <= hi]
-    rand = rng.integers(lo, hi, N, dtype=np.int64, endpoint=True)
-    small = rng.integers(-300, 300, N)
-    x = np.concatenate([np.array(edges, dtype=np.int64), rand[: N // 2], small])[:N]
-    return x.astype(t)
+    rand = [int(v) for v in rng.integers(0, 2 ** 63, N, dtype=np.uint64)]
+    rand = [lo + v % (hi - lo + 1) for v in rand]
+    small = [lo + int(v) % min(600, hi - lo + 1) for v in rng.integers(0, 600, N)]
+    return np.array((edges + rand[: N // 2] + small)[:N], dtype=object).astype(t)
 
 
 class Case:
@@ -159,6 +173,24 @@ def cases():
         L.append(Case(f"negate_{et}", "negate", [et], et))
     for et in ["i8", "i16", "i64"]:
         L.append(Case(f"clz_{et}", "clz", [et], et))
+    # Unsigned types, which MLIR 22 lowers on their signless view: casts
+    # from bool and the signed integers, to bool, the floats and narrower
+    # integers; clamp with bounds near 0 and the maximum, and around the
+    # sign bit of the view (where maxsi and maxui differ).
+    for to in UINTS:
+        for fr in ["i1"] + SINTS:
+            L.append(Case(f"cast_{fr}_{to}", "cast", [fr], to))
+    for fr in UINTS:
+        bits = ET[fr][1]
+        narrower = [t for t in SINTS + UINTS if ET[t][1] < bits]
+        for to in ["i1"] + FLOATS + narrower:
+            mir = "@test_simple_ui8" if (fr, to) == ("ui8", "f32") else ""
+            L.append(Case(f"cast_{fr}_{to}", "cast", [fr], to, mir))
+        top, half = (1 << bits) - 1, 1 << (bits - 1)
+        for k, (lo, hi) in enumerate(((2, top - 2), (half - 1, half + 1))):
+            L.append(Case(f"clamp_{fr}_{k}", "clamp", [fr], fr,
+                          "@test_simple_i32 (%u0)" if fr == "ui32" and k == 0 else "",
+                          attrs=f"{{min_val = {lo} : {fr}, max_val = {hi} : {fr}}}"))
     return L
 
 
@@ -192,7 +224,10 @@ def func_text(case):
         zero = "0.0" if ET[et][2] else "0"
         body += (f'  %zp = "tosa.const"() <{{values = dense<{zero}> : tensor<1x{et}>}}>'
                  f" : () -> tensor<1x{et}>\n")
-    return (f"func.func @{case.name}({sig}) -> {ttype(case.out)} {{\n{body}"
+    # Unsigned tensors are views: their function is inlined (private) so
+    # that common.run_lowered's views pass cancels the casts.
+    private = "private " if any(e in UINTS for e in case.ins + [case.out]) else ""
+    return (f"func.func {private}@{case.name}({sig}) -> {ttype(case.out)} {{\n{body}"
             f"  %0 = {op_line(case, args)}\n  return %0 : {ttype(case.out)}\n}}\n")
 
 
@@ -205,15 +240,26 @@ def dense(x, et):
 
 
 def call_text(case, idx, xs):
-    """Calls the function and prints its result as i64 bit patterns."""
+    """Calls the function and prints its result as i64 bit patterns (an
+    unsigned one as its signless view's, sign-extended)."""
     p = f"%v{idx}"
-    L = [f"  {p}_c{k} = arith.constant {dense(x, et)}"
-         for k, (x, et) in enumerate(zip(xs, case.ins))]
-    vals = ", ".join(f"{p}_c{k}" for k in range(len(xs)))
+    L = []
+    for k, (x, et) in enumerate(zip(xs, case.ins)):
+        L.append(f"  {p}_c{k} = arith.constant {dense(x, signless(et))}")
+        if et in UINTS:
+            L.append(f"  {p}_c{k}u = builtin.unrealized_conversion_cast {p}_c{k} : "
+                     f"{ttype(signless(et))} to {ttype(et)}")
+    vals = ", ".join(f"{p}_c{k}{'u' if et in UINTS else ''}"
+                     for k, et in enumerate(case.ins))
     types = ", ".join(ttype(e) for e in case.ins)
     out = ttype(case.out)
     L.append(f"  {p}_r = call @{case.name}({vals}) : ({types}) -> {out}")
-    L += common.print_bits_lines(p, f"{p}_r", [N], case.out)
+    res = f"{p}_r"
+    if case.out in UINTS:
+        res = f"{p}_rs"
+        L.append(f"  {res} = builtin.unrealized_conversion_cast {p}_r : {out} to "
+                 f"{ttype(signless(case.out))}")
+    L += common.print_bits_lines(p, res, [N], signless(case.out))
     return "\n".join(L) + "\n"
 
 
@@ -227,6 +273,8 @@ def bits_of(arr, et):
         return arr.view(np.uint32).astype(np.int64).tolist()
     if et == "f16":
         return arr.view(np.uint16).astype(np.int64).tolist()
+    if et in UINTS:
+        return arr.view(ET[signless(et)][0]).astype(np.int64).tolist()
     return arr.astype(np.int64).tolist()
 
 
@@ -293,9 +341,10 @@ def main():
         if low.returncode:
             print(f"{passed} passed, {failed} failed")
             return 1
-        ours, err = common.run_lowered(low.stdout, wd, "bcast")
+        ours, err = common.run_lowered(low.stdout, wd, "bcast", views=True)
         check(ours is not None, "bcast's lowering runs", err)
-        theirs, err = common.run_lowered(module, wd, "mlir", pre=MLIR_OWN)
+        theirs, err = common.run_lowered(module, wd, "mlir", pre=MLIR_OWN,
+                                         views=True)
         check(theirs is not None, "MLIR's own lowering runs", err)
         if ours is None or theirs is None:
             print(f"{passed} passed, {failed} failed")

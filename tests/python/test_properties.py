@@ -1044,8 +1044,10 @@ TOSA_TYPES = {
 MLIR_TYPES = {
     op: ts + sorted((({"i8"} if op == "intdiv" else set(TINT) | {"i8"})
                      if set(ts) & set(TINT) else set())
-                    | ({"f8"} if set(ts) & set(TFP) else set()) - set(ts))
-    for op, ts in TOSA_TYPES.items()}
+                    | ({"f8"} if set(ts) & set(TFP) else set())
+                    | ({"u1", "u2", "u4", "u8"} if op in ("cast", "clamp") else set())
+                    - set(ts))
+    for op, ts in TOSA_TYPES.items()}  # MLIR 22 also lowers unsigned cast and clamp
 NUMPY_ONLY = ["sqrt", "square", "divide", "floor_divide", "remainder", "less", "less_equal",
               "not_equal", "fmax", "fmin"]
 
