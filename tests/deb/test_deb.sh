@@ -92,7 +92,7 @@ for f in "$src"/python/bcast/*; do
   [ -f "$f" ] && check test -f "$pydir/bcast/$(basename "$f")"
 done
 check test -f "$pydir/bcast/_bcast$ext_suffix"
-check test "$(find "$pydir/bcast" -name '_bcast*' | wc -l)" -eq 1
+check test "$(find "$pydir/bcast" -name '_bcast*.so' | wc -l)" -eq 1
 for f in libbcast.a libbcast.so libbcast.so.0 "libbcast.so.$version" pkgconfig/bcast.pc \
   cmake/bcast/bcastConfig.cmake cmake/bcast/bcastConfigVersion.cmake; do
   check test -e "$lib/$f"
@@ -123,19 +123,7 @@ zcat "$page" | groff -ww -man -Tutf8 -z 2> "$tmp/groff.err"
 check test ! -s "$tmp/groff.err"
 
 # (d) C: the version of the headers and of the library loaded, and a shape.
-cat > "$tmp/use.c" <<'C'
-#include <stdio.h>
-#include <bcast/bcast.h>
-int main(void) {
-  bcast_shape ops[2] = {{2, {4, 1}}, {1, {5}}}, out;
-  char text[64];
-  if (bcast_shape_infer(2, ops, BCAST_PROFILE_TRAIT, &out, NULL) != BCAST_OK)
-    return 1;
-  bcast_shape_format(&out, BCAST_SHAPE_STYLE_LIST, text, sizeof text);
-  printf("%s %s %s\n", bcast_version(), BCAST_VERSION_STRING, text);
-  return 0;
-}
-C
+cp "$(dirname "$0")/use.c" "$tmp/use.c"
 expect_use="$version $version [4,5]"
 # run_use PROGRAM: prints what it should, with libbcast.so.0 from the root.
 run_use() {
