@@ -336,10 +336,13 @@ def test_property_error_states_as_numpy(data):
         # NumPy: negative integer powers are ValueError
         arrays[1] = np.where(arrays[1] < 0, 2, arrays[1]).astype(arrays[1].dtype)
     if name == "power" and arrays[0].dtype.kind == "f":
-        # Known difference (README): NumPy's float32/float64 power flags
-        # 0 ** -inf divide by zero, C's pow (bcast, NumPy's float16) not.
+        # Known difference (docs/python.md): with an infinite exponent
+        # NumPy's float32/float64 power flags 0 ** -inf divide by zero and,
+        # on AVX-512 CPUs (its SIMD pow), 1e300 ** inf overflow; C's pow
+        # (bcast, NumPy's float16) flags neither: the results are exact.
         b = np.broadcast_arrays(*arrays)
-        assume(not ((b[0] == 0) & (b[1] == -np.inf)).any())
+        finite_base = np.isfinite(b[0]) & (np.abs(b[0]) != 1)
+        assume(not (np.isinf(b[1]) & finite_base).any())
     mode_names = ["divide", "over", "under", "invalid"]
     modes = {k: data.draw(st.sampled_from(MODES)) for k in mode_names}
     if "log" in modes.values():   # log and call share np.geterrcall()
