@@ -7,6 +7,7 @@ Imported, not run: a script's own folder is on sys.path, so
 `import upstream_common` finds this file (tests/diff adds scripts/ to
 sys.path to import it)."""
 
+import argparse
 import os
 import re
 import subprocess
@@ -96,3 +97,16 @@ def located(err, path):
         if m and os.path.basename(m.group(1)) == name:
             out.append((int(m.group(2)), int(m.group(3)), m.group(4), m.group(5)))
     return out
+
+
+def arg_parser(doc, upstream_help, verbose_help):
+    """The options both upstream scripts take: --upstream, --bcast (the
+    build's CLI by default), --json and -v."""
+    ap = argparse.ArgumentParser(description=doc,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument("--upstream", required=True, help=upstream_help)
+    ap.add_argument("--bcast", default=os.path.join(here, "..", "build", "bcast"))
+    ap.add_argument("--json", action="store_true", help="print JSON, not a table")
+    ap.add_argument("-v", "--verbose", action="store_true", help=verbose_help)
+    return ap

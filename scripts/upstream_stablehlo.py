@@ -84,14 +84,13 @@ prefix-padded dynamic rank broadcast_dimensions" comes from the test pass
 expected to emit it, so that chunk's --verify-diagnostics fails by design.
 """
 
-import argparse
 import json
 import os
 import re
 import sys
 import tempfile
 
-from upstream_common import (OP_AT, annotations, ops_in, run, split_chunks,
+from upstream_common import (arg_parser, OP_AT, annotations, ops_in, run, split_chunks,
                              write_chunk)
 
 FILES = (
@@ -232,15 +231,8 @@ def table(results, elementwise):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    here = os.path.dirname(os.path.abspath(__file__))
-    ap.add_argument("--upstream", required=True,
-                    help="a checkout of openxla/stablehlo")
-    ap.add_argument("--bcast", default=os.path.join(here, "..", "build", "bcast"))
-    ap.add_argument("--json", action="store_true", help="print JSON, not a table")
-    ap.add_argument("-v", "--verbose", action="store_true",
-                    help="list each chunk that does not match")
+    ap = arg_parser(__doc__, "a checkout of openxla/stablehlo",
+                    "list each chunk that does not match")
     ap.add_argument("--no-op-flags", action="store_true",
                     help="do not pass --op for the stablehlo broadcasting ops")
     ap.add_argument("--bcast-arg", action="append", default=[],

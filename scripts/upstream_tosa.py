@@ -52,14 +52,13 @@ diag-checked, diag-pass, lower-cases, lowered, ops-executed, ops-identical)
 and with -v every case that falls short, with the reason.
 """
 
-import argparse
 import json
 import os
 import re
 import sys
 import tempfile
 
-from upstream_common import (OP_AT, annotations, located, ops_in, run,
+from upstream_common import (arg_parser, OP_AT, annotations, located, ops_in, run,
                              split_chunks, write_chunk)
 
 # The differential tests' helpers: where mlir-opt and mlir-runner 22 live,
@@ -515,15 +514,8 @@ def table(results):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    here = os.path.dirname(os.path.abspath(__file__))
-    ap.add_argument("--upstream", required=True,
-                    help="llvm-project checkout, or tests/data/tosa22")
-    ap.add_argument("--bcast", default=os.path.join(here, "..", "build", "bcast"))
-    ap.add_argument("--json", action="store_true", help="print JSON, not a table")
-    ap.add_argument("-v", "--verbose", action="store_true",
-                    help="list each case that falls short, and why")
+    ap = arg_parser(__doc__, "llvm-project checkout, or tests/data/tosa22",
+                    "list each case that falls short, and why")
     ap.add_argument("--seed", type=int, default=2222, help="input values' seed")
     ap.add_argument("--keep", help="keep the generated files in this folder")
     ap.add_argument("--no-run", action="store_true",
