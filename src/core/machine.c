@@ -144,12 +144,17 @@ static int64_t machine_sys_cache(int level) {
   return 0;
 }
 
+/* The kernel's cache topology first: glibc's sysconf reads AMD's legacy
+ * CPUID leaf 0x80000006, which a VM can fill with nonsense (this project's
+ * Zen 4 VMs report 320 MiB of L3 there and 32 MiB in sysfs and lscpu). */
 static int64_t machine_cache(int level) {
+  const int64_t sys = machine_sys_cache(level);
+  if (sys > 0) return sys;
   long v = -1;
 #if defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
   v = sysconf(level == 2 ? _SC_LEVEL2_CACHE_SIZE : _SC_LEVEL3_CACHE_SIZE);
 #endif
-  return v > 0 ? (int64_t)v : machine_sys_cache(level);
+  return v > 0 ? (int64_t)v : 0;
 }
 
 /* The CPU's brand string from CPUID leaves 0x80000002..4 (x86), else

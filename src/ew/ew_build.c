@@ -60,6 +60,12 @@ static const bcast_rows_kernel_fn *kernel_set(const ew_row *row) {
   return bcast__ew_use_v3() ? row->kernels_avx2 : row->kernels;
 }
 
+/* The row's non-temporal kernels where the plan may take them (the v3
+ * set's), else NULL. */
+static const bcast_rows_kernel_fn *nt_kernel_set(const ew_row *row) {
+  return bcast__ew_use_v3() ? row->kernels_nt : NULL;
+}
+
 /* Picks the kernel variant from the engine plan's innermost run. */
 static int pick_variant(const bcast_plan *engine, int arity) {
   if (!(engine->contiguous_mask & 1u)) return 0;
@@ -366,8 +372,11 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
                        arity + 1, ranks, shapes, strides, elem_bytes, diag);
   if (status != BCAST_OK) return status;
   plan->variant = pick_variant(&plan->engine, arity);
-  plan->kernel = kernel_set(row)[plan->variant];
-  plan->nt_store = bcast__ew_want_nt_store(&plan->engine, plan->variant, elem);
+  plan->nt_store = bcast__ew_want_nt_store(&plan->engine, plan->variant, elem,
+                                           nt_kernel_set(row));
+  plan->kernel = plan->nt_store == EW_NT_KERNEL
+                     ? row->kernels_nt[plan->variant]
+                     : kernel_set(row)[plan->variant];
   plan_direct(plan);
   return BCAST_OK;
 }
@@ -405,20 +414,34 @@ const ew_row *bcast__ew_plan_row(const bcast_ew_plan *plan) {
 void bcast__ew_plan_force_strided(bcast_ew_plan *plan) {
   plan->variant = 0;
   plan->kernel = plan->row->kernels[0];
-  plan->nt_store = 0;
+  plan->nt_store = EW_NT_NONE;
 }
 
+/* The portable set has no non-temporal kernels: such a plan goes through
+ * the wrapper. */
 void bcast__ew_plan_force_portable(bcast_ew_plan *plan) {
   plan->kernel = plan->row->kernels[plan->variant];
+  if (plan->nt_store == EW_NT_KERNEL) plan->nt_store = EW_NT_WRAPPER;
 }
 
 int bcast__ew_plan_uses_avx2(const bcast_ew_plan *plan) {
-  return plan->row->kernels_avx2 != plan->row->kernels &&
-         plan->kernel == plan->row->kernels_avx2[plan->variant];
+  const ew_row *row = plan->row;
+  return row->kernels_avx2 != row->kernels &&
+         (plan->kernel == row->kernels_avx2[plan->variant] ||
+          (row->kernels_nt && plan->kernel == row->kernels_nt[plan->variant]));
 }
 
-void bcast__ew_plan_force_nt_store(bcast_ew_plan *plan) {
-  if (plan->variant != 0) plan->nt_store = 1;
+int bcast__ew_plan_set_nt_store(bcast_ew_plan *plan, int how) {
+  if (plan->variant == 0) return 0;
+  const bcast_rows_kernel_fn *nt = nt_kernel_set(plan->row);
+  if (how == EW_NT_KERNEL) {
+    if (!nt) return 0;
+    plan->kernel = nt[plan->variant];
+  } else if (plan->nt_store == EW_NT_KERNEL) {
+    plan->kernel = kernel_set(plan->row)[plan->variant];
+  }
+  plan->nt_store = how;
+  return 1;
 }
 
 int bcast__ew_plan_nt_stores(const bcast_ew_plan *plan) {

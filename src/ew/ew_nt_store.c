@@ -20,21 +20,30 @@
 
 #define EW_NT_STORE_BLOCK 4096
 
+/* Runs from this size on are written by the non-temporal kernels, where
+ * the kernel set has them: their partial lines at either end of a row
+ * (ordinary stores) are then a small part of it.  Shorter rows packed
+ * back to back go through the wrapper, which fills whole lines across
+ * rows. */
+#define EW_NT_KERNEL_MIN_RUN 1024
+
 /* Non-temporal stores need an output of at least bcast__nt_store_min_bytes() (the same
  * threshold as the copy kernels'), contiguous along the run, and runs (or
  * packed rows of runs) long enough to fill whole cache lines. */
 int bcast__ew_want_nt_store(const bcast_plan *engine, int variant,
-                            int64_t elem) {
-  if (!BCAST__HAVE_NT_STORE || variant == 0) return 0;
+                            int64_t elem,
+                            const bcast_rows_kernel_fn *nt_kernels) {
+  if (!BCAST__HAVE_NT_STORE || variant == 0) return EW_NT_NONE;
   int64_t bytes;
   if (!__builtin_mul_overflow(engine->elem_count, elem, &bytes) &&
       bytes < bcast__nt_store_min_bytes())
-    return 0;
+    return EW_NT_NONE;
   const int inner = engine->ndim - 1;
   const int64_t run_bytes = engine->extent[inner] * elem;
   const int packed =
       inner >= 1 && engine->stride_bytes[0][inner - 1] == run_bytes;
-  return run_bytes >= 256 || packed;
+  if (nt_kernels && run_bytes >= EW_NT_KERNEL_MIN_RUN) return EW_NT_KERNEL;
+  return run_bytes >= 256 || packed ? EW_NT_WRAPPER : EW_NT_NONE;
 }
 
 #if BCAST__HAVE_NT_STORE

@@ -37,7 +37,7 @@ struct bcast_ew_plan {
   int64_t max_bytes;
   const ew_row *row;
   bcast_rows_kernel_fn kernel;
-  int nt_store; /* large outputs: non-temporal stores (ew_nt_store.c) */
+  int nt_store; /* large outputs: EW_NT_* (ew_nt_store.c) */
   /* The engine plan has at most two dims and runs on one thread: execute
    * calls the kernel once, with these steps (bytes per element of the
    * inner dim, per row of the outer one; operand 0 the output). */
@@ -112,10 +112,18 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
                                  const bcast_dtype *checked_result,
                                  bcast_diag *diag);
 
-/* Whether a plan with this engine plan, variant and output element size
- * writes with non-temporal stores (ew_nt_store.c). */
+/* How a plan writes its output: ordinary stores, through the
+ * non-temporal wrapper (a block on the stack copied out with non-temporal
+ * stores), or by the row's non-temporal kernels (ew_kernel.h), which then
+ * are the plan's kernel. */
+enum { EW_NT_NONE = 0, EW_NT_WRAPPER = 1, EW_NT_KERNEL = 2 };
+
+/* How a plan with this engine plan, variant, output element size and
+ * kernel set (nt_kernels: the row's non-temporal kernels where the plan
+ * may take them, else NULL) writes: an EW_NT_* (ew_nt_store.c). */
 int bcast__ew_want_nt_store(const bcast_plan *engine, int variant,
-                            int64_t elem);
+                            int64_t elem,
+                            const bcast_rows_kernel_fn *nt_kernels);
 
 /* What the non-temporal wrapper runs: the plan's kernel and parameters. */
 typedef struct ew_nt_store_params {
@@ -179,10 +187,13 @@ int bcast__ew_use_v3(void);
 void bcast__ew_plan_force_portable(bcast_ew_plan *plan);
 int bcast__ew_plan_uses_avx2(const bcast_ew_plan *plan);
 
-/* Makes a plan with a contiguous-output variant write through the
- * non-temporal wrapper whatever the output's size (tests compare it with
- * the reference), and tells whether a plan uses it. */
-void bcast__ew_plan_force_nt_store(bcast_ew_plan *plan);
+/* Makes a plan with a contiguous-output variant write in the way given
+ * (an EW_NT_*; EW_NT_KERNEL only where the plan's kernel set has them)
+ * whatever the output's size: 1, or 0 and nothing changed when it
+ * cannot.  A new output is written with ordinary stores (ew_run.c), and
+ * the tests compare every way with the reference. */
+int bcast__ew_plan_set_nt_store(bcast_ew_plan *plan, int how);
+/* How a plan writes (an EW_NT_*). */
 int bcast__ew_plan_nt_stores(const bcast_ew_plan *plan);
 
 /* Whether executing the plan calls its kernel once itself, with no

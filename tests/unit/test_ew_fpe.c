@@ -169,7 +169,7 @@ TEST(ew_fpe_two_threads) {
                                    NULL),
               BCAST_OK);
     if (!plan) break;
-    if (pass) bcast__ew_plan_force_nt_store(plan);
+    if (pass) bcast__ew_plan_set_nt_store(plan, EW_NT_WRAPPER);
     const void *data[2] = {a, &big};
     unsigned got = 0;
     a[n - 1] = 1e300;

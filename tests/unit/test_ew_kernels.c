@@ -174,12 +174,17 @@ static int run_case(test_ctx *t, uint64_t *rng, bcast_op op,
   memset(strided, 0x3c, bytes);
   CHECK_INT(bcast_ew_plan_execute(plan, got, in_data, &diag), BCAST_OK);
   bcast__ew_plan_reference(plan, want, in_data);
-  /* The same variant through the non-temporal wrapper, and its
-   * baseline (non-AVX2) build. */
-  char *nt = malloc(bytes), *portable = malloc(bytes);
+  /* The same variant through the non-temporal kernels (where the v3 set
+   * has them, else the wrapper again) and wrapper, and its baseline
+   * (non-AVX2) build. */
+  char *ntk = malloc(bytes), *nt = malloc(bytes), *portable = malloc(bytes);
+  memset(ntk, 0xc3, bytes);
   memset(nt, 0x69, bytes);
   memset(portable, 0x96, bytes);
-  bcast__ew_plan_force_nt_store(plan);
+  if (!bcast__ew_plan_set_nt_store(plan, EW_NT_KERNEL))
+    bcast__ew_plan_set_nt_store(plan, EW_NT_WRAPPER);
+  CHECK_INT(bcast_ew_plan_execute(plan, ntk, in_data, &diag), BCAST_OK);
+  bcast__ew_plan_set_nt_store(plan, EW_NT_WRAPPER);
   CHECK_INT(bcast_ew_plan_execute(plan, nt, in_data, &diag), BCAST_OK);
   bcast__ew_plan_force_portable(plan);
   CHECK_INT(bcast_ew_plan_execute(plan, portable, in_data, &diag), BCAST_OK);
@@ -189,9 +194,10 @@ static int run_case(test_ctx *t, uint64_t *rng, bcast_op op,
   for (int64_t i = 0; i < count; i++) {
     const char *g = got + (size_t)i * size, *w = want + (size_t)i * size,
                *s = strided + (size_t)i * size, *n = nt + (size_t)i * size,
-               *o = portable + (size_t)i * size;
+               *o = portable + (size_t)i * size, *k = ntk + (size_t)i * size;
     if (!elems_agree(out->dtype, g, w) || !elems_agree(out->dtype, s, w) ||
-        !elems_agree(out->dtype, n, w) || !elems_agree(out->dtype, o, w)) {
+        !elems_agree(out->dtype, n, w) || !elems_agree(out->dtype, o, w) ||
+        !elems_agree(out->dtype, k, w)) {
       test_fail(t, __FILE__, __LINE__,
                 "%s %s -> %s (%s profile, variant %d): element %lld differs "
                 "from the reference",
@@ -205,6 +211,7 @@ static int run_case(test_ctx *t, uint64_t *rng, bcast_op op,
   free(want);
   free(strided);
   free(nt);
+  free(ntk);
   free(portable);
   bcast_ew_plan_destroy(plan);
 done:
@@ -354,9 +361,11 @@ TEST(ew_two_threads_match_one) {
         bcast_tensor_wrap(&in[k], types[k], 2, shapes[k], NULL, mem[k], NULL);
         in_data[k] = mem[k];
       }
-      char *out[4];
+      /* Runs 0, 1: as planned; 2, 3: the wrapper; 4, 5: the
+       * non-temporal kernels (the wrapper where there are none). */
+      char *out[6];
       size_t bytes = 0;
-      for (int run = 0; run < 4; run++) {
+      for (int run = 0; run < 6; run++) {
         bcast_ew_options options;
         bcast_ew_options_init(&options);
         options.threads = 1 + run % 2;
@@ -366,22 +375,26 @@ TEST(ew_two_threads_match_one) {
                   BCAST_OK);
         CHECK_INT(bcast__ew_plan_uses_avx2(plan), bcast__ew_use_v3());
         if (run >= 2) {
-          bcast__ew_plan_force_nt_store(plan);
-          CHECK(bcast__ew_plan_nt_stores(plan));
+          int how = run >= 4 ? EW_NT_KERNEL : EW_NT_WRAPPER;
+          if (!bcast__ew_plan_set_nt_store(plan, how)) how = EW_NT_WRAPPER;
+          CHECK(bcast__ew_plan_set_nt_store(plan, how));
+          CHECK_INT(bcast__ew_plan_nt_stores(plan), how);
         }
         const size_t size =
             bcast_dtype_size(bcast_ew_plan_output(plan)->dtype);
         bytes = (size_t)(R * C) * size;
         out[run] = malloc(bytes + size);
-        /* One element in: the non-temporal blocks start off 16-byte alignment. */
-        char *dst = out[run] + (run == 3 ? size : 0);
+        /* One element in: the non-temporal lines start off 16-byte
+         * alignment. */
+        const int off = run == 3 || run == 5;
+        char *dst = out[run] + (off ? size : 0);
         CHECK_INT(bcast_ew_plan_execute(plan, dst, in_data, NULL), BCAST_OK);
-        if (run == 3) memmove(out[run], dst, bytes);
+        if (off) memmove(out[run], dst, bytes);
         bcast_ew_plan_destroy(plan);
       }
-      for (int run = 1; run < 4; run++)
+      for (int run = 1; run < 6; run++)
         CHECK(memcmp(out[0], out[run], bytes) == 0);
-      for (int run = 0; run < 4; run++) free(out[run]);
+      for (int run = 0; run < 6; run++) free(out[run]);
       for (int k = 0; k < arity; k++) free(mem[k]);
     }
 }
@@ -420,8 +433,9 @@ TEST(ew_small_plans_call_the_kernel_directly) {
     /* [4, 5, 6] + [6] folds to [20, 6]: two dims. */
     CHECK_INT(bcast__ew_plan_direct(plan), cases[c].direct);
     if (cases[c].direct) {
-      bcast__ew_plan_force_nt_store(plan);
-      CHECK_INT(bcast__ew_plan_direct(plan), 0);
+      for (int how = EW_NT_WRAPPER; how <= EW_NT_KERNEL; how++)
+        if (bcast__ew_plan_set_nt_store(plan, how))
+          CHECK_INT(bcast__ew_plan_direct(plan), 0);
     }
     bcast_ew_plan_destroy(plan);
   }
@@ -494,6 +508,12 @@ TEST(ew_kernel_rows_cover_the_dtype_table) {
   for (size_t r = 0; r < bcast__ew_row_count(); r++) {
     const ew_row *row = bcast__ew_row_at(r);
     CHECK(row->kernels && row->kernels_avx2 && row->elem && row->unpred);
+    /* Non-temporal kernels exactly where there is a v3 set, for every
+     * contiguous-output variant. */
+    CHECK(!row->kernels_nt == !EW_HAVE_AVX2);
+    const int variants = 1 + (1 << bcast_op_arity(row->op));
+    for (int v = 0; row->kernels_nt && v < variants; v++)
+      CHECK(!row->kernels_nt[v] == (v == 0));
     CHECK(row->in != BCAST_STRING && row->out != BCAST_STRING);
     CHECK(bcast__ew_find(row->op, row->flavour, row->in, row->out) == row);
   }

@@ -251,22 +251,33 @@ TEST(ew_nt_store_outputs_off_line_match_the_reference) {
       CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL,
                                      &options, NULL),
                 BCAST_OK);
-      bcast__ew_plan_force_nt_store(plan);
-      CHECK(bcast__ew_plan_nt_stores(plan));
       const size_t bytes =
           (size_t)(shapes[si][0][0] * shapes[si][0][1]) * size;
+      const size_t cap = (bytes + 127) / 64 * 64;
       char *want = malloc(bytes);
-      char *got = aligned_alloc(64, (bytes + 127) / 64 * 64);
+      char *got = aligned_alloc(64, cap);
       bcast__ew_plan_reference(plan, want, in_data);
-      for (size_t off = 0; off < 64; off += size) {
-        memset(got, 0x77, (bytes + 127) / 64 * 64);
-        CHECK_INT(bcast_ew_plan_execute(plan, got + off, in_data, NULL),
-                  BCAST_OK);
-        int ok = memcmp(got + off, want, bytes) == 0;
-        for (size_t i = 0; i < off; i++) ok = ok && got[i] == 0x77;
-        if (!ok)
-          test_fail(t, __FILE__, __LINE__, "%s shape %zu offset %zu",
-                    bcast_dtype_name(dt), si, off);
+      /* The wrapper, and the non-temporal kernels where the CPU has the
+       * v3 set (BCAST_ISA=portable runs the wrapper only). */
+      for (int how = EW_NT_WRAPPER; how <= EW_NT_KERNEL; how++) {
+        if (!bcast__ew_plan_set_nt_store(plan, how)) {
+          CHECK(how == EW_NT_KERNEL && !bcast__ew_use_v3());
+          continue;
+        }
+        CHECK_INT(bcast__ew_plan_nt_stores(plan), how);
+        for (size_t off = 0; off < 64; off += size) {
+          memset(got, 0x77, cap);
+          CHECK_INT(bcast_ew_plan_execute(plan, got + off, in_data, NULL),
+                    BCAST_OK);
+          int ok = memcmp(got + off, want, bytes) == 0;
+          for (size_t i = 0; i < off; i++) ok = ok && got[i] == 0x77;
+          for (size_t i = off + bytes; i < cap; i++)
+            ok = ok && got[i] == 0x77;
+          if (!ok)
+            test_fail(t, __FILE__, __LINE__, "%s shape %zu offset %zu via %s",
+                      bcast_dtype_name(dt), si, off,
+                      how == EW_NT_KERNEL ? "kernels" : "wrapper");
+        }
       }
       free(got);
       free(want);

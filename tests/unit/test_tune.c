@@ -254,8 +254,8 @@ static void write_cache(const char *path, int64_t nt, int64_t par,
   }
 }
 
-/* Whether an element-wise float32 add plan of out_bytes bytes (one long
- * run) writes with non-temporal stores: the engine's use of the
+/* How an element-wise float32 add plan of out_bytes bytes (one long
+ * run) writes (an EW_NT_*): the engine's use of the
  * threshold.  Data is never touched, so none is allocated. */
 static int plan_uses_nt_stores(test_ctx *t, int64_t out_bytes) {
   const int64_t shape[1] = {out_bytes / 4};
@@ -306,8 +306,8 @@ TEST(tune_state_cache_file_environment_and_warnings) {
   CHECK(tn.measure_ms == 0);
   /* Plans decide by it: 4 MiB outputs stream, 2 MiB ones do not. */
   if (BCAST__HAVE_NT_STORE) {
-    CHECK_INT(plan_uses_nt_stores(t, 4 * MIB), 1);
-    CHECK_INT(plan_uses_nt_stores(t, 2 * MIB), 0);
+    CHECK(plan_uses_nt_stores(t, 4 * MIB) != EW_NT_NONE);
+    CHECK_INT(plan_uses_nt_stores(t, 2 * MIB), EW_NT_NONE);
   }
 
   /* The environment wins over the file, threshold by threshold. */
@@ -319,7 +319,8 @@ TEST(tune_state_cache_file_environment_and_warnings) {
   CHECK_INT(tn.parallel_min_bytes, 96 * 1024);
   CHECK(strcmp(tn.parallel_source, "cache file") == 0);
   CHECK_INT(bcast__tuned_nt_store_min(), 5 * MIB);
-  if (BCAST__HAVE_NT_STORE) CHECK_INT(plan_uses_nt_stores(t, 4 * MIB), 0);
+  if (BCAST__HAVE_NT_STORE)
+    CHECK_INT(plan_uses_nt_stores(t, 4 * MIB), EW_NT_NONE);
   unsetenv("BCAST_NT_STORE_MIN_BYTES");
 
   /* A corrupt file: ignored, the warning returned by bcast_tuning_get,
