@@ -184,10 +184,24 @@ static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
   const int direct = plan->direct && !plan->nt_store && !progress;
   bcast_rows_kernel_fn kernel = plan->kernel;
   const void *params = &plan->params;
+  int nt_store = plan->nt_store;
+  if (nt_store == EW_NT_KERNEL) kernel = plan->row->kernels_avx2[plan->variant];
+  /* An output whose pages are not in memory yet (np.empty's) is written
+   * with ordinary stores (bcast__memory_resident; measured on Zen 4, a
+   * 1024x4096 + 4096 float32 add into np.empty under Dask's
+   * MALLOC_TRIM_THRESHOLD_: 3.86 ms with non-temporal stores, 2.86 ms
+   * with ordinary ones). */
+  if (nt_store != EW_NT_NONE &&
+      !bcast__memory_resident(
+          out_data, plan->out_c_order ? (size_t)(plan->engine.elem_count *
+                                                 plan->engine.elem_bytes[0])
+                                      : 1))
+    nt_store = EW_NT_NONE;
+  if (nt_store == EW_NT_KERNEL) kernel = plan->kernel;
 #if BCAST__HAVE_NT_STORE
-  const ew_nt_store_params sp = {plan->kernel, &plan->params,
+  const ew_nt_store_params sp = {kernel, &plan->params,
                                  plan->engine.elem_bytes[0], plan->arity + 1};
-  if (plan->nt_store == EW_NT_WRAPPER) {
+  if (nt_store == EW_NT_WRAPPER) {
     kernel = bcast__ew_nt_store_kernel;
     params = &sp;
   }

@@ -11,6 +11,7 @@
 
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 #include "plan/nt_store.h"
@@ -113,14 +114,47 @@ void bcast__ordinary_store_copy(char *dst, const char *src, int64_t bytes) {
   store_copy(dst, src, bytes, 0);
 }
 
-/* The advised range is [data, data + bytes) rounded inwards to whole huge
- * pages; an empty one is not advised. */
+int bcast__memory_resident(const void *data, size_t bytes) {
+#if defined(__linux__)
+  static atomic_long page_size;
+  long page = atomic_load_explicit(&page_size, memory_order_relaxed);
+  if (page == 0) {
+    page = sysconf(_SC_PAGESIZE);
+    if (page <= 0 || (page & (page - 1)) != 0) page = -1;
+    atomic_store_explicit(&page_size, page, memory_order_relaxed);
+  }
+  if (page < 0 || bytes == 0) return 1;
+  const uintptr_t ends[2] = {(uintptr_t)data,
+                             (uintptr_t)data + (uintptr_t)(bytes - 1)};
+  for (int k = 0; k < 2; k++) {
+    unsigned char in_core = 0;
+    void *at = (void *)(ends[k] & ~((uintptr_t)page - 1));
+    if (mincore(at, (size_t)page, &in_core) == 0 && !(in_core & 1u))
+      return 0;
+  }
+  return 1;
+#else
+  (void)data;
+  (void)bytes;
+  return 1;
+#endif
+}
+
+/* The advised range runs from the first huge page boundary in the block
+ * to the block's end (the kernel extends it to the end of that small
+ * page), not back to the last boundary: where the mapping under the block
+ * ends on a huge page boundary, as a large malloc block's does on Linux
+ * 6, the last huge page is then advised too.  NumPy advises the same way
+ * (measured on Zen 4, a 16 MiB output under MALLOC_TRIM_THRESHOLD_: 523
+ * page faults per call rounding the end down, 11 as NumPy).  A range
+ * shorter than a huge page is not advised. */
 void bcast__advise_huge_pages(void *data, size_t bytes) {
 #if defined(MADV_HUGEPAGE)
   const uintptr_t huge = BCAST__HUGE_PAGE_BYTES;
   const uintptr_t begin = ((uintptr_t)data + huge - 1) & ~(huge - 1);
-  const uintptr_t end = ((uintptr_t)data + (uintptr_t)bytes) & ~(huge - 1);
-  if (end > begin) (void)madvise((void *)begin, end - begin, MADV_HUGEPAGE);
+  const uintptr_t end = (uintptr_t)data + (uintptr_t)bytes;
+  if (end > begin && end - begin >= huge)
+    (void)madvise((void *)begin, end - begin, MADV_HUGEPAGE);
 #else
   (void)data;
   (void)bytes;

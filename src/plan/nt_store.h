@@ -90,11 +90,19 @@ static inline void bcast__nt_store_pattern(char *dst, int64_t bytes,
 }
 #endif
 
+/* Whether the first and the last byte of [data, data + bytes) lie in
+ * pages already in memory (mincore), as a written buffer's are; 1 where
+ * the system cannot tell.  A fresh allocation (np.empty, malloc) is not:
+ * its pages are zeroed through the cache as they are first touched, so
+ * ordinary stores then hit lines already in the cache, where non-temporal
+ * stores would write each line a second time. */
+int bcast__memory_resident(const void *data, size_t bytes);
+
 /* The size of a transparent huge page on the platforms that advise them. */
 #define BCAST__HUGE_PAGE_BYTES ((uintptr_t)2 << 20)
 
-/* Asks for transparent huge pages on the whole huge pages inside
- * [data, data + bytes): a block written once front to back then takes a
+/* Asks for transparent huge pages on [data, data + bytes) from its first
+ * huge page boundary on: a block written once front to back then takes a
  * few 2 MiB page faults instead of many 4 KiB ones (NumPy asks for them
  * too).  A hint only: failure, or a platform without MADV_HUGEPAGE,
  * changes nothing.  Callers decide from what size it pays. */

@@ -39,6 +39,7 @@ enum {
   BUFFER_ALIGN = 64,
   BUFFER_HUGE_ALIGN = 2 << 20,
   BUFFER_HUGE_MIN = 32 << 20,
+  BUFFER_HUGE_ADVISE_MIN = 4 << 20,
   BUFFER_KEEP_INLINE = 2
 };
 
@@ -103,9 +104,17 @@ static bcast_status buffer_create(size_t bytes, int zeroed, bcast_buffer **out,
     return bcast__fail(diag, BCAST_NO_MEMORY,
                        "out of memory allocating %zu bytes", bytes);
   }
-  /* Advice only: a kernel without THP ignores it.  data and rounded are
-   * whole huge pages here, so the whole block is advised. */
-  if (align == BUFFER_HUGE_ALIGN) bcast__advise_huge_pages(data, rounded);
+  /* Advice only: a kernel without THP ignores it.  From 32 MiB data and
+   * rounded are whole huge pages, so the whole block is advised.  From
+   * 4 MiB, as NumPy does, the block is advised from its first huge page
+   * boundary on (bcast__advise_huge_pages): where malloc gives back a
+   * block it had, the pages are there already, and where it maps fresh
+   * memory (always, under Dask's workers' MALLOC_TRIM_THRESHOLD_) they
+   * fault in as a few huge pages instead of thousands of small ones
+   * (measured on Zen 4, a 1024x4096 + 4096 float32 add into a new output
+   * under MALLOC_TRIM_THRESHOLD_=65536: 3.59 ms without the advice, 2.24
+   * ms with it, NumPy 2.76 to 3.00 ms). */
+  if (bytes >= BUFFER_HUGE_ADVISE_MIN) bcast__advise_huge_pages(data, rounded);
   if (zeroed) memset(data, 0, rounded);
   buffer_init(buffer, bytes, data, block, rounded, 0);
   *out = buffer;

@@ -1,9 +1,15 @@
 /* Machine facts and the thresholds derived from them (core/machine.h),
  * the environment overrides, and non-temporal stores into outputs at every
  * offset from a 64-byte line (NumPy's arrays start 16 bytes past one). */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "bcast/bcast.h"
 #include "core/machine.h"
@@ -285,4 +291,69 @@ TEST(ew_nt_store_outputs_off_line_match_the_reference) {
       free(mem[0]);
       free(mem[1]);
     }
+}
+
+/* bcast__memory_resident: a fresh anonymous mapping's pages are not in
+ * memory until written, and are after; each end counts (a buffer written
+ * at its start only is not resident); an element-wise plan that would
+ * write with non-temporal stores writes a fresh output correctly either
+ * way (ordinary stores then). */
+TEST(memory_resident_tells_fresh_pages_from_written_ones) {
+#if defined(__linux__)
+  const size_t bytes = (size_t)4 << 20;
+  char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  CHECK(p != MAP_FAILED);
+  if (p == MAP_FAILED) return;
+  CHECK_INT(bcast__memory_resident(p, bytes), 0);
+  p[0] = 1;
+  CHECK_INT(bcast__memory_resident(p, bytes), 0);
+  CHECK_INT(bcast__memory_resident(p, 1), 1);
+  memset(p, 2, bytes);
+  CHECK_INT(bcast__memory_resident(p, bytes), 1);
+  CHECK_INT(bcast__memory_resident(p + 100, bytes - 200), 1);
+  CHECK_INT(bcast__memory_resident(p, 0), 1);
+  munmap(p, bytes);
+
+  /* A float32 add of 1024 x 1024 (4 MiB) into a fresh mapping and into a
+   * written one, both with non-temporal stores asked for. */
+  const int64_t shape[2] = {1024, 1024};
+  const size_t n = 1024 * 1024;
+  float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+  for (size_t i = 0; i < n; i++) {
+    a[i] = (float)(i % 1000);
+    b[i] = 0.5f;
+  }
+  bcast_tensor in[2];
+  bcast_tensor_wrap(&in[0], BCAST_FLOAT32, 2, shape, NULL, a, NULL);
+  bcast_tensor_wrap(&in[1], BCAST_FLOAT32, 2, shape, NULL, b, NULL);
+  bcast_ew_plan *plan = NULL;
+  CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL,
+                                 NULL, NULL),
+            BCAST_OK);
+  for (int how = EW_NT_WRAPPER; plan && how <= EW_NT_KERNEL; how++) {
+    if (!bcast__ew_plan_set_nt_store(plan, how)) continue;
+    for (int fresh = 1; fresh >= 0; fresh--) {
+      float *out = mmap(NULL, n * sizeof *out, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      CHECK(out != MAP_FAILED);
+      if (out == MAP_FAILED) break;
+      if (!fresh) memset(out, 0x77, n * sizeof *out);
+      const void *data[2] = {a, b};
+      CHECK_INT(bcast_ew_plan_execute(plan, out, data, NULL), BCAST_OK);
+      int ok = 1;
+      for (size_t i = 0; i < n; i++) ok = ok && out[i] == a[i] + 0.5f;
+      if (!ok)
+        test_fail(t, __FILE__, __LINE__, "%s output, %s",
+                  fresh ? "fresh" : "written",
+                  how == EW_NT_KERNEL ? "kernels" : "wrapper");
+      munmap(out, n * sizeof *out);
+    }
+  }
+  bcast_ew_plan_destroy(plan);
+  free(a);
+  free(b);
+#else
+  (void)t;
+#endif
 }
