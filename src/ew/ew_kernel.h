@@ -449,23 +449,26 @@ EW_V3_TARGET_ static inline void ew_v3_nt_lines(void *dst, const void *src,
         *(TR *)r = SR(FN(LA(*(const TA *)a), &P));                            \
     }                                                                         \
   }                                                                           \
+  EW_UNARY_VARIANTS_(STEP, ATTR, NAME, NAME##_s, TA, LA, VA, TR, SR, FN)
+
+/* The contiguous-output variants of a set, with STEP, and its table
+ * (STRIDED: the strided kernel, or NULL where the set has none). */
+#define EW_UNARY_VARIANTS_(STEP, ATTR, NAME, STRIDED, TA, LA, VA, TR, SR, FN) \
   STEP(ATTR, NAME##_0, 0, TA, LA, VA, TR, SR, FN)                             \
   STEP(ATTR, NAME##_1, 1, TA, LA, VA, TR, SR, FN)                             \
-  static const bcast_rows_kernel_fn NAME##_k[3] = {NAME##_s, NAME##_0,        \
+  static const bcast_rows_kernel_fn NAME##_k[3] = {STRIDED, NAME##_0,         \
                                                    NAME##_1};
 
-/* The v3 set's non-temporal variants (none without a v3 set). */
+/* The v3 set's non-temporal variants of a unary or binary (KIND) row,
+ * NAME##_n_k (none without a v3 set). */
 #if EW_HAVE_AVX2
-#define EW_UNARY_NT_(NAME, TA, LA, VA, TR, SR, FN)                            \
-  EW_UNARY_NT_SET_(                                                           \
-      EW_V3_STEP_(EW_UNARY_NT_STEP_, EW_UNARY_NT_BLOCKED_STEP_, LA, SR),      \
-      NAME##_n, TA, LA, VA, TR, SR, FN)
-#define EW_UNARY_NT_SET_(STEP, NAME, TA, LA, VA, TR, SR, FN)                  \
-  STEP(EW_AVX2_, NAME##_0, 0, TA, LA, VA, TR, SR, FN)                         \
-  STEP(EW_AVX2_, NAME##_1, 1, TA, LA, VA, TR, SR, FN)                         \
-  static const bcast_rows_kernel_fn NAME##_k[3] = {NULL, NAME##_0, NAME##_1};
+#define EW_NT_SET_(KIND, NAME, TA, LA, VA, TR, SR, FN)                        \
+  EW_##KIND##_VARIANTS_(                                                      \
+      EW_V3_STEP_(EW_##KIND##_NT_STEP_, EW_##KIND##_NT_BLOCKED_STEP_, LA,     \
+                  SR),                                                        \
+      EW_AVX2_, NAME##_n, NULL, TA, LA, VA, TR, SR, FN)
 #else
-#define EW_UNARY_NT_(...)
+#define EW_NT_SET_(...)
 #endif
 
 #define EW_UNARY_(NAME, TA, LA, VA, TR, SR, FN, UN)                           \
@@ -473,7 +476,7 @@ EW_V3_TARGET_ static inline void ew_v3_nt_lines(void *dst, const void *src,
   EW_UNARY_SET_(EW_AVX2_,                                                     \
                 EW_V3_STEP_(EW_UNARY_STEP_, EW_UNARY_BLOCKED_STEP_, LA, SR),  \
                 NAME##_v, TA, LA, VA, TR, SR, FN)                             \
-  EW_UNARY_NT_(NAME, TA, LA, VA, TR, SR, FN)                                  \
+  EW_NT_SET_(UNARY, NAME, TA, LA, VA, TR, SR, FN)                             \
   static void NAME##_e(char *r, char *const *in, const ew_params *p) {        \
     *(TR *)r = SR(FN(LA(*(const TA *)in[0]), p));                             \
   }                                                                           \
@@ -552,28 +555,18 @@ EW_V3_TARGET_ static inline void ew_v3_nt_lines(void *dst, const void *src,
         *(TR *)r = SR(FN(LA(*(const TA *)a), LA(*(const TA *)b), &P));        \
     }                                                                         \
   }                                                                           \
+  EW_BINARY_VARIANTS_(STEP, ATTR, NAME, NAME##_s, TA, LA, VA, TR, SR, FN)
+
+/* The contiguous-output variants of a set, with STEP, and its table
+ * (STRIDED: the strided kernel, or NULL where the set has none). */
+#define EW_BINARY_VARIANTS_(STEP, ATTR, NAME, STRIDED, TA, LA, VA, TR, SR,    \
+                            FN)                                               \
   STEP(ATTR, NAME##_00, 0, 0, TA, LA, VA, TR, SR, FN)                         \
   STEP(ATTR, NAME##_10, 1, 0, TA, LA, VA, TR, SR, FN)                         \
   STEP(ATTR, NAME##_01, 0, 1, TA, LA, VA, TR, SR, FN)                         \
   STEP(ATTR, NAME##_11, 1, 1, TA, LA, VA, TR, SR, FN)                         \
   static const bcast_rows_kernel_fn NAME##_k[5] = {                           \
-      NAME##_s, NAME##_00, NAME##_10, NAME##_01, NAME##_11};
-
-#if EW_HAVE_AVX2
-#define EW_BINARY_NT_(NAME, TA, LA, VA, TR, SR, FN)                           \
-  EW_BINARY_NT_SET_(                                                          \
-      EW_V3_STEP_(EW_BINARY_NT_STEP_, EW_BINARY_NT_BLOCKED_STEP_, LA, SR),    \
-      NAME##_n, TA, LA, VA, TR, SR, FN)
-#define EW_BINARY_NT_SET_(STEP, NAME, TA, LA, VA, TR, SR, FN)                 \
-  STEP(EW_AVX2_, NAME##_00, 0, 0, TA, LA, VA, TR, SR, FN)                     \
-  STEP(EW_AVX2_, NAME##_10, 1, 0, TA, LA, VA, TR, SR, FN)                     \
-  STEP(EW_AVX2_, NAME##_01, 0, 1, TA, LA, VA, TR, SR, FN)                     \
-  STEP(EW_AVX2_, NAME##_11, 1, 1, TA, LA, VA, TR, SR, FN)                     \
-  static const bcast_rows_kernel_fn NAME##_k[5] = {                           \
-      NULL, NAME##_00, NAME##_10, NAME##_01, NAME##_11};
-#else
-#define EW_BINARY_NT_(...)
-#endif
+      STRIDED, NAME##_00, NAME##_10, NAME##_01, NAME##_11};
 
 #define EW_BINARY_(NAME, TA, LA, VA, TR, SR, FN, UN)                          \
   EW_BINARY_SET_(EW_PORTABLE_, EW_BINARY_STEP_, NAME, TA, LA, VA, TR, SR, FN) \
@@ -581,7 +574,7 @@ EW_V3_TARGET_ static inline void ew_v3_nt_lines(void *dst, const void *src,
       EW_AVX2_,                                                               \
       EW_V3_STEP_(EW_BINARY_STEP_, EW_BINARY_BLOCKED_STEP_, LA, SR),          \
       NAME##_v, TA, LA, VA, TR, SR, FN)                                       \
-  EW_BINARY_NT_(NAME, TA, LA, VA, TR, SR, FN)                                 \
+  EW_NT_SET_(BINARY, NAME, TA, LA, VA, TR, SR, FN)                            \
   static void NAME##_e(char *r, char *const *in, const ew_params *p) {        \
     *(TR *)r = SR(FN(LA(*(const TA *)in[0]), LA(*(const TA *)in[1]), p));     \
   }                                                                           \
