@@ -247,6 +247,34 @@ def build_files():
     return files
 
 
+def judge_file(args, tally, f, path, mlir_flags, bcast_flags, what):
+    """Writes f to path, runs mlir-opt and `bcast verify` with the flags
+    and compares the errors at each case's op; (counts, mlir-opt's errors,
+    bcast's, bcast's exit status), or None when a tool failed.  counts:
+    [combinations, mlir-opt refusals, agreements]."""
+    with open(path, "w") as out:
+        out.write(f.text())
+    mrc, _, mout = common.run([args.mlir_opt, "--mlir-disable-threading"] +
+                              mlir_flags + [path], timeout=TIMEOUT)
+    brc, _, bout = common.run([args.bcast, "verify"] + bcast_flags + [path],
+                              timeout=TIMEOUT)
+    if mrc is None or brc is None or brc < 0 or brc >= 128:
+        tally.fail("%s: mlir-opt exit %s, bcast exit %s" % (f.name, mrc, brc),
+                   bout[-2000:])
+        return None
+    mer, ber = errors_of(mout, path), errors_of(bout, path)
+    counts = [0, 0, 0]
+    for line, col, label in f.cases:
+        want, got = mer.get((line, col), []), ber.get((line, col), [])
+        counts[0] += 1
+        counts[1] += bool(want)
+        counts[2] += tally.check(want == got, "%s %s: %s differ" %
+                                 (f.name, label, what),
+                                 "mlir-opt: %s\nbcast:    %s" %
+                                 (want or "(accepts)", got or "(accepts)"))
+    return counts, mer, ber, brc
+
+
 def build_validate_files():
     """The validation pass's combinations (see the docstring); the test
     keeps those mlir-opt's verifier accepts."""
@@ -293,26 +321,11 @@ def run_validate(args, tally, tmpdir):
             # The op's line and its constants' lines.
             if not refused & set(range(line - len(call[5]), line + 1)):
                 kept.add(*call)
-        with open(path, "w") as out:
-            out.write(kept.text())
-        mrc, _, mout = common.run([args.mlir_opt, "--mlir-disable-threading"] +
-                                  VALIDATE + [path], timeout=TIMEOUT)
-        brc, _, bout = common.run([args.bcast, "verify", "--tosa-validate",
-                                   path], timeout=TIMEOUT)
-        if mrc is None or brc is None or brc < 0 or brc >= 128:
-            tally.fail("%s: mlir-opt exit %s, bcast exit %s" %
-                       (f.name, mrc, brc), bout[-2000:])
-            continue
-        mer, ber = errors_of(mout, path), errors_of(bout, path)
-        for line, col, label in kept.cases:
-            combos += 1
-            want, got = mer.get((line, col), []), ber.get((line, col), [])
-            rejected += bool(want)
-            if tally.check(want == got, "%s %s: messages differ" %
-                           (f.name, label),
-                           "mlir-opt: %s\nbcast:    %s" %
-                           (want or "(accepts)", got or "(accepts)")):
-                agree += 1
+        got = judge_file(args, tally, kept, path, VALIDATE,
+                         ["--tosa-validate"], "messages")
+        if got:
+            combos, rejected, agree = [a + b for a, b in
+                                       zip((combos, rejected, agree), got[0])]
     return combos, rejected, agree
 
 
@@ -328,32 +341,13 @@ def main():
     with common.work_dir(args.keep, "bcast-tosa-elem-") as tmpdir:
         for f in build_files():
             path = os.path.join(tmpdir, f.name + ".mlir")
-            with open(path, "w") as out:
-                out.write(f.text())
-            mrc, _, mout = common.run([args.mlir_opt, "--mlir-disable-threading",
-                                       path],
-                                      timeout=TIMEOUT)
-            brc, _, bout = common.run([args.bcast, "verify", path],
-                                      timeout=TIMEOUT)
-            if mrc is None or brc is None or brc < 0 or brc >= 128:
-                tally.fail("%s: mlir-opt exit %s, bcast exit %s" %
-                           (f.name, mrc, brc), bout[-2000:])
+            got = judge_file(args, tally, f, path, [], [], "verdicts")
+            if not got:
                 continue
-            mer, ber = errors_of(mout, path), errors_of(bout, path)
-            known = set()
-            any_err = False
-            for line, col, label in f.cases:
-                key = (line, col)
-                known.add(key)
-                combos += 1
-                want, got = mer.get(key, []), ber.get(key, [])
-                any_err = any_err or bool(want)
-                rejected += bool(want)
-                if tally.check(want == got, "%s %s: verdicts differ" %
-                               (f.name, label),
-                               "mlir-opt: %s\nbcast:    %s" %
-                               (want or "(accepts)", got or "(accepts)")):
-                    agree += 1
+            (n, refused, agreed), mer, ber, brc = got
+            combos, rejected, agree = combos + n, rejected + refused, agree + agreed
+            known = {(line, col) for line, col, _ in f.cases}
+            any_err = refused > 0
             for tool, table in (("mlir-opt", mer), ("bcast", ber)):
                 stray = sorted(k for k in table if k not in known)
                 tally.check(not stray, "%s: %s reported errors away from the "
