@@ -240,6 +240,17 @@ typedef struct bcast_mlir_verify_options {
    * verifier, which infers an unranked result for an illegal list and so
    * accepts any result type. */
   int chlo_xla_rule;
+  /* TOSA element-wise ops judged by the tosa profile also go through the
+   * type-compliance checks of MLIR 22's validation pass, as mlir-opt
+   * -tosa-attach-target="profiles=pro_int,pro_fp extensions=int16,int4,
+   * bf16,fp8e4m3,fp8e5m2,..." -tosa-validate="strict-op-spec-alignment"
+   * runs them (every extension but int64): an op that verifies is refused
+   * when an element type is not TOSA's ("is not profile-aligned: element
+   * type 'f64' is not legal"), when its signature needs the int64
+   * extension, or when it is in no profile's or extension's table ("...
+   * got (i1,i1,i1), did you mean (i32,i32,i32)? ..."), in mlir-opt's
+   * words (docs/cli.md). */
+  int tosa_validate;
 } bcast_mlir_verify_options;
 
 /* Defaults: no rules, other ops by BCAST_PROFILE_TRAIT, the default ops. */

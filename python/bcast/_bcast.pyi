@@ -67,7 +67,8 @@ def verify_mlir(text: Union[str, bytes], profile: Optional[str] = None,
                 op_profile: _Profiles = None,
                 ops: Optional[Sequence[str]] = None, *,
                 no_dialect: Optional[Sequence[str]] = None,
-                chlo_rule: str = 'chlo') -> list[dict[str, Any]]: ...
+                chlo_rule: str = 'chlo',
+                tosa_validate: bool = False) -> list[dict[str, Any]]: ...
 def lower(text: Union[str, bytes], only: Optional[Sequence[str]] = None,
           assert_broadcast: bool = False, profile: Optional[str] = None,
           op_profile: _Profiles = None,

@@ -149,16 +149,18 @@ static int collect_checked(void *ctx, const bcast_mlir_checked *c) {
 
 PyObject *pb_verify_mlir(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
-  static char *kwlist[] = {"text",       "profile",   "op_profile", "ops",
-                           "no_dialect", "chlo_rule", NULL};
+  static char *kwlist[] = {"text",       "profile",   "op_profile",
+                           "ops",        "no_dialect", "chlo_rule",
+                           "tosa_validate", NULL};
   PyObject *text_obj, *op_profile = Py_None, *ops_obj = Py_None;
   PyObject *no_dialect = Py_None;
   const char *chlo_rule = "chlo";
+  int tosa_validate = 0;
   bcast_profile profile = BCAST_PROFILE_TRAIT;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O&OO$Os:verify_mlir",
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O&OO$Osp:verify_mlir",
                                    kwlist, &text_obj, pb_profile_converter,
                                    &profile, &op_profile, &ops_obj,
-                                   &no_dialect, &chlo_rule))
+                                   &no_dialect, &chlo_rule, &tosa_validate))
     return NULL;
   int chlo_xla_rule = strcmp(chlo_rule, "xla") == 0;
   if (!chlo_xla_rule && strcmp(chlo_rule, "chlo") != 0) {
@@ -202,6 +204,7 @@ PyObject *pb_verify_mlir(PyObject *self, PyObject *args, PyObject *kwargs) {
   vo.n_rules = rules.n;
   vo.off_dialects = off;
   vo.chlo_xla_rule = chlo_xla_rule;
+  vo.tosa_validate = tosa_validate;
   if (ops_obj != Py_None) {
     ops = pb_sequence(ops_obj, "ops");
     if (!ops) goto done;

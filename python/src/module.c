@@ -99,7 +99,8 @@ static PyMethodDef methods[] = {
      "The GIL is released while copying."},
     {"verify_mlir", PB_KW(pb_verify_mlir), METH_VARARGS | METH_KEYWORDS,
      "verify_mlir(text, profile=None, op_profile=None, ops=None, *,\n"
-     "            no_dialect=None, chlo_rule='chlo')\n--\n\n"
+     "            no_dialect=None, chlo_rule='chlo', tosa_validate=False)\n"
+     "--\n\n"
      "Checks the broadcasting ops of an MLIR module (TOSA element-wise\n"
      "ops, test.broadcastable, StableHLO's broadcast, broadcast_in_dim\n"
      "and dynamic_broadcast_in_dim, chlo.broadcast_*, the ops op_profile\n"
@@ -113,7 +114,8 @@ static PyMethodDef methods[] = {
      "('tosa.*', 'mydialect.add', '*').  no_dialect: dialects whose ops\n"
      "are not checked by default ('tosa', 'stablehlo', 'chlo');\n"
      "chlo_rule='xla' refuses an illegal broadcast_dimensions that CHLO's\n"
-     "verifier accepts."},
+     "verifier accepts; tosa_validate=True adds the type checks of\n"
+     "mlir-opt's -tosa-validate pass (bcast verify --tosa-validate)."},
     {"lower", PB_KW(pb_lower), METH_VARARGS | METH_KEYWORDS,
      "lower(text, only=None, assert_broadcast=False, profile=None,\n"
      "      op_profile=None, source_name=None)\n--\n\n"

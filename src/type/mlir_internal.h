@@ -97,6 +97,11 @@ bcast_status bcast__tosa_negate_zero_points(const bcast_mlir_op *op,
  * NULL) gets the position mlir-opt reports, or NULL for the op's. */
 bcast_status bcast__tosa_attr_syntax(const bcast_mlir_op *op, const char **at,
                                      bcast_diag *diag);
+/* The type-compliance checks of MLIR 22's -tosa-validate pass on a TOSA
+ * element-wise op that verifies (src/type/tosa_validate.c; see
+ * bcast_mlir_verify_options.tosa_validate): BCAST_TYPE with mlir-opt's
+ * message; BCAST_OK for any other op. */
+bcast_status bcast__tosa_validate(const bcast_mlir_op *op, bcast_diag *diag);
 /* Whether a nan_mode value as written is one MLIR 22's custom form drops
  * (not the enum: a string, a number). */
 int bcast__mlir_nan_mode_value_dropped(const char *text, size_t len);

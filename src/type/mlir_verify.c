@@ -902,7 +902,11 @@ bcast_status bcast_mlir_verify(const bcast_mlir_op *op,
       return st;
     }
   }
-  return bcast_mlir_verify_op(op, verdict->profile, diag);
+  bcast_status st = bcast_mlir_verify_op(op, verdict->profile, diag);
+  if (st == BCAST_OK && tosa_op && verdict->profile == BCAST_PROFILE_TOSA &&
+      opts && opts->tosa_validate)
+    st = bcast__tosa_validate(op, diag);
+  return st;
 }
 
 /* ------------------------------------------------------------------------ */

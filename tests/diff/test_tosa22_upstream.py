@@ -14,9 +14,12 @@ Checks, per case:
   - a case of tosa-to-linalg*.mlir that mlir-opt lowers, bcast lowers;
   - each element-wise op of a lowered case, run through both lowerings
     under mlir-runner on seeded inputs, gives bit-identical results.
-Not counted, and listed: cases mlir-opt does not judge (it stops at
-another op, or only its -tosa-validate pass judges them), ops the harness
-cannot feed (fp8, unranked) and ops whose MLIR lowering does not run.
+invalid.mlir's RUN line runs the -tosa-validate pass: its cases are
+judged with `bcast verify --tosa-validate` (@test_add_i1, @test_mul_out_i16
+and @test_unsupported_boolean_type_clamp are the pass's "did you mean"
+errors).  Not counted, and listed: cases mlir-opt does not judge (it stops
+at another op), ops the harness cannot feed (fp8, unranked) and ops whose
+MLIR lowering does not run.
 Unsigned cases (@test_simple_ui8, @test_simple_i32's ui32 clamp) are
 lowered and executed through their signless view, and counted.
 

@@ -24,6 +24,17 @@ complex<f32>, f8E4M3FN, tf32) on add, abs, intdiv, equal, logical_not,
 and every binary op again with both a shape error and an element-type
 error, so that the order of the two checks is compared too.
 
+Then MLIR 22's validation pass, as invalid.mlir's RUN line runs it
+(scripts/upstream_tosa.py's VALIDATE: -tosa-attach-target with every
+profile and extension but int64, -tosa-validate=strict-op-spec-alignment),
+against `bcast verify --tosa-validate`: every op meets the types above and
+i4, i48, ui8, ui16, ui32, f8E4M3FN and f8E5M2, one type throughout (a
+comparison's result i1; tosa.mul's result also i32 and i16; tosa.cast
+every pair), with a constant shift and constant zero points, as the pass
+wants them.  Only the combinations mlir-opt's verifier accepts go to the
+pass (mlir-opt runs no pass on a module that fails to verify); the
+messages at the ops must be identical.
+
 Each op's combinations go to one file, one function each; mlir-opt and
 `bcast verify` run once per file.  mlir-opt's output goes to a pipe, never
 to `-o /dev/null`: LLVM removes its output file when a run fails, and run
@@ -45,6 +56,10 @@ import time
 
 import common
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts"))
+from upstream_tosa import VALIDATE  # noqa: E402
+
 TYPES = ["i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"]
 EXOTIC = ["ui8", "i4", "i48", "si8", "index", "complex<f32>", "f8E4M3FN",
           "tf32"]
@@ -57,6 +72,9 @@ BINARY = ["add", "arithmetic_right_shift", "bitwise_and", "bitwise_or",
           "logical_right_shift", "logical_xor", "maximum", "minimum", "pow",
           "sub"]
 TIMEOUT = 120
+# The validation pass's types: TYPES, the other legal ones and some it
+# refuses.
+VTYPES = TYPES + ["i4", "i48", "ui8", "ui16", "ui32", "f8E4M3FN", "f8E5M2"]
 
 
 def tensor(elem, shape="2"):
@@ -72,6 +90,8 @@ def literal(elem, value):
 
 
 def attrs_of(op, elem):
+    if op == "clamp" and elem == "i1":
+        return " {min_val = false, max_val = true}"
     if op == "clamp":
         return " {min_val = %s, max_val = %s}" % (literal(elem, 0),
                                                    literal(elem, 1))
@@ -90,22 +110,39 @@ class OpFile:
         self.name = name
         self.chunks = []
         self.cases = []  # (line, col, label)
+        self.calls = []  # the arguments of add, per case
         self.line = 1
 
-    def add(self, op, operand_types, result_type, label, attrs=""):
+    def add(self, op, operand_types, result_type, label, attrs="",
+            consts=()):
+        """consts: the operands (by index) that are zero constants."""
+        self.calls.append((op, operand_types, result_type, label, attrs,
+                           consts))
         params = ", ".join("%%v%d: %s" % (k, t)
-                           for k, t in enumerate(operand_types))
+                           for k, t in enumerate(operand_types)
+                           if k not in consts)
+        body = "".join('  %%v%d = "tosa.const"() <{values = dense<%s> : %s}> '
+                       ": () -> %s\n" % (k, zero_of(t), t, t)
+                       for k, t in enumerate(operand_types) if k in consts)
         values = ", ".join("%%v%d" % k for k in range(len(operand_types)))
         stmt = "  %%0 = tosa.%s %s%s : (%s) -> %s" % (
             op, values, attrs, ", ".join(operand_types), result_type)
-        chunk = ("func.func @f%d(%s) -> %s {\n%s\n  return %%0 : %s\n}" %
-                 (len(self.chunks), params, result_type, stmt, result_type))
-        self.cases.append((self.line + 1, 8, label))
+        chunk = ("func.func @f%d(%s) -> %s {\n%s%s\n  return %%0 : %s\n}" %
+                 (len(self.chunks), params, result_type, body, stmt,
+                  result_type))
+        self.cases.append((self.line + 1 + body.count("\n"), 8, label))
         self.chunks.append(chunk)
         self.line += chunk.count("\n") + 1
 
     def text(self):
         return "\n".join(self.chunks) + "\n"
+
+
+def zero_of(t):
+    elem = t.rsplit("x", 1)[-1].rstrip(">")
+    if elem == "i1":
+        return "false"
+    return "0" if elem.startswith(("i", "ui")) else "0.0"
 
 
 ERROR_RE = re.compile(r"^(.*?):(\d+):(\d+): error: (.*)$")
@@ -210,6 +247,88 @@ def build_files():
     return files
 
 
+def judge_file(args, tally, f, path, mlir_flags, bcast_flags, what):
+    """Writes f to path, runs mlir-opt and `bcast verify` with the flags
+    and compares the errors at each case's op; (counts, mlir-opt's errors,
+    bcast's, bcast's exit status), or None when a tool failed.  counts:
+    [combinations, mlir-opt refusals, agreements]."""
+    with open(path, "w") as out:
+        out.write(f.text())
+    mrc, _, mout = common.run([args.mlir_opt, "--mlir-disable-threading"] +
+                              mlir_flags + [path], timeout=TIMEOUT)
+    brc, _, bout = common.run([args.bcast, "verify"] + bcast_flags + [path],
+                              timeout=TIMEOUT)
+    if mrc is None or brc is None or brc < 0 or brc >= 128:
+        tally.fail("%s: mlir-opt exit %s, bcast exit %s" % (f.name, mrc, brc),
+                   bout[-2000:])
+        return None
+    mer, ber = errors_of(mout, path), errors_of(bout, path)
+    counts = [0, 0, 0]
+    for line, col, label in f.cases:
+        want, got = mer.get((line, col), []), ber.get((line, col), [])
+        counts[0] += 1
+        counts[1] += bool(want)
+        counts[2] += tally.check(want == got, "%s %s: %s differ" %
+                                 (f.name, label, what),
+                                 "mlir-opt: %s\nbcast:    %s" %
+                                 (want or "(accepts)", got or "(accepts)"))
+    return counts, mer, ber, brc
+
+
+def build_validate_files():
+    """The validation pass's combinations (see the docstring); the test
+    keeps those mlir-opt's verifier accepts."""
+    files = []
+    for op in UNARY + BINARY + ["negate", "select", "mul"]:
+        f = OpFile("validate_" + op)
+        pairs = itertools.product(VTYPES, VTYPES) if op == "cast" else \
+            [(t, t) for t in VTYPES]
+        for a, r in pairs:
+            if op in ("equal", "greater", "greater_equal"):
+                r = "i1"
+            consts = ()
+            if op in UNARY:
+                ops = [tensor(a)]
+            elif op == "negate":
+                ops, consts = [tensor(a)] + [tensor(a, "1")] * 2, (1, 2)
+            elif op == "select":
+                ops = [tensor("i1"), tensor(a), tensor(a)]
+            elif op == "mul":
+                ops, consts = [tensor(a)] * 2 + [tensor("i8", "1")], (2,)
+            else:
+                ops = [tensor(a)] * 2
+            for res in ([r, "i32", "i16"] if op == "mul" else [r]):
+                f.add(op, ops, tensor(res), "(%s) -> %s" % (a, res),
+                      attrs_of(op, a), consts)
+        files.append(f)
+    return files
+
+
+def run_validate(args, tally, tmpdir):
+    """(combinations, mlir-opt refusals, agreements) of the validation
+    pass; differences go to tally."""
+    combos = rejected = agree = 0
+    for f in build_validate_files():
+        path = os.path.join(tmpdir, f.name + ".mlir")
+        with open(path, "w") as out:
+            out.write(f.text())
+        # The verifier's verdicts first: the pass sees only what verifies.
+        _, _, plain = common.run([args.mlir_opt, "--mlir-disable-threading",
+                                  path], timeout=TIMEOUT)
+        refused = {line for line, _ in errors_of(plain, path)}
+        kept = OpFile(f.name)
+        for (line, _, _), call in zip(f.cases, f.calls):
+            # The op's line and its constants' lines.
+            if not refused & set(range(line - len(call[5]), line + 1)):
+                kept.add(*call)
+        got = judge_file(args, tally, kept, path, VALIDATE,
+                         ["--tosa-validate"], "messages")
+        if got:
+            combos, rejected, agree = [a + b for a, b in
+                                       zip((combos, rejected, agree), got[0])]
+    return combos, rejected, agree
+
+
 def main():
     ap = common.parser(__doc__.split("\n")[0])
     common.add_mlir_opt_args(ap)
@@ -222,32 +341,13 @@ def main():
     with common.work_dir(args.keep, "bcast-tosa-elem-") as tmpdir:
         for f in build_files():
             path = os.path.join(tmpdir, f.name + ".mlir")
-            with open(path, "w") as out:
-                out.write(f.text())
-            mrc, _, mout = common.run([args.mlir_opt, "--mlir-disable-threading",
-                                       path],
-                                      timeout=TIMEOUT)
-            brc, _, bout = common.run([args.bcast, "verify", path],
-                                      timeout=TIMEOUT)
-            if mrc is None or brc is None or brc < 0 or brc >= 128:
-                tally.fail("%s: mlir-opt exit %s, bcast exit %s" %
-                           (f.name, mrc, brc), bout[-2000:])
+            got = judge_file(args, tally, f, path, [], [], "verdicts")
+            if not got:
                 continue
-            mer, ber = errors_of(mout, path), errors_of(bout, path)
-            known = set()
-            any_err = False
-            for line, col, label in f.cases:
-                key = (line, col)
-                known.add(key)
-                combos += 1
-                want, got = mer.get(key, []), ber.get(key, [])
-                any_err = any_err or bool(want)
-                rejected += bool(want)
-                if tally.check(want == got, "%s %s: verdicts differ" %
-                               (f.name, label),
-                               "mlir-opt: %s\nbcast:    %s" %
-                               (want or "(accepts)", got or "(accepts)")):
-                    agree += 1
+            (n, refused, agreed), mer, ber, brc = got
+            combos, rejected, agree = combos + n, rejected + refused, agree + agreed
+            known = {(line, col) for line, col, _ in f.cases}
+            any_err = refused > 0
             for tool, table in (("mlir-opt", mer), ("bcast", ber)):
                 stray = sorted(k for k in table if k not in known)
                 tally.check(not stray, "%s: %s reported errors away from the "
@@ -257,9 +357,12 @@ def main():
             tally.check(brc == (1 if any_err else 0),
                         "%s: bcast exit status %s, expected %d" %
                         (f.name, brc, 1 if any_err else 0))
+        vcombos, vrejected, vagree = run_validate(args, tally, tmpdir)
     print("combinations %d (mlir-opt rejects %d), agreements %d, "
-          "differences %d; runtime %.1f s" %
-          (combos, rejected, agree, combos - agree, time.time() - start))
+          "differences %d" % (combos, rejected, agree, combos - agree))
+    print("-tosa-validate: combinations %d (the pass refuses %d), "
+          "agreements %d, differences %d; runtime %.1f s" %
+          (vcombos, vrejected, vagree, vcombos - vagree, time.time() - start))
     return tally.summary()
 
 

@@ -4,7 +4,7 @@ and the errors that replace silent passes, against mlir-opt 22.
 
 1. Annotated files (tests/data/verify/*.mlir).  Each names its command
    line in a header (`// bcast: ARGS`, and `// mlir-opt: ARGS` when
-   mlir-opt can judge it) and lists the mismatch reports it must produce
+   mlir-opt can judge it; ARGS split as the shell splits them) and lists the mismatch reports it must produce
    (`// report: L:C: TEXT` for bcast and mlir-opt alike, `// report-bcast:`
    for bcast only; a TEXT ending in "..." is a prefix).  A file without
    reports must pass.  bcast's exit status and its error lines must be
@@ -31,6 +31,7 @@ import glob
 import json
 import os
 import re
+import shlex
 import shutil
 import tempfile
 
@@ -71,7 +72,7 @@ def headers(path):
             if m.group(1).startswith("report"):
                 h[m.group(1)].append(m.group(2))
             else:
-                h[m.group(1)] = m.group(2).split()
+                h[m.group(1)] = shlex.split(m.group(2))
     return h
 
 

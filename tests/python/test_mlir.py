@@ -90,6 +90,23 @@ def test_verify_stablehlo_cannot_check_and_options():
         bcast.verify_mlir(lenient, no_dialect=[3])
 
 
+def test_verify_tosa_validate():
+    """tosa_validate=True is the CLI's --tosa-validate: the type checks of
+    mlir-opt's -tosa-validate pass, in its words (the message of
+    invalid.mlir's @test_add_i1)."""
+    add = ("%0 = tosa.add %a, %b : (tensor<13x21x1xi1>, tensor<13x21x3xi1>) "
+           "-> tensor<13x21x3xi1>\n")
+    assert bcast.verify_mlir(add) == []
+    [d] = bcast.verify_mlir(add, tosa_validate=True)
+    assert d["outcome"] == "failed" and d["op"] == "tosa.add"
+    assert d["message"] == (
+        "'tosa.add' op illegal: operation operand/result data types did not "
+        "align with any profile or extension, got (i1,i1,i1), did you mean "
+        "(i32,i32,i32)? Otherwise, please refer to the 'supported data types' "
+        "for 'tosa.add' in the specification.")
+    assert bcast.verify_mlir(add.replace("xi1>", "xi32>"), tosa_validate=True) == []
+
+
 def test_verify_notes_and_profiles():
     text = ("%r = tosa.add %a, %b : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>\n"
             "%s = \"my.add\"(%a, %b) : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>\n")

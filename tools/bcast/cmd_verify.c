@@ -15,6 +15,7 @@ static const char verify_help_text[] =
     "NAME]...\n"
     "                    [--no-dialect D]... [--chlo-rule chlo|xla] "
     "[--strict]\n"
+    "                    [--tosa-validate]\n"
     "                    [--summary] [--max-input-bytes N]\n"
     "                    [--format text|json|sarif]\n"
     "                    [--verify-diagnostics] [--split-input-file] FILE... "
@@ -60,6 +61,12 @@ static const char verify_help_text[] =
     "                any result type matches) or xla (XLA's rule: an\n"
     "                illegal broadcast_dimensions is an error)\n"
     "  --strict      an op bcast cannot check is an error (exit 1)\n"
+    "  --tosa-validate\n"
+    "                also the type checks of mlir-opt's -tosa-validate\n"
+    "                pass on the TOSA ops (target pro_int, pro_fp and\n"
+    "                every extension but int64, strict-op-spec-alignment):\n"
+    "                element types outside TOSA, and signatures in none\n"
+    "                of TOSA 1.0's profile and extension tables\n"
     "  --summary     print 'N ops checked, N failed, N cannot check, N\n"
     "                ops of tosa, stablehlo or chlo not checked' on stdout\n"
     "  --max-input-bytes N\n"
@@ -178,6 +185,7 @@ static void verify_text(verify_run *v, const char *path, const char *text,
   vo.n_ops = o->extra_ops.n;
   vo.off_dialects = o->off_dialects;
   vo.chlo_xla_rule = o->chlo_xla_rule;
+  vo.tosa_validate = o->tosa_validate;
   verify_file_run f = {v, {0}};
   report_cursor_init(&f.src, path, text, len);
   bcast_mlir_counts counts;

@@ -542,6 +542,7 @@ static const cli_option options[] = {
     {CMD_VERIFY, "--no-dialect", "", CLI_TEXT, set_no_dialect, VERIFY(off_dialects)},
     {CMD_VERIFY, "--chlo-rule", "", CLI_TEXT, set_chlo_rule, VERIFY(chlo_xla_rule)},
     {CMD_VERIFY, "--strict", "", CLI_FLAG, set_flag, VERIFY(strict)},
+    {CMD_VERIFY, "--tosa-validate", "", CLI_FLAG, set_flag, VERIFY(tosa_validate)},
     {CMD_TUNE, "--quick", "", CLI_FLAG, set_flag, TUNE(quick)},
     {CMD_TUNE, "--dry-run", "", CLI_FLAG, set_flag, TUNE(dry_run)},
     {CMD_TUNE, "--output", "-o", CLI_TEXT, set_text, TUNE(output)},

@@ -106,6 +106,7 @@ typedef struct verify_opts {
   unsigned off_dialects; /* --no-dialect: BCAST_MLIR_DIALECT_* bits */
   int chlo_xla_rule;     /* --chlo-rule xla */
   int strict;            /* --strict: "cannot check" is an error */
+  int tosa_validate;     /* --tosa-validate: MLIR 22's validation pass */
   cli_args files;
 } verify_opts;
 
