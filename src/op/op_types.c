@@ -189,8 +189,12 @@ uint32_t bcast_op_cast_targets_in(bcast_dtype in, bcast_profile profile,
                               : (BCAST_TYPES_FP8 >> in) & 1u ? BCAST_TYPES_FP8
                                                              : 0u;
   /* Into an unsigned type as into the signed one of its width (a float
-   * saturates to the signed range: f32 -5.0 -> ui8 is 251, 300.0 is 127). */
-  return (MLIR_CAST | BCAST_TYPES_UINT) & ~(1u << in) & ~same_width;
+   * saturates to the signed range: f32 -5.0 -> ui8 is 251, 300.0 is 127).
+   * Not yet from the 8-bit floats, whose lowering mlir-runner cannot
+   * execute (tests/diff/test_tosa22_fp8.py checks their signed casts). */
+  const uint32_t to_unsigned =
+      (BCAST_TYPES_FP8 >> in) & 1u ? 0u : BCAST_TYPES_UINT;
+  return (MLIR_CAST | to_unsigned) & ~(1u << in) & ~same_width;
 }
 
 uint32_t bcast_op_cast_targets(bcast_dtype in, bcast_profile profile) {
