@@ -404,7 +404,8 @@ BCAST_API int bcast_op_arity(bcast_op op);
  *             integer where it takes one (minimum of int8, clamp of
  *             int64), mul's result in its input type as well as int32, and
  *             CAST between any two of bool, int8..int64, float16, bfloat16,
- *             float32, float64; unsigned CLAMP and the unsigned CASTs
+ *             float32, float64; on unsigned types, CLAMP, ADD, SUB, MUL,
+ *             the bitwise ops, the logical shifts, SELECT and the CASTs
  *             docs/profiles.md lists, on the signless view.
  *   tosa-1.0  TOSA 1.0.2's profiles (PRO-INT, PRO-FP, EXT-INT16, EXT-BF16)
  *             and its CAST table. */

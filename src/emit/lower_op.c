@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "emit/emit_internal.h"
+#include "op/op_attrs.h"
 #include "shape/shape_internal.h"
 
 #define TYPE_MAX 1600
@@ -264,8 +265,9 @@ static bcast_status analyze(lower_state *s, const emit_op *op,
     }
   }
   if (any_runtime) s->need_c[1] = 1;
+  /* uint32's shift too: MLIR 22 shifts the product of its int32 view. */
   if ((op->op == BCAST_OP_MUL && op->n_extra >= 1 &&
-       op->in[0].dtype == BCAST_INT32) ||
+       bcast__op_signless(op->in[0].dtype) == BCAST_INT32) ||
       (op->op == BCAST_OP_NEGATE && op->n_extra == 2 &&
        bcast_dtype_kind_of(op->in[0].dtype) == BCAST_KIND_SIGNED))
     s->n_extra_used = op->n_extra;
@@ -505,22 +507,6 @@ static void cast_result(emit_ctx *c, const lower_state *s, const emit_op *op) {
                      s->out_type, (int)op->result.text_len, op->result.text);
 }
 
-/* The signless type of an unsigned one; others are their own. */
-static bcast_dtype signless(bcast_dtype t) {
-  switch (t) {
-  case BCAST_UINT8:
-    return BCAST_INT8;
-  case BCAST_UINT16:
-    return BCAST_INT16;
-  case BCAST_UINT32:
-    return BCAST_INT32;
-  case BCAST_UINT64:
-    return BCAST_INT64;
-  default:
-    return t;
-  }
-}
-
 /* A tensor type of shape (unranked: rank < 0) with element type dtype. */
 static void view_type(const bcast_shape *shape, bcast_dtype dtype, char *buf,
                       size_t size) {
@@ -549,7 +535,7 @@ static const emit_op *signless_view(emit_ctx *c, lower_state *s,
     const emit_value *v = &op->in[k];
     if (bcast_dtype_kind_of(v->dtype) != BCAST_KIND_UNSIGNED) continue;
     char t[TYPE_MAX];
-    view->in[k].dtype = signless(v->dtype);
+    view->in[k].dtype = bcast__op_signless(v->dtype);
     view_type(&v->type.shape, view->in[k].dtype, t, sizeof t);
     snprintf(s->view_in[k], NM, "%s_v%zu", s->p, k);
     bcast__emit_line(c, 0, "%s = builtin.unrealized_conversion_cast %.*s : "
@@ -560,7 +546,7 @@ static const emit_op *signless_view(emit_ctx *c, lower_state *s,
     view->in[k].name_len = strlen(s->view_in[k]);
   }
   if (bcast_dtype_kind_of(op->result_dtype) == BCAST_KIND_UNSIGNED) {
-    view->result_dtype = signless(op->result_dtype);
+    view->result_dtype = bcast__op_signless(op->result_dtype);
     snprintf(s->view_result, NM, "%s_vr", s->p);
     view->result_name = s->view_result;
     view->result_name_len = strlen(s->view_result);

@@ -301,9 +301,12 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
                        bcast_dtype_name(*options->declared_result_dtype));
   const int arity = (int)n_inputs;
   const bcast_dtype data = in_types[op == BCAST_OP_SELECT ? 1 : 0];
+  bcast_dtype kernel_in = data, kernel_out = result;
+  if (op == BCAST_OP_CAST && profile != BCAST_PROFILE_NUMPY)
+    bcast__op_mlir_cast_kernel(&kernel_in, &kernel_out);
   const ew_row *row = bcast__ew_find(
       op, profile == BCAST_PROFILE_NUMPY ? EW_FLAVOUR_ANY : EW_FLAVOUR_TOSA,
-      data, result);
+      kernel_in, kernel_out);
   if (!row)
     return bcast__fail(diag, BCAST_UNSUPPORTED, "%s: no kernel for %s -> %s",
                        name, bcast_dtype_name(data), bcast_dtype_name(result));

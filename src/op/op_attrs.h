@@ -35,6 +35,18 @@ bcast_status bcast__op_clamp_bounds(const bcast_op_attrs *attrs,
  * bits is the type's width. */
 uint64_t bcast__op_clamp_bound_mlir_unsigned(uint64_t bound, unsigned bits);
 
+/* The signless type MLIR 22's tosa-to-linalg views an unsigned one as
+ * (uint8 -> int8, ...); other types are their own. */
+bcast_dtype bcast__op_signless(bcast_dtype t);
+
+/* The kernel types the tosa and trait profiles run CAST from in to out
+ * with, as MLIR 22's lowering on the signless view computes it: an
+ * unsigned result as the signed type of its width (a float saturates to
+ * the signed range), an unsigned input as its signed type too (extended
+ * by sign) unless the result is a float (arith.uitofp).  A signed input
+ * into the unsigned type of its width keeps its types (the bits). */
+void bcast__op_mlir_cast_kernel(bcast_dtype *in, bcast_dtype *out);
+
 /* One value s (not NONE) as a value of type data by the same rule, in the
  * field data's kind reads (*as_int for signed and bool, *as_uint for
  * unsigned, *as_fp rounded to the type for floating types); what names it

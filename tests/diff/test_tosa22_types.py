@@ -9,7 +9,11 @@ The cases: every CAST pair of those types; clamp, minimum, maximum, add,
 sub, comparisons, abs and select of each signed integer; int64 intdiv,
 bitwise ops, shifts (counts in range), clz, negate and mul; int8/int16 mul
 into the input type; float64 of the arithmetic, rounding and
-transcendental ops.
+transcendental ops.  Unsigned types (ui8..ui64), which MLIR 22 lowers
+on their signless view: add, sub, mul, the bitwise ops, the logical
+shifts and select; CAST to and from them (floats saturate to the signed
+range of the width, unsigned inputs extend by sign); clamp; SPOTS holds
+values whose expected result was read from mlir-opt's own lowering.
 
 Each case is one TOSA op in a function.  The same function goes through
   - `bcast lower`, then common.LLVM_PIPELINE and mlir-runner;
@@ -120,7 +124,7 @@ def int_values(rng, et):
 
 
 class Case:
-    def __init__(self, name, op, ins, out, mirrors="", attrs="", shift=False,
+    def __init__(self, name, op, ins, out, mirrors="", attrs="", shift=None,
                  gen=None):
         self.name, self.op, self.ins, self.out = name, op, ins, out
         self.mirrors, self.attrs, self.shift = mirrors, attrs, shift
@@ -151,8 +155,8 @@ def cases():
     for et in ["i8", "i16"]:
         L.append(Case(f"mul_{et}_relaxed", "mul", [et, et], et,
                       "@test_simple_i16 (result in the input type)",
-                      shift=True))
-    L.append(Case("mul_i64", "mul", ["i64", "i64"], "i64", shift=True))
+                      shift=0))
+    L.append(Case("mul_i64", "mul", ["i64", "i64"], "i64", shift=0))
     L.append(Case("clamp_f64", "clamp", ["f64"], "f64",
                   attrs="{min_val = -1.5 : f64, max_val = 2.5 : f64}"))
     for op in ["add", "sub", "minimum", "maximum", "equal", "greater"]:
@@ -182,8 +186,10 @@ def cases():
             L.append(Case(f"cast_{fr}_{to}", "cast", [fr], to))
     for fr in UINTS:
         bits = ET[fr][1]
-        narrower = [t for t in SINTS + UINTS if ET[t][1] < bits]
-        for to in ["i1"] + FLOATS + narrower:
+        # Integers of another width: the view sign-extends (arith.extsi)
+        # or truncates.
+        other = [t for t in SINTS + UINTS if ET[t][1] != bits]
+        for to in ["i1"] + FLOATS + other:
             mir = "@test_simple_ui8" if (fr, to) == ("ui8", "f32") else ""
             L.append(Case(f"cast_{fr}_{to}", "cast", [fr], to, mir))
         top, half = (1 << bits) - 1, 1 << (bits - 1)
@@ -191,7 +197,49 @@ def cases():
             L.append(Case(f"clamp_{fr}_{k}", "clamp", [fr], fr,
                           "@test_simple_i32 (%u0)" if fr == "ui32" and k == 0 else "",
                           attrs=f"{{min_val = {lo} : {fr}, max_val = {hi} : {fr}}}"))
+    # Floats into unsigned types: MLIR saturates to the signed range of
+    # the width (arith.fptosi on the view), so f32 -5.0 -> ui8 is 251.
+    for to in UINTS:
+        for fr in FLOATS:
+            L.append(Case(f"cast_{fr}_{to}", "cast", [fr], to))
+    # The ops whose arith op is the same on the signless view: wrapping
+    # add, sub and mul (shift 0, result in the input type), the bitwise
+    # ops, shli / shrui (counts in range), select.
+    for et in UINTS:
+        for op in ["add", "sub", "bitwise_and", "bitwise_or", "bitwise_xor"]:
+            L.append(Case(f"{op}_{et}", op, [et, et], et))
+        L.append(Case(f"mul_{et}", "mul", [et, et], et, shift=0))
+        for op in ["logical_left_shift", "logical_right_shift"]:
+            L.append(Case(f"{op}_{et}", op, [et, et], et, gen="shift"))
+        L.append(Case(f"select_{et}", "select", ["i1", et, et], et))
+    # A shifted ui32 product: MLIR 22's tosa.apply_scale on the i32 view
+    # (bcast run refuses a non-zero shift for uint32, checked below).
+    L.append(Case("mul_ui32_shift3", "mul", ["ui32", "ui32"], "ui32",
+                  shift=3))
     return L
+
+
+# Spot values of unsigned cases, each as mlir-opt 22's tosa-to-linalg
+# computes it (executed with mlir-runner 22, November 2026): checked on
+# MLIR's own lowering, on bcast's and on bcast run, placed first in the
+# case's inputs.  (case, inputs, expected result)
+SPOTS = [
+    ("cast_f32_ui8", [-5.0], 251),     # fptosi to i8 gives -5
+    ("cast_f32_ui8", [300.0], 127),    # saturates at INT8_MAX, not 255
+    ("cast_f32_ui8", [-200.0], 128),   # INT8_MIN's bits
+    ("cast_f32_ui8", [127.5], 127),    # roundeven 128, then saturated
+    ("cast_f64_ui32", [3e9], 2 ** 31 - 1),
+    ("cast_f32_ui64", [-1.0], 2 ** 64 - 1),
+    ("cast_ui8_i16", [200], -56),      # arith.extsi of the i8 view
+    ("cast_ui8_ui32", [200], 2 ** 32 - 56),
+    ("cast_ui16_f32", [65535], 65535.0),  # arith.uitofp
+    ("add_ui8", [255, 1], 0),
+    ("sub_ui16", [0, 1], 65535),
+    ("mul_ui8", [16, 16], 0),
+    ("mul_ui32", [65536, 65537], 65536),
+    ("logical_right_shift_ui8", [255, 1], 127),
+    ("logical_left_shift_ui64", [2 ** 63 + 1, 1], 2),
+]
 
 
 def ttype(et):
@@ -201,7 +249,7 @@ def ttype(et):
 def op_line(case, args):
     types = [ttype(e) for e in case.ins]
     uses = list(args)
-    if case.shift:
+    if case.shift is not None:
         uses.append("%shift")
         types.append("tensor<1xi8>")
     if case.op == "negate":
@@ -216,8 +264,9 @@ def func_text(case):
     args = [f"%a{k}" for k in range(len(case.ins))]
     sig = ", ".join(f"{a}: {ttype(e)}" for a, e in zip(args, case.ins))
     body = ""
-    if case.shift:
-        body += ('  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}>'
+    if case.shift is not None:
+        body += ('  %shift = "tosa.const"() <{values = '
+                 f'dense<{case.shift}> : tensor<1xi8>}}>'
                  " : () -> tensor<1xi8>\n")
     if case.op == "negate":
         et = case.ins[0]
@@ -306,6 +355,21 @@ def inputs_for(rng, case):
     return xs
 
 
+def place_spots(all_cases, data):
+    """Writes SPOTS' inputs first into their cases' inputs; returns
+    (case index, element index, expected value) for each."""
+    index = {c.name: i for i, c in enumerate(all_cases)}
+    used, out = {}, []
+    for name, ins, want in SPOTS:
+        i = index[name]
+        j = used.get(name, 0)
+        used[name] = j + 1
+        for k, v in enumerate(ins):
+            data[i][k][j] = v
+        out.append((i, j, want))
+    return out
+
+
 def main():
     ap = common.parser(__doc__, seed=2211)
     ap.add_argument("--mlir-opt", default=common.MLIR_OPT)
@@ -318,6 +382,7 @@ def main():
     rng = np.random.default_rng(seed)
     all_cases = cases()
     data = [inputs_for(rng, c) for c in all_cases]
+    spots = place_spots(all_cases, data)
     funcs = "".join(func_text(c) for c in all_cases)
     calls = "".join(call_text(c, i, xs) for i, (c, xs) in enumerate(zip(all_cases, data)))
     module = (funcs + "func.func private @printMemrefI64(memref<*xi64>)\n"
@@ -351,6 +416,12 @@ def main():
             return 1
         check(len(ours) == len(theirs) == len(all_cases), "every case printed",
               f"{len(ours)} / {len(theirs)} / {len(all_cases)}")
+        for i, j, want in spots:
+            c = all_cases[i]
+            exp = bits_of(np.array([want], dtype=ET[c.out][0]), c.out)[0]
+            check(theirs[i][j] == exp and ours[i][j] == exp,
+                  f"{c.name}: spot {[x[j] for x in data[i]]} -> {want}",
+                  f"  mlir {theirs[i][j]} bcast {ours[i][j]} expected {exp}")
         for i, (c, xs) in enumerate(zip(all_cases, data)):
             a, b = ours[i], theirs[i]
             bad = [j for j in range(N) if a[j] != b[j]]
@@ -370,8 +441,14 @@ def main():
             if m:  # bcast run takes clamp's bounds as --attr
                 attrs = ["--attr", f"min_val={m.group(1)}",
                          "--attr", f"max_val={m.group(2)}"]
+            if c.shift:
+                attrs += ["--attr", f"shift={c.shift}"]
             r = common.run_text([args.bcast, "run", "--mlir", "%0 = " + line]
                                 + paths + attrs + ["-o", out])
+            if c.shift and c.out in UINTS:
+                check(r.returncode == 1 and "shift must be 0" in r.stderr,
+                      f"{c.name}: bcast run refuses the shift", r.stderr)
+                continue
             if r.returncode:
                 check(False, f"{c.name}: bcast run", line + "\n" + r.stderr)
                 continue
