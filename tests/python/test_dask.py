@@ -400,6 +400,49 @@ def test_operands_of_different_types_run_slab_by_slab(rng, nrng, monkeypatch):
     np.testing.assert_array_equal(z.compute(scheduler="sync"), x * y + 2)
 
 
+def misaligned(a):
+    """a's values in an array at an odd byte address (not aligned for its
+    elements), as a block Dask received over the network can be."""
+    raw = np.empty(a.nbytes + a.itemsize, np.uint8)
+    m = np.frombuffer(raw.data, a.dtype, a.size, offset=1).reshape(a.shape)
+    m[...] = a
+    assert not m.flags.aligned
+    return m
+
+
+def test_misaligned_blocks_run_slab_by_slab(rng, nrng, monkeypatch):
+    """Blocks not aligned for their elements are copied slab by slab into
+    an aligned scratch array (_realigned), alone, beside an operand of
+    another type and in chains; small slabs so that shapes cut every
+    way."""
+    calls = []
+    realigned = bd._realigned
+
+    def spy(scratch, key, view):
+        calls.append(view.shape)
+        return realigned(scratch, key, view)
+
+    monkeypatch.setattr(bd, "_realigned", spy)
+    for slab in (int(rng.choice([1, 2, 5, 7, 16])), 1 << 16):
+        monkeypatch.setattr(bd, "_SLAB_ELEMS", slab)
+        monkeypatch.setattr(bd, "_REALIGN_SLAB_ELEMS", 4 * slab)
+        x = (nrng.standard_normal((3, 70, 400)) * 100).astype(np.float32)
+        y = nrng.standard_normal((70, 1)).astype(np.float32)
+        xm = misaligned(x)
+        wide = y.astype(np.float64)
+        for other, want in ((y, x + y), (wide, x + wide)):
+            z = bd.add(da.from_array(xm, chunks=(2, 35, 400) if slab < 1000
+                                     else x.shape), other)
+            calls.clear()
+            np.testing.assert_array_equal(z.compute(scheduler="sync"), want)
+            assert calls, "no slab was realigned"
+        chain = bd.maximum(bd.add(bd.multiply(da.from_array(xm), y), 2), 0)
+        calls.clear()
+        np.testing.assert_array_equal(chain.compute(scheduler="sync"),
+                                      np.maximum(x * y + 2, 0))
+        assert calls, "no slab of the chain was realigned"
+
+
 def test_bcasts_own_fusion_takes_chains_in(client, rng, nrng, monkeypatch):
     """An op on another bcast op's result over the same chunks is one layer
     computing both; an intermediate only one op reads is that op's output
