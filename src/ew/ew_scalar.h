@@ -852,17 +852,20 @@ static inline float ew_clamp_f8(float a, const ew_params *p) {
   if (a != a) return p->nan_ignore ? (float)p->lo_f : a;
   return ew_fp8_max_(ew_fp8_min_(a, (float)p->hi_f), (float)p->lo_f);
 }
-static inline float ew_fp8_made_nan_(float r, float a, float b) {
-  return r != r && a == a && b == b ? NAN : r;
+/* r = a op b with APFloat's NaNs: the first NaN operand (the store
+ * quiets it; x86 picks by operand order, which a vectorizing compiler may
+ * swap for add and mul), else a NaN r made from numbers is positive. */
+static inline float ew_fp8_nan_(float r, float a, float b) {
+  return a != a ? a : b != b ? b : r != r ? NAN : r;
 }
 static inline float ew_add_f8(float a, float b, const ew_params *p) {
-  return ew_fp8_made_nan_(ew_add_f32(a, b, p), a, b);
+  return ew_fp8_nan_(ew_add_f32(a, b, p), a, b);
 }
 static inline float ew_sub_f8(float a, float b, const ew_params *p) {
-  return ew_fp8_made_nan_(ew_sub_f32(a, b, p), a, b);
+  return ew_fp8_nan_(ew_sub_f32(a, b, p), a, b);
 }
 static inline float ew_mul_f8(float a, float b, const ew_params *p) {
-  return ew_fp8_made_nan_(ew_mul_f32(a, b, p), a, b);
+  return ew_fp8_nan_(ew_mul_f32(a, b, p), a, b);
 }
 
 /* Bool's bitwise ops are its logical ops (numpy: invert(True) = False). */
