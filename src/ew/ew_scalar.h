@@ -827,27 +827,18 @@ static inline float ew_fp8_min_(float a, float b) {
  * gives that NaN, quiet (the first of two); under nan_mode IGNORE the
  * other operand's bits unchanged (the first of two NaNs, as the selects of
  * MLIR's lowering pick it, a signalling one staying one). */
-#define EW_FP8_EXTREMA_(S)                                                    \
-  static inline uint8_t ew_maximum_##S(uint8_t a, uint8_t b,                  \
-                                       const ew_params *p) {                  \
+#define EW_FP8_EXTREMUM_(op, S, pick)                                         \
+  static inline uint8_t ew_##op##_##S(uint8_t a, uint8_t b,                   \
+                                      const ew_params *p) {                   \
     const float x = ew_##S##_load(a), y = ew_##S##_load(b);                   \
     if (p->nan_ignore && (x != x || y != y)) return y != y ? a : b;           \
-    return ew_##S##_store(x != x   ? x                                        \
-                          : y != y ? y                                        \
-                                   : ew_fp8_max_(x, y));                      \
+    return ew_##S##_store(x != x ? x : y != y ? y : pick(x, y));              \
   }                                                                           \
-  static inline uint8_t ew_minimum_##S(uint8_t a, uint8_t b,                  \
-                                       const ew_params *p) {                  \
-    const float x = ew_##S##_load(a), y = ew_##S##_load(b);                   \
-    if (p->nan_ignore && (x != x || y != y)) return y != y ? a : b;           \
-    return ew_##S##_store(x != x   ? x                                        \
-                          : y != y ? y                                        \
-                                   : ew_fp8_min_(x, y));                      \
-  }                                                                           \
-  EW_NEVER2_(maximum, S, uint8_t)                                             \
-  EW_NEVER2_(minimum, S, uint8_t)
-EW_FP8_EXTREMA_(f8e4m3fn)
-EW_FP8_EXTREMA_(f8e5m2)
+  EW_NEVER2_(op, S, uint8_t)
+EW_FP8_EXTREMUM_(maximum, f8e4m3fn, ew_fp8_max_)
+EW_FP8_EXTREMUM_(minimum, f8e4m3fn, ew_fp8_min_)
+EW_FP8_EXTREMUM_(maximum, f8e5m2, ew_fp8_max_)
+EW_FP8_EXTREMUM_(minimum, f8e5m2, ew_fp8_min_)
 static inline float ew_clamp_f8(float a, const ew_params *p) {
   if (a != a) return p->nan_ignore ? (float)p->lo_f : a;
   return ew_fp8_max_(ew_fp8_min_(a, (float)p->hi_f), (float)p->lo_f);
