@@ -46,10 +46,11 @@ typedef enum bcast_dtype_kind {
  *                   kinds.
  * in TOSA           1 if TOSA 1.0.2 has the type (PRO-INT, PRO-FP,
  *                   EXT-INT16, EXT-BF16); CAST_ONLY for the fp8 types
- *                   (TOSA's EXT-FP8E4M3 / EXT-FP8E5M2), which bcast stores
- *                   and converts (tosa.cast) but computes no other op in,
- *                   and which the numpy profile does not have; 0 for the
- *                   rest.  BCAST_DTYPE_IN_TOSA(v) and BCAST_DTYPE_ARITH(v)
+ *                   (TOSA's EXT-FP8E4M3 / EXT-FP8E5M2), which the tosa-1.0
+ *                   tables take in tosa.cast only, the MLIR 22 tables in
+ *                   the float ops too (bcast run computing those whose
+ *                   lowering mlir-opt folds), and which the numpy profile
+ *                   does not have; 0 for the rest.  BCAST_DTYPE_IN_TOSA(v) and BCAST_DTYPE_ARITH(v)
  *                   read it as numbers.
  *
  * The leading arguments "..." are passed unchanged to every row, so a row

@@ -85,7 +85,8 @@ enum bcast_type_set {
   BCAST_TYPES_FLOAT = BCAST_TYPES_OF_KIND_(BCAST_KIND_FLOAT, 0),
   BCAST_TYPES_NUM = BCAST_TYPES_INT | BCAST_TYPES_FLOAT,
   BCAST_TYPES_ALL = BCAST_TYPES_NUM | BCAST_TYPES_BOOL,
-  /* The 8-bit floats: tosa.cast's only (not in ALL, FLOAT, TFP). */
+  /* The 8-bit floats (not in ALL, FLOAT, TFP): tosa.cast's in the
+   * tosa-1.0 tables, every float op's in MLIR 22's (src/op/op_types.c). */
   BCAST_TYPES_FP8 = (0u BCAST_DTYPE_TABLE(BCAST_TYPES_CAST_ONLY_ROW_, 0))
 };
 

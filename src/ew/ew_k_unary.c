@@ -39,7 +39,29 @@
   EW_FOR_FLOAT(EW_U_SAME_, X, SIN, sin)                                       \
   EW_FOR_FLOAT(EW_U_SAME_, X, TANH, tanh)                                     \
   EW_FOR_FLOAT(EW_U_SAME_, X, SQRT, sqrt)                                     \
-  EW_FOR_NUM(EW_U_SAME_, X, SQUARE, square)
+  EW_FOR_NUM(EW_U_SAME_, X, SQUARE, square)                                   \
+  EW_FP8_UNARY_LIST(X)
+
+/* The 8-bit floats: the unary ops MLIR 22 lowers on them to arith / math
+ * ops that mlir-opt folds (math.absf, ceil, floor, arith.negf, divf,
+ * maximumf and minimumf), computed in float32 and rounded once, as the
+ * folds round (abs and negate on the stored bits, clamp by
+ * ew_clamp_f8: see ew_scalar.h).  The others (exp, log, rsqrt, tanh, sin, cos, erf,
+ * sigmoid: math ops that do not fold on them) have no row, and bcast run
+ * refuses them on these types (bcast__ew_result_dtype_in). */
+#define EW_U_F8BITS_(X, OP, op, ID, S, ST, ...)                               \
+  X(ewk_##op##_##S, OP, ANY, ID, ID, ST, ew_ld_same, ST, ST, ew_st_same,      \
+    ew_##op##_f8bits, ew_unpred_##op##_f8bits)
+#define EW_U_F8_(X, OP, op, ID, S, ST, VT, VS, LD, SD, ...)                   \
+  X(ewk_##op##_##S, OP, ANY, ID, ID, ST, LD, VT, ST, SD, ew_##op##_f8,        \
+    ew_unpred_##op##_f32)
+#define EW_FP8_UNARY_LIST(X)                                                  \
+  EW_FOR_FP8(EW_U_F8BITS_, X, ABS, abs)                                       \
+  EW_FOR_FP8(EW_U_SAME_, X, CEIL, ceil)                                       \
+  EW_FOR_FP8(EW_U_F8_, X, CLAMP, clamp)                                       \
+  EW_FOR_FP8(EW_U_SAME_, X, FLOOR, floor)                                     \
+  EW_FOR_FP8(EW_U_F8BITS_, X, NEGATE, negate)                                 \
+  EW_FOR_FP8(EW_U_SAME_, X, RECIPROCAL, reciprocal)
 
 #define EW_DEFINE_(NAME, OP, FL, IN, OUT, TA, LA, VA, TR, SR, FN, UN)         \
   EW_UNARY_(NAME, TA, LA, VA, TR, SR, FN, UN)

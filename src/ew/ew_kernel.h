@@ -78,8 +78,8 @@ const ew_row *bcast__ew_row_at(size_t index);
 /* Which rows a list takes: one flag per kind (bool, signed, unsigned,
  * float), 1 for every type of the kind, T for its TOSA types only, C for
  * its CAST_ONLY types only (the fp8 types, which the other flags leave
- * out: only CAST has kernels for them), 0 for none.  Strings have no
- * kernels. */
+ * out: they have kernels of CAST and of a few ops only), 0 for none.
+ * Strings have no kernels. */
 #define EW_KIND_FLAG_BCAST_KIND_BOOL(b, s, u, f) b
 #define EW_KIND_FLAG_BCAST_KIND_SIGNED(b, s, u, f) s
 #define EW_KIND_FLAG_BCAST_KIND_UNSIGNED(b, s, u, f) u
@@ -128,7 +128,9 @@ const ew_row *bcast__ew_row_at(size_t index);
  * bfloat16, float32). */
 #define EW_FOR_TOSA_SINT(X, ...) EW_FOR_KINDS_(0, T, 0, 0, X, __VA_ARGS__)
 #define EW_FOR_TOSA_FLOAT(X, ...) EW_FOR_KINDS_(0, 0, 0, T, X, __VA_ARGS__)
-/* The 8-bit floats (float8_e4m3fn, float8_e5m2): CAST's only. */
+/* The 8-bit floats (float8_e4m3fn, float8_e5m2): CAST's, and the ops
+ * whose MLIR 22 lowering mlir-opt folds on them (EW_FP8_UNARY_LIST,
+ * EW_FP8_BINARY_LIST, SELECT). */
 #define EW_FOR_FP8(X, ...) EW_FOR_KINDS_(0, 0, 0, C, X, __VA_ARGS__)
 
 /* ------------------------------------------------------------------------ */

@@ -792,6 +792,73 @@ EW_NEVER2_(minimum, f16, uint16_t)
 EW_NEVER2_(fmax, f16, uint16_t)
 EW_NEVER2_(fmin, f16, uint16_t)
 
+/* The 8-bit floats' ops as mlir-opt 22 folds MLIR's lowering of them
+ * (APFloat; tests/diff/test_tosa22_fp8_ops.py).  abs and negate
+ * (math.absf, arith.negf) change the stored sign bit only, so a NaN keeps
+ * its payload and a signalling one stays one.  The others compute in
+ * float32 between the format's load and store, which round once: maximum
+ * and minimum (arith.maximumf / minimumf) order -0 below +0, clamp is
+ * minimumf with max_val then maximumf with min_val (a NaN becomes min_val
+ * under nan_mode IGNORE), and a NaN that add, sub or mul make from
+ * numbers (inf - inf, 0 * inf) is APFloat's positive quiet NaN, not the
+ * x86 default NaN, which is negative.  NaN operands propagate as in the
+ * float32 functions.  ew_k_unary.c and ew_k_binary.c bind these for the
+ * 8-bit floats (EW_FP8_UNARY_LIST, EW_FP8_BINARY_LIST). */
+static inline uint8_t ew_abs_f8bits(uint8_t a, const ew_params *p) {
+  (void)p;
+  return (uint8_t)(a & 0x7fu);
+}
+static inline uint8_t ew_negate_f8bits(uint8_t a, const ew_params *p) {
+  (void)p;
+  return (uint8_t)(a ^ 0x80u);
+}
+EW_NEVER1_(abs, f8bits, uint8_t)
+EW_NEVER1_(negate, f8bits, uint8_t)
+/* IEEE 754-2019 maximum and minimum of two numbers (no NaN). */
+static inline float ew_fp8_max_(float a, float b) {
+  if (a == b) return signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+static inline float ew_fp8_min_(float a, float b) {
+  if (a == b) return signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+/* maximum and minimum per format S, on the stored bits: a NaN operand
+ * gives that NaN, quiet (the first of two); under nan_mode IGNORE the
+ * other operand's bits unchanged (the first of two NaNs, as the selects of
+ * MLIR's lowering pick it, a signalling one staying one). */
+#define EW_FP8_EXTREMUM_(op, S, pick)                                         \
+  static inline uint8_t ew_##op##_##S(uint8_t a, uint8_t b,                   \
+                                      const ew_params *p) {                   \
+    const float x = ew_##S##_load(a), y = ew_##S##_load(b);                   \
+    if (p->nan_ignore && (x != x || y != y)) return y != y ? a : b;           \
+    return ew_##S##_store(x != x ? x : y != y ? y : pick(x, y));              \
+  }                                                                           \
+  EW_NEVER2_(op, S, uint8_t)
+EW_FP8_EXTREMUM_(maximum, f8e4m3fn, ew_fp8_max_)
+EW_FP8_EXTREMUM_(minimum, f8e4m3fn, ew_fp8_min_)
+EW_FP8_EXTREMUM_(maximum, f8e5m2, ew_fp8_max_)
+EW_FP8_EXTREMUM_(minimum, f8e5m2, ew_fp8_min_)
+static inline float ew_clamp_f8(float a, const ew_params *p) {
+  if (a != a) return p->nan_ignore ? (float)p->lo_f : a;
+  return ew_fp8_max_(ew_fp8_min_(a, (float)p->hi_f), (float)p->lo_f);
+}
+/* r = a op b with APFloat's NaNs: the first NaN operand (the store
+ * quiets it; x86 picks by operand order, which a vectorizing compiler may
+ * swap for add and mul), else a NaN r made from numbers is positive. */
+static inline float ew_fp8_nan_(float r, float a, float b) {
+  return a != a ? a : b != b ? b : r != r ? NAN : r;
+}
+static inline float ew_add_f8(float a, float b, const ew_params *p) {
+  return ew_fp8_nan_(ew_add_f32(a, b, p), a, b);
+}
+static inline float ew_sub_f8(float a, float b, const ew_params *p) {
+  return ew_fp8_nan_(ew_sub_f32(a, b, p), a, b);
+}
+static inline float ew_mul_f8(float a, float b, const ew_params *p) {
+  return ew_fp8_nan_(ew_mul_f32(a, b, p), a, b);
+}
+
 /* Bool's bitwise ops are its logical ops (numpy: invert(True) = False). */
 static inline uint8_t ew_bitwise_not_b(uint8_t a, const ew_params *p) {
   (void)p;

@@ -39,7 +39,9 @@ static const uint32_t tosa_cast[BCAST_DTYPE_COUNT] = {
  * follow from the op table's TOSA column, so a new row needs nothing here:
  * an op that takes some signed integer takes int8..int64 (intdiv, whose
  * ODS type is Int32_64, int32 and int64 only), one that takes a float
- * takes float64 too.  CAST goes between any two of these types and the
+ * takes float64 and the 8-bit floats too (tests/diff/test_tosa22_fp8_ops.py;
+ * bcast run computes on the 8-bit floats only the ops whose lowering
+ * mlir-opt folds, see bcast__ew_result_dtype_in).  CAST goes between any two of these types and the
  * 8-bit floats but float16 and bfloat16, and the two 8-bit floats (arith
  * has no truncf or extf between types of one width, and mlir-opt 22's
  * tosa-to-linalg fails on them). */
@@ -75,7 +77,8 @@ static uint32_t mlir_types(const bcast_op_info *info) {
     types |= strcmp(info->operand0_types, BCAST_OP_TYPES_INT32_64) == 0
                  ? BCAST_TYPE_BIT(INT64)
                  : MLIR_SINT;
-  if (types & BCAST_TYPES_TFP) types |= BCAST_TYPE_BIT(FLOAT64);
+  if (types & BCAST_TYPES_TFP)
+    types |= BCAST_TYPE_BIT(FLOAT64) | BCAST_TYPES_FP8;
   return types;
 }
 

@@ -36,6 +36,72 @@ MLIR_OWN = ("builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,"
             "tosa-to-arith{include-apply-rescale=true},tosa-to-tensor))")
 
 
+# mlir-opt 22's tosa-to-linalg alone (the 8-bit float tests compare its
+# linalg bodies with bcast's).
+TOSA_TO_LINALG = "builtin.module(func.func(tosa-to-linalg))"
+
+
+def linalg_bodies(text):
+    """func name -> (block arguments, body lines, yielded value) of each
+    function's linalg.generic in TEXT."""
+    import re
+    out, cur, body, args = {}, None, None, None
+    for line in text.splitlines():
+        m = re.match(r"\s*func\.func (?:private )?@(\w+)", line)
+        if m:
+            cur = m.group(1)
+            continue
+        m = re.match(r"\s*\^bb0\((.*)\):", line)
+        if m and cur:
+            args = re.findall(r"(%[\w$.\-]+): ", m.group(1))
+            body = []
+            continue
+        m = re.match(r"\s*linalg\.yield (%[\w$.\-]+)", line)
+        if m and body is not None:
+            out[cur] = (args, body, m.group(1))
+            body = None
+            continue
+        if body is not None:
+            body.append(line.strip())
+    return out
+
+
+def body_ops(args, body):
+    """The op sequence of a linalg body, block arguments numbered and
+    constants as their values: a form two writers of the same IR share."""
+    import re
+    names = {a: f"arg{k}" for k, a in enumerate(args)}
+    seq = []
+    for line in body:
+        m = re.match(r"(%[\w$.\-]+) = ([\w.]+)(.*)", line)
+        names[m.group(1)] = f"v{len(names)}"
+        op, rest = m.group(2), m.group(3)
+        if op == "arith.constant":
+            lit, _, ty = rest.strip().rpartition(" : ")
+            val = lit if lit.startswith("0x") or ty.startswith("i") else repr(float(lit))
+            seq.append(("const", val, ty))
+        else:
+            rest = re.sub(r"%[\w$.\-]+", lambda k: names.get(k.group(0), "?"), rest)
+            seq.append((op, rest.strip()))
+    return seq
+
+
+def lower_both(bcast, wd, src, check):
+    """Writes SRC to WD/lower.mlir and lowers it with mlir-opt's
+    tosa-to-linalg and `bcast lower`; checks both succeed and returns the
+    two texts' linalg bodies (mlir-opt's, bcast's), or None."""
+    path = os.path.join(wd, "lower.mlir")
+    with open(path, "w") as f:
+        f.write(src)
+    own = mlir_opt(path, pipeline=TOSA_TO_LINALG)
+    ours = bcast_text(bcast, ["lower", path])
+    check(own.returncode == 0 and ours.returncode == 0, "both lower every case",
+          own.stderr[-2000:] + ours.stderr[-2000:])
+    if own.returncode or ours.returncode:
+        return None
+    return linalg_bodies(own.stdout), linalg_bodies(ours.stdout)
+
+
 def print_bits_lines(p, value, shape, et):
     """Lines of a function body that print tensor VALUE (static SHAPE,
     element type ET) through printMemrefI64 as the i64 bit patterns of its

@@ -47,7 +47,7 @@ import numpy as np
 
 import common
 
-OWN = "builtin.module(func.func(tosa-to-linalg))"
+OWN = common.TOSA_TO_LINALG
 FP8 = ["f8E4M3FN", "f8E5M2"]
 OTHERS = ["i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"]
 FLOATS = ["f16", "bf16", "f32", "f64"]
@@ -190,61 +190,18 @@ def cast_func(name, fr, to, n):
             f"  return %0 : {ttype(to, n)}\n}}\n")
 
 
-def bodies(text):
-    """func name -> (input block argument, body lines, yielded value) of
-    each function's linalg.generic."""
-    out, cur, body, arg = {}, None, None, None
-    for line in text.splitlines():
-        m = re.match(r"\s*func\.func @(\w+)", line)
-        if m:
-            cur = m.group(1)
-            continue
-        m = re.match(r"\s*\^bb0\((%[\w$.\-]+): ", line)
-        if m and cur:
-            arg, body = m.group(1), []
-            continue
-        m = re.match(r"\s*linalg\.yield (%[\w$.\-]+)", line)
-        if m and body is not None:
-            out[cur] = (arg, body, m.group(1))
-            body = None
-            continue
-        if body is not None:
-            body.append(line.strip())
-    return out
-
-
-def ops_of(body):
-    """The op sequence of a body, constants as their values: a
-    normalised form that two writers of the same IR share."""
-    names, seq = {}, []
-    for line in body:
-        m = re.match(r"(%[\w$.\-]+) = ([\w.]+)(.*)", line)
-        names[m.group(1)] = f"v{len(names)}"
-        op, rest = m.group(2), m.group(3)
-        if op == "arith.constant":
-            lit, _, ty = rest.strip().rpartition(" : ")
-            if lit.startswith("0x") or ty.startswith("i"):
-                val = lit
-            else:
-                val = repr(float(lit))
-            seq.append(("const", val, ty))
-        else:
-            rest = re.sub(r"%[\w$.\-]+", lambda k: names.get(k.group(0), "in"), rest)
-            seq.append((op, rest.strip()))
-    return seq
-
-
 def int_type(et):
     return "i1" if et == "i1" else f"i{BITS[et][1]}"
 
 
 def fold_module(cases, text, tag):
-    """For each (name, fr, to, inputs): the body of function NAME in TEXT
-    instantiated per input, the result bitcast to an integer."""
-    bs = bodies(text)
+    """For each (name, fr, to, inputs): the linalg body of function NAME
+    (TEXT: common.linalg_bodies) instantiated per input, the result bitcast
+    to an integer."""
     funcs = []
     for name, fr, to, xs in cases:
-        arg, body, res = bs[name]
+        args, body, res = text[name]
+        arg = args[0]
         lines, rets = [], []
         for j, b in enumerate(xs):
             def ren(v, j=j):  # %2 -> %s7_2: one name per input
@@ -387,24 +344,19 @@ def main():
         # 2. The lowering, op for op.
         cases = [(f"c_{fr}_{to}", fr, to, inputs_for(fr, rng)) for fr, to in lowerable]
         src = "".join(cast_func(name, fr, to, 4) for name, fr, to, _ in cases)
-        src_path = os.path.join(wd, "casts.mlir")
-        with open(src_path, "w") as f:
-            f.write(src)
-        own = common.mlir_opt(src_path, pipeline=OWN)
-        ours = common.bcast_text(args.bcast, ["lower", src_path])
-        check(own.returncode == 0 and ours.returncode == 0, "both lower every case",
-              own.stderr[-2000:] + ours.stderr[-2000:])
-        if own.returncode or ours.returncode:
+        both = common.lower_both(args.bcast, wd, src, check)
+        if both is None:
             return tally.summary()
-        own_b, our_b = bodies(own.stdout), bodies(ours.stdout)
+        own_b, our_b = both
         for name, fr, to, _ in cases:
-            a, b = ops_of(our_b[name][1]), ops_of(own_b[name][1])
+            a, b = (common.body_ops(*our_b[name][:2]),
+                    common.body_ops(*own_b[name][:2]))
             check(a == b, f"{name}: bcast's body is mlir-opt's",
                   f"  bcast: {a}\n  mlir:  {b}")
 
         # 3. Values.
-        oracle = folded_results(canonicalize(wd, "fold_own", fold_module(cases, own.stdout, "own")), "own")
-        lowered = folded_results(canonicalize(wd, "fold_ours", fold_module(cases, ours.stdout, "ours")), "ours")
+        oracle = folded_results(canonicalize(wd, "fold_own", fold_module(cases, own_b, "own")), "own")
+        lowered = folded_results(canonicalize(wd, "fold_ours", fold_module(cases, our_b, "ours")), "ours")
         narrow = [c for c in cases if c[2] in FP8 and c[1] in FLOATS]
         parsed = folded_results(canonicalize(wd, "parse", parse_literal_module(narrow, "lit")), "lit")
         unjudged = 0

@@ -98,8 +98,7 @@ TEST(fp8_narrowing_rounds_to_nearest_even_at_every_boundary) {
 /* The cast tables: the tosa-1.0 tables have TOSA 1.0's fp8 modes (to and
  * from float16, bfloat16, float32); MLIR's take bool, the signed
  * integers and the floats both ways, never the other 8-bit float or an
- * unsigned type; no other op takes them, and the numpy profile has
- * none. */
+ * unsigned type. */
 TEST(fp8_cast_tables) {
   const uint32_t peers = BCAST_TYPE_BIT(FLOAT16) | BCAST_TYPE_BIT(BFLOAT16) |
                          BCAST_TYPE_BIT(FLOAT32);
@@ -122,10 +121,22 @@ TEST(fp8_cast_tables) {
       CHECK_INT(!!(to1 & (1u << d)), !!(peers & (1u << s)));
       CHECK_INT(!!(to2 & (1u << d)), !!(mlir & (1u << s)));
     }
-    for (int op = 0; op < BCAST_OP_COUNT; op++)
-      CHECK_INT(!!(bcast_op_types((bcast_op)op, BCAST_PROFILE_TOSA) &
+    /* Under MLIR 22's tables every op that takes float16 takes the 8-bit
+     * floats (mlir-opt verifies and lowers them all); TOSA 1.0's have
+     * them in CAST only, and numpy none. */
+    for (int op = 0; op < BCAST_OP_COUNT; op++) {
+      const uint32_t mlir_types =
+          bcast_op_types((bcast_op)op, BCAST_PROFILE_TOSA);
+      CHECK_INT(!!(mlir_types & (1u << d)),
+                !!(mlir_types & BCAST_TYPE_BIT(FLOAT16)));
+      CHECK_INT(!!(bcast_op_types_in((bcast_op)op, BCAST_PROFILE_TOSA,
+                                     BCAST_TYPE_TABLES_TOSA_1_0) &
                    (1u << d)),
                 op == BCAST_OP_CAST);
+      CHECK_INT(
+          !!(bcast_op_types((bcast_op)op, BCAST_PROFILE_NUMPY) & (1u << d)),
+          0);
+    }
   }
 }
 
@@ -184,15 +195,16 @@ TEST(ew_fp8_cast_kernels_follow_mlir) {
       bcast_op_attrs_init(&attrs);
       attrs.cast_to = &ints[i];
       const int bits = (int)bcast_dtype_size(ints[i]) * 8;
-      CHECK_INT(bcast_ew_compute(BCAST_OP_CAST, &attrs, 1, &in, &out, NULL,
-                                 NULL),
-                BCAST_OK);
+      CHECK_INT(
+          bcast_ew_compute(BCAST_OP_CAST, &attrs, 1, &in, &out, NULL, NULL),
+          BCAST_OK);
       for (int b = 0; b < 256; b++) {
         const int64_t got =
             load_int((const char *)out.data + b * (bits / 8), bits);
         const int64_t want = mlir_f2i(f, f->widen((uint8_t)b), bits);
         if (got != want)
-          test_fail(t, __FILE__, __LINE__, "%s 0x%02x -> int%d: %lld, not %lld",
+          test_fail(t, __FILE__, __LINE__,
+                    "%s 0x%02x -> int%d: %lld, not %lld",
                     bcast_dtype_name(f->dtype), b, bits, (long long)got,
                     (long long)want);
       }
@@ -202,9 +214,9 @@ TEST(ew_fp8_cast_kernels_follow_mlir) {
     bcast_op_attrs attrs;
     bcast_op_attrs_init(&attrs);
     attrs.cast_to = &f32;
-    CHECK_INT(bcast_ew_compute(BCAST_OP_CAST, &attrs, 1, &in, &out, NULL,
-                               NULL),
-              BCAST_OK);
+    CHECK_INT(
+        bcast_ew_compute(BCAST_OP_CAST, &attrs, 1, &in, &out, NULL, NULL),
+        BCAST_OK);
     float wide[256];
     memcpy(wide, out.data, sizeof wide);
     bcast_tensor_release(&out);
@@ -218,14 +230,14 @@ TEST(ew_fp8_cast_kernels_follow_mlir) {
     bcast_tensor w32, w16;
     CHECK_INT(bcast_tensor_wrap(&w32, BCAST_FLOAT32, 1, &n, NULL, wide, NULL),
               BCAST_OK);
-    CHECK_INT(bcast_tensor_wrap(&w16, BCAST_FLOAT16, 1, &n, NULL, halves,
-                                NULL),
-              BCAST_OK);
+    CHECK_INT(
+        bcast_tensor_wrap(&w16, BCAST_FLOAT16, 1, &n, NULL, halves, NULL),
+        BCAST_OK);
     const bcast_tensor *srcs[2] = {&w32, &w16};
     attrs.cast_to = &f->dtype;
     for (int s = 0; s < 2; s++) {
-      CHECK_INT(bcast_ew_compute(BCAST_OP_CAST, &attrs, 1, srcs[s], &out,
-                                 NULL, NULL),
+      CHECK_INT(bcast_ew_compute(BCAST_OP_CAST, &attrs, 1, srcs[s], &out, NULL,
+                                 NULL),
                 BCAST_OK);
       for (int b = 0; b < 256; b++) {
         const unsigned got = ((const uint8_t *)out.data)[b];
@@ -240,4 +252,103 @@ TEST(ew_fp8_cast_kernels_follow_mlir) {
       bcast_tensor_release(&out);
     }
   }
+}
+
+/* One 8-bit float op over every input (pair) of a format, its result's
+ * bytes into out (65536 for a binary op, 256 for a unary one), with the
+ * status of the call. */
+static bcast_status fp8_run(bcast_op op, const fp8_format *f, uint8_t *out,
+                            bcast_diag *diag) {
+  static uint8_t xs[65536], ys[65536];
+  const int binary = bcast_op_arity(op) == 2;
+  const int64_t n = binary ? 65536 : 256;
+  for (int64_t i = 0; i < n; i++) {
+    xs[i] = (uint8_t)(binary ? i >> 8 : i);
+    ys[i] = (uint8_t)i;
+  }
+  bcast_tensor in[2], res;
+  bcast_tensor_wrap(&in[0], f->dtype, 1, &n, NULL, xs, NULL);
+  bcast_tensor_wrap(&in[1], f->dtype, 1, &n, NULL, ys, NULL);
+  const bcast_status st =
+      bcast_ew_compute(op, NULL, binary ? 2 : 1, in, &res, NULL, diag);
+  if (st != BCAST_OK) return st;
+  memcpy(out, res.data, (size_t)n);
+  bcast_tensor_release(&res);
+  return BCAST_OK;
+}
+
+/* The arithmetic kernels of the 8-bit floats round once: the exact result
+ * (a double holds every sum, difference and product of two 8-bit floats
+ * exactly) narrowed to the format gives the bits, over every pair, as
+ * mlir-opt's APFloat folding computes (tests/diff/test_tosa22_fp8_ops.py);
+ * so does 1 / x, whose double rounding through double is innocuous.  NaN
+ * results are NaN patterns (their bits are checked against mlir-opt). */
+TEST(ew_fp8_arith_rounds_once) {
+  static const bcast_op ops[4] = {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_MUL,
+                                  BCAST_OP_RECIPROCAL};
+  static uint8_t got[65536];
+  for (int k = 0; k < 2; k++) {
+    const fp8_format *f = &formats[k];
+    for (int o = 0; o < 4; o++) {
+      CHECK_INT(fp8_run(ops[o], f, got, NULL), BCAST_OK);
+      const int binary = bcast_op_arity(ops[o]) == 2;
+      for (int i = 0; i < (binary ? 65536 : 256); i++) {
+        const double x = f->widen((uint8_t)(binary ? i >> 8 : i));
+        const double y = f->widen((uint8_t)i);
+        const double exact = ops[o] == BCAST_OP_ADD   ? x + y
+                             : ops[o] == BCAST_OP_SUB ? x - y
+                             : ops[o] == BCAST_OP_MUL ? x * y
+                                                      : 1.0 / x;
+        const unsigned want = f->narrow(exact);
+        const int ok =
+            isnan(exact) ? is_nan_pattern(f, got[i]) : got[i] == want;
+        if (!ok)
+          test_fail(t, __FILE__, __LINE__,
+                    "%s %s input %d: 0x%02x, not 0x%02x",
+                    bcast_op_get(ops[o])->name, bcast_dtype_name(f->dtype), i,
+                    got[i], want);
+      }
+    }
+  }
+}
+
+/* The ops whose MLIR lowering does not fold on the 8-bit floats are
+ * refused by bcast run, saying so; they are still in the MLIR tables
+ * (verify and lower take them). */
+TEST(ew_fp8_unfolded_ops_refused) {
+  static const bcast_op ops[3] = {BCAST_OP_EXP, BCAST_OP_TANH, BCAST_OP_POW};
+  static uint8_t got[65536];
+  for (int o = 0; o < 3; o++) {
+    bcast_diag diag;
+    CHECK_INT(fp8_run(ops[o], &formats[0], got, &diag), BCAST_UNSUPPORTED);
+    CHECK(strstr(diag.message, "cannot be checked here") != NULL);
+    CHECK(bcast_op_types(ops[o], BCAST_PROFILE_TOSA) &
+          BCAST_TYPE_BIT(FLOAT8_E4M3FN));
+  }
+}
+
+/* APFloat's zeros and NaNs, as mlir-opt folds them: maximum and minimum
+ * order -0 below +0; abs and negate change the sign bit only (E5M2's
+ * signalling NaN 0x7d stays one); E5M2's inf - inf and 0 * inf give the
+ * positive quiet NaN 0x7e. */
+TEST(ew_fp8_zeros_and_nans_follow_apfloat) {
+  static uint8_t got[65536];
+  for (int k = 0; k < 2; k++) {
+    const fp8_format *f = &formats[k];
+    CHECK_INT(fp8_run(BCAST_OP_MAXIMUM, f, got, NULL), BCAST_OK);
+    CHECK_INT(got[0x0080], 0x00);
+    CHECK_INT(got[0x8000], 0x00);
+    CHECK_INT(fp8_run(BCAST_OP_MINIMUM, f, got, NULL), BCAST_OK);
+    CHECK_INT(got[0x0080], 0x80);
+    CHECK_INT(got[0x8000], 0x80);
+  }
+  const fp8_format *e5m2 = &formats[1];
+  CHECK_INT(fp8_run(BCAST_OP_ABS, e5m2, got, NULL), BCAST_OK);
+  CHECK_INT(got[0xfd], 0x7d);
+  CHECK_INT(fp8_run(BCAST_OP_NEGATE, e5m2, got, NULL), BCAST_OK);
+  CHECK_INT(got[0x7d], 0xfd);
+  CHECK_INT(fp8_run(BCAST_OP_SUB, e5m2, got, NULL), BCAST_OK);
+  CHECK_INT(got[0x7c7c], 0x7e);
+  CHECK_INT(fp8_run(BCAST_OP_MUL, e5m2, got, NULL), BCAST_OK);
+  CHECK_INT(got[0xfc00], 0x7e);
 }
