@@ -436,11 +436,9 @@ def main():
             # The shift and zero points are named in the line only: bcast
             # run reads files for the data operands (shift 0, zp 0 default).
             line = op_line(c, [f"%a{k}" for k in range(len(xs))])
+            # clamp's bounds come from the line's own dictionary (bcast
+            # run reads it, as lower does).
             attrs = []
-            m = re.search(r"min_val = (\S+) : \w+, max_val = (\S+) :", c.attrs)
-            if m:  # bcast run takes clamp's bounds as --attr
-                attrs = ["--attr", f"min_val={m.group(1)}",
-                         "--attr", f"max_val={m.group(2)}"]
             if c.shift:
                 attrs += ["--attr", f"shift={c.shift}"]
             r = common.run_text([args.bcast, "run", "--mlir", "%0 = " + line]

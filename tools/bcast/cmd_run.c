@@ -67,9 +67,9 @@ static const char run_help_text[] =
     "  --mlir 'OP-LINE'      a TOSA op in MLIR form, e.g.\n"
     "                        '%r = tosa.add %a, %b : (tensor<2x?xf32>,\n"
     "                        tensor<1x3xf32>) -> tensor<2x3xf32>': the op,\n"
-    "                        shapes ('?' checked at run time) and element\n"
-    "                        types the files must match; the line is also\n"
-    "                        verified under the profile\n"
+    "                        shapes ('?' checked at run time), element\n"
+    "                        types and attributes (--attr replaces one);\n"
+    "                        the line is also verified under the profile\n"
     "  --max-bytes N         the most bytes of each input read, and of the\n"
     "                        output made, in memory (K/M/G/T suffixes;\n"
     "                        default 1G); when given, also the largest\n"
@@ -393,12 +393,36 @@ static int read_operands(run_state *r) {
 /* ------------------------------------------------------------------------ */
 /* Attributes and --mlir's signature. */
 
-/* Fills the attributes from the NAME=VALUE texts through the library's
- * parser, which also decides which op reads which attribute.  Whether a
- * bound fits the data type is the op's check, made when it runs.  Returns
- * 0 on a usage error (reported). */
+/* Reads one attribute dictionary of --mlir's line as the scanner recorded
+ * it, "{...}" or the generic form's "<{...}>" (len 0: none), through the
+ * library's MLIR attribute parser.  Returns 0 on an error (reported). */
+static int parse_mlir_attrs(run_state *r, bcast_mlir_span dict) {
+  const char *t = dict.text;
+  size_t len = dict.len;
+  if (len == 0) return 1;
+  if (t[0] == '<' && len >= 2) {
+    t++;
+    len -= 2;
+  }
+  bcast_diag diag;
+  if (bcast_op_attrs_parse_mlir(&r->attrs, r->op, t, len, NULL, &diag) !=
+      BCAST_OK) {
+    cli_diag("run: --mlir: attributes", &diag);
+    return 0;
+  }
+  return 1;
+}
+
+/* Fills the attributes: --mlir's line's own (its properties, then its
+ * dictionary), then the NAME=VALUE texts of --attr, which replace a value
+ * the line set, through the library's parsers, which also decide which op
+ * reads which attribute.  Whether a bound fits the data type is the op's
+ * check, made when it runs.  Returns 0 on a usage error (reported). */
 static int parse_attrs(run_state *r) {
   bcast_op_attrs_init(&r->attrs);
+  if (r->mop && (!parse_mlir_attrs(r, r->mop->properties) ||
+                 !parse_mlir_attrs(r, r->mop->attrs)))
+    return 0;
   for (int i = 0; i < r->o.attrs.n; i++) {
     const char *text = r->o.attrs.items[i];
     bcast_diag diag;
