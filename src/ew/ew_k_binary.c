@@ -63,16 +63,13 @@
  * differ from float32's).
  * An op without a row here (tosa.pow: math.powf does not fold on them) is
  * one bcast run refuses on them (bcast__ew_result_dtype_in). */
-#define EW_B_F8_(X, OP, op, ID, S, ST, VT, VS, LD, SD, ...)                   \
-  X(ewk_##op##_##S, OP, ANY, ID, ID, ST, LD, VT, ST, SD, ew_##op##_f8,        \
-    ew_unpred_##op##_f32)
 #define EW_B_F8BITS_(X, OP, op, ID, S, ST, ...)                               \
   X(ewk_##op##_##S, OP, ANY, ID, ID, ST, ew_ld_same, ST, ST, ew_st_same,      \
     ew_##op##_##S, ew_unpred_##op##_##S)
 #define EW_FP8_BINARY_LIST(X)                                                 \
-  EW_FOR_FP8(EW_B_F8_, X, ADD, add)                                           \
-  EW_FOR_FP8(EW_B_F8_, X, SUB, sub)                                           \
-  EW_FOR_FP8(EW_B_F8_, X, MUL, mul)                                           \
+  EW_FOR_FP8(EW_F8_ROW_, X, ADD, add)                                         \
+  EW_FOR_FP8(EW_F8_ROW_, X, SUB, sub)                                         \
+  EW_FOR_FP8(EW_F8_ROW_, X, MUL, mul)                                         \
   EW_FOR_FP8(EW_B_F8BITS_, X, MAXIMUM, maximum)                               \
   EW_FOR_FP8(EW_B_F8BITS_, X, MINIMUM, minimum)                               \
   EW_FOR_FP8(EW_B_BOOL_, X, EQUAL, equal)                                     \

@@ -52,13 +52,10 @@
 #define EW_U_F8BITS_(X, OP, op, ID, S, ST, ...)                               \
   X(ewk_##op##_##S, OP, ANY, ID, ID, ST, ew_ld_same, ST, ST, ew_st_same,      \
     ew_##op##_f8bits, ew_unpred_##op##_f8bits)
-#define EW_U_F8_(X, OP, op, ID, S, ST, VT, VS, LD, SD, ...)                   \
-  X(ewk_##op##_##S, OP, ANY, ID, ID, ST, LD, VT, ST, SD, ew_##op##_f8,        \
-    ew_unpred_##op##_f32)
 #define EW_FP8_UNARY_LIST(X)                                                  \
   EW_FOR_FP8(EW_U_F8BITS_, X, ABS, abs)                                       \
   EW_FOR_FP8(EW_U_SAME_, X, CEIL, ceil)                                       \
-  EW_FOR_FP8(EW_U_F8_, X, CLAMP, clamp)                                       \
+  EW_FOR_FP8(EW_F8_ROW_, X, CLAMP, clamp)                                     \
   EW_FOR_FP8(EW_U_SAME_, X, FLOOR, floor)                                     \
   EW_FOR_FP8(EW_U_F8BITS_, X, NEGATE, negate)                                 \
   EW_FOR_FP8(EW_U_SAME_, X, RECIPROCAL, reciprocal)

@@ -132,6 +132,12 @@ const ew_row *bcast__ew_row_at(size_t index);
  * whose MLIR 22 lowering mlir-opt folds on them (EW_FP8_UNARY_LIST,
  * EW_FP8_BINARY_LIST, SELECT). */
 #define EW_FOR_FP8(X, ...) EW_FOR_KINDS_(0, 0, 0, C, X, __VA_ARGS__)
+/* The row of an op on an 8-bit float computed in float32 and rounded once
+ * (ew_<op>_f8 of ew_scalar.h), unary or binary alike: X(NAME, OP, flavour,
+ * in, out, ...) as the kernel files' lists take it. */
+#define EW_F8_ROW_(X, OP, op, ID, S, ST, VT, VS, LD, SD, ...)                 \
+  X(ewk_##op##_##S, OP, ANY, ID, ID, ST, LD, VT, ST, SD, ew_##op##_f8,        \
+    ew_unpred_##op##_f32)
 
 /* ------------------------------------------------------------------------ */
 /* Loops.  NAME is the instance; TA/LA the input storage type and load, VA

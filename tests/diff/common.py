@@ -241,6 +241,17 @@ def bcast_text(bcast, args, text=None):
     return run_text([bcast] + list(args), text)
 
 
+def lowers_alike(check, bcast, path, label):
+    """Checks that `bcast lower` succeeds on path exactly where mlir-opt's
+    own tosa-to-linalg does; returns whether mlir-opt lowers it."""
+    ml = mlir_opt(path, pipeline=TOSA_TO_LINALG).returncode == 0
+    bl = bcast_text(bcast, ["lower", path])
+    check(ml == (bl.returncode == 0),
+          f"lower {label}: mlir-opt {ml}, bcast {bl.returncode == 0}",
+          bl.stderr[-500:])
+    return ml
+
+
 def mlir_opt(path="-", pipeline=None, text=None):
     """mlir-opt [--pass-pipeline=PIPELINE] PATH (TEXT on stdin for "-")."""
     argv = [MLIR_OPT] + (["--pass-pipeline=" + pipeline] if pipeline else []) + [path]

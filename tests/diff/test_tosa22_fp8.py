@@ -316,11 +316,8 @@ def main():
             mv = common.mlir_opt(path).returncode == 0
             bv = common.bcast_text(args.bcast, ["verify", path]).returncode == 0
             check(mv == bv, f"verify cast {fr} -> {to}: mlir-opt {mv}, bcast {bv}")
-            ml = common.mlir_opt(path, pipeline=OWN).returncode == 0
-            bl = common.bcast_text(args.bcast, ["lower", path])
-            check(ml == (bl.returncode == 0),
-                  f"lower cast {fr} -> {to}: mlir-opt {ml}, bcast {bl.returncode == 0}",
-                  bl.stderr[-500:])
+            ml = common.lowers_alike(check, args.bcast, path,
+                                     f"cast {fr} -> {to}")
             tosa10 = common.bcast_text(args.bcast, ["lower", "--types", "tosa-1.0", path])
             want = (fr in TOSA10_PEERS) or (to in TOSA10_PEERS)
             check((tosa10.returncode == 0) == want,

@@ -240,11 +240,7 @@ def main():
                 check(want and want in bo.stderr,
                       f"verify {c.name}: mlir-opt's words",
                       f"  mlir-opt: {want}\n  bcast: {bo.stderr[-500:]}")
-            ml = common.mlir_opt(path, pipeline=OWN).returncode == 0
-            bl = common.bcast_text(args.bcast, ["lower", path])
-            check(ml == (bl.returncode == 0),
-                  f"lower {c.name}: mlir-opt {ml}, bcast {bl.returncode == 0}",
-                  bl.stderr[-500:])
+            ml = common.lowers_alike(check, args.bcast, path, c.name)
             t10 = common.bcast_text(args.bcast, ["lower", "--types", "tosa-1.0", path])
             check(t10.returncode != 0, f"lower --types tosa-1.0 {c.name} refused")
             if ml:
