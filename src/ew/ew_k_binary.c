@@ -60,9 +60,8 @@
  * that mlir-opt folds (arith.addf, subf, mulf, maximumf, minimumf, cmpf),
  * computed in float32 and rounded once to the type, as the folds round
  * (the ew_*_f8 functions of ew_scalar.h where APFloat's zeros and NaNs
- * differ from float32's).
- * An op without a row here (tosa.pow: math.powf does not fold on them) is
- * one bcast run refuses on them (bcast__ew_result_dtype_in). */
+ * differ from float32's), and tosa.pow to math.powf, which MLIR's
+ * math-extend-to-supported-types computes as float32 powf rounded once. */
 #define EW_B_F8BITS_(X, OP, op, ID, S, ST, ...)                               \
   X(ewk_##op##_##S, OP, ANY, ID, ID, ST, ew_ld_same, ST, ST, ew_st_same,      \
     ew_##op##_##S, ew_unpred_##op##_##S)
@@ -72,6 +71,7 @@
   EW_FOR_FP8(EW_F8_ROW_, X, MUL, mul)                                         \
   EW_FOR_FP8(EW_B_F8BITS_, X, MAXIMUM, maximum)                               \
   EW_FOR_FP8(EW_B_F8BITS_, X, MINIMUM, minimum)                               \
+  EW_FOR_FP8(EW_B_SAME_, X, POW, pow)                                         \
   EW_FOR_FP8(EW_B_BOOL_, X, EQUAL, equal)                                     \
   EW_FOR_FP8(EW_B_BOOL_, X, GREATER, greater)                                 \
   EW_FOR_FP8(EW_B_BOOL_, X, GREATER_EQUAL, greater_equal)

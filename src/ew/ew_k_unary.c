@@ -42,13 +42,17 @@
   EW_FOR_NUM(EW_U_SAME_, X, SQUARE, square)                                   \
   EW_FP8_UNARY_LIST(X)
 
-/* The 8-bit floats: the unary ops MLIR 22 lowers on them to arith / math
- * ops that mlir-opt folds (math.absf, ceil, floor, arith.negf, divf,
- * maximumf and minimumf), computed in float32 and rounded once, as the
- * folds round (abs and negate on the stored bits, clamp by
- * ew_clamp_f8: see ew_scalar.h).  The others (exp, log, rsqrt, tanh, sin, cos, erf,
- * sigmoid: math ops that do not fold on them) have no row, and bcast run
- * refuses them on these types (bcast__ew_result_dtype_in). */
+/* The 8-bit floats: MLIR 22 lowers the unary ops on them to arith / math
+ * ops on the 8-bit type, each rounded once to it, as mlir-opt folds them
+ * (math.absf, ceil, floor, arith.negf, divf, maximumf, minimumf) and as
+ * its math-extend-to-supported-types legalizes the math ops (exp, log,
+ * rsqrt, tanh, sin, cos, erf: the float32 op between arith.extf and
+ * truncf).  So each is its float32 function, rounded once; abs and negate
+ * act on the stored bits, clamp is ew_clamp_f8 and sigmoid rounds after
+ * each of its ops (ew_sigmoid_<format>): see ew_scalar.h. */
+#define EW_U_F8_SIGMOID_(X, OP, op, ID, S, ST, VT, VS, LD, SD, ...)           \
+  X(ewk_##op##_##S, OP, ANY, ID, ID, ST, LD, VT, ST, SD, ew_##op##_##S,       \
+    ew_unpred_##op##_##VS)
 #define EW_U_F8BITS_(X, OP, op, ID, S, ST, ...)                               \
   X(ewk_##op##_##S, OP, ANY, ID, ID, ST, ew_ld_same, ST, ST, ew_st_same,      \
     ew_##op##_f8bits, ew_unpred_##op##_f8bits)
@@ -56,8 +60,16 @@
   EW_FOR_FP8(EW_U_F8BITS_, X, ABS, abs)                                       \
   EW_FOR_FP8(EW_U_SAME_, X, CEIL, ceil)                                       \
   EW_FOR_FP8(EW_F8_ROW_, X, CLAMP, clamp)                                     \
+  EW_FOR_FP8(EW_U_SAME_, X, COS, cos)                                         \
+  EW_FOR_FP8(EW_U_SAME_, X, ERF, erf)                                         \
+  EW_FOR_FP8(EW_U_SAME_, X, EXP, exp)                                         \
   EW_FOR_FP8(EW_U_SAME_, X, FLOOR, floor)                                     \
+  EW_FOR_FP8(EW_U_SAME_, X, LOG, log)                                         \
   EW_FOR_FP8(EW_U_F8BITS_, X, NEGATE, negate)                                 \
+  EW_FOR_FP8(EW_U_SAME_, X, RSQRT, rsqrt)                                     \
+  EW_FOR_FP8(EW_U_F8_SIGMOID_, X, SIGMOID, sigmoid)                           \
+  EW_FOR_FP8(EW_U_SAME_, X, SIN, sin)                                         \
+  EW_FOR_FP8(EW_U_SAME_, X, TANH, tanh)                                       \
   EW_FOR_FP8(EW_U_SAME_, X, RECIPROCAL, reciprocal)
 
 #define EW_DEFINE_(NAME, OP, FL, IN, OUT, TA, LA, VA, TR, SR, FN, UN)         \

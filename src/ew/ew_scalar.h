@@ -858,6 +858,19 @@ static inline float ew_sub_f8(float a, float b, const ew_params *p) {
 static inline float ew_mul_f8(float a, float b, const ew_params *p) {
   return ew_fp8_nan_(ew_mul_f32(a, b, p), a, b);
 }
+/* tosa.sigmoid as MLIR lowers it on format S: 1 / (1 + exp(-a)), each op
+ * on the 8-bit type and so rounded to it (math.exp as float32 expf, see
+ * ew_k_unary.c).  float8_e4m3fn has no infinity, so an exp(-a) above 464
+ * is its NaN and the sigmoid of every a below -6 is NaN; float8_e5m2's
+ * overflows to infinity and gives 0. */
+#define EW_FP8_SIGMOID_(S)                                                    \
+  static inline float ew_sigmoid_##S(float a, const ew_params *p) {           \
+    const float e = ew_##S##_load(ew_##S##_store(ew_exp_f32(-a, p)));        \
+    const float d = ew_##S##_load(ew_##S##_store(ew_add_f8(e, 1.0f, p)));    \
+    return ew_fp8_nan_(1.0f / d, 1.0f, d);                                    \
+  }
+EW_FP8_SIGMOID_(f8e4m3fn)
+EW_FP8_SIGMOID_(f8e5m2)
 
 /* Bool's bitwise ops are its logical ops (numpy: invert(True) = False). */
 static inline uint8_t ew_bitwise_not_b(uint8_t a, const ew_params *p) {

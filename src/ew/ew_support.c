@@ -37,21 +37,7 @@ bcast_status bcast__ew_result_dtype_in(bcast_op op, bcast_profile profile,
   bcast_status status = bcast_op_result_dtype_in(
       op, profile, tables, n_inputs, inputs, cast_to, &result, diag);
   if (status != BCAST_OK) return status;
-  /* The 8-bit floats compute only the ops whose MLIR lowering mlir-opt
-   * folds (the kernel lists' EW_FOR_FP8 rows): the others verify and
-   * lower, but no executable oracle gives MLIR's values for them. */
   const bcast_dtype in = inputs[op == BCAST_OP_SELECT ? 1 : 0];
-  const int flavour =
-      profile == BCAST_PROFILE_NUMPY ? EW_FLAVOUR_ANY : EW_FLAVOUR_TOSA;
-  if (((unsigned)BCAST_TYPES_FP8 >> in & 1u) &&
-      !bcast__ew_find(op, flavour, in, result))
-    return bcast__fail(diag, BCAST_UNSUPPORTED,
-                       "%s on %s: MLIR 22 verifies and lowers it, but its "
-                       "lowering's math op does not fold on the 8-bit floats "
-                       "and mlir-runner cannot execute it, so mlir-opt's "
-                       "result cannot be checked here; bcast run does not "
-                       "compute it (bcast lower emits it)",
-                       bcast_op_label(op, profile), bcast_dtype_name(in));
   status = bcast__op_attrs_check(op, profile, in, attrs, diag);
   if (status != BCAST_OK) return status;
   *out = result;

@@ -7,6 +7,7 @@ folder is on sys.path, so `import common` finds this file."""
 
 import argparse
 import contextlib
+from decimal import Decimal
 import os
 import pty
 import random
@@ -39,6 +40,16 @@ MLIR_OWN = ("builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,"
 # mlir-opt 22's tosa-to-linalg alone (the 8-bit float tests compare its
 # linalg bodies with bcast's).
 TOSA_TO_LINALG = "builtin.module(func.func(tosa-to-linalg))"
+
+
+def exact_decimal(v):
+    """v's exact decimal value in MLIR's float literal form (d.ddd e N):
+    mlir-opt parses it as a literal of a narrower float type with one
+    rounding to nearest even (APFloat), from the exact value."""
+    t = Decimal(v).as_tuple()
+    digits = "".join(map(str, t.digits)).lstrip("0") or "0"
+    exp = t.exponent + len(digits) - 1
+    return ("-" if t.sign else "") + digits[0] + "." + (digits[1:] or "0") + f"e{exp}"
 
 
 def linalg_bodies(text):

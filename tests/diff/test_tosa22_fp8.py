@@ -41,7 +41,6 @@ Usage:
 import os
 import re
 import sys
-from decimal import Decimal
 
 import numpy as np
 
@@ -172,14 +171,6 @@ def float_of(et, bits):
     return float(np.array([bits], np.uint64).view(np.float64)[0])
 
 
-def exact_decimal(v):
-    """v's exact decimal value in MLIR's float literal form (d.ddd e N)."""
-    t = Decimal(v).as_tuple()
-    digits = "".join(map(str, t.digits)).lstrip("0") or "0"
-    exp = t.exponent + len(digits) - 1
-    return ("-" if t.sign else "") + digits[0] + "." + (digits[1:] or "0") + f"e{exp}"
-
-
 def ttype(et, n):
     return f"tensor<{n}x{et}>"
 
@@ -234,7 +225,7 @@ def parse_literal_module(cases, tag):
             v = float_of(fr, b)
             if not np.isfinite(v):
                 continue
-            lines.append(f"%p__{j} = arith.constant {exact_decimal(v)} : {to}")
+            lines.append(f"%p__{j} = arith.constant {common.exact_decimal(v)} : {to}")
             lines.append(f"%q__{j} = arith.bitcast %p__{j} : {to} to i8")
             rets.append(f"%q__{j}")
             slots.append((name, j))

@@ -730,11 +730,10 @@ TEST(ew_support_enumeration_and_result_types) {
    * unsigned types (uint8..uint64 each: clamp, add, sub, mul, the three
    * bitwise ops, the two logical shifts and select, 40; casts of bool,
    * int8..int64 and the 4 floats to them, 36; and of each of them to
-   * bool, the 4 floats and the 6 integers of another width, 44), and 30 of
-   * the two 8-bit floats in the 15 ops bcast run computes on them (the
-   * float ops' other 9 are verified and lowered, not run); TOSA 1.0.2's
-   * have 147 and 3 each. */
-  CHECK_INT(tosa, 253 + 36 + 40 + 36 + 44 + 30);
+   * bool, the 4 floats and the 6 integers of another width, 44), and 48 of
+   * the two 8-bit floats in the 24 float ops; TOSA 1.0.2's have 147 and 3
+   * each. */
+  CHECK_INT(tosa, 253 + 36 + 40 + 36 + 44 + 48);
   CHECK(numpy > tosa);
   CHECK_INT(bcast_ew_supported(BCAST_OP_ADD, BCAST_PROFILE_MLIR, 0, in, &out),
             BCAST_UNSUPPORTED);
