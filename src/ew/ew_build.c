@@ -304,6 +304,10 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
   bcast_dtype kernel_in = data, kernel_out = result;
   if (op == BCAST_OP_CAST && profile != BCAST_PROFILE_NUMPY)
     bcast__op_mlir_cast_kernel(&kernel_in, &kernel_out);
+  /* A shifted uint32 product is MLIR's on the int32 view (tosa.apply_scale
+   * of the signless tensor): the int32 kernel on the same bits. */
+  if (op == BCAST_OP_MUL && attrs->shift != 0 && profile != BCAST_PROFILE_NUMPY)
+    kernel_in = kernel_out = bcast__op_signless(data);
   const ew_row *row = bcast__ew_find(
       op, profile == BCAST_PROFILE_NUMPY ? EW_FLAVOUR_ANY : EW_FLAVOUR_TOSA,
       kernel_in, kernel_out);

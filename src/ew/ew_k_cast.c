@@ -11,9 +11,10 @@
  *
  * The 8-bit floats (float8_e4m3fn, float8_e5m2) have the pairs MLIR 22's
  * tosa-to-linalg lowers: to and from bool, the other floats and (from)
- * the signed integers, and to the signed integers in the tosa flavour, by
- * MLIR's own rule (ew_fp8_f2i); not between themselves (no arith op
- * converts one to the other) and not with unsigned types. */
+ * the signed and unsigned integers (arith.sitofp, uitofp), and to the
+ * signed integers in the tosa flavour, by MLIR's own rule (ew_fp8_f2i),
+ * which an unsigned result takes on its signed view; not between
+ * themselves (no arith op converts one to the other). */
 #include "ew/ew_kernel.h"
 
 /* The classes of a type, from its table row's kind, value short name and
@@ -199,6 +200,7 @@
                         EW_FOR_FP8(EW_CAST_FROM_FP8_, X)                      \
                             EW_FOR_BOOL(EW_CAST_TO_FP8_, X)                   \
                                 EW_FOR_SINT(EW_CAST_TO_FP8_, X)               \
+                                EW_FOR_UINT(EW_CAST_TO_FP8_, X)               \
                                     EW_FOR_FLOAT(EW_CAST_TO_FP8_, X)          \
                                         EW_FOR_FP8(EW_CAST_TOSA_FROM_, X))
 

@@ -253,10 +253,11 @@ bcast_status bcast__op_attrs_check(bcast_op op, bcast_profile profile,
     if (a->shift < 0 || a->shift > 63)
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                          "tosa.mul: shift %d is outside 0..63", (int)a->shift);
-    if (a->shift != 0 && in != BCAST_INT32)
+    /* uint32 on its int32 view, as MLIR 22 lowers it (apply_scale). */
+    if (a->shift != 0 && (numpy ? in : bcast__op_signless(in)) != BCAST_INT32)
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                          "tosa.mul: shift must be 0 for %s inputs (only "
-                         "int32 products are shifted), not %d",
+                         "int32 and uint32 products are shifted), not %d",
                          bcast_dtype_name(in), (int)a->shift);
     break;
   case BCAST_OP_CLAMP: {

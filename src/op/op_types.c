@@ -138,7 +138,7 @@ uint32_t bcast_op_types(bcast_op op, bcast_profile profile) {
 /* MLIR 22's casts of unsigned types: its lowering works on the signless
  * view, so an unsigned integer goes to an integer of another width as the
  * signed type of its width would (extsi, trunci: ui8 200 -> i16 is -56),
- * to a float with arith.uitofp and to bool as x != 0 (the executor runs
+ * to a float (the 8-bit ones too) with arith.uitofp and to bool as x != 0 (the executor runs
  * the signed view's kernels, see bcast__ew_find's callers).  Left out: an
  * integer of its own width (mlir-opt fails on its arith.trunci). */
 static uint32_t unsigned_casts(bcast_dtype in) {
@@ -147,7 +147,7 @@ static uint32_t unsigned_casts(bcast_dtype in) {
     if (((MLIR_SINT | BCAST_TYPES_UINT) >> d & 1u) &&
         bcast_dtype_size((bcast_dtype)d) != bcast_dtype_size(in))
       other_width |= 1u << d;
-  return BCAST_TYPES_BOOL | MLIR_FLOAT | other_width;
+  return BCAST_TYPES_BOOL | MLIR_FLOAT | BCAST_TYPES_FP8 | other_width;
 }
 
 bcast_dtype bcast__op_signless(bcast_dtype t) {
@@ -192,12 +192,9 @@ uint32_t bcast_op_cast_targets_in(bcast_dtype in, bcast_profile profile,
                               : (BCAST_TYPES_FP8 >> in) & 1u ? BCAST_TYPES_FP8
                                                              : 0u;
   /* Into an unsigned type as into the signed one of its width (a float
-   * saturates to the signed range: f32 -5.0 -> ui8 is 251, 300.0 is 127).
-   * Not yet from the 8-bit floats, whose lowering mlir-runner cannot
-   * execute (tests/diff/test_tosa22_fp8.py checks their signed casts). */
-  const uint32_t to_unsigned =
-      (BCAST_TYPES_FP8 >> in) & 1u ? 0u : BCAST_TYPES_UINT;
-  return (MLIR_CAST | to_unsigned) & ~(1u << in) & ~same_width;
+   * saturates to the signed range: f32 -5.0 -> ui8 is 251, 300.0 is 127;
+   * the 8-bit floats by their own rule, tests/diff/test_tosa22_fp8.py). */
+  return (MLIR_CAST | BCAST_TYPES_UINT) & ~(1u << in) & ~same_width;
 }
 
 uint32_t bcast_op_cast_targets(bcast_dtype in, bcast_profile profile) {

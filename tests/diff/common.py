@@ -82,11 +82,18 @@ def body_ops(args, body):
     constants as their values: a form two writers of the same IR share."""
     import re
     names = {a: f"arg{k}" for k, a in enumerate(args)}
-    seq = []
+    seq, count = [], len(args)
     for line in body:
         m = re.match(r"(%[\w$.\-]+) = ([\w.]+)(.*)", line)
-        names[m.group(1)] = f"v{len(names)}"
         op, rest = m.group(2), m.group(3)
+        # An unrealized cast of a type to itself (MLIR's unsigned lowerings
+        # write one on the signless view) is its operand.
+        same = re.fullmatch(r" (%[\w$.\-]+) : (\S+) to (\S+)", rest)
+        if op == "builtin.unrealized_conversion_cast" and same and same.group(2) == same.group(3):
+            names[m.group(1)] = names.get(same.group(1), "?")
+            continue
+        names[m.group(1)] = f"v{count}"
+        count += 1
         if op == "arith.constant":
             lit, _, ty = rest.strip().rpartition(" : ")
             val = lit if lit.startswith("0x") or ty.startswith("i") else repr(float(lit))

@@ -48,12 +48,15 @@ import common
 
 OWN = common.TOSA_TO_LINALG
 FP8 = ["f8E4M3FN", "f8E5M2"]
-OTHERS = ["i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"]
+OTHERS = ["i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64",
+          "f16", "bf16", "f32", "f64"]
 FLOATS = ["f16", "bf16", "f32", "f64"]
 TOSA10_PEERS = {"f16", "bf16", "f32"}
 # Element type -> (storage dtype of its bits, width).
 BITS = {"i1": (np.uint8, 1), "i8": (np.uint8, 8), "i16": (np.uint16, 16),
         "i32": (np.uint32, 32), "i64": (np.uint64, 64),
+        "ui8": (np.uint8, 8), "ui16": (np.uint16, 16), "ui32": (np.uint32, 32),
+        "ui64": (np.uint64, 64),
         "f16": (np.uint16, 16), "bf16": (np.uint16, 16),
         "f32": (np.uint32, 32), "f64": (np.uint64, 64),
         "f8E4M3FN": (np.uint8, 8), "f8E5M2": (np.uint8, 8)}
@@ -117,6 +120,14 @@ def inputs_for(et, rng):
         return np.arange(256, dtype=np.uint8)
     if et == "i1":
         return np.array([0, 1], np.uint8)
+    if et.startswith("ui"):
+        w = BITS[et][1]
+        top = (1 << w) - 1
+        v = list(range(0, min(top, 1400) + 1))
+        v += [top, top - 1, 57344, 61439, 61440, 65535, 1 << 20, (1 << 24) + 1,
+              1 << 31, (1 << 32) - 1, 1 << 63, (1 << 64) - 1]
+        v += [int(t) for t in rng.integers(0, top, 64, dtype=np.uint64, endpoint=True)]
+        return np.array(sorted({t for t in v if t <= top}), np.uint64).astype(BITS[et][0])
     if et.startswith("i"):
         w = BITS[et][1]
         lo, hi = -(1 << (w - 1)), (1 << (w - 1)) - 1
@@ -151,7 +162,7 @@ def literal(et, bits):
     """An MLIR literal of et for a bit pattern."""
     if et == "i1":
         return "true" if bits else "false"
-    if et.startswith("i"):
+    if et.lstrip("u").startswith("i"):  # signed and unsigned alike
         w = BITS[et][1]
         v = int(bits)
         return str(v - (1 << w) if v >> (w - 1) else v)
@@ -197,7 +208,8 @@ def fold_module(cases, text, tag):
         for j, b in enumerate(xs):
             def ren(v, j=j):  # %2 -> %s7_2: one name per input
                 return f"%s{j}_" + ("in" if v == arg else v[1:])
-            typ = "" if fr == "i1" else " : " + fr
+            # An unsigned input's body takes its signless view.
+            typ = "" if fr == "i1" else " : " + (int_type(fr) if fr.startswith("ui") else fr)
             lines.append(f"{ren(arg)} = arith.constant {literal(fr, b)}{typ}")
             for ln in body:
                 lines.append(re.sub(r"%[\w$.\-]+", lambda k: ren(k.group(0)), ln))
@@ -372,7 +384,9 @@ def main():
             # bcast run: 8-bit floats as uint8 files, bfloat16 as '|V2'.
             store = xs if fr not in ("bf16",) else xs.view(np.dtype("V2"))
             if fr not in FP8 and fr != "bf16" and fr != "i1":
-                store = xs.view({"i8": np.int8, "i16": np.int16, "i32": np.int32,
+                store = xs.view({"ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32,
+                                 "ui64": np.uint64,
+                                 "i8": np.int8, "i16": np.int16, "i32": np.int32,
                                  "i64": np.int64, "f16": np.float16,
                                  "f32": np.float32, "f64": np.float64}[fr])
             if fr == "i1":

@@ -103,7 +103,7 @@ TEST(fp8_cast_tables) {
   const uint32_t peers = BCAST_TYPE_BIT(FLOAT16) | BCAST_TYPE_BIT(BFLOAT16) |
                          BCAST_TYPE_BIT(FLOAT32);
   const uint32_t mlir = BCAST_TYPES_BOOL | BCAST_TYPES_SINT |
-                        BCAST_TYPES_FLOAT;
+                        BCAST_TYPES_UINT | BCAST_TYPES_FLOAT;
   for (int k = 0; k < 2; k++) {
     const bcast_dtype d = formats[k].dtype;
     CHECK_INT(bcast_op_cast_targets_in(d, BCAST_PROFILE_TOSA,
