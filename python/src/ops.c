@@ -80,6 +80,15 @@ int pb_scalar_tensor(PyObject *obj, const bcast_scalar *scalar, int kind,
     return -1;
   }
   bcast_diag diag;
+  /* An int into an integer type must be one of its values (NEP 50), as
+   * the typing checks it: a plan's later scalar is only checked here. */
+  const bcast_dtype_kind kd = bcast_dtype_kind_of(dt);
+  bcast_dtype fits;
+  if (is_int && (kd == BCAST_KIND_SIGNED || kd == BCAST_KIND_UNSIGNED) &&
+      bcast_scalar_weak_dtype(&s, 1, &dt, &fits, &diag) != BCAST_OK) {
+    PyErr_SetString(PyExc_OverflowError, diag.message);
+    return -1;
+  }
   const bcast_status st = bcast_scalar_tensor(&s, dt, out, &diag);
   if (st != BCAST_OK) return pb_raise(st, &diag), -1;
   return 0;

@@ -37,6 +37,11 @@ typedef struct plan_object {
    * promotion): cast[k] converts input k into scratch[k] before each run,
    * under lock (the scratch buffers are the plan's, one call at a time). */
   int converts;
+  /* An input planned from a Python int, float or bool: the object and
+   * its value as the plan reads it, which the fast path passes when a
+   * call gives an equal scalar of the same type (x + 2 slab by slab). */
+  PyObject *scalar_obj[PB_MAX_INPUTS];
+  bcast_tensor scalar_t[PB_MAX_INPUTS];
   int numpy_errors; /* numpy profile: errors handled as np.geterr() says */
   bcast_ew_plan *cast[PB_MAX_INPUTS];
   bcast_tensor scratch[PB_MAX_INPUTS];
@@ -53,6 +58,8 @@ static void plan_dealloc(PyObject *self) {
   for (int k = 0; k < PB_MAX_INPUTS; k++) {
     bcast_ew_plan_destroy(p->cast[k]);
     bcast_tensor_release(&p->scratch[k]);
+    bcast_tensor_release(&p->scalar_t[k]);
+    Py_XDECREF(p->scalar_obj[k]);
   }
   if (p->lock) PyThread_free_lock(p->lock);
   Py_XDECREF(p->info);
@@ -143,6 +150,22 @@ static int slots_overlap(const plan_slot *a, const char *pa,
          pb + b->lo < pa + a->hi;
 }
 
+/* Whether a call's argument is the scalar an input was planned from: the
+ * same object, or one of its exact type with the same value (a float's
+ * bits: -0.0 is not 0.0, and a NaN goes the general way). */
+static int same_scalar(PyObject *planned, PyObject *arg) {
+  if (arg == planned) return 1;
+  if (Py_TYPE(arg) != Py_TYPE(planned)) return 0;
+  if (PyFloat_CheckExact(arg)) {
+    const double a = PyFloat_AS_DOUBLE(arg), b = PyFloat_AS_DOUBLE(planned);
+    return memcmp(&a, &b, sizeof a) == 0 && a == a;
+  }
+  if (!PyLong_CheckExact(arg)) return 0; /* bool: the same object above */
+  const int eq = PyObject_RichCompareBool(arg, planned, Py_EQ);
+  if (eq < 0) PyErr_Clear();
+  return eq == 1;
+}
+
 /* The plan run on arrays laid out exactly as planned, without wrapping
  * them: returns the result, or NULL without an exception set when the
  * general path must decide (other layouts, scalars, overlaps, errors). */
@@ -150,6 +173,11 @@ static PyObject *plan_fast(plan_object *p, PyObject *const *args,
                            PyObject *out_obj) {
   const void *data[PB_MAX_INPUTS];
   for (int k = 0; k < p->arity; k++) {
+    if (p->scalar_obj[k]) {
+      if (!same_scalar(p->scalar_obj[k], args[k])) return NULL;
+      data[k] = p->scalar_t[k].data;
+      continue;
+    }
     if (!slot_matches(&p->slot[k], args[k])) return NULL;
     data[k] = PyArray_DATA((PyArrayObject *)args[k]);
   }
@@ -163,7 +191,8 @@ static PyObject *plan_fast(plan_object *p, PyObject *const *args,
     const char *od = PyArray_DATA(out);
     /* A converted input is read whole before out is written. */
     for (int k = 0; k < p->arity; k++)
-      if (!p->cast[k] && slots_overlap(os, od, &p->slot[k], data[k]) &&
+      if (!p->cast[k] && !p->scalar_obj[k] &&
+          slots_overlap(os, od, &p->slot[k], data[k]) &&
           !(p->same_as_out[k] && data[k] == od))
         return NULL;
     Py_INCREF(out);
@@ -450,8 +479,10 @@ static void plan_fast_setup(plan_object *p, const pb_op_call *c) {
   p->fast = slot_set(os, out, p->out_type);
   for (int k = 0; k < p->arity; k++) {
     const PyArrayObject *a = c->arrays[k].array;
-    p->fast &= slot_set(&p->slot[k], &c->inputs[k],
-                        a ? PyArray_DESCR((PyArrayObject *)a)->type_num : -1);
+    const int planned =
+        slot_set(&p->slot[k], &c->inputs[k],
+                 a ? PyArray_DESCR((PyArrayObject *)a)->type_num : -1);
+    p->fast &= planned || p->scalar_obj[k] != NULL;
     p->same_as_out[k] =
         p->fast &&
         same_layout(os, p->slot[k].ndim, p->slot[k].dims, p->slot[k].strides);
@@ -508,6 +539,8 @@ PyObject *pb_plan(PyObject *self, PyObject *args, PyObject *kwargs) {
   for (int k = 0; k < PB_MAX_INPUTS; k++) {
     p->cast[k] = NULL;
     memset(&p->scratch[k], 0, sizeof p->scratch[k]);
+    p->scalar_obj[k] = NULL;
+    memset(&p->scalar_t[k], 0, sizeof p->scalar_t[k]);
   }
   bcast_diag diag;
   bcast_tensor in[PB_MAX_INPUTS];
@@ -515,9 +548,25 @@ PyObject *pb_plan(PyObject *self, PyObject *args, PyObject *kwargs) {
   if (st == BCAST_OK)
     st = bcast_ew_plan_create(&p->plan, op, &c.attrs, (size_t)c.arity, in,
                               has_out ? &out.tensor : NULL, &c.options, &diag);
-  for (int k = 0; k < c.arity; k++)
-    if (c.owned[k] && in[k].data != c.inputs[k].data)
-      bcast_tensor_release(&in[k]);
+  /* A scalar input's tensor as the plan reads it is kept for the fast
+   * path (the converted one, or the call's own, taken over). */
+  for (int k = 0; k < c.arity; k++) {
+    if (!c.owned[k]) continue;
+    PyObject *obj = PyTuple_GET_ITEM(args, 1 + k);
+    const int keep = st == BCAST_OK && (PyLong_CheckExact(obj) ||
+                                        PyFloat_CheckExact(obj) ||
+                                        PyBool_Check(obj));
+    if (in[k].data != c.inputs[k].data) {
+      if (keep)
+        p->scalar_t[k] = in[k];
+      else
+        bcast_tensor_release(&in[k]);
+    } else if (keep) {
+      p->scalar_t[k] = c.inputs[k];
+      c.owned[k] = 0;
+    }
+    if (keep) p->scalar_obj[k] = Py_NewRef(obj);
+  }
   pb_array_release(&out);
   if (st == BCAST_OK && p->converts && !(p->lock = PyThread_allocate_lock())) {
     PyErr_NoMemory();

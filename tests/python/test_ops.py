@@ -464,10 +464,28 @@ def test_plan_fast_path(nrng):
     i = np.arange(6, dtype="l")
     ql = bcast.plan("mul", i, i)
     check("int64 other spelling", ql(i.astype("q"), i.astype("q")), i * i, False)
-    # A plan made from a scalar still runs (not on the fast path).
+    # A plan made from a Python scalar takes the fast path for an equal
+    # scalar of the same type; any other goes the general way.
     s = bcast.plan("add", a, 2.0)
-    assert not s._fast
-    check("scalar plan", s(a, 3.0), a + np.float32(3.0), False)
+    assert s._fast
+    check("scalar plan", s(a, 2.0), a + np.float32(2.0), False)
+    check("scalar plan, another value", s(a, 3.0), a + np.float32(3.0), False)
+    z = bcast.plan("multiply", a, 0.0)
+    check("-0.0 is not 0.0", z(a, -0.0), a * np.float32(-0.0), False)
+    assert np.array_equal(np.signbit(z(a, -0.0)), np.signbit(a * np.float32(-0.0)))
+    n = bcast.plan("add", a, math.nan)
+    check("NaN", n(a, math.nan), a + np.float32(math.nan), False)
+    i8 = np.arange(-3, 3, dtype=np.int8)
+    ip = bcast.plan("add", i8, 2)
+    assert ip._fast
+    for v in (2, 3, True, 2**6):
+        check(f"int8 + {v!r}", ip(i8, v), np.add(i8, v), False)
+    with pytest.raises(OverflowError):
+        ip(i8, 300)
+    huge = bcast.plan("add", a.astype(np.float64), 2**70)
+    a64 = a.astype(np.float64)
+    check("2**70", huge(a64, 2**70), a64 + float(2**70), False)
+    check("2**71", huge(a64, 2**71), a64 + float(2**71), False)
     # Every dtype's new output has NumPy's dtype.
     for dtype in ALL:
         v = values(dtype, (3, 4), nrng)
