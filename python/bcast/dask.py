@@ -32,11 +32,13 @@ Arrays of unknown chunk sizes (nan) work there; elsewhere they raise
 Dask's advice (compute_chunk_sizes()).
 """
 
+import collections
 import functools
 import inspect
 import itertools
 import math
 import operator
+import threading
 
 import numpy as np
 import dask.array as da
@@ -227,7 +229,7 @@ def _run(spec, lo, hi, *feeds):
         (oshape, dims), = spec["operands"]
         v = _operand_view(oshape, dims, feeds[0], spec["out_shape"], lo, hi)
         return _core.broadcast_in_dim(v, shape, list(dims), any_order=True)
-    out = np.empty(shape, dtype=spec["dtype"])
+    out = _out_block(shape, spec["dtype"])
     if out.size == 0:
         return out
     cuts = _piece_cuts(spec, lo, hi, feeds)
@@ -329,19 +331,81 @@ def _slab_of(block, cut, out_rank):
                        else slice(None) for i, n in enumerate(block.shape))]
 
 
-def _run_planned(plans, key, op, kwargs, vals, dest):
-    """bcast.<op>(*vals) into the slab dest through plans[key], the plan
-    made for the first slab (a plan converts operands into its own scratch
-    buffer, made once, and skips the checks on arrays laid out as it was
-    made for); a slab of another shape (the last, shorter one) runs alone."""
-    entry = plans.get(key)
-    if entry is None:
-        entry = plans[key] = (dest.shape,
-                              _core.plan(op, *vals, out=dest, **kwargs))
-    if entry[0] == dest.shape:
-        entry[1](*vals, out=dest)
-    else:
-        getattr(_core, op)(*vals, out=dest, **kwargs)
+class _Kept(threading.local):
+    """What a worker thread keeps from task to task: plans (bcast.plan)
+    by op and operand layout, and scratch arrays by use, shape and type.
+    A Dask worker returns freed memory to the system at once
+    (MALLOC_TRIM_THRESHOLD_=65536), so a plan's conversion buffer or a
+    scratch slab made afresh in every task is faulted in again in every
+    task; kept, they stay in cache.  Each holds at most _KEPT entries,
+    the least recently used going first."""
+
+    def __init__(self):
+        self.plans = collections.OrderedDict()
+        self.arrays = collections.OrderedDict()
+
+    @staticmethod
+    def _take(table, key, make):
+        got = table.get(key)
+        if got is None:
+            got = table[key] = make()
+            while len(table) > _KEPT:
+                table.popitem(last=False)
+        else:
+            table.move_to_end(key)
+        return got
+
+    def plan(self, op, kwargs, vals, dest):
+        key = (op, tuple(sorted((k, repr(v)) for k, v in kwargs.items())),
+               tuple(_layout(v) for v in vals), _layout(dest))
+        return self._take(self.plans, key,
+                          lambda: _core.plan(op, *vals, out=dest, **kwargs))
+
+    def array(self, use, shape, dtype):
+        return self._take(self.arrays, (use, shape, np.dtype(dtype)),
+                          lambda: np.empty(shape, dtype))
+
+
+_KEPT = 32
+_kept = _Kept()
+
+
+def _layout(v):
+    """What a plan is made for, of an operand: an array's type, shape and
+    strides; a Python scalar's type and value (weak typing)."""
+    if isinstance(v, np.ndarray):
+        return (v.dtype.str, v.shape, v.strides)
+    return (type(v).__name__, repr(v))
+
+
+def _run_planned(plans, use, op, kwargs, vals, dest):
+    """bcast.<op>(*vals) into the slab dest through plans[use, dest.shape]:
+    this thread's plan for their layout, looked up on a task's first slab
+    of each shape (a plan converts operands into its own scratch buffer,
+    made once, and skips the checks on arrays laid out as it was made
+    for)."""
+    plan = plans.get((use, dest.shape))
+    if plan is None:
+        plan = plans[use, dest.shape] = _kept.plan(op, kwargs, vals, dest)
+    plan(*vals, out=dest)
+
+
+_HUGE = 2 << 20  # bytes of a transparent huge page (x86-64)
+
+
+def _out_block(shape, dtype):
+    """An output block: np.empty, except that a block of 4 MiB or more
+    starts on a huge-page boundary (NumPy advises huge pages from the
+    first boundary in its buffer on; its own pointer lies just past a
+    page, so the first and last 2 MiB of every block would fault in as
+    4 KiB pages, about 500 faults a block)."""
+    dtype = np.dtype(dtype)
+    nbytes = math.prod(shape) * dtype.itemsize
+    if nbytes < 2 * _HUGE:
+        return np.empty(shape, dtype)
+    raw = np.empty(nbytes + _HUGE, np.uint8)
+    skip = -raw.ctypes.data % _HUGE
+    return raw[skip:skip + nbytes].view(dtype).reshape(shape)
 
 
 def _block_op(op, kwargs, dtype, *blocks):
@@ -353,21 +417,21 @@ def _block_op(op, kwargs, dtype, *blocks):
     refuse a block the whole array's check let through.  Operands of
     different types run slab by slab."""
     arrays = [b for b in blocks if isinstance(b, np.ndarray)]
-    out = np.empty(np.broadcast_shapes(*[b.shape for b in arrays])
-                   if arrays else (), dtype)
+    out = _out_block(np.broadcast_shapes(*[b.shape for b in arrays])
+                     if arrays else (), dtype)
     if out.size == 0:
         return out
     odd = [k for k, b in enumerate(blocks) if _misaligned(b)]
     if out.size <= _SLAB_ELEMS or (len({b.dtype for b in arrays}) < 2
                                    and not odd):
         return getattr(_core, op)(*blocks, out=out, **kwargs)
-    plans, scratch = {}, {}
     same = len({b.dtype for b in arrays}) < 2
+    plans = {}
     for cut in _slabs(out.shape, _REALIGN_SLAB_ELEMS if same else _SLAB_ELEMS):
         vals = [_slab_of(b, cut, out.ndim) for b in blocks]
         for k in odd:
-            vals[k] = _realigned(scratch, k, vals[k])
-        _run_planned(plans, op, op, kwargs, vals, out[cut])
+            vals[k] = _realigned(("operand", k), vals[k])
+        _run_planned(plans, 0, op, kwargs, vals, out[cut])
     return out
 
 
@@ -378,15 +442,14 @@ def _misaligned(block):
     return isinstance(block, np.ndarray) and not block.flags.aligned
 
 
-def _realigned(scratch, key, view):
-    """view copied into scratch[key], an aligned array made once per task
-    and reused slab by slab: bcast reads a misaligned array from an aligned
-    copy, and a whole block's copy would be faulted in on every task
-    (measured on Zen 4, a 16 MiB float32 block at an odd address in a Dask
-    worker: bcast.add 6.2 ms whole, NumPy 3.7)."""
-    buf = scratch.get(key)
-    if buf is None or buf.shape != view.shape:
-        buf = scratch[key] = np.empty(view.shape, view.dtype)
+def _realigned(use, view):
+    """view copied into this thread's aligned scratch array for use, made
+    once and reused slab by slab and task by task: bcast reads a
+    misaligned array from an aligned copy, and a whole block's copy would
+    be faulted in on every task (measured on Zen 4, a 16 MiB float32 block
+    at an odd address in a Dask worker: bcast.add 6.2 ms whole, NumPy
+    3.7)."""
+    buf = _kept.array(use, view.shape, view.dtype)
     np.copyto(buf, view)
     return buf
 
@@ -472,31 +535,32 @@ def _post_order(root):
 def _run_fused(root, keys, *blocks):
     """A Blockwise task of an expression: its output block.  One op runs
     on the whole block (_block_op); a chain runs slab by slab (_slabs), every
-    op of it on one slab while that stays in cache, each op through a plan
-    made on the first slab, into a scratch slab of its own or, where one
-    op alone reads an intermediate of its type, into that (in place)."""
+    op of it on one slab while that stays in cache, each op through this
+    thread's plan for its layout, into a scratch slab of its own (kept
+    from task to task) or, where one op alone reads an intermediate of its
+    type, into that (in place)."""
     blocks = dict(zip(keys, blocks))
     if root.nodes == 1:
         return _block_op(root.op, root.kwargs, root.dtype,
                          *[blocks[v] if kind == "leaf" else v
                            for kind, v in root.args])
     shapes = [b.shape for b in blocks.values()]
-    out = np.empty(np.broadcast_shapes(*shapes) if shapes else (),
-                   root.dtype)
+    out = _out_block(np.broadcast_shapes(*shapes) if shapes else (),
+                     root.dtype)
     if out.size == 0:
         return out
     order, uses = _post_order(root), _uses(root)
-    scratch, plans = {}, {}
+    plans = {}
     cuts = [()] if out.size <= _SLAB_ELEMS else _slabs(out.shape)
     for cut in cuts:
         target = out[cut] if cut else out
         done = {}
-        for e in order:
+        for i, e in enumerate(order):
             vals, own = [], []
-            for kind, v in e.args:
+            for j, (kind, v) in enumerate(e.args):
                 if kind == "leaf":
                     slab = _slab_of(blocks[v], cut, out.ndim)
-                    vals.append(_realigned(scratch, ("leaf", v), slab)
+                    vals.append(_realigned(("leaf", i, j), slab)
                                 if _misaligned(slab) else slab)
                 elif kind == "scalar":
                     vals.append(v)
@@ -508,10 +572,8 @@ def _run_fused(root, keys, *blocks):
                 (b for b in own if b.dtype == e.dtype
                  and b.shape == target.shape), None)
             if dest is None:
-                dest = scratch.get(id(e))
-                if dest is None or dest.shape != target.shape:
-                    dest = scratch[id(e)] = np.empty(target.shape, e.dtype)
-            _run_planned(plans, id(e), e.op, e.kwargs, vals, dest)
+                dest = _kept.array(("node", i), target.shape, e.dtype)
+            _run_planned(plans, i, e.op, e.kwargs, vals, dest)
             done[id(e)] = dest
     return out
 

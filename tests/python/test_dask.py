@@ -418,9 +418,9 @@ def test_misaligned_blocks_run_slab_by_slab(rng, nrng, monkeypatch):
     calls = []
     realigned = bd._realigned
 
-    def spy(scratch, key, view):
+    def spy(use, view):
         calls.append(view.shape)
-        return realigned(scratch, key, view)
+        return realigned(use, view)
 
     monkeypatch.setattr(bd, "_realigned", spy)
     for slab in (int(rng.choice([1, 2, 5, 7, 16])), 1 << 16):
@@ -455,7 +455,9 @@ def test_bcasts_own_fusion_takes_chains_in(client, rng, nrng, monkeypatch):
     z = bd.add(t, 2)
     assert set(z.dask.layers) == {z.name, x.name, y.name}
     # Each op of a block runs through a plan; in max(x * y + 2, 0) the
-    # add overwrites the product, read by it alone.
+    # add overwrites the product, read by it alone.  A thread keeps its
+    # plans from task to task (every block here has one shape), at most
+    # _KEPT of them.
     plans = []
     plan = bd._core.plan
 
@@ -464,11 +466,18 @@ def test_bcasts_own_fusion_takes_chains_in(client, rng, nrng, monkeypatch):
         return plan(op, *args, out=out, **kwargs)
 
     monkeypatch.setattr(bd._core, "plan", spy)
+    monkeypatch.setattr(bd, "_kept", bd._Kept())
     m = bd.maximum(z, 0)
-    np.testing.assert_array_equal(m.compute(scheduler="sync"),
-                                  np.maximum(xn * yn + 2, 0))
-    assert plans == [("multiply", False), ("add", True),
-                     ("maximum", False)] * m.npartitions
+    assert m.npartitions > 1
+    for _ in range(2):
+        np.testing.assert_array_equal(m.compute(scheduler="sync"),
+                                      np.maximum(xn * yn + 2, 0))
+        assert plans == [("multiply", False), ("add", True), ("maximum", False)]
+    monkeypatch.setattr(bd, "_KEPT", 2)
+    np.testing.assert_array_equal(
+        bd.subtract(bd.multiply(x, y), 1).compute(scheduler="sync"), xn * yn - 1)
+    # the product's plan is the one kept above; subtract's is new
+    assert len(bd._kept.plans) == 2 and plans[3:] == [("subtract", False)]
     monkeypatch.undo()
     cases = [(z, xn * yn + 2), (t, xn * yn), (bd.add(t, t), 2 * (xn * yn)),
              (bd.multiply(bd.add(t, 1), bd.subtract(t, 1)),
@@ -496,3 +505,25 @@ def test_bcasts_own_fusion_takes_chains_in(client, rng, nrng, monkeypatch):
         second = bd.maximum(bd.multiply(first, first), -1.5)
         want = np.maximum(ref(*arrays) * ref(*arrays), np.float32(-1.5))
         np.testing.assert_array_equal(client.compute(second).result(), want)
+
+
+def test_large_output_blocks_start_on_a_huge_page():
+    """Output blocks of 4 MiB and more start on a 2 MiB boundary (NumPy
+    advises huge pages from the first boundary in its buffer on, so the
+    whole block faults in as huge pages); smaller ones are np.empty.
+    Either is a C-contiguous, writeable, aligned array of the shape and
+    type asked for, and what a task returns."""
+    for shape, dtype in (((1024, 4096), np.float32), ((3, 5, 7), np.int16),
+                         ((1024, 1024), np.float32), ((4097, 513), np.float64),
+                         ((), np.float32), ((0, 9), np.float64)):
+        b = bd._out_block(shape, dtype)
+        assert b.shape == shape and b.dtype == np.dtype(dtype)
+        assert b.flags.c_contiguous and b.flags.writeable and b.flags.aligned
+        if b.nbytes >= 4 << 20:
+            assert b.ctypes.data % (2 << 20) == 0
+        b[...] = 1  # every byte of it is the caller's
+        assert (b == 1).all()
+    x = da.from_array(np.ones((2048, 1024), np.float32), chunks=(1024, 1024))
+    block = bd.add(x, 1).blocks[0].compute(scheduler="sync")
+    assert block.ctypes.data % (2 << 20) == 0
+    np.testing.assert_array_equal(block, 2)
