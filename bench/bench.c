@@ -268,15 +268,19 @@ static void print_tuning(void) {
   bcast_tuning_get(&t, &warning);
   if (warning.status != BCAST_OK) printf("warning: %s\n", warning.message);
   if (strcmp(t.nt_store_source, "cache sizes") == 0 ||
+      strcmp(t.nt_fill_source, "cache sizes") == 0 ||
       strcmp(t.parallel_source, "cache sizes") == 0) {
     bcast_tuning_measure(&t, 0, NULL);
     bcast_tuning_get(&t, NULL);
   }
   printf("machine: %s\n", t.machine);
-  const int64_t sizes[2] = {t.nt_store_min_bytes, t.parallel_min_bytes};
-  const char *const names[2] = {"non-temporal stores from", "threads from"};
-  const char *const sources[2] = {t.nt_store_source, t.parallel_source};
-  for (int k = 0; k < 2; k++) {
+  const int64_t sizes[3] = {t.nt_store_min_bytes, t.nt_fill_min_bytes,
+                            t.parallel_min_bytes};
+  const char *const names[3] = {"non-temporal stores from",
+                                "non-temporal fills from", "threads from"};
+  const char *const sources[3] = {t.nt_store_source, t.nt_fill_source,
+                                  t.parallel_source};
+  for (int k = 0; k < 3; k++) {
     if (sizes[k] == BCAST_TUNING_NEVER)
       printf("%s: never (%s)\n", names[k], sources[k]);
     else

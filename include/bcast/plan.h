@@ -123,19 +123,23 @@ BCAST_API bcast_status bcast_copy_run(const bcast_plan *plan,
                                       bcast_copy_stores stores, int threads,
                                       bcast_diag *diag);
 
-/* Tuning: the two output sizes the engine decides by, chosen per machine.
+/* Tuning: the output sizes the engine decides by, chosen per machine.
  *
  * nt_store_min_bytes: outputs at least this large are written with
  * non-temporal stores (element-wise plans, BCAST_COPY_NT_STORE_LARGE);
- * parallel_min_bytes: smaller outputs run on one thread.  Each comes from
- * the first of: the environment (BCAST_NT_STORE_MIN_BYTES,
- * BCAST_PARALLEL_MIN_BYTES); the cache file of a calibration made on this
- * machine (bcast tune); a calibration the library makes itself, once per
- * process, when it first runs an output of at least
- * BCAST_TUNING_LAZY_MIN_BYTES (a few tens of milliseconds and two buffers
- * of up to 16 MiB, written nowhere; not inside bcast/save.h's
+ * nt_fill_min_bytes: the same for fills, outputs written from inputs at
+ * most an eighth their size (an outer sum, a broadcast copy), where a
+ * machine may favour ordinary stores far longer (on a Zen 4 EPYC, past
+ * twice its L3); parallel_min_bytes: smaller outputs run on one thread.
+ * Each comes from the first of: the environment (BCAST_NT_STORE_MIN_BYTES,
+ * which fills follow too, BCAST_NT_FILL_MIN_BYTES, BCAST_PARALLEL_MIN_BYTES);
+ * the cache file of a calibration made on this machine (bcast tune); a
+ * calibration the library makes itself, once per process, when it first
+ * runs an output of at least BCAST_TUNING_LAZY_MIN_BYTES (a few tens of
+ * milliseconds, two buffers of up to 16 MiB and one of twice the
+ * last-level cache, written nowhere; not inside bcast/save.h's
  * memory-bounded calls; plans built before it keep their choice); the
- * machine's cache sizes.
+ * machine's cache sizes (fills: as other outputs).
  * BCAST_TUNE=off skips the cache file and the calibration; BCAST_TUNE_FILE
  * names the cache file.  docs/thresholds.md has the details. */
 #define BCAST_TUNING_LAZY_MIN_BYTES ((int64_t)16 << 20)
@@ -143,9 +147,10 @@ BCAST_API bcast_status bcast_copy_run(const bcast_plan *plan,
 #define BCAST_TUNING_NEVER INT64_MAX
 #define BCAST_TUNING_POINTS_MAX 10
 
-/* One measured size: the best time of a copy of `bytes` bytes the default
- * way (ns[0]: ordinary stores, or one thread) and the alternative way
- * (ns[1]: non-temporal stores, or every thread), in nanoseconds. */
+/* One measured size: the best time of a copy (or, for fills, a fill) of
+ * `bytes` bytes the default way (ns[0]: ordinary stores, or one thread)
+ * and the alternative way (ns[1]: non-temporal stores, or every thread),
+ * in nanoseconds. */
 typedef struct bcast_tuning_point {
   int64_t bytes;
   double ns[2];
@@ -165,6 +170,13 @@ typedef struct bcast_tuning {
   bcast_tuning_point store[BCAST_TUNING_POINTS_MAX];
   bcast_tuning_point threads[BCAST_TUNING_POINTS_MAX];
   double measure_ms; /* how long the calibration took; 0 if none ran */
+  /* Fills (see above), on every thread: their threshold, its source and
+   * the measurement behind it (an older cache file has none: fills then
+   * take its nt_store_min_bytes). */
+  int64_t nt_fill_min_bytes;
+  const char *nt_fill_source;
+  int n_fill;
+  bcast_tuning_point fill[BCAST_TUNING_POINTS_MAX];
 } bcast_tuning;
 
 /* The thresholds this process uses now, reading the cache file on the

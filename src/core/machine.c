@@ -87,16 +87,22 @@ void bcast__machine_derive(bcast__machine *m, int64_t l2_bytes,
   /* The overrides: the non-temporal threshold under its name, else under
    * its older name (scripts written before the rename set that one). */
   int64_t v;
-  m->nt_store_from_env = m->parallel_from_env = 0;
+  m->nt_store_from_env = m->parallel_from_env = m->nt_fill_from_env = 0;
+  m->nt_fill_min_bytes = m->nt_store_min_bytes;
   if (!env) return;
   if (bcast__machine_parse_bytes(env->nt_store_min, &v) == 0 ||
       bcast__machine_parse_bytes(env->nt_store_min_old, &v) == 0) {
-    m->nt_store_min_bytes = v;
-    m->nt_store_from_env = 1;
+    m->nt_store_min_bytes = m->nt_fill_min_bytes = v;
+    m->nt_store_from_env = m->nt_fill_from_env = 1;
   }
   if (bcast__machine_parse_bytes(env->parallel_min, &v) == 0) {
     m->parallel_min_bytes = v;
     m->parallel_from_env = 1;
+  }
+  /* Fills follow the non-temporal threshold unless set apart. */
+  if (bcast__machine_parse_bytes(env->nt_fill_min, &v) == 0) {
+    m->nt_fill_min_bytes = v;
+    m->nt_fill_from_env = 1;
   }
 }
 
@@ -110,6 +116,7 @@ void bcast__machine_env_read(bcast__machine_env *env) {
   env->nt_store_min = getenv("BCAST_NT_STORE_MIN_BYTES");
   env->nt_store_min_old = getenv("BCAST_STREAM_MIN_BYTES");
   env->parallel_min = getenv("BCAST_PARALLEL_MIN_BYTES");
+  env->nt_fill_min = getenv("BCAST_NT_FILL_MIN_BYTES");
 }
 
 /* The size of the unified or data cache of the given level from

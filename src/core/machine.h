@@ -11,6 +11,10 @@
  *                             with non-temporal stores (the older name
  *                             BCAST_STREAM_MIN_BYTES is read when the new
  *                             one is unset or invalid);
+ *   BCAST_NT_FILL_MIN_BYTES   the same for outputs written from much
+ *                             smaller inputs (fills: an outer sum, a
+ *                             broadcast copy); unset, fills follow
+ *                             BCAST_NT_STORE_MIN_BYTES;
  *   BCAST_PARALLEL_MIN_BYTES  smaller outputs run on one thread.
  * Each is a byte count, decimal, optionally followed by K, M or G (powers
  * of 1024); anything else (empty, negative, junk after the number, an
@@ -27,8 +31,10 @@ typedef struct bcast__machine {
   int64_t llc_bytes;          /* as reported (may be a whole socket's) */
   int64_t nt_store_min_bytes; /* non-temporal stores from this output size */
   int64_t parallel_min_bytes; /* threads from this output size */
+  int64_t nt_fill_min_bytes;  /* fills: non-temporal stores from here */
   int nt_store_from_env;      /* the values above came from the */
   int parallel_from_env;      /* environment, not the cache sizes */
+  int nt_fill_from_env;
   int64_t cpus;               /* online CPUs; 0 when unknown */
   char cpu_model[160];        /* CPUID's brand string and family/model */
 } bcast__machine;
@@ -42,6 +48,7 @@ typedef struct bcast__machine_env {
   const char *nt_store_min;     /* BCAST_NT_STORE_MIN_BYTES */
   const char *nt_store_min_old; /* BCAST_STREAM_MIN_BYTES, its older name */
   const char *parallel_min;     /* BCAST_PARALLEL_MIN_BYTES */
+  const char *nt_fill_min;      /* BCAST_NT_FILL_MIN_BYTES */
 } bcast__machine_env;
 
 /* Reads those variables from the process's environment. */

@@ -106,6 +106,25 @@ static inline void store_copy(char *dst, const char *src, int64_t bytes,
 #endif
 }
 
+int64_t bcast__nt_min_bytes_for(const bcast_plan *plan, int threads) {
+  if (threads == 1 || bcast__machine_get()->cpus == 1)
+    return bcast__tuned_nt_store_min();
+  int64_t out = plan->elem_bytes[0], in = 0;
+  for (int32_t d = 0; d < plan->ndim; d++)
+    if (__builtin_mul_overflow(out, plan->extent[d], &out)) out = INT64_MAX;
+  for (int32_t k = 1; k < plan->n_operands; k++) {
+    int64_t held = plan->elem_bytes[k];
+    for (int32_t d = 0; d < plan->ndim; d++)
+      if (plan->stride_bytes[k][d] != 0 &&
+          __builtin_mul_overflow(held, plan->extent[d], &held))
+        held = INT64_MAX;
+    in = held > INT64_MAX - in ? INT64_MAX : in + held;
+  }
+  return in <= out / 8 && out >= bcast__tuned_parallel_min()
+             ? bcast__tuned_nt_fill_min()
+             : bcast__tuned_nt_store_min();
+}
+
 void bcast__nt_store_copy(char *dst, const char *src, int64_t bytes) {
   store_copy(dst, src, bytes, 1);
 }

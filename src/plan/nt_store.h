@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bcast/plan.h"
 #include "core/machine.h"
 #include "plan/tune.h"
 
@@ -36,6 +37,20 @@
 static inline int64_t bcast__nt_store_min_bytes(void) {
   return bcast__tuned_nt_store_min();
 }
+
+/* The size from which a copy plan's output takes non-temporal stores
+ * (copy.c): a fill's threshold (bcast_tuning's nt_fill_min_bytes, which
+ * the calibration measures with these kernels' own pattern stores on
+ * every thread) when the copy runs on several threads (threads != 1 on a
+ * machine of several CPUs, the output at least the parallel threshold)
+ * and its source holds at most an eighth of the output's bytes (a
+ * broadcast copy: the output is written from next to nothing); else
+ * bcast__nt_store_min_bytes().  Element-wise plans keep the latter: their
+ * fills are computed, and the pattern fill does not foretell them (on Zen
+ * 4 with two threads, where it measured the two kinds of store even at
+ * 128 MiB, a 4-D broadcast sum of 128 MiB ran at 99% of the STREAM limit
+ * with non-temporal stores, 91% with ordinary ones). */
+int64_t bcast__nt_min_bytes_for(const bcast_plan *plan, int threads);
 
 /* Copies bytes from src (any alignment) to dst (any alignment) with
  * non-temporal stores for the whole 64-byte lines of dst and ordinary ones for

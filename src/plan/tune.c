@@ -56,12 +56,30 @@ static const char TUNE_SOURCE_DERIVED[] = "cache sizes";
 /* A cache file is a few hundred bytes; anything past this is not one. */
 #define TUNE_FILE_MAX 4096
 
-/* The two kinds of points, by their line's keyword. */
-static const char *const tune_point_names[2] = {"store", "threads"};
+/* The three kinds of points, by their line's keyword. */
+#define TUNE_KINDS 3
+static const char *const tune_point_names[TUNE_KINDS] = {"store", "threads",
+                                                         "fill"};
 
 static bcast_tuning_point *tune_points(bcast_tuning *t, int kind, int **n) {
-  *n = kind == 0 ? &t->n_store : &t->n_threads;
-  return kind == 0 ? t->store : t->threads;
+  *n = kind == 0 ? &t->n_store : kind == 1 ? &t->n_threads : &t->n_fill;
+  return kind == 0 ? t->store : kind == 1 ? t->threads : t->fill;
+}
+
+/* The three thresholds, by their line's keyword: the cache file's order,
+ * the fill threshold last (a file written before it was measured has
+ * none, and its fills take nt_store_min_bytes). */
+#define TUNE_THRESHOLDS 3
+static const char *const tune_threshold_names[TUNE_THRESHOLDS] = {
+    "nt_store_min_bytes", "parallel_min_bytes", "nt_fill_min_bytes"};
+
+static int64_t *tune_threshold(bcast_tuning *t, int k, const char ***source) {
+  *source = k == 0 ? &t->nt_store_source
+            : k == 1 ? &t->parallel_source
+                     : &t->nt_fill_source;
+  return k == 0 ? &t->nt_store_min_bytes
+         : k == 1 ? &t->parallel_min_bytes
+                  : &t->nt_fill_min_bytes;
 }
 
 static void tune_format_bytes(char *buf, size_t cap, int64_t bytes) {
@@ -72,17 +90,20 @@ static void tune_format_bytes(char *buf, size_t cap, int64_t bytes) {
 }
 
 size_t bcast__tune_format(const bcast_tuning *t, char *buf, size_t cap) {
-  char nt[24], par[24];
-  tune_format_bytes(nt, sizeof nt, t->nt_store_min_bytes);
-  tune_format_bytes(par, sizeof par, t->parallel_min_bytes);
   size_t len = 0;
   if (cap > 0) buf[0] = '\0';
   bcast__append(buf, cap, &len,
                 "# bcast's calibration of this machine (bcast tune); "
-                "remove it to measure again\n" TUNE_MAGIC "\nmachine %s\n"
-                "nt_store_min_bytes %s\nparallel_min_bytes %s\n",
-                t->machine, nt, par);
-  for (int kind = 0; kind < 2; kind++) {
+                "remove it to measure again\n" TUNE_MAGIC "\nmachine %s\n",
+                t->machine);
+  for (int k = 0; k < TUNE_THRESHOLDS; k++) {
+    const char **source;
+    char bytes[24];
+    tune_format_bytes(bytes, sizeof bytes,
+                      *tune_threshold((bcast_tuning *)t, k, &source));
+    bcast__append(buf, cap, &len, "%s %s\n", tune_threshold_names[k], bytes);
+  }
+  for (int kind = 0; kind < TUNE_KINDS; kind++) {
     int *n;
     const bcast_tuning_point *p = tune_points((bcast_tuning *)t, kind, &n);
     for (int i = 0; i < *n; i++)
@@ -118,8 +139,8 @@ static int tune_parse_point(const char *text, bcast_tuning_point *p) {
 }
 
 /* One line of the file (NUL-terminated, without its newline) into t and
- * the seen flags (bit 0 magic, 1 machine, 2 and 3 the thresholds): NULL,
- * or what is wrong with it. */
+ * the seen flags (bit 0 magic, 1 machine, 2.. the thresholds): NULL, or
+ * what is wrong with it. */
 static const char *tune_parse_line(char *line, const char *key,
                                    bcast_tuning *t, unsigned *seen,
                                    const char **file_key) {
@@ -138,17 +159,15 @@ static const char *tune_parse_line(char *line, const char *key,
     *seen |= 2u;
     return strcmp(value, key) == 0 ? NULL : "";
   }
-  static const char *const thresholds[2] = {"nt_store_min_bytes",
-                                            "parallel_min_bytes"};
-  for (int k = 0; k < 2; k++) {
-    if (strcmp(line, thresholds[k]) != 0) continue;
-    if (tune_parse_bytes(value, k == 0 ? &t->nt_store_min_bytes
-                                       : &t->parallel_min_bytes) != 0)
+  for (int k = 0; k < TUNE_THRESHOLDS; k++) {
+    if (strcmp(line, tune_threshold_names[k]) != 0) continue;
+    const char **source;
+    if (tune_parse_bytes(value, tune_threshold(t, k, &source)) != 0)
       return "a threshold that is no byte count";
     *seen |= 4u << k;
     return NULL;
   }
-  for (int kind = 0; kind < 2; kind++) {
+  for (int kind = 0; kind < TUNE_KINDS; kind++) {
     if (strcmp(line, tune_point_names[kind]) != 0) continue;
     int *n;
     bcast_tuning_point *p = tune_points(t, kind, &n);
@@ -174,7 +193,7 @@ bcast_status bcast__tune_parse(const char *text, size_t len, const char *key,
   memcpy(copy, text, len);
   copy[len] = '\0';
   bcast_tuning found = *t;
-  found.n_store = found.n_threads = 0;
+  found.n_store = found.n_threads = found.n_fill = 0;
   unsigned seen = 0;
   const char *file_key = NULL;
   int line_no = 0;
@@ -193,13 +212,15 @@ bcast_status bcast__tune_parse(const char *text, size_t len, const char *key,
                          "tuning cache %s ignored: line %d: %s", path,
                          line_no, wrong);
   }
-  if (seen != 15u)
+  if ((seen & 15u) != 15u)
     return bcast__fail(diag, BCAST_PARSE,
                        "tuning cache %s ignored: %s missing", path,
                        !(seen & 1u)   ? "the '" TUNE_MAGIC "' line"
                        : !(seen & 2u) ? "the machine line"
                                       : "a threshold line");
-  found.nt_store_source = found.parallel_source = TUNE_SOURCE_FILE;
+  if (!(seen & 16u)) found.nt_fill_min_bytes = found.nt_store_min_bytes;
+  found.nt_store_source = found.parallel_source = found.nt_fill_source =
+      TUNE_SOURCE_FILE;
   *t = found;
   return BCAST_OK;
 }
@@ -240,14 +261,47 @@ static void tune_copy(char *dst, const char *src, int64_t bytes, int nt,
   }
 }
 
+/* Fills bytes of dst on `threads` threads as tune_copy copies (the
+ * pattern of an element-wise fill: whole lines, nothing read). */
+static void tune_fill(char *dst, int64_t bytes, int nt, int threads) {
+#ifdef _OPENMP
+  if (threads > 1) {
+#pragma omp parallel num_threads(threads)
+    {
+      const int64_t nth = omp_get_num_threads(), tid = omp_get_thread_num();
+      const int64_t share = (bytes / nth + 63) & ~(int64_t)63;
+      const int64_t begin = tid * share < bytes ? tid * share : bytes;
+      const int64_t end = begin + share < bytes ? begin + share : bytes;
+      tune_fill(dst + begin, end - begin, nt, 1);
+    }
+    return;
+  }
+#else
+  (void)threads;
+#endif
+#if BCAST__HAVE_NT_STORE
+  const __m128i pattern = _mm_set1_epi32(0x3f800000);
+  if (nt) {
+    bcast__nt_store_pattern(dst, bytes & ~(int64_t)15, pattern);
+    bcast__nt_store_fence();
+  } else {
+    bcast__store_pattern(dst, bytes & ~(int64_t)15, pattern);
+  }
+#else
+  (void)nt;
+  memset(dst, 0x3f, (size_t)bytes);
+#endif
+}
+
 /* What one series times: its sizes, and the two ways (ns[0], ns[1]) as
- * (non-temporal?, threads). */
+ * (non-temporal?, threads); fill: fills rather than copies. */
 typedef struct tune_series {
   bcast_tuning_point *points;
   int n;
   int nt[2], threads[2];
   int reps;
   double budget_ns;
+  int fill;
 } tune_series;
 
 /* Times each size both ways, the order of the two alternating, each timed
@@ -266,9 +320,14 @@ static int tune_time_series(const tune_series *s, char *dst,
       for (int j = 0; j < 2; j++) {
         const int way = (rep + j) & 1;
         const int64_t bytes = s->points[i].bytes;
-        tune_copy(dst, src, bytes, s->nt[way], s->threads[way]);
-        const double t0 = tune_now_ns();
-        tune_copy(dst, src, bytes, s->nt[way], s->threads[way]);
+        double t0 = 0;
+        for (int timed = 0; timed < 2; timed++) {
+          t0 = tune_now_ns();
+          if (s->fill)
+            tune_fill(dst, bytes, s->nt[way], s->threads[way]);
+          else
+            tune_copy(dst, src, bytes, s->nt[way], s->threads[way]);
+        }
         const double ns = tune_now_ns() - t0;
         double *best = &s->points[i].ns[way];
         if (*best == 0 || ns < *best) *best = ns > 0 ? ns : 1;
@@ -290,7 +349,7 @@ static int tune_time_series(const tune_series *s, char *dst,
  * reads on every call are atomics beside it. */
 static atomic_int tune_state, tune_lazy;
 static atomic_flag tune_lock = ATOMIC_FLAG_INIT;
-static _Atomic int64_t tune_nt_min, tune_par_min;
+static _Atomic int64_t tune_nt_min, tune_par_min, tune_fill_min;
 static bcast_tuning tune_now;
 static bcast_diag tune_warning;
 
@@ -338,13 +397,20 @@ static void tune_adopt(const bcast_tuning *found) {
     tune_now.parallel_min_bytes = found->parallel_min_bytes;
     tune_now.parallel_source = found->parallel_source;
   }
+  if (tune_now.nt_fill_source != TUNE_SOURCE_ENV) {
+    tune_now.nt_fill_min_bytes = found->nt_fill_min_bytes;
+    tune_now.nt_fill_source = found->nt_fill_source;
+  }
   tune_now.n_store = found->n_store;
   tune_now.n_threads = found->n_threads;
+  tune_now.n_fill = found->n_fill;
   memcpy(tune_now.store, found->store, sizeof found->store);
   memcpy(tune_now.threads, found->threads, sizeof found->threads);
+  memcpy(tune_now.fill, found->fill, sizeof found->fill);
   tune_now.measure_ms = found->measure_ms;
   atomic_store(&tune_nt_min, tune_now.nt_store_min_bytes);
   atomic_store(&tune_par_min, tune_now.parallel_min_bytes);
+  atomic_store(&tune_fill_min, tune_now.nt_fill_min_bytes);
 }
 
 /* Reads the cache file at path into t (a copy of the process's): BCAST_OK
@@ -387,12 +453,16 @@ static void tune_resolve(void) {
   tune_default_path(t->machine, t->cache_path, sizeof t->cache_path);
   t->nt_store_min_bytes = m->nt_store_min_bytes;
   t->parallel_min_bytes = m->parallel_min_bytes;
+  t->nt_fill_min_bytes = m->nt_fill_min_bytes;
   t->nt_store_source =
       m->nt_store_from_env ? TUNE_SOURCE_ENV : TUNE_SOURCE_DERIVED;
   t->parallel_source =
       m->parallel_from_env ? TUNE_SOURCE_ENV : TUNE_SOURCE_DERIVED;
+  t->nt_fill_source =
+      m->nt_fill_from_env ? TUNE_SOURCE_ENV : TUNE_SOURCE_DERIVED;
   atomic_store(&tune_nt_min, t->nt_store_min_bytes);
   atomic_store(&tune_par_min, t->parallel_min_bytes);
+  atomic_store(&tune_fill_min, t->nt_fill_min_bytes);
   bcast_diag_clear(&tune_warning);
   const char *mode = getenv("BCAST_TUNE");
   if (mode && (strcmp(mode, "off") == 0 || strcmp(mode, "0") == 0)) {
@@ -444,6 +514,11 @@ int64_t bcast__tuned_parallel_min(void) {
   return atomic_load_explicit(&tune_par_min, memory_order_relaxed);
 }
 
+int64_t bcast__tuned_nt_fill_min(void) {
+  tune_resolve();
+  return atomic_load_explicit(&tune_fill_min, memory_order_relaxed);
+}
+
 bcast_status bcast_tuning_get(bcast_tuning *tuning, bcast_diag *warning) {
   tune_resolve();
   tune_lock_take();
@@ -455,7 +530,9 @@ bcast_status bcast_tuning_get(bcast_tuning *tuning, bcast_diag *warning) {
 
 /* The sizes each calibration times.  Stores: around the threshold the
  * cache sizes give (base), base/2..2*base quick, base/8..16*base thorough;
- * threads: 64 KiB..4 MiB (16 MiB thorough), doubling. */
+ * threads: 64 KiB..4 MiB (16 MiB thorough), doubling; fills, on every
+ * thread, beyond the cache: 4*base and 8*base quick (a quarter of the LLC
+ * is base, so once and twice the LLC), 2*base..32*base thorough. */
 static int tune_sizes(bcast_tuning_point *p, int64_t first, int n) {
   for (int i = 0; i < n; i++) p[i].bytes = first << i;
   return n;
@@ -480,31 +557,39 @@ bcast_status bcast_tuning_measure(bcast_tuning *tuning, int thorough,
   t.n_store = tune_sizes(t.store, thorough ? base / 8 : base / 2,
                          thorough ? 8 : 3);
   t.n_threads = tune_sizes(t.threads, (int64_t)64 << 10, thorough ? 9 : 7);
-  const int64_t largest = t.store[t.n_store - 1].bytes;
+  t.n_fill = tune_sizes(t.fill, thorough ? 2 * base : 4 * base,
+                        thorough ? 5 : 2);
+  /* src: the copies' largest; dst: the fills' too. */
+  const int64_t copied = t.store[t.n_store - 1].bytes;
+  const int64_t filled = t.fill[t.n_fill - 1].bytes;
+  const int64_t largest = filled > copied ? filled : copied;
   void *dst_block, *src_block;
   char *dst = bcast__aligned_alloc(64, (size_t)largest, &dst_block);
-  char *src = bcast__aligned_alloc(64, (size_t)largest, &src_block);
+  char *src = bcast__aligned_alloc(64, (size_t)copied, &src_block);
   if (!dst || !src) {
     bcast__free(dst_block);
     bcast__free(src_block);
     return bcast__fail(diag, BCAST_NO_MEMORY,
-                       "tuning: no memory for two %lld-byte buffers",
-                       (long long)largest);
+                       "tuning: no memory for buffers of %lld and %lld bytes",
+                       (long long)largest, (long long)copied);
   }
   bcast__advise_huge_pages(dst, (size_t)largest);
-  bcast__advise_huge_pages(src, (size_t)largest);
+  bcast__advise_huge_pages(src, (size_t)copied);
   memset(dst, 0, (size_t)largest);
-  memset(src, 0x5a, (size_t)largest);
+  memset(src, 0x5a, (size_t)copied);
   const tune_series store = {t.store, t.n_store, {0, 1}, {1, 1},
-                             thorough ? 7 : 2, thorough ? 3e9 : 25e6};
+                             thorough ? 7 : 2, thorough ? 3e9 : 25e6, 0};
   if (tune_time_series(&store, dst, src) == 0) t.n_store = 0;
   int threads = 1;
 #ifdef _OPENMP
   if (!omp_in_parallel()) threads = omp_get_max_threads();
 #endif
+  const tune_series fill = {t.fill, t.n_fill, {0, 1}, {threads, threads},
+                            thorough ? 5 : 2, thorough ? 3e9 : 40e6, 1};
+  if (tune_time_series(&fill, dst, src) == 0) t.n_fill = 0;
   if (threads > 1) {
     const tune_series split = {t.threads, t.n_threads, {0, 0}, {1, threads},
-                               thorough ? 21 : 5, thorough ? 2e9 : 20e6};
+                               thorough ? 21 : 5, thorough ? 2e9 : 20e6, 0};
     if (tune_time_series(&split, dst, src) == 0) t.n_threads = 0;
   } else {
     t.n_threads = 0;
@@ -517,6 +602,8 @@ bcast_status bcast_tuning_measure(bcast_tuning *tuning, int thorough,
    * largest size start just above it. */
   const int64_t nt = bcast__tune_crossover(t.store, t.n_store,
                                            BCAST__TUNE_MARGIN);
+  const int64_t nt_fill =
+      bcast__tune_crossover(t.fill, t.n_fill, BCAST__TUNE_MARGIN);
   int64_t par = bcast__tune_crossover(t.threads, t.n_threads,
                                       BCAST__TUNE_MARGIN);
   if (par == BCAST_TUNING_NEVER) par = 2 * t.threads[t.n_threads - 1].bytes;
@@ -525,6 +612,9 @@ bcast_status bcast_tuning_measure(bcast_tuning *tuning, int thorough,
   t.nt_store_source = nt >= 0 ? TUNE_SOURCE_MEASURED : TUNE_SOURCE_DERIVED;
   t.parallel_min_bytes = par >= 0 ? par : derived.parallel_min_bytes;
   t.parallel_source = par >= 0 ? TUNE_SOURCE_MEASURED : TUNE_SOURCE_DERIVED;
+  /* Without a fill measurement, fills follow the other outputs. */
+  t.nt_fill_min_bytes = nt_fill >= 0 ? nt_fill : t.nt_store_min_bytes;
+  t.nt_fill_source = nt_fill >= 0 ? TUNE_SOURCE_MEASURED : t.nt_store_source;
   t.measure_ms = (tune_now_ns() - start) / 1e6;
   tune_lock_take();
   tune_adopt(&t);

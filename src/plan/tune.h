@@ -49,6 +49,7 @@ bcast_status bcast__tune_parse(const char *text, size_t len, const char *key,
 /* The process's thresholds, resolving the state on first use. */
 int64_t bcast__tuned_nt_store_min(void);
 int64_t bcast__tuned_parallel_min(void);
+int64_t bcast__tuned_nt_fill_min(void);
 
 /* Called by the plan engine before it runs an output of out_bytes bytes:
  * the first run of at least BCAST_TUNING_LAZY_MIN_BYTES (not a plan

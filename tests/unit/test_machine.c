@@ -86,30 +86,41 @@ TEST(machine_derive_thresholds_from_cache_sizes) {
 TEST(machine_environment_overrides_and_bad_values_are_ignored) {
   const int64_t K = 1024, M = K * K;
   bcast__machine m;
-  bcast__machine_derive(&m, M, 32 * M, &(bcast__machine_env){"0", NULL, "3M"});
+  bcast__machine_derive(&m, M, 32 * M, &(bcast__machine_env){"0", NULL, "3M", NULL});
   CHECK_INT(m.nt_store_min_bytes, 0);
   CHECK_INT(m.parallel_min_bytes, 3 * M);
+  CHECK_INT(m.nt_fill_min_bytes, 0); /* fills follow the store threshold */
+  CHECK(m.nt_fill_from_env);
   bcast__machine_derive(&m, M, 32 * M,
-                        &(bcast__machine_env){"64M", NULL, "100"});
+                        &(bcast__machine_env){NULL, NULL, NULL, "256M"});
+  CHECK_INT(m.nt_fill_min_bytes, 256 * M);
+  CHECK_INT(m.nt_store_min_bytes, 8 * M);
+  CHECK(m.nt_fill_from_env && !m.nt_store_from_env);
+  bcast__machine_derive(&m, M, 32 * M, NULL);
+  CHECK_INT(m.nt_fill_min_bytes, 8 * M);
+  CHECK(!m.nt_fill_from_env);
+  bcast__machine_derive(&m, M, 32 * M,
+                        &(bcast__machine_env){"64M", NULL, "100", NULL});
   CHECK_INT(m.nt_store_min_bytes, 64 * M);
   CHECK_INT(m.parallel_min_bytes, 100);
   static const char *const bad[] = {"", "-1", "lots", "8MB", "1e6"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     bcast__machine_derive(&m, M, 32 * M,
-                          &(bcast__machine_env){bad[i], bad[i], bad[i]});
+                          &(bcast__machine_env){bad[i], bad[i], bad[i], bad[i]});
     CHECK_INT(m.nt_store_min_bytes, 8 * M);
+    CHECK_INT(m.nt_fill_min_bytes, 8 * M);
     CHECK_INT(m.parallel_min_bytes, 512 * K);
   }
   /* BCAST_STREAM_MIN_BYTES, the older name, still counts; the new name
    * wins when both are valid, and an invalid new value leaves the old. */
   bcast__machine_derive(&m, M, 32 * M,
-                        &(bcast__machine_env){NULL, "2M", NULL});
+                        &(bcast__machine_env){NULL, "2M", NULL, NULL});
   CHECK_INT(m.nt_store_min_bytes, 2 * M);
   bcast__machine_derive(&m, M, 32 * M,
-                        &(bcast__machine_env){"4M", "2M", NULL});
+                        &(bcast__machine_env){"4M", "2M", NULL, NULL});
   CHECK_INT(m.nt_store_min_bytes, 4 * M);
   bcast__machine_derive(&m, M, 32 * M,
-                        &(bcast__machine_env){"4MB", "2M", NULL});
+                        &(bcast__machine_env){"4MB", "2M", NULL, NULL});
   CHECK_INT(m.nt_store_min_bytes, 2 * M);
   /* The process's facts: computed once, the same struct every call. */
   const bcast__machine *a = bcast__machine_get(), *b = bcast__machine_get();

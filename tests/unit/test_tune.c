@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "bcast/bcast.h"
+#include "core/machine.h"
 #include "ew/ew_plan.h"
+#include "plan/nt_store.h"
 #include "plan/tune.h"
 #include "test.h"
 
@@ -109,6 +111,9 @@ static void sample_tuning(bcast_tuning *s) {
   s->store[1] = (bcast_tuning_point){8 * MIB, {300, 200}};
   s->n_threads = 1;
   s->threads[0] = (bcast_tuning_point){65536, {1.5, 2.5}};
+  s->nt_fill_min_bytes = BCAST_TUNING_NEVER;
+  s->n_fill = 1;
+  s->fill[0] = (bcast_tuning_point){32 * MIB, {800.5, 1177.75}};
 }
 
 TEST(tune_cache_text_round_trips) {
@@ -129,6 +134,26 @@ TEST(tune_cache_text_round_trips) {
   CHECK_INT(r.n_threads, 1);
   CHECK_INT(r.store[1].bytes, 8 * MIB);
   CHECK(r.store[0].ns[1] == 120.25 && r.threads[0].ns[0] == 1.5);
+  CHECK_INT(r.nt_fill_min_bytes, BCAST_TUNING_NEVER);
+  CHECK(strcmp(r.nt_fill_source, "cache file") == 0);
+  CHECK_INT(r.n_fill, 1);
+  CHECK(r.fill[0].bytes == 32 * MIB && r.fill[0].ns[1] == 1177.75);
+  /* A file written before fills were measured has no fill lines: fills
+   * then take its nt_store_min_bytes. */
+  char *line = strstr(text, "nt_fill_min_bytes");
+  char *fill = strstr(text, "\nfill ");
+  CHECK(line != NULL && fill != NULL);
+  if (!line || !fill) return;
+  *strchr(fill + 1, '\n') = '\0'; /* the fill point was the last line */
+  *fill = '\0';
+  memmove(line, strchr(line, '\n') + 1, strlen(strchr(line, '\n') + 1) + 1);
+  CHECK(strstr(text, "fill") == NULL);
+  memset(&r, 0, sizeof r);
+  CHECK_INT(bcast__tune_parse(text, strlen(text), s.machine, "f", &r, &diag),
+            BCAST_OK);
+  CHECK_INT(r.nt_fill_min_bytes, 12 * MIB);
+  CHECK_INT(r.n_fill, 0);
+  CHECK(strcmp(r.nt_fill_source, "cache file") == 0);
 }
 
 /* Each corrupt text: BCAST_PARSE, a message naming the file, and the
@@ -209,7 +234,8 @@ TEST(tune_foreign_cache_text_names_both_machines) {
 
 static const char *const tune_vars[] = {
     "BCAST_TUNE", "BCAST_TUNE_FILE", "BCAST_NT_STORE_MIN_BYTES",
-    "BCAST_STREAM_MIN_BYTES", "BCAST_PARALLEL_MIN_BYTES"};
+    "BCAST_STREAM_MIN_BYTES", "BCAST_PARALLEL_MIN_BYTES",
+    "BCAST_NT_FILL_MIN_BYTES"};
 #define TUNE_VARS (sizeof tune_vars / sizeof tune_vars[0])
 
 typedef struct saved_env {
@@ -385,6 +411,78 @@ TEST(tune_state_cache_file_environment_and_warnings) {
   CHECK_INT(tn.nt_store_min_bytes, saved_tn.nt_store_min_bytes);
   CHECK(strcmp(tn.nt_store_source, "cache file") == 0);
 
+  unlink(path);
+  rmdir(dir);
+  env_restore(&saved);
+}
+
+/* The store threshold bcast__nt_min_bytes_for gives a float32 copy of
+ * an (n, src_cols) source into n x n on `threads` threads: a broadcast
+ * copy (src_cols 1) is a fill, a plain copy (src_cols n) is not. */
+static int64_t copy_threshold(test_ctx *t, int64_t n, int64_t src_cols,
+                              int threads) {
+  const int64_t out_shape[2] = {n, n}, src_shape[2] = {n, src_cols};
+  const int64_t out_strides[2] = {4 * n, 4};
+  const int64_t src_strides[2] = {4 * src_cols, src_cols == 1 ? 0 : 4};
+  const int32_t rank[2] = {2, 2};
+  const int64_t *const shape[2] = {out_shape, src_shape};
+  const int64_t *const strides[2] = {out_strides, src_strides};
+  const int64_t elem[2] = {4, 4};
+  bcast_plan plan;
+  CHECK_INT(bcast_plan_build(&plan, 2, out_shape, 2, rank, shape, strides,
+                             elem, NULL),
+            BCAST_OK);
+  return bcast__nt_min_bytes_for(&plan, threads);
+}
+
+/* Broadcast copies on several threads have their own threshold: from the
+ * cache file, from BCAST_NT_FILL_MIN_BYTES, or, when only
+ * BCAST_NT_STORE_MIN_BYTES is set, that one; other copies, copies on one
+ * thread and element-wise plans keep the store threshold. */
+TEST(tune_fills_decide_by_their_own_threshold) {
+  saved_env saved;
+  env_save(&saved);
+  char dir[] = "/tmp/bcast-tune-XXXXXX";
+  if (!mkdtemp(dir)) {
+    test_fail(t, __FILE__, __LINE__, "mkdtemp failed");
+    env_restore(&saved);
+    return;
+  }
+  char path[64];
+  snprintf(path, sizeof path, "%s/tune.txt", dir);
+  setenv("BCAST_TUNE_FILE", path, 1);
+  /* Several threads count where the machine has several CPUs. */
+  const int several = bcast__machine_get()->cpus > 1;
+  bcast_tuning tn;
+  bcast__tune_reset();
+  write_cache(path, 3 * MIB, 96 * 1024, 0); /* fills: never */
+  bcast__tune_reset();
+  bcast_tuning_get(&tn, NULL);
+  CHECK_INT(tn.nt_fill_min_bytes, BCAST_TUNING_NEVER);
+  CHECK(strcmp(tn.nt_fill_source, "cache file") == 0);
+  CHECK_INT(copy_threshold(t, 2048, 1, 2),
+            several ? BCAST_TUNING_NEVER : 3 * MIB);
+  CHECK_INT(copy_threshold(t, 2048, 1, 0),
+            several ? BCAST_TUNING_NEVER : 3 * MIB);
+  CHECK_INT(copy_threshold(t, 2048, 1, 1), 3 * MIB);
+  CHECK_INT(copy_threshold(t, 2048, 2048, 2), 3 * MIB);
+  CHECK_INT(copy_threshold(t, 64, 1, 2), 3 * MIB); /* 16 KiB: one thread */
+  if (BCAST__HAVE_NT_STORE)
+    CHECK(plan_uses_nt_stores(t, 16 * MIB) != EW_NT_NONE);
+  setenv("BCAST_NT_FILL_MIN_BYTES", "8M", 1);
+  bcast__tune_reset();
+  bcast_tuning_get(&tn, NULL);
+  CHECK_INT(tn.nt_fill_min_bytes, 8 * MIB);
+  CHECK(strcmp(tn.nt_fill_source, "environment") == 0);
+  CHECK_INT(tn.nt_store_min_bytes, 3 * MIB);
+  CHECK_INT(copy_threshold(t, 2048, 1, 2), several ? 8 * MIB : 3 * MIB);
+  unsetenv("BCAST_NT_FILL_MIN_BYTES");
+  setenv("BCAST_NT_STORE_MIN_BYTES", "1M", 1);
+  bcast__tune_reset();
+  bcast_tuning_get(&tn, NULL);
+  CHECK_INT(tn.nt_fill_min_bytes, 1 * MIB);
+  CHECK(strcmp(tn.nt_fill_source, "environment") == 0);
+  CHECK_INT(copy_threshold(t, 2048, 1, 2), 1 * MIB);
   unlink(path);
   rmdir(dir);
   env_restore(&saved);

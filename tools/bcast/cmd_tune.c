@@ -11,14 +11,16 @@ static const char tune_help_text[] =
     "usage: bcast tune [options]\n"
     "\n"
     "Times ordinary against non-temporal stores around the size the cache\n"
-    "sizes suggest, and one thread against all at 64 KiB..16 MiB, on this\n"
-    "machine (about a second), chooses from what size each pays, and writes\n"
+    "sizes suggest, one thread against all at 64 KiB..16 MiB, and ordinary\n"
+    "against non-temporal fills beyond the cache on every thread, on this\n"
+    "machine (about two seconds), chooses from what size each pays, and writes\n"
     "the choice to the tuning cache that every later bcast process (CLI,\n"
     "library, Python module) reads: $BCAST_TUNE_FILE, else\n"
     "$XDG_CACHE_HOME/bcast/tune-HASH.txt, else ~/.cache/bcast/tune-HASH.txt\n"
     "(HASH names the machine: CPU model, caches, CPUs).  The file is\n"
-    "replaced atomically.  BCAST_NT_STORE_MIN_BYTES and\n"
-    "BCAST_PARALLEL_MIN_BYTES still override it; BCAST_TUNE=off ignores it.\n"
+    "replaced atomically.  BCAST_NT_STORE_MIN_BYTES, BCAST_NT_FILL_MIN_BYTES\n"
+    "and BCAST_PARALLEL_MIN_BYTES still override it; BCAST_TUNE=off ignores\n"
+    "it.\n"
     "\n"
     "options:\n"
     "  --quick            the library's own lazy calibration (milliseconds)\n"
@@ -67,7 +69,9 @@ void cli_print_tuning(FILE *out, const bcast_tuning *t) {
           t->cache_path[0] ? t->cache_path : "(none: HOME unset)");
   fprintf(out, "non-temporal stores from: ");
   print_bytes(out, t->nt_store_min_bytes);
-  fprintf(out, " (%s)\nthreads from: ", t->nt_store_source);
+  fprintf(out, " (%s)\nnon-temporal fills from: ", t->nt_store_source);
+  print_bytes(out, t->nt_fill_min_bytes);
+  fprintf(out, " (%s)\nthreads from: ", t->nt_fill_source);
   print_bytes(out, t->parallel_min_bytes);
   fprintf(out, " (%s)\n", t->parallel_source);
   if (t->measure_ms > 0)
@@ -76,6 +80,8 @@ void cli_print_tuning(FILE *out, const bcast_tuning *t) {
                t->n_store);
   print_points(out, "copy", "one thread, all threads", t->threads,
                t->n_threads);
+  print_points(out, "fill on every thread", "ordinary, non-temporal stores",
+               t->fill, t->n_fill);
 }
 
 static int tune(void *opts) {
