@@ -13,6 +13,7 @@
 
 #include "bcast/elementwise.h"
 #include "ew/ew_plan.h"
+#include "plan/tune.h"
 #include "test.h"
 
 #define ROWS 7
@@ -555,4 +556,49 @@ TEST(ew_kernel_rows_cover_the_dtype_table) {
   /* Every float (float64 and the 8-bit floats too) to every signed integer
    * (int64 too): MLIR 22's dialect casts them all. */
   CHECK_INT(tosa_casts, 6 * 4);
+}
+
+/* How a cast plan of n elements from `in` to `out` writes (an EW_NT_*). */
+static int cast_nt_stores(test_ctx *t, bcast_dtype in, bcast_dtype out,
+                          int64_t n) {
+  static char dummy[8];
+  bcast_tensor x;
+  CHECK_INT(bcast_tensor_wrap(&x, in, 1, &n, NULL, dummy, NULL), BCAST_OK);
+  bcast_op_attrs attrs;
+  bcast_op_attrs_init(&attrs);
+  attrs.cast_to = &out;
+  bcast_ew_options options;
+  bcast_ew_options_init(&options);
+  options.profile = BCAST_PROFILE_NUMPY;
+  bcast_ew_plan *plan = NULL;
+  CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_CAST, &attrs, 1, &x, NULL,
+                                 &options, NULL),
+            BCAST_OK);
+  const int nt = plan ? bcast__ew_plan_nt_stores(plan) : -1;
+  bcast_ew_plan_destroy(plan);
+  return nt;
+}
+
+/* The casts whose non-temporal kernels would read their lines back
+ * before the element stores reach the cache (a one-byte type to an
+ * eight-byte one, a float to int64, int64 to float64) take the
+ * wrapper; the others their kernels (v3 set, an output far beyond the
+ * non-temporal threshold). */
+TEST(ew_casts_that_build_lines_in_memory_take_the_wrapper) {
+  const int64_t n = (int64_t)1 << 24; /* 128 MiB of float64 */
+  if (!bcast__ew_use_v3() || bcast__tuned_nt_store_min() > n) return;
+  static const bcast_dtype wrapped[][2] = {
+      {BCAST_INT8, BCAST_FLOAT64},    {BCAST_BOOL, BCAST_INT64},
+      {BCAST_UINT8, BCAST_INT64},     {BCAST_FLOAT32, BCAST_INT64},
+      {BCAST_FLOAT64, BCAST_INT64},   {BCAST_INT64, BCAST_FLOAT64}};
+  static const bcast_dtype kernels[][2] = {
+      {BCAST_INT8, BCAST_FLOAT32},    {BCAST_FLOAT32, BCAST_FLOAT64},
+      {BCAST_INT64, BCAST_FLOAT32},   {BCAST_INT16, BCAST_INT64},
+      {BCAST_INT32, BCAST_FLOAT64}};
+  for (size_t i = 0; i < sizeof wrapped / sizeof wrapped[0]; i++)
+    CHECK_INT(cast_nt_stores(t, wrapped[i][0], wrapped[i][1], n),
+              EW_NT_WRAPPER);
+  for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
+    CHECK_INT(cast_nt_stores(t, kernels[i][0], kernels[i][1], n),
+              EW_NT_KERNEL);
 }
