@@ -234,10 +234,12 @@ static double tune_now_ns(void) {
   return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* Copies bytes from src to dst on `threads` threads (1: this one), each a
- * 64-byte-aligned share, with non-temporal stores when nt. */
-static void tune_copy(char *dst, const char *src, int64_t bytes, int nt,
-                      int threads) {
+/* Writes bytes of dst on `threads` threads (1: this one), each a
+ * 64-byte-aligned share: a copy of src, or with src NULL a fill with a
+ * 16-byte pattern (the copy kernels' own fill: whole lines, nothing
+ * read); with non-temporal stores when nt. */
+static void tune_store(char *dst, const char *src, int64_t bytes, int nt,
+                       int threads) {
 #ifdef _OPENMP
   if (threads > 1) {
 #pragma omp parallel num_threads(threads)
@@ -246,51 +248,29 @@ static void tune_copy(char *dst, const char *src, int64_t bytes, int nt,
       const int64_t share = (bytes / nth + 63) & ~(int64_t)63;
       const int64_t begin = tid * share < bytes ? tid * share : bytes;
       const int64_t end = begin + share < bytes ? begin + share : bytes;
-      tune_copy(dst + begin, src + begin, end - begin, nt, 1);
+      tune_store(dst + begin, src ? src + begin : NULL, end - begin, nt, 1);
     }
     return;
   }
 #else
   (void)threads;
 #endif
-  if (nt) {
+  if (!src) {
+#if BCAST__HAVE_NT_STORE
+    const __m128i pattern = _mm_set1_epi32(0x3f800000);
+    if (nt)
+      bcast__nt_store_pattern(dst, bytes & ~(int64_t)15, pattern);
+    else
+      bcast__store_pattern(dst, bytes & ~(int64_t)15, pattern);
+#else
+    memset(dst, 0x3f, (size_t)bytes);
+#endif
+  } else if (nt) {
     bcast__nt_store_copy(dst, src, bytes);
-    bcast__nt_store_fence();
   } else {
     bcast__ordinary_store_copy(dst, src, bytes);
   }
-}
-
-/* Fills bytes of dst on `threads` threads as tune_copy copies (the
- * pattern of an element-wise fill: whole lines, nothing read). */
-static void tune_fill(char *dst, int64_t bytes, int nt, int threads) {
-#ifdef _OPENMP
-  if (threads > 1) {
-#pragma omp parallel num_threads(threads)
-    {
-      const int64_t nth = omp_get_num_threads(), tid = omp_get_thread_num();
-      const int64_t share = (bytes / nth + 63) & ~(int64_t)63;
-      const int64_t begin = tid * share < bytes ? tid * share : bytes;
-      const int64_t end = begin + share < bytes ? begin + share : bytes;
-      tune_fill(dst + begin, end - begin, nt, 1);
-    }
-    return;
-  }
-#else
-  (void)threads;
-#endif
-#if BCAST__HAVE_NT_STORE
-  const __m128i pattern = _mm_set1_epi32(0x3f800000);
-  if (nt) {
-    bcast__nt_store_pattern(dst, bytes & ~(int64_t)15, pattern);
-    bcast__nt_store_fence();
-  } else {
-    bcast__store_pattern(dst, bytes & ~(int64_t)15, pattern);
-  }
-#else
-  (void)nt;
-  memset(dst, 0x3f, (size_t)bytes);
-#endif
+  if (nt) bcast__nt_store_fence();
 }
 
 /* What one series times: its sizes, and the two ways (ns[0], ns[1]) as
@@ -323,10 +303,8 @@ static int tune_time_series(const tune_series *s, char *dst,
         double t0 = 0;
         for (int timed = 0; timed < 2; timed++) {
           t0 = tune_now_ns();
-          if (s->fill)
-            tune_fill(dst, bytes, s->nt[way], s->threads[way]);
-          else
-            tune_copy(dst, src, bytes, s->nt[way], s->threads[way]);
+          tune_store(dst, s->fill ? NULL : src, bytes, s->nt[way],
+                     s->threads[way]);
         }
         const double ns = tune_now_ns() - t0;
         double *best = &s->points[i].ns[way];

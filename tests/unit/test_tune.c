@@ -300,18 +300,26 @@ static int plan_uses_nt_stores(test_ctx *t, int64_t out_bytes) {
   return nt;
 }
 
-TEST(tune_state_cache_file_environment_and_warnings) {
-  saved_env saved;
-  env_save(&saved);
-  char dir[] = "/tmp/bcast-tune-XXXXXX";
+/* Saves the tuning variables, makes a scratch directory dir (a mkdtemp
+ * template) and points BCAST_TUNE_FILE at path, dir's tune.txt: 0, or -1
+ * (reported, the variables put back) when there is no directory. */
+static int tune_scratch(test_ctx *t, saved_env *saved, char *dir,
+                        char *path, size_t cap) {
+  env_save(saved);
   if (!mkdtemp(dir)) {
     test_fail(t, __FILE__, __LINE__, "mkdtemp failed");
-    env_restore(&saved);
-    return;
+    env_restore(saved);
+    return -1;
   }
-  char path[64];
-  snprintf(path, sizeof path, "%s/tune.txt", dir);
+  snprintf(path, cap, "%s/tune.txt", dir);
   setenv("BCAST_TUNE_FILE", path, 1);
+  return 0;
+}
+
+TEST(tune_state_cache_file_environment_and_warnings) {
+  saved_env saved;
+  char dir[] = "/tmp/bcast-tune-XXXXXX", path[64];
+  if (tune_scratch(t, &saved, dir, path, sizeof path) != 0) return;
   bcast_tuning tn;
   bcast_diag warning;
 
@@ -441,16 +449,8 @@ static int64_t copy_threshold(test_ctx *t, int64_t n, int64_t src_cols,
  * thread and element-wise plans keep the store threshold. */
 TEST(tune_fills_decide_by_their_own_threshold) {
   saved_env saved;
-  env_save(&saved);
-  char dir[] = "/tmp/bcast-tune-XXXXXX";
-  if (!mkdtemp(dir)) {
-    test_fail(t, __FILE__, __LINE__, "mkdtemp failed");
-    env_restore(&saved);
-    return;
-  }
-  char path[64];
-  snprintf(path, sizeof path, "%s/tune.txt", dir);
-  setenv("BCAST_TUNE_FILE", path, 1);
+  char dir[] = "/tmp/bcast-tune-XXXXXX", path[64];
+  if (tune_scratch(t, &saved, dir, path, sizeof path) != 0) return;
   /* Several threads count where the machine has several CPUs. */
   const int several = bcast__machine_get()->cpus > 1;
   bcast_tuning tn;
