@@ -82,8 +82,10 @@
 #define EW_CV_U_BF(x, VR, SFX) ew_u64_to_bf16_value((uint64_t)(x))
 #define EW_CV_U_F EW_CV_PLAIN_
 #define EW_CV_U_D EW_CV_PLAIN_
-#define EW_CV_F_I EW_CV_NUMPY_F2I_
-#define EW_CV_F_U EW_CV_NUMPY_F2I_
+/* From float: the float range test (ew_numpy_f2if_*), same values. */
+#define EW_CV_NUMPY_F2IF_(x, VR, SFX) ew_numpy_f2if_##SFX(x)
+#define EW_CV_F_I EW_CV_NUMPY_F2IF_
+#define EW_CV_F_U EW_CV_NUMPY_F2IF_
 #define EW_CV_F_H EW_CV_PLAIN_
 #define EW_CV_F_BF EW_CV_PLAIN_
 #define EW_CV_F_F EW_CV_PLAIN_
