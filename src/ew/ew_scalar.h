@@ -663,6 +663,15 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
    * of b, the quotient is rounded to the nearest integer of a - mod over b;  \
    * b == 0 gives a / b and fmod(a, 0) = NaN.  The comparisons are quiet   \
    * (isless, isgreater), as NumPy's: a NaN raises no invalid flag. */      \
+  /* fmod's result mod of a by b (b != 0) with the sign of b; *shifted     \
+   * when b was added.  |mod| < |b|, so the sum cannot overflow. */           \
+  static inline F ew_mod_sign_##S(F mod, F b, int *shifted) {                   \
+    *shifted = 0;                                                               \
+    if (mod == 0) return copysign##M((F)0, b);                                  \
+    if (isless(b, (F)0) == isless(mod, (F)0)) return mod;                       \
+    *shifted = 1;                                                               \
+    return mod + b;                                                             \
+  }                                                                             \
   static inline F ew_divmod_##S(F a, F b, F *modulus) {                         \
     F mod = fmod##M(a, b);                                                      \
     if (b == 0) {                                                               \
@@ -670,14 +679,9 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
       return a / b;                                                             \
     }                                                                           \
     F div = (a - mod) / b;                                                      \
-    if (mod != 0) {                                                             \
-      if (isless(b, (F)0) != isless(mod, (F)0)) {                               \
-        mod += b;                                                               \
-        div -= (F)1;                                                            \
-      }                                                                         \
-    } else {                                                                    \
-      mod = copysign##M((F)0, b);                                               \
-    }                                                                           \
+    int shifted;                                                                \
+    mod = ew_mod_sign_##S(mod, b, &shifted);                                    \
+    if (shifted) div -= (F)1;                                                   \
     F floordiv;                                                                 \
     if (div != 0) {                                                             \
       floordiv = floor##M(div);                                                 \
@@ -697,12 +701,13 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
     if (b == 0) return a / b;                                                   \
     return ew_divmod_##S(a, b, &mod);                                           \
   }                                                                             \
+  /* The modulus alone: no quotient, so none of its flags (1 % 1e-40's      \
+   * quotient overflows, as NumPy's remainder never computes it). */          \
   static inline F ew_remainder_##S(F a, F b, const ew_params *p) {              \
-    F mod;                                                                      \
+    int shifted;                                                                \
     (void)p;                                                                    \
     if (b == 0) return fmod##M(a, b);                                           \
-    ew_divmod_##S(a, b, &mod);                                                  \
-    return mod;                                                                 \
+    return ew_mod_sign_##S(fmod##M(a, b), b, &shifted);                         \
   }                                                                             \
   static inline F ew_pow_##S(F a, F b, const ew_params *p) {                    \
     (void)p;                                                                    \

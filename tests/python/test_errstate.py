@@ -86,6 +86,25 @@ def test_float_remainder_errors(dtype):
         bcast.remainder(fnan, fone)
 
 
+@pytest.mark.parametrize("dtype", ["f2", "f4", "f8"])
+def test_remainder_computes_no_quotient(dtype):
+    """remainder by a tiny divisor: the quotient would overflow (and its
+    floor give inf - inf), but NumPy's remainder never computes it, so no
+    flag is raised; bcast's neither, whatever the build's optimization
+    (found by the property test below in the unoptimized sanitizer build:
+    float32 1 % 1e-40 raised 'invalid')."""
+    tiny = np.array(np.finfo(dtype).smallest_subnormal, dtype=dtype)
+    for a in (np.array(1.0, dtype), np.array(-3.5, dtype)):
+        want = outcome(np.remainder, a, tiny, all="warn")
+        assert outcome(bcast.remainder, a, tiny, all="warn") == want == ([], None)
+        with np.errstate(all="raise"):
+            np.testing.assert_array_equal(bcast.remainder(a, tiny),
+                                          np.remainder(a, tiny))
+    # divmod and floor_divide do compute it, and say so as NumPy does
+    assert (outcome(bcast.floor_divide, np.array(1.0, dtype), tiny, all="warn")
+            == outcome(np.floor_divide, np.array(1.0, dtype), tiny, all="warn"))
+
+
 @pytest.mark.parametrize("dtype", ["i1", "i2", "i4", "i8"])
 def test_signed_division_overflow(dtype):
     """test_umath.py, TestDivisionIntegerOverflowsAndDivideByZero
