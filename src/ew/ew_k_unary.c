@@ -22,22 +22,22 @@
   EW_FOR_INT_BOOL(EW_U_SAME_, X, ABS, abs)                                    \
   EW_FOR_FLOAT(EW_U_SAME_, X, ABS, abs)                                       \
   EW_FOR_INT_BOOL(EW_U_SAME_, X, BITWISE_NOT, bitwise_not)                    \
-  EW_FOR_FLOAT(EW_U_SAME_, X, CEIL, ceil)                                     \
+  EW_FOR_FLOAT_FP8(EW_U_SAME_, X, CEIL, ceil)                                 \
   EW_FOR_NUM(EW_U_SAME_, X, CLAMP, clamp)                                     \
   EW_FOR_INT(EW_U_SAME_, X, CLZ, clz)                                         \
-  EW_FOR_FLOAT(EW_U_SAME_, X, COS, cos)                                       \
-  EW_FOR_FLOAT(EW_U_SAME_, X, ERF, erf)                                       \
-  EW_FOR_FLOAT(EW_U_SAME_, X, EXP, exp)                                       \
-  EW_FOR_FLOAT(EW_U_SAME_, X, FLOOR, floor)                                   \
-  EW_FOR_FLOAT(EW_U_SAME_, X, LOG, log)                                       \
+  EW_FOR_FLOAT_FP8(EW_U_SAME_, X, COS, cos)                                   \
+  EW_FOR_FLOAT_FP8(EW_U_SAME_, X, ERF, erf)                                   \
+  EW_FOR_FLOAT_FP8(EW_U_SAME_, X, EXP, exp)                                   \
+  EW_FOR_FLOAT_FP8(EW_U_SAME_, X, FLOOR, floor)                               \
+  EW_FOR_FLOAT_FP8(EW_U_SAME_, X, LOG, log)                                   \
   EW_FOR_ALL(EW_U_BOOL_, X, LOGICAL_NOT, logical_not)                         \
   EW_FOR_NUM(EW_U_SAME_, X, NEGATE, negate)                                   \
   EW_FOR_TOSA_SINT(EW_U_NEGSAT_, X)                                           \
   EW_FOR_NUM(EW_U_SAME_, X, RECIPROCAL, reciprocal)                           \
-  EW_FOR_FLOAT(EW_U_SAME_, X, RSQRT, rsqrt)                                   \
+  EW_FOR_FLOAT_FP8(EW_U_SAME_, X, RSQRT, rsqrt)                               \
   EW_FOR_FLOAT(EW_U_SAME_, X, SIGMOID, sigmoid)                               \
-  EW_FOR_FLOAT(EW_U_SAME_, X, SIN, sin)                                       \
-  EW_FOR_FLOAT(EW_U_SAME_, X, TANH, tanh)                                     \
+  EW_FOR_FLOAT_FP8(EW_U_SAME_, X, SIN, sin)                                   \
+  EW_FOR_FLOAT_FP8(EW_U_SAME_, X, TANH, tanh)                                 \
   EW_FOR_FLOAT(EW_U_SAME_, X, SQRT, sqrt)                                     \
   EW_FOR_NUM(EW_U_SAME_, X, SQUARE, square)                                   \
   EW_FP8_UNARY_LIST(X)
@@ -47,9 +47,11 @@
  * (math.absf, ceil, floor, arith.negf, divf, maximumf, minimumf) and as
  * its math-extend-to-supported-types legalizes the math ops (exp, log,
  * rsqrt, tanh, sin, cos, erf: the float32 op between arith.extf and
- * truncf).  So each is its float32 function, rounded once; abs and negate
- * act on the stored bits, clamp is ew_clamp_f8 and sigmoid rounds after
- * each of its ops (ew_sigmoid_<format>): see ew_scalar.h. */
+ * truncf).  So each is its float32 function, rounded once: the rows of
+ * the list above taken for every float (EW_FOR_FLOAT_FP8).  Here the ones
+ * that differ: abs and negate act on the stored bits, clamp is
+ * ew_clamp_f8 and sigmoid rounds after each of its ops
+ * (ew_sigmoid_<format>): see ew_scalar.h. */
 #define EW_U_F8_SIGMOID_(X, OP, op, ID, S, ST, VT, VS, LD, SD, ...)           \
   X(ewk_##op##_##S, OP, ANY, ID, ID, ST, LD, VT, ST, SD, ew_##op##_##S,       \
     ew_unpred_##op##_##VS)
@@ -58,18 +60,9 @@
     ew_##op##_f8bits, ew_unpred_##op##_f8bits)
 #define EW_FP8_UNARY_LIST(X)                                                  \
   EW_FOR_FP8(EW_U_F8BITS_, X, ABS, abs)                                       \
-  EW_FOR_FP8(EW_U_SAME_, X, CEIL, ceil)                                       \
   EW_FOR_FP8(EW_F8_ROW_, X, CLAMP, clamp)                                     \
-  EW_FOR_FP8(EW_U_SAME_, X, COS, cos)                                         \
-  EW_FOR_FP8(EW_U_SAME_, X, ERF, erf)                                         \
-  EW_FOR_FP8(EW_U_SAME_, X, EXP, exp)                                         \
-  EW_FOR_FP8(EW_U_SAME_, X, FLOOR, floor)                                     \
-  EW_FOR_FP8(EW_U_SAME_, X, LOG, log)                                         \
   EW_FOR_FP8(EW_U_F8BITS_, X, NEGATE, negate)                                 \
-  EW_FOR_FP8(EW_U_SAME_, X, RSQRT, rsqrt)                                     \
   EW_FOR_FP8(EW_U_F8_SIGMOID_, X, SIGMOID, sigmoid)                           \
-  EW_FOR_FP8(EW_U_SAME_, X, SIN, sin)                                         \
-  EW_FOR_FP8(EW_U_SAME_, X, TANH, tanh)                                       \
   EW_FOR_FP8(EW_U_SAME_, X, RECIPROCAL, reciprocal)
 
 #define EW_DEFINE_(NAME, OP, FL, IN, OUT, TA, LA, VA, TR, SR, FN, UN)         \

@@ -78,7 +78,8 @@ const ew_row *bcast__ew_row_at(size_t index);
 /* Which rows a list takes: one flag per kind (bool, signed, unsigned,
  * float), 1 for every type of the kind, T for its TOSA types only, C for
  * its CAST_ONLY types only (the fp8 types, which the other flags leave
- * out: they have kernels of CAST and of a few ops only), 0 for none.
+ * out: they have kernels of CAST and of the float ops only), A for all of
+ * them, 0 for none.
  * Strings have no kernels. */
 #define EW_KIND_FLAG_BCAST_KIND_BOOL(b, s, u, f) b
 #define EW_KIND_FLAG_BCAST_KIND_SIGNED(b, s, u, f) s
@@ -100,6 +101,9 @@ const ew_row *bcast__ew_row_at(size_t index);
 #define EW_WHEN_C_0(...)
 #define EW_WHEN_C_1(...)
 #define EW_WHEN_C_CAST_ONLY(...) EW_CALL_(__VA_ARGS__)
+#define EW_WHEN_A_0(...) EW_CALL_(__VA_ARGS__)
+#define EW_WHEN_A_1(...) EW_CALL_(__VA_ARGS__)
+#define EW_WHEN_A_CAST_ONLY(...) EW_CALL_(__VA_ARGS__)
 /* EW_CALL_(X, (args), row) is X(args, row).  The call is made in a
  * replacement list, never inside another macro's argument, so X's
  * expansion is scanned exactly once (the cast kernels' deferred inner loop
@@ -132,6 +136,9 @@ const ew_row *bcast__ew_row_at(size_t index);
  * whose MLIR 22 lowering mlir-opt folds on them (EW_FP8_UNARY_LIST,
  * EW_FP8_BINARY_LIST, SELECT). */
 #define EW_FOR_FP8(X, ...) EW_FOR_KINDS_(0, 0, 0, C, X, __VA_ARGS__)
+/* Every float, the 8-bit ones too: the float32 function rounded once
+ * serves them all (the math ops, ceil, floor). */
+#define EW_FOR_FLOAT_FP8(X, ...) EW_FOR_KINDS_(0, 0, 0, A, X, __VA_ARGS__)
 /* The row of an op on an 8-bit float computed in float32 and rounded once
  * (ew_<op>_f8 of ew_scalar.h), unary or binary alike: X(NAME, OP, flavour,
  * in, out, ...) as the kernel files' lists take it. */
