@@ -60,8 +60,6 @@ static const bcast_rows_kernel_fn *kernel_set(const ew_row *row) {
   return bcast__ew_use_v3() ? row->kernels_avx2 : row->kernels;
 }
 
-/* The row's non-temporal kernels where the plan may take them (the v3
- * set's), else NULL. */
 /* Whether a cast row's non-temporal kernels build their lines in memory
  * element by element, where reading a line back for the streaming store
  * waits for the stores (no store-to-load forwarding): a one-byte type
@@ -80,6 +78,8 @@ static int cast_lines_stall(const ew_row *row) {
           (!in_float && in == 8 && out_float && out == 8));
 }
 
+/* The row's non-temporal kernels where the plan may take them (the v3
+ * set's, but for the casts above), else NULL. */
 static const bcast_rows_kernel_fn *nt_kernel_set(const ew_row *row) {
   return bcast__ew_use_v3() && !cast_lines_stall(row) ? row->kernels_nt
                                                       : NULL;

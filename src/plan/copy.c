@@ -333,7 +333,6 @@ static void copy_rows_repeat(int64_t rows, char *const *ptrs,
   }
 }
 
-
 bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
                                   bcast_copy_stores stores) {
   return copy_kernel_for(plan, elem_bytes, stores, 1);
