@@ -18,6 +18,10 @@
 
 #define ROWS 7
 #define COLS 33
+/* Rows of whole 64-byte lines for every element size, and enough of them
+ * for two groups of four and one row after (EW_NT_GROUP_RUN_). */
+#define GROUP_ROWS 9
+#define LINE_COLS 192
 
 static const bcast_profile profiles[3] = {
     BCAST_PROFILE_TOSA, BCAST_PROFILE_TRAIT, BCAST_PROFILE_NUMPY};
@@ -260,13 +264,23 @@ TEST(ew_every_supported_signature_has_a_kernel_and_matches_the_reference) {
         CHECK_INT(check, result);
 
         /* Layouts.  Case 0: all contiguous; 1..arity: input k-1 a scalar
-         * ([1,1]); then a column, a transposed and a reversed input 0,
-         * and rank 0. */
+         * ([1,1]); then a column, a transposed and a reversed input 0;
+         * with two inputs or more, the first and then the last a row
+         * ([1,C] against [R,C], C whole lines of every type: the
+         * non-temporal kernels' row groups); and rank 0. */
         const input_case full = {2, {ROWS, COLS}, MEM_C};
-        for (int layout = 0; layout < arity + 4; layout++) {
+        const int layouts = arity + 4 + (arity > 1 ? 2 : 0);
+        for (int layout = 0; layout < layouts; layout++) {
           input_case cases[3] = {full, full, full};
           int expect = -1;
-          if (layout == 0) {
+          if (layout >= arity + 4) {
+            for (int k = 0; k < arity; k++) {
+              cases[k].shape[0] = GROUP_ROWS;
+              cases[k].shape[1] = LINE_COLS;
+            }
+            cases[layout == arity + 4 ? 0 : arity - 1].shape[0] = 1;
+            expect = (1 << arity);
+          } else if (layout == 0) {
             expect = (1 << arity); /* 1 + all bits */
           } else if (layout <= arity) {
             /* A unary op's output has its input's shape: broadcast the
@@ -339,9 +353,11 @@ TEST(ew_two_threads_match_one) {
       {BCAST_OP_CAST, BCAST_FLOAT32, BCAST_INT8},
       {BCAST_OP_GREATER, BCAST_INT32, BCAST_BOOL},
   };
-  static const int64_t widths[2][2] = {{300, 1000}, {61, 5003}};
+  /* The last: rows of whole lines for every type here (the non-temporal
+   * kernels' row groups, split between the threads). */
+  static const int64_t widths[3][2] = {{300, 1000}, {61, 5003}, {37, 1088}};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
-    for (int w = 0; w < 2; w++) {
+    for (int w = 0; w < 3; w++) {
       const bcast_op op = cases[c].op;
       const int arity = bcast_op_arity(op);
       bcast_dtype types[3] = {cases[c].type, cases[c].type, cases[c].type};
