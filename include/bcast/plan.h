@@ -128,9 +128,10 @@ BCAST_API bcast_status bcast_copy_run(const bcast_plan *plan,
  * nt_store_min_bytes: outputs at least this large are written with
  * non-temporal stores (element-wise plans, BCAST_COPY_NT_STORE_LARGE);
  * nt_fill_min_bytes: the same for fills, outputs written from inputs at
- * most an eighth their size (an outer sum, a broadcast copy), where a
- * machine may favour ordinary stores far longer (on a Zen 4 EPYC, past
- * twice its L3); parallel_min_bytes: smaller outputs run on one thread.
+ * most an eighth their size (a broadcast copy; an outer sum on several
+ * threads), where a machine may favour ordinary stores far longer (on a
+ * Zen 4 EPYC, up to about twice its L3); parallel_min_bytes: smaller
+ * outputs run on one thread.
  * Each comes from the first of: the environment (BCAST_NT_STORE_MIN_BYTES,
  * which fills follow too, BCAST_NT_FILL_MIN_BYTES, BCAST_PARALLEL_MIN_BYTES);
  * the cache file of a calibration made on this machine (bcast tune); a
@@ -147,10 +148,10 @@ BCAST_API bcast_status bcast_copy_run(const bcast_plan *plan,
 #define BCAST_TUNING_NEVER INT64_MAX
 #define BCAST_TUNING_POINTS_MAX 10
 
-/* One measured size: the best time of a copy (or, for fills, a fill) of
- * `bytes` bytes the default way (ns[0]: ordinary stores, or one thread)
- * and the alternative way (ns[1]: non-temporal stores, or every thread),
- * in nanoseconds. */
+/* One measured size: the best time of a copy (for fills, the median time
+ * of a fill) of `bytes` bytes the default way (ns[0]: ordinary stores, or
+ * one thread) and the alternative way (ns[1]: non-temporal stores, or
+ * every thread), in nanoseconds. */
 typedef struct bcast_tuning_point {
   int64_t bytes;
   double ns[2];

@@ -398,8 +398,9 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
                        arity + 1, ranks, shapes, strides, elem_bytes, diag);
   if (status != BCAST_OK) return status;
   plan->variant = pick_variant(&plan->engine, arity);
-  plan->nt_store = bcast__ew_want_nt_store(&plan->engine, plan->variant, elem,
-                                           nt_kernel_set(row));
+  plan->nt_store =
+      bcast__ew_want_nt_store(&plan->engine, plan->variant, elem,
+                              plan->threads, nt_kernel_set(row));
   plan->kernel = plan->nt_store == EW_NT_KERNEL
                      ? row->kernels_nt[plan->variant]
                      : kernel_set(row)[plan->variant];

@@ -118,11 +118,12 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
  * are the plan's kernel. */
 enum { EW_NT_NONE = 0, EW_NT_WRAPPER = 1, EW_NT_KERNEL = 2 };
 
-/* How a plan with this engine plan, variant, output element size and
- * kernel set (nt_kernels: the row's non-temporal kernels where the plan
- * may take them, else NULL) writes: an EW_NT_* (ew_nt_store.c). */
+/* How a plan with this engine plan, variant, output element size, thread
+ * count (the plan's: 0 for OpenMP's) and kernel set (nt_kernels: the
+ * row's non-temporal kernels where the plan may take them, else NULL)
+ * writes: an EW_NT_* (ew_nt_store.c). */
 int bcast__ew_want_nt_store(const bcast_plan *engine, int variant,
-                            int64_t elem,
+                            int64_t elem, int threads,
                             const bcast_rows_kernel_fn *nt_kernels);
 
 /* What the non-temporal wrapper runs: the plan's kernel and parameters. */

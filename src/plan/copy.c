@@ -165,8 +165,8 @@ static void copy_block_nt_store(int64_t n, char *const *ptrs,
   bcast__nt_store_copy(dst, src, bytes);
 }
 
-/* Fills with 16-byte vector stores, cached (WAY = store) or non-temporal
- * (WAY = nt_store).  The head is filled element by element up to 16-byte
+/* Fills with vector stores (bcast__fill_pattern), cached (WAY = store) or
+ * non-temporal (WAY = nt_store).  The head is filled element by element up to 16-byte
  * alignment; since 16 is a multiple of the element size, the pattern is
  * then in phase.  A destination not aligned to its own element size never
  * reaches that alignment and is filled by the scalar loop. */
@@ -192,10 +192,12 @@ static void copy_block_nt_store(int64_t n, char *const *ptrs,
     for (int64_t i = 0; i < head_n; i++) ((T *)dst)[i] = value;               \
     const __m128i pattern = SPLAT(value);                                     \
     int64_t body = (n - head_n) * E / 16 * 16;                                \
-    bcast__##WAY##_pattern(dst + head, body, pattern);                        \
+    bcast__fill_pattern(dst + head, body, pattern, COPY_NT_##WAY);            \
     for (int64_t i = head_n + body / E; i < n; i++) ((T *)dst)[i] = value;    \
   }
 
+#define COPY_NT_store 0
+#define COPY_NT_nt_store 1
 #define COPY_FILL_BOTH_(E, T, SPLAT)                                          \
   COPY_FILL_VECTOR_(E, T, SPLAT, store)                                       \
   COPY_FILL_VECTOR_(E, T, SPLAT, nt_store)
@@ -281,8 +283,8 @@ static const copy_kernel_row *copy_row_for(int64_t elem_bytes) {
   }
 }
 
-/* bcast_copy_kernel for a run on `threads` threads (the fills'
- * threshold applies on several: bcast__nt_min_bytes_for). */
+/* bcast_copy_kernel for a run on `threads` threads (0: OpenMP's), which
+ * the fills' threshold depends on (bcast__nt_min_bytes_for). */
 static bcast_kernel_fn copy_kernel_for(const bcast_plan *plan,
                                        int64_t elem_bytes,
                                        bcast_copy_stores stores, int threads) {
@@ -304,6 +306,11 @@ static bcast_kernel_fn copy_kernel_for(const bcast_plan *plan,
     return copy_block;
   }
   return row->gather;
+}
+
+bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
+                                  bcast_copy_stores stores) {
+  return copy_kernel_for(plan, elem_bytes, stores, 1);
 }
 
 /* Rows that are all the same (source stride 0 across rows) written back to
@@ -331,11 +338,6 @@ static void copy_rows_repeat(int64_t rows, char *const *ptrs,
     memcpy(dst + done * row_bytes, dst, (size_t)(k * row_bytes));
     done += k;
   }
-}
-
-bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
-                                  bcast_copy_stores stores) {
-  return copy_kernel_for(plan, elem_bytes, stores, 1);
 }
 
 /* Innermost runs shorter than this many elements are moved a row at a time

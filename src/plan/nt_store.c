@@ -37,6 +37,24 @@ nt_store_lines_avx(char *dst, const char *src, int64_t bytes) {
   }
 }
 
+/* Whole lines of a 16-byte pattern with 32-byte stores, ordinary or
+ * non-temporal (bcast__fill_pattern). */
+__attribute__((target("avx"))) static void
+fill_lines_avx(char *dst, int64_t bytes, __m128i pattern, int nt) {
+  const __m256i v = _mm256_set_m128i(pattern, pattern);
+  if (nt) {
+    for (int64_t i = 0; i < bytes; i += 64) {
+      _mm256_stream_si256((__m256i *)(dst + i), v);
+      _mm256_stream_si256((__m256i *)(dst + i + 32), v);
+    }
+  } else {
+    for (int64_t i = 0; i < bytes; i += 64) {
+      _mm256_store_si256((__m256i *)(dst + i), v);
+      _mm256_store_si256((__m256i *)(dst + i + 32), v);
+    }
+  }
+}
+
 /* Whether the AVX lines are used: the CPU and the OS have AVX and
  * BCAST_ISA is not "portable" (as for the element-wise kernels, so the
  * portable test run covers the 16-byte path too).  0 unknown yet, 1 yes,
@@ -106,9 +124,39 @@ static inline void store_copy(char *dst, const char *src, int64_t bytes,
 #endif
 }
 
+#if BCAST__HAVE_NT_STORE
+/* Four 16-byte stores of pattern, with STORE (_mm_store_si128 or
+ * _mm_stream_si128), covering the 64-byte line at p. */
+#define STORE_LINE_(STORE, p, pattern)                                        \
+  do {                                                                        \
+    STORE((__m128i *)(p), pattern);                                           \
+    STORE((__m128i *)((p) + 16), pattern);                                    \
+    STORE((__m128i *)((p) + 32), pattern);                                    \
+    STORE((__m128i *)((p) + 48), pattern);                                    \
+  } while (0)
+
+void bcast__fill_pattern(char *dst, int64_t bytes, __m128i pattern, int nt) {
+  int64_t i = 0;
+  for (; i < bytes && ((uintptr_t)(dst + i) & 63u) != 0; i += 16)
+    _mm_store_si128((__m128i *)(dst + i), pattern);
+  const int64_t lines = (bytes - i) & ~(int64_t)63;
+#if NT_STORE_HAVE_AVX
+  if (lines > 0 && nt_store_use_avx()) {
+    fill_lines_avx(dst + i, lines, pattern, nt);
+    i += lines;
+  }
+#endif
+  for (; i + 64 <= bytes; i += 64) {
+    if (nt)
+      STORE_LINE_(_mm_stream_si128, dst + i, pattern);
+    else
+      STORE_LINE_(_mm_store_si128, dst + i, pattern);
+  }
+  for (; i < bytes; i += 16) _mm_store_si128((__m128i *)(dst + i), pattern);
+}
+#endif
+
 int64_t bcast__nt_min_bytes_for(const bcast_plan *plan, int threads) {
-  if (threads == 1 || bcast__machine_get()->cpus == 1)
-    return bcast__tuned_nt_store_min();
   int64_t out = plan->elem_bytes[0], in = 0;
   for (int32_t d = 0; d < plan->ndim; d++)
     if (__builtin_mul_overflow(out, plan->extent[d], &out)) out = INT64_MAX;
@@ -120,9 +168,15 @@ int64_t bcast__nt_min_bytes_for(const bcast_plan *plan, int threads) {
         held = INT64_MAX;
     in = held > INT64_MAX - in ? INT64_MAX : in + held;
   }
-  return in <= out / 8 && out >= bcast__tuned_parallel_min()
-             ? bcast__tuned_nt_fill_min()
-             : bcast__tuned_nt_store_min();
+  if (in > out / 8) return bcast__tuned_nt_store_min();
+  /* A pure fill: every input broadcast along the run. */
+  const int inner = plan->ndim - 1;
+  int pure = 1;
+  for (int32_t k = 1; k < plan->n_operands && inner >= 0; k++)
+    if (plan->stride_bytes[k][inner] != 0 && plan->extent[inner] > 1) pure = 0;
+  const int several = threads != 1 && bcast__machine_get()->cpus > 1;
+  return pure || several ? bcast__tuned_nt_fill_min()
+                         : bcast__tuned_nt_store_min();
 }
 
 void bcast__nt_store_copy(char *dst, const char *src, int64_t bytes) {

@@ -29,27 +29,24 @@
 #define BCAST__HAVE_NT_STORE 0
 #endif
 
-/* The size from which outputs are written with non-temporal stores, by
- * the copy kernels and by element-wise plans alike (src/plan/tune.h: the
- * environment's, a calibration's, or a quarter of the last-level cache one
- * core can count on).  Below it the output can still be in cache when the
- * caller reads it. */
-static inline int64_t bcast__nt_store_min_bytes(void) {
-  return bcast__tuned_nt_store_min();
-}
-
-/* The size from which a copy plan's output takes non-temporal stores
- * (copy.c): a fill's threshold (bcast_tuning's nt_fill_min_bytes, which
- * the calibration measures with these kernels' own pattern stores on
- * every thread) when the copy runs on several threads (threads != 1 on a
- * machine of several CPUs, the output at least the parallel threshold)
- * and its source holds at most an eighth of the output's bytes (a
- * broadcast copy: the output is written from next to nothing); else
- * bcast__nt_store_min_bytes().  Element-wise plans keep the latter: their
- * fills are computed, and the pattern fill does not foretell them (on Zen
- * 4 with two threads, where it measured the two kinds of store even at
- * 128 MiB, a 4-D broadcast sum of 128 MiB ran at 99% of the STREAM limit
- * with non-temporal stores, 91% with ordinary ones). */
+/* The size from which a plan's output (operand 0) is written with
+ * non-temporal stores on `threads` threads (0: OpenMP's), by the copy
+ * kernels and by element-wise plans alike (src/plan/tune.h: the
+ * environment's, a calibration's, or what the cache sizes suggest).  A
+ * fill, an output whose inputs hold at most an eighth of its bytes (a
+ * broadcast copy, an outer sum: written from next to nothing), takes the
+ * fills' threshold (bcast_tuning's nt_fill_min_bytes, measured with these
+ * kernels' pattern stores on every thread) when it is pure (every input
+ * broadcast along the run: each run one value) or runs on several
+ * threads; the rest, and a fill that reads a row along the run on one
+ * thread, the store threshold.  On one thread that row competes in L1
+ * with the reads for ownership of ordinary stores, which the pattern fill
+ * does not foretell (Zen 4, 4096x1 + 1x4096 float32 into a warm 64 MiB
+ * output, one thread: 2.9 ms with ordinary stores, 2.5 ms with
+ * non-temporal ones, an ordinary fill without the row 2.5 ms; on two
+ * threads, where the memory is the limit, ordinary stores were 8% ahead).
+ * Below the threshold the output can still be in cache when the caller
+ * reads it. */
 int64_t bcast__nt_min_bytes_for(const bcast_plan *plan, int threads);
 
 /* Copies bytes from src (any alignment) to dst (any alignment) with
@@ -69,40 +66,17 @@ static inline void bcast__nt_store_fence(void) {
 }
 
 #if BCAST__HAVE_NT_STORE
-/* Four 16-byte stores of pattern, with STORE (_mm_store_si128 or
- * _mm_stream_si128), covering the 64-byte line at p. */
-#define BCAST__STORE_LINE_(STORE, p, pattern)                                 \
-  do {                                                                        \
-    STORE((__m128i *)(p), pattern);                                           \
-    STORE((__m128i *)((p) + 16), pattern);                                    \
-    STORE((__m128i *)((p) + 32), pattern);                                    \
-    STORE((__m128i *)((p) + 48), pattern);                                    \
-  } while (0)
-
 /* Stores bytes [0, bytes) of a 16-byte pattern repeated from dst on, where
- * dst is 16-byte aligned and bytes a multiple of 16, with ordinary stores.
- * Four stores per iteration cover a whole 64-byte line.  Inline, so a fill
- * kernel's loop is its own. */
-static inline void bcast__store_pattern(char *dst, int64_t bytes,
-                                        __m128i pattern) {
-  int64_t i = 0;
-  for (; i + 64 <= bytes; i += 64)
-    BCAST__STORE_LINE_(_mm_store_si128, dst + i, pattern);
-  for (; i < bytes; i += 16) _mm_store_si128((__m128i *)(dst + i), pattern);
-}
-
-/* The same with non-temporal stores for the whole 64-byte lines, and
- * ordinary ones for the part of a line before the first and after the last
- * (see bcast__nt_store_copy).  Unfenced. */
-static inline void bcast__nt_store_pattern(char *dst, int64_t bytes,
-                                           __m128i pattern) {
-  int64_t i = 0;
-  for (; i < bytes && ((uintptr_t)(dst + i) & 63u) != 0; i += 16)
-    _mm_store_si128((__m128i *)(dst + i), pattern);
-  for (; i + 64 <= bytes; i += 64)
-    BCAST__STORE_LINE_(_mm_stream_si128, dst + i, pattern);
-  for (; i < bytes; i += 16) _mm_store_si128((__m128i *)(dst + i), pattern);
-}
+ * dst is 16-byte aligned and bytes a multiple of 16: with ordinary stores
+ * (nt 0), or non-temporal ones for the whole 64-byte lines and ordinary
+ * ones for the part of a line before the first and after the last (nt 1,
+ * unfenced; see bcast__nt_store_copy).  Where the CPU has AVX, the whole
+ * lines take two 32-byte stores each, as the element-wise kernels write
+ * theirs: on Zen 4, 64 MiB filled on two threads with ordinary stores
+ * took 2.12 ms with 16-byte stores and 1.98 ms with 32-byte ones (the
+ * non-temporal stores 2.35 ms either way), so a calibration of 16-byte
+ * fills (tune.c) favoured non-temporal stores. */
+void bcast__fill_pattern(char *dst, int64_t bytes, __m128i pattern, int nt);
 #endif
 
 /* Whether the first and the last byte of [data, data + bytes) lie in

@@ -30,17 +30,37 @@ static int tune_time_ok(double ns) { return isfinite(ns) && ns > 0; }
 
 /* Invariant while walking down from the largest size: the alternative has
  * won at every size above i. */
-int64_t bcast__tune_crossover(const bcast_tuning_point *points, int n,
-                              double margin) {
-  if (n <= 0) return -1;
+/* Whether the points can be decided from: some, with positive finite
+ * times at increasing sizes. */
+static int tune_points_ok(const bcast_tuning_point *points, int n) {
+  if (n <= 0) return 0;
   for (int i = 0; i < n; i++) {
     if (!tune_time_ok(points[i].ns[0]) || !tune_time_ok(points[i].ns[1]) ||
         points[i].bytes < 0 || (i > 0 && points[i].bytes <= points[i - 1].bytes))
-      return -1;
+      return 0;
   }
+  return 1;
+}
+
+int64_t bcast__tune_crossover(const bcast_tuning_point *points, int n,
+                              double margin) {
+  if (!tune_points_ok(points, n)) return -1;
   int i = n - 1;
   while (i >= 0 && points[i].ns[1] <= points[i].ns[0] * (1.0 - margin)) i--;
   return i == n - 1 ? BCAST_TUNING_NEVER : points[i + 1].bytes;
+}
+
+int64_t bcast__tune_fill_crossover(const bcast_tuning_point *points, int n,
+                                   double margin) {
+  if (!tune_points_ok(points, n)) return -1;
+  int i = n - 1;
+  while (i >= 0 && points[i].ns[0] > points[i].ns[1] * (1.0 - margin)) i--;
+  if (i == n - 1) return BCAST_TUNING_NEVER;
+  if (i < 0) return points[0].bytes;
+  const int64_t low = points[i].bytes, step = low / 8 > 0 ? low / 8 : 1;
+  int64_t mid =
+      (int64_t)sqrt((double)low * (double)points[i + 1].bytes) / step * step;
+  return mid > low ? mid : low + 1;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -258,10 +278,7 @@ static void tune_store(char *dst, const char *src, int64_t bytes, int nt,
   if (!src) {
 #if BCAST__HAVE_NT_STORE
     const __m128i pattern = _mm_set1_epi32(0x3f800000);
-    if (nt)
-      bcast__nt_store_pattern(dst, bytes & ~(int64_t)15, pattern);
-    else
-      bcast__store_pattern(dst, bytes & ~(int64_t)15, pattern);
+    bcast__fill_pattern(dst, bytes & ~(int64_t)15, pattern, nt);
 #else
     memset(dst, 0x3f, (size_t)bytes);
 #endif
@@ -284,18 +301,38 @@ typedef struct tune_series {
   int fill;
 } tune_series;
 
+/* Rounds a series keeps the times of (the most any series makes). */
+#define TUNE_REPS_MAX 21
+
+/* The median of v[0..n) (n > 0), sorting v. */
+static double tune_median(double *v, int n) {
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+      const double x = v[j];
+      v[j] = v[j - 1];
+      v[j - 1] = x;
+    }
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* Times each size both ways, the order of the two alternating, each timed
  * copy preceded by an untimed one of the same kind (so an ordinary copy
  * pays for the dirty lines its predecessor left, as in a loop of calls),
- * for s->reps rounds while the budget lasts; each point keeps its fastest
- * time.  Returns the rounds completed: 0 when the budget ran out inside
- * the first (another process held the CPUs), and then nothing is
- * decided from the series. */
+ * for s->reps rounds (at most TUNE_REPS_MAX) while the budget lasts; each
+ * point keeps its fastest time, or for fills the median of its rounds:
+ * past the cache an ordinary fill's times spread widely (on Zen 4 with two
+ * threads, 64 MiB: fastest 1.98 ms, mean 2.73 ms; non-temporal 2.38 and
+ * 2.46), and its fastest foretells no typical call.  Returns the rounds
+ * completed: 0 when the budget ran out inside the first (another process
+ * held the CPUs), and then nothing is decided from the series. */
 static int tune_time_series(const tune_series *s, char *dst,
                             const char *src) {
   const double start = tune_now_ns();
-  for (int i = 0; i < s->n; i++) s->points[i].ns[0] = s->points[i].ns[1] = 0;
-  for (int rep = 0; rep < s->reps; rep++) {
+  const int reps = s->reps < TUNE_REPS_MAX ? s->reps : TUNE_REPS_MAX;
+  double times[BCAST_TUNING_POINTS_MAX][2][TUNE_REPS_MAX];
+  int done[BCAST_TUNING_POINTS_MAX] = {0};
+  int rounds = reps;
+  for (int rep = 0; rep < reps && rounds == reps; rep++) {
     for (int i = 0; i < s->n; i++) {
       for (int j = 0; j < 2; j++) {
         const int way = (rep + j) & 1;
@@ -307,14 +344,27 @@ static int tune_time_series(const tune_series *s, char *dst,
                      s->threads[way]);
         }
         const double ns = tune_now_ns() - t0;
-        double *best = &s->points[i].ns[way];
-        if (*best == 0 || ns < *best) *best = ns > 0 ? ns : 1;
+        times[i][way][rep] = ns > 0 ? ns : 1;
       }
-      if (tune_now_ns() - start > s->budget_ns && i + 1 < s->n) return rep;
+      done[i] = rep + 1;
+      if (tune_now_ns() - start > s->budget_ns && i + 1 < s->n) {
+        rounds = rep;
+        break;
+      }
     }
-    if (tune_now_ns() - start > s->budget_ns) return rep + 1;
+    if (rounds == reps && tune_now_ns() - start > s->budget_ns)
+      rounds = rep + 1;
   }
-  return s->reps;
+  for (int i = 0; i < s->n; i++)
+    for (int way = 0; way < 2; way++) {
+      double *v = times[i][way], best = 0;
+      for (int r = 0; r < done[i]; r++)
+        if (r == 0 || v[r] < best) best = v[r];
+      s->points[i].ns[way] = done[i] == 0 ? 0
+                             : s->fill    ? tune_median(v, done[i])
+                                          : best;
+    }
+  return rounds;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -563,7 +613,7 @@ bcast_status bcast_tuning_measure(bcast_tuning *tuning, int thorough,
   if (!omp_in_parallel()) threads = omp_get_max_threads();
 #endif
   const tune_series fill = {t.fill, t.n_fill, {0, 1}, {threads, threads},
-                            thorough ? 5 : 2, thorough ? 3e9 : 40e6, 1};
+                            thorough ? 9 : 2, thorough ? 3e9 : 40e6, 1};
   if (tune_time_series(&fill, dst, src) == 0) t.n_fill = 0;
   if (threads > 1) {
     const tune_series split = {t.threads, t.n_threads, {0, 0}, {1, threads},
@@ -581,7 +631,7 @@ bcast_status bcast_tuning_measure(bcast_tuning *tuning, int thorough,
   const int64_t nt = bcast__tune_crossover(t.store, t.n_store,
                                            BCAST__TUNE_MARGIN);
   const int64_t nt_fill =
-      bcast__tune_crossover(t.fill, t.n_fill, BCAST__TUNE_MARGIN);
+      bcast__tune_fill_crossover(t.fill, t.n_fill, BCAST__TUNE_FILL_MARGIN);
   int64_t par = bcast__tune_crossover(t.threads, t.n_threads,
                                       BCAST__TUNE_MARGIN);
   if (par == BCAST_TUNING_NEVER) par = 2 * t.threads[t.n_threads - 1].bytes;

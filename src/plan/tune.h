@@ -28,8 +28,26 @@
 int64_t bcast__tune_crossover(const bcast_tuning_point *points, int n,
                               double margin);
 
-/* The margin the calibration decides with. */
+/* The same for fills, where a tie goes to the alternative (non-temporal
+ * stores): past the cache both ways write every byte of the output, and
+ * the alternative leaves the cache to the caller's data.  The default
+ * way keeps the sizes up to the largest at which it is faster by at
+ * least `margin`; the threshold is the geometric mean of that size and
+ * the next measured one, rounded down to an eighth of the former (and
+ * above it), so that a size measured on either side keeps its way; the
+ * smallest size when the default never wins by the margin;
+ * BCAST_TUNING_NEVER when it wins at the largest; -1 as above.  (On Zen
+ * 4 with two threads, ordinary stores filled 64 MiB 15% faster and 128
+ * MiB 1% slower: 88 MiB.) */
+int64_t bcast__tune_fill_crossover(const bcast_tuning_point *points, int n,
+                                   double margin);
+
+/* The margin the calibration decides with; for fills, a smaller one: a
+ * fill past the cache writes every byte either way, so neither way has
+ * to prove itself, and the median times (tune.c) need less room for
+ * noise than the fastest ones. */
 #define BCAST__TUNE_MARGIN 0.05
+#define BCAST__TUNE_FILL_MARGIN 0.02
 
 /* Writes t's machine, thresholds and points as cache-file text into
  * buf[cap] (NUL-terminated); the length written, cap - 1 when the text

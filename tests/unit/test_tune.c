@@ -100,6 +100,73 @@ TEST(tune_crossover_is_the_definition_on_random_timings) {
   }
 }
 
+/* Fills: ties go to non-temporal stores, and the threshold sits between
+ * the last size ordinary stores win and the next (geometric mean, in
+ * eighths of the former).  Points at 1, 2, 4, 8 MiB. */
+TEST(tune_fill_crossover_on_synthetic_timings) {
+  static const struct {
+    const char *what;
+    int n;
+    double ns[4][2];
+    int64_t want;
+  } cases[] = {
+      {"Zen 4, two threads", 4, {{20, 60}, {95, 117}, {205, 244}, {488, 502}},
+       5 * MIB + MIB / 2},
+      {"ordinary wins at the largest", 3, {{10, 30}, {20, 30}, {40, 45}},
+       BCAST_TUNING_NEVER},
+      {"ordinary never wins by the margin", 3, {{10, 10}, {20, 19}, {40, 41}},
+       MIB},
+      {"equal times go to non-temporal stores", 2, {{10, 10}, {20, 20}}, MIB},
+      {"a win above a tie counts", 4, {{10, 20}, {20, 20}, {40, 50}, {80, 80}},
+       5 * MIB + MIB / 2},
+      {"exactly the margin is a win", 2, {{95, 100}, {200, 150}},
+       MIB + 3 * MIB / 8},
+      {"4% faster is inside the margin", 2, {{96, 100}, {200, 150}}, MIB},
+      {"no points: no decision", 0, {{0, 0}}, -1},
+      {"a NaN time: no decision", 2, {{10, NAN}, {20, 10}}, -1},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    bcast_tuning_point p[4];
+    const int n = points_from(p, cases[c].ns, cases[c].n);
+    const int64_t got = bcast__tune_fill_crossover(p, n, 0.05);
+    if (got != cases[c].want)
+      test_fail(t, __FILE__, __LINE__, "%s: %lld, want %lld", cases[c].what,
+                (long long)got, (long long)cases[c].want);
+  }
+}
+
+/* Random timings: the fill threshold is the definition's (brute force),
+ * and every measured size keeps the way it was decided for. */
+TEST(tune_fill_crossover_is_the_definition_on_random_timings) {
+  uint64_t seed = test_seed(), state = seed;
+  for (int round = 0; round < 2000; round++) {
+    bcast_tuning_point p[BCAST_TUNING_POINTS_MAX];
+    const int n = (int)test_rand_range(&state, 1, BCAST_TUNING_POINTS_MAX);
+    for (int i = 0; i < n; i++) {
+      p[i].bytes = (16 * MIB) << i;
+      p[i].ns[0] = (double)test_rand_range(&state, 1, 1000);
+      p[i].ns[1] = (double)test_rand_range(&state, 1, 1000);
+    }
+    int last = -1; /* the largest size ordinary stores win by 5% */
+    for (int i = 0; i < n; i++)
+      if (p[i].ns[0] <= p[i].ns[1] * 0.95) last = i;
+    const int64_t got = bcast__tune_fill_crossover(p, n, 0.05);
+    int ok = got == bcast__tune_fill_crossover(p, n, 0.05);
+    if (last == n - 1)
+      ok &= got == BCAST_TUNING_NEVER;
+    else if (last < 0)
+      ok &= got == p[0].bytes;
+    else
+      ok &= got > p[last].bytes && got <= p[last + 1].bytes &&
+            got % (p[last].bytes / 8) == 0;
+    if (!ok) {
+      test_fail(t, __FILE__, __LINE__, "seed %llu round %d: %lld",
+                (unsigned long long)seed, round, (long long)got);
+      return;
+    }
+  }
+}
+
 static void sample_tuning(bcast_tuning *s) {
   memset(s, 0, sizeof *s);
   snprintf(s->machine, sizeof s->machine,
@@ -425,13 +492,16 @@ TEST(tune_state_cache_file_environment_and_warnings) {
 }
 
 /* The store threshold bcast__nt_min_bytes_for gives a float32 copy of
- * an (n, src_cols) source into n x n on `threads` threads: a broadcast
- * copy (src_cols 1) is a fill, a plain copy (src_cols n) is not. */
-static int64_t copy_threshold(test_ctx *t, int64_t n, int64_t src_cols,
+ * a (src_rows, src_cols) source into rows x cols on `threads` threads,
+ * each source dim 1 or the output's: a copy from at most an eighth of the
+ * output's bytes is a fill, pure when the source is a column. */
+static int64_t copy_threshold(test_ctx *t, int64_t rows, int64_t cols,
+                              int64_t src_rows, int64_t src_cols,
                               int threads) {
-  const int64_t out_shape[2] = {n, n}, src_shape[2] = {n, src_cols};
-  const int64_t out_strides[2] = {4 * n, 4};
-  const int64_t src_strides[2] = {4 * src_cols, src_cols == 1 ? 0 : 4};
+  const int64_t out_shape[2] = {rows, cols}, src_shape[2] = {src_rows, src_cols};
+  const int64_t out_strides[2] = {4 * cols, 4};
+  const int64_t src_strides[2] = {src_rows == 1 ? 0 : 4 * src_cols,
+                                  src_cols == 1 ? 0 : 4};
   const int32_t rank[2] = {2, 2};
   const int64_t *const shape[2] = {out_shape, src_shape};
   const int64_t *const strides[2] = {out_strides, src_strides};
@@ -443,16 +513,43 @@ static int64_t copy_threshold(test_ctx *t, int64_t n, int64_t src_cols,
   return bcast__nt_min_bytes_for(&plan, threads);
 }
 
-/* Broadcast copies on several threads have their own threshold: from the
- * cache file, from BCAST_NT_FILL_MIN_BYTES, or, when only
- * BCAST_NT_STORE_MIN_BYTES is set, that one; other copies, copies on one
- * thread and element-wise plans keep the store threshold. */
+/* How an element-wise float32 outer sum (n, 1) + (1, n) on `threads`
+ * threads writes (an EW_NT_*): an output written from next to nothing,
+ * reading a row along the run. */
+static int outer_uses_nt_stores(test_ctx *t, int64_t n, int threads) {
+  const int64_t col[2] = {n, 1}, row[2] = {1, n};
+  static float dummy[1];
+  bcast_tensor in[2];
+  CHECK_INT(bcast_tensor_wrap(&in[0], BCAST_FLOAT32, 2, col, NULL, dummy,
+                              NULL),
+            BCAST_OK);
+  CHECK_INT(bcast_tensor_wrap(&in[1], BCAST_FLOAT32, 2, row, NULL, dummy,
+                              NULL),
+            BCAST_OK);
+  bcast_ew_options options;
+  bcast_ew_options_init(&options);
+  options.threads = threads;
+  bcast_ew_plan *plan = NULL;
+  CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL,
+                                 &options, NULL),
+            BCAST_OK);
+  const int nt = plan ? bcast__ew_plan_nt_stores(plan) : -1;
+  bcast_ew_plan_destroy(plan);
+  return nt;
+}
+
+/* Fills have their own threshold: from the cache file, from
+ * BCAST_NT_FILL_MIN_BYTES, or, when only BCAST_NT_STORE_MIN_BYTES is set,
+ * that one.  Pure fills (a broadcast column) take it on any number of
+ * threads, fills that read a row along the run (a broadcast row, an outer
+ * sum) on several; other copies and plans take the store threshold. */
 TEST(tune_fills_decide_by_their_own_threshold) {
   saved_env saved;
   char dir[] = "/tmp/bcast-tune-XXXXXX", path[64];
   if (tune_scratch(t, &saved, dir, path, sizeof path) != 0) return;
   /* Several threads count where the machine has several CPUs. */
   const int several = bcast__machine_get()->cpus > 1;
+  const int64_t never = BCAST_TUNING_NEVER;
   bcast_tuning tn;
   bcast__tune_reset();
   write_cache(path, 3 * MIB, 96 * 1024, 0); /* fills: never */
@@ -460,13 +557,17 @@ TEST(tune_fills_decide_by_their_own_threshold) {
   bcast_tuning_get(&tn, NULL);
   CHECK_INT(tn.nt_fill_min_bytes, BCAST_TUNING_NEVER);
   CHECK(strcmp(tn.nt_fill_source, "cache file") == 0);
-  CHECK_INT(copy_threshold(t, 2048, 1, 2),
-            several ? BCAST_TUNING_NEVER : 3 * MIB);
-  CHECK_INT(copy_threshold(t, 2048, 1, 0),
-            several ? BCAST_TUNING_NEVER : 3 * MIB);
-  CHECK_INT(copy_threshold(t, 2048, 1, 1), 3 * MIB);
-  CHECK_INT(copy_threshold(t, 2048, 2048, 2), 3 * MIB);
-  CHECK_INT(copy_threshold(t, 64, 1, 2), 3 * MIB); /* 16 KiB: one thread */
+  for (int threads = 0; threads <= 2; threads++) {
+    const int64_t row_fill = threads != 1 && several ? never : 3 * MIB;
+    CHECK_INT(copy_threshold(t, 2048, 2048, 2048, 1, threads), never);
+    CHECK_INT(copy_threshold(t, 64, 64, 64, 1, threads), never);
+    CHECK_INT(copy_threshold(t, 8, 4096, 1, 4096, threads), row_fill);
+    CHECK_INT(copy_threshold(t, 7, 4096, 1, 4096, threads), 3 * MIB);
+    CHECK_INT(copy_threshold(t, 2048, 2048, 2048, 2048, threads), 3 * MIB);
+    if (BCAST__HAVE_NT_STORE)
+      CHECK_INT(outer_uses_nt_stores(t, 2048, threads) == EW_NT_NONE,
+                row_fill == never);
+  }
   if (BCAST__HAVE_NT_STORE)
     CHECK(plan_uses_nt_stores(t, 16 * MIB) != EW_NT_NONE);
   setenv("BCAST_NT_FILL_MIN_BYTES", "8M", 1);
@@ -475,14 +576,18 @@ TEST(tune_fills_decide_by_their_own_threshold) {
   CHECK_INT(tn.nt_fill_min_bytes, 8 * MIB);
   CHECK(strcmp(tn.nt_fill_source, "environment") == 0);
   CHECK_INT(tn.nt_store_min_bytes, 3 * MIB);
-  CHECK_INT(copy_threshold(t, 2048, 1, 2), several ? 8 * MIB : 3 * MIB);
+  CHECK_INT(copy_threshold(t, 2048, 2048, 2048, 1, 1), 8 * MIB);
+  if (BCAST__HAVE_NT_STORE && several) {
+    CHECK(outer_uses_nt_stores(t, 2048, 2) != EW_NT_NONE); /* 16 MiB */
+    CHECK_INT(outer_uses_nt_stores(t, 1024, 2), EW_NT_NONE); /* 4 MiB */
+  }
   unsetenv("BCAST_NT_FILL_MIN_BYTES");
   setenv("BCAST_NT_STORE_MIN_BYTES", "1M", 1);
   bcast__tune_reset();
   bcast_tuning_get(&tn, NULL);
   CHECK_INT(tn.nt_fill_min_bytes, 1 * MIB);
   CHECK(strcmp(tn.nt_fill_source, "environment") == 0);
-  CHECK_INT(copy_threshold(t, 2048, 1, 2), 1 * MIB);
+  CHECK_INT(copy_threshold(t, 2048, 2048, 2048, 1, 1), 1 * MIB);
   unlink(path);
   rmdir(dir);
   env_restore(&saved);

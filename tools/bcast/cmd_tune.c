@@ -49,12 +49,14 @@ static void print_bytes(FILE *out, int64_t bytes) {
     fprintf(out, "%lld %ciB", (long long)v, units[u]);
 }
 
-/* One series of points as "size: default ns, alternative ns (ratio)". */
-static void print_points(FILE *out, const char *title, const char *ways,
-                         const bcast_tuning_point *p, int n) {
+/* One series of points as "size: default ns, alternative ns (ratio)";
+ * stat: which time of the repetitions each is ("best", "median"). */
+static void print_points(FILE *out, const char *title, const char *stat,
+                         const char *ways, const bcast_tuning_point *p,
+                         int n) {
   if (n == 0) return;
-  fprintf(out, "  %s (best of the repetitions, microseconds; %s):\n", title,
-          ways);
+  fprintf(out, "  %s (%s of the repetitions, microseconds; %s):\n", title,
+          stat, ways);
   for (int i = 0; i < n; i++) {
     fprintf(out, "    ");
     print_bytes(out, p[i].bytes);
@@ -76,12 +78,12 @@ void cli_print_tuning(FILE *out, const bcast_tuning *t) {
   fprintf(out, " (%s)\n", t->parallel_source);
   if (t->measure_ms > 0)
     fprintf(out, "calibration: %.1f ms\n", t->measure_ms);
-  print_points(out, "copy", "ordinary, non-temporal stores", t->store,
-               t->n_store);
-  print_points(out, "copy", "one thread, all threads", t->threads,
+  print_points(out, "copy", "best", "ordinary, non-temporal stores",
+               t->store, t->n_store);
+  print_points(out, "copy", "best", "one thread, all threads", t->threads,
                t->n_threads);
-  print_points(out, "fill on every thread", "ordinary, non-temporal stores",
-               t->fill, t->n_fill);
+  print_points(out, "fill on every thread", "median",
+               "ordinary, non-temporal stores", t->fill, t->n_fill);
 }
 
 static int tune(void *opts) {
