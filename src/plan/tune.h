@@ -37,8 +37,9 @@ int64_t bcast__tune_crossover(const bcast_tuning_point *points, int n,
  * above it), so that a size measured on either side keeps its way; the
  * smallest size when the default never wins by the margin;
  * BCAST_TUNING_NEVER when it wins at the largest; -1 as above.  (On Zen
- * 4 with two threads, ordinary stores filled 64 MiB 15% faster and 128
- * MiB 1% slower: 88 MiB.) */
+ * 4 with two threads, median fills 16..256 MiB: in one calibration
+ * ordinary stores were 3-6% faster at 64 MiB and tied from 128 MiB on, 88
+ * MiB; in another they tied at 64 MiB, 44 MiB.) */
 int64_t bcast__tune_fill_crossover(const bcast_tuning_point *points, int n,
                                    double margin);
 

@@ -29,13 +29,31 @@ static int points_from(bcast_tuning_point *p, const double (*ns)[2], int n) {
   return n;
 }
 
+/* Synthetic timings at 1, 2, 4, 8 MiB and the threshold they give. */
+typedef struct crossover_case {
+  const char *what;
+  int n;
+  double ns[4][2];
+  int64_t want;
+} crossover_case;
+
+/* Checks a crossover function (margin 5%) on each case. */
+static void check_crossovers(test_ctx *t,
+                             int64_t (*crossover)(const bcast_tuning_point *,
+                                                  int, double),
+                             const crossover_case *cases, size_t n_cases) {
+  for (size_t c = 0; c < n_cases; c++) {
+    bcast_tuning_point p[4];
+    const int n = points_from(p, cases[c].ns, cases[c].n);
+    const int64_t got = crossover(p, n, 0.05);
+    if (got != cases[c].want)
+      test_fail(t, __FILE__, __LINE__, "%s: %lld, want %lld", cases[c].what,
+                (long long)got, (long long)cases[c].want);
+  }
+}
+
 TEST(tune_crossover_on_synthetic_timings) {
-  static const struct {
-    const char *what;
-    int n;
-    double ns[4][2];
-    int64_t want;
-  } cases[] = {
+  static const crossover_case cases[] = {
       {"wins from 4 MiB on", 4, {{10, 12}, {20, 22}, {40, 30}, {80, 50}},
        4 * MIB},
       {"wins everywhere", 3, {{10, 5}, {20, 10}, {40, 20}}, MIB},
@@ -54,14 +72,8 @@ TEST(tune_crossover_on_synthetic_timings) {
       {"a NaN time: no decision", 2, {{10, NAN}, {20, 10}}, -1},
       {"an infinite time: no decision", 2, {{10, INFINITY}, {20, 10}}, -1},
   };
-  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-    bcast_tuning_point p[4];
-    const int n = points_from(p, cases[c].ns, cases[c].n);
-    const int64_t got = bcast__tune_crossover(p, n, 0.05);
-    if (got != cases[c].want)
-      test_fail(t, __FILE__, __LINE__, "%s: %lld, want %lld", cases[c].what,
-                (long long)got, (long long)cases[c].want);
-  }
+  check_crossovers(t, bcast__tune_crossover, cases,
+                   sizeof cases / sizeof cases[0]);
   /* Sizes out of order: no decision. */
   bcast_tuning_point p[2] = {{2 * MIB, {10, 5}}, {MIB, {10, 5}}};
   CHECK_INT(bcast__tune_crossover(p, 2, 0.05), -1);
@@ -104,12 +116,7 @@ TEST(tune_crossover_is_the_definition_on_random_timings) {
  * the last size ordinary stores win and the next (geometric mean, in
  * eighths of the former).  Points at 1, 2, 4, 8 MiB. */
 TEST(tune_fill_crossover_on_synthetic_timings) {
-  static const struct {
-    const char *what;
-    int n;
-    double ns[4][2];
-    int64_t want;
-  } cases[] = {
+  static const crossover_case cases[] = {
       {"Zen 4, two threads", 4, {{20, 60}, {95, 117}, {205, 244}, {488, 502}},
        5 * MIB + MIB / 2},
       {"ordinary wins at the largest", 3, {{10, 30}, {20, 30}, {40, 45}},
@@ -125,14 +132,8 @@ TEST(tune_fill_crossover_on_synthetic_timings) {
       {"no points: no decision", 0, {{0, 0}}, -1},
       {"a NaN time: no decision", 2, {{10, NAN}, {20, 10}}, -1},
   };
-  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-    bcast_tuning_point p[4];
-    const int n = points_from(p, cases[c].ns, cases[c].n);
-    const int64_t got = bcast__tune_fill_crossover(p, n, 0.05);
-    if (got != cases[c].want)
-      test_fail(t, __FILE__, __LINE__, "%s: %lld, want %lld", cases[c].what,
-                (long long)got, (long long)cases[c].want);
-  }
+  check_crossovers(t, bcast__tune_fill_crossover, cases,
+                   sizeof cases / sizeof cases[0]);
 }
 
 /* Random timings: the fill threshold is the definition's (brute force),
