@@ -19,36 +19,23 @@
 #include "bcast/plan.h"
 
 /* The threshold at which the alternative way (ns[1]) starts to pay, from
- * points sorted by increasing bytes: the smallest size at which the
- * alternative is faster than the default by at least `margin` (0.05: 5%)
- * and stays so at every larger size; BCAST_TUNING_NEVER when it does not
- * win at the largest size; -1 (no decision) when there are no points, a
- * time is not positive and finite, or the sizes are not increasing.  Equal
- * timings keep the default way: the alternative must prove itself. */
+ * points sorted by increasing bytes: the smallest size from which the
+ * alternative takes every size measured; BCAST_TUNING_NEVER when it does
+ * not take the largest; -1 (no decision) when there are no points, a time
+ * is not positive and finite, or the sizes are not increasing.  Up to
+ * tie_default_max bytes the alternative takes a size by being faster than
+ * the default by at least `margin` (0.05: 5%): equal timings keep the
+ * default way, the alternative must prove itself.  Above it, the default
+ * must prove itself, and a tie goes to the alternative: for fills, which
+ * past the cache write every byte either way, non-temporal stores leave
+ * the cache to the caller's other data once the output is too large for
+ * its last part to help the next read (BCAST_TUNING_NEVER: ties keep the
+ * default at every size). */
 int64_t bcast__tune_crossover(const bcast_tuning_point *points, int n,
-                              double margin);
+                              double margin, int64_t tie_default_max);
 
-/* The same for fills, where a tie goes to the alternative (non-temporal
- * stores): past the cache both ways write every byte of the output, and
- * the alternative leaves the cache to the caller's data.  The default
- * way keeps the sizes up to the largest at which it is faster by at
- * least `margin`; the threshold is the geometric mean of that size and
- * the next measured one, rounded down to an eighth of the former (and
- * above it), so that a size measured on either side keeps its way; the
- * smallest size when the default never wins by the margin;
- * BCAST_TUNING_NEVER when it wins at the largest; -1 as above.  (On Zen
- * 4 with two threads, median fills 16..256 MiB: in one calibration
- * ordinary stores were 3-6% faster at 64 MiB and tied from 128 MiB on, 88
- * MiB; in another they tied at 64 MiB, 44 MiB.) */
-int64_t bcast__tune_fill_crossover(const bcast_tuning_point *points, int n,
-                                   double margin);
-
-/* The margin the calibration decides with; for fills, a smaller one: a
- * fill past the cache writes every byte either way, so neither way has
- * to prove itself, and the median times (tune.c) need less room for
- * noise than the fastest ones. */
+/* The margin the calibration decides with. */
 #define BCAST__TUNE_MARGIN 0.05
-#define BCAST__TUNE_FILL_MARGIN 0.02
 
 /* Writes t's machine, thresholds and points as cache-file text into
  * buf[cap] (NUL-terminated); the length written, cap - 1 when the text

@@ -37,15 +37,14 @@ typedef struct crossover_case {
   int64_t want;
 } crossover_case;
 
-/* Checks a crossover function (margin 5%) on each case. */
-static void check_crossovers(test_ctx *t,
-                             int64_t (*crossover)(const bcast_tuning_point *,
-                                                  int, double),
+/* Checks bcast__tune_crossover (margin 5%, ties keeping the default up
+ * to tie_default_max bytes) on each case. */
+static void check_crossovers(test_ctx *t, int64_t tie_default_max,
                              const crossover_case *cases, size_t n_cases) {
   for (size_t c = 0; c < n_cases; c++) {
     bcast_tuning_point p[4];
     const int n = points_from(p, cases[c].ns, cases[c].n);
-    const int64_t got = crossover(p, n, 0.05);
+    const int64_t got = bcast__tune_crossover(p, n, 0.05, tie_default_max);
     if (got != cases[c].want)
       test_fail(t, __FILE__, __LINE__, "%s: %lld, want %lld", cases[c].what,
                 (long long)got, (long long)cases[c].want);
@@ -72,11 +71,28 @@ TEST(tune_crossover_on_synthetic_timings) {
       {"a NaN time: no decision", 2, {{10, NAN}, {20, 10}}, -1},
       {"an infinite time: no decision", 2, {{10, INFINITY}, {20, 10}}, -1},
   };
-  check_crossovers(t, bcast__tune_crossover, cases,
+  check_crossovers(t, BCAST_TUNING_NEVER, cases,
                    sizeof cases / sizeof cases[0]);
   /* Sizes out of order: no decision. */
   bcast_tuning_point p[2] = {{2 * MIB, {10, 5}}, {MIB, {10, 5}}};
-  CHECK_INT(bcast__tune_crossover(p, 2, 0.05), -1);
+  CHECK_INT(bcast__tune_crossover(p, 2, 0.05, BCAST_TUNING_NEVER), -1);
+  /* Fills: ties keep ordinary stores up to 2 MiB, go to non-temporal ones
+   * above. */
+  static const crossover_case fills[] = {
+      {"ties on both sides of the bound", 4,
+       {{10, 10}, {20, 20}, {40, 40}, {80, 80}}, 4 * MIB},
+      {"Zen 4: 2% either way", 4, {{20, 60}, {98, 100}, {204, 200}, {400, 408}},
+       4 * MIB},
+      {"4% non-temporal lead at the bound keeps ordinary", 4,
+       {{10, 10}, {100, 96}, {40, 40}, {80, 80}}, 4 * MIB},
+      {"non-temporal wins everywhere", 4, {{10, 5}, {20, 10}, {40, 20}, {80, 40}},
+       MIB},
+      {"ordinary wins by 5% beyond the bound", 4,
+       {{10, 10}, {20, 20}, {40, 40}, {95, 100}}, BCAST_TUNING_NEVER},
+      {"ordinary wins by 4% beyond the bound: a tie", 4,
+       {{10, 10}, {20, 20}, {40, 40}, {96, 100}}, 4 * MIB},
+  };
+  check_crossovers(t, 2 * MIB, fills, sizeof fills / sizeof fills[0]);
 }
 
 /* Random timings: the answer is the definition's (checked by brute force)
@@ -91,78 +107,28 @@ TEST(tune_crossover_is_the_definition_on_random_timings) {
       p[i].ns[0] = (double)test_rand_range(&state, 1, 1000);
       p[i].ns[1] = (double)test_rand_range(&state, 1, 1000);
     }
+    /* Ties keep the default at every size, or up to one measured. */
+    const int64_t bound =
+        test_rand_range(&state, 0, 1) ? BCAST_TUNING_NEVER
+                                      : MIB << test_rand_range(&state, 0, n - 1);
     int64_t want = BCAST_TUNING_NEVER;
     for (int i = 0; i < n; i++) {
       int all = 1;
-      for (int j = i; j < n; j++) all &= p[j].ns[1] <= p[j].ns[0] * 0.95;
+      for (int j = i; j < n; j++)
+        all &= p[j].bytes <= bound ? p[j].ns[1] <= p[j].ns[0] * 0.95
+                                   : p[j].ns[0] > p[j].ns[1] * 0.95;
       if (all) {
         want = p[i].bytes;
         break;
       }
     }
-    const int64_t a = bcast__tune_crossover(p, n, 0.05);
-    const int64_t b = bcast__tune_crossover(p, n, 0.05);
+    const int64_t a = bcast__tune_crossover(p, n, 0.05, bound);
+    const int64_t b = bcast__tune_crossover(p, n, 0.05, bound);
     if (a != want || b != a) {
       test_fail(t, __FILE__, __LINE__,
                 "seed %llu round %d: %lld then %lld, want %lld",
                 (unsigned long long)seed, round, (long long)a, (long long)b,
                 (long long)want);
-      return;
-    }
-  }
-}
-
-/* Fills: ties go to non-temporal stores, and the threshold sits between
- * the last size ordinary stores win and the next (geometric mean, in
- * eighths of the former).  Points at 1, 2, 4, 8 MiB. */
-TEST(tune_fill_crossover_on_synthetic_timings) {
-  static const crossover_case cases[] = {
-      {"Zen 4, two threads", 4, {{20, 60}, {95, 117}, {205, 244}, {488, 502}},
-       5 * MIB + MIB / 2},
-      {"ordinary wins at the largest", 3, {{10, 30}, {20, 30}, {40, 45}},
-       BCAST_TUNING_NEVER},
-      {"ordinary never wins by the margin", 3, {{10, 10}, {20, 19}, {40, 41}},
-       MIB},
-      {"equal times go to non-temporal stores", 2, {{10, 10}, {20, 20}}, MIB},
-      {"a win above a tie counts", 4, {{10, 20}, {20, 20}, {40, 50}, {80, 80}},
-       5 * MIB + MIB / 2},
-      {"exactly the margin is a win", 2, {{95, 100}, {200, 150}},
-       MIB + 3 * MIB / 8},
-      {"4% faster is inside the margin", 2, {{96, 100}, {200, 150}}, MIB},
-      {"no points: no decision", 0, {{0, 0}}, -1},
-      {"a NaN time: no decision", 2, {{10, NAN}, {20, 10}}, -1},
-  };
-  check_crossovers(t, bcast__tune_fill_crossover, cases,
-                   sizeof cases / sizeof cases[0]);
-}
-
-/* Random timings: the fill threshold is the definition's (brute force),
- * and every measured size keeps the way it was decided for. */
-TEST(tune_fill_crossover_is_the_definition_on_random_timings) {
-  uint64_t seed = test_seed(), state = seed;
-  for (int round = 0; round < 2000; round++) {
-    bcast_tuning_point p[BCAST_TUNING_POINTS_MAX];
-    const int n = (int)test_rand_range(&state, 1, BCAST_TUNING_POINTS_MAX);
-    for (int i = 0; i < n; i++) {
-      p[i].bytes = (16 * MIB) << i;
-      p[i].ns[0] = (double)test_rand_range(&state, 1, 1000);
-      p[i].ns[1] = (double)test_rand_range(&state, 1, 1000);
-    }
-    int last = -1; /* the largest size ordinary stores win by 5% */
-    for (int i = 0; i < n; i++)
-      if (p[i].ns[0] <= p[i].ns[1] * 0.95) last = i;
-    const int64_t got = bcast__tune_fill_crossover(p, n, 0.05);
-    int ok = got == bcast__tune_fill_crossover(p, n, 0.05);
-    if (last == n - 1)
-      ok &= got == BCAST_TUNING_NEVER;
-    else if (last < 0)
-      ok &= got == p[0].bytes;
-    else
-      ok &= got > p[last].bytes && got <= p[last + 1].bytes &&
-            got % (p[last].bytes / 8) == 0;
-    if (!ok) {
-      test_fail(t, __FILE__, __LINE__, "seed %llu round %d: %lld",
-                (unsigned long long)seed, round, (long long)got);
       return;
     }
   }
