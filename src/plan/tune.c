@@ -293,8 +293,7 @@ typedef struct tune_series {
 /* Rounds a series keeps the times of (the most any series makes). */
 #define TUNE_REPS_MAX 21
 
-/* The median of v[0..n) (n > 0), sorting v. */
-static double tune_median(double *v, int n) {
+double bcast__tune_median(double *v, int n) {
   for (int i = 1; i < n; i++)
     for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
       const double x = v[j];
@@ -350,7 +349,7 @@ static int tune_time_series(const tune_series *s, char *dst,
       for (int r = 0; r < done[i]; r++)
         if (r == 0 || v[r] < best) best = v[r];
       s->points[i].ns[way] = done[i] == 0 ? 0
-                             : s->fill    ? tune_median(v, done[i])
+                             : s->fill    ? bcast__tune_median(v, done[i])
                                           : best;
     }
   return rounds;

@@ -34,6 +34,10 @@
 int64_t bcast__tune_crossover(const bcast_tuning_point *points, int n,
                               double margin, int64_t tie_default_max);
 
+/* The median of v[0..n) (n > 0; of an even count, the mean of the middle
+ * two), sorting v: what a fill's point keeps of its rounds. */
+double bcast__tune_median(double *v, int n);
+
 /* The margin the calibration decides with. */
 #define BCAST__TUNE_MARGIN 0.05
 

@@ -134,6 +134,19 @@ TEST(tune_crossover_is_the_definition_on_random_timings) {
   }
 }
 
+/* The median a fill's point keeps: odd and even counts, any order,
+ * repeated values. */
+TEST(tune_median_of_the_rounds) {
+  double one[1] = {7}, two[2] = {9, 3}, five[5] = {5, 1, 4, 2, 3},
+         same[4] = {2, 8, 2, 8}, nine[9] = {9, 8, 7, 6, 5, 4, 3, 2, 1};
+  CHECK(bcast__tune_median(one, 1) == 7);
+  CHECK(bcast__tune_median(two, 2) == 6);
+  CHECK(bcast__tune_median(five, 5) == 3);
+  CHECK(bcast__tune_median(same, 4) == 5);
+  CHECK(bcast__tune_median(nine, 9) == 5);
+  for (int i = 1; i < 9; i++) CHECK(nine[i - 1] <= nine[i]);
+}
+
 static void sample_tuning(bcast_tuning *s) {
   memset(s, 0, sizeof *s);
   snprintf(s->machine, sizeof s->machine,
@@ -314,24 +327,35 @@ static void write_cache(const char *path, int64_t nt, int64_t par,
   }
 }
 
-/* How an element-wise float32 add plan of out_bytes bytes (one long
- * run) writes (an EW_NT_*): the engine's use of the
- * threshold.  Data is never touched, so none is allocated. */
-static int plan_uses_nt_stores(test_ctx *t, int64_t out_bytes) {
-  const int64_t shape[1] = {out_bytes / 4};
+/* How an element-wise float32 add of two rank-`rank` shapes on `threads`
+ * threads (0: OpenMP's) writes (an EW_NT_*): the engine's use of the
+ * thresholds.  Data is never touched, so none is allocated. */
+static int add_uses_nt_stores(test_ctx *t, int32_t rank, const int64_t *a,
+                              const int64_t *b, int threads) {
   static float dummy[1];
   bcast_tensor in[2];
-  for (int k = 0; k < 2; k++)
-    CHECK_INT(bcast_tensor_wrap(&in[k], BCAST_FLOAT32, 1, shape, NULL, dummy,
-                                NULL),
-              BCAST_OK);
+  CHECK_INT(bcast_tensor_wrap(&in[0], BCAST_FLOAT32, rank, a, NULL, dummy,
+                              NULL),
+            BCAST_OK);
+  CHECK_INT(bcast_tensor_wrap(&in[1], BCAST_FLOAT32, rank, b, NULL, dummy,
+                              NULL),
+            BCAST_OK);
+  bcast_ew_options options;
+  bcast_ew_options_init(&options);
+  options.threads = threads;
   bcast_ew_plan *plan = NULL;
-  CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL, NULL,
-                                 NULL),
+  CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL,
+                                 &options, NULL),
             BCAST_OK);
   const int nt = plan ? bcast__ew_plan_nt_stores(plan) : -1;
   bcast_ew_plan_destroy(plan);
   return nt;
+}
+
+/* The same for an add of out_bytes bytes, one long run. */
+static int plan_uses_nt_stores(test_ctx *t, int64_t out_bytes) {
+  const int64_t shape[1] = {out_bytes / 4};
+  return add_uses_nt_stores(t, 1, shape, shape, 0);
 }
 
 /* Saves the tuning variables, makes a scratch directory dir (a mkdtemp
@@ -480,29 +504,11 @@ static int64_t copy_threshold(test_ctx *t, int64_t rows, int64_t cols,
   return bcast__nt_min_bytes_for(&plan, threads);
 }
 
-/* How an element-wise float32 outer sum (n, 1) + (1, n) on `threads`
- * threads writes (an EW_NT_*): an output written from next to nothing,
- * reading a row along the run. */
+/* The same for an outer sum (n, 1) + (1, n): an output written from next
+ * to nothing, reading a row along the run. */
 static int outer_uses_nt_stores(test_ctx *t, int64_t n, int threads) {
   const int64_t col[2] = {n, 1}, row[2] = {1, n};
-  static float dummy[1];
-  bcast_tensor in[2];
-  CHECK_INT(bcast_tensor_wrap(&in[0], BCAST_FLOAT32, 2, col, NULL, dummy,
-                              NULL),
-            BCAST_OK);
-  CHECK_INT(bcast_tensor_wrap(&in[1], BCAST_FLOAT32, 2, row, NULL, dummy,
-                              NULL),
-            BCAST_OK);
-  bcast_ew_options options;
-  bcast_ew_options_init(&options);
-  options.threads = threads;
-  bcast_ew_plan *plan = NULL;
-  CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL,
-                                 &options, NULL),
-            BCAST_OK);
-  const int nt = plan ? bcast__ew_plan_nt_stores(plan) : -1;
-  bcast_ew_plan_destroy(plan);
-  return nt;
+  return add_uses_nt_stores(t, 2, col, row, threads);
 }
 
 /* Fills have their own threshold: from the cache file, from
