@@ -398,12 +398,14 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
                        arity + 1, ranks, shapes, strides, elem_bytes, diag);
   if (status != BCAST_OK) return status;
   plan->variant = pick_variant(&plan->engine, arity);
-  plan->nt_store =
-      bcast__ew_want_nt_store(&plan->engine, plan->variant, elem,
-                              plan->threads, nt_kernel_set(row));
+  plan->nt_store = bcast__ew_want_nt_store(&plan->engine, plan->variant, elem,
+                                           nt_kernel_set(row));
   plan->kernel = plan->nt_store == EW_NT_KERNEL
                      ? row->kernels_nt[plan->variant]
                      : kernel_set(row)[plan->variant];
+  plan->racing = plan->nt_store != EW_NT_NONE &&
+                 bcast__fill_kind(&plan->engine) == BCAST_ROW_FILL;
+  bcast__store_race_init(&plan->race);
   plan_direct(plan);
   return BCAST_OK;
 }
@@ -468,6 +470,7 @@ int bcast__ew_plan_set_nt_store(bcast_ew_plan *plan, int how) {
     plan->kernel = kernel_set(plan->row)[plan->variant];
   }
   plan->nt_store = how;
+  plan->racing = 0;
   return 1;
 }
 

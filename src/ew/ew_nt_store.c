@@ -28,16 +28,16 @@
 #define EW_NT_KERNEL_MIN_RUN 1024
 
 /* Non-temporal stores need an output of at least bcast__nt_min_bytes_for
- * (the copy kernels' threshold, a fill's where the output is written from
+ * (the copy kernels' threshold, a pure fill's where the output is written from
  * next to nothing), contiguous along the run, and runs (or packed rows of
  * runs) long enough to fill whole cache lines. */
 int bcast__ew_want_nt_store(const bcast_plan *engine, int variant,
-                            int64_t elem, int threads,
+                            int64_t elem,
                             const bcast_rows_kernel_fn *nt_kernels) {
   if (!BCAST__HAVE_NT_STORE || variant == 0) return EW_NT_NONE;
   int64_t bytes;
   if (!__builtin_mul_overflow(engine->elem_count, elem, &bytes) &&
-      bytes < bcast__nt_min_bytes_for(engine, threads))
+      bytes < bcast__nt_min_bytes_for(engine))
     return EW_NT_NONE;
   const int inner = engine->ndim - 1;
   const int64_t run_bytes = engine->extent[inner] * elem;

@@ -38,6 +38,10 @@ struct bcast_ew_plan {
   const ew_row *row;
   bcast_rows_kernel_fn kernel;
   int nt_store; /* large outputs: EW_NT_* (ew_nt_store.c) */
+  /* A fill reading a row along the run that takes non-temporal stores
+   * races them against ordinary ones, call by call (nt_store.h). */
+  int racing;
+  bcast_store_race race;
   /* The engine plan has at most two dims and runs on one thread: execute
    * calls the kernel once, with these steps (bytes per element of the
    * inner dim, per row of the outer one; operand 0 the output). */
@@ -118,12 +122,11 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
  * are the plan's kernel. */
 enum { EW_NT_NONE = 0, EW_NT_WRAPPER = 1, EW_NT_KERNEL = 2 };
 
-/* How a plan with this engine plan, variant, output element size, thread
- * count (the plan's: 0 for OpenMP's) and kernel set (nt_kernels: the
- * row's non-temporal kernels where the plan may take them, else NULL)
- * writes: an EW_NT_* (ew_nt_store.c). */
+/* How a plan with this engine plan, variant, output element size and
+ * kernel set (nt_kernels: the row's non-temporal kernels where the plan
+ * may take them, else NULL) writes: an EW_NT_* (ew_nt_store.c). */
 int bcast__ew_want_nt_store(const bcast_plan *engine, int variant,
-                            int64_t elem, int threads,
+                            int64_t elem,
                             const bcast_rows_kernel_fn *nt_kernels);
 
 /* What the non-temporal wrapper runs: the plan's kernel and parameters. */

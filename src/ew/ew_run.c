@@ -197,6 +197,16 @@ static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
                                                  plan->engine.elem_bytes[0])
                                       : 1))
     nt_store = EW_NT_NONE;
+  /* A racing plan's counters change on every call of a plan the caller
+   * holds as const: they are the plan's own atomics, in storage that was
+   * never const (bcast_ew_plan_create's, or the one-call forms'). */
+  bcast_store_race *const race =
+      plan->racing && nt_store != EW_NT_NONE
+          ? (bcast_store_race *)(uintptr_t)&plan->race
+          : NULL;
+  int64_t race_t0 = 0;
+  const int race_nt = race ? bcast__store_race_start(race, &race_t0) : 0;
+  if (race && !race_nt) nt_store = EW_NT_NONE;
   if (nt_store == EW_NT_KERNEL) kernel = plan->kernel;
 #if BCAST__HAVE_NT_STORE
   const ew_nt_store_params sp = {kernel, &plan->params,
@@ -222,6 +232,7 @@ static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
     run_kernel(plan, base, kernel, params, direct);
   else
     *fpe |= fpe_bits(plan->op, run_watched(plan, base, kernel, params, direct));
+  if (race) bcast__store_race_end(race, race_nt, race_t0);
   if (progress)
     options->progress(options->progress_ctx, pg.total_bytes, pg.total_bytes);
   return BCAST_OK;

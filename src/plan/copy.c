@@ -10,7 +10,7 @@
  * Runs shorter than COPY_SHORT_RUN elements cost more in calls than in
  * stores, so bcast_copy_run hands those kernels whole rows of the next dim
  * instead, and writes rows that are all alike once and copies them forward.
- * Outputs of at least bcast__nt_min_bytes_for(plan, threads) take non-temporal
+ * Outputs of at least bcast__nt_min_bytes_for(plan) take non-temporal
  * stores, from nt_store.h, which also says why the kernels leave them
  * unfenced. */
 #include <stdint.h>
@@ -283,18 +283,15 @@ static const copy_kernel_row *copy_row_for(int64_t elem_bytes) {
   }
 }
 
-/* bcast_copy_kernel for a run on `threads` threads (0: OpenMP's), which
- * the fills' threshold depends on (bcast__nt_min_bytes_for). */
-static bcast_kernel_fn copy_kernel_for(const bcast_plan *plan,
-                                       int64_t elem_bytes,
-                                       bcast_copy_stores stores, int threads) {
+bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
+                                  bcast_copy_stores stores) {
   const copy_kernel_row *row = copy_row_for(elem_bytes);
   if (!row) return NULL;
   int64_t out_bytes;
   int nt_store =
       BCAST__HAVE_NT_STORE && stores == BCAST_COPY_NT_STORE_LARGE &&
       (__builtin_mul_overflow(plan->elem_count, elem_bytes, &out_bytes) ||
-       out_bytes >= bcast__nt_min_bytes_for(plan, threads));
+       out_bytes >= bcast__nt_min_bytes_for(plan));
   int dst_contiguous = (plan->contiguous_mask & 1u) != 0;
   if (!dst_contiguous) return row->strided;
   if (plan->broadcast_mask & 2u)
@@ -306,11 +303,6 @@ static bcast_kernel_fn copy_kernel_for(const bcast_plan *plan,
     return copy_block;
   }
   return row->gather;
-}
-
-bcast_kernel_fn bcast_copy_kernel(const bcast_plan *plan, int64_t elem_bytes,
-                                  bcast_copy_stores stores) {
-  return copy_kernel_for(plan, elem_bytes, stores, 1);
 }
 
 /* Rows that are all the same (source stride 0 across rows) written back to
@@ -359,7 +351,7 @@ bcast_status bcast_copy_run(const bcast_plan *plan, char *const *base,
   const int inner = plan->ndim - 1;
   if (inner == 0 || plan->extent[inner] >= COPY_SHORT_RUN) {
     bcast_plan_run(plan, base,
-                   copy_kernel_for(plan, elem_bytes, stores, threads), NULL,
+                   bcast_copy_kernel(plan, elem_bytes, stores), NULL,
                    threads);
     return BCAST_OK;
   }

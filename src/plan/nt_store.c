@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -55,24 +56,32 @@ fill_lines_avx(char *dst, int64_t bytes, __m128i pattern, int nt) {
   }
 }
 
-/* Whether the AVX lines are used: the CPU and the OS have AVX and
- * BCAST_ISA is not "portable" (as for the element-wise kernels, so the
- * portable test run covers the 16-byte path too).  0 unknown yet, 1 yes,
- * 2 no. */
-static atomic_int nt_store_avx_state;
+/* The same with one ordinary 64-byte store a line. */
+__attribute__((target("avx512f"))) static void
+fill_lines_avx512(char *dst, int64_t bytes, __m128i pattern) {
+  const __m512i v = _mm512_broadcast_i32x4(pattern);
+  for (int64_t i = 0; i < bytes; i += 64)
+    _mm512_store_si512((void *)(dst + i), v);
+}
 
-static int nt_store_use_avx(void) {
-  int state = atomic_load_explicit(&nt_store_avx_state, memory_order_relaxed);
-  if (state == 0) {
+/* The widest vector stores the lines take: 64 where the CPU and the OS
+ * have AVX-512F, 32 where they have AVX, else 16; always 16 when BCAST_ISA
+ * is "portable" (as for the element-wise kernels, so the portable test run
+ * covers the 16-byte path too).  0 unknown yet. */
+static atomic_int nt_store_widest;
+
+static int nt_store_width(void) {
+  int width = atomic_load_explicit(&nt_store_widest, memory_order_relaxed);
+  if (width == 0) {
     const char *isa = getenv("BCAST_ISA");
     __builtin_cpu_init();
-    state = __builtin_cpu_supports("avx") &&
-                    !(isa && strcmp(isa, "portable") == 0)
-                ? 1
-                : 2;
-    atomic_store_explicit(&nt_store_avx_state, state, memory_order_relaxed);
+    width = isa && strcmp(isa, "portable") == 0 ? 16
+            : __builtin_cpu_supports("avx512f") ? 64
+            : __builtin_cpu_supports("avx")     ? 32
+                                                : 16;
+    atomic_store_explicit(&nt_store_widest, width, memory_order_relaxed);
   }
-  return state == 1;
+  return width;
 }
 #else
 #define NT_STORE_HAVE_AVX 0
@@ -95,7 +104,7 @@ static inline void store_copy(char *dst, const char *src, int64_t bytes,
   memcpy(dst, src, (size_t)head);
   int64_t i = head;
 #if NT_STORE_HAVE_AVX
-  if (nt && bytes - i >= 64 && nt_store_use_avx()) {
+  if (nt && bytes - i >= 64 && nt_store_width() >= 32) {
     nt_store_lines_avx(dst + i, src + i, (bytes - i) & ~(int64_t)63);
     i += (bytes - i) & ~(int64_t)63;
   }
@@ -135,16 +144,23 @@ static inline void store_copy(char *dst, const char *src, int64_t bytes,
     STORE((__m128i *)((p) + 48), pattern);                                    \
   } while (0)
 
-void bcast__fill_pattern(char *dst, int64_t bytes, __m128i pattern, int nt) {
+void bcast__fill_pattern_upto(char *dst, int64_t bytes, __m128i pattern,
+                              int nt, int widest) {
   int64_t i = 0;
   for (; i < bytes && ((uintptr_t)(dst + i) & 63u) != 0; i += 16)
     _mm_store_si128((__m128i *)(dst + i), pattern);
   const int64_t lines = (bytes - i) & ~(int64_t)63;
 #if NT_STORE_HAVE_AVX
-  if (lines > 0 && nt_store_use_avx()) {
+  const int width = nt_store_width() < widest ? nt_store_width() : widest;
+  if (lines > 0 && width == 64 && !nt) {
+    fill_lines_avx512(dst + i, lines, pattern);
+    i += lines;
+  } else if (lines > 0 && width >= 32) {
     fill_lines_avx(dst + i, lines, pattern, nt);
     i += lines;
   }
+#else
+  (void)widest;
 #endif
   for (; i + 64 <= bytes; i += 64) {
     if (nt)
@@ -156,7 +172,7 @@ void bcast__fill_pattern(char *dst, int64_t bytes, __m128i pattern, int nt) {
 }
 #endif
 
-int64_t bcast__nt_min_bytes_for(const bcast_plan *plan, int threads) {
+int bcast__fill_kind(const bcast_plan *plan) {
   int64_t out = plan->elem_bytes[0], in = 0;
   for (int32_t d = 0; d < plan->ndim; d++)
     if (__builtin_mul_overflow(out, plan->extent[d], &out)) out = INT64_MAX;
@@ -168,15 +184,73 @@ int64_t bcast__nt_min_bytes_for(const bcast_plan *plan, int threads) {
         held = INT64_MAX;
     in = held > INT64_MAX - in ? INT64_MAX : in + held;
   }
-  if (in > out / 8) return bcast__tuned_nt_store_min();
-  /* A pure fill: every input broadcast along the run. */
+  if (in > out / 8) return BCAST_NOT_A_FILL;
   const int inner = plan->ndim - 1;
-  int pure = 1;
   for (int32_t k = 1; k < plan->n_operands && inner >= 0; k++)
-    if (plan->stride_bytes[k][inner] != 0 && plan->extent[inner] > 1) pure = 0;
-  const int several = threads != 1 && bcast__machine_get()->cpus > 1;
-  return pure || several ? bcast__tuned_nt_fill_min()
-                         : bcast__tuned_nt_store_min();
+    if (plan->stride_bytes[k][inner] != 0 && plan->extent[inner] > 1)
+      return BCAST_ROW_FILL;
+  return BCAST_PURE_FILL;
+}
+
+int64_t bcast__nt_min_bytes_for(const bcast_plan *plan) {
+  return bcast__fill_kind(plan) == BCAST_PURE_FILL
+             ? bcast__tuned_nt_fill_min()
+             : bcast__tuned_nt_store_min();
+}
+
+int bcast__store_race_choice(uint32_t call, int64_t ordinary_ns,
+                             int64_t nt_ns) {
+  if (call < BCAST_STORE_RACE_FIRST) return (call & 1u) == 0;
+  const int best = ordinary_ns < nt_ns ? 0 : 1;
+  return call % BCAST_STORE_RACE_PROBE == 0 ? !best : best;
+}
+
+int64_t bcast__store_race_best(const int64_t *ns, int n) {
+  int64_t best = 0;
+  for (int i = 0; i < n; i++)
+    if (ns[i] > 0 && (best == 0 || ns[i] < best)) best = ns[i];
+  return best;
+}
+
+void bcast__store_race_init(bcast_store_race *race) {
+  atomic_init(&race->calls, 0);
+  for (int k = 0; k < 2; k++) {
+    atomic_init(&race->kept[k], 0);
+    for (int i = 0; i < BCAST_STORE_RACE_KEEP; i++)
+      atomic_init(&race->ns[k][i], 0);
+  }
+}
+
+/* The best of a kind's kept times. */
+static int64_t store_race_kind_best(bcast_store_race *race, int k) {
+  int64_t ns[BCAST_STORE_RACE_KEEP];
+  for (int i = 0; i < BCAST_STORE_RACE_KEEP; i++)
+    ns[i] = atomic_load_explicit(&race->ns[k][i], memory_order_relaxed);
+  return bcast__store_race_best(ns, BCAST_STORE_RACE_KEEP);
+}
+
+static int64_t store_race_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int bcast__store_race_start(bcast_store_race *race, int64_t *t0) {
+  const uint32_t call = (uint32_t)atomic_fetch_add_explicit(
+      &race->calls, 1, memory_order_relaxed);
+  const int nt = bcast__store_race_choice(call, store_race_kind_best(race, 0),
+                                          store_race_kind_best(race, 1));
+  *t0 = store_race_now_ns();
+  return nt;
+}
+
+void bcast__store_race_end(bcast_store_race *race, int nt, int64_t t0) {
+  const int64_t ns = store_race_now_ns() - t0;
+  const int k = nt != 0;
+  const uint32_t at = (uint32_t)atomic_fetch_add_explicit(
+      &race->kept[k], 1, memory_order_relaxed);
+  atomic_store_explicit(&race->ns[k][at % BCAST_STORE_RACE_KEEP],
+                        ns > 0 ? ns : 1, memory_order_relaxed);
 }
 
 void bcast__nt_store_copy(char *dst, const char *src, int64_t bytes) {

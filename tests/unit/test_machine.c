@@ -197,27 +197,31 @@ TEST(nt_store_copy_at_every_line_offset) {
 }
 
 #if BCAST__HAVE_NT_STORE
-/* Both ways, through the AVX lines where the CPU has them (the portable
- * run, BCAST_ISA=portable, takes the 16-byte ones). */
+/* Both ways, through lines of each store width up to the CPU's (the
+ * portable run, BCAST_ISA=portable, takes the 16-byte ones whatever the
+ * width asked). */
 TEST(nt_store_fill_pattern_at_every_16_byte_offset) {
   _Alignas(64) static unsigned char dst[1024];
   const __m128i pattern =
       _mm_setr_epi8(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
-  for (int nt = 0; nt < 2; nt++)
-    for (int d = 0; d < 64; d += 16)
-      for (int64_t bytes = 0; bytes <= 400; bytes += 16) {
-        memset(dst, 0, sizeof dst);
-        bcast__fill_pattern((char *)dst + 64 + d, bytes, pattern, nt);
-        bcast__nt_store_fence();
-        int ok = 1;
-        for (int i = 0; i < 1024; i++) {
-          const int in = i >= 64 + d && i < 64 + d + bytes;
-          ok = ok && dst[i] == (in ? (i - 64 - d) % 16 + 1 : 0);
+  for (int widest = 16; widest <= 64; widest *= 2)
+    for (int nt = 0; nt < 2; nt++)
+      for (int d = 0; d < 64; d += 16)
+        for (int64_t bytes = 0; bytes <= 400; bytes += 16) {
+          memset(dst, 0, sizeof dst);
+          bcast__fill_pattern_upto((char *)dst + 64 + d, bytes, pattern, nt,
+                                   widest);
+          bcast__nt_store_fence();
+          int ok = 1;
+          for (int i = 0; i < 1024; i++) {
+            const int in = i >= 64 + d && i < 64 + d + bytes;
+            ok = ok && dst[i] == (in ? (i - 64 - d) % 16 + 1 : 0);
+          }
+          if (!ok)
+            test_fail(t, __FILE__, __LINE__,
+                      "widest %d, nt %d, offset %d, %lld bytes", widest, nt,
+                      d, (long long)bytes);
         }
-        if (!ok)
-          test_fail(t, __FILE__, __LINE__, "nt %d, offset %d, %lld bytes", nt,
-                    d, (long long)bytes);
-      }
 }
 #endif
 

@@ -483,12 +483,11 @@ TEST(tune_state_cache_file_environment_and_warnings) {
 }
 
 /* The store threshold bcast__nt_min_bytes_for gives a float32 copy of
- * a (src_rows, src_cols) source into rows x cols on `threads` threads,
- * each source dim 1 or the output's: a copy from at most an eighth of the
- * output's bytes is a fill, pure when the source is a column. */
+ * a (src_rows, src_cols) source into rows x cols, each source dim 1 or
+ * the output's: a copy from at most an eighth of the output's bytes is a
+ * fill, pure when the source is a column. */
 static int64_t copy_threshold(test_ctx *t, int64_t rows, int64_t cols,
-                              int64_t src_rows, int64_t src_cols,
-                              int threads) {
+                              int64_t src_rows, int64_t src_cols) {
   const int64_t out_shape[2] = {rows, cols}, src_shape[2] = {src_rows, src_cols};
   const int64_t out_strides[2] = {4 * cols, 4};
   const int64_t src_strides[2] = {src_rows == 1 ? 0 : 4 * src_cols,
@@ -501,7 +500,7 @@ static int64_t copy_threshold(test_ctx *t, int64_t rows, int64_t cols,
   CHECK_INT(bcast_plan_build(&plan, 2, out_shape, 2, rank, shape, strides,
                              elem, NULL),
             BCAST_OK);
-  return bcast__nt_min_bytes_for(&plan, threads);
+  return bcast__nt_min_bytes_for(&plan);
 }
 
 /* The same for an outer sum (n, 1) + (1, n): an output written from next
@@ -514,14 +513,12 @@ static int outer_uses_nt_stores(test_ctx *t, int64_t n, int threads) {
 /* Fills have their own threshold: from the cache file, from
  * BCAST_NT_FILL_MIN_BYTES, or, when only BCAST_NT_STORE_MIN_BYTES is set,
  * that one.  Pure fills (a broadcast column) take it on any number of
- * threads, fills that read a row along the run (a broadcast row, an outer
- * sum) on several; other copies and plans take the store threshold. */
+ * threads; fills that read a row along the run (a broadcast row, an outer
+ * sum), other copies and plans take the store threshold. */
 TEST(tune_fills_decide_by_their_own_threshold) {
   saved_env saved;
   char dir[] = "/tmp/bcast-tune-XXXXXX", path[64];
   if (tune_scratch(t, &saved, dir, path, sizeof path) != 0) return;
-  /* Several threads count where the machine has several CPUs. */
-  const int several = bcast__machine_get()->cpus > 1;
   const int64_t never = BCAST_TUNING_NEVER;
   bcast_tuning tn;
   bcast__tune_reset();
@@ -530,17 +527,14 @@ TEST(tune_fills_decide_by_their_own_threshold) {
   bcast_tuning_get(&tn, NULL);
   CHECK_INT(tn.nt_fill_min_bytes, BCAST_TUNING_NEVER);
   CHECK(strcmp(tn.nt_fill_source, "cache file") == 0);
-  for (int threads = 0; threads <= 2; threads++) {
-    const int64_t row_fill = threads != 1 && several ? never : 3 * MIB;
-    CHECK_INT(copy_threshold(t, 2048, 2048, 2048, 1, threads), never);
-    CHECK_INT(copy_threshold(t, 64, 64, 64, 1, threads), never);
-    CHECK_INT(copy_threshold(t, 8, 4096, 1, 4096, threads), row_fill);
-    CHECK_INT(copy_threshold(t, 7, 4096, 1, 4096, threads), 3 * MIB);
-    CHECK_INT(copy_threshold(t, 2048, 2048, 2048, 2048, threads), 3 * MIB);
-    if (BCAST__HAVE_NT_STORE)
-      CHECK_INT(outer_uses_nt_stores(t, 2048, threads) == EW_NT_NONE,
-                row_fill == never);
-  }
+  CHECK_INT(copy_threshold(t, 2048, 2048, 2048, 1), never);
+  CHECK_INT(copy_threshold(t, 64, 64, 64, 1), never);
+  CHECK_INT(copy_threshold(t, 8, 4096, 1, 4096), 3 * MIB);
+  CHECK_INT(copy_threshold(t, 7, 4096, 1, 4096), 3 * MIB);
+  CHECK_INT(copy_threshold(t, 2048, 2048, 2048, 2048), 3 * MIB);
+  if (BCAST__HAVE_NT_STORE)
+    for (int threads = 0; threads <= 2; threads++)
+      CHECK(outer_uses_nt_stores(t, 2048, threads) != EW_NT_NONE); /* 16 MiB */
   if (BCAST__HAVE_NT_STORE)
     CHECK(plan_uses_nt_stores(t, 16 * MIB) != EW_NT_NONE);
   setenv("BCAST_NT_FILL_MIN_BYTES", "8M", 1);
@@ -549,10 +543,10 @@ TEST(tune_fills_decide_by_their_own_threshold) {
   CHECK_INT(tn.nt_fill_min_bytes, 8 * MIB);
   CHECK(strcmp(tn.nt_fill_source, "environment") == 0);
   CHECK_INT(tn.nt_store_min_bytes, 3 * MIB);
-  CHECK_INT(copy_threshold(t, 2048, 2048, 2048, 1, 1), 8 * MIB);
-  if (BCAST__HAVE_NT_STORE && several) {
-    CHECK(outer_uses_nt_stores(t, 2048, 2) != EW_NT_NONE); /* 16 MiB */
-    CHECK_INT(outer_uses_nt_stores(t, 1024, 2), EW_NT_NONE); /* 4 MiB */
+  CHECK_INT(copy_threshold(t, 2048, 2048, 2048, 1), 8 * MIB);
+  if (BCAST__HAVE_NT_STORE) { /* the store threshold, not the fills' */
+    CHECK(outer_uses_nt_stores(t, 1024, 2) != EW_NT_NONE); /* 4 MiB */
+    CHECK_INT(outer_uses_nt_stores(t, 512, 2), EW_NT_NONE); /* 1 MiB */
   }
   unsetenv("BCAST_NT_FILL_MIN_BYTES");
   setenv("BCAST_NT_STORE_MIN_BYTES", "1M", 1);
@@ -560,8 +554,126 @@ TEST(tune_fills_decide_by_their_own_threshold) {
   bcast_tuning_get(&tn, NULL);
   CHECK_INT(tn.nt_fill_min_bytes, 1 * MIB);
   CHECK(strcmp(tn.nt_fill_source, "environment") == 0);
-  CHECK_INT(copy_threshold(t, 2048, 2048, 2048, 1, 1), 1 * MIB);
+  CHECK_INT(copy_threshold(t, 2048, 2048, 2048, 1), 1 * MIB);
   unlink(path);
+  rmdir(dir);
+  env_restore(&saved);
+}
+
+/* The store race's rule (nt_store.h): the first calls alternate,
+ * non-temporal first; then the kind with the lower mean, a tie going to
+ * non-temporal stores, and every BCAST_STORE_RACE_PROBE-th call the
+ * other. */
+TEST(tune_store_race_rule) {
+  for (uint32_t call = 0; call < BCAST_STORE_RACE_FIRST; call++) {
+    CHECK_INT(bcast__store_race_choice(call, 0, 0), call % 2 == 0);
+    CHECK_INT(bcast__store_race_choice(call, 10, 1000), call % 2 == 0);
+  }
+  for (uint32_t call = BCAST_STORE_RACE_FIRST; call < 100; call++) {
+    const int probe = call % BCAST_STORE_RACE_PROBE == 0;
+    CHECK_INT(bcast__store_race_choice(call, 900, 1000), probe);
+    CHECK_INT(bcast__store_race_choice(call, 1000, 900), !probe);
+    CHECK_INT(bcast__store_race_choice(call, 1000, 1000), !probe);
+  }
+  const int64_t none[4] = {0, 0, 0, 0}, some[4] = {0, 900, 700, 800};
+  CHECK_INT(bcast__store_race_best(none, 4), 0);
+  CHECK_INT(bcast__store_race_best(some, 4), 700);
+  CHECK_INT(bcast__store_race_best(some, 2), 900);
+}
+
+/* The rule run against synthetic memory states: ordinary stores faster
+ * (800 against 1000 ns) for 300 calls, then non-temporal ones (500
+ * against 800), with every 10th call of the kind on top three times
+ * slower (a preempted thread).  Within each state, once settled, the
+ * faster kind takes all calls but the probes; after the change of state
+ * the race turns at the first probe. */
+TEST(tune_store_race_follows_the_faster_kind) {
+  int64_t kept[2][BCAST_STORE_RACE_KEEP] = {{0}};
+  int seen[2] = {0, 0};
+  int taken[2][2] = {{0, 0}, {0, 0}}; /* [state][kind], settled calls */
+  int64_t turned = -1;
+  int probes[2] = {0, 0}; /* settled calls that are probes, per state */
+  for (uint32_t call = 0; call < 600; call++) {
+    const int state = call >= 300;
+    const int nt = bcast__store_race_choice(
+        call, bcast__store_race_best(kept[0], BCAST_STORE_RACE_KEEP),
+        bcast__store_race_best(kept[1], BCAST_STORE_RACE_KEEP));
+    const int64_t base = state == 0 ? (nt ? 1000 : 800) : (nt ? 500 : 800);
+    kept[nt][seen[nt]++ % BCAST_STORE_RACE_KEEP] =
+        call % 10 == 9 && nt == state ? 3 * base : base;
+    if (state == 1 && nt && turned < 0 && call % BCAST_STORE_RACE_PROBE != 0)
+      turned = call;
+    if ((state == 0 && call >= 20) || (state == 1 && call >= 400)) {
+      taken[state][nt]++;
+      probes[state] += call % BCAST_STORE_RACE_PROBE == 0;
+    }
+  }
+  CHECK(probes[0] > 0 && probes[1] > 0);
+  CHECK_INT(taken[0][1], probes[0]);
+  CHECK_INT(taken[1][0], probes[1]);
+  CHECK(turned > 300 && turned <= 300 + BCAST_STORE_RACE_PROBE + 1);
+}
+
+/* A prepared outer sum large enough for non-temporal stores races: its
+ * calls alternate at first and every call writes the same values, the
+ * output's 64-byte lines and the row's float32 tail (1027 elements a row)
+ * both kinds' way; a plan made to take one kind does not race. */
+TEST(tune_store_race_plan_writes_the_same_values) {
+  saved_env saved;
+  char dir[] = "/tmp/bcast-tune-XXXXXX", path[64];
+  if (tune_scratch(t, &saved, dir, path, sizeof path) != 0) return;
+  setenv("BCAST_NT_STORE_MIN_BYTES", "1M", 1);
+  bcast__tune_reset();
+  enum { N = 1027, M = 600 };
+  float *col = malloc(M * sizeof *col), *row = malloc(N * sizeof *row);
+  float *out = malloc((size_t)M * N * sizeof *out);
+  if (!col || !row || !out) {
+    test_fail(t, __FILE__, __LINE__, "out of memory");
+  } else {
+    for (int i = 0; i < M; i++) col[i] = (float)i * 0.5f;
+    for (int j = 0; j < N; j++) row[j] = (float)j * 0.25f;
+    const int64_t cs[2] = {M, 1}, rs[2] = {1, N}, os[2] = {M, N};
+    bcast_tensor in[2], o;
+    CHECK_INT(bcast_tensor_wrap(&in[0], BCAST_FLOAT32, 2, cs, NULL, col, NULL),
+              BCAST_OK);
+    CHECK_INT(bcast_tensor_wrap(&in[1], BCAST_FLOAT32, 2, rs, NULL, row, NULL),
+              BCAST_OK);
+    CHECK_INT(bcast_tensor_wrap(&o, BCAST_FLOAT32, 2, os, NULL, out, NULL),
+              BCAST_OK);
+    memset(out, 0, (size_t)M * N * sizeof *out); /* resident */
+    bcast_ew_options options;
+    bcast_ew_options_init(&options);
+    options.threads = 2;
+    bcast_ew_plan *plan = NULL;
+    CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, &o,
+                                   &options, NULL),
+              BCAST_OK);
+    if (plan && BCAST__HAVE_NT_STORE) {
+      CHECK(plan->racing);
+      const void *data[2] = {col, row};
+      for (int call = 0; call < 2 * (int)BCAST_STORE_RACE_PROBE; call++) {
+        memset(out, 0xff, (size_t)M * N * sizeof *out);
+        CHECK_INT(bcast_ew_plan_execute(plan, out, data, NULL), BCAST_OK);
+        int bad = 0;
+        for (int i = 0; i < M; i++)
+          for (int j = 0; j < N; j++)
+            bad += out[(size_t)i * N + j] != col[i] + row[j];
+        if (bad)
+          test_fail(t, __FILE__, __LINE__, "call %d: %d wrong values", call,
+                    bad);
+      }
+      CHECK_INT(atomic_load(&plan->race.calls), 2 * BCAST_STORE_RACE_PROBE);
+      CHECK(atomic_load(&plan->race.kept[0]) > 0);
+      CHECK(atomic_load(&plan->race.kept[1]) > 0);
+      CHECK(bcast__ew_plan_set_nt_store(plan, EW_NT_WRAPPER));
+      CHECK(!plan->racing);
+    }
+    bcast_ew_plan_destroy(plan);
+  }
+  free(col);
+  free(row);
+  free(out);
+  bcast__tune_reset();
   rmdir(dir);
   env_restore(&saved);
 }
