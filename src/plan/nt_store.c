@@ -202,7 +202,11 @@ int bcast__store_race_choice(uint32_t call, int64_t ordinary_ns,
                              int64_t nt_ns) {
   if (call < BCAST_STORE_RACE_FIRST) return (call & 1u) == 0;
   const int best = ordinary_ns < nt_ns ? 0 : 1;
-  return call % BCAST_STORE_RACE_PROBE == 0 ? !best : best;
+  const int64_t won = best ? nt_ns : ordinary_ns,
+                lost = best ? ordinary_ns : nt_ns;
+  const uint32_t every = lost - won > won / 4 ? BCAST_STORE_RACE_PROBE_FAR
+                                              : BCAST_STORE_RACE_PROBE;
+  return call % every == 0 ? !best : best;
 }
 
 int64_t bcast__store_race_best(const int64_t *ns, int n) {

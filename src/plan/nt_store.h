@@ -66,11 +66,14 @@ int bcast__fill_kind(const bcast_plan *plan);
  * kinds: its first BCAST_STORE_RACE_FIRST calls alternate (non-temporal
  * first, as the threshold chose), then each call takes the kind with the
  * lower time, and every BCAST_STORE_RACE_PROBE-th call the other, so
- * that a change of state is seen within that many calls.  The values
+ * that a change of state is seen within that many calls; every
+ * BCAST_STORE_RACE_PROBE_FAR-th where the other was more than a quarter
+ * slower (a probe then costs a fraction of a percent).  The values
  * written are the same either way.  The counters are atomic: calls on
  * several threads at once only share what they measured. */
 #define BCAST_STORE_RACE_FIRST 4u
 #define BCAST_STORE_RACE_PROBE 16u
+#define BCAST_STORE_RACE_PROBE_FAR 64u /* a multiple of the last */
 #define BCAST_STORE_RACE_KEEP 4
 typedef struct bcast_store_race {
   atomic_uint_least32_t calls;

@@ -561,9 +561,10 @@ TEST(tune_fills_decide_by_their_own_threshold) {
 }
 
 /* The store race's rule (nt_store.h): the first calls alternate,
- * non-temporal first; then the kind with the lower mean, a tie going to
+ * non-temporal first; then the kind with the lower time, a tie going to
  * non-temporal stores, and every BCAST_STORE_RACE_PROBE-th call the
- * other. */
+ * other, every BCAST_STORE_RACE_PROBE_FAR-th where it was more than a
+ * quarter slower. */
 TEST(tune_store_race_rule) {
   for (uint32_t call = 0; call < BCAST_STORE_RACE_FIRST; call++) {
     CHECK_INT(bcast__store_race_choice(call, 0, 0), call % 2 == 0);
@@ -574,6 +575,10 @@ TEST(tune_store_race_rule) {
     CHECK_INT(bcast__store_race_choice(call, 900, 1000), probe);
     CHECK_INT(bcast__store_race_choice(call, 1000, 900), !probe);
     CHECK_INT(bcast__store_race_choice(call, 1000, 1000), !probe);
+    const int far = call % BCAST_STORE_RACE_PROBE_FAR == 0;
+    CHECK_INT(bcast__store_race_choice(call, 500, 1000), far);
+    CHECK_INT(bcast__store_race_choice(call, 1000, 790), !far);
+    CHECK_INT(bcast__store_race_choice(call, 1000, 800), !probe);
   }
   const int64_t none[4] = {0, 0, 0, 0}, some[4] = {0, 900, 700, 800};
   CHECK_INT(bcast__store_race_best(none, 4), 0);
@@ -583,10 +588,11 @@ TEST(tune_store_race_rule) {
 
 /* The rule run against synthetic memory states: ordinary stores faster
  * (800 against 1000 ns) for 300 calls, then non-temporal ones (500
- * against 800), with every 10th call of the kind on top three times
- * slower (a preempted thread).  Within each state, once settled, the
- * faster kind takes all calls but the probes; after the change of state
- * the race turns at the first probe. */
+ * against 800, more than a quarter apart: probes four times rarer), with
+ * every 10th call of the kind on top three times slower (a preempted
+ * thread).  Within each state, once settled, the faster kind takes all
+ * calls but the probes; after the change of state the race turns at the
+ * first probe. */
 TEST(tune_store_race_follows_the_faster_kind) {
   int64_t kept[2][BCAST_STORE_RACE_KEEP] = {{0}};
   int seen[2] = {0, 0};
@@ -605,7 +611,9 @@ TEST(tune_store_race_follows_the_faster_kind) {
       turned = call;
     if ((state == 0 && call >= 20) || (state == 1 && call >= 400)) {
       taken[state][nt]++;
-      probes[state] += call % BCAST_STORE_RACE_PROBE == 0;
+      probes[state] += call % (state == 0 ? BCAST_STORE_RACE_PROBE
+                                          : BCAST_STORE_RACE_PROBE_FAR) ==
+                       0;
     }
   }
   CHECK(probes[0] > 0 && probes[1] > 0);
