@@ -147,6 +147,19 @@ const ew_row *bcast__ew_row_at(size_t index);
     ew_unpred_##op##_f32)
 
 /* ------------------------------------------------------------------------ */
+/* The plain binary loop's vector loop unrolled four times.  A loop of one
+ * load, one operation and one store a vector runs at the speed of its
+ * place in the code on Zen 4: 64x64 + 64 float32, one thread, the float32
+ * add kernel built from these macros at eight places in one program took
+ * 191-323 ns a call as it is, 166-195 ns unrolled twice, 167-169 ns
+ * unrolled four times (and eight).  The scalar remainder is the loop's
+ * own, so the values are the same. */
+#if defined(__clang__)
+#define EW_UNROLL4_ _Pragma("clang loop unroll_count(4)")
+#else
+#define EW_UNROLL4_ _Pragma("GCC unroll 4")
+#endif
+
 /* Loops.  NAME is the instance; TA/LA the input storage type and load, VA
  * its value type; TR/SR the output storage type and store; FN the scalar
  * function, UN its unpredictability test. */
@@ -599,7 +612,7 @@ EW_V3_TARGET_ static inline void ew_v3_nt_lines(void *dst, const void *src,
 /* Binary, constant steps SA, SB. */
 #define EW_BINARY_STEP_(ATTR, NAME, SA, SB, TA, LA, VA, TR, SR, FN)           \
   EW_BINARY_ROWS_(ATTR, NAME, TA, LA, VA, TR,                                 \
-                  for (int64_t i = 0; i < n; i++) r[i] = SR(                  \
+                  EW_UNROLL4_ for (int64_t i = 0; i < n; i++) r[i] = SR(      \
                       FN((SA) ? LA(a[i]) : a0, (SB) ? LA(b[i]) : b0, &P));)
 
 /* The body of a blocked run: the m elements of block i0 into D. */

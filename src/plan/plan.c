@@ -115,7 +115,7 @@ bcast_status bcast_plan_check_bases(const bcast_plan *plan, char *const *base,
                                     bcast_diag *diag) {
   for (int32_t k = 0; k < plan->n_operands; k++) {
     const int64_t align = elem_align(plan->elem_bytes[k]);
-    if ((uintptr_t)base[k] % (uintptr_t)align)
+    if ((uintptr_t)base[k] & (uintptr_t)(align - 1)) /* a power of two */
       return bcast__fail(diag, BCAST_INVALID_ARGUMENT,
                          "operand #%d: its data at %p is not aligned for its "
                          "%lld-byte elements (a multiple of %lld); copy it to "
