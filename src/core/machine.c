@@ -171,7 +171,8 @@ static void machine_cpu_model(char *model, size_t cap) {
   char text[128] = "";
 #if defined(__x86_64__) || defined(__i386__)
   unsigned regs[12];
-  if (__get_cpuid_max(0x80000000u, NULL) >= 0x80000004u) {
+  /* unsigned: clang 14's cpuid.h returns int, GCC's unsigned */
+  if ((unsigned)__get_cpuid_max(0x80000000u, NULL) >= 0x80000004u) {
     for (unsigned leaf = 0; leaf < 3; leaf++)
       __get_cpuid(0x80000002u + leaf, &regs[4 * leaf], &regs[4 * leaf + 1],
                   &regs[4 * leaf + 2], &regs[4 * leaf + 3]);

@@ -181,8 +181,8 @@ TEST(emit_failure_worded_as_verify_text) {
       "%0 = tosa.sub %a, %b\n",
   };
   static const char *const want[] = {
-      "1:6: 'tosa.add' op operands don't have broadcast-compatible shapes "
-      "[tosa profile]",
+      ("1:6: 'tosa.add' op operands don't have broadcast-compatible shapes "
+       "[tosa profile]"),
       "1:6: cannot broadcast vector with tensor [tosa profile]",
       "1:6: 'tosa.sub' op: expected ':' and a type signature",
   };

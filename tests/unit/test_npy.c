@@ -540,8 +540,8 @@ TEST(npy_header_variants) {
    * what Python's literal parser accepts. */
   static const char *const dicts[] = {
       "{\"shape\":(2,3),\"fortran_order\":False,\"descr\":\"<i2\"}",
-      "{ 'descr' : '<i2' ,\n 'fortran_order' : False , 'shape' : ( 2 , 3 , ) "
-      "}",
+      ("{ 'descr' : '<i2' ,\n 'fortran_order' : False , 'shape' : ( 2 , 3 , ) "
+       "}"),
       "{'descr': '<i2', 'fortran_order': False, 'shape': (2L, 3L), }",
   };
   int16_t data[6] = {1, 2, 3, 4, 5, 6};

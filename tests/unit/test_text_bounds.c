@@ -97,8 +97,8 @@ static const char *const LISTS[] = {
 static const char *const ATTR_DICTS[] = {
     "{min_val = 0.0 : f32, max_val = 6.0 : f32}",
     "{\"min_val\" = -1 : i32, max_val = 0x7F : i8, nan_mode = \"IGNORE\"}",
-    "{min_val = 0xFFC00000 : f32, max_val = 1.5e3 : f32, x = affine_map<(d0) "
-    "-> (d0)>}",
+    ("{min_val = 0xFFC00000 : f32, max_val = 1.5e3 : f32, x = affine_map<(d0) "
+     "-> (d0)>}"),
     "{}",
 };
 

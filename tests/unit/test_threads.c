@@ -1,8 +1,10 @@
 /* The calls "Thread safety" of docs/c-api.md names as safe to run concurrently,
  * run from several host threads at once and compared with the same work
  * done on one thread: one plan executed by four threads into their own
- * outputs (each execution also splitting across OpenMP threads), the
- * one-call forms with the numpy profile's conversions, materialize, and MLIR scan + verify + lower of independent texts.
+ * outputs (each execution also splitting across OpenMP threads, and
+ * racing its kinds of store with shared timings), the one-call forms with
+ * the numpy profile's conversions, materialize, and MLIR scan + verify +
+ * lower of independent texts.
  * In the normal builds these check the results; the ThreadSanitizer build
  * (make tsan) runs them to find races. */
 #include <pthread.h>
@@ -10,6 +12,8 @@
 #include <string.h>
 
 #include "bcast/bcast.h"
+#include "ew/ew_plan.h"
+#include "plan/tune.h"
 #include "test.h"
 
 enum { HOST_THREADS = 4, ROUNDS = 6, ROWS = 256, COLS = 1024 };
@@ -161,9 +165,23 @@ TEST(threads_share_plans_compute_and_mlir) {
   if (t->failures) return;
   s.expect = ref.data;
   o.threads = 2;
+  /* Large enough for non-temporal stores (1 MiB against 512 KiB), so the
+   * outer sum races its two kinds of store (src/plan/nt_store.h), and the
+   * four threads share its timings. */
+  const char *store_min = getenv("BCAST_NT_STORE_MIN_BYTES");
+  char *saved_min = store_min ? strdup(store_min) : NULL;
+  setenv("BCAST_NT_STORE_MIN_BYTES", "512K", 1);
+  bcast__tune_reset();
   CHECK_INT(
       bcast_ew_plan_create(&s.plan, BCAST_OP_ADD, NULL, 2, in, NULL, &o, NULL),
       BCAST_OK);
+  if (saved_min)
+    setenv("BCAST_NT_STORE_MIN_BYTES", saved_min, 1);
+  else
+    unsetenv("BCAST_NT_STORE_MIN_BYTES");
+  free(saved_min);
+  bcast__tune_reset();
+  if (BCAST__HAVE_NT_STORE && s.plan) CHECK(s.plan->racing);
   s.mlir = mlir_verify;
   /* Lowering refuses the failing op, so it gets the text without it. */
   static char lowerable[sizeof mlir_verify];
@@ -185,6 +203,8 @@ TEST(threads_share_plans_compute_and_mlir) {
   }
   for (int k = 0; k < HOST_THREADS; k++) pthread_join(th[k], NULL);
   for (int k = 0; k < HOST_THREADS; k++) CHECK_INT(s.failures[k], 0);
+  if (BCAST__HAVE_NT_STORE && s.plan)
+    CHECK_INT(atomic_load(&s.plan->race.calls), HOST_THREADS * ROUNDS);
   bcast_ew_plan_destroy(s.plan);
   bcast_tensor_release(&ref);
   bcast_tensor_release(&s.fb);
