@@ -127,11 +127,11 @@ BCAST_API bcast_status bcast_copy_run(const bcast_plan *plan,
  *
  * nt_store_min_bytes: outputs at least this large are written with
  * non-temporal stores (element-wise plans, BCAST_COPY_NT_STORE_LARGE);
- * nt_fill_min_bytes: the same for fills, outputs written from inputs at
- * most an eighth their size (a broadcast copy; an outer sum on several
- * threads), where a machine may favour ordinary stores far longer (on a
- * Zen 4 EPYC, up to about twice its L3); parallel_min_bytes: smaller
- * outputs run on one thread.
+ * nt_fill_min_bytes: the same for pure fills, outputs written from inputs
+ * at most an eighth their size, each broadcast along the innermost run (a
+ * broadcast copy of a column, a cast of one), where a machine may favour
+ * ordinary stores far longer (on a Zen 4 EPYC, up to about twice its L3);
+ * parallel_min_bytes: smaller outputs run on one thread.
  * Each comes from the first of: the environment (BCAST_NT_STORE_MIN_BYTES,
  * which fills follow too, BCAST_NT_FILL_MIN_BYTES, BCAST_PARALLEL_MIN_BYTES);
  * the cache file of a calibration made on this machine (bcast tune); a

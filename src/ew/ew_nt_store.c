@@ -28,9 +28,9 @@
 #define EW_NT_KERNEL_MIN_RUN 1024
 
 /* Non-temporal stores need an output of at least bcast__nt_min_bytes_for
- * (the copy kernels' threshold, a pure fill's where the output is written from
- * next to nothing), contiguous along the run, and runs (or packed rows of
- * runs) long enough to fill whole cache lines. */
+ * (the copy kernels' threshold: a pure fill's where the output is written
+ * from next to nothing), contiguous along the run, and runs (or packed
+ * rows of runs) long enough to fill whole cache lines. */
 int bcast__ew_want_nt_store(const bcast_plan *engine, int variant,
                             int64_t elem,
                             const bcast_rows_kernel_fn *nt_kernels) {

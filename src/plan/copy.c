@@ -168,8 +168,8 @@ static void copy_block_nt_store(int64_t n, char *const *ptrs,
 /* Fills with vector stores (bcast__fill_pattern), cached (WAY = store) or
  * non-temporal (WAY = nt_store).  The head is filled element by element
  * up to 16-byte alignment; since 16 is a multiple of the element size, the
- * pattern is then in phase.  A destination not aligned to its own element size never
- * reaches that alignment and is filled by the scalar loop. */
+ * pattern is then in phase.  A destination not aligned to its own element
+ * size never reaches that alignment and is filled by the scalar loop. */
 /* A 16-byte register holding copies of one element. */
 #define SPLAT_8_(v) _mm_set1_epi8((char)(v))
 #define SPLAT_16_(v) _mm_set1_epi16((short)(v))

@@ -33,9 +33,9 @@
 /* The size from which a plan's output (operand 0) is written with
  * non-temporal stores, by the copy kernels and by element-wise plans alike
  * (src/plan/tune.h: the environment's, a calibration's, or what the cache
- * sizes suggest).  A pure fill (inputs holding at most an eighth of the output's bytes, every
- * one broadcast along the run: a broadcast copy of a column, a cast of
- * one) takes the fills' threshold (bcast_tuning's nt_fill_min_bytes,
+ * sizes suggest).  A pure fill (inputs holding at most an eighth of the
+ * output's bytes, every one broadcast along the run: a broadcast copy of a
+ * column, a cast of one) takes the fills' threshold (bcast_tuning's nt_fill_min_bytes,
  * measured with these kernels' pattern stores on every thread); every
  * other output the store threshold, a fill that reads a row along the run
  * (an outer sum, a copy of a row) too: that row competes in L1 with the
@@ -61,9 +61,9 @@ int bcast__fill_kind(const bcast_plan *plan);
  * seconds, and an outer sum 4096x1 + 1x4096 float32 into a warm 64 MiB
  * output on two threads took 1.25-1.4 ms with non-temporal stores against
  * 1.4-1.8 ms with ordinary ones in the fast state, 2.4-2.5 ms against
- * 2.0-2.4 ms in the slow one (one run's calls, as the race below chose).  So a prepared element-wise plan with such an output, large
- * enough for non-temporal stores, times its calls and races the two
- * kinds: its first BCAST_STORE_RACE_FIRST calls alternate (non-temporal
+ * 2.0-2.4 ms in the slow one (one run's calls, as the race below chose).
+ * So a prepared element-wise plan with such an output, large enough for
+ * non-temporal stores, times its calls and races the two kinds: its first BCAST_STORE_RACE_FIRST calls alternate (non-temporal
  * first, as the threshold chose), then each call takes the kind with the
  * lower time, and every BCAST_STORE_RACE_PROBE-th call the other, so
  * that a change of state is seen within that many calls; every
