@@ -383,7 +383,9 @@ EW_V3_TARGET_ static inline void ew_v3_nt_lines(void *dst, const void *src,
  * The other rows, and every strided variant, keep the plain loops.
  *
  * Per load LA (the type lists' EW_LOAD_* names): EW_BLK_DECL_LA(buf)
- * declares the block's float array, EW_BLK_LD_LA(buf, src, m) fills it,
+ * declares the block's float array, EW_BLK_LD_LA(buf, src, m, repair)
+ * fills it (repair: 0 where the block's function quiets every NaN operand,
+ * EW_QUIETS_ below),
  * EW_BLK_AT_LA(buf, src, i) is element i's value.  Per store SR:
  * EW_BLK_DECL_SR(buf), EW_BLK_OUT_SR(buf, dst, i) the lvalue element i's
  * result goes to, EW_BLK_ST_SR(dst, buf, m) the conversion back.
@@ -399,6 +401,19 @@ EW_V3_TARGET_ static inline void ew_v3_nt_lines(void *dst, const void *src,
 #define EW_BLK_ATTR_
 #endif
 #define EW_BLK_NONE_(...) (void)0
+/* EW_QUIETS_(FN) is 1 for the float functions whose result is a quiet NaN
+ * for any NaN operand and that raise "invalid" for a signalling one (IEEE
+ * arithmetic), 0 for every other: a float16 block of the first kind loads
+ * without repairing signalling NaNs (ew_v3_f16_load_block).  The list
+ * names the float32 functions the float16 rows use. */
+#define EW_QUIETS_(FN) EW_SECOND_(EW_QUIETS_##FN, 0, ~)
+#define EW_SECOND_(...) EW_SECOND_OF_(__VA_ARGS__)
+#define EW_SECOND_OF_(a, b, ...) b
+#define EW_QUIETS_ew_add_f32 ~, 1
+#define EW_QUIETS_ew_sub_f32 ~, 1
+#define EW_QUIETS_ew_mul_f32 ~, 1
+#define EW_QUIETS_ew_divide_f32 ~, 1
+#define EW_QUIETS_ew_square_f32 ~, 1
 #define EW_BLK_DECL_NONE_(buf)
 #define EW_BLK_DECL_FLOAT_(buf) float buf[EW_BLOCK];
 #define EW_BLK_AT_BUF_(buf, src, i) (buf)[i]
@@ -520,7 +535,7 @@ EW_V3_TARGET_ static inline void ew_v3_nt_lines(void *dst, const void *src,
 #define EW_UNARY_BLOCK_(D, SA, LA, SR, FN)                                    \
   {                                                                           \
     EW_BLK_DECL_##LA(av) EW_BLK_DECL_##SR(rv) if (SA)                         \
-        EW_BLK_LD_##LA(av, a + i0, m);                                        \
+        EW_BLK_LD_##LA(av, a + i0, m, !EW_QUIETS_(FN));                       \
     for (int64_t i = 0; i < m; i++)                                           \
       EW_BLK_OUT_##SR(rv, D, i) =                                             \
           FN((SA) ? EW_BLK_AT_##LA(av, a + i0, i) : a0, &P);                  \
@@ -619,8 +634,8 @@ EW_V3_TARGET_ static inline void ew_v3_nt_lines(void *dst, const void *src,
 #define EW_BINARY_BLOCK_(D, SA, SB, LA, SR, FN)                               \
   {                                                                           \
     EW_BLK_DECL_##LA(av) EW_BLK_DECL_##LA(bv) EW_BLK_DECL_##SR(rv) if (SA)    \
-        EW_BLK_LD_##LA(av, a + i0, m);                                        \
-    if (SB) EW_BLK_LD_##LA(bv, b + i0, m);                                    \
+        EW_BLK_LD_##LA(av, a + i0, m, !EW_QUIETS_(FN));                       \
+    if (SB) EW_BLK_LD_##LA(bv, b + i0, m, !EW_QUIETS_(FN));                   \
     for (int64_t i = 0; i < m; i++)                                           \
       EW_BLK_OUT_##SR(rv, D, i) =                                             \
           FN((SA) ? EW_BLK_AT_##LA(av, a + i0, i) : a0,                       \

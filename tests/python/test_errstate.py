@@ -164,6 +164,22 @@ def test_half_fpe():
         bcast.divide(f16(-2**-14 - 2**-23), f16(2))
 
 
+def test_half_signalling_nan_cast_raises_nothing():
+    """NumPy widens a float16 signalling NaN to a float32 signalling NaN
+    (its bits, 0x7c01 -> 0x7f802000) and reports no error; so does bcast,
+    whose F16C widening would raise "invalid" for it.  Forty elements: the
+    sixteen- and eight-element steps and the tail."""
+    bits = np.array([0x7c01, 0x7e00, 0xfd55, 0x3c00] * 10, dtype=np.uint16)
+    a = bits.view(np.float16)
+    with np.errstate(all="raise"):
+        want = a.astype(np.float32)
+        np.testing.assert_array_equal(bcast.cast(a, np.float32).view(np.uint32),
+                                      want.view(np.uint32))
+        assert want.view(np.uint32)[0] == 0x7f802000
+        with pytest.raises(FloatingPointError, match="invalid"):
+            bcast.add(a, np.float16(1))
+
+
 def test_errstate_decorator():
     """test_errstate.py, TestErrstate.test_errstate_decorator."""
     @np.errstate(all="ignore")
