@@ -4,7 +4,8 @@
  *
  * The pairs are the cross product of the dtype table with itself (without
  * the 8-bit floats).  Each type has a class as an input (B bool, I signed,
- * U unsigned, F float16/bfloat16/float32/fp8 computed as float, D float64)
+ * U unsigned, F bfloat16/float32/fp8 computed as float, HF float16, the
+ * same but to float64 on its bits as NumPy, D float64)
  * and as a result (B, I, U, H float16 and the 8-bit floats, BF bfloat16,
  * F float32, D float64), both computed from its kind, coding and value
  * type; EW_CV_<in>_<result> is the conversion of the value.
@@ -23,9 +24,14 @@
 #define EW_CLASS_IN_BCAST_KIND_BOOL(VS, coding) B
 #define EW_CLASS_IN_BCAST_KIND_SIGNED(VS, coding) I
 #define EW_CLASS_IN_BCAST_KIND_UNSIGNED(VS, coding) U
-#define EW_CLASS_IN_BCAST_KIND_FLOAT(VS, coding) EW_CLASS_IN_FLOAT_##VS
-#define EW_CLASS_IN_FLOAT_f32 F
-#define EW_CLASS_IN_FLOAT_f64 D
+#define EW_CLASS_IN_BCAST_KIND_FLOAT(VS, coding)                              \
+  EW_CLASS_IN_FLOAT_##coding##_##VS
+#define EW_CLASS_IN_FLOAT_PLAIN_f32 F
+#define EW_CLASS_IN_FLOAT_PLAIN_f64 D
+#define EW_CLASS_IN_FLOAT_HALF_f32 HF
+#define EW_CLASS_IN_FLOAT_BF16_f32 F
+#define EW_CLASS_IN_FLOAT_F8E4M3FN_f32 F
+#define EW_CLASS_IN_FLOAT_F8E5M2_f32 F
 #define EW_CLASS_OUT_(kind, VS, coding) EW_CLASS_OUT_##kind(VS, coding)
 #define EW_CLASS_OUT_BCAST_KIND_BOOL(VS, coding) B
 #define EW_CLASS_OUT_BCAST_KIND_SIGNED(VS, coding) I
@@ -90,6 +96,13 @@
 #define EW_CV_F_BF EW_CV_PLAIN_
 #define EW_CV_F_F EW_CV_PLAIN_
 #define EW_CV_F_D EW_CV_PLAIN_
+#define EW_CV_HF_B EW_CV_F_B
+#define EW_CV_HF_I EW_CV_F_I
+#define EW_CV_HF_U EW_CV_F_U
+#define EW_CV_HF_H EW_CV_F_H
+#define EW_CV_HF_BF EW_CV_F_BF
+#define EW_CV_HF_F EW_CV_F_F
+#define EW_CV_HF_D(x, VR, SFX) ew_f16_value_to_f64(x)
 #define EW_CV_D_I EW_CV_NUMPY_F2I_
 #define EW_CV_D_U EW_CV_NUMPY_F2I_
 #define EW_CV_D_H(x, VR, SFX) ew_f64_to_f32_odd(x)
@@ -133,6 +146,13 @@
 #define EW_CVU_F_BF EW_CVU_NEVER_
 #define EW_CVU_F_F EW_CVU_NEVER_
 #define EW_CVU_F_D EW_CVU_NEVER_
+#define EW_CVU_HF_B EW_CVU_F_B
+#define EW_CVU_HF_I EW_CVU_F_I
+#define EW_CVU_HF_U EW_CVU_F_U
+#define EW_CVU_HF_H EW_CVU_F_H
+#define EW_CVU_HF_BF EW_CVU_F_BF
+#define EW_CVU_HF_F EW_CVU_F_F
+#define EW_CVU_HF_D EW_CVU_F_D
 #define EW_CVU_D_I EW_CVU_NUMPY_F2I_
 #define EW_CVU_D_U EW_CVU_NUMPY_F2I_
 #define EW_CVU_D_H EW_CVU_NEVER_

@@ -68,6 +68,23 @@ static inline float ew_f16_load(uint16_t h) {
   return ew_float_of((special & is_special) | (finite & ~is_special) | sign);
 }
 
+/* A float16's value (ew_f16_load's float) as a double, as NumPy widens
+ * float16 to float64 (npy_halfbits_to_doublebits): on the bits, so that a
+ * signalling NaN stays signalling and raises nothing, where (double) would
+ * quiet it and raise "invalid".  The float is never subnormal (the
+ * smallest float16 is 2^-24), so the exponent is rebiased, 0 and 255 kept
+ * as double's 0 and 0x7ff; integer operations only, which vectorize. */
+static inline double ew_f16_value_to_f64(float x) {
+  const uint32_t u = ew_bits_of(x);
+  const uint64_t e = (u >> 23) & 0xffu;
+  const uint64_t e64 = e == 0 ? 0 : e == 0xff ? 0x7ff : e + (1023 - 127);
+  const uint64_t d = (uint64_t)(u >> 31) << 63 | e64 << 52 |
+                     (uint64_t)(u & 0x7fffffu) << 29;
+  double r;
+  memcpy(&r, &d, sizeof r);
+  return r;
+}
+
 /* Round to nearest even; beyond the float16 range to inf; NaN stays a
  * (quiet) NaN with its sign and top payload bits.  Below 2^-14 the value is
  * added to 0.5f, which rounds it at the float16 subnormal step.

@@ -165,17 +165,21 @@ def test_half_fpe():
 
 
 def test_half_signalling_nan_cast_raises_nothing():
-    """NumPy widens a float16 signalling NaN to a float32 signalling NaN
-    (its bits, 0x7c01 -> 0x7f802000) and reports no error; so does bcast,
-    whose F16C widening would raise "invalid" for it.  Forty elements: the
-    sixteen- and eight-element steps and the tail."""
+    """NumPy widens a float16 signalling NaN to a float32 or float64
+    signalling NaN (on its bits, 0x7c01 -> 0x7f802000) and reports no
+    error; so does bcast, whose F16C widening and float -> double
+    conversion would quiet it and raise "invalid".  Forty elements: the
+    sixteen- and eight-element steps and the tail; every float16 as well."""
     bits = np.array([0x7c01, 0x7e00, 0xfd55, 0x3c00] * 10, dtype=np.uint16)
-    a = bits.view(np.float16)
+    every = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
     with np.errstate(all="raise"):
-        want = a.astype(np.float32)
-        np.testing.assert_array_equal(bcast.cast(a, np.float32).view(np.uint32),
-                                      want.view(np.uint32))
-        assert want.view(np.uint32)[0] == 0x7f802000
+        for a in (bits.view(np.float16), every.view(np.float16)):
+            for dtype, view in ((np.float32, np.uint32),
+                                (np.float64, np.uint64)):
+                np.testing.assert_array_equal(
+                    bcast.cast(a, dtype).view(view), a.astype(dtype).view(view))
+        assert bits.view(np.float16).astype(np.float32).view(np.uint32)[0] \
+            == 0x7f802000
         with pytest.raises(FloatingPointError, match="invalid"):
             bcast.add(a, np.float16(1))
 
