@@ -74,7 +74,7 @@ int bcast__fill_kind(const bcast_plan *plan);
 #define BCAST_STORE_RACE_FIRST 4u
 #define BCAST_STORE_RACE_PROBE 16u
 #define BCAST_STORE_RACE_PROBE_FAR 64u /* a multiple of the last */
-#define BCAST_STORE_RACE_KEEP 4
+#define BCAST_STORE_RACE_KEEP 8
 typedef struct bcast_store_race {
   atomic_uint_least32_t calls;
   /* Each kind's last BCAST_STORE_RACE_KEEP call times in ns (ordinary,
@@ -92,7 +92,16 @@ int bcast__store_race_choice(uint32_t call, int64_t ordinary_ns,
  * of state shows after BCAST_STORE_RACE_KEEP calls of the kind on top and
  * at the first probe of the other (measured with the mean of the last
  * call and the ones before instead: single slow calls of ordinary stores
- * handed 29% of the calls to the slower non-temporal ones). */
+ * handed 29% of the calls to the slower non-temporal ones).  Eight kept
+ * times, not four: ordinary stores' calls spread wider (2.0-2.7 ms in the
+ * slow state above, non-temporal 2.45-2.6), and in stretches of slow ones
+ * the best of four let the race turn to non-temporal stores for tens of
+ * calls.  That outer sum on two threads in the slow state, each kind and
+ * the race in one alternation (median of the medians of 12 calls, 31
+ * alternations): ordinary 2.03-2.16 ms, non-temporal 2.49-2.52, the race
+ * 2.30-2.33 keeping four and 2.10-2.17 keeping eight; in the fast state
+ * (non-temporal 1.33-1.34) the race kept up with non-temporal stores
+ * either way (1.26-1.28 keeping four, 1.32-1.35 eight). */
 int64_t bcast__store_race_best(const int64_t *ns, int n);
 /* The kind a call takes (1 non-temporal), its start time in *t0; end
  * records the call's time. */
