@@ -78,8 +78,8 @@ static inline double ew_f16_value_to_f64(float x) {
   const uint32_t u = ew_bits_of(x);
   const uint64_t e = (u >> 23) & 0xffu;
   const uint64_t e64 = e == 0 ? 0 : e == 0xff ? 0x7ff : e + (1023 - 127);
-  const uint64_t d = (uint64_t)(u >> 31) << 63 | e64 << 52 |
-                     (uint64_t)(u & 0x7fffffu) << 29;
+  const uint64_t d =
+      (uint64_t)(u >> 31) << 63 | e64 << 52 | (uint64_t)(u & 0x7fffffu) << 29;
   double r;
   memcpy(&r, &d, sizeof r);
   return r;

@@ -148,8 +148,9 @@ static void compare_sets(test_ctx *t, bcast_op op, bcast_profile profile,
   CHECK_INT(bcast__ew_plan_uses_avx2(plan), bcast__ew_use_v3());
   /* The errors the two sets report (NumPy's warnings) are the same too. */
   unsigned fast_errors = 0, portable_errors = 0;
-  CHECK_INT(bcast_ew_plan_execute_fpe(plan, fast, in_data, &fast_errors, &diag),
-            BCAST_OK);
+  CHECK_INT(
+      bcast_ew_plan_execute_fpe(plan, fast, in_data, &fast_errors, &diag),
+      BCAST_OK);
   bcast__ew_plan_force_portable(plan);
   CHECK_INT(bcast_ew_plan_execute_fpe(plan, portable, in_data,
                                       &portable_errors, &diag),
