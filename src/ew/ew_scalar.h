@@ -69,19 +69,22 @@ static inline float ew_f16_load(uint16_t h) {
 }
 
 /* A float16's value (ew_f16_load's float) as a double, as NumPy widens
- * float16 to float64 (npy_halfbits_to_doublebits): on the bits, so that a
- * signalling NaN stays signalling and raises nothing, where (double) would
- * quiet it and raise "invalid".  The float is never subnormal (the
- * smallest float16 is 2^-24), so the exponent is rebiased, 0 and 255 kept
- * as double's 0 and 0x7ff; integer operations only, which vectorize. */
+ * float16 to float64 (npy_halfbits_to_doublebits): a signalling NaN stays
+ * signalling and raises nothing, where (double) would quiet it and raise
+ * "invalid".  So it is quieted before the conversion (which keeps a quiet
+ * NaN's payload and raises nothing) and unquieted after; the other values
+ * convert exactly.  Bit operations beside the conversion, which vectorize
+ * with it. */
 static inline double ew_f16_value_to_f64(float x) {
   const uint32_t u = ew_bits_of(x);
-  const uint64_t e = (u >> 23) & 0xffu;
-  const uint64_t e64 = e == 0 ? 0 : e == 0xff ? 0x7ff : e + (1023 - 127);
-  const uint64_t d =
-      (uint64_t)(u >> 31) << 63 | e64 << 52 | (uint64_t)(u & 0x7fffffu) << 29;
+  const uint32_t snan =
+      (uint32_t)((u & 0x7fffffffu) > 0x7f800000u) & ~(u >> 22) & 1u;
+  const double d = (double)ew_float_of(u | snan << 22);
+  uint64_t bits;
+  memcpy(&bits, &d, sizeof bits);
+  bits &= ~((uint64_t)snan << 51);
   double r;
-  memcpy(&r, &d, sizeof r);
+  memcpy(&r, &bits, sizeof r);
   return r;
 }
 
