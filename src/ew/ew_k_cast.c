@@ -111,6 +111,15 @@
 #define EW_CV_D_D EW_CV_PLAIN_
 /* The tosa flavour. */
 #define EW_CV_T_T(x, VR, SFX) ew_tosa_f2i_##SFX((double)(x))
+/* float16 widened as MLIR's lowering widens it (arith.extf, x86's
+ * conversions): a signalling NaN comes out quiet, its payload kept.  No
+ * flag is raised: the quiet bit is set on the bits. */
+static inline float ew_f32_quieted(float x) {
+  const uint32_t u = ew_bits_of(x);
+  return ew_float_of(u | (uint32_t)((u & 0x7fffffffu) > 0x7f800000u) << 22);
+}
+#define EW_CV_HQ_F(x, VR, SFX) ew_f32_quieted(x)
+#define EW_CV_HQ_D(x, VR, SFX) (double)ew_f32_quieted(x)
 #define EW_CV_Q4_T(x, VR, SFX) (VR) ew_fp8_f2i(x, 8 * (int)sizeof(VR), 8, 1)
 #define EW_CV_Q5_T(x, VR, SFX) (VR) ew_fp8_f2i(x, 8 * (int)sizeof(VR), 15, 0)
 
@@ -160,6 +169,8 @@
 #define EW_CVU_D_F EW_CVU_NEVER_
 #define EW_CVU_D_D EW_CVU_NEVER_
 #define EW_CVU_T_T(x, SFX) ew_unpred_tosa_f2i_##SFX((double)(x))
+#define EW_CVU_HQ_F EW_CVU_NEVER_
+#define EW_CVU_HQ_D EW_CVU_NEVER_
 #define EW_CVU_Q4_T EW_CVU_NEVER_
 #define EW_CVU_Q5_T EW_CVU_NEVER_
 
@@ -219,7 +230,19 @@
   EW_CAST_TOSA_INNER_ EW_EMPTY_()()(EW_CAST_TOSA_TO_, X, IA, SA, TA, VA, LA,  \
                                     EW_CLASS_TOSA_(CODA))
 
+/* The tosa flavour's float16 -> float32 and float64, which quiet a
+ * signalling NaN as MLIR's lowering does (the common rows keep it
+ * signalling, as NumPy's cast does). */
+#define EW_CAST_HALF_WIDEN_(X, OUT, TR, SR, CR)                               \
+  X(ewk_castt_f16_##SR, CAST, TOSA, FLOAT16, OUT, uint16_t, ew_f16_load,      \
+    float, TR, ew_st_same, ew_cvt_f16_##SR, ew_unpred_cvt_f16_##SR, HQ, CR,   \
+    TR, SR)
+#define EW_CAST_HALF_QUIET_(X)                                                \
+  EW_CAST_HALF_WIDEN_(X, FLOAT32, float, f32, F)                              \
+  EW_CAST_HALF_WIDEN_(X, FLOAT64, double, f64, D)
+
 #define EW_CAST_LIST(X)                                                       \
+  EW_CAST_HALF_QUIET_(X)                                                      \
   EW_CAST_EVAL_(EW_FOR_ALL(EW_CAST_FROM_, X)                                  \
                     EW_FOR_FLOAT(EW_CAST_TOSA_FROM_, X)                       \
                         EW_FOR_FP8(EW_CAST_FROM_FP8_, X)                      \

@@ -239,6 +239,16 @@ SPOTS = [
     ("mul_ui32", [65536, 65537], 65536),
     ("logical_right_shift_ui8", [255, 1], 127),
     ("logical_left_shift_ui64", [2 ** 63 + 1, 1], 2),
+    # arith.extf quiets a signalling float16 NaN (x86's conversions keep
+    # its payload), where NumPy's cast keeps it signalling.
+    ("cast_f16_f32", [np.uint16(0x7C01).view(np.float16)],
+     np.uint32(0x7FC02000).view(np.float32)),
+    ("cast_f16_f32", [np.uint16(0xFD55).view(np.float16)],
+     np.uint32(0xFFEAA000).view(np.float32)),
+    ("cast_f16_f64", [np.uint16(0x7C01).view(np.float16)],
+     np.uint64(0x7FF8040000000000).view(np.float64)),
+    ("cast_f16_f64", [np.uint16(0xFD55).view(np.float16)],
+     np.uint64(0xFFFD540000000000).view(np.float64)),
 ]
 
 
