@@ -29,8 +29,8 @@ integer casts of NaN are left out: MLIR's fptosi of NaN is poison.  Then
 tables do not have (the previous default), so the test fails on the old
 code.
 
-Inputs are fixed edge values (±0, ±inf, NaN, halfway points, the limits
-of every integer type) plus seeded random values; the seed is printed and
+Inputs are fixed edge values (±0, ±inf, NaN, signalling NaNs, halfway
+points, the limits of every integer type) plus seeded random values; the seed is printed and
 --seed replays it.  Cases mirroring llvm-project's
 mlir/test/Conversion/TosaToLinalg/tosa-to-linalg.mlir name the upstream
 function they follow.
@@ -82,6 +82,14 @@ def f32_edges():
     return np.array(v, dtype=np.float64)
 
 
+# Signalling NaNs (both signs, payloads low and high), the last values of
+# each float input that may hold a NaN: MLIR's lowering quiets them or
+# passes them on as x86 does, and bcast must do the same.
+SIGNALLING = {"f16": [0x7C01, 0xFD55, 0x7D00],
+              "f32": [0x7F800001, 0xFFA00000, 0x7F812345],
+              "f64": [0x7FF0000000000001, 0xFFF4000000000000]}
+
+
 def float_values(rng, et, nan):
     """N values of float type et as numpy storage (bf16 as its bits)."""
     edges = f32_edges()
@@ -93,7 +101,11 @@ def float_values(rng, et, nan):
     if et == "bf16":
         return bf16_bits(x.astype(np.float32))
     with np.errstate(over="ignore"):
-        return x.astype(ET[et][0])
+        y = x.astype(ET[et][0])
+    if nan and et in SIGNALLING:
+        bits = np.array(SIGNALLING[et], dtype=y.dtype.str.replace("f", "u"))
+        y[-len(bits):] = bits.view(y.dtype)
+    return y
 
 
 def bf16_bits(x32):
