@@ -35,10 +35,10 @@
  * (src/plan/tune.h: the environment's, a calibration's, or what the cache
  * sizes suggest).  A pure fill (inputs holding at most an eighth of the
  * output's bytes, every one broadcast along the run: a broadcast copy of a
- * column, a cast of one) takes the fills' threshold (bcast_tuning's nt_fill_min_bytes,
- * measured with these kernels' pattern stores on every thread); every
- * other output the store threshold, a fill that reads a row along the run
- * (an outer sum, a copy of a row) too: that row competes in L1 with the
+ * column, a cast of one) takes the fills' threshold (bcast_tuning's
+ * nt_fill_min_bytes, measured with these kernels' pattern stores on every
+ * thread); every other output the store threshold, a fill that reads a row
+ * along the run (an outer sum, a copy of a row) too: that row competes in L1 with the
  * reads for ownership of ordinary stores, which the pattern fill does not
  * foretell.  Zen 4, 4096x1 + 1x4096 float32 into a warm 64 MiB output,
  * each kernel's ratio to a fill of 64-byte ordinary stores in the same
@@ -63,10 +63,11 @@ int bcast__fill_kind(const bcast_plan *plan);
  * 1.4-1.8 ms with ordinary ones in the fast state, 2.4-2.5 ms against
  * 2.0-2.4 ms in the slow one (one run's calls, as the race below chose).
  * So a prepared element-wise plan with such an output, large enough for
- * non-temporal stores, times its calls and races the two kinds: its first BCAST_STORE_RACE_FIRST calls alternate (non-temporal
- * first, as the threshold chose), then each call takes the kind with the
- * lower time, and every BCAST_STORE_RACE_PROBE-th call the other, so
- * that a change of state is seen within that many calls; every
+ * non-temporal stores, times its calls and races the two kinds: its
+ * first BCAST_STORE_RACE_FIRST calls alternate (non-temporal first, as the
+ * threshold chose), then each call takes the kind with the lower time,
+ * and every BCAST_STORE_RACE_PROBE-th call the other, so that a change of
+ * state is seen within that many calls; every
  * BCAST_STORE_RACE_PROBE_FAR-th where the other was more than a quarter
  * slower (a probe then costs a fraction of a percent).  The values
  * written are the same either way.  The counters are atomic: calls on

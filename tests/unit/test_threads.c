@@ -13,8 +13,8 @@
 
 #include "bcast/bcast.h"
 #include "ew/ew_plan.h"
-#include "plan/tune.h"
 #include "test.h"
+#include "test_tune_env.h"
 
 enum { HOST_THREADS = 4, ROUNDS = 6, ROWS = 256, COLS = 1024 };
 
@@ -168,19 +168,14 @@ TEST(threads_share_plans_compute_and_mlir) {
   /* Large enough for non-temporal stores (1 MiB against 512 KiB), so the
    * outer sum races its two kinds of store (src/plan/nt_store.h), and the
    * four threads share its timings. */
-  const char *store_min = getenv("BCAST_NT_STORE_MIN_BYTES");
-  char *saved_min = store_min ? strdup(store_min) : NULL;
+  saved_env saved;
+  env_save(&saved);
   setenv("BCAST_NT_STORE_MIN_BYTES", "512K", 1);
   bcast__tune_reset();
   CHECK_INT(
       bcast_ew_plan_create(&s.plan, BCAST_OP_ADD, NULL, 2, in, NULL, &o, NULL),
       BCAST_OK);
-  if (saved_min)
-    setenv("BCAST_NT_STORE_MIN_BYTES", saved_min, 1);
-  else
-    unsetenv("BCAST_NT_STORE_MIN_BYTES");
-  free(saved_min);
-  bcast__tune_reset();
+  env_restore(&saved);
   if (BCAST__HAVE_NT_STORE && s.plan) CHECK(s.plan->racing);
   s.mlir = mlir_verify;
   /* Lowering refuses the failing op, so it gets the text without it. */

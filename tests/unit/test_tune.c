@@ -16,6 +16,7 @@
 #include "plan/nt_store.h"
 #include "plan/tune.h"
 #include "test.h"
+#include "test_tune_env.h"
 
 #define MIB ((int64_t)1 << 20)
 
@@ -276,38 +277,6 @@ TEST(tune_foreign_cache_text_names_both_machines) {
 }
 
 /* ------------------------------------------------------------------------ */
-/* The process's state, reset around each case (bcast__tune_reset); the
- * variables it reads are put back afterwards. */
-
-static const char *const tune_vars[] = {
-    "BCAST_TUNE", "BCAST_TUNE_FILE", "BCAST_NT_STORE_MIN_BYTES",
-    "BCAST_STREAM_MIN_BYTES", "BCAST_PARALLEL_MIN_BYTES",
-    "BCAST_NT_FILL_MIN_BYTES"};
-#define TUNE_VARS (sizeof tune_vars / sizeof tune_vars[0])
-
-typedef struct saved_env {
-  char *value[TUNE_VARS];
-} saved_env;
-
-static void env_save(saved_env *s) {
-  for (size_t k = 0; k < TUNE_VARS; k++) {
-    const char *v = getenv(tune_vars[k]);
-    s->value[k] = v ? strdup(v) : NULL;
-    unsetenv(tune_vars[k]);
-  }
-}
-
-static void env_restore(saved_env *s) {
-  for (size_t k = 0; k < TUNE_VARS; k++) {
-    if (s->value[k])
-      setenv(tune_vars[k], s->value[k], 1);
-    else
-      unsetenv(tune_vars[k]);
-    free(s->value[k]);
-  }
-  bcast__tune_reset();
-}
-
 /* A cache file for this machine (or, with foreign, another) with the
  * given thresholds, written at path. */
 static void write_cache(const char *path, int64_t nt, int64_t par,
