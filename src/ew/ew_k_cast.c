@@ -114,10 +114,6 @@
 /* float16 widened as MLIR's lowering widens it (arith.extf, x86's
  * conversions): a signalling NaN comes out quiet, its payload kept.  No
  * flag is raised: the quiet bit is set on the bits. */
-static inline float ew_f32_quieted(float x) {
-  const uint32_t u = ew_bits_of(x);
-  return ew_float_of(u | (uint32_t)((u & 0x7fffffffu) > 0x7f800000u) << 22);
-}
 #define EW_CV_HQ_F(x, VR, SFX) ew_f32_quieted(x)
 #define EW_CV_HQ_D(x, VR, SFX) (double)ew_f32_quieted(x)
 #define EW_CV_Q4_T(x, VR, SFX) (VR) ew_fp8_f2i(x, 8 * (int)sizeof(VR), 8, 1)

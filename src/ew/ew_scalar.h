@@ -56,6 +56,17 @@ static inline float ew_float_of(uint32_t u) {
   return f;
 }
 
+/* 1 where the float bits u are a NaN, else 0. */
+static inline uint32_t ew_bits_nan(uint32_t u) {
+  return (uint32_t)((u & 0x7fffffffu) > 0x7f800000u);
+}
+
+/* x with its quiet bit set where it is a NaN, on the bits: no flag. */
+static inline float ew_f32_quieted(float x) {
+  const uint32_t u = ew_bits_of(x);
+  return ew_float_of(u | ew_bits_nan(u) << 22);
+}
+
 /* Exact.  The exponent and mantissa bits are placed where float keeps them
  * and the value rescaled by 2^112 (the difference of the exponent biases),
  * which also normalises subnormals; inf and NaN keep their payload. */
@@ -77,9 +88,8 @@ static inline float ew_f16_load(uint16_t h) {
  * with it. */
 static inline double ew_f16_value_to_f64(float x) {
   const uint32_t u = ew_bits_of(x);
-  const uint32_t snan =
-      (uint32_t)((u & 0x7fffffffu) > 0x7f800000u) & ~(u >> 22) & 1u;
-  const double d = (double)ew_float_of(u | snan << 22);
+  const uint32_t snan = ew_bits_nan(u) & ~(u >> 22) & 1u;
+  const double d = (double)ew_f32_quieted(x);
   uint64_t bits;
   memcpy(&bits, &d, sizeof bits);
   bits &= ~((uint64_t)snan << 51);
@@ -133,7 +143,7 @@ static inline uint16_t ew_bf16_store(float f) {
   const uint32_t u = ew_bits_of(f);
   const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
   const uint32_t nan = (u >> 16) | 0x40u;
-  const uint32_t is_nan = 0u - (uint32_t)((u & 0x7fffffffu) > 0x7f800000u);
+  const uint32_t is_nan = 0u - ew_bits_nan(u);
   return (uint16_t)((nan & is_nan) | (rounded & ~is_nan));
 }
 
