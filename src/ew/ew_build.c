@@ -53,10 +53,46 @@ int bcast__ew_use_v3(void) {
   return state == 1;
 }
 
-/* The row's kernels compiled for this CPU: the v3 set where allowed
- * (measured: 64x64 + 64 float32 add 0.63 -> 0.22 us; 32x4096 float16
- * add in cache 0.76 -> 0.13 ns per element), else the baseline set. */
+/* Whether plans may take the native float16 set (AVX512-FP16, see
+ * ew_k_fp16.c) for the rows that have one: they may take the v3 set, the
+ * CPU and the OS have AVX-512 (F, BW, VL: GCC's checks include the OS
+ * saving the registers) and AVX512-FP16, and BCAST_ISA is not "v3"
+ * (which keeps the v3 set, so that the tests can compare the two). */
+static atomic_int fp16_state;
+
+int bcast__ew_use_fp16(void) {
+  int state = atomic_load_explicit(&fp16_state, memory_order_relaxed);
+  if (state == 0) {
+    const char *isa = getenv("BCAST_ISA");
+    int ok = bcast__ew_use_v3() && !(isa && strcmp(isa, "v3") == 0);
+#if EW_HAVE_FP16
+    unsigned eax, ebx, ecx, edx;
+    ok = ok && __builtin_cpu_supports("avx512f") &&
+         __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl") &&
+         __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) &&
+         (edx & (1u << 23)); /* AVX512-FP16 */
+#else
+    ok = 0;
+#endif
+    state = ok ? 1 : 2;
+    atomic_store_explicit(&fp16_state, state, memory_order_relaxed);
+  }
+  return state == 1;
+}
+
+/* The row's native float16 kernels where the plan may take them. */
+static const ew_fp16_row *fp16_set(const ew_row *row) {
+  return bcast__ew_use_fp16() ? bcast__ew_find_fp16(row) : NULL;
+}
+
+/* The row's kernels compiled for this CPU: the native float16 set where
+ * the row has one and it is allowed, the v3 set where allowed (measured:
+ * 64x64 + 64 float32 add 0.63 -> 0.22 us; 32x4096 float16 add in cache
+ * 0.76 -> 0.13 ns per element), else the baseline set. */
 static const bcast_rows_kernel_fn *kernel_set(const ew_row *row) {
+  const ew_fp16_row *h = fp16_set(row);
+  if (h) return h->kernels;
   return bcast__ew_use_v3() ? row->kernels_avx2 : row->kernels;
 }
 
@@ -78,9 +114,12 @@ static int cast_lines_stall(const ew_row *row) {
           (!in_float && in == 8 && out_float && out == 8));
 }
 
-/* The row's non-temporal kernels where the plan may take them (the v3
- * set's, but for the casts above), else NULL. */
+/* The row's non-temporal kernels where the plan may take them (the
+ * native float16 set's or the v3 set's, but for the casts above), else
+ * NULL. */
 static const bcast_rows_kernel_fn *nt_kernel_set(const ew_row *row) {
+  const ew_fp16_row *h = fp16_set(row);
+  if (h) return h->kernels_nt;
   return bcast__ew_use_v3() && !cast_lines_stall(row) ? row->kernels_nt
                                                       : NULL;
 }
@@ -398,11 +437,13 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
                        arity + 1, ranks, shapes, strides, elem_bytes, diag);
   if (status != BCAST_OK) return status;
   plan->variant = pick_variant(&plan->engine, arity);
+  plan->kernels = kernel_set(row);
+  plan->kernels_nt = nt_kernel_set(row);
   plan->nt_store = bcast__ew_want_nt_store(&plan->engine, plan->variant, elem,
-                                           nt_kernel_set(row));
+                                           plan->kernels_nt);
   plan->kernel = plan->nt_store == EW_NT_KERNEL
-                     ? row->kernels_nt[plan->variant]
-                     : kernel_set(row)[plan->variant];
+                     ? plan->kernels_nt[plan->variant]
+                     : plan->kernels[plan->variant];
   plan->racing = plan->nt_store != EW_NT_NONE &&
                  bcast__fill_kind(&plan->engine) == BCAST_ROW_FILL;
   bcast__store_race_init(&plan->race);
@@ -442,32 +483,48 @@ const ew_row *bcast__ew_plan_row(const bcast_ew_plan *plan) {
 }
 void bcast__ew_plan_force_strided(bcast_ew_plan *plan) {
   plan->variant = 0;
-  plan->kernel = plan->row->kernels[0];
+  plan->kernels = plan->row->kernels;
+  plan->kernels_nt = NULL;
+  plan->kernel = plan->kernels[0];
   plan->nt_store = EW_NT_NONE;
 }
 
 /* The portable set has no non-temporal kernels: such a plan goes through
  * the wrapper. */
 void bcast__ew_plan_force_portable(bcast_ew_plan *plan) {
-  plan->kernel = plan->row->kernels[plan->variant];
+  plan->kernels = plan->row->kernels;
+  plan->kernels_nt = NULL;
+  plan->kernel = plan->kernels[plan->variant];
   if (plan->nt_store == EW_NT_KERNEL) plan->nt_store = EW_NT_WRAPPER;
 }
 
+void bcast__ew_plan_force_v3(bcast_ew_plan *plan) {
+  if (!bcast__ew_use_v3()) return;
+  const int nt = plan->nt_store == EW_NT_KERNEL;
+  plan->kernels = plan->row->kernels_avx2;
+  plan->kernels_nt =
+      cast_lines_stall(plan->row) ? NULL : plan->row->kernels_nt;
+  plan->kernel = nt && plan->kernels_nt ? plan->kernels_nt[plan->variant]
+                                        : plan->kernels[plan->variant];
+  if (nt && !plan->kernels_nt) plan->nt_store = EW_NT_WRAPPER;
+}
+
 int bcast__ew_plan_uses_avx2(const bcast_ew_plan *plan) {
-  const ew_row *row = plan->row;
-  return row->kernels_avx2 != row->kernels &&
-         (plan->kernel == row->kernels_avx2[plan->variant] ||
-          (row->kernels_nt && plan->kernel == row->kernels_nt[plan->variant]));
+  return plan->kernels != plan->row->kernels;
+}
+
+int bcast__ew_plan_uses_fp16(const bcast_ew_plan *plan) {
+  const ew_fp16_row *h = bcast__ew_find_fp16(plan->row);
+  return h && plan->kernels == h->kernels;
 }
 
 int bcast__ew_plan_set_nt_store(bcast_ew_plan *plan, int how) {
   if (plan->variant == 0) return 0;
-  const bcast_rows_kernel_fn *nt = nt_kernel_set(plan->row);
   if (how == EW_NT_KERNEL) {
-    if (!nt) return 0;
-    plan->kernel = nt[plan->variant];
+    if (!plan->kernels_nt) return 0;
+    plan->kernel = plan->kernels_nt[plan->variant];
   } else if (plan->nt_store == EW_NT_KERNEL) {
-    plan->kernel = kernel_set(plan->row)[plan->variant];
+    plan->kernel = plan->kernels[plan->variant];
   }
   plan->nt_store = how;
   plan->racing = 0;

@@ -52,6 +52,22 @@ typedef struct ew_row {
 const ew_row *bcast__ew_find(bcast_op op, int flavour, bcast_dtype in,
                              bcast_dtype out);
 
+/* The native float16 kernels of a row (AVX512-FP16, ew_k_fp16.c): the
+ * same variants as kernels_avx2 and kernels_nt, computing in float16
+ * where the v3 set widens to float32.  Only the IEEE arithmetic rows
+ * (EW_IEEE_SCALARS_) have them: there float32 arithmetic rounded to
+ * float16 gives the float16 result exactly (float32 has more than twice
+ * float16's precision and two bits), so the sets are bit-identical. */
+typedef struct ew_fp16_row {
+  bcast_op op;
+  const bcast_rows_kernel_fn *kernels;
+  const bcast_rows_kernel_fn *kernels_nt;
+} ew_fp16_row;
+
+/* The row's native float16 kernels, or NULL where it has none or the
+ * build has no native float16 set (EW_HAVE_FP16). */
+const ew_fp16_row *bcast__ew_find_fp16(const ew_row *row);
+
 /* Every row of every kernel file, for the coverage test. */
 size_t bcast__ew_row_count(void);
 const ew_row *bcast__ew_row_at(size_t index);
@@ -180,6 +196,20 @@ const ew_row *bcast__ew_row_at(size_t index);
 #else
 #define EW_HAVE_AVX2 0
 #define EW_AVX2_
+#endif
+
+/* The native float16 set (ew_k_fp16.c) needs GCC 12 or later on x86-64:
+ * clang 14 has no _Float16 there without -mavx512fp16 for the whole
+ * file.  The set's functions carry EW_FP16_, whose target includes the v3
+ * set's (the non-temporal line writers are shared). */
+#if EW_HAVE_AVX2 && defined(__x86_64__) && !defined(__clang__) &&            \
+    __GNUC__ >= 12
+#define EW_HAVE_FP16 1
+#define EW_FP16_                                                              \
+  __attribute__((target("avx512fp16,avx512vl,avx512bw,avx512dq,avx512f,avx2," \
+                        "f16c")))
+#else
+#define EW_HAVE_FP16 0
 #endif
 
 /* Non-temporal kernels.  An output larger than the last-level cache costs
@@ -405,7 +435,8 @@ EW_V3_TARGET_ static inline void ew_v3_nt_lines(void *dst, const void *src,
  * for any NaN operand and that raise "invalid" for a signalling one (IEEE
  * arithmetic), 0 for every other: a float16 block of the first kind loads
  * without repairing signalling NaNs (ew_v3_f16_load_block).  The list
- * names the float32 functions the float16 rows use. */
+ * names the float32 functions of EW_IEEE_SCALARS_ (ew_scalar.h), those
+ * the float16 rows use. */
 #define EW_QUIETS_(FN) EW_SECOND_(EW_QUIETS_##FN, 0, ~)
 #define EW_SECOND_(...) EW_SECOND_OF_(__VA_ARGS__)
 #define EW_SECOND_OF_(a, b, ...) b

@@ -36,6 +36,10 @@ struct bcast_ew_plan {
   int out_c_order; /* the output layout is C-contiguous */
   int64_t max_bytes;
   const ew_row *row;
+  /* The row's kernel set the plan takes its kernel from (ew_build.c's
+   * kernel_set), and its non-temporal set (NULL where there is none). */
+  const bcast_rows_kernel_fn *kernels;
+  const bcast_rows_kernel_fn *kernels_nt;
   bcast_rows_kernel_fn kernel;
   int nt_store; /* large outputs: EW_NT_* (ew_nt_store.c) */
   /* A fill reading a row along the run that takes non-temporal stores
@@ -186,10 +190,19 @@ void bcast__ew_plan_force_strided(bcast_ew_plan *plan);
  * BCAST_ISA=portable is not set (ew_build.c). */
 int bcast__ew_use_v3(void);
 
-/* Makes the plan run its variant's baseline (portable) kernel, and tells
- * whether it runs a v3 one (tests compare both with the reference). */
+/* Whether plans take the native float16 set (AVX512-FP16) for the rows
+ * that have one: the CPU has it and BCAST_ISA is neither "portable" nor
+ * "v3" (ew_build.c). */
+int bcast__ew_use_fp16(void);
+
+/* Makes the plan run its variant's baseline (portable) kernel, or its v3
+ * one (where plans may take the v3 set; nothing otherwise), and tells
+ * whether it runs a kernel of a vector set (v3 or native float16) and of
+ * the native float16 set (tests compare each with the reference). */
 void bcast__ew_plan_force_portable(bcast_ew_plan *plan);
+void bcast__ew_plan_force_v3(bcast_ew_plan *plan);
 int bcast__ew_plan_uses_avx2(const bcast_ew_plan *plan);
+int bcast__ew_plan_uses_fp16(const bcast_ew_plan *plan);
 
 /* Makes a plan with a contiguous-output variant write in the way given
  * (an EW_NT_*; EW_NT_KERNEL only where the plan's kernel set has them)

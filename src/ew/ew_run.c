@@ -185,7 +185,7 @@ static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
   bcast_rows_kernel_fn kernel = plan->kernel;
   const void *params = &plan->params;
   int nt_store = plan->nt_store;
-  if (nt_store == EW_NT_KERNEL) kernel = plan->row->kernels_avx2[plan->variant];
+  if (nt_store == EW_NT_KERNEL) kernel = plan->kernels[plan->variant];
   /* An output whose pages are not in memory yet (np.empty's) is written
    * with ordinary stores (bcast__memory_resident; measured on Zen 4, a
    * 1024x4096 + 4096 float32 add into np.empty under Dask's

@@ -575,10 +575,38 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   EW_NEVER1_(abs, S, T)                                                       \
   EW_NEVER2_(pow, S, T)
 
+/* IEEE 754's arithmetic, correctly rounded in F: add, subtract, multiply,
+ * square and divide.  ATTR is the functions' attribute (the native
+ * float16 set's target, ew_k_fp16.c; nothing for float and double).
+ * Each quiets a NaN operand and raises "invalid" for a signalling one,
+ * which EW_QUIETS_ (ew_kernel.h) relies on. */
+#define EW_IEEE_SCALARS_(S, F, ATTR)                                          \
+  ATTR static inline F ew_add_##S(F a, F b, const ew_params *p) {             \
+    (void)p;                                                                  \
+    return a + b;                                                             \
+  }                                                                           \
+  ATTR static inline F ew_sub_##S(F a, F b, const ew_params *p) {             \
+    (void)p;                                                                  \
+    return a - b;                                                             \
+  }                                                                           \
+  ATTR static inline F ew_mul_##S(F a, F b, const ew_params *p) {             \
+    (void)p;                                                                  \
+    return a * b;                                                             \
+  }                                                                           \
+  ATTR static inline F ew_square_##S(F a, const ew_params *p) {               \
+    (void)p;                                                                  \
+    return a * a;                                                             \
+  }                                                                           \
+  ATTR static inline F ew_divide_##S(F a, F b, const ew_params *p) {          \
+    (void)p;                                                                  \
+    return a / b;                                                             \
+  }
+
 /* Floating point: F is float or double, M the <math.h> suffix (f or
  * nothing). */
 #define EW_FLOAT_SCALARS_(S, F, M)                                              \
   EW_COMMON_SCALARS_(S, F)                                                      \
+  EW_IEEE_SCALARS_(S, F, )                                                      \
   static inline F ew_abs_##S(F a, const ew_params *p) {                         \
     (void)p;                                                                    \
     return fabs##M(a);                                                          \
@@ -646,18 +674,6 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
     const F v = p->nan_ignore ? (a >= lo ? a : lo) : (a < lo ? lo : a);         \
     return v > hi ? hi : v;                                                     \
   }                                                                             \
-  static inline F ew_add_##S(F a, F b, const ew_params *p) {                    \
-    (void)p;                                                                    \
-    return a + b;                                                               \
-  }                                                                             \
-  static inline F ew_sub_##S(F a, F b, const ew_params *p) {                    \
-    (void)p;                                                                    \
-    return a - b;                                                               \
-  }                                                                             \
-  static inline F ew_mul_##S(F a, F b, const ew_params *p) {                    \
-    (void)p;                                                                    \
-    return a * b;                                                               \
-  }                                                                             \
   /* PROPAGATE: a NaN operand wins.  IGNORE: the other operand wins (NaN      \
    * only when both are).  Either zero may come out of max(-0, +0). */ \
   static inline F ew_maximum_##S(F a, F b, const ew_params *p) {                \
@@ -680,14 +696,6 @@ static inline int ew_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
   static inline F ew_sqrt_##S(F a, const ew_params *p) {                        \
     (void)p;                                                                    \
     return sqrt##M(a);                                                          \
-  }                                                                             \
-  static inline F ew_square_##S(F a, const ew_params *p) {                      \
-    (void)p;                                                                    \
-    return a * a;                                                               \
-  }                                                                             \
-  static inline F ew_divide_##S(F a, F b, const ew_params *p) {                 \
-    (void)p;                                                                    \
-    return a / b;                                                               \
   }                                                                             \
   /* NumPy's npy_divmod (Python's float //, %): the remainder has the sign   \
    * of b, the quotient is rounded to the nearest integer of a - mod over b;  \

@@ -2,7 +2,10 @@
  * CHECK records a failure without stopping the test.  The runner prints one
  * line per test and closes with "N passed, N failed".  Random tests take
  * their seed from test_seed(), printed so any failure can be replayed with
- * BCAST_TEST_SEED=<n>. */
+ * BCAST_TEST_SEED=<n>.  A test that cannot run here (hardware it needs and
+ * was told to require) calls test_skip: it is reported as skipped, not
+ * passed, and a run with skips and no failure exits with 77 (ctest's
+ * SKIP_RETURN_CODE). */
 #ifndef BCAST_TEST_H
 #define BCAST_TEST_H
 
@@ -14,12 +17,15 @@
 typedef struct test_ctx {
   const char *name;
   int failures;
+  int skipped;
 } test_ctx;
 
 typedef void (*test_fn)(test_ctx *);
 void test_register(const char *name, test_fn fn);
 void test_fail(test_ctx *t, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+void test_skip(test_ctx *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 uint64_t test_seed(void);
 /* xorshift-style generator for reproducible random cases. */
 uint64_t test_rand(uint64_t *state);

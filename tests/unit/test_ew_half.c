@@ -1,6 +1,8 @@
 /* float16 and bfloat16 kernels of the v3 set (AVX2 + F16C, ew_kernel.h)
- * against the portable set, bit for bit (NaN payloads included), and both
- * against the reference path (one scalar call per element).
+ * and, where the CPU has AVX512-FP16, of the native float16 set
+ * (ew_k_fp16.c) against the portable set, bit for bit (NaN payloads
+ * included) and in the errors they report, and all against the reference
+ * path (one scalar call per element).
  *
  * Unary ops and casts with a float16 or bfloat16 input run over all 65,536
  * bit patterns; casts into those types and binary ops run on random
@@ -10,7 +12,9 @@
  * and with one operand broadcast (stride 0) along the run.
  *
  * Under BCAST_ISA=portable (ctest's unit_portable) both sides are the
- * portable set and the comparison with the reference still holds. */
+ * portable set and the comparison with the reference still holds.
+ * ctest's unit_fp16 runs these tests with BCAST_TEST_REQUIRE=fp16, and is
+ * reported skipped (not passed) on a CPU without AVX512-FP16. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,9 +120,13 @@ static int half_is_nan(bcast_dtype dtype, uint64_t bits) {
   return 0;
 }
 
-/* One plan over the given inputs, run with the kernels plans pick (v3
- * where the CPU has it), with the portable ones and as the reference;
- * fails on the first element whose bits differ. */
+/* One plan over the given inputs, run with the kernels plans pick (the
+ * native float16 or the v3 set where the CPU has it), with the v3 set
+ * where the first was the native one, with the portable set and as the
+ * reference; fails on the first element whose bits differ. */
+enum { SET_FAST, SET_V3, SET_PORTABLE, SET_COUNT };
+static const char *const set_names[SET_COUNT] = {"fast", "v3", "portable"};
+
 static void compare_sets(test_ctx *t, bcast_op op, bcast_profile profile,
                          const bcast_op_attrs *attrs, int arity,
                          const bcast_tensor *in, const char *what) {
@@ -140,33 +148,37 @@ static void compare_sets(test_ctx *t, bcast_op op, bcast_profile profile,
   for (int32_t i = 0; i < out->rank; i++) count *= out->shape[i];
   const size_t size = bcast_dtype_size(out->dtype);
   const size_t bytes = (size_t)count * size;
-  char *fast = malloc(bytes + 1), *portable = malloc(bytes + 1),
-       *want = malloc(bytes + 1);
-  memset(fast, 0xa5, bytes + 1);
-  memset(portable, 0x5a, bytes + 1);
-  memset(want, 0x3c, bytes + 1);
   CHECK_INT(bcast__ew_plan_uses_avx2(plan), bcast__ew_use_v3());
-  /* The errors the two sets report (NumPy's warnings) are the same too. */
-  unsigned fast_errors = 0, portable_errors = 0;
-  CHECK_INT(
-      bcast_ew_plan_execute_fpe(plan, fast, in_data, &fast_errors, &diag),
-      BCAST_OK);
-  bcast__ew_plan_force_portable(plan);
-  CHECK_INT(bcast_ew_plan_execute_fpe(plan, portable, in_data,
-                                      &portable_errors, &diag),
-            BCAST_OK);
-  if (fast_errors != portable_errors)
-    test_fail(t, __FILE__, __LINE__, "%s: errors: v3 %#x, portable %#x", what,
-              fast_errors, portable_errors);
+  const int native = bcast__ew_plan_uses_fp16(plan);
+  CHECK(!native || bcast__ew_use_fp16());
+  /* Each set's results and errors (NumPy's warnings), which must agree. */
+  char *got[SET_COUNT] = {NULL, NULL, NULL};
+  unsigned errors[SET_COUNT] = {0, 0, 0};
+  for (int k = 0; k < SET_COUNT; k++) {
+    if (k == SET_V3 && !native) continue;
+    if (k == SET_V3) bcast__ew_plan_force_v3(plan);
+    if (k == SET_PORTABLE) bcast__ew_plan_force_portable(plan);
+    got[k] = malloc(bytes + 1);
+    memset(got[k], 0xa5 + k, bytes + 1);
+    CHECK_INT(
+        bcast_ew_plan_execute_fpe(plan, got[k], in_data, &errors[k], &diag),
+        BCAST_OK);
+    if (errors[k] != errors[SET_FAST])
+      test_fail(t, __FILE__, __LINE__, "%s: errors: %s %#x, %s %#x", what,
+                set_names[SET_FAST], errors[SET_FAST], set_names[k],
+                errors[k]);
+  }
+  char *want = malloc(bytes + 1);
+  memset(want, 0x3c, bytes + 1);
   bcast__ew_plan_reference(plan, want, in_data);
-  for (int64_t i = 0; i < count; i++) {
-    const size_t off = (size_t)i * size;
-    if (memcmp(fast + off, want + off, size) ||
-        memcmp(portable + off, want + off, size)) {
-      uint64_t f = 0, p = 0, w = 0, a = operand_bits(&in[0], out, i),
+  int failed = 0;
+  for (int64_t i = 0; i < count && !failed; i++)
+    for (int k = 0; k < SET_COUNT && !failed; k++) {
+      const size_t off = (size_t)i * size;
+      if (!got[k] || !memcmp(got[k] + off, want + off, size)) continue;
+      uint64_t f = 0, w = 0, a = operand_bits(&in[0], out, i),
                b = arity > 1 ? operand_bits(&in[1], out, i) : 0;
-      memcpy(&f, fast + off, size);
-      memcpy(&p, portable + off, size);
+      memcpy(&f, got[k] + off, size);
       memcpy(&w, want + off, size);
       /* Two NaN operands: IEEE 754 lets the result carry either payload,
        * and the compiler may swap the operands of a commutative
@@ -174,20 +186,21 @@ static void compare_sets(test_ctx *t, bcast_op op, bcast_profile profile,
        * the reference). */
       if (arity > 1 && half_is_nan(in[0].dtype, a) &&
           half_is_nan(in[1].dtype, b) && half_is_nan(out->dtype, f) &&
-          half_is_nan(out->dtype, p) && half_is_nan(out->dtype, w))
+          half_is_nan(out->dtype, w))
         continue;
       test_fail(t, __FILE__, __LINE__,
-                "%s: element %lld: v3 %#llx, portable %#llx, reference "
-                "%#llx (operands %#llx, %#llx)",
-                what, (long long)i, (unsigned long long)f,
-                (unsigned long long)p, (unsigned long long)w,
-                (unsigned long long)a, (unsigned long long)b);
-      break;
+                "%s: element %lld: %s set %#llx, reference %#llx (operands "
+                "%#llx, %#llx)",
+                what, (long long)i, set_names[k], (unsigned long long)f,
+                (unsigned long long)w, (unsigned long long)a,
+                (unsigned long long)b);
+      failed = 1;
     }
+  for (int k = 0; k < SET_COUNT; k++) {
+    if (!got[k]) continue;
+    CHECK(got[k][bytes] == (char)(0xa5 + k));
+    free(got[k]);
   }
-  CHECK(fast[bytes] == (char)0xa5 && portable[bytes] == 0x5a);
-  free(fast);
-  free(portable);
   free(want);
   bcast_ew_plan_destroy(plan);
 }
@@ -212,17 +225,23 @@ static const bcast_profile half_profiles[2] = {BCAST_PROFILE_TOSA,
                                                BCAST_PROFILE_NUMPY};
 
 /* Whether the kernel's CPU flags (the first "flags" line of /proc/cpuinfo)
- * list both avx2 and f16c: an oracle independent of the library's CPUID
- * check (which has to agree with the OS: Linux hides flags it does not
- * support).  -1 when the file cannot be read. */
-static int cpuinfo_has_avx2_f16c(void) {
+ * list every flag in the NULL-terminated list: an oracle independent of
+ * the library's CPUID checks (which have to agree with the OS: Linux hides
+ * flags it does not support).  -1 when the file cannot be read. */
+static int cpuinfo_has(const char *const *flags) {
   FILE *f = fopen("/proc/cpuinfo", "r");
   if (!f) return -1;
   static char line[1 << 14];
   int result = -1;
   while (fgets(line, sizeof line, f)) {
     if (strncmp(line, "flags", 5) != 0) continue;
-    result = strstr(line, " avx2") && strstr(line, " f16c");
+    line[strcspn(line, "\n")] = ' ';
+    result = 1;
+    for (const char *const *flag = flags; *flag; flag++) {
+      char word[64];
+      snprintf(word, sizeof word, " %s ", *flag);
+      if (!strstr(line, word)) result = 0;
+    }
     break;
   }
   fclose(f);
@@ -231,16 +250,59 @@ static int cpuinfo_has_avx2_f16c(void) {
 
 TEST(ew_half_dispatch_follows_the_cpu_and_bcast_isa) {
   const char *isa = getenv("BCAST_ISA");
-  const int forced = isa && strcmp(isa, "portable") == 0;
+  const int portable = isa && strcmp(isa, "portable") == 0;
+  const int v3_only = isa && strcmp(isa, "v3") == 0;
 #if EW_HAVE_AVX2
-  const int cpu = cpuinfo_has_avx2_f16c();
+  static const char *const v3_flags[] = {"avx2", "f16c", NULL};
+  static const char *const fp16_flags[] = {
+      "avx2", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512_fp16", NULL};
+  const int cpu = cpuinfo_has(v3_flags);
   CHECK(cpu >= 0); /* x86 Linux has /proc/cpuinfo */
+  const int cpu_fp16 = EW_HAVE_FP16 && cpuinfo_has(fp16_flags) == 1;
 #else
-  const int cpu = 0;
+  const int cpu = 0, cpu_fp16 = 0;
 #endif
-  CHECK_INT(bcast__ew_use_v3(), cpu && !forced);
+  CHECK_INT(bcast__ew_use_v3(), cpu && !portable);
+  CHECK_INT(bcast__ew_use_fp16(), cpu_fp16 && !portable && !v3_only);
   printf("  kernel set: %s\n",
-         bcast__ew_use_v3() ? "v3 (AVX2 + F16C)" : "portable");
+         bcast__ew_use_fp16() ? "native float16 (AVX512-FP16) where a row "
+                                "has it, else v3 (AVX2 + F16C)"
+         : bcast__ew_use_v3() ? "v3 (AVX2 + F16C)"
+                              : "portable");
+  /* ctest's unit_fp16 requires the native set: without it these tests
+   * compare only the v3 and portable sets, and that run says so. */
+  const char *require = getenv("BCAST_TEST_REQUIRE");
+  if (require && strcmp(require, "fp16") == 0 && !bcast__ew_use_fp16())
+    test_skip(t, "no native float16 set here (%s): the CPU %s AVX512-FP16",
+              EW_HAVE_FP16 ? "built" : "not built by this compiler",
+              cpu_fp16 ? "has" : "lacks");
+}
+
+/* The native float16 set covers the float16 rows of IEEE arithmetic and
+ * no other, in every profile's float16 rows of those ops. */
+TEST(ew_half_native_set_covers_the_ieee_arithmetic_rows) {
+  static const bcast_op ieee[] = {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_MUL,
+                                  BCAST_OP_DIVIDE, BCAST_OP_SQUARE};
+  int with = 0;
+  for (size_t i = 0; i < bcast__ew_row_count(); i++) {
+    const ew_row *row = bcast__ew_row_at(i);
+    const ew_fp16_row *h = bcast__ew_find_fp16(row);
+    int arithmetic = 0;
+    for (size_t k = 0; k < sizeof ieee / sizeof ieee[0]; k++)
+      arithmetic |= row->op == ieee[k];
+    const int want = EW_HAVE_FP16 && arithmetic && row->in == BCAST_FLOAT16 &&
+                     row->out == BCAST_FLOAT16;
+    CHECK_INT(h != NULL, want);
+    if (!h) continue;
+    with++;
+    CHECK_INT(h->op, row->op);
+    const int variants = bcast_op_arity(row->op) == 1 ? 3 : 5;
+    for (int v = 0; v < variants; v++) {
+      CHECK(h->kernels[v] != NULL);
+      CHECK_INT(h->kernels_nt[v] == NULL, v == 0);
+    }
+  }
+  CHECK_INT(with, EW_HAVE_FP16 ? 5 : 0);
 }
 
 /* Every unary op and cast with a half input over every bit pattern; casts

@@ -32,6 +32,16 @@ void test_fail(test_ctx *t, const char *file, int line, const char *fmt, ...) {
   fputc('\n', stderr);
 }
 
+void test_skip(test_ctx *t, const char *fmt, ...) {
+  t->skipped = 1;
+  printf("  skipped: ");
+  va_list ap;
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  putchar('\n');
+}
+
 uint64_t test_seed(void) { return seed; }
 
 uint64_t test_rand(uint64_t *state) {
@@ -64,22 +74,28 @@ int main(int argc, char **argv) {
          ")\n",
          seed, seed);
   qsort(tests, (size_t)test_count, sizeof tests[0], cmp_tests);
-  int passed = 0, failed = 0;
+  int passed = 0, failed = 0, skipped = 0;
   for (int i = 0; i < test_count; i++) {
     int selected = argc < 2;
     for (int a = 1; a < argc; a++)
       if (strstr(tests[i].name, argv[a])) selected = 1;
     if (!selected) continue;
-    test_ctx t = {tests[i].name, 0};
+    test_ctx t = {tests[i].name, 0, 0};
     tests[i].fn(&t);
     if (t.failures) {
       printf("FAIL %s (%d failed checks)\n", tests[i].name, t.failures);
       failed++;
+    } else if (t.skipped) {
+      printf("skip %s\n", tests[i].name);
+      skipped++;
     } else {
       printf("ok   %s\n", tests[i].name);
       passed++;
     }
   }
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
+  if (skipped)
+    printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+  else
+    printf("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : skipped ? 77 : 0;
 }
