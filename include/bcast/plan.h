@@ -182,9 +182,10 @@ typedef struct bcast_tuning {
 
 /* The thresholds this process uses now, reading the cache file on the
  * first call (no calibration is started).  Always BCAST_OK; when a cache
- * file was ignored (corrupt, or written on another machine) warning (may
- * be NULL) gets a status other than BCAST_OK and a message naming the file
- * and the reason, else it is cleared. */
+ * file was ignored (corrupt, or written on another machine) or a threshold
+ * variable of the environment was (not a byte count), warning (may be
+ * NULL) gets a status other than BCAST_OK and a message naming the file
+ * or the variable and the reason, else it is cleared. */
 BCAST_API bcast_status bcast_tuning_get(bcast_tuning *tuning,
                                         bcast_diag *warning);
 

@@ -119,6 +119,28 @@ void bcast__machine_env_read(bcast__machine_env *env) {
   env->nt_fill_min = getenv("BCAST_NT_FILL_MIN_BYTES");
 }
 
+const char *bcast__machine_env_ignored(const bcast__machine_env *env,
+                                       const char **value) {
+  int64_t v;
+  const int new_valid = bcast__machine_parse_bytes(env->nt_store_min, &v) == 0;
+  const struct {
+    const char *name, *text;
+    int read;
+  } vars[4] = {
+      {"BCAST_NT_STORE_MIN_BYTES", env->nt_store_min, 1},
+      {"BCAST_STREAM_MIN_BYTES", env->nt_store_min_old, !new_valid},
+      {"BCAST_PARALLEL_MIN_BYTES", env->parallel_min, 1},
+      {"BCAST_NT_FILL_MIN_BYTES", env->nt_fill_min, 1},
+  };
+  for (int k = 0; k < 4; k++)
+    if (vars[k].read && vars[k].text &&
+        bcast__machine_parse_bytes(vars[k].text, &v) != 0) {
+      if (value) *value = vars[k].text;
+      return vars[k].name;
+    }
+  return NULL;
+}
+
 /* The size of the unified or data cache of the given level from
  * /sys/devices/system/cpu/cpu0/cache (sizes read "1024K"); 0 if absent. */
 static int64_t machine_sys_cache(int level) {

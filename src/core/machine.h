@@ -54,6 +54,13 @@ typedef struct bcast__machine_env {
 /* Reads those variables from the process's environment. */
 void bcast__machine_env_read(bcast__machine_env *env);
 
+/* The first of those variables that is set but ignored, not being a
+ * byte count (BCAST_STREAM_MIN_BYTES only where its newer name is not a
+ * valid one, which it stands in for), or NULL; *value (may be NULL) gets
+ * its text. */
+const char *bcast__machine_env_ignored(const bcast__machine_env *env,
+                                       const char **value);
+
 /* The derivation behind bcast__machine_get, from given cache sizes (0 =
  * unknown) and environment values (env NULL: none set), so tests can try
  * any machine and any override. */

@@ -494,6 +494,24 @@ static void tune_resolve(void) {
       bcast_diag_clear(&tune_warning); /* no file: nothing to say */
     }
   }
+  /* A threshold variable that is not a byte count is ignored, and said
+   * so after what there is to say of the cache file. */
+  const char *value = NULL;
+  const char *ignored = bcast__machine_env_ignored(&env, &value);
+  if (ignored) {
+#define TUNE_IGNORED_                                                         \
+  "%s='%.64s' ignored: not a byte count (decimal digits, "                    \
+  "optionally followed by K, M or G)"
+    if (tune_warning.status == BCAST_OK) {
+      bcast__fail(&tune_warning, BCAST_INVALID_ARGUMENT, TUNE_IGNORED_,
+                  ignored, value);
+    } else {
+      size_t len = strlen(tune_warning.message);
+      bcast__append(tune_warning.message, sizeof tune_warning.message, &len,
+                    "; " TUNE_IGNORED_, ignored, value);
+    }
+#undef TUNE_IGNORED_
+  }
   atomic_store_explicit(&tune_state, 2, memory_order_release);
 }
 

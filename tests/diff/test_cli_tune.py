@@ -5,7 +5,8 @@
   - a corrupt or foreign cache file is ignored: exit 0, a warning naming
     the file and the reason on standard error, the cache sizes' values;
   - BCAST_NT_STORE_MIN_BYTES and BCAST_PARALLEL_MIN_BYTES win over the
-    file, BCAST_TUNE=off does not read it;
+    file, BCAST_TUNE=off does not read it; a value that is not a byte
+    count is ignored with a warning naming the variable;
   - the default place is under $XDG_CACHE_HOME, named by the machine;
   - a cache that cannot be written is exit 2 (an output error) with the
     old file kept, as is an argument."""
@@ -18,7 +19,8 @@ import tempfile
 import common
 
 CLEAN = ("BCAST_TUNE", "BCAST_TUNE_FILE", "BCAST_NT_STORE_MIN_BYTES",
-         "BCAST_STREAM_MIN_BYTES", "BCAST_PARALLEL_MIN_BYTES")
+         "BCAST_STREAM_MIN_BYTES", "BCAST_PARALLEL_MIN_BYTES",
+         "BCAST_NT_FILL_MIN_BYTES")
 
 
 def bcast(binary, args, **env):
@@ -90,6 +92,19 @@ def main():
                         field(out, "threads from") == par,
                         "the file's values under %s" % (env or "no variable"),
                         out + err)
+        # A value that is not a byte count: the file's, and a warning.
+        for name, value in (("BCAST_NT_STORE_MIN_BYTES", "1T"),
+                            ("BCAST_PARALLEL_MIN_BYTES", "-1K"),
+                            ("BCAST_NT_FILL_MIN_BYTES", "8MB")):
+            for command in (["info", "--machine"],
+                            ["tune", "--quick", "--dry-run"]):
+                rc, out, err = bcast(args.bcast, command,
+                                     BCAST_TUNE_FILE=path, **{name: value})
+                tally.check(rc == 0 and err.startswith("bcast: warning: ") and
+                            ("%s='%s' ignored" % (name, value)) in err and
+                            "(environment)" not in out,
+                            "%s %s=%s: ignored with a warning"
+                            % (command[0], name, value), out + err)
         rc, out, err = bcast(args.bcast, ["info", "--machine"],
                              BCAST_TUNE_FILE=path, BCAST_TUNE="off")
         tally.check("(cache sizes)" in field(out, "threads from"),

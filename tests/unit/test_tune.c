@@ -384,6 +384,44 @@ TEST(tune_state_cache_file_environment_and_warnings) {
     CHECK_INT(plan_uses_nt_stores(t, 4 * MIB), EW_NT_NONE);
   unsetenv("BCAST_NT_STORE_MIN_BYTES");
 
+  /* A value that is not a byte count: ignored, the file's value kept, and
+   * a warning names the variable and its text; the older name stands in
+   * for an invalid newer one. */
+  static const char *const bad[] = {"1T",  "",    "-5",
+                                    "8MB", "1e6", "99999999999999999999"};
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    setenv("BCAST_NT_STORE_MIN_BYTES", bad[k], 1);
+    bcast__tune_reset();
+    bcast_tuning_get(&tn, &warning);
+    CHECK_INT(warning.status, BCAST_INVALID_ARGUMENT);
+    char want[96];
+    snprintf(want, sizeof want, "BCAST_NT_STORE_MIN_BYTES='%s' ignored",
+             bad[k]);
+    CHECK_CONTAINS(warning.message, want);
+    CHECK_INT(tn.nt_store_min_bytes, 3 * MIB);
+    CHECK(strcmp(tn.nt_store_source, "cache file") == 0);
+  }
+  setenv("BCAST_STREAM_MIN_BYTES", "6M", 1);
+  bcast__tune_reset();
+  bcast_tuning_get(&tn, &warning);
+  CHECK_INT(tn.nt_store_min_bytes, 6 * MIB);
+  CHECK_CONTAINS(warning.message,
+                 "BCAST_NT_STORE_MIN_BYTES='99999999999999999999'");
+  setenv("BCAST_NT_STORE_MIN_BYTES", "7M", 1); /* the old name is not read */
+  setenv("BCAST_STREAM_MIN_BYTES", "junk", 1);
+  bcast__tune_reset();
+  bcast_tuning_get(&tn, &warning);
+  CHECK_INT(tn.nt_store_min_bytes, 7 * MIB);
+  CHECK_INT(warning.status, BCAST_OK);
+  unsetenv("BCAST_NT_STORE_MIN_BYTES");
+  unsetenv("BCAST_STREAM_MIN_BYTES");
+  setenv("BCAST_PARALLEL_MIN_BYTES", "lots", 1);
+  bcast__tune_reset();
+  bcast_tuning_get(&tn, &warning);
+  CHECK_CONTAINS(warning.message, "BCAST_PARALLEL_MIN_BYTES='lots' ignored");
+  CHECK_INT(tn.parallel_min_bytes, 96 * 1024);
+  unsetenv("BCAST_PARALLEL_MIN_BYTES");
+
   /* A corrupt file: ignored, the warning returned by bcast_tuning_get,
    * the cache sizes' thresholds in effect. */
   FILE *f = fopen(path, "wb");
@@ -402,6 +440,14 @@ TEST(tune_state_cache_file_environment_and_warnings) {
   CHECK(strstr(warning.message, path) != NULL);
   CHECK(strstr(warning.message, "line 2") != NULL);
   CHECK(strcmp(tn.nt_store_source, "cache sizes") == 0);
+  /* With an ignored variable too: both said, the file's status kept. */
+  setenv("BCAST_NT_FILL_MIN_BYTES", "x", 1);
+  bcast__tune_reset();
+  bcast_tuning_get(&tn, &warning);
+  CHECK_INT(warning.status, BCAST_PARSE);
+  CHECK_CONTAINS(warning.message, "line 2");
+  CHECK_CONTAINS(warning.message, "; BCAST_NT_FILL_MIN_BYTES='x' ignored");
+  unsetenv("BCAST_NT_FILL_MIN_BYTES");
 
   /* A foreign file: the same, BCAST_UNSUPPORTED. */
   write_cache(path, 3 * MIB, 96 * 1024, 1);
