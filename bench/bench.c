@@ -51,6 +51,7 @@
 #include "bcast/tensor.h"
 #include "bench_bw.h"
 #include "bench_ew.h"
+#include "ew/ew_plan.h"
 
 /* The materialize cases.  Add a row to add a case: it is timed with 1 and
  * 2 threads, into a warm buffer, and by NumPy. */
@@ -274,6 +275,7 @@ static void print_tuning(void) {
     bcast_tuning_get(&t, NULL);
   }
   printf("machine: %s\n", t.machine);
+  printf("kernel set: %s\n", bcast__ew_kernel_sets());
   const int64_t sizes[3] = {t.nt_store_min_bytes, t.nt_fill_min_bytes,
                             t.parallel_min_bytes};
   const char *const names[3] = {"non-temporal stores from",

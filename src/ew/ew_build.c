@@ -81,6 +81,13 @@ int bcast__ew_use_fp16(void) {
   return state == 1;
 }
 
+const char *bcast__ew_kernel_sets(void) {
+  return bcast__ew_use_fp16() ? "native float16 (AVX512-FP16) for float16 "
+                                "arithmetic, else v3 (AVX2 + F16C)"
+         : bcast__ew_use_v3() ? "v3 (AVX2 + F16C)"
+                              : "portable";
+}
+
 /* The row's native float16 kernels where the plan may take them. */
 static const ew_fp16_row *fp16_set(const ew_row *row) {
   return bcast__ew_use_fp16() ? bcast__ew_find_fp16(row) : NULL;

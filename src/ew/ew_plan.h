@@ -195,6 +195,9 @@ int bcast__ew_use_v3(void);
  * "v3" (ew_build.c). */
 int bcast__ew_use_fp16(void);
 
+/* Which kernel sets plans take here, in words (tests, make bench). */
+const char *bcast__ew_kernel_sets(void);
+
 /* Makes the plan run its variant's baseline (portable) kernel, or its v3
  * one (where plans may take the v3 set; nothing otherwise), and tells
  * whether it runs a kernel of a vector set (v3 or native float16) and of

@@ -267,11 +267,7 @@ TEST(ew_half_dispatch_follows_the_cpu_and_bcast_isa) {
 #endif
   CHECK_INT(bcast__ew_use_v3(), cpu && !portable);
   CHECK_INT(bcast__ew_use_fp16(), cpu_fp16 && !portable && !v3_only);
-  printf("  kernel set: %s\n",
-         bcast__ew_use_fp16() ? "native float16 (AVX512-FP16) where a row "
-                                "has it, else v3 (AVX2 + F16C)"
-         : bcast__ew_use_v3() ? "v3 (AVX2 + F16C)"
-                              : "portable");
+  printf("  kernel set: %s\n", bcast__ew_kernel_sets());
   /* ctest's unit_fp16 requires the native set: without it these tests
    * compare only the v3 and portable sets, and that run says so. */
   const char *require = getenv("BCAST_TEST_REQUIRE");
