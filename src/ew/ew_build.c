@@ -26,59 +26,65 @@ void bcast_ew_options_init(bcast_ew_options *options) {
   memset(options, 0, sizeof *options);
 }
 
-/* Whether plans may take the v3 kernel set (AVX2 and F16C, see
- * ew_kernel.h): the CPU and the OS have both, and the environment variable
- * BCAST_ISA, read once per process, is not "portable" (which forces the
- * baseline kernels everywhere: the tests run the whole suite that way
- * too).  0 unknown yet, 1 yes, 2 no. */
-static atomic_int v3_state;
-
-int bcast__ew_use_v3(void) {
-  int state = atomic_load_explicit(&v3_state, memory_order_relaxed);
-  if (state == 0) {
-    const char *isa = getenv("BCAST_ISA");
-    int ok = !(isa && strcmp(isa, "portable") == 0);
-#if EW_HAVE_AVX2
-    /* F16C from CPUID itself: clang's __builtin_cpu_supports does not
-     * know "f16c"; AVX2's check covers the OS saving the AVX state. */
-    unsigned eax, ebx, ecx, edx;
-    ok = ok && __builtin_cpu_supports("avx2") &&
-         __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C);
-#else
-    ok = 0;
-#endif
-    state = ok ? 1 : 2;
-    atomic_store_explicit(&v3_state, state, memory_order_relaxed);
+/* A kernel set's probe, run once per process (state: 0 not yet, 1 yes,
+ * 2 no).  BCAST_ISA, read by the probes, holds sets back: "portable"
+ * forces the baseline kernels everywhere (the tests run the whole suite
+ * that way too), "v3" keeps the v3 set where the native float16 one
+ * could be taken (so that the tests can compare the two). */
+static int isa_once(atomic_int *state, int (*probe)(void)) {
+  int s = atomic_load_explicit(state, memory_order_relaxed);
+  if (s == 0) {
+    s = probe() ? 1 : 2;
+    atomic_store_explicit(state, s, memory_order_relaxed);
   }
-  return state == 1;
+  return s == 1;
 }
 
-/* Whether plans may take the native float16 set (AVX512-FP16, see
- * ew_k_fp16.c) for the rows that have one: they may take the v3 set, the
- * CPU and the OS have AVX-512 (F, BW, VL: GCC's checks include the OS
- * saving the registers) and AVX512-FP16, and BCAST_ISA is not "v3"
- * (which keeps the v3 set, so that the tests can compare the two). */
-static atomic_int fp16_state;
+static int isa_is(const char *name) {
+  const char *isa = getenv("BCAST_ISA");
+  return isa && strcmp(isa, name) == 0;
+}
 
-int bcast__ew_use_fp16(void) {
-  int state = atomic_load_explicit(&fp16_state, memory_order_relaxed);
-  if (state == 0) {
-    const char *isa = getenv("BCAST_ISA");
-    int ok = bcast__ew_use_v3() && !(isa && strcmp(isa, "v3") == 0);
+/* The v3 kernel set (AVX2 and F16C, see ew_kernel.h): the CPU and the OS
+ * have both. */
+static int v3_probe(void) {
+#if EW_HAVE_AVX2
+  /* F16C from CPUID itself: clang's __builtin_cpu_supports does not know
+   * "f16c"; AVX2's check covers the OS saving the AVX state. */
+  unsigned eax, ebx, ecx, edx;
+  return !isa_is("portable") && __builtin_cpu_supports("avx2") &&
+         __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C);
+#else
+  return 0;
+#endif
+}
+
+/* The native float16 set (AVX512-FP16, see ew_k_fp16.c), for the rows
+ * that have one: the v3 set may be taken, and the CPU and the OS have
+ * AVX-512 (F, BW, VL: GCC's checks include the OS saving the registers)
+ * and AVX512-FP16. */
+static int fp16_probe(void) {
 #if EW_HAVE_FP16
-    unsigned eax, ebx, ecx, edx;
-    ok = ok && __builtin_cpu_supports("avx512f") &&
+  unsigned eax, ebx, ecx, edx;
+  return bcast__ew_use_v3() && !isa_is("v3") &&
+         __builtin_cpu_supports("avx512f") &&
          __builtin_cpu_supports("avx512bw") &&
          __builtin_cpu_supports("avx512vl") &&
          __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) &&
          (edx & (1u << 23)); /* AVX512-FP16 */
 #else
-    ok = 0;
+  return 0;
 #endif
-    state = ok ? 1 : 2;
-    atomic_store_explicit(&fp16_state, state, memory_order_relaxed);
-  }
-  return state == 1;
+}
+
+int bcast__ew_use_v3(void) {
+  static atomic_int state;
+  return isa_once(&state, v3_probe);
+}
+
+int bcast__ew_use_fp16(void) {
+  static atomic_int state;
+  return isa_once(&state, fp16_probe);
 }
 
 const char *bcast__ew_kernel_sets(void) {
