@@ -61,6 +61,20 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) {
   return v < lo ? lo : v > hi ? hi : v;
 }
 
+/* Variable name's value text (NULL: unset) as a byte count into *v: 1,
+ * or 0 when unset or not a byte count, the first such set variable then
+ * recorded in m (env_ignored). */
+static int machine_env_bytes(bcast__machine *m, const char *name,
+                             const char *text, int64_t *v) {
+  if (!text) return 0;
+  if (bcast__machine_parse_bytes(text, v) == 0) return 1;
+  if (!m->env_ignored) {
+    m->env_ignored = name;
+    m->env_ignored_value = text;
+  }
+  return 0;
+}
+
 /* Non-temporal stores pay once the output (with the inputs beside it) would not
  * stay in the last-level cache anyway: a quarter of the cache one core can
  * count on.  That is the reported LLC, but at most 32 L2s' worth: a VM or
@@ -88,19 +102,23 @@ void bcast__machine_derive(bcast__machine *m, int64_t l2_bytes,
    * its older name (scripts written before the rename set that one). */
   int64_t v;
   m->nt_store_from_env = m->parallel_from_env = m->nt_fill_from_env = 0;
+  m->env_ignored = m->env_ignored_value = NULL;
   m->nt_fill_min_bytes = m->nt_store_min_bytes;
   if (!env) return;
-  if (bcast__machine_parse_bytes(env->nt_store_min, &v) == 0 ||
-      bcast__machine_parse_bytes(env->nt_store_min_old, &v) == 0) {
+  if (machine_env_bytes(m, "BCAST_NT_STORE_MIN_BYTES", env->nt_store_min,
+                        &v) ||
+      machine_env_bytes(m, "BCAST_STREAM_MIN_BYTES", env->nt_store_min_old,
+                        &v)) {
     m->nt_store_min_bytes = m->nt_fill_min_bytes = v;
     m->nt_store_from_env = m->nt_fill_from_env = 1;
   }
-  if (bcast__machine_parse_bytes(env->parallel_min, &v) == 0) {
+  if (machine_env_bytes(m, "BCAST_PARALLEL_MIN_BYTES", env->parallel_min,
+                        &v)) {
     m->parallel_min_bytes = v;
     m->parallel_from_env = 1;
   }
   /* Fills follow the non-temporal threshold unless set apart. */
-  if (bcast__machine_parse_bytes(env->nt_fill_min, &v) == 0) {
+  if (machine_env_bytes(m, "BCAST_NT_FILL_MIN_BYTES", env->nt_fill_min, &v)) {
     m->nt_fill_min_bytes = v;
     m->nt_fill_from_env = 1;
   }
@@ -117,28 +135,6 @@ void bcast__machine_env_read(bcast__machine_env *env) {
   env->nt_store_min_old = getenv("BCAST_STREAM_MIN_BYTES");
   env->parallel_min = getenv("BCAST_PARALLEL_MIN_BYTES");
   env->nt_fill_min = getenv("BCAST_NT_FILL_MIN_BYTES");
-}
-
-const char *bcast__machine_env_ignored(const bcast__machine_env *env,
-                                       const char **value) {
-  int64_t v;
-  const int new_valid = bcast__machine_parse_bytes(env->nt_store_min, &v) == 0;
-  const struct {
-    const char *name, *text;
-    int read;
-  } vars[4] = {
-      {"BCAST_NT_STORE_MIN_BYTES", env->nt_store_min, 1},
-      {"BCAST_STREAM_MIN_BYTES", env->nt_store_min_old, !new_valid},
-      {"BCAST_PARALLEL_MIN_BYTES", env->parallel_min, 1},
-      {"BCAST_NT_FILL_MIN_BYTES", env->nt_fill_min, 1},
-  };
-  for (int k = 0; k < 4; k++)
-    if (vars[k].read && vars[k].text &&
-        bcast__machine_parse_bytes(vars[k].text, &v) != 0) {
-      if (value) *value = vars[k].text;
-      return vars[k].name;
-    }
-  return NULL;
 }
 
 /* The size of the unified or data cache of the given level from

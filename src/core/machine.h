@@ -35,6 +35,10 @@ typedef struct bcast__machine {
   int nt_store_from_env;      /* the values above came from the */
   int parallel_from_env;      /* environment, not the cache sizes */
   int nt_fill_from_env;
+  /* The first threshold variable set but ignored, not being a byte count
+   * (BCAST_STREAM_MIN_BYTES only where it stood in for an invalid newer
+   * name), and its text; NULL when none. */
+  const char *env_ignored, *env_ignored_value;
   int64_t cpus;               /* online CPUs; 0 when unknown */
   char cpu_model[160];        /* CPUID's brand string and family/model */
 } bcast__machine;
@@ -53,13 +57,6 @@ typedef struct bcast__machine_env {
 
 /* Reads those variables from the process's environment. */
 void bcast__machine_env_read(bcast__machine_env *env);
-
-/* The first of those variables that is set but ignored, not being a
- * byte count (BCAST_STREAM_MIN_BYTES only where its newer name is not a
- * valid one, which it stands in for), or NULL; *value (may be NULL) gets
- * its text. */
-const char *bcast__machine_env_ignored(const bcast__machine_env *env,
-                                       const char **value);
 
 /* The derivation behind bcast__machine_get, from given cache sizes (0 =
  * unknown) and environment values (env NULL: none set), so tests can try

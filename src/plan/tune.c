@@ -496,8 +496,7 @@ static void tune_resolve(void) {
   }
   /* A threshold variable that is not a byte count is ignored, and said
    * so after what there is to say of the cache file. */
-  const char *value = NULL;
-  const char *ignored = bcast__machine_env_ignored(&env, &value);
+  const char *ignored = m->env_ignored, *value = m->env_ignored_value;
   if (ignored) {
 #define TUNE_IGNORED_                                                         \
   "%s='%.64s' ignored: not a byte count (decimal digits, "                    \
