@@ -289,6 +289,8 @@ static void print_tuning(void) {
       printf("%s: %.2f MiB (%s)\n", names[k], (double)sizes[k] / 1048576.0,
              sources[k]);
   }
+  printf("store races on fills reading a row: %s\n",
+         t.store_race ? "yes" : "no");
   printf("\n");
 }
 

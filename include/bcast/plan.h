@@ -178,6 +178,11 @@ typedef struct bcast_tuning {
   const char *nt_fill_source;
   int n_fill;
   bcast_tuning_point fill[BCAST_TUNING_POINTS_MAX];
+  /* Whether prepared plans race ordinary against non-temporal stores on
+   * fills that read a row (an outer sum): 1, unless the fill points show
+   * non-temporal stores at least 1.25x faster at every size (then 0:
+   * they take non-temporal stores, as the store threshold says). */
+  int store_race;
 } bcast_tuning;
 
 /* The thresholds this process uses now, reading the cache file on the

@@ -14,6 +14,7 @@
 #include "ew/ew_plan.h"
 #include "op/op_attrs.h"
 #include "plan/nt_store.h"
+#include "plan/tune.h"
 #include "tensor/buffer.h"
 
 #if EW_HAVE_AVX2
@@ -453,12 +454,13 @@ bcast_status bcast__ew_plan_init(struct bcast_ew_plan *plan, bcast_op op,
   plan->kernels = kernel_set(row);
   plan->kernels_nt = nt_kernel_set(row);
   plan->nt_store = bcast__ew_want_nt_store(&plan->engine, plan->variant, elem,
-                                           plan->kernels_nt);
+                                           plan->kernels_nt, &plan->nt_lines);
   plan->kernel = plan->nt_store == EW_NT_KERNEL
                      ? plan->kernels_nt[plan->variant]
                      : plan->kernels[plan->variant];
   plan->racing = plan->nt_store != EW_NT_NONE &&
-                 bcast__fill_kind(&plan->engine) == BCAST_ROW_FILL;
+                 bcast__fill_kind(&plan->engine) == BCAST_ROW_FILL &&
+                 bcast__tuned_store_race();
   bcast__store_race_init(&plan->race);
   plan_direct(plan);
   return BCAST_OK;
@@ -540,6 +542,7 @@ int bcast__ew_plan_set_nt_store(bcast_ew_plan *plan, int how) {
     plan->kernel = plan->kernels[plan->variant];
   }
   plan->nt_store = how;
+  plan->nt_lines = 0;
   plan->racing = 0;
   return 1;
 }

@@ -42,6 +42,9 @@ struct bcast_ew_plan {
   const bcast_rows_kernel_fn *kernels_nt;
   bcast_rows_kernel_fn kernel;
   int nt_store; /* large outputs: EW_NT_* (ew_nt_store.c) */
+  /* EW_NT_KERNEL for runs of whole lines too short for it on their own:
+   * taken where the output starts on a 64-byte line, else the wrapper. */
+  int nt_lines;
   /* A fill reading a row along the run that takes non-temporal stores
    * races them against ordinary ones, call by call (nt_store.h). */
   int racing;
@@ -128,10 +131,13 @@ enum { EW_NT_NONE = 0, EW_NT_WRAPPER = 1, EW_NT_KERNEL = 2 };
 
 /* How a plan with this engine plan, variant, output element size and
  * kernel set (nt_kernels: the row's non-temporal kernels where the plan
- * may take them, else NULL) writes: an EW_NT_* (ew_nt_store.c). */
+ * may take them, else NULL) writes: an EW_NT_* (ew_nt_store.c); *lines
+ * is set where EW_NT_KERNEL holds only for an output on a line (the
+ * plan's nt_lines), else cleared. */
 int bcast__ew_want_nt_store(const bcast_plan *engine, int variant,
                             int64_t elem,
-                            const bcast_rows_kernel_fn *nt_kernels);
+                            const bcast_rows_kernel_fn *nt_kernels,
+                            int *lines);
 
 /* What the non-temporal wrapper runs: the plan's kernel and parameters. */
 typedef struct ew_nt_store_params {

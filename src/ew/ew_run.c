@@ -186,6 +186,11 @@ static bcast_status execute(const bcast_ew_plan *plan, void *out_data,
   const void *params = &plan->params;
   int nt_store = plan->nt_store;
   if (nt_store == EW_NT_KERNEL) kernel = plan->kernels[plan->variant];
+  /* Short runs of whole lines: by the kernels only from a line's start
+   * (ew_nt_store.c). */
+  if (nt_store == EW_NT_KERNEL && plan->nt_lines &&
+      ((uintptr_t)out_data & 63u) != 0)
+    nt_store = EW_NT_WRAPPER;
   /* An output whose pages are not in memory yet (np.empty's) is written
    * with ordinary stores (bcast__memory_resident; measured on Zen 4, a
    * 1024x4096 + 4096 float32 add into np.empty under Dask's

@@ -58,6 +58,15 @@ int64_t bcast__tune_crossover(const bcast_tuning_point *points, int n,
 #define TUNE_MAGIC "bcast-tune 1"
 /* The sources a bcast_tuning names; one object each, so the state can
  * tell them by address. */
+int bcast__tune_store_race(const bcast_tuning_point *fill, int n) {
+  if (n <= 0) return 1;
+  for (int i = 0; i < n; i++)
+    if (!tune_time_ok(fill[i].ns[0]) || !tune_time_ok(fill[i].ns[1]) ||
+        fill[i].ns[0] < BCAST__TUNE_RACE_FAR * fill[i].ns[1])
+      return 1;
+  return 0;
+}
+
 static const char TUNE_SOURCE_ENV[] = "environment";
 static const char TUNE_SOURCE_FILE[] = "cache file";
 static const char TUNE_SOURCE_MEASURED[] = "measured";
@@ -366,6 +375,7 @@ static int tune_time_series(const tune_series *s, char *dst,
 static atomic_int tune_state, tune_lazy;
 static atomic_flag tune_lock = ATOMIC_FLAG_INIT;
 static _Atomic int64_t tune_nt_min, tune_par_min, tune_fill_min;
+static atomic_int tune_race;
 static bcast_tuning tune_now;
 static bcast_diag tune_warning;
 
@@ -424,6 +434,8 @@ static void tune_adopt(const bcast_tuning *found) {
   memcpy(tune_now.threads, found->threads, sizeof found->threads);
   memcpy(tune_now.fill, found->fill, sizeof found->fill);
   tune_now.measure_ms = found->measure_ms;
+  tune_now.store_race = bcast__tune_store_race(found->fill, found->n_fill);
+  atomic_store(&tune_race, tune_now.store_race);
   atomic_store(&tune_nt_min, tune_now.nt_store_min_bytes);
   atomic_store(&tune_par_min, tune_now.parallel_min_bytes);
   atomic_store(&tune_fill_min, tune_now.nt_fill_min_bytes);
@@ -479,6 +491,8 @@ static void tune_resolve(void) {
   atomic_store(&tune_nt_min, t->nt_store_min_bytes);
   atomic_store(&tune_par_min, t->parallel_min_bytes);
   atomic_store(&tune_fill_min, t->nt_fill_min_bytes);
+  t->store_race = 1;
+  atomic_store(&tune_race, 1);
   bcast_diag_clear(&tune_warning);
   const char *mode = getenv("BCAST_TUNE");
   if (mode && (strcmp(mode, "off") == 0 || strcmp(mode, "0") == 0)) {
@@ -550,6 +564,11 @@ int64_t bcast__tuned_parallel_min(void) {
 int64_t bcast__tuned_nt_fill_min(void) {
   tune_resolve();
   return atomic_load_explicit(&tune_fill_min, memory_order_relaxed);
+}
+
+int bcast__tuned_store_race(void) {
+  tune_resolve();
+  return atomic_load_explicit(&tune_race, memory_order_relaxed);
 }
 
 bcast_status bcast_tuning_get(bcast_tuning *tuning, bcast_diag *warning) {
@@ -657,6 +676,7 @@ bcast_status bcast_tuning_measure(bcast_tuning *tuning, int thorough,
   /* Without a fill measurement, fills follow the other outputs. */
   t.nt_fill_min_bytes = nt_fill >= 0 ? nt_fill : t.nt_store_min_bytes;
   t.nt_fill_source = nt_fill >= 0 ? TUNE_SOURCE_MEASURED : t.nt_store_source;
+  t.store_race = bcast__tune_store_race(t.fill, t.n_fill);
   t.measure_ms = (tune_now_ns() - start) / 1e6;
   tune_lock_take();
   tune_adopt(&t);

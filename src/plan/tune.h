@@ -41,6 +41,24 @@ double bcast__tune_median(double *v, int n);
 /* The margin the calibration decides with. */
 #define BCAST__TUNE_MARGIN 0.05
 
+/* Whether prepared plans race the two kinds of store on fills that read
+ * a row (plan/nt_store.h), from the fill points: yes, unless there are
+ * points and at every one non-temporal stores (ns[1]) took at most
+ * 1/BCAST__TUNE_RACE_FAR of ordinary ones' time.  Where they are that far
+ * ahead a race only loses: its probes of ordinary stores cost the gap,
+ * and a probe that follows other ordinary writes of the output, fast as
+ * they leave its lines in the cache, turns the race to ordinary stores,
+ * whose next calls pay for the lines non-temporal stores pushed out.
+ * Measured on the Intel Xeon VM (480 MiB L3, 2 threads; tuned fills 2.5-
+ * 2.7x faster non-temporal from 32 MiB on): an outer sum 4096x1 + 1x4096
+ * float32, 64 MiB, steady in a loop 1.47 ms a call non-temporal, 1.28
+ * ordinary, but ordinary calls after non-temporal ones 3.97, 3.74, 2.64,
+ * 1.86, 1.50 ms, and in the peer harness (other contenders writing the
+ * same output between slices) the race ran at 77% of the non-temporal
+ * fill's speed.  On Zen 4 the fills tie (within 5%) and plans race. */
+#define BCAST__TUNE_RACE_FAR 1.25
+int bcast__tune_store_race(const bcast_tuning_point *fill, int n);
+
 /* Writes t's machine, thresholds and points as cache-file text into
  * buf[cap] (NUL-terminated); the length written, cap - 1 when the text
  * was cut. */
@@ -60,6 +78,8 @@ bcast_status bcast__tune_parse(const char *text, size_t len, const char *key,
 int64_t bcast__tuned_nt_store_min(void);
 int64_t bcast__tuned_parallel_min(void);
 int64_t bcast__tuned_nt_fill_min(void);
+/* The process's bcast__tune_store_race (1 before any points). */
+int bcast__tuned_store_race(void);
 
 /* Called by the plan engine before it runs an output of out_bytes bytes:
  * the first run of at least BCAST_TUNING_LAZY_MIN_BYTES (not a plan

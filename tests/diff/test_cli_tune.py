@@ -7,6 +7,8 @@
   - BCAST_NT_STORE_MIN_BYTES and BCAST_PARALLEL_MIN_BYTES win over the
     file, BCAST_TUNE=off does not read it; a value that is not a byte
     count is ignored with a warning naming the variable;
+  - plans race the two kinds of store on fills reading a row unless the
+    file's fills put non-temporal stores at least 1.25x ahead;
   - the default place is under $XDG_CACHE_HOME, named by the machine;
   - a cache that cannot be written is exit 2 (an output error) with the
     old file kept, as is an argument."""
@@ -109,6 +111,25 @@ def main():
                              BCAST_TUNE_FILE=path, BCAST_TUNE="off")
         tally.check("(cache sizes)" in field(out, "threads from"),
                     "BCAST_TUNE=off does not read the file", out + err)
+
+        # Store races: on without fill points, off where the file's fills
+        # put non-temporal stores at least 1.25x ahead at every size.
+        race = "store races on fills reading a row"
+        tally.check(field(out, race) == "yes",
+                    "plans race without a cache file", out + err)
+        fills = [("fill 33554432 3200000.0 1290000.0\n"
+                  "fill 67108864 6700000.0 2580000.0\n", "no"),
+                 ("fill 33554432 3200000.0 1290000.0\n"
+                  "fill 67108864 3100000.0 2580000.0\n", "yes")]
+        for points, says in fills:
+            with open(path, "w") as f:
+                f.write(good + "nt_fill_min_bytes 33554432\n" + points)
+            rc, out, err = bcast(args.bcast, ["info", "--machine"],
+                                 BCAST_TUNE_FILE=path)
+            tally.check(rc == 0 and err == "" and
+                        field(out, race).startswith(says),
+                        "store races: %s from the file's fills" % says,
+                        out + err)
 
         # Corrupt and foreign files: a warning, the cache sizes' values.
         bad = [(good.replace("98304", "96KB"), "line 4"),

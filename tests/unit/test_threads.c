@@ -167,9 +167,11 @@ TEST(threads_share_plans_compute_and_mlir) {
   o.threads = 2;
   /* Large enough for non-temporal stores (1 MiB against 512 KiB), so the
    * outer sum races its two kinds of store (src/plan/nt_store.h), and the
-   * four threads share its timings. */
+   * four threads share its timings (no cache file read: its fills may
+   * say not to race, bcast__tune_store_race). */
   saved_env saved;
   env_save(&saved);
+  setenv("BCAST_TUNE", "off", 1);
   setenv("BCAST_NT_STORE_MIN_BYTES", "512K", 1);
   bcast__tune_reset();
   CHECK_INT(

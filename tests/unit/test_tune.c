@@ -277,6 +277,17 @@ TEST(tune_foreign_cache_text_names_both_machines) {
 }
 
 /* ------------------------------------------------------------------------ */
+/* A tuning's cache-file text, written at path. */
+static void write_tuning(const char *path, const bcast_tuning *s) {
+  char text[4096];
+  const size_t len = bcast__tune_format(s, text, sizeof text);
+  FILE *f = fopen(path, "wb");
+  if (f) {
+    fwrite(text, 1, len, f);
+    fclose(f);
+  }
+}
+
 /* A cache file for this machine (or, with foreign, another) with the
  * given thresholds, written at path. */
 static void write_cache(const char *path, int64_t nt, int64_t par,
@@ -287,20 +298,14 @@ static void write_cache(const char *path, int64_t nt, int64_t par,
   if (!foreign) memcpy(s.machine, now.machine, sizeof s.machine);
   s.nt_store_min_bytes = nt;
   s.parallel_min_bytes = par;
-  char text[4096];
-  const size_t len = bcast__tune_format(&s, text, sizeof text);
-  FILE *f = fopen(path, "wb");
-  if (f) {
-    fwrite(text, 1, len, f);
-    fclose(f);
-  }
+  write_tuning(path, &s);
 }
 
 /* How an element-wise float32 add of two rank-`rank` shapes on `threads`
  * threads (0: OpenMP's) writes (an EW_NT_*): the engine's use of the
  * thresholds.  Data is never touched, so none is allocated. */
-static int add_uses_nt_stores(test_ctx *t, int32_t rank, const int64_t *a,
-                              const int64_t *b, int threads) {
+static int add_plan_stores(test_ctx *t, int32_t rank, const int64_t *a,
+                           const int64_t *b, int threads, int *racing) {
   static float dummy[1];
   bcast_tensor in[2];
   CHECK_INT(bcast_tensor_wrap(&in[0], BCAST_FLOAT32, rank, a, NULL, dummy,
@@ -317,8 +322,15 @@ static int add_uses_nt_stores(test_ctx *t, int32_t rank, const int64_t *a,
                                  &options, NULL),
             BCAST_OK);
   const int nt = plan ? bcast__ew_plan_nt_stores(plan) : -1;
+  if (racing) *racing = plan ? plan->racing : -1;
   bcast_ew_plan_destroy(plan);
   return nt;
+}
+
+/* The same, the kind of store only. */
+static int add_uses_nt_stores(test_ctx *t, int32_t rank, const int64_t *a,
+                              const int64_t *b, int threads) {
+  return add_plan_stores(t, rank, a, b, threads, NULL);
 }
 
 /* The same for an add of out_bytes bytes, one long run. */
@@ -698,5 +710,147 @@ TEST(tune_store_race_plan_writes_the_same_values) {
   free(out);
   bcast__tune_reset();
   rmdir(dir);
+  env_restore(&saved);
+}
+
+/* Whether plans race (bcast__tune_store_race): unless the fill points put
+ * non-temporal stores at least BCAST__TUNE_RACE_FAR ahead at every size. */
+TEST(tune_store_race_decided_by_the_fill_points) {
+  const bcast_tuning_point tie[2] = {{32 * MIB, {100, 100}},
+                                     {64 * MIB, {90, 100}}};
+  const bcast_tuning_point far[2] = {{32 * MIB, {125, 100}},
+                                     {64 * MIB, {300, 100}}};
+  const bcast_tuning_point one_near[2] = {{32 * MIB, {300, 100}},
+                                          {64 * MIB, {124, 100}}};
+  const bcast_tuning_point unusable[2] = {{32 * MIB, {300, 100}},
+                                          {64 * MIB, {NAN, 100}}};
+  const bcast_tuning_point zero[1] = {{32 * MIB, {300, 0}}};
+  CHECK_INT(bcast__tune_store_race(NULL, 0), 1);
+  CHECK_INT(bcast__tune_store_race(tie, 2), 1);
+  CHECK_INT(bcast__tune_store_race(far, 2), 0);
+  CHECK_INT(bcast__tune_store_race(far, 1), 0);
+  CHECK_INT(bcast__tune_store_race(one_near, 2), 1);
+  CHECK_INT(bcast__tune_store_race(one_near, 1), 0);
+  CHECK_INT(bcast__tune_store_race(unusable, 2), 1);
+  CHECK_INT(bcast__tune_store_race(zero, 1), 1);
+}
+
+/* The same through the cache file: bcast_tuning_get says it, and an outer
+ * sum large enough for non-temporal stores races only where it says so;
+ * without a file (BCAST_TUNE=off) plans race. */
+TEST(tune_store_race_follows_the_cache_file) {
+  saved_env saved;
+  char dir[] = "/tmp/bcast-tune-XXXXXX", path[64];
+  if (tune_scratch(t, &saved, dir, path, sizeof path) != 0) return;
+  bcast_tuning now, s, tn;
+  bcast__tune_reset();
+  bcast_tuning_get(&now, NULL);
+  sample_tuning(&s);
+  memcpy(s.machine, now.machine, sizeof s.machine);
+  s.nt_store_min_bytes = 1 * MIB;
+  s.n_fill = 2;
+  s.fill[0] = (bcast_tuning_point){32 * MIB, {3200, 1290}};
+  s.fill[1] = (bcast_tuning_point){64 * MIB, {6700, 2580}};
+  for (int k = 0; k < 3; k++) {
+    if (k == 1) s.fill[1].ns[0] = 2600; /* within a quarter: race */
+    if (k == 2) setenv("BCAST_TUNE", "off", 1);
+    write_tuning(path, &s);
+    bcast__tune_reset();
+    bcast_tuning_get(&tn, NULL);
+    CHECK_INT(tn.store_race, k != 0);
+    const int64_t col[2] = {1024, 1}, row[2] = {1, 1024}; /* 4 MiB */
+    int racing = -1;
+    const int nt = add_plan_stores(t, 2, col, row, 2, &racing);
+    if (BCAST__HAVE_NT_STORE && k < 2) {
+      CHECK(nt != EW_NT_NONE);
+      CHECK_INT(racing, k != 0);
+    }
+  }
+  unlink(path);
+  rmdir(dir);
+  env_restore(&saved);
+}
+
+/* Runs of whole lines shorter than EW_NT_KERNEL_MIN_RUN (64 float32, 256
+ * bytes) take the non-temporal kernels where the kernel set has them,
+ * and execute writes through the wrapper into an output off a line; both
+ * write the same values, on one thread and two.  Runs of 16 floats or 65
+ * do not. */
+TEST(tune_short_runs_of_whole_lines_take_the_nt_kernels) {
+  saved_env saved;
+  env_save(&saved);
+  setenv("BCAST_TUNE", "off", 1);
+  setenv("BCAST_NT_STORE_MIN_BYTES", "64K", 1);
+  bcast__tune_reset();
+  enum { I = 8, J = 6, K = 9, E = 64 }; /* 108 KiB */
+  const int64_t as[4] = {I, 1, K, E}, bs[4] = {1, J, K, 1};
+  float *a = malloc(sizeof(float) * I * K * E),
+        *b = malloc(sizeof(float) * J * K);
+  char *block = malloc(sizeof(float) * I * J * K * E + 128);
+  if (!a || !b || !block) {
+    test_fail(t, __FILE__, __LINE__, "out of memory");
+  } else {
+    for (int q = 0; q < I * K * E; q++) a[q] = (float)q * 0.5f;
+    for (int q = 0; q < J * K; q++) b[q] = (float)q * 1024.0f;
+    for (int threads = 1; threads <= 2; threads++) {
+      bcast_tensor in[2];
+      CHECK_INT(bcast_tensor_wrap(&in[0], BCAST_FLOAT32, 4, as, NULL, a, NULL),
+                BCAST_OK);
+      CHECK_INT(bcast_tensor_wrap(&in[1], BCAST_FLOAT32, 4, bs, NULL, b, NULL),
+                BCAST_OK);
+      bcast_ew_options options;
+      bcast_ew_options_init(&options);
+      options.threads = threads;
+      bcast_ew_plan *plan = NULL;
+      CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL,
+                                     &options, NULL),
+                BCAST_OK);
+      if (!plan) break;
+      if (BCAST__HAVE_NT_STORE && plan->kernels_nt) {
+        CHECK_INT(plan->nt_store, EW_NT_KERNEL);
+        CHECK_INT(plan->nt_lines, 1);
+      } else if (BCAST__HAVE_NT_STORE) {
+        CHECK_INT(plan->nt_store, EW_NT_WRAPPER);
+      }
+      const void *data[2] = {a, b};
+      /* On a line, then 16 and 4 bytes off it. */
+      const size_t line = (64 - ((uintptr_t)block & 63u)) & 63u;
+      const size_t offsets[3] = {line, line + 16, line + 4};
+      for (int o = 0; o < 3; o++) {
+        float *out = (float *)(void *)(block + offsets[o]);
+        memset(out, 0xff, sizeof(float) * I * J * K * E);
+        CHECK_INT(bcast_ew_plan_execute(plan, out, data, NULL), BCAST_OK);
+        int bad = 0;
+        for (int i = 0; i < I; i++)
+          for (int j = 0; j < J; j++)
+            for (int k = 0; k < K; k++)
+              for (int e = 0; e < E; e++)
+                bad += out[((i * J + j) * K + k) * E + e] !=
+                       a[(i * K + k) * E + e] + b[j * K + k];
+        if (bad)
+          test_fail(t, __FILE__, __LINE__,
+                    "%d threads, output %zu bytes off a line: %d wrong values",
+                    threads, offsets[o] - line, bad);
+      }
+      bcast_ew_plan_destroy(plan);
+    }
+    for (int e = 16; e <= 65; e += 49) {
+      const int64_t ra[4] = {I, 1, K, e}, rb[4] = {1, J, K, 1};
+      bcast_tensor in[2];
+      CHECK_INT(bcast_tensor_wrap(&in[0], BCAST_FLOAT32, 4, ra, NULL, a, NULL),
+                BCAST_OK);
+      CHECK_INT(bcast_tensor_wrap(&in[1], BCAST_FLOAT32, 4, rb, NULL, b, NULL),
+                BCAST_OK);
+      bcast_ew_plan *plan = NULL;
+      CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL,
+                                     NULL, NULL),
+                BCAST_OK);
+      if (plan) CHECK_INT(plan->nt_lines, 0);
+      bcast_ew_plan_destroy(plan);
+    }
+  }
+  free(a);
+  free(b);
+  free(block);
   env_restore(&saved);
 }

@@ -76,6 +76,10 @@ void cli_print_tuning(FILE *out, const bcast_tuning *t) {
   fprintf(out, " (%s)\nthreads from: ", t->nt_fill_source);
   print_bytes(out, t->parallel_min_bytes);
   fprintf(out, " (%s)\n", t->parallel_source);
+  fprintf(out, "store races on fills reading a row: %s\n",
+          t->store_race ? "yes"
+                        : "no (non-temporal fills at least 1.25x faster at "
+                          "every size measured)");
   if (t->measure_ms > 0)
     fprintf(out, "calibration: %.1f ms\n", t->measure_ms);
   print_points(out, "copy", "best", "ordinary, non-temporal stores",
