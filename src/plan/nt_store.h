@@ -71,7 +71,9 @@ int bcast__fill_kind(const bcast_plan *plan);
  * BCAST_STORE_RACE_PROBE_FAR-th where the other was more than a quarter
  * slower (a probe then costs a fraction of a percent).  The values
  * written are the same either way.  The counters are atomic: calls on
- * several threads at once only share what they measured. */
+ * several threads at once only share what they measured.  Plans race
+ * only where the calibration's fills leave the question open
+ * (bcast__tune_store_race, plan/tune.h). */
 #define BCAST_STORE_RACE_FIRST 4u
 #define BCAST_STORE_RACE_PROBE 16u
 #define BCAST_STORE_RACE_PROBE_FAR 64u /* a multiple of the last */
