@@ -301,18 +301,16 @@ static void write_cache(const char *path, int64_t nt, int64_t par,
   write_tuning(path, &s);
 }
 
-/* How an element-wise float32 add of two rank-`rank` shapes on `threads`
- * threads (0: OpenMP's) writes (an EW_NT_*): the engine's use of the
- * thresholds.  Data is never touched, so none is allocated. */
-static int add_plan_stores(test_ctx *t, int32_t rank, const int64_t *a,
-                           const int64_t *b, int threads, int *racing) {
-  static float dummy[1];
+/* A prepared float32 add of inputs shaped a and b, rank `rank`, with
+ * data da and db, on `threads` threads (0: OpenMP's); NULL on failure
+ * (reported). */
+static bcast_ew_plan *add_plan(test_ctx *t, int32_t rank, const int64_t *a,
+                               const int64_t *b, void *da, void *db,
+                               int threads) {
   bcast_tensor in[2];
-  CHECK_INT(bcast_tensor_wrap(&in[0], BCAST_FLOAT32, rank, a, NULL, dummy,
-                              NULL),
+  CHECK_INT(bcast_tensor_wrap(&in[0], BCAST_FLOAT32, rank, a, NULL, da, NULL),
             BCAST_OK);
-  CHECK_INT(bcast_tensor_wrap(&in[1], BCAST_FLOAT32, rank, b, NULL, dummy,
-                              NULL),
+  CHECK_INT(bcast_tensor_wrap(&in[1], BCAST_FLOAT32, rank, b, NULL, db, NULL),
             BCAST_OK);
   bcast_ew_options options;
   bcast_ew_options_init(&options);
@@ -321,6 +319,17 @@ static int add_plan_stores(test_ctx *t, int32_t rank, const int64_t *a,
   CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL,
                                  &options, NULL),
             BCAST_OK);
+  return plan;
+}
+
+/* How an element-wise float32 add of two rank-`rank` shapes on `threads`
+ * threads (0: OpenMP's) writes (an EW_NT_*), and in *racing (unless NULL)
+ * whether it races: the engine's use of the thresholds.  Data is never
+ * touched, so none is allocated. */
+static int add_plan_stores(test_ctx *t, int32_t rank, const int64_t *a,
+                           const int64_t *b, int threads, int *racing) {
+  static float dummy[1];
+  bcast_ew_plan *plan = add_plan(t, rank, a, b, dummy, dummy, threads);
   const int nt = plan ? bcast__ew_plan_nt_stores(plan) : -1;
   if (racing) *racing = plan ? plan->racing : -1;
   bcast_ew_plan_destroy(plan);
@@ -793,18 +802,7 @@ TEST(tune_short_runs_of_whole_lines_take_the_nt_kernels) {
     for (int q = 0; q < I * K * E; q++) a[q] = (float)q * 0.5f;
     for (int q = 0; q < J * K; q++) b[q] = (float)q * 1024.0f;
     for (int threads = 1; threads <= 2; threads++) {
-      bcast_tensor in[2];
-      CHECK_INT(bcast_tensor_wrap(&in[0], BCAST_FLOAT32, 4, as, NULL, a, NULL),
-                BCAST_OK);
-      CHECK_INT(bcast_tensor_wrap(&in[1], BCAST_FLOAT32, 4, bs, NULL, b, NULL),
-                BCAST_OK);
-      bcast_ew_options options;
-      bcast_ew_options_init(&options);
-      options.threads = threads;
-      bcast_ew_plan *plan = NULL;
-      CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL,
-                                     &options, NULL),
-                BCAST_OK);
+      bcast_ew_plan *plan = add_plan(t, 4, as, bs, a, b, threads);
       if (!plan) break;
       if (BCAST__HAVE_NT_STORE && plan->kernels_nt) {
         CHECK_INT(plan->nt_store, EW_NT_KERNEL);
@@ -836,15 +834,7 @@ TEST(tune_short_runs_of_whole_lines_take_the_nt_kernels) {
     }
     for (int e = 16; e <= 65; e += 49) {
       const int64_t ra[4] = {I, 1, K, e}, rb[4] = {1, J, K, 1};
-      bcast_tensor in[2];
-      CHECK_INT(bcast_tensor_wrap(&in[0], BCAST_FLOAT32, 4, ra, NULL, a, NULL),
-                BCAST_OK);
-      CHECK_INT(bcast_tensor_wrap(&in[1], BCAST_FLOAT32, 4, rb, NULL, b, NULL),
-                BCAST_OK);
-      bcast_ew_plan *plan = NULL;
-      CHECK_INT(bcast_ew_plan_create(&plan, BCAST_OP_ADD, NULL, 2, in, NULL,
-                                     NULL, NULL),
-                BCAST_OK);
+      bcast_ew_plan *plan = add_plan(t, 4, ra, rb, a, b, 0);
       if (plan) CHECK_INT(plan->nt_lines, 0);
       bcast_ew_plan_destroy(plan);
     }
