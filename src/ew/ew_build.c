@@ -78,6 +78,20 @@ static int fp16_probe(void) {
 #endif
 }
 
+/* The AVX-512 set (ew_k_v4.c), for the rows that have one: the v3 set
+ * may be taken, and the CPU and the OS have AVX-512 F, BW, DQ and VL. */
+static int v4_probe(void) {
+#if EW_HAVE_V4
+  return bcast__ew_use_v3() && !isa_is("v3") &&
+         __builtin_cpu_supports("avx512f") &&
+         __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("avx512vl");
+#else
+  return 0;
+#endif
+}
+
 int bcast__ew_use_v3(void) {
   static atomic_int state;
   return isa_once(&state, v3_probe);
@@ -88,24 +102,36 @@ int bcast__ew_use_fp16(void) {
   return isa_once(&state, fp16_probe);
 }
 
+int bcast__ew_use_v4(void) {
+  static atomic_int state;
+  return isa_once(&state, v4_probe);
+}
+
 const char *bcast__ew_kernel_sets(void) {
-  return bcast__ew_use_fp16() ? "native float16 (AVX512-FP16) for float16 "
-                                "arithmetic, else v3 (AVX2 + F16C)"
+  return bcast__ew_use_fp16()
+             ? "native float16 (AVX512-FP16) for float16 arithmetic, "
+               "AVX-512 for float32 and float64 arithmetic, else v3 (AVX2 + "
+               "F16C)"
+         : bcast__ew_use_v4() ? "AVX-512 for float32 and float64 arithmetic, "
+                                "else v3 (AVX2 + F16C)"
          : bcast__ew_use_v3() ? "v3 (AVX2 + F16C)"
                               : "portable";
 }
 
-/* The row's native float16 kernels where the plan may take them. */
-static const ew_fp16_row *fp16_set(const ew_row *row) {
-  return bcast__ew_use_fp16() ? bcast__ew_find_fp16(row) : NULL;
+/* The row's kernels beyond v3 where the plan may take them: the native
+ * float16 set's, else the AVX-512 set's. */
+static const ew_native_row *native_set(const ew_row *row) {
+  const ew_native_row *h =
+      bcast__ew_use_fp16() ? bcast__ew_find_fp16(row) : NULL;
+  return h ? h : bcast__ew_use_v4() ? bcast__ew_find_v4(row) : NULL;
 }
 
-/* The row's kernels compiled for this CPU: the native float16 set where
- * the row has one and it is allowed, the v3 set where allowed (measured:
- * 64x64 + 64 float32 add 0.63 -> 0.22 us; 32x4096 float16 add in cache
- * 0.76 -> 0.13 ns per element), else the baseline set. */
+/* The row's kernels compiled for this CPU: a set beyond v3 where the row
+ * has one and it is allowed, the v3 set where allowed (measured: 64x64 +
+ * 64 float32 add 0.63 -> 0.22 us; 32x4096 float16 add in cache 0.76 ->
+ * 0.13 ns per element), else the baseline set. */
 static const bcast_rows_kernel_fn *kernel_set(const ew_row *row) {
-  const ew_fp16_row *h = fp16_set(row);
+  const ew_native_row *h = native_set(row);
   if (h) return h->kernels;
   return bcast__ew_use_v3() ? row->kernels_avx2 : row->kernels;
 }
@@ -132,7 +158,7 @@ static int cast_lines_stall(const ew_row *row) {
  * native float16 set's or the v3 set's, but for the casts above), else
  * NULL. */
 static const bcast_rows_kernel_fn *nt_kernel_set(const ew_row *row) {
-  const ew_fp16_row *h = fp16_set(row);
+  const ew_native_row *h = native_set(row);
   if (h) return h->kernels_nt;
   return bcast__ew_use_v3() && !cast_lines_stall(row) ? row->kernels_nt
                                                       : NULL;
@@ -529,7 +555,12 @@ int bcast__ew_plan_uses_avx2(const bcast_ew_plan *plan) {
 }
 
 int bcast__ew_plan_uses_fp16(const bcast_ew_plan *plan) {
-  const ew_fp16_row *h = bcast__ew_find_fp16(plan->row);
+  const ew_native_row *h = bcast__ew_find_fp16(plan->row);
+  return h && plan->kernels == h->kernels;
+}
+
+int bcast__ew_plan_uses_v4(const bcast_ew_plan *plan) {
+  const ew_native_row *h = bcast__ew_find_v4(plan->row);
   return h && plan->kernels == h->kernels;
 }
 

@@ -60,9 +60,9 @@ EW_FP16_LIST(EW_FP16_DEFINE_)
 
 #define EW_FP16_ROW_(OP, op, KIND)                                            \
   {BCAST_OP_##OP, ewh_##op##_k, ewh_##op##_n_k},
-static const ew_fp16_row fp16_rows[] = {EW_FP16_LIST(EW_FP16_ROW_)};
+static const ew_native_row fp16_rows[] = {EW_FP16_LIST(EW_FP16_ROW_)};
 
-const ew_fp16_row *bcast__ew_find_fp16(const ew_row *row) {
+const ew_native_row *bcast__ew_find_fp16(const ew_row *row) {
   if (row->in != BCAST_FLOAT16 || row->out != BCAST_FLOAT16 ||
       row->flavour != EW_FLAVOUR_ANY)
     return NULL;
@@ -73,7 +73,7 @@ const ew_fp16_row *bcast__ew_find_fp16(const ew_row *row) {
 
 #else
 
-const ew_fp16_row *bcast__ew_find_fp16(const ew_row *row) {
+const ew_native_row *bcast__ew_find_fp16(const ew_row *row) {
   (void)row;
   return NULL;
 }

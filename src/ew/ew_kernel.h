@@ -52,21 +52,27 @@ typedef struct ew_row {
 const ew_row *bcast__ew_find(bcast_op op, int flavour, bcast_dtype in,
                              bcast_dtype out);
 
-/* The native float16 kernels of a row (AVX512-FP16, ew_k_fp16.c): the
- * same variants as kernels_avx2 and kernels_nt, computing in float16
- * where the v3 set widens to float32.  Only the IEEE arithmetic rows
- * (EW_IEEE_SCALARS_) have them: there float32 arithmetic rounded to
- * float16 gives the float16 result exactly (float32 has more than twice
- * float16's precision and two bits), so the sets are bit-identical. */
-typedef struct ew_fp16_row {
+/* A row's kernels in a set beyond v3, with the same variants as
+ * kernels_avx2 and kernels_nt: the native float16 set (AVX512-FP16,
+ * ew_k_fp16.c), computing in float16 where the v3 set widens to float32,
+ * and the AVX-512 set (ew_k_v4.c), the float32 and float64 loops in
+ * 512-bit registers.  Only IEEE arithmetic rows (EW_IEEE_SCALARS_) have
+ * them, and they give the v3 set's bits: each is one correctly rounded
+ * operation (float32 arithmetic rounded to float16 is the float16 result
+ * exactly: float32 has more than twice float16's precision and two
+ * bits). */
+typedef struct ew_native_row {
   bcast_op op;
   const bcast_rows_kernel_fn *kernels;
   const bcast_rows_kernel_fn *kernels_nt;
-} ew_fp16_row;
+} ew_native_row;
 
 /* The row's native float16 kernels, or NULL where it has none or the
  * build has no native float16 set (EW_HAVE_FP16). */
-const ew_fp16_row *bcast__ew_find_fp16(const ew_row *row);
+const ew_native_row *bcast__ew_find_fp16(const ew_row *row);
+/* The row's AVX-512 kernels, or NULL where it has none or the build has
+ * no AVX-512 set (EW_HAVE_V4). */
+const ew_native_row *bcast__ew_find_v4(const ew_row *row);
 
 /* Every row of every kernel file, for the coverage test. */
 size_t bcast__ew_row_count(void);
@@ -210,6 +216,16 @@ const ew_row *bcast__ew_row_at(size_t index);
                         "f16c")))
 #else
 #define EW_HAVE_FP16 0
+#endif
+
+/* The AVX-512 set (ew_k_v4.c): x86-64 with GCC or Clang.  EW_V4_'s target
+ * includes the v3 set's, as EW_FP16_'s does. */
+#if EW_HAVE_AVX2 && defined(__x86_64__)
+#define EW_HAVE_V4 1
+#define EW_V4_                                                                \
+  __attribute__((target("avx512vl,avx512bw,avx512dq,avx512f,avx2,f16c")))
+#else
+#define EW_HAVE_V4 0
 #endif
 
 /* Non-temporal kernels.  An output larger than the last-level cache costs

@@ -200,18 +200,24 @@ int bcast__ew_use_v3(void);
  * that have one: the CPU has it and BCAST_ISA is neither "portable" nor
  * "v3" (ew_build.c). */
 int bcast__ew_use_fp16(void);
+/* Whether plans take the AVX-512 set (ew_k_v4.c) for the rows that have
+ * one: the CPU has AVX-512 F, BW, DQ and VL, and BCAST_ISA is neither
+ * "portable" nor "v3". */
+int bcast__ew_use_v4(void);
 
 /* Which kernel sets plans take here, in words (tests, make bench). */
 const char *bcast__ew_kernel_sets(void);
 
 /* Makes the plan run its variant's baseline (portable) kernel, or its v3
  * one (where plans may take the v3 set; nothing otherwise), and tells
- * whether it runs a kernel of a vector set (v3 or native float16) and of
- * the native float16 set (tests compare each with the reference). */
+ * whether it runs a kernel of a vector set (v3 or beyond), of the native
+ * float16 set and of the AVX-512 set (tests compare each with the
+ * reference). */
 void bcast__ew_plan_force_portable(bcast_ew_plan *plan);
 void bcast__ew_plan_force_v3(bcast_ew_plan *plan);
 int bcast__ew_plan_uses_avx2(const bcast_ew_plan *plan);
 int bcast__ew_plan_uses_fp16(const bcast_ew_plan *plan);
+int bcast__ew_plan_uses_v4(const bcast_ew_plan *plan);
 
 /* Makes a plan with a contiguous-output variant write in the way given
  * (an EW_NT_*; EW_NT_KERNEL only where the plan's kernel set has them)

@@ -2,7 +2,9 @@
  * and, where the CPU has AVX512-FP16, of the native float16 set
  * (ew_k_fp16.c) against the portable set, bit for bit (NaN payloads
  * included) and in the errors they report, and all against the reference
- * path (one scalar call per element).
+ * path (one scalar call per element); the same for float32 and float64
+ * arithmetic, which the AVX-512 set (ew_k_v4.c) computes where the CPU
+ * has it.
  *
  * Unary ops and casts with a float16 or bfloat16 input run over all 65,536
  * bit patterns; casts into those types and binary ops run on random
@@ -113,17 +115,20 @@ static uint64_t operand_bits(const bcast_tensor *in, const bcast_tensor *out,
   return bits;
 }
 
-/* Whether bits of a float16 or bfloat16 element are a NaN. */
+/* Whether bits of a float element are a NaN. */
 static int half_is_nan(bcast_dtype dtype, uint64_t bits) {
   if (dtype == BCAST_FLOAT16) return (bits & 0x7fff) > 0x7c00;
   if (dtype == BCAST_BFLOAT16) return (bits & 0x7fff) > 0x7f80;
+  if (dtype == BCAST_FLOAT32) return (bits & 0x7fffffffu) > 0x7f800000u;
+  if (dtype == BCAST_FLOAT64)
+    return (bits & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
   return 0;
 }
 
 /* One plan over the given inputs, run with the kernels plans pick (the
- * native float16 or the v3 set where the CPU has it), with the v3 set
- * where the first was the native one, with the portable set and as the
- * reference; fails on the first element whose bits differ. */
+ * native float16, the AVX-512 or the v3 set where the CPU has it), with
+ * the v3 set where the first was one beyond it, with the portable set and
+ * as the reference; fails on the first element whose bits differ. */
 enum { SET_FAST, SET_V3, SET_PORTABLE, SET_COUNT };
 static const char *const set_names[SET_COUNT] = {"fast", "v3", "portable"};
 
@@ -149,11 +154,14 @@ static void compare_sets(test_ctx *t, bcast_op op, bcast_profile profile,
   const size_t size = bcast_dtype_size(out->dtype);
   const size_t bytes = (size_t)count * size;
   CHECK_INT(bcast__ew_plan_uses_avx2(plan), bcast__ew_use_v3());
-  /* Plans take the native float16 set for the rows that have one,
-   * wherever it may be taken. */
-  const int native = bcast__ew_plan_uses_fp16(plan);
-  CHECK_INT(native, bcast__ew_use_fp16() &&
-                        bcast__ew_find_fp16(bcast__ew_plan_row(plan)) != NULL);
+  /* Plans take the native float16 and the AVX-512 sets for the rows that
+   * have one, wherever it may be taken. */
+  const ew_row *row = bcast__ew_plan_row(plan);
+  const int fp16 = bcast__ew_plan_uses_fp16(plan);
+  const int v4 = bcast__ew_plan_uses_v4(plan);
+  CHECK_INT(fp16, bcast__ew_use_fp16() && bcast__ew_find_fp16(row) != NULL);
+  CHECK_INT(v4, bcast__ew_use_v4() && bcast__ew_find_v4(row) != NULL);
+  const int native = fp16 || v4;
   /* Each set's results and errors (NumPy's warnings), which must agree. */
   char *got[SET_COUNT] = {NULL, NULL, NULL};
   unsigned errors[SET_COUNT] = {0, 0, 0};
@@ -261,12 +269,16 @@ TEST(ew_half_dispatch_follows_the_cpu_and_bcast_isa) {
       "avx2", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512_fp16", NULL};
   const int cpu = cpuinfo_has(v3_flags);
   CHECK(cpu >= 0); /* x86 Linux has /proc/cpuinfo */
+  static const char *const v4_flags[] = {
+      "avx2", "f16c", "avx512f", "avx512bw", "avx512dq", "avx512vl", NULL};
   const int cpu_fp16 = EW_HAVE_FP16 && cpuinfo_has(fp16_flags) == 1;
+  const int cpu_v4 = EW_HAVE_V4 && cpuinfo_has(v4_flags) == 1;
 #else
-  const int cpu = 0, cpu_fp16 = 0;
+  const int cpu = 0, cpu_fp16 = 0, cpu_v4 = 0;
 #endif
   CHECK_INT(bcast__ew_use_v3(), cpu && !portable);
   CHECK_INT(bcast__ew_use_fp16(), cpu_fp16 && !portable && !v3_only);
+  CHECK_INT(bcast__ew_use_v4(), cpu_v4 && !portable && !v3_only);
   printf("  kernel set: %s\n", bcast__ew_kernel_sets());
   /* ctest's unit_fp16 requires the native set: without it these tests
    * compare only the v3 and portable sets, and that run says so. */
@@ -277,21 +289,26 @@ TEST(ew_half_dispatch_follows_the_cpu_and_bcast_isa) {
               cpu_fp16 ? "has" : "lacks");
 }
 
-/* The native float16 set covers the float16 rows of IEEE arithmetic but
- * divide (ew_k_fp16.c) and no other, in every profile's float16 rows of
- * those ops. */
-TEST(ew_half_native_set_covers_the_ieee_arithmetic_rows) {
+/* A set beyond v3 (find: its lookup; have: whether the build has it)
+ * covers the rows of IEEE arithmetic but divide (ew_k_fp16.c, ew_k_v4.c)
+ * of the given types and no other, each variant with an ordinary and (but
+ * the strided one) a non-temporal kernel. */
+static void check_native_rows(test_ctx *t,
+                              const ew_native_row *(*find)(const ew_row *),
+                              const bcast_dtype *types, int n_types,
+                              int have) {
   static const bcast_op ieee[] = {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_MUL,
                                   BCAST_OP_SQUARE};
+  const int n_ieee = (int)(sizeof ieee / sizeof ieee[0]);
   int with = 0;
   for (size_t i = 0; i < bcast__ew_row_count(); i++) {
     const ew_row *row = bcast__ew_row_at(i);
-    const ew_fp16_row *h = bcast__ew_find_fp16(row);
-    int arithmetic = 0;
-    for (size_t k = 0; k < sizeof ieee / sizeof ieee[0]; k++)
-      arithmetic |= row->op == ieee[k];
-    const int want = EW_HAVE_FP16 && arithmetic && row->in == BCAST_FLOAT16 &&
-                     row->out == BCAST_FLOAT16;
+    const ew_native_row *h = find(row);
+    int arithmetic = 0, typed = 0;
+    for (int k = 0; k < n_ieee; k++) arithmetic |= row->op == ieee[k];
+    for (int k = 0; k < n_types; k++) typed |= row->in == types[k];
+    const int want = have && arithmetic && typed && row->out == row->in &&
+                     row->flavour == EW_FLAVOUR_ANY;
     CHECK_INT(h != NULL, want);
     if (!h) continue;
     with++;
@@ -302,7 +319,67 @@ TEST(ew_half_native_set_covers_the_ieee_arithmetic_rows) {
       CHECK_INT(h->kernels_nt[v] == NULL, v == 0);
     }
   }
-  CHECK_INT(with, EW_HAVE_FP16 ? (int)(sizeof ieee / sizeof ieee[0]) : 0);
+  CHECK_INT(with, have ? n_ieee * n_types : 0);
+}
+
+TEST(ew_half_native_set_covers_the_ieee_arithmetic_rows) {
+  const bcast_dtype halves[1] = {BCAST_FLOAT16};
+  check_native_rows(t, bcast__ew_find_fp16, halves, 1, EW_HAVE_FP16);
+}
+
+TEST(ew_sets_avx512_covers_the_float32_float64_arithmetic_rows) {
+  const bcast_dtype floats[2] = {BCAST_FLOAT32, BCAST_FLOAT64};
+  check_native_rows(t, bcast__ew_find_v4, floats, 2, EW_HAVE_V4);
+}
+
+/* Whether the profile has op on inputs of type d into d. */
+static int supported(bcast_op op, bcast_profile profile, bcast_dtype d) {
+  bcast_dtype types[3], result;
+  for (size_t idx = 0;
+       bcast_ew_supported(op, profile, idx, types, &result) == BCAST_OK; idx++)
+    if (types[0] == d && result == d &&
+        (bcast_op_arity(op) == 1 || types[1] == d))
+      return 1;
+  return 0;
+}
+
+/* float32 and float64 arithmetic (the AVX-512 set's rows, and divide)
+ * through every set the CPU has, random pairs as the half types' binary
+ * ops below, square on one run and on a broadcast one. */
+TEST(ew_sets_float32_float64_arithmetic_match_bit_for_bit) {
+  static const bcast_op ops[] = {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_MUL,
+                                 BCAST_OP_DIVIDE, BCAST_OP_SQUARE};
+  static const bcast_dtype types[] = {BCAST_FLOAT32, BCAST_FLOAT64};
+  uint64_t rng = test_seed() ^ 0xa512u;
+  const int64_t R = (int64_t)(16 * test_scale()) + 1, C = 1027;
+  char *a = malloc((size_t)(R * C) * 8), *b = malloc((size_t)(R * C) * 8);
+  int runs = 0;
+  for (int pi = 0; pi < 2; pi++)
+    for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
+      for (size_t d = 0; d < sizeof types / sizeof types[0]; d++) {
+        const int arity = bcast_op_arity(ops[o]);
+        if (!supported(ops[o], half_profiles[pi], types[d])) continue;
+        fill_random(&rng, types[d], a, R * C);
+        fill_random(&rng, types[d], b, R * C);
+        char what[160];
+        snprintf(what, sizeof what, "%s %s (%s)", bcast_op_get(ops[o])->name,
+                 bcast_dtype_name(types[d]),
+                 bcast_profile_name(half_profiles[pi]));
+        const int64_t full[2] = {R, C}, row[2] = {1, C}, one[2] = {1, 1};
+        const int64_t *shapes[4][2] = {
+            {full, full}, {row, full}, {full, row}, {full, one}};
+        for (int s = 0; s < (arity == 2 ? 4 : 2); s++) {
+          bcast_tensor in[2];
+          bcast_tensor_wrap(&in[0], types[d], 2, shapes[s][0], NULL, a, NULL);
+          bcast_tensor_wrap(&in[1], types[d], 2, shapes[s][1], NULL, b, NULL);
+          compare_sets(t, ops[o], half_profiles[pi], NULL, arity, in, what);
+          runs++;
+        }
+      }
+  free(a);
+  free(b);
+  CHECK(runs >= 24);
+  printf("  %d runs of %lld elements\n", runs, (long long)(R * C));
 }
 
 /* Every unary op and cast with a half input over every bit pattern; casts
