@@ -159,7 +159,7 @@ static int cast_lines_stall(const ew_row *row) {
  * NULL. */
 static const bcast_rows_kernel_fn *nt_kernel_set(const ew_row *row) {
   const ew_native_row *h = native_set(row);
-  if (h) return h->kernels_nt;
+  if (h && h->kernels_nt) return h->kernels_nt;
   return bcast__ew_use_v3() && !cast_lines_stall(row) ? row->kernels_nt
                                                       : NULL;
 }

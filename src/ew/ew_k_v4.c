@@ -27,14 +27,17 @@
   X(MUL, mul, BINARY, f64, FLOAT64, double)                                   \
   X(SQUARE, square, UNARY, f64, FLOAT64, double)
 
-/* A row's two sets: ordinary stores (ewv_<op>_<type>_k, with its strided
- * kernel) and whole lines non-temporal (ewv_<op>_<type>_n_k). */
+/* A row's kernels with ordinary stores (ewv_<op>_<type>_k, with its
+ * strided kernel).  It has no non-temporal ones: plans take the v3 set's
+ * there (ew_build.c), which write from 32-byte registers as they compute.
+ * These loops' 64-byte results read back in 32-byte halves for the
+ * streaming stores were slower: 64x1x256x64 + 1x32x256x1 float32 into 128
+ * MiB, one thread, best of 100 calls, 21.3-21.7 GB/s against 22.6-22.9
+ * for the v3 set's, and the peer harness's DRAM outer sum at two threads
+ * fell from 93% to 89% of the limit. */
 #define EW_V4_DEFINE_(OP, op, KIND, S, D, T)                                  \
   EW_##KIND##_SET_(EW_V4_, EW_##KIND##_STEP_, ewv_##op##_##S, T, ew_ld_same,  \
-                   T, T, ew_st_same, ew_##op##_##S)                           \
-      EW_##KIND##_VARIANTS_(EW_##KIND##_NT_STEP_, EW_V4_, ewv_##op##_##S##_n, \
-                            NULL, T, ew_ld_same, T, T, ew_st_same,            \
-                            ew_##op##_##S)
+                   T, T, ew_st_same, ew_##op##_##S)
 EW_V4_LIST(EW_V4_DEFINE_)
 
 typedef struct ew_v4_row {
@@ -43,7 +46,7 @@ typedef struct ew_v4_row {
 } ew_v4_row;
 
 #define EW_V4_ROW_(OP, op, KIND, S, D, T)                                     \
-  {BCAST_##D, {BCAST_OP_##OP, ewv_##op##_##S##_k, ewv_##op##_##S##_n_k}},
+  {BCAST_##D, {BCAST_OP_##OP, ewv_##op##_##S##_k, NULL}},
 static const ew_v4_row v4_rows[] = {EW_V4_LIST(EW_V4_ROW_)};
 
 const ew_native_row *bcast__ew_find_v4(const ew_row *row) {

@@ -64,7 +64,7 @@ const ew_row *bcast__ew_find(bcast_op op, int flavour, bcast_dtype in,
 typedef struct ew_native_row {
   bcast_op op;
   const bcast_rows_kernel_fn *kernels;
-  const bcast_rows_kernel_fn *kernels_nt;
+  const bcast_rows_kernel_fn *kernels_nt; /* NULL: the v3 set's */
 } ew_native_row;
 
 /* The row's native float16 kernels, or NULL where it has none or the
