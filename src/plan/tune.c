@@ -52,12 +52,6 @@ int64_t bcast__tune_crossover(const bcast_tuning_point *points, int n,
   return i == n - 1 ? BCAST_TUNING_NEVER : points[i + 1].bytes;
 }
 
-/* ------------------------------------------------------------------------ */
-/* The cache file's text. */
-
-#define TUNE_MAGIC "bcast-tune 1"
-/* The sources a bcast_tuning names; one object each, so the state can
- * tell them by address. */
 int bcast__tune_store_race(const bcast_tuning_point *fill, int n) {
   if (n <= 0) return 1;
   for (int i = 0; i < n; i++)
@@ -67,6 +61,12 @@ int bcast__tune_store_race(const bcast_tuning_point *fill, int n) {
   return 0;
 }
 
+/* ------------------------------------------------------------------------ */
+/* The cache file's text. */
+
+#define TUNE_MAGIC "bcast-tune 1"
+/* The sources a bcast_tuning names; one object each, so the state can
+ * tell them by address. */
 static const char TUNE_SOURCE_ENV[] = "environment";
 static const char TUNE_SOURCE_FILE[] = "cache file";
 static const char TUNE_SOURCE_MEASURED[] = "measured";
