@@ -155,8 +155,8 @@ static int cast_lines_stall(const ew_row *row) {
 }
 
 /* The row's non-temporal kernels where the plan may take them (the
- * native float16 set's or the v3 set's, but for the casts above), else
- * NULL. */
+ * native float16 set's, else the v3 set's, also for the rows of the
+ * AVX-512 set, which has none; but for the casts above), else NULL. */
 static const bcast_rows_kernel_fn *nt_kernel_set(const ew_row *row) {
   const ew_native_row *h = native_set(row);
   if (h && h->kernels_nt) return h->kernels_nt;
