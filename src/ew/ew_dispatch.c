@@ -1,6 +1,7 @@
 /* The kernel tables of the four kernel files (ew_k_unary.c, ew_k_cast.c,
  * ew_k_binary.c, ew_k_select.c) seen as one: finding an op's row, and
- * every row in turn for the coverage test. */
+ * every row in turn for the coverage test; and the lookup the sets beyond
+ * v3 share (ew_k_fp16.c, ew_k_v4.c). */
 #include <stddef.h>
 
 #include "bcast/elementwise.h"
@@ -32,5 +33,13 @@ const ew_row *bcast__ew_row_at(size_t i) {
   if (i < bcast__ew_count_binary()) return bcast__ew_at_binary(i);
   i -= bcast__ew_count_binary();
   if (i < bcast__ew_count_select()) return bcast__ew_at_select(i);
+  return NULL;
+}
+
+const ew_native_row *bcast__ew_native_lookup(const ew_native_row *rows,
+                                             size_t n, const ew_row *row) {
+  if (row->in != row->out || row->flavour != EW_FLAVOUR_ANY) return NULL;
+  for (size_t i = 0; i < n; i++)
+    if (rows[i].dtype == row->in && rows[i].op == row->op) return &rows[i];
   return NULL;
 }

@@ -59,16 +59,12 @@ EW_IEEE_SCALARS_(h16, ew_h16, EW_FP16_)
 EW_FP16_LIST(EW_FP16_DEFINE_)
 
 #define EW_FP16_ROW_(OP, op, KIND)                                            \
-  {BCAST_OP_##OP, ewh_##op##_k, ewh_##op##_n_k},
+  {BCAST_OP_##OP, BCAST_FLOAT16, ewh_##op##_k, ewh_##op##_n_k},
 static const ew_native_row fp16_rows[] = {EW_FP16_LIST(EW_FP16_ROW_)};
 
 const ew_native_row *bcast__ew_find_fp16(const ew_row *row) {
-  if (row->in != BCAST_FLOAT16 || row->out != BCAST_FLOAT16 ||
-      row->flavour != EW_FLAVOUR_ANY)
-    return NULL;
-  for (size_t i = 0; i < sizeof fp16_rows / sizeof fp16_rows[0]; i++)
-    if (fp16_rows[i].op == row->op) return &fp16_rows[i];
-  return NULL;
+  return bcast__ew_native_lookup(fp16_rows,
+                                 sizeof fp16_rows / sizeof fp16_rows[0], row);
 }
 
 #else

@@ -40,21 +40,13 @@
                    T, T, ew_st_same, ew_##op##_##S)
 EW_V4_LIST(EW_V4_DEFINE_)
 
-typedef struct ew_v4_row {
-  bcast_dtype dtype;
-  ew_native_row native;
-} ew_v4_row;
-
 #define EW_V4_ROW_(OP, op, KIND, S, D, T)                                     \
-  {BCAST_##D, {BCAST_OP_##OP, ewv_##op##_##S##_k, NULL}},
-static const ew_v4_row v4_rows[] = {EW_V4_LIST(EW_V4_ROW_)};
+  {BCAST_OP_##OP, BCAST_##D, ewv_##op##_##S##_k, NULL},
+static const ew_native_row v4_rows[] = {EW_V4_LIST(EW_V4_ROW_)};
 
 const ew_native_row *bcast__ew_find_v4(const ew_row *row) {
-  if (row->in != row->out || row->flavour != EW_FLAVOUR_ANY) return NULL;
-  for (size_t i = 0; i < sizeof v4_rows / sizeof v4_rows[0]; i++)
-    if (v4_rows[i].dtype == row->in && v4_rows[i].native.op == row->op)
-      return &v4_rows[i].native;
-  return NULL;
+  return bcast__ew_native_lookup(v4_rows, sizeof v4_rows / sizeof v4_rows[0],
+                                 row);
 }
 
 #else

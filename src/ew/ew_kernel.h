@@ -63,9 +63,15 @@ const ew_row *bcast__ew_find(bcast_op op, int flavour, bcast_dtype in,
  * bits). */
 typedef struct ew_native_row {
   bcast_op op;
+  bcast_dtype dtype; /* of the inputs and the result */
   const bcast_rows_kernel_fn *kernels;
   const bcast_rows_kernel_fn *kernels_nt; /* NULL: the v3 set's */
 } ew_native_row;
+
+/* The entry of rows[0, n) for the common-flavour row `row` (its op, its
+ * inputs' and result's type), or NULL (ew_dispatch.c). */
+const ew_native_row *bcast__ew_native_lookup(const ew_native_row *rows,
+                                             size_t n, const ew_row *row);
 
 /* The row's native float16 kernels, or NULL where it has none or the
  * build has no native float16 set (EW_HAVE_FP16). */
